@@ -1,0 +1,53 @@
+"""The registry of torch-refine passes and pipelines.
+
+Each pass is a class in its own module, `torch_refine/passes/<snake_name>.py`, with
+`name` (kebab-case, prefixed `torch-refine-`), `description`, options as dataclass
+fields, and `run(self, module: ir.Operation) -> None` operating on a `builtin.module`.
+The registry maps names to `module:Class` strings so that start-up imports nothing
+until a pass is used. A pipeline is a pass whose `run` runs other passes.
+
+A pass that finds bad input emits diagnostics at the offending op's location
+(`op.location.emit_error(...)`) and raises `PassFailure`; the pass-manager adapter
+turns that into an MLIR pass failure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from typing import ClassVar
+
+# name -> "module:Class", relative to this package. Keep sorted by name.
+_REGISTRY: dict[str, str] = {
+}
+
+
+class PassFailure(Exception):
+    """Raised by a pass after it has emitted its diagnostics."""
+
+
+@dataclasses.dataclass
+class ModulePass:
+    name: ClassVar[str]
+    description: ClassVar[str]
+
+    def run(self, module) -> None:  # module: torch_mlir.ir.Operation (builtin.module)
+        raise NotImplementedError
+
+    @classmethod
+    def options(cls) -> list[dataclasses.Field]:
+        return list(dataclasses.fields(cls))
+
+
+def names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def is_registered(name: str) -> bool:
+    return name in _REGISTRY
+
+
+def get(name: str) -> type[ModulePass]:
+    module_name, class_name = _REGISTRY[name].split(":")
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    return getattr(module, class_name)
