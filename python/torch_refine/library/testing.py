@@ -1,0 +1,160 @@
+"""Test vocabulary for library functions: invocations are data that pytest parametrizes.
+
+An `Invocation` holds the arguments of one call of an op. The same record is turned into
+three argument lists: shape-function arguments (a tensor becomes its sizes), dtype-function
+arguments (a tensor becomes `(rank, dtype code)`), and real-op arguments (a meta tensor).
+`ErrorInvocation` requires both the library function and PyTorch to raise, so two unrelated
+failures never pass for agreement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+_DTYPE_CODES = {
+    torch.uint8: 0,
+    torch.int8: 1,
+    torch.int16: 2,
+    torch.int32: 3,
+    torch.int64: 4,
+    torch.float16: 5,
+    torch.float32: 6,
+    torch.float64: 7,
+    torch.complex32: 8,
+    torch.complex64: 9,
+    torch.complex128: 10,
+    torch.bool: 11,
+    torch.bfloat16: 15,
+    torch.uint16: 27,
+    torch.uint32: 28,
+    torch.uint64: 29,
+}
+
+
+def dtype_code(dtype: torch.dtype) -> int:
+    return _DTYPE_CODES[dtype]
+
+
+def scalar_dtype(value: Any) -> torch.dtype:
+    """The dtype PyTorch gives a Python number result (torch.tensor(value).dtype)."""
+    if isinstance(value, bool):
+        return torch.bool
+    if isinstance(value, int):
+        return torch.int64
+    if isinstance(value, float):
+        return torch.float64
+    return torch.complex128
+
+
+@dataclass(frozen=True)
+class TensorOfShape:
+    shape: tuple[int, ...]
+    dtype: torch.dtype = torch.float32
+
+    def __init__(self, *shape: int, dtype: torch.dtype = torch.float32):
+        object.__setattr__(self, "shape", tuple(shape))
+        object.__setattr__(self, "dtype", dtype)
+
+    def __repr__(self) -> str:
+        dtype = str(self.dtype).removeprefix("torch.")
+        return f"T{list(self.shape)}:{dtype}"
+
+
+def LongTensorOfShape(*shape: int) -> TensorOfShape:  # noqa: N802 (reads like a type)
+    return TensorOfShape(*shape, dtype=torch.int64)
+
+
+def _convert(value: Any, tensor_fn) -> Any:
+    if isinstance(value, TensorOfShape):
+        return tensor_fn(value)
+    if isinstance(value, list | tuple):
+        converted = [_convert(v, tensor_fn) for v in value]
+        return converted if isinstance(value, list) else tuple(converted)
+    if isinstance(value, torch.dtype):
+        return value if tensor_fn is _to_meta else dtype_code(value)
+    return value
+
+
+def _to_sizes(t: TensorOfShape) -> list[int]:
+    return list(t.shape)
+
+
+def _to_rank_dtype(t: TensorOfShape) -> tuple[int, int]:
+    return (len(t.shape), dtype_code(t.dtype))
+
+
+def _to_meta(t: TensorOfShape) -> torch.Tensor:
+    return torch.empty(t.shape, dtype=t.dtype, device="meta")
+
+
+def _rename_keyword(name: str) -> str:
+    return "from_" if name == "from" else name
+
+
+@dataclass(frozen=True)
+class Invocation:
+    args: tuple
+    kwargs: dict
+
+    expects_error = False
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        object.__setattr__(self, "args", args)
+        object.__setattr__(self, "kwargs", kwargs)
+
+    def __repr__(self) -> str:
+        parts = [repr(a) for a in self.args] + [f"{k}={v!r}" for k, v in self.kwargs.items()]
+        return f"{type(self).__name__}({', '.join(parts)})"
+
+    def _library_args(self, tensor_fn) -> tuple[list, dict]:
+        args = [_convert(a, tensor_fn) for a in self.args]
+        kwargs = {_rename_keyword(k): _convert(v, tensor_fn) for k, v in self.kwargs.items()}
+        return args, kwargs
+
+    def shape_args(self) -> tuple[list, dict]:
+        return self._library_args(_to_sizes)
+
+    def dtype_args(self) -> tuple[list, dict]:
+        return self._library_args(_to_rank_dtype)
+
+    def op_args(self) -> tuple[list, dict]:
+        args = [_convert(a, _to_meta) for a in self.args]
+        kwargs = {k: _convert(v, _to_meta) for k, v in self.kwargs.items()}
+        return args, kwargs
+
+
+class ErrorInvocation(Invocation):
+    """An invocation on which PyTorch raises, so the library function must raise too."""
+
+    expects_error = True
+
+
+def op_overload(op: str):
+    """`aten.add.Tensor` -> torch.ops.aten.add.Tensor (`aten.tanh` -> .default)."""
+    namespace, name, *overload = op.split(".")
+    packet = getattr(getattr(torch.ops, namespace), name)
+    return getattr(packet, overload[0] if overload else "default")
+
+
+def expected_shapes(result: Any) -> Any:
+    """PyTorch's result turned into what a shape function returns."""
+    if isinstance(result, torch.Tensor):
+        return list(result.shape)
+    if isinstance(result, list | tuple):
+        shapes = [expected_shapes(r) for r in result if isinstance(r, torch.Tensor | list)]
+        return shapes if isinstance(result, list) else tuple(shapes)
+    raise TypeError(f"no shape for a result of type {type(result).__name__}")
+
+
+def expected_dtypes(result: Any) -> Any:
+    """PyTorch's result turned into what a dtype function returns (dtype codes)."""
+    if isinstance(result, torch.Tensor):
+        return dtype_code(result.dtype)
+    if isinstance(result, bool | int | float | complex):
+        return dtype_code(scalar_dtype(result))
+    if isinstance(result, list):
+        return [expected_dtypes(r) for r in result]
+    return tuple(expected_dtypes(r) for r in result)
