@@ -40,3 +40,9 @@ def rank_dtype_lists(
         ranks.append(rank)
         dtypes.append(dtype)
     return ranks, dtypes
+
+
+def check_dtypes_not_bool(dtypes: List[int]) -> None:
+    for dtype in dtypes:
+        if dtype == 11:
+            raise AssertionError("the operation does not support bool tensors")

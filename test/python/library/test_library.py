@@ -1,0 +1,68 @@
+"""Every library function against PyTorch itself: one pytest item per (function, invocation).
+
+The expected value is what the op computes on meta tensors. When PyTorch raises, the
+library function must raise too; an ErrorInvocation on which PyTorch does not raise is a
+broken test case, not a pass.
+"""
+
+import functools
+
+import pytest
+import torch
+
+from torch_refine.library import registry
+from torch_refine.library.testing import expected_dtypes, expected_shapes, op_overload
+
+CHECKED_KINDS = ("shape", "dtype")
+
+
+def _cases():
+    for entry in registry.functions():
+        if entry.kind not in CHECKED_KINDS:
+            continue
+        for index, invocation in enumerate(entry.invocations):
+            yield pytest.param(entry, invocation, id=f"{entry.op}-{entry.kind}-{index}")
+
+
+@functools.cache
+def _scripted(fn):
+    return torch.jit.script(fn)
+
+
+def _run_pytorch(op: str, invocation):
+    args, kwargs = invocation.op_args()
+    try:
+        return op_overload(op)(*args, **kwargs), None
+    except Exception as error:  # noqa: BLE001 (any PyTorch failure counts as 'raises')
+        return None, error
+
+
+def _library_args(entry, invocation):
+    return invocation.shape_args() if entry.kind == "shape" else invocation.dtype_args()
+
+
+def _normalize(value):
+    if isinstance(value, tuple | list):
+        items = [_normalize(v) for v in value]
+        return tuple(items) if isinstance(value, tuple) else items
+    return value
+
+
+@pytest.mark.parametrize(("entry", "invocation"), list(_cases()))
+def test_library_function_matches_pytorch(entry, invocation):
+    result, torch_error = _run_pytorch(entry.op, invocation)
+    args, kwargs = _library_args(entry, invocation)
+    fn = _scripted(entry.fn)
+    if torch_error is not None:
+        with pytest.raises(Exception):  # noqa: B017 (TorchScript raises its own error types)
+            fn(*args, **kwargs)
+        return
+    assert not invocation.expects_error, f"PyTorch accepts {invocation}; it is no error case"
+    expected = expected_shapes(result) if entry.kind == "shape" else expected_dtypes(result)
+    assert _normalize(fn(*args, **kwargs)) == expected
+
+
+def test_every_function_has_cases():
+    missing = [f"{e.op} ({e.kind})" for e in registry.functions() if e.kind in CHECKED_KINDS
+               and not e.invocations]
+    assert not missing, "library functions without test cases: " + ", ".join(missing)
