@@ -1,0 +1,78 @@
+"""The one adapter between torch-refine passes and MLIR's PassManager binding.
+
+Binding traps handled here (see design/bindings-notes.md):
+- a Python pass added with `op_name="func.func"` aborts the process, so every Python pass
+  is a generic pass at module level;
+- a Python exception must not unwind through C++: the pass body catches it, signals a
+  pass failure, and `run` re-raises it as `InternalPassError` once MLIR has returned.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+from torch_mlir import passmanager as mlir_passmanager
+
+from torch_refine import pipeline as pipeline_mod
+from torch_refine.passes import ModulePass, PassFailure
+
+
+class InternalPassError(Exception):
+    """A torch-refine pass raised something other than PassFailure: a bug, not bad input."""
+
+    def __init__(self, pass_name: str):
+        super().__init__(f"internal error in pass '{pass_name}'")
+        self.pass_name = pass_name
+
+
+class PassManager:
+    def __init__(self, context: ir.Context):
+        self._pm = mlir_passmanager.PassManager(pipeline_mod.ROOT_ANCHOR, context)
+        self._escaped: list[tuple[str, BaseException]] = []
+
+    def add_pipeline(self, pipeline: pipeline_mod.Pipeline) -> None:
+        """Raises PipelineError, pointing into the pipeline text, for anything MLIR rejects."""
+        for stage in pipeline_mod.plan(pipeline):
+            if isinstance(stage, pipeline_mod.PythonStage):
+                self.add_python_pass(stage.pass_instance)
+                continue
+            try:
+                self._pm.add(stage.text)
+            except ValueError as error:
+                raise pipeline_mod.error_from_mlir(pipeline.text, stage, error) from None
+
+    def add_python_pass(self, pass_instance: ModulePass) -> None:
+        pass_name = pass_instance.name
+
+        def run(op, external_pass) -> None:
+            try:
+                pass_instance.run(op)
+            except PassFailure:
+                external_pass.signal_pass_failure()
+            except BaseException as error:  # re-raised by `run` after MLIR returns
+                self._escaped.append((pass_name, error))
+                external_pass.signal_pass_failure()
+
+        self._pm.add(
+            run,
+            name=type(pass_instance).__name__,
+            argument=pass_name,
+            description=pass_instance.description,
+        )
+
+    def enable_ir_printing(self, **options) -> None:
+        self._pm.enable_ir_printing(**options)
+
+    def enable_verifier(self, enable: bool) -> None:
+        self._pm.enable_verifier(enable)
+
+    def run(self, module_op: ir.Operation) -> None:
+        """Raises MLIRError on a pass failure, InternalPassError on a bug in a Python pass."""
+        self._escaped.clear()
+        try:
+            self._pm.run(module_op)
+        except ir.MLIRError:
+            if not self._escaped:
+                raise
+        if self._escaped:
+            pass_name, error = self._escaped[0]
+            raise InternalPassError(pass_name) from error

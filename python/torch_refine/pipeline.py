@@ -1,0 +1,262 @@
+"""Parse `builtin.module(a,b{k=v},func.func(cse))` pipeline text and route its elements.
+
+Elements naming a torch-refine pass become `PythonStage`s; runs of consecutive other
+elements become one `TextStage`, the exact substring of the pipeline text, which MLIR's
+own parser receives. Keeping source offsets lets every error point at its column.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import typing
+
+from torch_refine import passes
+
+ROOT_ANCHOR = "builtin.module"
+_DELIMITERS = "(){},"
+
+
+class PipelineError(ValueError):
+    """A bad pipeline: `message` about the 1-based `column` of `text`."""
+
+    def __init__(self, message: str, column: int, text: str, notes: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.message = message
+        self.column = column
+        self.text = text
+        self.notes = notes
+
+    def format(self) -> str:
+        caret = " " * (self.column - 1) + "^"
+        lines = [f"<pass-pipeline>:1:{self.column}: error: {self.message}", self.text, caret]
+        lines += [f"<pass-pipeline>:1:{self.column}: note: {note}" for note in self.notes]
+        return "\n".join(lines) + "\n"
+
+
+@dataclasses.dataclass(frozen=True)
+class PipelineElement:
+    name: str
+    options: str | None  # the text between braces; None without braces
+    nested: tuple[PipelineElement, ...] | None  # the sub-pipeline of an op anchor
+    start: int  # offset of the name in the pipeline text
+    end: int  # offset just past the element
+
+
+@dataclasses.dataclass(frozen=True)
+class Pipeline:
+    text: str
+    elements: tuple[PipelineElement, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class TextStage:
+    """Consecutive elements for MLIR's registry, as one slice of the pipeline text."""
+
+    text: str
+    elements: tuple[PipelineElement, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class PythonStage:
+    element: PipelineElement
+    pass_instance: passes.ModulePass
+
+
+Stage = TextStage | PythonStage
+
+
+def pipeline_text_from_flags(flags: list[tuple[str, str | None]]) -> str:
+    """The pipeline equivalent to `--<name>[=options]` flags given in this order."""
+    elements = [name if options is None else f"{name}{{{options}}}" for name, options in flags]
+    return f"{ROOT_ANCHOR}({','.join(elements)})"
+
+
+def parse(text: str) -> Pipeline:
+    parser = _Parser(text)
+    anchor_start = parser.skip_space()
+    anchor = parser.name()
+    if anchor != ROOT_ANCHOR or not parser.peek("("):
+        raise parser.error(
+            f"expected pass pipeline to be wrapped with the anchor operation type, "
+            f"e.g. '{ROOT_ANCHOR}(...)'",
+            anchor_start,
+        )
+    elements = parser.nested_elements()
+    parser.skip_space()
+    if parser.pos != len(text):
+        raise parser.error("unexpected text after the pass pipeline", parser.pos)
+    return Pipeline(text, elements)
+
+
+def plan(pipeline: Pipeline) -> list[Stage]:
+    stages: list[Stage] = []
+    text_run: list[PipelineElement] = []
+    for element in pipeline.elements:
+        if not passes.is_registered(element.name):
+            _reject_nested_python_passes(pipeline.text, element)
+            text_run.append(element)
+            continue
+        if text_run:
+            stages.append(_text_stage(pipeline.text, text_run))
+            text_run = []
+        stages.append(PythonStage(element, _instantiate(pipeline.text, element)))
+    if text_run:
+        stages.append(_text_stage(pipeline.text, text_run))
+    return stages
+
+
+def error_from_mlir(pipeline_text: str, stage: TextStage, error: ValueError) -> PipelineError:
+    """Re-anchor the ValueError of `PassManager.add(stage.text)` on the full pipeline text."""
+    stage_start = stage.elements[0].start
+    message = str(error)
+    located = re.search(r"Parser:1:(\d+): error: ([^\n]*)", message)
+    if located is not None:
+        return PipelineError(located.group(2), stage_start + int(located.group(1)), pipeline_text)
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    culprit = re.search(r"failed to add `([^`]*)`", message)
+    column = stage_start + 1
+    if culprit is not None:
+        named = [e for e in stage.elements if e.name == culprit.group(1)]
+        column = named[0].start + 1 if named else column
+    head = lines[0].removeprefix("<Pass-Options-Parser>: ") if lines else "invalid pass pipeline"
+    return PipelineError(head, column, pipeline_text, tuple(lines[1:]))
+
+
+def _text_stage(text: str, elements: list[PipelineElement]) -> TextStage:
+    return TextStage(text[elements[0].start : elements[-1].end], tuple(elements))
+
+
+def _reject_nested_python_passes(text: str, element: PipelineElement) -> None:
+    for child in element.nested or ():
+        if passes.is_registered(child.name):
+            raise PipelineError(
+                f"torch-refine pass '{child.name}' cannot be nested under '{element.name}': "
+                f"torch-refine passes run on '{ROOT_ANCHOR}'",
+                child.start + 1,
+                text,
+            )
+        _reject_nested_python_passes(text, child)
+
+
+def _instantiate(text: str, element: PipelineElement) -> passes.ModulePass:
+    pass_class = passes.get(element.name)
+    if element.nested is not None:
+        raise PipelineError(
+            f"'{element.name}' is a pass, not an operation anchor", element.start + 1, text
+        )
+    fields = {field.name.replace("_", "-"): field for field in pass_class.options()}
+    hints = typing.get_type_hints(pass_class)
+    kwargs = {}
+    for key, value in _split_options(element.options or ""):
+        field = fields.get(key.replace("_", "-"))
+        if field is None:
+            valid = ", ".join(sorted(fields)) or "none"
+            raise PipelineError(
+                f"no such option '{key}' for pass '{element.name}'; valid options: {valid}",
+                element.start + 1,
+                text,
+            )
+        kwargs[field.name] = _convert(text, element, key, value, hints[field.name])
+    return pass_class(**kwargs)
+
+
+def _convert(text: str, element: PipelineElement, key: str, value: str | None, kind: type):
+    if kind is bool and value in (None, "true", "1"):
+        return True
+    if kind is bool and value in ("false", "0"):
+        return False
+    try:
+        if value is not None and kind in (int, float, str):
+            return kind(value)
+    except ValueError:
+        pass
+    raise PipelineError(
+        f"invalid value {value!r} for option '{key}' of pass '{element.name}': "
+        f"expected {kind.__name__}",
+        element.start + 1,
+        text,
+    )
+
+
+def _split_options(options: str) -> list[tuple[str, str | None]]:
+    """`k=v k2="a b" flag` -> [(k, v), (k2, a b), (flag, None)], as MLIR's option parser."""
+    pairs = []
+    for token in re.findall(r'[^\s=]+(?:=(?:"[^"]*"|\{[^}]*\}|\S+))?', options):
+        key, sep, value = token.partition("=")
+        pairs.append((key, value.strip('"') if sep else None))
+    return pairs
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+
+    def error(self, message: str, offset: int) -> PipelineError:
+        return PipelineError(message, offset + 1, self.text)
+
+    def skip_space(self) -> int:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+        return self.pos
+
+    def peek(self, char: str) -> bool:
+        self.skip_space()
+        return self.text.startswith(char, self.pos)
+
+    def name(self) -> str:
+        start = self.skip_space()
+        while self.pos < len(self.text) and not self._at_delimiter():
+            self.pos += 1
+        if self.pos == start:
+            raise self.error("expected pass or pipeline name", start)
+        return self.text[start : self.pos]
+
+    def _at_delimiter(self) -> bool:
+        char = self.text[self.pos]
+        return char in _DELIMITERS or char.isspace()
+
+    def nested_elements(self) -> tuple[PipelineElement, ...]:
+        open_paren = self.pos
+        self.pos += 1
+        if self.peek(")"):
+            self.pos += 1
+            return ()
+        elements = [self.element()]
+        while self.peek(","):
+            self.pos += 1
+            elements.append(self.element())
+        if not self.peek(")"):
+            if self.pos == len(self.text):
+                raise self.error("encountered unbalanced parentheses in pipeline", open_paren)
+            raise self.error("expected ',' or ')' after pipeline element", self.pos)
+        self.pos += 1
+        return tuple(elements)
+
+    def element(self) -> PipelineElement:
+        start = self.skip_space()
+        name = self.name()
+        if self.peek("("):
+            nested = self.nested_elements()
+            return PipelineElement(name, None, nested, start, self.pos)
+        if not self.peek("{"):
+            return PipelineElement(name, None, None, start, self.pos)
+        options = self.braced_options()
+        return PipelineElement(name, options, None, start, self.pos)
+
+    def braced_options(self) -> str:
+        open_brace = self.pos
+        depth = 0
+        in_quote = False
+        for index in range(open_brace, len(self.text)):
+            char = self.text[index]
+            if char == '"':
+                in_quote = not in_quote
+            if in_quote:
+                continue
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            if depth == 0:
+                self.pos = index + 1
+                return self.text[open_brace + 1 : index]
+        raise self.error("missing closing '}' while processing pass options", open_brace)

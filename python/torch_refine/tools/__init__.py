@@ -1,0 +1,1 @@
+"""Command-line tools: `torch-refine-opt` (tools/opt.py)."""

@@ -1,0 +1,358 @@
+"""torch-refine-opt: mlir-opt's command line over torch-refine's and MLIR's passes.
+
+One `--pass-pipeline` (or one `--<pass>` flag per torch-refine pass) may mix our Python
+passes with any pass torch-mlir or upstream MLIR registers. Flags, output and diagnostics
+follow mlir-opt so that lit tests read the same. Never import torch here: start-up must
+stay fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import shlex
+import sys
+import tempfile
+import traceback
+from collections.abc import Sequence
+
+from torch_mlir import ir
+
+from torch_refine import diagnostics, passes
+from torch_refine import pipeline as pipeline_mod
+from torch_refine.context import create_context
+from torch_refine.passmanager import InternalPassError, PassManager
+
+PROG = "torch-refine-opt"
+SPLIT_MARKER = "// -----"
+STDIN_NAME = "<stdin>"
+
+
+@dataclasses.dataclass(frozen=True)
+class Chunk:
+    source_name: str
+    text: str  # padded with blank lines so that line numbers are those of the whole input
+    implicit_module_line: int  # where mlir-opt places an implicit module: 0 or the marker line
+    implicit_module_col: int
+
+
+@dataclasses.dataclass(frozen=True)
+class ChunkResult:
+    output: str | None  # the printed module, None when the chunk failed
+    succeeded: bool
+
+
+class OptMain:
+    """The driver; each step can be overridden by a subclass."""
+
+    def __init__(self) -> None:
+        self.stdout = sys.stdout
+        self.stderr = sys.stderr
+        self.sources: dict[str, list[str]] = {}  # file name -> lines, to quote in diagnostics
+        self.collected: list[diagnostics.Diagnostic] = []
+
+    def run(self, argv: Sequence[str]) -> int:
+        args = self.parse_args(argv)
+        context = create_context(args.allow_unregistered_dialect)
+        handler = context.attach_diagnostic_handler(self._collect)
+        try:
+            return self._run_with_context(args, context)
+        finally:
+            handler.detach()
+
+    def _run_with_context(self, args: argparse.Namespace, context: ir.Context) -> int:
+        try:
+            pass_manager = self.build_pipeline(args, context)
+        except pipeline_mod.PipelineError as error:
+            self.stderr.write(error.format())
+            return 1
+        try:
+            chunks = self.read_chunks(args)
+        except OSError as error:
+            self.stderr.write(f"cannot open input file '{args.input}': {error.strerror}\n")
+            return 1
+        results = [self.run_chunk(chunk, pass_manager, context, args) for chunk in chunks]
+        succeeded = all(result.succeeded for result in results)
+        self.emit(results, args, succeeded)
+        return 0 if succeeded else 1
+
+    # --- steps ---------------------------------------------------------------------------
+
+    def parse_args(self, argv: Sequence[str]) -> argparse.Namespace:
+        parser = _argument_parser()
+        args = parser.parse_args([_long_flag(arg) for arg in argv])
+        if args.pass_flags and args.pass_pipeline is not None:
+            parser.error("'--pass-pipeline' option can't be used with individual pass options")
+        if args.pass_pipeline is None:
+            args.pass_pipeline = pipeline_mod.pipeline_text_from_flags(args.pass_flags)
+        return args
+
+    def build_pipeline(self, args: argparse.Namespace, context: ir.Context) -> PassManager:
+        pass_manager = PassManager(context)
+        pass_manager.add_pipeline(pipeline_mod.parse(args.pass_pipeline))
+        pass_manager.enable_verifier(args.verify_each)
+        if args.mlir_disable_threading:
+            context.enable_multithreading(False)
+        printing = {
+            "print_before_all": args.mlir_print_ir_before_all,
+            "print_after_all": args.mlir_print_ir_after_all,
+            "print_after_change": args.mlir_print_ir_after_change,
+            "print_after_failure": args.mlir_print_ir_after_failure,
+        }
+        if any(printing.values()):
+            pass_manager.enable_ir_printing(
+                **printing,
+                print_module_scope=args.mlir_print_ir_module_scope,
+                enable_debug_info=args.mlir_print_debuginfo,
+            )
+        return pass_manager
+
+    def read_chunks(self, args: argparse.Namespace) -> list[Chunk]:
+        """Raises OSError when the input cannot be read."""
+        if args.input == "-":
+            source_name, text = STDIN_NAME, sys.stdin.read()
+        else:
+            with open(args.input, encoding="utf-8") as file:
+                source_name, text = args.input, file.read()
+        lines = text.splitlines(keepends=True)
+        self.sources[source_name] = [line.rstrip("\r\n") for line in lines]
+        if not args.split_input_file:
+            return [Chunk(source_name, text, 0, 0)]
+        return list(_split(source_name, lines))
+
+    def run_chunk(
+        self, chunk: Chunk, pass_manager: PassManager, context: ir.Context, args
+    ) -> ChunkResult:
+        self.collected = []
+        with context:
+            output, errors, pipeline_failed = self._parse_and_run(chunk, pass_manager, args)
+        reported = self.collected + errors
+        if args.verify_diagnostics:
+            expectations = diagnostics.parse_expectations(chunk.text, chunk.source_name)
+            problems = diagnostics.verify(expectations, reported)
+            self._report(problems)
+            return ChunkResult(output, not problems)
+        self._report(reported)
+        if pipeline_failed:
+            self._write_reproducer(chunk, context, args)
+        return ChunkResult(output, output is not None)
+
+    def emit(self, results: list[ChunkResult], args: argparse.Namespace, succeeded: bool) -> None:
+        """Like mlir-opt: chunks joined by `// -----`; `-o` is written only on success."""
+        text = f"{SPLIT_MARKER}\n".join(result.output or "" for result in results)
+        if args.output == "-":
+            self.stdout.write(text)
+            self.stdout.flush()
+            return
+        if succeeded:
+            with open(args.output, "w", encoding="utf-8") as file:
+                file.write(text)
+
+    # --- helpers -------------------------------------------------------------------------
+
+    def _collect(self, diagnostic: ir.Diagnostic) -> bool:
+        self.collected.append(diagnostics.from_mlir(diagnostic))
+        return True  # handled: keep MLIR from printing it in its own format
+
+    def _report(self, reported: list[diagnostics.Diagnostic]) -> None:
+        for diagnostic in reported:
+            self.stderr.write(diagnostics.format_diagnostic(diagnostic, self.sources))
+        self.stderr.flush()
+
+    def _print(self, module_op: ir.Operation, args: argparse.Namespace) -> str:
+        asm = module_op.get_asm(
+            enable_debug_info=args.mlir_print_debuginfo,
+            pretty_debug_info=args.mlir_pretty_debuginfo,
+            print_generic_op_form=args.mlir_print_op_generic,
+            use_local_scope=args.mlir_print_local_scope,
+            assume_verified=True,
+        )
+        return asm + "\n"
+
+    def _parse_and_run(self, chunk: Chunk, pass_manager: PassManager, args):
+        """Returns (printed module or None, error diagnostics, whether the pipeline failed)."""
+        try:
+            module = parse_module(chunk)
+            module.operation.verify()
+        except ir.MLIRError as error:
+            return None, _errors_of(error, chunk), False
+        try:
+            pass_manager.run(module.operation)
+            module.operation.verify()
+        except ir.MLIRError as error:
+            return None, _errors_of(error, chunk), True
+        except InternalPassError as error:
+            return None, [self._internal_error(error)], True
+        return self._print(module.operation, args), [], False
+
+    def _internal_error(self, error: InternalPassError) -> diagnostics.Diagnostic:
+        cause = error.__cause__
+        self.stderr.write("".join(traceback.format_exception(cause)))
+        return diagnostics.error(f"{error}: {type(cause).__name__}: {cause}")
+
+    def _write_reproducer(self, chunk: Chunk, context: ir.Context, args) -> None:
+        """Save the IR the pipeline started from and print the command that fails on it."""
+        with context:
+            module = parse_module(chunk)
+            asm = module.operation.get_asm(enable_debug_info=True, assume_verified=True)
+        with tempfile.NamedTemporaryFile(
+            "w", prefix="torch-refine-repro-", suffix=".mlir", delete=False
+        ) as file:
+            file.write(asm)
+        command = [
+            PROG,
+            f"--pass-pipeline={shlex.quote(args.pass_pipeline)}",
+            shlex.quote(file.name),
+            "--mlir-print-ir-after-all",
+            "--mlir-disable-threading",
+        ]
+        if args.allow_unregistered_dialect:
+            command.append("--allow-unregistered-dialect")
+        self.stderr.write(
+            f"note: the pass pipeline failed; the input IR is saved in {file.name}; "
+            f"reproduce with:\n  {' '.join(command)}\n"
+        )
+
+
+def _errors_of(error: ir.MLIRError, chunk: Chunk) -> list[diagnostics.Diagnostic]:
+    return [diagnostics.from_mlir(d, chunk.source_name) for d in error.error_diagnostics]
+
+
+def parse_module(chunk: Chunk):
+    """Parse like mlir-opt: one top-level `module` is the module, anything else is wrapped.
+
+    `Operation.parse` knows the file name but wraps nothing and verifies top-level ops in
+    isolation (a `func.call` to a sibling fails); `Module.parse` wraps but names the buffer
+    `-`. Use the first for a lone explicit module, else the second and rename locations.
+    Returns an OpView or a Module: keep it alive while using `.operation`.
+    """
+    try:
+        parsed = ir.Operation.parse(chunk.text, source_name=chunk.source_name)
+        if parsed.operation.name == "builtin.module":
+            return parsed
+    except ir.MLIRError:
+        pass  # parse again below; its diagnostics are the ones mlir-opt gives
+    module = ir.Module.parse(chunk.text)
+    _rename_unnamed_locations(module.operation, chunk)
+    return module
+
+
+def _rename_unnamed_locations(module_op: ir.Operation, chunk: Chunk) -> None:
+    def renamed(location: ir.Location) -> ir.Location | None:
+        if not isinstance(location, ir.FileLineColLoc):
+            return None
+        if location.filename != diagnostics.UNNAMED_BUFFER:
+            return None
+        if location.start_line == 0:  # the implicit module
+            line, col = chunk.implicit_module_line, chunk.implicit_module_col
+            return ir.Location.file(chunk.source_name, line, col)
+        return ir.Location.file(chunk.source_name, location.start_line, location.start_col)
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if (location := renamed(op.location)) is not None:
+            op.location = location
+        for argument in _block_arguments(op):
+            if (location := renamed(argument.location)) is not None:
+                argument.set_location(location)
+        return ir.WalkResult.ADVANCE
+
+    module_op.walk(visit)
+
+
+def _block_arguments(op: ir.Operation):
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.arguments
+
+
+def _split(source_name: str, lines: list[str]):
+    """Chunks between `// -----` lines, each padded to keep its true line numbers."""
+    start = 0
+    marker_col = 0
+    for index, line in enumerate([*lines, SPLIT_MARKER]):
+        if line.strip() != SPLIT_MARKER:
+            continue
+        padding = "\n" * start
+        marker_line = start  # 1-based number of the marker line above this chunk, or 0
+        yield Chunk(source_name, padding + "".join(lines[start:index]), marker_line, marker_col)
+        start = index + 1
+        marker_col = len(line.rstrip("\r\n")) + 1
+
+
+# --- command line --------------------------------------------------------------------------
+
+
+class _AppendPassFlag(argparse.Action):
+    """Record `--<pass>[=options]` flags in command-line order."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        pass_name = option_string.removeprefix("--")
+        setattr(namespace, self.dest, [*getattr(namespace, self.dest), (pass_name, values)])
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """Loads pass descriptions only when --help is shown, so start-up imports no pass."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if isinstance(action, _AppendPassFlag):
+            return passes.get(action.option_strings[0].removeprefix("--")).description
+        return action.help
+
+
+def _llvm_bool(text: str) -> bool:
+    if text.lower() in ("true", "1"):
+        return True
+    if text.lower() in ("false", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"'{text}' value invalid for boolean argument")
+
+
+def _long_flag(arg: str) -> str:
+    """LLVM accepts `-flag` for `--flag`; argparse needs the double dash for long names."""
+    is_single_dash_long = arg.startswith("-") and not arg.startswith("--")
+    return "-" + arg if is_single_dash_long and len(arg.split("=")[0]) > 2 else arg
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="MLIR modular optimizer driver with torch-refine's Python passes",
+        formatter_class=_HelpFormatter,
+    )
+    parser.set_defaults(pass_flags=[])
+    add = parser.add_argument
+    add("input", nargs="?", default="-", help="input file, '-' for stdin (default)")
+    add("-o", dest="output", default="-", metavar="FILE", help="output file (default stdout)")
+    add("--pass-pipeline", help="a textual pipeline, e.g. 'builtin.module(func.func(cse))'")
+    add("--split-input-file", action="store_true", help="process chunks split by '// -----'")
+    add("--verify-diagnostics", action="store_true", help="check expected-* comments")
+    add("--allow-unregistered-dialect", action="store_true")
+    add("--verify-each", type=_llvm_bool, nargs="?", const=True, default=True, metavar="BOOL")
+    add("--mlir-disable-threading", action="store_true")
+    add("--mlir-print-ir-before-all", action="store_true")
+    add("--mlir-print-ir-after-all", action="store_true")
+    add("--mlir-print-ir-after-change", action="store_true")
+    add("--mlir-print-ir-after-failure", action="store_true")
+    add("--mlir-print-ir-module-scope", action="store_true")
+    add("--mlir-print-debuginfo", action="store_true")
+    add("--mlir-pretty-debuginfo", action="store_true")
+    add("--mlir-print-local-scope", action="store_true")
+    add("--mlir-print-op-generic", action="store_true")
+    flags = parser.add_argument_group("torch-refine passes and pipelines")
+    for name in passes.names():
+        flags.add_argument(
+            f"--{name}", action=_AppendPassFlag, dest="pass_flags", default=[], nargs="?",
+            metavar="OPTIONS", help=name,  # the description is loaded by _HelpFormatter
+        )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return OptMain().run(sys.argv[1:] if argv is None else list(argv))
+    except SystemExit as exit_request:  # argparse: --help, usage errors
+        return exit_request.code if isinstance(exit_request.code, int) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
