@@ -1,0 +1,121 @@
+"""Vocabulary shared by the passes that build, inline and drop `torch.{shape,dtype}.calculate` ops.
+
+A *library function* is a private `func.func` whose symbol starts with one of
+`LIBRARY_PREFIXES`; every other function is a *user function*. A calculate op wraps one
+user op (its `body` region) together with the calculation of the wrapped results'
+shapes or dtypes (its `calculation` region).
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+from torch_mlir import ir
+
+SHAPE_FN_PREFIX = "__torch_refine_shape_fn."
+DTYPE_FN_PREFIX = "__torch_refine_dtype_fn."
+HELPER_PREFIX = "__torch_refine_helper."
+LIBRARY_PREFIXES = (SHAPE_FN_PREFIX, DTYPE_FN_PREFIX, HELPER_PREFIX)
+
+CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
+YIELD_OPS = frozenset(
+    {
+        "torch.shape.calculate.yield",
+        "torch.dtype.calculate.yield",
+        "torch.shape.calculate.yield.shapes",
+        "torch.dtype.calculate.yield.dtypes",
+    }
+)
+
+# Ops that change a list in place: a list with one of these users cannot be read
+# through its `torch.prim.ListConstruct` operands, nor rebuilt elsewhere.
+LIST_MUTATING_OPS = frozenset(
+    {
+        "torch.aten.append.t",
+        "torch.aten.insert.t",
+        "torch.aten._set_item.t",
+        "torch.aten.pop.t",
+        "torch.aten.clear.t",
+        "torch.aten.extend.t",
+        "torch.aten.remove.t",
+        "torch.aten.reverse.t",
+        "torch.aten.sort.int",
+        "torch.aten.sort.float",
+        "torch.aten.sort.bool",
+        "torch.aten.sort.str",
+    }
+)
+
+# Ops that must never be moved, cloned or deleted even when their results are unused.
+_EFFECTFUL_OPS = frozenset(
+    {
+        "torch.prim.RaiseException",
+        "torch.prim.Print",
+        "torch.runtime.assert",
+        "torch.prim.Uninitialized",
+    }
+)
+
+
+def is_library_symbol(symbol: str) -> bool:
+    return symbol.startswith(LIBRARY_PREFIXES)
+
+
+def symbol_name(func_op) -> str:
+    return ir.StringAttr(func_op.operation.attributes["sym_name"]).value
+
+
+def functions(module: ir.Operation) -> list:
+    return [op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
+
+
+def user_functions(module: ir.Operation) -> list:
+    return [fn for fn in functions(module) if not is_library_symbol(symbol_name(fn))]
+
+
+def op_key(op) -> int:
+    """A stable identity for an op (`hash(Operation)` is structural and changes on mutation)."""
+    capsule = op.operation._CAPIPtr
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return get_pointer(capsule, b"torch_mlir.ir.Operation._CAPIPtr")
+
+
+def is_tensor_type_text(text: str) -> bool:
+    return text.startswith(("!torch.vtensor", "!torch.tensor"))
+
+
+def is_pure(op) -> bool:
+    """True when `op` computes its results from its operands alone, so it may be moved,
+    cloned or erased when unused. Conservative: region ops, calls and tensor producers
+    are never pure; a list is pure only while nothing mutates it."""
+    operation = op.operation
+    name = operation.name
+    if not name.startswith("torch.") or name in _EFFECTFUL_OPS or name in LIST_MUTATING_OPS:
+        return False
+    if name in CALCULATE_OPS or name in YIELD_OPS or len(operation.regions) > 0:
+        return False
+    if len(operation.results) == 0:
+        return False
+    if any(is_tensor_type_text(str(result.type)) for result in operation.results):
+        return False
+    if name == "torch.prim.ListConstruct":
+        return not any(use.owner.operation.name in LIST_MUTATING_OPS for use in operation.result.uses)
+    return True
+
+
+def erase_if_dead(ops) -> None:
+    """Erase the pure ops among `ops` that have no uses, then their operands' definers in turn."""
+    worklist = list(ops)
+    while worklist:
+        op = worklist.pop()
+        if not is_pure(op) or any(not _is_unused(r) for r in op.operation.results):
+            continue
+        definers = [v.owner for v in op.operation.operands if isinstance(v, ir.OpResult)]
+        op.operation.erase()
+        worklist.extend(definers)
+
+
+def _is_unused(value: ir.Value) -> bool:
+    return next(iter(value.uses), None) is None

@@ -1,0 +1,474 @@
+"""Shared code of `torch-refine-reify-shape-calculations` and `-dtype-calculations`.
+
+Every op in a user function that has a library function is wrapped in a calculate op:
+
+    %r = torch.shape.calculate {
+      %0 = torch.aten.tanh %x : !torch.vtensor -> !torch.vtensor
+      torch.shape.calculate.yield %0 : !torch.vtensor
+    } shapes {
+      %s = torch.aten.size %x : !torch.vtensor -> !torch.list<int>
+      %c = func.call @"__torch_refine_shape_fn.aten.tanh"(%s) : (!torch.list<int>) -> !torch.list<int>
+      torch.shape.calculate.yield.shapes %c : !torch.list<int>
+    } : !torch.vtensor
+
+The calculation region adapts each operand to the library function's parameter type.
+The yield op carries one value per wrapped result; a result the function does not
+describe (a non-tensor result of a shape function; a result that is neither a tensor nor
+a number of a dtype function) gets a placeholder (an empty list, or dtype code -1) that
+the simplify passes ignore because the result's type is not refinable by it.
+
+An op with a `Tensor[]` result is wrapped only when that list's single user is a
+`torch.prim.ListUnpack`: the calculate op then wraps both ops, its results are the
+unpacked tensors, and each yielded shape (dtype) is an `aten.__getitem__.t` of the list
+the function returns. Any other use of a tensor list leaves the op alone.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from torch_refine.calculations import (
+    CALCULATE_OPS,
+    DTYPE_FN_PREFIX,
+    LIST_MUTATING_OPS,
+    SHAPE_FN_PREFIX,
+    is_tensor_type_text,
+    symbol_name,
+    user_functions,
+)
+from torch_refine.passes import PassFailure
+from torch_refine.types import parse_text
+
+
+@dataclass(frozen=True)
+class Kind:
+    name: str  # "shape" or "dtype"
+    prefix: str
+    calculate_op: str
+    body_yield_op: str
+    calculation_yield_op: str
+
+    def describes(self, type_text: str) -> bool:
+        if is_tensor_type_text(type_text):
+            return True
+        return self.name == "dtype" and type_text in ("!torch.number", "!torch.int", "!torch.float")
+
+    def is_refined(self, type_text: str) -> bool:
+        info = parse_text(type_text)
+        if info is None:
+            return type_text != "!torch.number"
+        return info.has_sizes if self.name == "shape" else info.dtype is not None
+
+    def result_type(self) -> str:
+        """What the library function returns for one described result."""
+        return "!torch.list<int>" if self.name == "shape" else "!torch.int"
+
+
+SHAPE = Kind(
+    "shape",
+    SHAPE_FN_PREFIX,
+    "torch.shape.calculate",
+    "torch.shape.calculate.yield",
+    "torch.shape.calculate.yield.shapes",
+)
+DTYPE = Kind(
+    "dtype",
+    DTYPE_FN_PREFIX,
+    "torch.dtype.calculate",
+    "torch.dtype.calculate.yield",
+    "torch.dtype.calculate.yield.dtypes",
+)
+
+
+class Library:
+    """Library functions by symbol, from the built-in library and an optional extra one
+    (whose functions take precedence, so users can fix or add functions)."""
+
+    def __init__(self, modules: list[ir.Operation]):
+        self._modules = modules  # owns the functions below
+        self._functions: dict[str, object] = {}
+        for module in modules:
+            for op in module.regions[0].blocks[0].operations:
+                if op.operation.name == "func.func":
+                    self._functions[symbol_name(op)] = op
+
+    def get(self, symbol: str):
+        return self._functions.get(symbol)
+
+
+# context -> {extra-library path: Library}; the built-in library is parsed once per context.
+_LIBRARIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def load_library(module: ir.Operation, extra_library: str) -> Library:
+    """The library for `module`'s context; reports a bad extra library at the module."""
+    context = module.context
+    per_context = _LIBRARIES.setdefault(context, {})
+    if extra_library in per_context:
+        return per_context[extra_library]
+    modules = [_builtin_library(context)]
+    if extra_library:
+        modules.append(_parse_extra_library(module, extra_library))
+    library = Library([m for m in modules if m is not None])
+    per_context[extra_library] = library
+    return library
+
+
+def _builtin_library(context: ir.Context) -> ir.Operation | None:
+    try:
+        from torch_refine.library.loader import library_module
+    except ImportError:  # the generated library is not built yet
+        return None
+    library = library_module(context)
+    return getattr(library, "operation", library)
+
+
+def _parse_extra_library(module: ir.Operation, path: str) -> ir.Operation:
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError as error:
+        module.location.emit_error(f"cannot read extra-library '{path}': {error.strerror}")
+        raise PassFailure from None
+    try:
+        return ir.Operation.parse(text, source_name=os.path.basename(path), context=module.context)
+    except ir.MLIRError as error:
+        details = "; ".join(f"{d.location}: {d.message}" for d in error.error_diagnostics)
+        module.location.emit_error(f"failed to parse extra-library '{path}': {details}")
+        raise PassFailure from None
+
+
+def library_key(op) -> str | None:
+    """The name library functions are keyed by: the op name without `torch.`, or the
+    `name` attribute of a `torch.operator`."""
+    name = op.operation.name
+    if name == "torch.operator":
+        return ir.StringAttr(op.operation.attributes["name"]).value
+    if not name.startswith("torch."):
+        return None
+    return name[len("torch.") :]
+
+
+def reify(module: ir.Operation, kind: Kind, library: Library, reify_refined_ops: bool = False) -> int:
+    """Wrap the ops of `module`'s user functions; returns how many were wrapped."""
+    with module.context:
+        importer = _FunctionImporter(module, library)
+        targets = []
+        for fn in user_functions(module):
+            _collect(fn.regions[0], kind, importer, reify_refined_ops, targets)
+        for op, unpack, symbol in targets:
+            _wrap(op, unpack, kind, importer.import_function(symbol, op))
+    return len(targets)
+
+
+def _collect(region, kind: Kind, importer, reify_refined_ops: bool, targets: list) -> None:
+    for block in region.blocks:
+        for op in block.operations:
+            if op.operation.name in CALCULATE_OPS:
+                continue
+            for nested in op.operation.regions:
+                _collect(nested, kind, importer, reify_refined_ops, targets)
+            target = _target(op, kind, importer, reify_refined_ops)
+            if target is not None:
+                targets.append(target)
+
+
+def _target(op, kind: Kind, importer, reify_refined_ops: bool):
+    """(op, list unpack or None, library symbol) when `op` is to be wrapped."""
+    key = library_key(op)
+    if key is None or not importer.has(kind.prefix + key):
+        return None
+    results = list(op.operation.results)
+    unpack = _list_result_unpack(results)
+    if unpack is None and any(_is_tensor_list(str(r.type)) for r in results):
+        return None
+    described = list(unpack.operation.results) if unpack is not None else results
+    described_types = [str(r.type) for r in described if kind.describes(str(r.type))]
+    if not described_types:
+        return None
+    if not reify_refined_ops and all(kind.is_refined(t) for t in described_types):
+        return None
+    return op, unpack, kind.prefix + key
+
+
+def _is_tensor_list(type_text: str) -> bool:
+    return type_text.startswith("!torch.list<") and "tensor" in type_text
+
+
+def _list_result_unpack(results):
+    """The `torch.prim.ListUnpack` that is the only user of an op's single tensor-list result."""
+    if len(results) != 1 or not _is_tensor_list(str(results[0].type)):
+        return None
+    uses = list(results[0].uses)
+    if len(uses) != 1 or uses[0].owner.operation.name != "torch.prim.ListUnpack":
+        return None
+    return uses[0].owner
+
+
+class _FunctionImporter:
+    """Brings library functions (and what they call) into the module, once each."""
+
+    def __init__(self, module: ir.Operation, library: Library):
+        self._body = module.regions[0].blocks[0]
+        self._library = library
+        self._present = {
+            symbol_name(op): op for op in self._body.operations if op.operation.name == "func.func"
+        }
+
+    def has(self, symbol: str) -> bool:
+        return symbol in self._present or self._library.get(symbol) is not None
+
+    def import_function(self, symbol: str, user):
+        worklist = [symbol]
+        while worklist:
+            name = worklist.pop()
+            if name in self._present:
+                continue
+            source = self._library.get(name)
+            if source is None:
+                user.location.emit_error(
+                    f"'{user.operation.name}' op needs library function @\"{name}\", which is not in the library"
+                )
+                raise PassFailure
+            clone = source.operation.clone(ip=ir.InsertionPoint(self._body))
+            clone.attributes["sym_visibility"] = ir.StringAttr.get("private")
+            self._present[name] = clone
+            worklist.extend(_callees(clone))
+        return self._present[symbol]
+
+
+def _callees(fn) -> list[str]:
+    found = []
+
+    def visit(op):
+        if op.name == "func.call":
+            found.append(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+        return ir.WalkResult.ADVANCE
+
+    fn.operation.walk(visit)
+    return found
+
+
+def _wrap(op, unpack, kind: Kind, fn) -> None:
+    location = op.location
+    outer = list((unpack if unpack is not None else op).operation.results)
+    calculate = ir.Operation.create(
+        kind.calculate_op,
+        results=[r.type for r in outer],
+        regions=2,
+        loc=location,
+        ip=ir.InsertionPoint(op),
+    )
+    body = ir.Block.create_at_start(calculate.regions[0])
+    calculation = ir.Block.create_at_start(calculate.regions[1])
+    for old, new in zip(outer, calculate.results, strict=True):
+        old.replace_all_uses_with(new)
+    body_yield = ir.Operation.create(kind.body_yield_op, operands=outer, loc=location, ip=ir.InsertionPoint(body))
+    op.operation.move_before(body_yield)
+    if unpack is not None:
+        unpack.operation.move_before(body_yield)
+    builder = _Builder(kind, op, fn, ir.InsertionPoint(calculation))
+    builder.yield_calculation(outer, unpack is not None)
+
+
+class _Builder:
+    """Builds the calculation region of one calculate op."""
+
+    def __init__(self, kind: Kind, op, fn, ip: ir.InsertionPoint):
+        self.kind = kind
+        self.op = op
+        self.fn = fn
+        self.location = op.location
+        self.fn_type = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+        self.symbol = symbol_name(fn)
+        self.ip = ip
+
+    def fail(self, message: str):
+        self.location.emit_error(f"'{self.op.operation.name}' op {message}")
+        raise PassFailure
+
+    def create(self, name: str, operands=(), results=(), attributes=None, regions: int = 0):
+        return ir.Operation.create(
+            name,
+            results=list(results),
+            operands=list(operands),
+            attributes=attributes,
+            regions=regions,
+            loc=self.location,
+            ip=self.ip,
+        )
+
+    def type(self, text: str) -> ir.Type:
+        return ir.Type.parse(text)
+
+    def constant_int(self, value: int) -> ir.Value:
+        attribute = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+        return self.create("torch.constant.int", results=[self.type("!torch.int")], attributes={"value": attribute}).result
+
+    # Calls the function and yields one value per wrapped result.
+    def yield_calculation(self, outer_results, from_list: bool) -> None:
+        operands = list(self.op.operation.operands)
+        params = list(self.fn_type.inputs)
+        if len(operands) != len(params):
+            self.fail(f"has {len(operands)} operands but @\"{self.symbol}\" takes {len(params)} parameters")
+        args = [self.adapt(v, p, i) for i, (v, p) in enumerate(zip(operands, params, strict=True))]
+        call = self.create(
+            "func.call",
+            operands=args,
+            results=list(self.fn_type.results),
+            attributes={"callee": ir.FlatSymbolRefAttr.get(self.symbol)},
+        )
+        if len(call.results) != 1:
+            self.fail(f"expects @\"{self.symbol}\" to return one value, it returns {len(call.results)}")
+        result = call.result
+        if from_list:
+            values = self.split_list(result, len(outer_results))
+        else:
+            values = self.split_results(result, outer_results)
+        self.create(self.kind.calculation_yield_op, operands=values)
+
+    def split_list(self, result: ir.Value, count: int) -> list[ir.Value]:
+        element = self.kind.result_type()
+        expected = f"!torch.list<{element[len('!torch.'):]}>"
+        if str(result.type) != expected:
+            self.fail(f"expects @\"{self.symbol}\" to return '{expected}', not '{result.type}'")
+        element_type = self.type(element)
+        return [
+            self.create("torch.aten.__getitem__.t", [result, self.constant_int(i)], [element_type]).result
+            for i in range(count)
+        ]
+
+    def split_results(self, result: ir.Value, outer_results) -> list[ir.Value]:
+        described = [i for i, r in enumerate(outer_results) if self.kind.describes(str(r.type))]
+        element = self.kind.result_type()
+        if len(described) == 1:
+            expected = element
+            values = [result]
+        else:
+            expected = "!torch.tuple<" + ", ".join([element[len("!torch.") :]] * len(described)) + ">"
+            values = None
+        if str(result.type) != expected:
+            self.fail(f"expects @\"{self.symbol}\" to return '{expected}', not '{result.type}'")
+        if values is None:
+            values = list(self.create("torch.prim.TupleUnpack", [result], [self.type(element)] * len(described)).results)
+        by_index = dict(zip(described, values, strict=True))
+        return [by_index[i] if i in by_index else self.placeholder() for i in range(len(outer_results))]
+
+    def placeholder(self) -> ir.Value:
+        if self.kind.name == "shape":
+            return self.create("torch.prim.ListConstruct", results=[self.type("!torch.list<int>")]).result
+        return self.constant_int(-1)
+
+    # Operand adaptation: returns `value` converted to `param_type`.
+    def adapt(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
+        value_text, param_text = str(value.type), str(param_type)
+        if value_text == param_text:
+            return value
+        if param_text.startswith("!torch.optional<"):
+            return self.adapt_to_optional(value, param_type, index)
+        if is_tensor_type_text(value_text):
+            return self.adapt_tensor(value, param_type, index)
+        if value_text.startswith("!torch.list<") and param_text.startswith("!torch.list<"):
+            return self.adapt_list(value, param_type, index)
+        if param_text == "!torch.float" and value_text in ("!torch.int", "!torch.number"):
+            return self.create("torch.aten.Float.Scalar", [value], [param_type]).result
+        return self.derefine(value, param_type, index)
+
+    def adapt_to_optional(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
+        value_text = str(value.type)
+        if value_text == "!torch.none":
+            return self.derefine(value, param_type, index)
+        inner = self.type(_inner_type(str(param_type)))
+        if not value_text.startswith("!torch.optional<"):
+            return self.derefine(self.adapt(value, inner, index), param_type, index)
+        none = self.create("torch.constant.none", results=[self.type("!torch.none")]).result
+        is_none = self.create("torch.aten.__is__", [value, none], [self.type("!torch.bool")]).result
+        branch = self.create("torch.prim.If", [is_none], [param_type], regions=2)
+        outer_ip = self.ip
+        try:
+            self.ip = ir.InsertionPoint(ir.Block.create_at_start(branch.regions[0]))
+            self.create("torch.prim.If.yield", [self.derefine(none, param_type, index)])
+            self.ip = ir.InsertionPoint(ir.Block.create_at_start(branch.regions[1]))
+            present = self.type(_inner_type(value_text))
+            cast = self.create("torch.prim.unchecked_cast", [value], [present]).result
+            adapted = self.derefine(self.adapt(cast, inner, index), param_type, index)
+            self.create("torch.prim.If.yield", [adapted])
+        finally:
+            self.ip = outer_ip
+        return branch.result
+
+    def adapt_tensor(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
+        param_text = str(param_type)
+        if self.kind.name == "shape" and param_text == "!torch.list<int>":
+            return self.create("torch.aten.size", [value], [param_type]).result
+        if self.kind.name == "dtype" and param_text == "!torch.tuple<int, int>":
+            int_type = self.type("!torch.int")
+            rank = self.create("torch.aten.dim", [value], [int_type]).result
+            dtype = self.create("torch.prim.dtype", [value], [int_type]).result
+            return self.create("torch.prim.TupleConstruct", [rank, dtype], [param_type]).result
+        return self.derefine(value, param_type, index)
+
+    def adapt_list(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
+        element_type = self.type(_inner_type(str(param_type)))
+        elements = _constructed_elements(value)
+        if elements is not None:
+            adapted = [self.adapt(e, element_type, index) for e in elements]
+            return self.create("torch.prim.ListConstruct", adapted, [param_type]).result
+        return self.adapt_list_in_loop(value, param_type, element_type, index)
+
+    def adapt_list_in_loop(self, value, param_type, element_type, index) -> ir.Value:
+        int_type, bool_type = self.type("!torch.int"), self.type("!torch.bool")
+        adapted_list = self.create("torch.prim.ListConstruct", results=[param_type]).result
+        length = self.create("torch.aten.len.t", [value], [int_type]).result
+        true = self.create(
+            "torch.constant.bool", results=[bool_type], attributes={"value": ir.BoolAttr.get(True)}
+        ).result
+        loop = self.create("torch.prim.Loop", [length, true], regions=1)
+        body = ir.Block.create_at_start(loop.regions[0], [int_type], [self.location])
+        outer_ip = self.ip
+        try:
+            self.ip = ir.InsertionPoint(body)
+            value_element = self.type(_inner_type(str(value.type)))
+            element = self.create("torch.aten.__getitem__.t", [value, body.arguments[0]], [value_element]).result
+            adapted = self.adapt(element, element_type, index)
+            self.create("torch.aten.append.t", [adapted_list, adapted], [param_type])
+            self.create("torch.prim.Loop.condition", [true])
+        finally:
+            self.ip = outer_ip
+        return adapted_list
+
+    def derefine(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
+        derefine = self.create("torch.derefine", [value], [param_type])
+        if _verifies(derefine):
+            return derefine.result
+        derefine.erase()
+        return self.fail(
+            f"operand #{index} of type '{value.type}' cannot be passed as parameter of type "
+            f"'{param_type}' of @\"{self.symbol}\""
+        )
+
+
+def _verifies(op) -> bool:
+    try:
+        op.verify()
+    except ir.MLIRError:
+        return False
+    return True
+
+
+def _inner_type(text: str) -> str:
+    """`!torch.optional<list<int>>` -> `!torch.list<int>` (also for list<...>)."""
+    return "!torch." + text[text.index("<") + 1 : -1]
+
+
+def _constructed_elements(value: ir.Value):
+    """The elements of a list built by `torch.prim.ListConstruct` and never mutated."""
+    if not isinstance(value, ir.OpResult) or value.owner.operation.name != "torch.prim.ListConstruct":
+        return None
+    if any(use.owner.operation.name in LIST_MUTATING_OPS for use in value.uses):
+        return None
+    return list(value.owner.operation.operands)

@@ -1,0 +1,24 @@
+"""`torch-refine-reify-dtype-calculations`: wrap ops in `torch.dtype.calculate` ops that
+call their library dtype functions (see `_reify` for the form)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from torch_refine.passes import ModulePass
+from torch_refine.passes._reify import DTYPE, load_library, reify
+
+
+@dataclass
+class ReifyDtypeCalculations(ModulePass):
+    name: ClassVar[str] = "torch-refine-reify-dtype-calculations"
+    description: ClassVar[str] = (
+        "Wrap each op that has a library dtype function in a torch.dtype.calculate op calling it"
+    )
+
+    extra_library: str = ""  # path of an MLIR file of extra library functions
+    reify_refined_ops: bool = False  # also wrap ops whose results all have known dtypes
+
+    def run(self, module) -> None:
+        reify(module, DTYPE, load_library(module, self.extra_library), self.reify_refined_ops)

@@ -1,0 +1,24 @@
+"""`torch-refine-reify-shape-calculations`: wrap ops in `torch.shape.calculate` ops that
+call their library shape functions (see `_reify` for the form)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from torch_refine.passes import ModulePass
+from torch_refine.passes._reify import SHAPE, load_library, reify
+
+
+@dataclass
+class ReifyShapeCalculations(ModulePass):
+    name: ClassVar[str] = "torch-refine-reify-shape-calculations"
+    description: ClassVar[str] = (
+        "Wrap each op that has a library shape function in a torch.shape.calculate op calling it"
+    )
+
+    extra_library: str = ""  # path of an MLIR file of extra library functions
+    reify_refined_ops: bool = False  # also wrap ops whose tensor results all have static sizes
+
+    def run(self, module) -> None:
+        reify(module, SHAPE, load_library(module, self.extra_library), self.reify_refined_ops)
