@@ -1,0 +1,224 @@
+"""Real models at small configs, with random weights: the end-to-end corpus.
+
+Every model comes from a library nobody here wrote (Hugging Face transformers, torch.nn),
+is built from its config class (no downloads) and seeded, and has example inputs and a
+dynamic-batch variant. Configs are small so that export and refinement take seconds.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+import torch  # noqa: E402
+
+BATCH = 2
+SEQ = 8
+
+
+@dataclass(frozen=True)
+class ModelCase:
+    name: str
+    build: Callable[[], tuple[torch.nn.Module, tuple[torch.Tensor, ...]]]
+    # For each example input, the indices of its batch dims (usually dim 0).
+    batch_dims: tuple[tuple[int, ...], ...] = field(default=((0,),))
+
+    def make(self) -> tuple[torch.nn.Module, tuple[torch.Tensor, ...]]:
+        torch.manual_seed(0)
+        model, inputs = self.build()
+        return model.eval(), inputs
+
+    def dynamic_shapes(self) -> tuple[dict[int, torch.export.Dim], ...]:
+        batch = torch.export.Dim("batch", min=2, max=64)
+        return tuple({d: batch for d in dims} for dims in self.batch_dims)
+
+
+def _tensors(out) -> tuple[torch.Tensor, ...]:
+    return tuple(t for t in out if isinstance(t, torch.Tensor))
+
+
+class _TextModel(torch.nn.Module):
+    """A Hugging Face text model called with ids and a mask, returning plain tensors."""
+
+    def __init__(self, model: torch.nn.Module):
+        super().__init__()
+        self.model = _persist_buffers(model)
+
+    def forward(self, input_ids, attention_mask):
+        return _tensors(self.model(input_ids=input_ids, attention_mask=attention_mask,
+                                   return_dict=False))
+
+
+class _ImageModel(torch.nn.Module):
+    """A Hugging Face vision model called with pixels, returning plain tensors."""
+
+    def __init__(self, model: torch.nn.Module):
+        super().__init__()
+        self.model = _persist_buffers(model)
+
+    def forward(self, pixel_values):
+        return _tensors(self.model(pixel_values=pixel_values, return_dict=False))
+
+
+def _persist_buffers(model: torch.nn.Module) -> torch.nn.Module:
+    # torch-mlir's frozen-program import looks every buffer up in the state dict, where
+    # non-persistent buffers (position ids, rotary frequencies) are missing.
+    for module in model.modules():
+        module._non_persistent_buffers_set.clear()
+    return model
+
+
+def _ids(vocab: int) -> torch.Tensor:
+    return torch.randint(0, vocab, (BATCH, SEQ))
+
+
+def _mask() -> torch.Tensor:
+    mask = torch.ones(BATCH, SEQ, dtype=torch.int64)
+    mask[0, -3:] = 0  # one padded sequence, so the mask matters
+    return mask
+
+
+def bert():
+    import transformers
+
+    config = transformers.BertConfig(
+        vocab_size=128, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+        intermediate_size=64, max_position_embeddings=64,
+    )
+    model = _TextModel(transformers.BertModel(config))
+    return model, (_ids(128), _mask())
+
+
+def llama():
+    import transformers
+
+    config = transformers.LlamaConfig(
+        vocab_size=128, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+        num_key_value_heads=2, intermediate_size=64, max_position_embeddings=64,
+        use_cache=False,
+    )
+    model = _TextModel(transformers.LlamaModel(config))
+    return model, (_ids(128), _mask())
+
+
+def gpt2():
+    import transformers
+
+    config = transformers.GPT2Config(
+        vocab_size=128, n_embd=32, n_layer=2, n_head=4, n_positions=64, use_cache=False,
+        bos_token_id=0, eos_token_id=0,
+    )
+    # The default SDPA attention decomposes into a view of a non-contiguous tensor that
+    # export's decomposition pass rejects; the eager attention exports.
+    config._attn_implementation = "eager"
+    model = _TextModel(transformers.GPT2Model(config))
+    return model, (_ids(128), _mask())
+
+
+def vit():
+    import transformers
+
+    config = transformers.ViTConfig(
+        image_size=16, patch_size=4, num_channels=3, hidden_size=32, num_hidden_layers=2,
+        num_attention_heads=4, intermediate_size=64,
+    )
+    model = _ImageModel(transformers.ViTModel(config))
+    return model, (torch.randn(BATCH, 3, 16, 16),)
+
+
+def resnet():
+    import transformers
+
+    config = transformers.ResNetConfig(
+        num_channels=3, embedding_size=8, hidden_sizes=[8, 16], depths=[1, 1],
+        layer_type="basic",
+    )
+    model = _ImageModel(transformers.ResNetModel(config))
+    return model, (torch.randn(BATCH, 3, 32, 32),)
+
+
+def t5_encoder():
+    import transformers
+
+    config = transformers.T5Config(
+        vocab_size=128, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4,
+        relative_attention_num_buckets=8, use_cache=False,
+    )
+    model = _TextModel(transformers.T5EncoderModel(config))
+    return model, (_ids(128), _mask())
+
+
+def mobilenet_v2():
+    import transformers
+
+    config = transformers.MobileNetV2Config(
+        num_channels=3, image_size=32, depth_multiplier=0.25, min_depth=4,
+    )
+    model = _ImageModel(transformers.MobileNetV2Model(config))
+    return model, (torch.randn(BATCH, 3, 32, 32),)
+
+
+def lstm():
+    class Tagger(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = torch.nn.Embedding(64, 16)
+            self.lstm = torch.nn.LSTM(16, 24, num_layers=2, batch_first=True)
+            self.head = torch.nn.Linear(24, 5)
+
+        def forward(self, ids):
+            out, _ = self.lstm(self.embed(ids))
+            return self.head(out).log_softmax(-1)
+
+    return Tagger(), (torch.randint(0, 64, (BATCH, SEQ)),)
+
+
+def transformer_encoder_layer():
+    layer = torch.nn.TransformerEncoderLayer(
+        d_model=32, nhead=4, dim_feedforward=64, batch_first=True, dropout=0.0,
+    )
+    return layer, (torch.randn(BATCH, SEQ, 32),)
+
+
+def multihead_attention():
+    class SelfAttention(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attn = torch.nn.MultiheadAttention(32, 4, batch_first=True)
+
+        def forward(self, x, padding_mask):
+            out, weights = self.attn(x, x, x, key_padding_mask=padding_mask)
+            return out, weights
+
+    padding = torch.zeros(BATCH, SEQ, dtype=torch.bool)
+    padding[0, -2:] = True
+    return SelfAttention(), (torch.randn(BATCH, SEQ, 32), padding)
+
+
+MODELS: tuple[ModelCase, ...] = (
+    ModelCase("bert", bert, ((0,), (0,))),
+    ModelCase("llama", llama, ((0,), (0,))),
+    ModelCase("gpt2", gpt2, ((0,), (0,))),
+    ModelCase("vit", vit),
+    ModelCase("resnet", resnet),
+    ModelCase("t5_encoder", t5_encoder, ((0,), (0,))),
+    ModelCase("mobilenet_v2", mobilenet_v2),
+    ModelCase("lstm", lstm),
+    ModelCase("transformer_encoder_layer", transformer_encoder_layer),
+    ModelCase("multihead_attention", multihead_attention, ((0,), (0,))),
+)
+
+BY_NAME = {case.name: case for case in MODELS}
+
+
+def export_torch_ir(case: ModelCase, dynamic: bool, context=None):
+    """The model's Torch-dialect module as torch-mlir's FX importer emits it."""
+    from torch_mlir import fx
+
+    model, inputs = case.make()
+    kwargs = {"dynamic_shapes": case.dynamic_shapes()} if dynamic else {}
+    return fx.export_and_import(model, *inputs, output_type="torch", **kwargs)
