@@ -19,6 +19,7 @@ from typing import ClassVar
 
 # name -> "module:Class", relative to this package. Keep sorted by name.
 _REGISTRY: dict[str, str] = {
+    "torch-refine-inline-library-calls": "inline_library_calls:InlineLibraryCalls",
     "torch-refine-reify-dtype-calculations": "reify_dtype_calculations:ReifyDtypeCalculations",
     "torch-refine-reify-shape-calculations": "reify_shape_calculations:ReifyShapeCalculations",
 }
