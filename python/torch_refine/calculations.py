@@ -107,14 +107,16 @@ def is_pure(op) -> bool:
 
 def erase_if_dead(ops) -> None:
     """Erase the pure ops among `ops` that have no uses, then their operands' definers in turn."""
-    worklist = list(ops)
+    worklist = [(op_key(op), op) for op in ops]
+    erased: set[int] = set()
     while worklist:
-        op = worklist.pop()
-        if not is_pure(op) or any(not _is_unused(r) for r in op.operation.results):
+        key, op = worklist.pop()
+        if key in erased or not is_pure(op) or not all(_is_unused(r) for r in op.operation.results):
             continue
         definers = [v.owner for v in op.operation.operands if isinstance(v, ir.OpResult)]
+        worklist.extend((op_key(d), d) for d in definers)
+        erased.add(key)
         op.operation.erase()
-        worklist.extend(definers)
 
 
 def _is_unused(value: ir.Value) -> bool:

@@ -1,0 +1,203 @@
+"""`torch-refine-drop-calculations`: replace each calculate op by the op it wraps.
+
+The calculation region is dropped, but the checks it still contains are kept: a
+`torch.prim.If` whose one branch raises (`torch.prim.RaiseException`) is a guard that
+the simplify passes could not decide, and it becomes
+
+    torch.runtime.assert %ok, "<the library's message>"
+
+in front of the wrapped op, with the pure ops computing `%ok` moved out of the region.
+Guards nested in the non-raising branch of a guard are kept too (that branch runs
+whenever the op does). A guard whose condition depends on something that cannot be
+moved (a loop induction variable, a list that is mutated, an op with regions) is
+dropped, as are all guards with `runtime-asserts=false`.
+
+A check that fails whenever the op runs (a raise outside any If, an If raising on both
+sides, or on the side its constant condition selects) is an error at the op.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from torch_mlir import ir
+
+from torch_refine.calculations import CALCULATE_OPS, erase_if_dead, is_pure, user_functions
+from torch_refine.passes import ModulePass, PassFailure
+
+RAISE = "torch.prim.RaiseException"
+
+
+@dataclass
+class DropCalculations(ModulePass):
+    name: ClassVar[str] = "torch-refine-drop-calculations"
+    description: ClassVar[str] = (
+        "Replace calculate ops by the ops they wrap, keeping undecided checks as torch.runtime.assert"
+    )
+
+    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+
+    def run(self, module) -> None:
+        with module.context:
+            for calculate in _calculate_ops(module):
+                _drop(calculate, self.runtime_asserts)
+
+
+def _calculate_ops(module) -> list:
+    found = []
+
+    def visit(op):
+        if op.name in CALCULATE_OPS:
+            found.append(op)
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    for fn in user_functions(module):
+        fn.operation.walk(visit)
+    return found
+
+
+@dataclass
+class _Guard:
+    condition: ir.Value
+    raises_when: bool  # the condition value that takes the raising branch
+    message: str
+    location: ir.Location
+
+
+def _drop(calculate, runtime_asserts: bool) -> None:
+    body = calculate.regions[0].blocks[0]
+    wrapped = list(body.operations)
+    terminator = wrapped.pop()
+    calculation = calculate.regions[1].blocks[0]
+    guards: list[_Guard] = []
+    _find_guards(calculation, wrapped[0], guards)
+    inside = _values_defined_in(calculate.regions[1])
+    cleanup = _outside_definers(calculate.regions[1], inside)
+    if runtime_asserts:
+        for guard in guards:
+            _materialize(guard, calculate, inside, cleanup)
+    for op in wrapped:
+        op.operation.move_before(calculate)
+    for result, value in zip(calculate.results, terminator.operands, strict=True):
+        result.replace_all_uses_with(value)
+    calculate.erase()
+    erase_if_dead(cleanup)
+
+
+def _find_guards(block, wrapped_op, guards: list[_Guard]) -> None:
+    """Collect the guards that run whenever `block` does; fail on a certain raise."""
+    for op in block.operations:
+        name = op.operation.name
+        if name == RAISE:
+            _fail_always(wrapped_op, op)
+        if name != "torch.prim.If":
+            continue
+        branches = [op.operation.regions[i].blocks[0] for i in (0, 1)]
+        raising = [_raise_in(b) for b in branches]
+        if raising[0] is not None and raising[1] is not None:
+            _fail_always(wrapped_op, raising[0])
+        if raising[0] is None and raising[1] is None:
+            continue
+        raises_when = raising[0] is not None
+        raise_op = raising[0] if raises_when else raising[1]
+        condition = op.operation.operands[0]
+        constant = _constant_bool(condition)
+        if constant is not None and constant == raises_when:
+            _fail_always(wrapped_op, raise_op)
+        if constant is None:
+            guards.append(_Guard(condition, raises_when, _message(raise_op, wrapped_op), raise_op.location))
+        _find_guards(branches[1 if raises_when else 0], wrapped_op, guards)
+
+
+def _raise_in(block):
+    return next((op for op in block.operations if op.operation.name == RAISE), None)
+
+
+def _constant_bool(value: ir.Value) -> bool | None:
+    if not isinstance(value, ir.OpResult) or value.owner.operation.name != "torch.constant.bool":
+        return None
+    return ir.BoolAttr(value.owner.operation.attributes["value"]).value
+
+
+def _message(raise_op, wrapped_op) -> str:
+    text = raise_op.operation.operands[0]
+    if isinstance(text, ir.OpResult) and text.owner.operation.name == "torch.constant.str":
+        return ir.StringAttr(text.owner.operation.attributes["value"]).value
+    return f"a check of '{wrapped_op.operation.name}' failed"
+
+
+def _fail_always(wrapped_op, raise_op):
+    wrapped_op.location.emit_error(
+        f"'{wrapped_op.operation.name}' op always fails its check: {_message(raise_op, wrapped_op)}"
+    )
+    raise PassFailure
+
+
+def _values_defined_in(region) -> set:
+    values = set()
+
+    def visit(op):
+        values.update(op.results)
+        for nested in op.regions:
+            for block in nested.blocks:
+                values.update(block.arguments)
+        return ir.WalkResult.ADVANCE
+
+    for block in region.blocks:
+        values.update(block.arguments)
+        for op in block.operations:
+            op.operation.walk(visit)
+    return values
+
+
+def _outside_definers(region, inside: set) -> list:
+    """The ops outside `region` whose results it uses: they may die with it."""
+    definers = []
+
+    def visit(op):
+        for operand in op.operands:
+            if operand not in inside and isinstance(operand, ir.OpResult):
+                definers.append(operand.owner)
+        return ir.WalkResult.ADVANCE
+
+    for block in region.blocks:
+        for op in block.operations:
+            op.operation.walk(visit)
+    return definers
+
+
+def _materialize(guard: _Guard, calculate, inside: set, cleanup: list) -> None:
+    condition = _hoist(guard.condition, calculate, inside, cleanup)
+    if condition is None:
+        return
+    ip = ir.InsertionPoint(calculate)
+    if guard.raises_when:
+        condition = ir.Operation.create(
+            "torch.aten.__not__", results=[condition.type], operands=[condition], loc=guard.location, ip=ip
+        ).result
+    ir.Operation.create(
+        "torch.runtime.assert",
+        operands=[condition],
+        attributes={"message": ir.StringAttr.get(guard.message)},
+        loc=guard.location,
+        ip=ip,
+    )
+
+
+def _hoist(value: ir.Value, calculate, inside: set, cleanup: list):
+    """`value`, computed in front of `calculate` by moving its pure backward slice there;
+    None when the slice cannot be moved."""
+    if value not in inside:
+        return value
+    if not isinstance(value, ir.OpResult) or not is_pure(value.owner):
+        return None
+    op = value.owner
+    for operand in op.operation.operands:
+        if _hoist(operand, calculate, inside, cleanup) is None:
+            return None
+    op.operation.move_before(calculate)
+    inside.difference_update(op.operation.results)
+    cleanup.append(op)
+    return value
