@@ -1,0 +1,89 @@
+"""Erasing tensor types to `!torch.vtensor` while keeping the IR valid.
+
+Used to test refinement on real models (erase, then refine, then compare), by
+re-specialization, and by control-flow propagation to reset the types derived inside a
+loop body. Every use that does not allow type refinement gets a cast to the type it
+requires: the signature's type at `func.return`, the parent's type at region yields and
+loop inits, the old type anywhere else (calls, list and tuple construction, ...).
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine import types
+from torch_refine.refinement import allows_type_refinement, cast
+
+
+def erase_tensor_types(module_op: ir.Operation, keep_arguments: bool = True) -> None:
+    """Erase every intermediate tensor type in every function of the module.
+
+    With keep_arguments=False the entry-block arguments and the function_type inputs are
+    erased too (callers are not adjusted: meant for modules without internal calls).
+    """
+    for func in module_op.regions[0].blocks[0].operations:
+        if func.operation.name != "func.func" or not len(func.regions[0].blocks):
+            continue
+        erase_types_below(func, keep_entry_arguments=keep_arguments)
+        if not keep_arguments:
+            _erase_signature_inputs(func)
+
+
+def erase_types_below(op, keep_entry_arguments: bool = True) -> None:
+    """Erase the tensor types of every value defined inside `op`'s regions.
+
+    keep_entry_arguments keeps the arguments of `op`'s own entry blocks (a function's
+    signature, a loop's carried values); nested regions are always erased.
+    """
+    erased: list[tuple[ir.Value, ir.Type]] = []
+    for region in op.regions:
+        for block_number, block in enumerate(region.blocks):
+            skip = keep_entry_arguments and block_number == 0
+            _erase_block(block, erased, erase_arguments=not skip)
+    for value, old_type in erased:
+        for use in list(value.uses):
+            if allows_type_refinement(use.owner.operation.name):
+                continue
+            required = required_type(use, old_type)
+            if required == value.type:
+                continue
+            with ir.InsertionPoint(use.owner), use.owner.location:
+                use.owner.operands[use.operand_number] = cast(value, required)
+
+
+def _erase_block(block: ir.Block, erased: list, erase_arguments: bool) -> None:
+    values = list(block.arguments) if erase_arguments else []
+    for op in block.operations:
+        values.extend(op.results)
+        for region in op.regions:
+            for inner in region.blocks:
+                _erase_block(inner, erased, erase_arguments=True)
+    for value in values:
+        info = types.parse(value.type)
+        if info is None or info.is_unknown:
+            continue
+        erased.append((value, value.type))
+        value.set_type(types.to_type(types.erased(info)))
+
+
+def required_type(use, old_type: ir.Type) -> ir.Type:
+    """The type a user that does not allow refinement needs at this operand."""
+    owner = use.owner
+    name = owner.operation.name
+    number = use.operand_number
+    parent = owner.operation.parent
+    if name == "func.return":
+        return ir.FunctionType(ir.TypeAttr(parent.attributes["function_type"]).value).results[number]
+    if name in ("torch.prim.If.yield", "torch.shape.calculate.yield", "torch.dtype.calculate.yield"):
+        return parent.results[number].type
+    if name == "torch.prim.Loop.condition":
+        return owner.operation.block.arguments[number].type
+    if name == "torch.prim.Loop" and number >= 2:
+        return owner.regions[0].blocks[0].arguments[number - 1].type
+    return old_type
+
+
+def _erase_signature_inputs(func) -> None:
+    function_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+    inputs = [a.type for a in func.regions[0].blocks[0].arguments]
+    func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, function_type.results))

@@ -1,0 +1,23 @@
+"""torch-refine-simplify-dtype-calculations: fold dtype calculations and refine result dtypes."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from torch_refine.passes import ModulePass
+from torch_refine.simplify import DTYPE, Options, Statistics, simplify
+
+
+@dataclasses.dataclass
+class SimplifyDtypeCalculations(ModulePass):
+    name: ClassVar[str] = "torch-refine-simplify-dtype-calculations"
+    description: ClassVar[str] = (
+        "Simplify each torch.dtype.calculate region (folds, promotion, If/Loop) and "
+        "refine its results to the calculated dtypes"
+    )
+    max_unroll: int = 1000
+    max_unroll_ops: int = 200_000
+
+    def run(self, module) -> None:
+        self.statistics: Statistics = simplify(module, DTYPE, Options(self.max_unroll, self.max_unroll_ops))

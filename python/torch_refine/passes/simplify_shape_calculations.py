@@ -1,0 +1,23 @@
+"""torch-refine-simplify-shape-calculations: fold shape calculations and refine result sizes."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import ClassVar
+
+from torch_refine.passes import ModulePass
+from torch_refine.simplify import SHAPE, Options, Statistics, simplify
+
+
+@dataclasses.dataclass
+class SimplifyShapeCalculations(ModulePass):
+    name: ClassVar[str] = "torch-refine-simplify-shape-calculations"
+    description: ClassVar[str] = (
+        "Simplify each torch.shape.calculate region (folds, list interpretation, If/Loop) and "
+        "refine its results to the calculated sizes"
+    )
+    max_unroll: int = 1000
+    max_unroll_ops: int = 200_000
+
+    def run(self, module) -> None:
+        self.statistics: Statistics = simplify(module, SHAPE, Options(self.max_unroll, self.max_unroll_ops))

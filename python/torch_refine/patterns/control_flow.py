@@ -1,0 +1,151 @@
+"""`prim.If` with a decided condition, identical yields, unrolling `prim.Loop`, tuples."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from torch_mlir import ir
+
+from torch_refine.refinement import NotConstant, constant_value, make_constant, op_key
+
+
+def _block_ops(region: ir.Region) -> list:
+    return list(region.blocks[0].operations)
+
+
+def inline_constant_if(op, rewriter):
+    """Replace an If whose condition is a constant by its live branch."""
+    try:
+        condition = constant_value(op.operands[0])
+    except NotConstant:
+        return True
+    ops = _block_ops(op.regions[0 if condition else 1])
+    terminator = ops.pop()
+    for inner in ops:
+        inner.operation.move_before(op)
+    yielded = list(terminator.operands)
+    if yielded:
+        rewriter.replace_op(op, yielded)
+    else:
+        rewriter.erase_op(op)
+    return None
+
+
+def forward_identical_yields(op, rewriter):
+    """A result both branches yield as the same value is that value."""
+    then_yield = _block_ops(op.regions[0])[-1]
+    else_yield = _block_ops(op.regions[1])[-1]
+    changed = False
+    for result, a, b in zip(op.results, then_yield.operands, else_yield.operands, strict=True):
+        if a == b and a.type == result.type and len(list(result.uses)):
+            result.replace_all_uses_with(a)
+            changed = True
+    return None if changed else True
+
+
+@dataclass
+class Unroller:
+    """Unrolls for-like loops with a constant trip count, within a budget of cloned ops."""
+
+    max_unroll: int
+    max_unroll_ops: int
+    warned: set = field(default_factory=set)
+    unrolled: int = 0
+
+    def __call__(self, op, rewriter):
+        try:
+            trip_count = constant_value(op.operands[0])
+            if constant_value(op.operands[1]) is not True:
+                return True
+        except NotConstant:
+            return True
+        body = op.regions[0].blocks[0]
+        ops = list(body.operations)
+        terminator = ops.pop()
+        try:
+            if constant_value(terminator.operands[0]) is not True:
+                return True
+        except NotConstant:
+            return True
+        trip_count = max(trip_count, 0)
+        if trip_count > self.max_unroll or trip_count * len(ops) > self.max_unroll_ops:
+            self._warn(op, trip_count, len(ops))
+            return True
+        carried = list(op.operands[2:])
+        with rewriter.ip, op.location:
+            for iteration in range(trip_count):
+                mapping = {body.arguments[0]: make_constant(iteration)}
+                mapping.update(zip(list(body.arguments)[1:], carried))
+                for inner in ops:
+                    _clone_remapped(inner, op, mapping)
+                carried = [mapping.get(v, v) for v in list(terminator.operands)[1:]]
+        self.unrolled += 1
+        if carried:
+            rewriter.replace_op(op, carried)
+        else:
+            rewriter.erase_op(op)
+        return None
+
+    def _warn(self, op, trip_count: int, body_ops: int) -> None:
+        key = op_key(op)
+        if key in self.warned:
+            return
+        self.warned.add(key)
+        op.location.emit_warning(
+            f"'torch.prim.Loop' op not unrolled: {trip_count} iterations of {body_ops} ops exceed "
+            f"the unroll cap (max-unroll={self.max_unroll}, max-unroll-ops={self.max_unroll_ops})"
+        )
+
+
+def _clone_remapped(original, before, mapping: dict) -> None:
+    clone = original.operation.clone(ip=ir.InsertionPoint(before))
+
+    def remap(inner):
+        for index, operand in enumerate(inner.operands):
+            replacement = mapping.get(operand)
+            if replacement is not None:
+                inner.operands[index] = replacement
+        return ir.WalkResult.ADVANCE
+
+    clone.walk(remap)
+    mapping.update(zip(original.results, clone.results))
+
+
+def _tuple_elements(value: ir.Value) -> list | None:
+    producer = value.owner if isinstance(value, ir.OpResult) else None
+    if producer is None or producer.operation.name != "torch.prim.TupleConstruct":
+        return None
+    return list(producer.operands)
+
+
+def fold_tuple_index(op, rewriter):
+    elements = _tuple_elements(op.operands[0])
+    if elements is None:
+        return True
+    try:
+        index = constant_value(op.operands[1])
+    except NotConstant:
+        return True
+    if not -len(elements) <= index < len(elements) or elements[index].type != op.result.type:
+        return True
+    rewriter.replace_op(op, [elements[index]])
+    return None
+
+
+def fold_tuple_unpack(op, rewriter):
+    elements = _tuple_elements(op.operands[0])
+    if elements is None or [v.type for v in elements] != [r.type for r in op.results]:
+        return True
+    rewriter.replace_op(op, elements)
+    return None
+
+
+def patterns(options) -> list:
+    unroller = Unroller(options.max_unroll, options.max_unroll_ops)
+    return [
+        ("torch.prim.If", inline_constant_if),
+        ("torch.prim.If", forward_identical_yields),
+        ("torch.prim.Loop", unroller),
+        ("torch.prim.TupleIndex", fold_tuple_index),
+        ("torch.prim.TupleUnpack", fold_tuple_unpack),
+    ]

@@ -1,0 +1,232 @@
+"""List literals: reads of `prim.ListConstruct`, and abstract interpretation of mutation.
+
+A literal is *unmutated* when every user only reads it (`READ_ONLY_USERS`); only then can a
+read be answered from its operands. A literal whose users are reads plus `append.t`,
+`insert.t` and `_set_item.t` with constant positions, all in the literal's own block, is
+interpreted: each mutation is applied to the operand list in program order, reads after a
+mutation get a fresh literal of the state at that point, and the mutations are erased.
+Any other user (a call, another list or tuple storing it, a region yield, a mutation in a
+nested region, an op not modelled, a mutation whose returned alias is used) means the
+list may be aliased or changed where we cannot see, so nothing is rewritten.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine import types
+from torch_refine.refinement import NotConstant, constant_value, defining_op, make_constant, op_key
+
+READ_ONLY_USERS = frozenset(
+    {
+        "torch.aten.len.t",
+        "torch.aten.__getitem__.t",
+        "torch.aten.add.t",
+        "torch.aten.slice.t",
+        "torch.aten.eq.int_list",
+        "torch.aten.ne.int_list",
+        "torch.aten.__contains__.int_list",
+        "torch.aten.count.int",
+        "torch.aten.index.list_int",
+        "torch.aten.format",
+        "torch.prim.max.self_int",
+        "torch.prim.min.self_int",
+        "torch.aten.sum.int",
+        "torch.shape.calculate.yield.shapes",
+    }
+)
+MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
+
+
+def literal_elements(value: ir.Value) -> list[ir.Value] | None:
+    """The elements of an unmutated list literal, else None."""
+    producer = defining_op(value)
+    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
+        return None
+    if any(use.owner.operation.name not in READ_ONLY_USERS for use in value.uses):
+        return None
+    return list(producer.operands)
+
+
+def constant_elements(value: ir.Value) -> list | None:
+    """The Python values of an unmutated literal of constants (None allowed), else None."""
+    elements = literal_elements(value)
+    if elements is None:
+        return None
+    try:
+        return [constant_value(v) for v in elements]
+    except NotConstant:
+        return None
+
+
+def _list_construct(elements: list[ir.Value], list_type: ir.Type) -> ir.Value:
+    return ir.Operation.create("torch.prim.ListConstruct", results=[list_type], operands=elements).result
+
+
+def decompose_size(op, rewriter):
+    """`aten.size(t)` of a ranked tensor -> `[size.int(t, 0), ...]`."""
+    tensor = op.operands[0]
+    info = types.parse(tensor.type)
+    if info is None or info.rank is None:
+        return True
+    int_type = ir.Type.parse("!torch.int")
+    with rewriter.ip, op.location:
+        sizes = []
+        for dim in range(info.rank):
+            index = make_constant(dim)
+            sizes.append(
+                ir.Operation.create("torch.aten.size.int", results=[int_type], operands=[tensor, index]).result
+            )
+        rewriter.replace_op(op, [_list_construct(sizes, op.result.type)])
+    return None
+
+
+def fold_len(op, rewriter):
+    elements = literal_elements(op.operands[0])
+    if elements is None:
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(len(elements))])
+    return None
+
+
+def fold_getitem(op, rewriter):
+    elements = literal_elements(op.operands[0])
+    if elements is None:
+        return True
+    try:
+        index = constant_value(op.operands[1])
+    except NotConstant:
+        return True
+    if not -len(elements) <= index < len(elements) or elements[index].type != op.result.type:
+        return True
+    rewriter.replace_op(op, [elements[index]])
+    return None
+
+
+def fold_add(op, rewriter):
+    lhs, rhs = (literal_elements(v) for v in op.operands)
+    if lhs is None or rhs is None:
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [_list_construct(lhs + rhs, op.result.type)])
+    return None
+
+
+def fold_slice(op, rewriter):
+    elements = literal_elements(op.operands[0])
+    if elements is None:
+        return True
+    try:
+        start, end, step = (constant_value(v) for v in op.operands[1:])
+    except NotConstant:
+        return True
+    if step == 0:
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [_list_construct(elements[start:end:step], op.result.type)])
+    return None
+
+
+def _ancestor_in(op, block: ir.Block):
+    """The op of `block` that is or contains `op`, or None."""
+    while op is not None:
+        if op.operation.block == block:
+            return op
+        op = op.operation.parent
+    return None
+
+
+def _classify_users(literal):
+    """(mutations, readers-by-ancestor) of a literal, or None when it may escape."""
+    block = literal.operation.block
+    mutations: dict[int, object] = {}
+    readers: dict[int, list] = {}
+    for use in literal.result.uses:
+        user = use.owner
+        name = user.operation.name
+        if name in MODELLED_MUTATIONS and use.operand_number == 0 and user.operation.block == block:
+            if any(len(list(r.uses)) for r in user.results):
+                return None  # the returned alias is used
+            mutations[op_key(user)] = user
+            continue
+        if name not in READ_ONLY_USERS:
+            return None
+        ancestor = _ancestor_in(user, block)
+        if ancestor is None:
+            return None
+        readers.setdefault(op_key(ancestor), []).append(use)
+    return mutations, readers
+
+
+def _apply(state: list, mutation) -> bool:
+    """Apply one modelled mutation to `state`; False when it is not decidable here."""
+    name = mutation.operation.name
+    operands = list(mutation.operands)
+    if name == "torch.aten.append.t":
+        state.append(operands[1])
+        return True
+    try:
+        index = constant_value(operands[1])
+    except NotConstant:
+        return False
+    if name == "torch.aten.insert.t":
+        state.insert(index, operands[2])
+        return True
+    if not -len(state) <= index < len(state):
+        return False  # raises at run time: leave it
+    state[index] = operands[2]
+    return True
+
+
+def interpret_mutations(op, rewriter):
+    """Abstractly interpret the in-block mutations of a list literal (see module doc)."""
+    classified = _classify_users(op)
+    if classified is None:
+        return True
+    mutations, readers = classified
+    if not mutations:
+        return True
+    # First pass: decide everything without touching the IR.
+    plan = []
+    state = list(op.operands)
+    mutated = False
+    seen_literal = False
+    remaining = len(mutations) + len(readers)
+    for candidate in op.operation.block.operations:
+        if not remaining:
+            break
+        key = op_key(candidate)
+        if not seen_literal:
+            seen_literal = key == op_key(op)
+            continue
+        if key in mutations:
+            if not _apply(state, candidate):
+                return True
+            mutated = True
+            remaining -= 1
+        elif key in readers:
+            if mutated:
+                plan.append((candidate, readers[key], list(state)))
+            remaining -= 1
+    # Second pass: rewrite.
+    list_type = op.result.type
+    for reader, uses, elements in plan:
+        with ir.InsertionPoint(reader), reader.location:
+            fresh = _list_construct(elements, list_type)
+        for use in uses:
+            use.owner.operands[use.operand_number] = fresh
+    for mutation in mutations.values():
+        rewriter.erase_op(mutation)
+    return None
+
+
+def patterns(options) -> list:
+    return [
+        ("torch.aten.size", decompose_size),
+        ("torch.aten.len.t", fold_len),
+        ("torch.aten.__getitem__.t", fold_getitem),
+        ("torch.aten.add.t", fold_add),
+        ("torch.aten.slice.t", fold_slice),
+        ("torch.prim.ListConstruct", interpret_mutations),
+    ]

@@ -1,0 +1,153 @@
+"""Scalar folds the C++ folders miss, and type-directed folds on scalars and tensors."""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine import types
+from torch_refine.refinement import NotConstant, constant_value, defining_op, make_constant
+
+
+def _format(fmt, *args):
+    return fmt.format(*[_torchscript_str(a) for a in args])
+
+
+def _torchscript_str(value):
+    return value if isinstance(value, str) else str(value)
+
+
+# Evaluated when every operand is a constant. Only ops without a C++ folder need to be here.
+_EVALUATORS = {
+    "torch.aten.__and__.bool": lambda a, b: a and b,
+    "torch.aten.__or__.bool": lambda a, b: a or b,
+    "torch.aten.ne.bool": lambda a, b: a != b,
+    "torch.aten.add.str": lambda a, b: a + b,
+    "torch.aten.eq.str": lambda a, b: a == b,
+    "torch.aten.ne.str": lambda a, b: a != b,
+    "torch.aten.str": _torchscript_str,
+    "torch.aten.format": _format,
+    "torch.aten.Bool.int": bool,
+    "torch.aten.Int.bool": int,
+}
+
+
+def fold_constant_operands(op, rewriter):
+    try:
+        args = [constant_value(v) for v in op.operands]
+    except NotConstant:
+        return True
+    try:
+        result = _EVALUATORS[op.operation.name](*args)
+    except (ValueError, TypeError, IndexError, KeyError):
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(result)])
+    return None
+
+
+def fold_size_int(op, rewriter):
+    """`aten.size.int` of a static dim, negative dims included."""
+    info = types.parse(op.operands[0].type)
+    if info is None or info.sizes is None:
+        return True
+    try:
+        dim = constant_value(op.operands[1])
+    except NotConstant:
+        return True
+    rank = len(info.sizes)
+    if not -rank <= dim < rank or info.sizes[dim] is None:
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(info.sizes[dim])])
+    return None
+
+
+def fold_dim(op, rewriter):
+    info = types.parse(op.operands[0].type)
+    if info is None or info.rank is None:
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(info.rank)])
+    return None
+
+
+def _may_be_none(value: ir.Value) -> bool | None:
+    """True: is none; False: cannot be none; None: unknown (optional, any, union)."""
+    while defining_op(value) is not None and defining_op(value).operation.name == "torch.derefine":
+        value = defining_op(value).operands[0]
+    text = str(value.type)
+    if text == "!torch.none":
+        return True
+    if text.startswith(("!torch.optional", "!torch.any", "!torch.union")):
+        return None
+    return False
+
+
+def fold_is(op, rewriter):
+    """`x is y` / `x is not y` decided by types when one side is none."""
+    lhs, rhs = (_may_be_none(v) for v in op.operands)
+    if lhs is None or rhs is None or (lhs is False and rhs is False):
+        return True
+    same = lhs == rhs
+    if op.operation.name == "torch.aten.__isnot__":
+        same = not same
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(same)])
+    return None
+
+
+def fold_unchecked_cast(op, rewriter):
+    """`prim.unchecked_cast` whose source (seen through derefines) already has the target type."""
+    source = op.operands[0]
+    while source.type != op.result.type and defining_op(source) is not None:
+        producer = defining_op(source)
+        if producer.operation.name != "torch.derefine":
+            break
+        source = producer.operands[0]
+    if source.type != op.result.type:
+        return True
+    rewriter.replace_op(op, [source])
+    return None
+
+
+def scalar_dtype_code(value: ir.Value) -> int | None:
+    """The dtype of `NumToTensor` of this scalar: si64 for int, f64 for float, i1 for bool."""
+    while True:
+        text = str(value.type)
+        if text == "!torch.int":
+            return 4
+        if text == "!torch.float":
+            return 7
+        if text == "!torch.bool":
+            return 11
+        producer = defining_op(value)
+        if producer is None or producer.operation.name != "torch.derefine":
+            return None
+        value = producer.operands[0]
+
+
+def fold_prim_dtype(op, rewriter):
+    """`prim.dtype` of a tensor with a known dtype, or of `prim.NumToTensor` of a typed scalar."""
+    tensor = op.operands[0]
+    info = types.parse(tensor.type)
+    code = None if info is None or info.dtype is None else types.ELEMENT_TO_DTYPE.get(info.dtype)
+    producer = defining_op(tensor)
+    if code is None and producer is not None and producer.operation.name == "torch.prim.NumToTensor.Scalar":
+        code = scalar_dtype_code(producer.operands[0])
+    if code is None:
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(code)])
+    return None
+
+
+def patterns(options) -> list:
+    found = [(name, fold_constant_operands) for name in _EVALUATORS]
+    return found + [
+        ("torch.aten.size.int", fold_size_int),
+        ("torch.aten.dim", fold_dim),
+        ("torch.aten.__is__", fold_is),
+        ("torch.aten.__isnot__", fold_is),
+        ("torch.prim.unchecked_cast", fold_unchecked_cast),
+        ("torch.prim.dtype", fold_prim_dtype),
+    ]

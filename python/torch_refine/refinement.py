@@ -1,0 +1,178 @@
+"""Changing the type of a value in place while keeping the IR valid.
+
+MLIR's `AllowsTypeRefinement` trait cannot be queried from Python, so which users accept
+a more precise operand type is a static allow-list here (`allows_type_refinement`).
+Every other user keeps the type it was built with through a cast back to the old type:
+`torch.tensor_static_info_cast` for tensors, `torch.derefine` for `!torch.number`.
+Region terminators whose operand types must equal their parent's result types
+(calculate yields, `prim.If.yield`, `prim.Loop.condition`) are in the deny side too, so
+refining a value yielded out of a region never breaks the region-branch verifier.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+from torch_mlir import ir
+
+from torch_refine import types
+
+# Users that accept a more precise operand type (they have AllowsTypeRefinement in
+# torch-mlir, or only read sizes/dtype). Deny everything else, in particular
+# func.return, func.call, torch.prim.If.yield, torch.prim.Loop.condition, torch.prim.Loop
+# (init operands), torch.prim.ListConstruct / TupleConstruct (the aggregate type names
+# the element type), torch.operator (opaque), and the calculate yields.
+_REFINABLE_PREFIXES = ("torch.aten.", "torch.prims.")
+_REFINABLE_OPS = frozenset(
+    {
+        "torch.tensor_static_info_cast",
+        "torch.copy.to_tensor",
+        "torch.prim.dtype",
+        "torch.prim.device",
+        "torch.prim.layout",
+        "torch.prim.NumToTensor.Scalar",
+    }
+)
+
+
+def allows_type_refinement(op_name: str) -> bool:
+    return op_name.startswith(_REFINABLE_PREFIXES) or op_name in _REFINABLE_OPS
+
+
+def accepts(use, new_type: ir.Type) -> bool:
+    """Whether the user of `use` stays valid when the operand becomes `new_type`.
+
+    A static-info cast accepts only a type compatible with its result (a loop back edge
+    cast to an assumed type may disagree with what the body now computes).
+    """
+    owner = use.owner
+    name = owner.operation.name
+    if not allows_type_refinement(name):
+        return False
+    if name != "torch.tensor_static_info_cast":
+        return True
+    new_info, target = types.parse(new_type), types.parse(owner.result.type)
+    return new_info is None or target is None or types.meet(new_info, target) is not None
+
+
+_ptr_of_capsule = ctypes.pythonapi.PyCapsule_GetPointer
+_ptr_of_capsule.restype = ctypes.c_void_p
+_ptr_of_capsule.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+def op_key(op) -> int:
+    """A stable identity for an operation (hash(Operation) is structural)."""
+    return _ptr_of_capsule(op.operation._CAPIPtr, b"torch_mlir.ir.Operation._CAPIPtr")
+
+
+def defining_op(value: ir.Value):
+    """The op producing `value`, or None for a block argument."""
+    return value.owner if isinstance(value, ir.OpResult) else None
+
+
+def defining_name(value: ir.Value) -> str | None:
+    op = defining_op(value)
+    return None if op is None else op.operation.name
+
+
+_CONSTANT_OPS = frozenset(
+    {
+        "torch.constant.int",
+        "torch.constant.float",
+        "torch.constant.bool",
+        "torch.constant.str",
+        "torch.constant.none",
+    }
+)
+
+
+class NotConstant(Exception):
+    pass
+
+
+def constant_value(value: ir.Value):
+    """The Python value of a `torch.constant.*` (seen through `torch.derefine`).
+
+    Raises NotConstant otherwise; None is a legitimate constant (`torch.constant.none`).
+    """
+    op = defining_op(value)
+    while op is not None and op.operation.name == "torch.derefine":
+        op = defining_op(op.operands[0])
+    if op is None or op.operation.name not in _CONSTANT_OPS:
+        raise NotConstant
+    name = op.operation.name
+    if name == "torch.constant.none":
+        return None
+    attr = op.attributes["value"]
+    if name == "torch.constant.int":
+        return ir.IntegerAttr(attr).value
+    if name == "torch.constant.float":
+        return ir.FloatAttr(attr).value
+    if name == "torch.constant.bool":
+        return ir.BoolAttr(attr).value
+    return ir.StringAttr(attr).value
+
+
+def is_constant(value: ir.Value) -> bool:
+    try:
+        constant_value(value)
+    except NotConstant:
+        return False
+    return True
+
+
+def make_constant(py_value) -> ir.Value:
+    """A `torch.constant.*` at the current insertion point and location."""
+    if py_value is None:
+        return _create("torch.constant.none", "!torch.none", {})
+    if isinstance(py_value, bool):
+        return _create("torch.constant.bool", "!torch.bool", {"value": ir.BoolAttr.get(py_value)})
+    if isinstance(py_value, int):
+        attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), py_value)
+        return _create("torch.constant.int", "!torch.int", {"value": attr})
+    if isinstance(py_value, float):
+        return _create("torch.constant.float", "!torch.float", {"value": ir.FloatAttr.get_f64(py_value)})
+    return _create("torch.constant.str", "!torch.str", {"value": ir.StringAttr.get(py_value)})
+
+
+def _create(name: str, type_text: str, attributes: dict) -> ir.Value:
+    return ir.Operation.create(name, results=[ir.Type.parse(type_text)], attributes=attributes).result
+
+
+def tensor_info(value: ir.Value) -> types.TensorInfo | None:
+    return types.parse(value.type)
+
+
+def refine_value(value: ir.Value, new_type: ir.Type, insert_after) -> None:
+    """Give `value` the type `new_type`; users that do not allow it get a cast to the old type.
+
+    `insert_after` is the op after which the cast goes (the producer, or for a block
+    argument None: the cast goes at the start of the block).
+    """
+    old_type = value.type
+    if old_type == new_type:
+        return
+    keep = [use for use in value.uses if not accepts(use, new_type)]
+    value.set_type(new_type)
+    if not keep:
+        return
+    cast = _cast_back(value, old_type, insert_after)
+    for use in keep:
+        use.owner.operands[use.operand_number] = cast
+
+
+def _cast_back(value: ir.Value, old_type: ir.Type, insert_after) -> ir.Value:
+    if insert_after is None:
+        block = value.owner
+        ip = ir.InsertionPoint.at_block_begin(block)
+    else:
+        ip = ir.InsertionPoint.after(insert_after)
+    location = insert_after.location if insert_after is not None else ir.Location.unknown()
+    with ip, location:
+        return cast(value, old_type)
+
+
+def cast(value: ir.Value, to_type: ir.Type) -> ir.Value:
+    """A static-info cast (tensors) or derefine (scalars) of `value` to `to_type`."""
+    name = "torch.tensor_static_info_cast" if types.parse(to_type) is not None else "torch.derefine"
+    return ir.Operation.create(name, results=[to_type], operands=[value]).result

@@ -1,0 +1,390 @@
+"""The driver shared by the simplify-{shape,dtype}-calculations passes.
+
+For each calculate op of the requested kind, in program order: run the greedy driver
+(our patterns plus every C++ folder, top-down) on that op alone, report a check that
+fails unconditionally, read the calculated shape or dtype from the calculation's yield,
+and refine the result types (meet with what the IR states; a contradiction is an error).
+
+Memo: ops with the same name, attributes, operand types, constant operand values and
+operand aliasing pattern calculate the same types, so a repeat reuses the first result
+and its calculation is replaced by a trivial one. An op with a non-constant scalar or
+list operand is never memoized, nor is one whose calculation left an undecided check
+(each such op keeps its own guard).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from torch_mlir import ir, rewrite
+
+from torch_refine import types
+from torch_refine.passes import PassFailure
+from torch_refine.patterns import control_flow, dtypes, lists, scalars
+from torch_refine.patterns.lists import constant_elements
+from torch_refine.refinement import (
+    NotConstant,
+    accepts,
+    allows_type_refinement,
+    cast,
+    constant_value,
+    defining_op,
+    make_constant,
+)
+
+_BODY_YIELDS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
+_NUMBER_BY_DTYPE = {code: "!torch.int" for code in (0, 1, 2, 3, 4)} | {
+    code: "!torch.float" for code in (5, 6, 7, 15)
+}
+
+
+@dataclass
+class Options:
+    max_unroll: int = 1000
+    max_unroll_ops: int = 200_000
+
+
+@dataclass
+class Statistics:
+    calculations: int = 0
+    memo_hits: int = 0
+    refined: int = 0
+    loops_unrolled: int = 0
+
+
+@dataclass
+class _Kind:
+    calculate: str
+    yield_calculated: str
+    check: str  # "shape" / "dtype", for messages
+
+
+SHAPE = _Kind("torch.shape.calculate", "torch.shape.calculate.yield.shapes", "shape")
+DTYPE = _Kind("torch.dtype.calculate", "torch.dtype.calculate.yield.dtypes", "dtype")
+
+
+@dataclass
+class _Driver:
+    kind: _Kind
+    options: Options
+    statistics: Statistics = field(default_factory=Statistics)
+    failed: bool = False
+
+    def run(self, module: ir.Operation) -> None:
+        pattern_set = rewrite.RewritePatternSet()
+        unrollers = []
+        for family in (scalars, lists, control_flow, dtypes):
+            for root, fn in family.patterns(self.options):
+                pattern_set.add(root, fn)
+                if isinstance(fn, control_flow.Unroller):
+                    unrollers.append(fn)
+        frozen = pattern_set.freeze()
+        config = rewrite.GreedyRewriteConfig()
+        config.use_top_down_traversal = True
+        config.max_iterations = -1  # until a fixed point, like the C++ passes
+
+        memo: dict[tuple, list] = {}
+        for calc in _calculate_ops(module, self.kind.calculate):
+            self.statistics.calculations += 1
+            key = _memo_key(calc)
+            known = memo.get(key) if key is not None else None
+            if known is not None:
+                self.statistics.memo_hits += 1
+                self._replace_calculation(calc, known)
+                self._refine(calc, known)
+                continue
+            rewrite.apply_patterns_and_fold_greedily(calc, frozen, config)
+            if self._report_failed_checks(calc):
+                continue
+            calculated = self._calculated(calc)
+            self._refine(calc, calculated)
+            if key is not None and _is_decided(calc) and all(c is not None for c in calculated):
+                memo[key] = calculated
+        self.statistics.loops_unrolled = sum(u.unrolled for u in unrollers)
+        if self.failed:
+            raise PassFailure(f"{self.kind.check} calculation failed")
+
+    # -- reading the calculation -------------------------------------------------------
+
+    def _yield(self, calc):
+        return list(calc.regions[1].blocks[0].operations)[-1]
+
+    def _calculated(self, calc) -> list:
+        """Per result: a TensorInfo, a scalar type text (number results), or None."""
+        yielded = list(self._yield(calc).operands)
+        if self.kind is SHAPE:
+            return [_shape_of_literal(v) for v in yielded]
+        return [_dtype_of(v, r.type) for v, r in zip(yielded, calc.results, strict=True)]
+
+    def _report_failed_checks(self, calc) -> bool:
+        wrapped = _wrapped_op(calc)
+        failed = False
+        for op in calc.regions[1].blocks[0].operations:
+            if op.operation.name == "torch.promote_dtypes":
+                failed |= self._report_promotion(op, wrapped)
+            if op.operation.name != "torch.prim.RaiseException":
+                continue
+            try:
+                message = constant_value(op.operands[0])
+            except NotConstant:
+                message = "<message not known at compile time>"
+            wrapped.location.emit_error(
+                f"'{wrapped.operation.name}' op {self.kind.check} check failed: {message}"
+            )
+            failed = True
+            break
+        self.failed |= failed
+        return failed
+
+    def _report_promotion(self, op, wrapped) -> bool:
+        try:
+            dtypes.evaluate_promotion(op)
+        except dtypes.PromotionError as error:
+            wrapped.location.emit_error(
+                f"'{wrapped.operation.name}' op dtype check failed: type promotion: {error}"
+            )
+            return True
+        return False
+
+    # -- memo hits ---------------------------------------------------------------------
+
+    def _replace_calculation(self, calc, known: list) -> None:
+        block = calc.regions[1].blocks[0]
+        old_yield = self._yield(calc)
+        with ir.InsertionPoint(old_yield), calc.location:
+            values = [self._materialize(k, r.type) for k, r in zip(known, calc.results, strict=True)]
+            ir.Operation.create(self.kind.yield_calculated, operands=values)
+        for op in reversed(list(block.operations)[:-1]):
+            op.operation.erase()
+
+    def _materialize(self, known, result_type: ir.Type) -> ir.Value:
+        if self.kind is DTYPE:
+            code = types.ELEMENT_TO_DTYPE[known.dtype] if isinstance(known, types.TensorInfo) else None
+            if code is None:
+                code = 4 if known == "!torch.int" else 7
+            return make_constant(code)
+        int_type = ir.Type.parse("!torch.int")
+        dims = [
+            make_constant(d)
+            if d is not None
+            else ir.Operation.create("torch.prim.Uninitialized", results=[int_type]).result
+            for d in known.sizes
+        ]
+        list_type = ir.Type.parse("!torch.list<int>")
+        return ir.Operation.create("torch.prim.ListConstruct", results=[list_type], operands=dims).result
+
+    # -- refinement --------------------------------------------------------------------
+
+    def _refine(self, calc, calculated: list) -> None:
+        for index, fact in enumerate(calculated):
+            if fact is None:
+                continue
+            chain = _result_chain(calc, index)
+            new_type = _merge(fact, [v.type for v in chain])
+            if new_type is None:
+                self._report_contradiction(calc, fact, chain)
+                continue
+            if all(v.type == new_type for v in chain):
+                continue
+            self.statistics.refined += 1
+            _retype_chain(calc, index, chain, new_type)
+
+    def _report_contradiction(self, calc, fact, chain) -> None:
+        wrapped = _wrapped_op(calc)
+        stated = ", ".join(sorted({str(v.type) for v in chain}))
+        calculated = fact.text() if isinstance(fact, types.TensorInfo) else fact
+        wrapped.location.emit_error(
+            f"'{wrapped.operation.name}' op calculated {self.kind.check} ({calculated}) "
+            f"contradicts the stated type {stated}"
+        )
+        self.failed = True
+
+
+def _calculate_ops(module: ir.Operation, name: str) -> list:
+    found = []
+
+    def visit(op):
+        if op.name == name:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def _wrapped_op(calc):
+    """The op a calculate wraps, looking through a nested calculate."""
+    op = calc
+    while op.operation.name in ("torch.shape.calculate", "torch.dtype.calculate"):
+        op = list(op.regions[0].blocks[0].operations)[0]
+    return op
+
+
+def _is_decided(calc) -> bool:
+    undecided = []
+
+    def visit(op):
+        if op.name == "torch.prim.RaiseException":
+            undecided.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    for op in calc.regions[1].blocks[0].operations:
+        op.operation.walk(visit)
+        if undecided:
+            return False
+    return True
+
+
+def _memo_key(calc) -> tuple | None:
+    wrapped = _wrapped_op(calc)
+    parts: list = [wrapped.operation.name, len(calc.results)]
+    parts += sorted((a.name, str(a.attr)) for a in wrapped.operation.attributes)
+    seen: list = []
+    for operand in wrapped.operands:
+        type_text = str(operand.type)
+        if types.parse_text(type_text) is not None:
+            alias = next((i for i, v in enumerate(seen) if v == operand), len(seen))
+            seen.append(operand)
+            parts.append(("tensor", type_text, alias))
+            continue
+        seen.append(operand)
+        try:
+            parts.append(("constant", type_text, constant_value(operand)))
+            continue
+        except NotConstant:
+            pass
+        elements = constant_elements(operand)
+        if elements is None:
+            return None
+        parts.append(("list", type_text, tuple(elements)))
+    return tuple(parts)
+
+
+def _shape_of_literal(value: ir.Value) -> types.TensorInfo | None:
+    """The sizes a yielded list literal states; `_set_item.t` users clobber elements."""
+    producer = defining_op(value)
+    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
+        return None
+    dims: list[int | None] = []
+    for element in producer.operands:
+        try:
+            dim = constant_value(element)
+        except NotConstant:
+            dim = None
+        dims.append(dim if isinstance(dim, int) and dim >= 0 else None)
+    for use in value.uses:
+        name = use.owner.operation.name
+        if name == "torch.aten._set_item.t" and use.operand_number == 0:
+            _clobber(dims, use.owner.operands[1])
+        elif name not in lists.READ_ONLY_USERS:
+            return None
+    return types.TensorInfo(tuple(dims), None)
+
+
+def _clobber(dims: list, index_value: ir.Value) -> None:
+    try:
+        index = constant_value(index_value)
+    except NotConstant:
+        index = None
+    if index is not None and -len(dims) <= index < len(dims):
+        dims[index] = None
+    else:
+        dims[:] = [None] * len(dims)
+
+
+def _dtype_of(value: ir.Value, result_type: ir.Type):
+    try:
+        code = constant_value(value)
+    except NotConstant:
+        return None
+    if not isinstance(code, int):
+        return None
+    if types.parse(result_type) is None:
+        return _NUMBER_BY_DTYPE.get(code)
+    element = types.DTYPE_TO_ELEMENT.get(code)
+    return None if element is None else types.TensorInfo(None, element)
+
+
+def _merge(fact, stated: list[ir.Type]) -> ir.Type | None:
+    """The type combining the calculated fact with every stated type; None on contradiction."""
+    if not isinstance(fact, types.TensorInfo):
+        texts = {str(t) for t in stated}
+        if texts <= {"!torch.number", fact}:
+            return ir.Type.parse(fact)
+        return None
+    merged = types.parse(stated[0])
+    if merged is None:
+        return None
+    for stated_type in stated[1:]:
+        merged = types.meet(merged, types.parse(stated_type))
+        if merged is None:
+            return None
+    merged = types.meet(merged, types.TensorInfo(fact.sizes, fact.dtype, merged.value_semantics))
+    return None if merged is None else types.to_type(merged)
+
+
+def _result_chain(calc, index: int) -> list:
+    """The values that must share the type of `calc` result `index`, outermost first.
+
+    Upward: enclosing calculates that yield it. Downward: nested calculates' results and
+    the value the innermost body yields.
+    """
+    chain = [calc.results[index]]
+    body_index = index
+    outer = calc
+    while True:
+        uses = list(outer.results[index].uses)
+        yields = [u for u in uses if u.owner.operation.name in _BODY_YIELDS]
+        if not yields:
+            break
+        outer = yields[0].owner.operation.parent
+        chain.insert(0, outer.results[yields[0].operand_number])
+        index = yields[0].operand_number
+    inner = calc
+    while inner.operation.name in ("torch.shape.calculate", "torch.dtype.calculate"):
+        body_yield = list(inner.regions[0].blocks[0].operations)[-1]
+        value = body_yield.operands[body_index]
+        chain.append(value)
+        producer = defining_op(value)
+        if producer is None:
+            break
+        inner = producer
+    return chain
+
+
+def _retype_chain(calc, index: int, chain: list, new_type: ir.Type) -> None:
+    bottom = chain[-1]
+    producer = defining_op(bottom)
+    if producer is None or not allows_type_refinement(producer.operation.name):
+        _cast_into_body_yield(chain, new_type)
+        chain = chain[:-1]
+    for value in chain:
+        old_type = value.type
+        keep = [
+            u
+            for u in value.uses
+            if u.owner.operation.name not in _BODY_YIELDS and not accepts(u, new_type)
+        ]
+        value.set_type(new_type)
+        if not keep:
+            continue
+        with ir.InsertionPoint.after(value.owner), value.owner.location:
+            back = cast(value, old_type)
+        for use in keep:
+            use.owner.operands[use.operand_number] = back
+
+
+def _cast_into_body_yield(chain: list, new_type: ir.Type) -> None:
+    """The innermost body yields a value we may not retype: yield a cast of it instead."""
+    yielding = chain[-2].owner
+    body_yield = list(yielding.regions[0].blocks[0].operations)[-1]
+    position = chain[-2].result_number
+    with ir.InsertionPoint(body_yield), body_yield.location:
+        body_yield.operands[position] = cast(chain[-1], new_type)
+
+
+def simplify(module: ir.Operation, kind: _Kind, options: Options) -> Statistics:
+    driver = _Driver(kind, options)
+    driver.run(module)
+    return driver.statistics
