@@ -39,6 +39,7 @@ class Diagnostic:
     position: Position | None  # None: no file location
     message: str
     notes: tuple[Diagnostic, ...] = ()
+    width: int = 1  # columns to underline, as `^~~~`
 
 
 def position_of(location: ir.Location, unnamed_file: str | None = None) -> Position | None:
@@ -70,8 +71,8 @@ def from_mlir(diagnostic, unnamed_file: str | None = None) -> Diagnostic:
     )
 
 
-def error(message: str, position: Position | None = None) -> Diagnostic:
-    return Diagnostic("error", position, message)
+def error(message: str, position: Position | None = None, width: int = 1) -> Diagnostic:
+    return Diagnostic("error", position, message, width=width)
 
 
 def format_diagnostic(diagnostic: Diagnostic, sources: Mapping[str, Sequence[str]]) -> str:
@@ -91,7 +92,8 @@ def _format_one(diagnostic: Diagnostic, sources: Mapping[str, Sequence[str]], sh
     lines = sources.get(position.file, ())
     if not show_source or not 0 < position.line <= len(lines):
         return text
-    return text + lines[position.line - 1] + "\n" + " " * (position.col - 1) + "^\n"
+    underline = "^" + "~" * (diagnostic.width - 1)
+    return text + lines[position.line - 1] + "\n" + " " * (position.col - 1) + underline + "\n"
 
 
 # --- --verify-diagnostics ----------------------------------------------------------------
@@ -149,7 +151,8 @@ def verify(expectations: list[Expectation], diagnostics: Iterable[Diagnostic]) -
     for expectation in expectations:
         if not expectation.matched:
             message = f'expected {expectation.severity} "{expectation.message}" was not produced'
-            problems.append(error(message, expectation.written_at))
+            width = len(expectation.message)  # as mlir-opt, though the range starts early
+            problems.append(error(message, expectation.written_at, width))
     return problems
 
 
@@ -173,7 +176,7 @@ def _match(expectations: list[Expectation], diagnostic: Diagnostic) -> Diagnosti
         message = (
             f"'{diagnostic.severity}' diagnostic emitted when expecting a '{near_miss.severity}'"
         )
-        return error(message, near_miss.written_at)
+        return error(message, near_miss.written_at)  # mlir-opt underlines nothing here
     message = f"unexpected {diagnostic.severity}: {diagnostic.message}"
     return error(message, position)
 

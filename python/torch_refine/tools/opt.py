@@ -50,6 +50,7 @@ class OptMain:
         self.stderr = sys.stderr
         self.sources: dict[str, list[str]] = {}  # file name -> lines, to quote in diagnostics
         self.collected: list[diagnostics.Diagnostic] = []
+        self.current_source_name: str | None = None  # names the `-` buffer in diagnostics
 
     def run(self, argv: Sequence[str]) -> int:
         args = self.parse_args(argv)
@@ -124,6 +125,7 @@ class OptMain:
         self, chunk: Chunk, pass_manager: PassManager, context: ir.Context, args
     ) -> ChunkResult:
         self.collected = []
+        self.current_source_name = chunk.source_name
         with context:
             output, errors, pipeline_failed = self._parse_and_run(chunk, pass_manager, args)
         reported = self.collected + errors
@@ -151,7 +153,7 @@ class OptMain:
     # --- helpers -------------------------------------------------------------------------
 
     def _collect(self, diagnostic: ir.Diagnostic) -> bool:
-        self.collected.append(diagnostics.from_mlir(diagnostic))
+        self.collected.append(diagnostics.from_mlir(diagnostic, self.current_source_name))
         return True  # handled: keep MLIR from printing it in its own format
 
     def _report(self, reported: list[diagnostics.Diagnostic]) -> None:
@@ -169,10 +171,30 @@ class OptMain:
         )
         return asm + "\n"
 
+    def parse_module(self, chunk: Chunk):
+        """Parse like mlir-opt: one top-level `module` is the module, anything else is wrapped.
+
+        `Operation.parse` knows the file name but wraps nothing and verifies top-level ops in
+        isolation (a `func.call` to a sibling fails); `Module.parse` wraps but names the
+        buffer `-`. Use the first for a lone explicit module, else the second and rename
+        locations. Returns an OpView or a Module: keep it alive while using `.operation`.
+        """
+        collected_before = len(self.collected)
+        try:
+            parsed = ir.Operation.parse(chunk.text, source_name=chunk.source_name)
+            if parsed.operation.name == "builtin.module":
+                return parsed
+        except ir.MLIRError:
+            pass  # parse again below; its diagnostics are the ones mlir-opt gives
+        del self.collected[collected_before:]  # the second parse reports them again
+        module = ir.Module.parse(chunk.text)
+        _rename_unnamed_locations(module.operation, chunk)
+        return module
+
     def _parse_and_run(self, chunk: Chunk, pass_manager: PassManager, args):
         """Returns (printed module or None, error diagnostics, whether the pipeline failed)."""
         try:
-            module = parse_module(chunk)
+            module = self.parse_module(chunk)
             module.operation.verify()
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), False
@@ -193,7 +215,7 @@ class OptMain:
     def _write_reproducer(self, chunk: Chunk, context: ir.Context, args) -> None:
         """Save the IR the pipeline started from and print the command that fails on it."""
         with context:
-            module = parse_module(chunk)
+            module = self.parse_module(chunk)
             asm = module.operation.get_asm(enable_debug_info=True, assume_verified=True)
         with tempfile.NamedTemporaryFile(
             "w", prefix="torch-refine-repro-", suffix=".mlir", delete=False
@@ -216,25 +238,6 @@ class OptMain:
 
 def _errors_of(error: ir.MLIRError, chunk: Chunk) -> list[diagnostics.Diagnostic]:
     return [diagnostics.from_mlir(d, chunk.source_name) for d in error.error_diagnostics]
-
-
-def parse_module(chunk: Chunk):
-    """Parse like mlir-opt: one top-level `module` is the module, anything else is wrapped.
-
-    `Operation.parse` knows the file name but wraps nothing and verifies top-level ops in
-    isolation (a `func.call` to a sibling fails); `Module.parse` wraps but names the buffer
-    `-`. Use the first for a lone explicit module, else the second and rename locations.
-    Returns an OpView or a Module: keep it alive while using `.operation`.
-    """
-    try:
-        parsed = ir.Operation.parse(chunk.text, source_name=chunk.source_name)
-        if parsed.operation.name == "builtin.module":
-            return parsed
-    except ir.MLIRError:
-        pass  # parse again below; its diagnostics are the ones mlir-opt gives
-    module = ir.Module.parse(chunk.text)
-    _rename_unnamed_locations(module.operation, chunk)
-    return module
 
 
 def _rename_unnamed_locations(module_op: ir.Operation, chunk: Chunk) -> None:
