@@ -1,0 +1,162 @@
+// RUN: torch-refine-opt %s --split-input-file --torch-refine-drop-calculations | filecheck %s
+// RUN: torch-refine-opt %s --split-input-file '--torch-refine-drop-calculations=runtime-asserts=false' | filecheck %s --check-prefix=NOASSERT
+
+// CHECK-LABEL: func.func @shape_wrapper(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor
+// CHECK-NEXT:    %[[T:.*]] = torch.aten.tanh %[[X]] : !torch.vtensor -> !torch.vtensor<[2],f32>
+// CHECK-NEXT:    return %[[T]] : !torch.vtensor<[2],f32>
+func.func @shape_wrapper(%arg0: !torch.vtensor) -> !torch.vtensor<[2],f32> {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor<[2],f32>
+    torch.shape.calculate.yield %1 : !torch.vtensor<[2],f32>
+  } shapes {
+    %1 = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %1 : !torch.list<int>
+  } : !torch.vtensor<[2],f32>
+  return %0 : !torch.vtensor<[2],f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @dtype_wrapper_with_two_results(
+// CHECK:         %[[V:.*]], %[[I:.*]] = torch.aten.topk
+// CHECK-NEXT:    return %[[I]] : !torch.vtensor
+func.func @dtype_wrapper_with_two_results(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %int2 = torch.constant.int 2
+  %int1 = torch.constant.int 1
+  %true = torch.constant.bool true
+  %0:2 = torch.dtype.calculate {
+    %v, %i = torch.aten.topk %arg0, %int2, %int1, %true, %true : !torch.vtensor, !torch.int, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor, !torch.vtensor
+    torch.dtype.calculate.yield %v, %i : !torch.vtensor, !torch.vtensor
+  } dtypes {
+    %int4 = torch.constant.int 4
+    torch.dtype.calculate.yield.dtypes %int4, %int4 : !torch.int, !torch.int
+  } : !torch.vtensor, !torch.vtensor
+  return %0#1 : !torch.vtensor
+}
+
+// -----
+
+// CHECK-LABEL: func.func @wrapper_in_loop(
+// CHECK:         torch.prim.Loop
+// CHECK-NEXT:    ^bb0(%{{.*}}: !torch.int, %[[CARRIED:.*]]: !torch.vtensor):
+// CHECK-NEXT:      %[[T:.*]] = torch.aten.tanh %[[CARRIED]]
+// CHECK-NEXT:      torch.prim.Loop.condition %{{.*}}, iter(%[[T]] : !torch.vtensor)
+func.func @wrapper_in_loop(%arg0: !torch.vtensor, %arg1: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %0 = torch.prim.Loop %arg1, %true, init(%arg0) {
+  ^bb0(%i: !torch.int, %carried: !torch.vtensor):
+    %1 = torch.shape.calculate {
+      %2 = torch.aten.tanh %carried : !torch.vtensor -> !torch.vtensor
+      torch.shape.calculate.yield %2 : !torch.vtensor
+    } shapes {
+      %2 = torch.aten.size %carried : !torch.vtensor -> !torch.list<int>
+      torch.shape.calculate.yield.shapes %2 : !torch.list<int>
+    } : !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%1 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// An undecided check becomes an assert in front of the op; ops only the calculation used are erased.
+// CHECK-LABEL: func.func @guard(
+// CHECK-SAME:      %[[A:.*]]: !torch.vtensor<[?,?],f32>, %[[B:.*]]: !torch.vtensor<[?,7],f32>
+// CHECK:         %[[INT1:.*]] = torch.constant.int 1
+// CHECK:         %[[K1:.*]] = torch.aten.size.int %[[A]], %[[INT1]]
+// CHECK:         %[[INT0:.*]] = torch.constant.int 0
+// CHECK:         %[[K2:.*]] = torch.aten.size.int %[[B]], %[[INT0]]
+// CHECK:         %[[EQ:.*]] = torch.aten.eq.int %[[K1]], %[[K2]]
+// CHECK:         torch.runtime.assert %[[EQ]], "mat1 and mat2 shapes cannot be multiplied"
+// CHECK-NEXT:    %[[MM:.*]] = torch.aten.mm %[[A]], %[[B]]
+// CHECK-NEXT:    return %[[MM]]
+// NOASSERT-LABEL: func.func @guard(
+// NOASSERT-NEXT:    %[[MM:.*]] = torch.aten.mm
+// NOASSERT-NEXT:    return %[[MM]]
+func.func @guard(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?,7],f32>) -> !torch.vtensor<[?,7],f32> {
+  %int1 = torch.constant.int 1
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[?,?],f32>, !torch.vtensor<[?,7],f32> -> !torch.vtensor<[?,7],f32>
+    torch.shape.calculate.yield %1 : !torch.vtensor<[?,7],f32>
+  } shapes {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int7 = torch.constant.int 7
+    %str = torch.constant.str "mat1 and mat2 shapes cannot be multiplied"
+    %s0 = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,?],f32>, !torch.int -> !torch.int
+    %s1 = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[?,?],f32>, !torch.int -> !torch.int
+    %s2 = torch.aten.size.int %arg1, %int0 : !torch.vtensor<[?,7],f32>, !torch.int -> !torch.int
+    %eq = torch.aten.eq.int %s1, %s2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %eq -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %l = torch.prim.ListConstruct %s0, %int7 : (!torch.int, !torch.int) -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %l : !torch.list<int>
+  } : !torch.vtensor<[?,7],f32>
+  return %0 : !torch.vtensor<[?,7],f32>
+}
+
+// -----
+
+// A check raising in the `then` branch is negated; a check nested in the non-raising
+// branch of another runs whenever the op does and is kept; a check depending on a loop
+// variable cannot be moved out and is dropped.
+// CHECK-LABEL: func.func @negated_and_nested_guards(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor, %[[N:.*]]: !torch.int
+// CHECK:         %[[DIM:.*]] = torch.aten.dim %[[X]]
+// CHECK:         %[[INT0:.*]] = torch.constant.int 0
+// CHECK:         %[[IS0:.*]] = torch.aten.eq.int %[[DIM]], %[[INT0]]
+// CHECK:         %[[OK:.*]] = torch.aten.__not__ %[[IS0]]
+// CHECK:         torch.runtime.assert %[[OK]], "rank must be positive"
+// CHECK:         %[[INT4:.*]] = torch.constant.int 4
+// CHECK:         %[[LE:.*]] = torch.aten.le.int %[[DIM]], %[[INT4]]
+// CHECK:         torch.runtime.assert %[[LE]], "rank must be at most 4"
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.tanh
+func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %true = torch.constant.bool true
+    %msg0 = torch.constant.str "rank must be positive"
+    %msg1 = torch.constant.str "rank must be at most 4"
+    %msg2 = torch.constant.str "index out of range"
+    %dim = torch.aten.dim %arg0 : !torch.vtensor -> !torch.int
+    %int0 = torch.constant.int 0
+    %is0 = torch.aten.eq.int %dim, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %is0 -> () {
+      torch.prim.RaiseException %msg0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      %int4 = torch.constant.int 4
+      %le = torch.aten.le.int %dim, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %le -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %msg1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    }
+    torch.prim.Loop %arg1, %true, init() {
+    ^bb0(%i: !torch.int):
+      %lt = torch.aten.lt.int %i, %dim : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %lt -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %msg2, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %sizes = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
