@@ -74,7 +74,7 @@ def _convert(value: Any, tensor_fn) -> Any:
         converted = [_convert(v, tensor_fn) for v in value]
         return converted if isinstance(value, list) else tuple(converted)
     if isinstance(value, torch.dtype):
-        return value if tensor_fn is _to_meta else dtype_code(value)
+        return value if tensor_fn in (_to_meta, _to_cpu) else dtype_code(value)
     return value
 
 
@@ -90,6 +90,11 @@ def _to_meta(t: TensorOfShape) -> torch.Tensor:
     return torch.empty(t.shape, dtype=t.dtype, device="meta")
 
 
+def _to_cpu(t: TensorOfShape) -> torch.Tensor:
+    # Ones, not uninitialized memory: integer division by zero raises on CPU.
+    return torch.ones(t.shape, dtype=t.dtype)
+
+
 def _rename_keyword(name: str) -> str:
     return "from_" if name == "from" else name
 
@@ -100,6 +105,7 @@ class Invocation:
     kwargs: dict
 
     expects_error = False
+    tensor_fn = staticmethod(_to_meta)
 
     def __init__(self, *args: Any, **kwargs: Any):
         object.__setattr__(self, "args", args)
@@ -121,13 +127,30 @@ class Invocation:
         return self._library_args(_to_rank_dtype)
 
     def op_args(self) -> tuple[list, dict]:
-        args = [_convert(a, _to_meta) for a in self.args]
-        kwargs = {k: _convert(v, _to_meta) for k, v in self.kwargs.items()}
+        args = [_convert(a, self.tensor_fn) for a in self.args]
+        kwargs = {k: _convert(v, self.tensor_fn) for k, v in self.kwargs.items()}
         return args, kwargs
 
 
 class ErrorInvocation(Invocation):
     """An invocation on which PyTorch raises, so the library function must raise too."""
+
+    expects_error = True
+
+
+class KernelInvocation(Invocation):
+    """An invocation run on CPU tensors instead of meta ones.
+
+    Meta kernels skip many of the dtype checks of the real kernels (bitwise ops accept
+    floats, `sub` accepts bools, comparisons accept complex), so a function that checks
+    dtypes the way the real kernels do is verified against them.
+    """
+
+    tensor_fn = staticmethod(_to_cpu)
+
+
+class KernelErrorInvocation(KernelInvocation):
+    """A KernelInvocation on which PyTorch's CPU kernel raises."""
 
     expects_error = True
 
