@@ -150,11 +150,11 @@ class _Driver:
 
     def _replace_calculation(self, calc, known: list) -> None:
         block = calc.regions[1].blocks[0]
-        old_yield = self._yield(calc)
-        with ir.InsertionPoint(old_yield), calc.location:
+        old_ops = list(block.operations)
+        with ir.InsertionPoint(old_ops[0]), calc.location:
             values = [self._materialize(k, r.type) for k, r in zip(known, calc.results, strict=True)]
             ir.Operation.create(self.kind.yield_calculated, operands=values)
-        for op in reversed(list(block.operations)[:-1]):
+        for op in reversed(old_ops):
             op.operation.erase()
 
     def _materialize(self, known, result_type: ir.Type) -> ir.Value:

@@ -37,10 +37,32 @@ def forward_identical_yields(op, rewriter):
     else_yield = _block_ops(op.regions[1])[-1]
     changed = False
     for result, a, b in zip(op.results, then_yield.operands, else_yield.operands, strict=True):
-        if a == b and a.type == result.type and len(list(result.uses)):
+        if a.type != result.type or not len(list(result.uses)):
+            continue
+        if a == b:
             result.replace_all_uses_with(a)
             changed = True
+            continue
+        same_constant = _same_constant(a, b)
+        if same_constant is not _DIFFERENT:
+            with rewriter.ip, op.location:
+                result.replace_all_uses_with(make_constant(same_constant))
+            changed = True
     return None if changed else True
+
+
+_DIFFERENT = object()
+
+
+def _same_constant(a: ir.Value, b: ir.Value):
+    """The common constant value of `a` and `b`, or _DIFFERENT."""
+    try:
+        a_value, b_value = constant_value(a), constant_value(b)
+    except NotConstant:
+        return _DIFFERENT
+    if a_value != b_value or type(a_value) is not type(b_value):
+        return _DIFFERENT
+    return a_value
 
 
 @dataclass
