@@ -25,7 +25,6 @@ the function returns. Any other use of a tensor list leaves the op alone.
 
 from __future__ import annotations
 
-import os
 import weakref
 from dataclasses import dataclass
 
@@ -135,11 +134,16 @@ def _parse_extra_library(module: ir.Operation, path: str) -> ir.Operation:
         module.location.emit_error(f"cannot read extra-library '{path}': {error.strerror}")
         raise PassFailure from None
     try:
-        return ir.Operation.parse(text, source_name=os.path.basename(path), context=module.context)
+        return ir.Operation.parse(text, source_name=path, context=module.context)
     except ir.MLIRError as error:
-        details = "; ".join(f"{d.location}: {d.message}" for d in error.error_diagnostics)
+        details = "; ".join(f"{_location_text(d.location)}: {d.message}" for d in error.error_diagnostics)
         module.location.emit_error(f"failed to parse extra-library '{path}': {details}")
         raise PassFailure from None
+
+
+def _location_text(location: ir.Location) -> str:
+    """`loc("lib.mlir":2:21)` -> `lib.mlir:2:21`."""
+    return str(location).removeprefix("loc(").removesuffix(")").replace('"', "")
 
 
 def library_key(op) -> str | None:

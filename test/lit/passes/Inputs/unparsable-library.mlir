@@ -1,0 +1,3 @@
+module {
+  func.func @broken(
+}
