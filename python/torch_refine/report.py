@@ -1,0 +1,218 @@
+"""How precise the tensor types of a refined module are, against a truth or on their own.
+
+The truth is the module as the importer emitted it, before its types were erased; the
+refined module has the same ops in the same order, so results pair up in walk order. Each
+tensor value is classified:
+
+- exact: sizes and dtype equal the truth's;
+- partial: consistent with the truth but less precise;
+- unknown: nothing known (`!torch.vtensor`);
+- contradiction: the refined type says something the truth denies: a different rank, dim
+  or dtype, or a static dim where the truth's dim is dynamic (the value may take other
+  sizes at run time, so claiming one is unsound).
+
+Without a truth (`count_module`), a value is exact when its sizes and dtype are all known.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from torch_mlir import ir
+
+from . import types
+
+
+@dataclass(frozen=True)
+class ValueRecord:
+    """One tensor value: where it comes from and what its type says."""
+
+    op_name: str
+    location: str
+    result_index: int
+    info: types.TensorInfo
+
+
+@dataclass(frozen=True)
+class ValueRow:
+    """A value worth looking at: left unknown, or contradicted by the truth."""
+
+    op_name: str
+    location: str
+    result_index: int
+    refined: str
+    truth: str | None
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class TypeReport:
+    exact: int = 0
+    partial: int = 0
+    unknown: int = 0
+    contradictions: int = 0
+    op_count: int = 0
+    has_truth: bool = True
+    unknown_rows: list[ValueRow] = field(default_factory=list)
+    contradiction_rows: list[ValueRow] = field(default_factory=list)
+
+    @property
+    def values(self) -> int:
+        return self.exact + self.partial + self.unknown + self.contradictions
+
+    @property
+    def exact_fraction(self) -> float:
+        return self.exact / self.values if self.values else 1.0
+
+    def to_dict(self) -> dict:
+        return {
+            "values": self.values,
+            "exact": self.exact,
+            "partial": self.partial,
+            "unknown": self.unknown,
+            "contradictions": self.contradictions,
+            "exact_fraction": self.exact_fraction,
+            "op_count": self.op_count,
+            "has_truth": self.has_truth,
+            "unknown_rows": [row.to_dict() for row in self.unknown_rows],
+            "contradiction_rows": [row.to_dict() for row in self.contradiction_rows],
+        }
+
+    def format_table(self, max_rows: int = 20) -> str:
+        total = self.values or 1
+        against = "against the imported types" if self.has_truth else "no truth: counts only"
+        lines = [f"tensor values: {self.values} in {self.op_count} ops ({against})"]
+        for label, count in (
+            ("exact", self.exact),
+            ("partial", self.partial),
+            ("unknown", self.unknown),
+            ("contradictions", self.contradictions),
+        ):
+            lines.append(f"  {label:<15}{count:>8}  {100.0 * count / total:6.2f}%")
+        lines += _format_rows("contradictions", self.contradiction_rows, max_rows)
+        lines += _format_rows("unknown values", self.unknown_rows, max_rows)
+        return "\n".join(lines)
+
+
+def _format_rows(title: str, rows: list[ValueRow], max_rows: int) -> list[str]:
+    if not rows:
+        return []
+    lines = [f"{title}:"]
+    for row in rows[:max_rows]:
+        truth = f"  (truth {row.truth})" if row.truth is not None else ""
+        lines.append(f"  {row.op_name} #{row.result_index} at {row.location}: {row.refined}{truth}")
+    if len(rows) > max_rows:
+        lines.append(f"  ... {len(rows) - max_rows} more")
+    return lines
+
+
+def op_name(op: ir.Operation) -> str:
+    """The op's name, with a `torch.operator`'s own name in quotes after it."""
+    name = op.name
+    if name == "torch.operator":
+        return f'{name} "{ir.StringAttr(op.attributes["name"]).value}"'
+    return name
+
+
+def tensor_values(module: ir.Operation) -> tuple[list[ValueRecord], int]:
+    """The tensor results of every op inside the module's functions, in walk order, and
+    the number of ops walked. Reads everything at once: no handle outlives the walk."""
+    records: list[ValueRecord] = []
+    op_count = 0
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal op_count
+        if op.name in ("builtin.module", "func.func"):
+            return ir.WalkResult.ADVANCE
+        op_count += 1
+        name = None
+        for index, result in enumerate(op.results):
+            info = types.parse(result.type)
+            if info is None:
+                continue
+            name = name or op_name(op)
+            records.append(ValueRecord(name, str(op.location), index, info))
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return records, op_count
+
+
+def classify(refined: types.TensorInfo, truth: types.TensorInfo) -> str:
+    """One of "exact", "partial", "unknown", "contradiction"."""
+    if types.meet(refined, truth) is None or _claims_static_where_dynamic(refined, truth):
+        return "contradiction"
+    if refined.sizes == truth.sizes and refined.dtype == truth.dtype:
+        return "exact"
+    if refined.is_unknown:
+        return "unknown"
+    return "partial"
+
+
+def _claims_static_where_dynamic(refined: types.TensorInfo, truth: types.TensorInfo) -> bool:
+    if refined.sizes is None or truth.sizes is None:
+        return False
+    return any(t is None and r is not None for r, t in zip(refined.sizes, truth.sizes, strict=True))
+
+
+def compare_records(
+    refined: list[ValueRecord], truth: list[ValueRecord], op_count: int = 0
+) -> TypeReport:
+    """The report for values already paired by position."""
+    if len(refined) != len(truth):
+        raise ValueError(f"{len(refined)} refined tensor values but {len(truth)} in the truth")
+    report = TypeReport(op_count=op_count)
+    for ours, theirs in zip(refined, truth, strict=True):
+        if ours.op_name != theirs.op_name:
+            raise ValueError(
+                f"structure differs: {ours.op_name} at {ours.location} pairs with "
+                f"{theirs.op_name} at {theirs.location}"
+            )
+        kind = classify(ours.info, theirs.info)
+        if kind == "exact":
+            report.exact += 1
+        elif kind == "partial":
+            report.partial += 1
+        elif kind == "unknown":
+            report.unknown += 1
+            report.unknown_rows.append(_row(ours, theirs))
+        else:
+            report.contradictions += 1
+            report.contradiction_rows.append(_row(ours, theirs))
+    return report
+
+
+def _row(ours: ValueRecord, truth: ValueRecord | None) -> ValueRow:
+    return ValueRow(
+        ours.op_name,
+        ours.location,
+        ours.result_index,
+        ours.info.text(),
+        None if truth is None else truth.info.text(),
+    )
+
+
+def compare_modules(refined: ir.Operation, truth: ir.Operation) -> TypeReport:
+    """Pairs the tensor results of two modules with the same ops in walk order."""
+    ours, op_count = tensor_values(refined)
+    theirs, truth_op_count = tensor_values(truth)
+    if op_count != truth_op_count:
+        raise ValueError(f"{op_count} refined ops but {truth_op_count} in the truth")
+    return compare_records(ours, theirs, op_count)
+
+
+def count_module(module: ir.Operation) -> TypeReport:
+    """Counts exact, partial and unknown tensor values when no truth is at hand."""
+    records, op_count = tensor_values(module)
+    report = TypeReport(op_count=op_count, has_truth=False)
+    for record in records:
+        if record.info.is_exact:
+            report.exact += 1
+        elif record.info.is_unknown:
+            report.unknown += 1
+            report.unknown_rows.append(_row(record, None))
+        else:
+            report.partial += 1
+    return report

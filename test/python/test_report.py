@@ -1,0 +1,93 @@
+"""report: classification of refined tensor types against a truth, and counts without one."""
+
+from __future__ import annotations
+
+import pytest
+from torch_mlir import ir
+
+from torch_refine import report, types
+from torch_refine.context import create_context
+
+FUNCTION = """
+func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {{
+  %0 = torch.aten.tanh %arg0 : !torch.vtensor<[2,3],f32> -> {0}
+  %1 = torch.aten.tanh %0 : {0} -> {1}
+  %2 = torch.aten.tanh %1 : {1} -> {2}
+  %3 = torch.aten.tanh %2 : {2} -> {3}
+  %4 = torch.aten.tanh %3 : {3} -> !torch.vtensor<[2,3],f32>
+  return %4 : !torch.vtensor<[2,3],f32>
+}}
+"""
+TRUTH = ("!torch.vtensor<[2,3],f32>",) * 4
+
+
+def _parse(result_types):
+    return ir.Module.parse(FUNCTION.format(*result_types))
+
+
+@pytest.mark.parametrize(
+    ("refined", "truth", "kind"),
+    [
+        ("!torch.vtensor<[2,3],f32>", "!torch.vtensor<[2,3],f32>", "exact"),
+        ("!torch.vtensor<[2,?],f32>", "!torch.vtensor<[2,3],f32>", "partial"),
+        ("!torch.vtensor<[2,3],unk>", "!torch.vtensor<[2,3],f32>", "partial"),
+        ("!torch.vtensor<*,f32>", "!torch.vtensor<[2,3],f32>", "partial"),
+        ("!torch.vtensor", "!torch.vtensor<[2,3],f32>", "unknown"),
+        ("!torch.vtensor<[?,3],f32>", "!torch.vtensor<[?,3],f32>", "exact"),
+        ("!torch.vtensor<[2,4],f32>", "!torch.vtensor<[2,3],f32>", "contradiction"),
+        ("!torch.vtensor<[2,3],f64>", "!torch.vtensor<[2,3],f32>", "contradiction"),
+        ("!torch.vtensor<[6],f32>", "!torch.vtensor<[2,3],f32>", "contradiction"),
+        ("!torch.vtensor<[2,3],f32>", "!torch.vtensor<[?,3],f32>", "contradiction"),
+    ],
+)
+def test_classify(refined, truth, kind):
+    assert report.classify(types.parse_text(refined), types.parse_text(truth)) == kind
+
+
+def test_compare_modules_counts_and_rows():
+    refined_types = (
+        "!torch.vtensor<[2,3],f32>",
+        "!torch.vtensor<[2,?],f32>",
+        "!torch.vtensor",
+        "!torch.vtensor<[3,2],f32>",
+    )
+    with create_context():
+        result = report.compare_modules(
+            _parse(refined_types).operation, _parse(TRUTH).operation
+        )
+    # Four refined results plus the fifth tanh, whose type both modules keep.
+    assert (result.exact, result.partial, result.unknown, result.contradictions) == (2, 1, 1, 1)
+    assert result.op_count == 6
+    assert [row.result_index for row in result.unknown_rows] == [0]
+    assert result.unknown_rows[0].op_name == "torch.aten.tanh"
+    assert result.contradiction_rows[0].truth == "!torch.vtensor<[2,3],f32>"
+    assert result.to_dict()["contradictions"] == 1
+    table = result.format_table()
+    assert "contradictions" in table
+    assert "!torch.vtensor<[3,2],f32>  (truth !torch.vtensor<[2,3],f32>)" in table
+
+
+def test_compare_modules_rejects_different_structure():
+    other = """
+    func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
+      %0 = torch.aten.relu %arg0 : !torch.vtensor<[2,3],f32> -> !torch.vtensor<[2,3],f32>
+      return %0 : !torch.vtensor<[2,3],f32>
+    }
+    """
+    with create_context():
+        with pytest.raises(ValueError, match="refined ops"):
+            report.compare_modules(ir.Module.parse(other).operation, _parse(TRUTH).operation)
+
+
+def test_count_module_without_truth():
+    refined_types = (
+        "!torch.vtensor<[2,3],f32>",
+        "!torch.vtensor<[2,?],f32>",
+        "!torch.vtensor",
+        "!torch.vtensor<[3,2],unk>",
+    )
+    with create_context():
+        result = report.count_module(_parse(refined_types).operation)
+    assert (result.exact, result.partial, result.unknown, result.contradictions) == (2, 2, 1, 0)
+    assert not result.has_truth
+    assert "no truth" in result.format_table()
