@@ -33,6 +33,7 @@ READ_ONLY_USERS = frozenset(
         "torch.prim.min.self_int",
         "torch.aten.sum.int",
         "torch.shape.calculate.yield.shapes",
+        "torch.promote_dtypes",
     }
 )
 MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
