@@ -1,0 +1,240 @@
+"""torch-refine-opt in-process: `main(argv)` with Python test passes registered."""
+
+from __future__ import annotations
+
+import io
+import re
+import shlex
+import subprocess
+import sys
+
+import _opt_test_passes
+import pytest
+
+from torch_refine import diagnostics, passes
+from torch_refine import pipeline as pipeline_mod
+from torch_refine.tools.opt import main
+
+FUNC = """\
+func.func @f(%arg0: !torch.int) -> !torch.int {
+  %0 = torch.constant.int 5
+  %1 = torch.constant.int 5
+  %2 = torch.aten.add.int %0, %1 : !torch.int, !torch.int -> !torch.int
+  %3 = torch.aten.add.int %arg0, %2 : !torch.int, !torch.int -> !torch.int
+  return %3 : !torch.int
+}
+"""
+
+
+@pytest.fixture(autouse=True)
+def test_passes(monkeypatch):
+    """Register the helper passes as if they lived in torch_refine.passes."""
+    module_name = "_opt_test_passes"
+    monkeypatch.setitem(sys.modules, f"{passes.__name__}.{module_name}", _opt_test_passes)
+    registry = {cls.name: f"{module_name}:{cls.__name__}" for cls in _opt_test_passes.PASSES}
+    monkeypatch.setattr(passes, "_REGISTRY", {**passes._REGISTRY, **registry})
+
+
+@pytest.fixture
+def func_file(tmp_path):
+    path = tmp_path / "input.mlir"
+    path.write_text(FUNC)
+    return path
+
+
+def run(capfd, *argv) -> tuple[int, str, str]:
+    status = main([str(arg) for arg in argv])
+    out, err = capfd.readouterr()
+    return status, out, err
+
+
+def test_help_lists_our_passes_with_descriptions(capfd):
+    status, out, _ = run(capfd, "--help")
+    assert status == 0
+    assert "--test-opt-annotate" in out
+    assert "Record the pass options in a module attribute" in out
+
+
+def test_cxx_pipeline(capfd, func_file):
+    status, out, err = run(capfd, func_file, "--pass-pipeline=builtin.module(func.func(cse))")
+    assert (status, err) == (0, "")
+    assert out.count("torch.constant.int 5") == 1
+    assert out.endswith("}\n\n")
+
+
+def test_python_pass_by_flag_equals_by_pipeline(capfd, func_file):
+    flag = run(capfd, func_file, "--test-opt-annotate=count=3 label=hi enabled=false")
+    pipeline = "builtin.module(test-opt-annotate{count=3 label=hi enabled=false})"
+    text = run(capfd, func_file, f"--pass-pipeline={pipeline}")
+    assert flag == text
+    assert 'test.annotation = "hi:3:1.0:False"' in flag[1]
+
+
+def test_pass_flags_run_in_command_line_order(capfd, func_file):
+    status, out, err = run(
+        capfd, func_file, "--mlir-print-ir-after-all", "--test-opt-annotate", "-test-opt-annotate=label=second"
+    )
+    assert status == 0
+    assert '"second:1:1.0:True"' in out
+    assert err.count("IR Dump After Annotate: test-opt-annotate") == 2
+
+
+def test_python_and_cxx_passes_in_one_pipeline(capfd, func_file):
+    pipeline = "builtin.module(canonicalize,test-opt-annotate{scale=2.5},func.func(cse))"
+    status, out, err = run(capfd, func_file, f"--pass-pipeline={pipeline}", "--mlir-print-ir-before-all")
+    assert status == 0
+    assert '"none:1:2.5:True"' in out
+    assert "torch.constant.int 10" in out
+    headers = re.findall(r"IR Dump Before (\S+)", err)
+    assert headers == ["CanonicalizerPass:", "Annotate:", "CSEPass:"]
+
+
+def test_plan_groups_consecutive_mlir_passes():
+    text = "builtin.module(cse, canonicalize{max-iterations=2}, test-opt-annotate, func.func(cse))"
+    stages = pipeline_mod.plan(pipeline_mod.parse(text))
+    assert [type(stage).__name__ for stage in stages] == ["TextStage", "PythonStage", "TextStage"]
+    assert stages[0].text == "cse, canonicalize{max-iterations=2}"
+    assert stages[2].text == "func.func(cse)"
+
+
+@pytest.mark.parametrize(
+    ("pipeline", "message"),
+    [
+        (
+            "builtin.module(test-opt-annotate{colour=red})",
+            "<pass-pipeline>:1:16: error: no such option 'colour' for pass 'test-opt-annotate'; "
+            "valid options: count, enabled, label, scale",
+        ),
+        (
+            "builtin.module(test-opt-annotate{count=many})",
+            "<pass-pipeline>:1:16: error: invalid value 'many' for option 'count' of pass "
+            "'test-opt-annotate': expected int",
+        ),
+        (
+            "builtin.module(cse,func.func(test-opt-annotate))",
+            "<pass-pipeline>:1:30: error: torch-refine pass 'test-opt-annotate' cannot be nested "
+            "under 'func.func'",
+        ),
+        (
+            "builtin.module(test-opt-annotate(cse))",
+            "<pass-pipeline>:1:16: error: 'test-opt-annotate' is a pass, not an operation anchor",
+        ),
+        (
+            "builtin.module(cse,no-such-pass)",
+            "<pass-pipeline>:1:20: error: 'no-such-pass' does not refer to a registered pass",
+        ),
+    ],
+)
+def test_pipeline_errors(capfd, func_file, pipeline, message):
+    status, out, err = run(capfd, func_file, f"--pass-pipeline={pipeline}")
+    assert (status, out) == (1, "")
+    assert err.startswith(message)
+    assert "Traceback" not in err
+
+
+def test_pass_flags_and_pipeline_conflict(capfd, func_file):
+    status, _, err = run(capfd, func_file, "--test-opt-annotate", "--pass-pipeline=builtin.module(cse)")
+    assert status == 2
+    assert "'--pass-pipeline' option can't be used with individual pass options" in err
+
+
+def test_python_pass_failure_prints_diagnostic_and_reproducer(capfd, func_file):
+    status, out, err = run(capfd, func_file, "--test-opt-refuse")
+    assert (status, out) == (1, "")
+    assert err.startswith(f"{func_file}:1:1: error: refusing this op\nfunc.func @f(")
+    command = re.search(r"reproduce with:\n  (.*)\n", err).group(1)
+    argv = shlex.split(command)
+    assert argv[0] == "torch-refine-opt"
+    assert argv[1] == "--pass-pipeline=builtin.module(test-opt-refuse)"
+    assert argv[3:] == ["--mlir-print-ir-after-all", "--mlir-disable-threading"]
+    saved = open(argv[2]).read()
+    assert f'loc("{func_file}":1:1)' in saved  # debug info keeps the original positions
+    status, _, err = run(capfd, *argv[1:])
+    assert status == 1
+    assert f"{func_file}:1:1: error: refusing this op" in err
+
+
+def test_python_pass_exception_is_an_internal_error(capfd, func_file):
+    status, out, err = run(capfd, func_file, "--pass-pipeline=builtin.module(cse,test-opt-crash)")
+    assert (status, out) == (1, "")
+    assert "RuntimeError: boom" in err  # a bug in a pass: the traceback helps
+    assert "error: internal error in pass 'test-opt-crash': RuntimeError: boom" in err
+    assert "reproduce with:" in err
+
+
+def test_verify_diagnostics_matches_python_pass_errors(capfd, tmp_path):
+    path = tmp_path / "expect.mlir"
+    path.write_text("// expected-error @below {{refusing this op}}\n" + FUNC)
+    status, _, err = run(capfd, path, "--verify-diagnostics", "--test-opt-refuse")
+    assert (status, err) == (0, "")
+
+
+def test_verify_diagnostics_reports_mismatches(capfd, tmp_path):
+    path = tmp_path / "expect.mlir"
+    path.write_text("// expected-error @below {{something else}}\n" + FUNC)
+    status, _, err = run(capfd, path, "--verify-diagnostics", "--test-opt-refuse")
+    assert status == 1
+    assert f"{path}:2:1: error: unexpected error: refusing this op" in err
+    assert f'{path}:1:4: error: expected error "something else" was not produced' in err
+
+
+def test_verify_diagnostics_unknown_location():
+    expectations = diagnostics.parse_expectations("// expected-error @unknown {{lost}}\n", "f.mlir")
+    found = [diagnostics.error("lost somewhere")]
+    assert diagnostics.verify(expectations, found) == []
+
+
+def test_split_input_file_keeps_line_numbers(capfd, tmp_path):
+    path = tmp_path / "split.mlir"
+    path.write_text(FUNC + "\n// -----\n\n" + FUNC.replace("return %3", "return %9"))
+    status, out, err = run(capfd, path, "--split-input-file")
+    assert status == 1
+    assert err.startswith(f"{path}:16:10: error: use of undeclared SSA value name")
+    assert out.count("// -----\n") == 1
+
+
+def test_malformed_ir(capfd, tmp_path):
+    path = tmp_path / "bad.mlir"
+    path.write_text("func.func @f( {\n")
+    status, out, err = run(capfd, path)
+    assert (status, out) == (1, "")
+    assert re.match(rf"{re.escape(str(path))}:1:\d+: error: ", err)
+    assert "Traceback" not in err
+
+
+def test_missing_input(capfd, tmp_path):
+    status, _, err = run(capfd, tmp_path / "absent.mlir")
+    assert status == 1
+    assert err == f"cannot open input file '{tmp_path / 'absent.mlir'}': No such file or directory\n"
+
+
+def test_stdin_and_output_file(capfd, monkeypatch, tmp_path):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(FUNC))
+    output = tmp_path / "out.mlir"
+    status, out, err = run(capfd, "-", "-o", output, "--mlir-print-debuginfo")
+    assert (status, out, err) == (0, "", "")
+    assert 'loc("<stdin>":1:1)' in output.read_text()
+
+
+def test_output_file_not_written_on_failure(capfd, func_file, tmp_path):
+    output = tmp_path / "out.mlir"
+    status, _, _ = run(capfd, func_file, "-o", output, "--test-opt-refuse")
+    assert status == 1
+    assert not output.exists()
+
+
+def test_startup_does_not_import_torch(func_file):
+    code = (
+        "import sys; from torch_refine.tools.opt import main; "
+        f"status = main(['--pass-pipeline=builtin.module(cse)', {str(func_file)!r}]); "
+        "assert 'torch' not in sys.modules, 'torch was imported'; sys.exit(status)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_module_entry_point(func_file):
+    command = [sys.executable, "-m", "torch_refine.tools.opt", str(func_file)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert result.stdout.startswith("module {\n")
