@@ -20,10 +20,13 @@ from typing import ClassVar
 # name -> "module:Class", relative to this package. Keep sorted by name.
 _REGISTRY: dict[str, str] = {
     "torch-refine-drop-calculations": "drop_calculations:DropCalculations",
+    "torch-refine-dtype-pipeline": "dtype_pipeline:DtypePipeline",
     "torch-refine-inline-library-calls": "inline_library_calls:InlineLibraryCalls",
+    "torch-refine-pipeline": "pipeline:Pipeline",
     "torch-refine-propagate-control-flow": "propagate_control_flow:PropagateControlFlow",
     "torch-refine-reify-dtype-calculations": "reify_dtype_calculations:ReifyDtypeCalculations",
     "torch-refine-reify-shape-calculations": "reify_shape_calculations:ReifyShapeCalculations",
+    "torch-refine-shape-pipeline": "shape_pipeline:ShapePipeline",
     "torch-refine-simplify-dtype-calculations": "simplify_dtype_calculations:SimplifyDtypeCalculations",
     "torch-refine-simplify-shape-calculations": "simplify_shape_calculations:SimplifyShapeCalculations",
 }

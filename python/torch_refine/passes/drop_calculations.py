@@ -8,9 +8,11 @@ the simplify passes could not decide, and it becomes
 
 in front of the wrapped op, with the pure ops computing `%ok` moved out of the region.
 Guards nested in the non-raising branch of a guard are kept too (that branch runs
-whenever the op does). A guard whose condition depends on something that cannot be
-moved (a loop induction variable, a list that is mutated, an op with regions) is
-dropped, as are all guards with `runtime-asserts=false`.
+whenever the op does). A condition's slice may contain `torch.prim.If`s made of pure ops
+(short-circuit `and`/`or`). A guard whose condition depends on something that cannot be
+moved (a loop induction variable, a list that is mutated, any other region op) is
+dropped, as are all guards with `runtime-asserts=false`. A message built with
+`aten.format` keeps its format string.
 
 A check that fails whenever the op runs (a raise outside any If, an If raising on both
 sides, or on the side its constant condition selects) is an error at the op.
@@ -122,10 +124,24 @@ def _constant_bool(value: ir.Value) -> bool | None:
 
 
 def _message(raise_op, wrapped_op) -> str:
-    text = raise_op.operation.operands[0]
-    if isinstance(text, ir.OpResult) and text.owner.operation.name == "torch.constant.str":
-        return ir.StringAttr(text.owner.operation.attributes["value"]).value
-    return f"a check of '{wrapped_op.operation.name}' failed"
+    text = _string_text(raise_op.operation.operands[0])
+    return text if text is not None else f"a check of '{wrapped_op.operation.name}' failed"
+
+
+def _string_text(value: ir.Value) -> str | None:
+    """The text of a constant string, of a concatenation, or of a format string (its
+    placeholders left as `{}`): the part of a library message known at compile time."""
+    if not isinstance(value, ir.OpResult):
+        return None
+    op = value.owner.operation
+    if op.name == "torch.constant.str":
+        return ir.StringAttr(op.attributes["value"]).value
+    if op.name == "torch.aten.format":
+        return _string_text(op.operands[0])
+    if op.name == "torch.aten.add.str":
+        parts = [_string_text(v) for v in op.operands]
+        return None if None in parts else "".join(parts)
+    return None
 
 
 def _fail_always(wrapped_op, raise_op):
@@ -191,13 +207,44 @@ def _hoist(value: ir.Value, calculate, inside: set, cleanup: list):
     None when the slice cannot be moved."""
     if value not in inside:
         return value
-    if not isinstance(value, ir.OpResult) or not is_pure(value.owner):
+    if not isinstance(value, ir.OpResult):
         return None
     op = value.owner
-    for operand in op.operation.operands:
+    if is_pure(op):
+        needed = list(op.operation.operands)
+        defined = set(op.operation.results)
+    elif _is_pure_if(op):
+        defined = _values_defined_in(op.operation.regions[0]) | _values_defined_in(op.operation.regions[1])
+        defined.update(op.operation.results)
+        needed = [v for v in _operands_within(op) if v not in defined]
+    else:
+        return None
+    for operand in needed:
         if _hoist(operand, calculate, inside, cleanup) is None:
             return None
     op.operation.move_before(calculate)
-    inside.difference_update(op.operation.results)
+    inside.difference_update(defined)
     cleanup.append(op)
     return value
+
+
+def _is_pure_if(op) -> bool:
+    """A `torch.prim.If` computing a value from pure ops only (e.g. a short-circuit `and`)."""
+    if op.operation.name != "torch.prim.If":
+        return False
+    for region in op.operation.regions:
+        for nested in region.blocks[0].operations:
+            if nested.operation.name != "torch.prim.If.yield" and not (is_pure(nested) or _is_pure_if(nested)):
+                return False
+    return True
+
+
+def _operands_within(op) -> list:
+    operands = []
+
+    def visit(nested):
+        operands.extend(nested.operands)
+        return ir.WalkResult.ADVANCE
+
+    op.operation.walk(visit)
+    return operands

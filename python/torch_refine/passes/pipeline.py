@@ -1,0 +1,94 @@
+"""`torch-refine-pipeline`: refine shapes and dtypes, and propagate them through control
+flow, until no type changes.
+
+Each round runs the shape pipeline, the dtype pipeline and
+`torch-refine-propagate-control-flow`; a round that changes no type ends the loop. Only the
+first round keeps library checks as runtime asserts: every op still unrefined afterwards
+was already wrapped (and its checks kept) in the first round, so later rounds would only
+repeat them. Checks that later rounds decide to be false are still errors. The rounds are
+capped (`max-iterations`) with a warning, and the end cleans up without `canonicalize`:
+pure ops left unused and library functions nothing calls are erased.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import ClassVar
+
+from torch_mlir import ir
+
+from torch_refine import passes
+from torch_refine.calculations import erase_if_dead, is_tensor_type_text, user_functions
+from torch_refine.passes import ModulePass
+from torch_refine.passes._calculation_pipeline import refine
+from torch_refine.passes._reify import DTYPE, SHAPE, load_library
+from torch_refine.passes.inline_library_calls import erase_unused_library_functions
+
+PROPAGATE = "torch-refine-propagate-control-flow"
+
+
+@dataclass
+class Pipeline(ModulePass):
+    name: ClassVar[str] = "torch-refine-pipeline"
+    description: ClassVar[str] = (
+        "Refine shapes and dtypes with the library and through control flow until nothing changes"
+    )
+
+    extra_library: str = ""  # path of an MLIR file of extra library functions
+    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+    max_iterations: int = 10
+
+    def run(self, module) -> None:
+        library = load_library(module, self.extra_library)
+        propagate = passes.get(PROPAGATE)()
+        for round_index in range(self.max_iterations):
+            before = type_fingerprint(module)
+            keep_asserts = self.runtime_asserts and round_index == 0
+            refine(module, SHAPE, library, keep_asserts)
+            refine(module, DTYPE, library, keep_asserts)
+            propagate.run(module)
+            if type_fingerprint(module) == before:
+                break
+        else:
+            warnings.warn(
+                f"{self.name}: types still changed after {self.max_iterations} rounds; stopping",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        _cleanup(module)
+
+
+def type_fingerprint(module) -> tuple[str, ...]:
+    """The types refinement can change (tensors, numbers) in the user functions, in
+    program order; other values, such as constants the simplify passes leave, do not count."""
+    types: list[str] = []
+
+    def visit(op):
+        types.extend(_refinable_types(op.results))
+        for region in op.regions:
+            for block in region.blocks:
+                types.extend(_refinable_types(block.arguments))
+        return ir.WalkResult.ADVANCE
+
+    for fn in user_functions(module):
+        fn.operation.walk(visit)
+    return tuple(types)
+
+
+def _refinable_types(values) -> list[str]:
+    texts = (str(v.type) for v in values)
+    return [t for t in texts if is_tensor_type_text(t) or t == "!torch.number"]
+
+
+def _cleanup(module) -> None:
+    ops = []
+
+    def visit(op):
+        ops.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for fn in user_functions(module):
+        fn.operation.walk(visit)
+    erase_if_dead(ops)
+    erase_unused_library_functions(module)

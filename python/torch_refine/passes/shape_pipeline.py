@@ -1,0 +1,22 @@
+"""`torch-refine-shape-pipeline`: reify, inline, simplify and drop shape calculations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from torch_refine.passes import ModulePass
+from torch_refine.passes._calculation_pipeline import refine
+from torch_refine.passes._reify import SHAPE, load_library
+
+
+@dataclass
+class ShapePipeline(ModulePass):
+    name: ClassVar[str] = "torch-refine-shape-pipeline"
+    description: ClassVar[str] = "Refine tensor sizes once with the library's shape functions"
+
+    extra_library: str = ""  # path of an MLIR file of extra library functions
+    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+
+    def run(self, module) -> None:
+        refine(module, SHAPE, load_library(module, self.extra_library), self.runtime_asserts)
