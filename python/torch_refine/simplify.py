@@ -50,6 +50,7 @@ class Statistics:
     memo_hits: int = 0
     refined: int = 0
     loops_unrolled: int = 0
+    unroll_cap_hits: list = field(default_factory=list)
 
 
 @dataclass
@@ -101,6 +102,7 @@ class _Driver:
             if key is not None and _is_decided(calc) and all(c is not None for c in calculated):
                 memo[key] = calculated
         self.statistics.loops_unrolled = sum(u.unrolled for u in unrollers)
+        self.statistics.unroll_cap_hits = [hit for u in unrollers for hit in u.cap_hits]
         if self.failed:
             raise PassFailure(f"{self.kind.check} calculation failed")
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
+from torch_refine.diagnostics import position_of
 from torch_refine.refinement import NotConstant, constant_value, make_constant, op_key
 
 
@@ -72,6 +74,7 @@ class Unroller:
     max_unroll: int
     max_unroll_ops: int
     warned: set = field(default_factory=set)
+    cap_hits: list = field(default_factory=list)
     unrolled: int = 0
 
     def __call__(self, op, rewriter):
@@ -109,14 +112,23 @@ class Unroller:
         return None
 
     def _warn(self, op, trip_count: int, body_ops: int) -> None:
+        """Record the cap hit once per loop and print it as an MLIR-style warning.
+
+        The Python bindings can only emit errors (Location.emit_error), so the warning goes
+        to stderr in mlir-opt's format and into `cap_hits` for the pass statistics.
+        """
         key = op_key(op)
         if key in self.warned:
             return
         self.warned.add(key)
-        op.location.emit_warning(
+        message = (
             f"'torch.prim.Loop' op not unrolled: {trip_count} iterations of {body_ops} ops exceed "
             f"the unroll cap (max-unroll={self.max_unroll}, max-unroll-ops={self.max_unroll_ops})"
         )
+        position = position_of(op.location)
+        where = f"{position.file}:{position.line}:{position.col}: " if position is not None else ""
+        self.cap_hits.append(where + message)
+        print(f"{where}warning: {message}", file=sys.stderr)
 
 
 def _clone_remapped(original, before, mapping: dict) -> None:
