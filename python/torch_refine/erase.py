@@ -9,6 +9,8 @@ loop inits, the old type anywhere else (calls, list and tuple construction, ...)
 
 from __future__ import annotations
 
+import re
+
 from torch_mlir import ir
 
 from torch_refine import types
@@ -59,11 +61,25 @@ def _erase_block(block: ir.Block, erased: list, erase_arguments: bool) -> None:
             for inner in region.blocks:
                 _erase_block(inner, erased, erase_arguments=True)
     for value in values:
-        info = types.parse(value.type)
-        if info is None or info.is_unknown:
+        new_type = erased_type(value.type)
+        if new_type is None:
             continue
         erased.append((value, value.type))
-        value.set_type(types.to_type(types.erased(info)))
+        value.set_type(new_type)
+
+
+# A tensor type nested in an aggregate (list, optional, tuple): `vtensor<[2,3],complex<f32>>`.
+_NESTED_TENSOR = re.compile(r"(v?tensor)<(?:\[[^\]]*\]|\*),[^<>]*(?:<[^<>]*>)?>")
+
+
+def erased_type(type_: ir.Type) -> ir.Type | None:
+    """The type with every tensor type in it erased; None when nothing changes."""
+    info = types.parse(type_)
+    if info is not None:
+        return None if info.is_unknown else types.to_type(types.erased(info))
+    text = str(type_)
+    erased = _NESTED_TENSOR.sub(r"\1", text)
+    return None if erased == text else ir.Type.parse(erased)
 
 
 def required_type(use, old_type: ir.Type) -> ir.Type:
@@ -80,7 +96,14 @@ def required_type(use, old_type: ir.Type) -> ir.Type:
         return owner.operation.block.arguments[number].type
     if name == "torch.prim.Loop" and number >= 2:
         return owner.regions[0].blocks[0].arguments[number - 1].type
+    if name == "torch.prim.ListConstruct":
+        return ir.Type.parse(_list_element(str(owner.result.type)))
     return old_type
+
+
+def _list_element(list_text: str) -> str:
+    inner = list_text[len("!torch.list<") : -1]
+    return inner if inner.startswith("!") else "!torch." + inner
 
 
 def _erase_signature_inputs(func) -> None:

@@ -148,9 +148,8 @@ def _reset_body(loop) -> None:
 def _set_carried_type(loop, index: int, new_type: ir.Type) -> None:
     body = loop.regions[0].blocks[0]
     condition = _terminator(loop.regions[0])
-    argument = body.arguments[index + 1]
-    refine_value(argument, new_type, None)
-    _set_result_type(loop, index, new_type)
+    _retype_with_casts(body.arguments[index + 1], new_type, ir.InsertionPoint.at_block_begin(body))
+    _retype_with_casts(loop.results[index], new_type, None)
     _retype_yielded(condition, index + 1, new_type)
     old_init = loop.operands[index + 2]
     source = cast_source(old_init)
@@ -167,16 +166,20 @@ def _erase_if_unused_cast(value: ir.Value) -> None:
         producer.operation.erase()
 
 
-def _set_result_type(loop, index: int, new_type: ir.Type) -> None:
-    """Retype a loop result; users that need another type get a cast to it."""
-    result = loop.results[index]
-    old_type = result.type
-    result.set_type(new_type)
-    for use in list(result.uses):
+def _retype_with_casts(value: ir.Value, new_type: ir.Type, insertion_point) -> None:
+    """Retype a carried value; users that need another type get a cast to it.
+
+    The needed type is the user's own (a list's element type, a yield's parent type, the
+    signature at a return), never the value's stale old type: widening must not assert
+    facts that no longer hold.
+    """
+    old_type = value.type
+    value.set_type(new_type)
+    for use in list(value.uses):
         if allows_type_refinement(use.owner.operation.name):
             continue
         required = required_type(use, old_type)
         if required == new_type:
             continue
-        with ir.InsertionPoint(use.owner), use.owner.location:
-            use.owner.operands[use.operand_number] = cast(result, required)
+        with insertion_point or ir.InsertionPoint(use.owner), use.owner.location:
+            use.owner.operands[use.operand_number] = cast(value, required)
