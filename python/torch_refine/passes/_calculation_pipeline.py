@@ -16,8 +16,9 @@ _SIMPLIFY = {
 def refine(module, kind: Kind, library: Library, runtime_asserts: bool) -> None:
     """Reify, inline, simplify and drop the calculations of one kind; the later steps are
     skipped when no op needed wrapping."""
-    if reify(module, kind, library) == 0:
-        return
-    InlineLibraryCalls().run(module)
-    passes.get(_SIMPLIFY[kind.name])().run(module)
-    DropCalculations(runtime_asserts=runtime_asserts).run(module)
+    with module.context:  # some passes build IR without naming the context
+        if reify(module, kind, library) == 0:
+            return
+        InlineLibraryCalls().run(module)
+        passes.get(_SIMPLIFY[kind.name])().run(module)
+        DropCalculations(runtime_asserts=runtime_asserts).run(module)

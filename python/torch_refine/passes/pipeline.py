@@ -47,7 +47,8 @@ class Pipeline(ModulePass):
             keep_asserts = self.runtime_asserts and round_index == 0
             refine(module, SHAPE, library, keep_asserts)
             refine(module, DTYPE, library, keep_asserts)
-            propagate.run(module)
+            with module.context:
+                propagate.run(module)
             if type_fingerprint(module) == before:
                 break
         else:
