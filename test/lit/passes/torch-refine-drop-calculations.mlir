@@ -160,3 +160,52 @@ func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A condition computed by a short-circuit If of pure ops is moved out whole; a message
+// built with aten.format keeps its format string.
+// CHECK-LABEL: func.func @short_circuit_guard(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor<[?],f32>
+// CHECK:         %[[N:.*]] = torch.aten.size.int %[[X]]
+// CHECK:         %[[NOT3:.*]] = torch.aten.ne.int %[[N]]
+// CHECK:         %[[BAD:.*]] = torch.prim.If %[[NOT3]] -> (!torch.bool) {
+// CHECK:           %[[NOT1:.*]] = torch.aten.ne.int %[[N]]
+// CHECK:           torch.prim.If.yield %[[NOT1]]
+// CHECK:         } else {
+// CHECK:         %[[OK:.*]] = torch.aten.__not__ %[[BAD]]
+// CHECK:         torch.runtime.assert %[[OK]], "AssertionError: size {} must be 1 or 3"
+// CHECK-NEXT:    torch.aten.tanh
+func.func @short_circuit_guard(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor<[?],f32> -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %false = torch.constant.bool false
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %prefix = torch.constant.str "AssertionError: "
+    %fmt = torch.constant.str "size {} must be 1 or 3"
+    %n = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+    %not3 = torch.aten.ne.int %n, %int3 : !torch.int, !torch.int -> !torch.bool
+    %bad = torch.prim.If %not3 -> (!torch.bool) {
+      %not1 = torch.aten.ne.int %n, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %not1 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %bad -> () {
+      %text = torch.aten.format(%fmt, %n) : !torch.str, !torch.int -> !torch.str
+      %msg = torch.aten.add.str %prefix, %text : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %msg, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %sizes = torch.aten.size %arg0 : !torch.vtensor<[?],f32> -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
