@@ -42,21 +42,73 @@ def erase_types_below(op, keep_entry_arguments: bool = True) -> None:
         for block_number, block in enumerate(region.blocks):
             skip = keep_entry_arguments and block_number == 0
             _erase_block(block, erased, erase_arguments=not skip)
+    edges = _EDGE_USERS
     for value, old_type in erased:
         for use in list(value.uses):
-            if allows_type_refinement(use.owner.operation.name):
+            name = use.owner.operation.name
+            if allows_type_refinement(name) or name in edges:
                 continue
-            required = required_type(use, old_type)
-            if required == value.type:
+            _cast_operand(use.owner, use.operand_number, required_type(use, old_type))
+    _fix_edges(op)
+
+
+# Users whose operand types must equal a type stated elsewhere (the parent's results, the
+# loop's block arguments, the signature): fixed after erasure whatever the operand is.
+_EDGE_USERS = frozenset(
+    {
+        "func.return",
+        "torch.prim.If.yield",
+        "torch.prim.Loop.condition",
+        "torch.prim.Loop",
+        "torch.shape.calculate.yield",
+        "torch.dtype.calculate.yield",
+    }
+)
+
+
+def _fix_edges(root) -> None:
+    users = []
+
+    def visit(op):
+        if op.name in _EDGE_USERS:
+            users.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root.operation.walk(visit)
+    for user in users:
+        for use_number, operand in enumerate(list(user.operands)):
+            if types.parse(operand.type) is None:
                 continue
-            with ir.InsertionPoint(use.owner), use.owner.location:
-                use.owner.operands[use.operand_number] = cast(value, required)
+            required = _edge_type(user, use_number)
+            if required is not None:
+                _cast_operand(user, use_number, required)
+
+
+def _edge_type(user, number: int) -> ir.Type | None:
+    name = user.name
+    parent = user.parent
+    if name == "func.return":
+        return ir.FunctionType(ir.TypeAttr(parent.attributes["function_type"]).value).results[number]
+    if name == "torch.prim.Loop":
+        return user.regions[0].blocks[0].arguments[number - 1].type if number >= 2 else None
+    if name == "torch.prim.Loop.condition":
+        return user.block.arguments[number].type if number >= 1 else None
+    return parent.results[number].type
+
+
+def _cast_operand(user, number: int, required: ir.Type) -> None:
+    operand = user.operands[number]
+    if operand.type == required:
+        return
+    with ir.InsertionPoint(user), user.location:
+        user.operands[number] = cast(operand, required)
 
 
 def _erase_block(block: ir.Block, erased: list, erase_arguments: bool) -> None:
     values = list(block.arguments) if erase_arguments else []
     for op in block.operations:
-        values.extend(op.results)
+        if op.operation.name not in _SIGNATURE_RESULTS:
+            values.extend(op.results)
         for region in op.regions:
             for inner in region.blocks:
                 _erase_block(inner, erased, erase_arguments=True)
@@ -80,6 +132,10 @@ def erased_type(type_: ir.Type) -> ir.Type | None:
     text = str(type_)
     erased = _NESTED_TENSOR.sub(r"\1", text)
     return None if erased == text else ir.Type.parse(erased)
+
+
+# Ops whose result types are fixed by a signature elsewhere (the callee's).
+_SIGNATURE_RESULTS = frozenset({"func.call"})
 
 
 def required_type(use, old_type: ir.Type) -> ir.Type:
