@@ -27,6 +27,7 @@ HELPER_PREFIX = "__torch_refine_helper."
 FAMILY_MODULES = (
     "elementwise",
     "linalg",
+    "conv_pool",
 )
 
 

@@ -1,0 +1,743 @@
+"""Convolution, pooling, padding and upsampling.
+
+The rules are PyTorch's meta kernels, which check less than the CPU kernels: `convolution`
+checks the channel count and that the kernel fits the padded input, but not the bias shape,
+the sign of the padding or the divisibility of the output channels by `groups`.
+"""
+
+import itertools
+from typing import List, Optional, Tuple
+
+import torch
+import torch.jit._shape_functions as upstream
+
+from .promotion import is_complex_dtype
+from .registry import dtype, shape
+from .testing import ErrorInvocation, Invocation, LongTensorOfShape, TensorOfShape
+
+_SWEEP = (
+    torch.uint8, torch.int32, torch.int64, torch.float16, torch.bfloat16,
+    torch.float32, torch.float64, torch.bool, torch.complex64,
+)
+
+
+def _T(*sizes, dtype=torch.float32):  # noqa: N802 (reads like a type)
+    return TensorOfShape(*sizes, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _expand_param(values: List[int], n: int) -> List[int]:
+    """A one-element stride/padding/dilation list stands for the same value in every dim."""
+    if len(values) != 1:
+        return values
+    out: List[int] = []
+    for _ in range(n):
+        out.append(values[0])
+    return out
+
+
+def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int) -> List[int]:
+    """The output sizes of a batched convolution (PyTorch's meta rule)."""
+    if len(input) < 3:
+        raise AssertionError("convolution: expected an input with at least one spatial dim")
+    if len(weight) < len(input):
+        raise AssertionError("convolution: weight has fewer dims than input")
+    n = len(input) - 2
+    if not transposed and weight[1] * groups != input[1]:
+        raise AssertionError("convolution: invalid channel dimensions (input[1] != weight[1] * groups)")
+    stride = _expand_param(stride, n)
+    padding = _expand_param(padding, n)
+    dilation = _expand_param(dilation, n)
+    # An empty output_padding selects the direct formula even for a transposed convolution.
+    use_transposed_formula = transposed and len(output_padding) > 0
+    output_padding = _expand_param(output_padding, n)
+    out_channels = groups * weight[1] if transposed else weight[0]
+    if input[1] == 0:
+        out_channels = 0
+    out = [input[0], out_channels]
+    any_positive = False
+    for i in range(n):
+        size = input[i + 2]
+        kernel = weight[i + 2]
+        if not transposed and size + 2 * padding[i] < dilation[i] * (kernel - 1) + 1:
+            raise AssertionError("convolution: kernel size can't be greater than the padded input size")
+        if stride[i] == 0:
+            raise AssertionError("convolution: stride must not be zero")
+        if use_transposed_formula:
+            length = (size - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel - 1) + output_padding[i] + 1
+        else:
+            length = (size + 2 * padding[i] - dilation[i] * (kernel - 1) - 1) // stride[i] + 1
+        any_positive = any_positive or length > 0
+        out.append(length)
+    if not any_positive:
+        raise AssertionError("convolution: calculated output size is too small")
+    return out
+
+
+def _convnd_shape(op: str, n: int, input: List[int], weight: List[int], stride: List[int], padding: List[int], dilation: List[int], groups: int) -> List[int]:
+    """conv1d/2d/3d: a batched or unbatched input of `n` spatial dims."""
+    if len(input) != n + 1 and len(input) != n + 2:
+        raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
+    if len(input) == n + 2:
+        return _conv_shape(input, weight, stride, padding, dilation, False, [0], groups)
+    batched = upstream.unsqueeze(input, 0)
+    return _conv_shape(batched, weight, stride, padding, dilation, False, [0], groups)[1:]
+
+
+def _same_padding_input(op: str, input: List[int], weight: List[int], stride: List[int], dilation: List[int]) -> Tuple[List[int], List[int]]:
+    """For padding='same': the input grown by the odd part of the padding, and the even part."""
+    n = len(weight) - 2
+    for s in stride:
+        if s != 1:
+            raise AssertionError(op + ": padding='same' is not supported for strided convolutions")
+    dilation = _expand_param(dilation, n)
+    padded = upstream._copy(input)
+    padding: List[int] = []
+    first_spatial = len(input) - n
+    for i in range(n):
+        total = dilation[i] * (weight[i + 2] - 1)
+        padding.append(total // 2)
+        padded[first_spatial + i] = input[first_spatial + i] + total - 2 * (total // 2)
+    return padded, padding
+
+
+def _convnd_padding_shape(op: str, n: int, input: List[int], weight: List[int], stride: List[int], padding: str, dilation: List[int], groups: int) -> List[int]:
+    if padding == "valid":
+        return _convnd_shape(op, n, input, weight, stride, [0], dilation, groups)
+    if padding != "same":
+        raise AssertionError(op + ": invalid padding string, expected 'valid' or 'same'")
+    if len(input) != n + 1 and len(input) != n + 2:
+        raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
+    if len(weight) != n + 2:
+        raise AssertionError(op + ": weight has the wrong rank")
+    padded, even_padding = _same_padding_input(op, input, weight, stride, dilation)
+    return _convnd_shape(op, n, padded, weight, stride, even_padding, dilation, groups)
+
+
+def _convnd_dtype(op: str, input_dtype: int, weight_dtype: int, bias_rank_dtype: Optional[Tuple[int, int]]) -> int:
+    """conv1d/2d/3d: the bias must match the input, and a complex input the weight."""
+    if bias_rank_dtype is not None and bias_rank_dtype[1] != input_dtype:
+        raise AssertionError(op + ": input type and bias type should be the same")
+    return _convnd_padding_dtype(op, input_dtype, weight_dtype, bias_rank_dtype)
+
+
+def _convnd_padding_dtype(op: str, input_dtype: int, weight_dtype: int, bias_rank_dtype: Optional[Tuple[int, int]]) -> int:
+    """The `.padding` overloads check the weight and bias dtypes of complex inputs only."""
+    if not is_complex_dtype(input_dtype):
+        return input_dtype
+    if weight_dtype != input_dtype:
+        raise AssertionError(op + ": input type and weight type should be the same")
+    if bias_rank_dtype is not None and bias_rank_dtype[1] != input_dtype:
+        raise AssertionError(op + ": input type and bias type should be the same")
+    return input_dtype
+
+
+# ---------------------------------------------------------------------------- convolution
+
+
+@shape("aten.convolution", invocations=[
+    Invocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    Invocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), _T(3), [2], [1], [1], False, [0], 1),
+    Invocation(_T(2, 2, 9, 9), _T(3, 2, 3, 3), None, [2, 1], [1, 2], [2, 1], False, [0, 0], 1),
+    Invocation(_T(1, 2, 5), _T(3, 2, 3), None, [1], [0], [1], False, [0], 1),
+    Invocation(_T(1, 2, 5, 5, 5), _T(3, 2, 3, 3, 3), None, [1, 1, 1], [0, 0, 0], [1, 1, 1],
+               False, [0, 0, 0], 1),
+    Invocation(_T(1, 4, 5, 5), _T(6, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 2),
+    Invocation(_T(0, 2, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    Invocation(_T(1, 0, 5, 5), _T(3, 0, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    Invocation(_T(1, 2, 1, 5), _T(2, 2, 1, 1), None, [1], [0], [1], False, [0], 1),
+    Invocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3), None, [2, 2], [1, 1], [1, 1], True, [1, 1], 1),
+    Invocation(_T(1, 4, 5, 5), _T(4, 3, 3, 3), _T(6), [2], [1], [1], True, [1], 2),
+    Invocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3), None, [2, 2], [1, 1], [1, 1], True, [], 1),
+    Invocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3), None, [2, 2], [1, 1], [2, 2], True, [0], 1),
+    ErrorInvocation(_T(1, 3, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 2, 2), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), None, [0, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 0, 5), _T(3, 2, 1, 1), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 3), None, [1], [0], [1], False, [0], 1),
+    ErrorInvocation(_T(1, 2, 5, 5, 5), _T(2, 2, 3, 3, 3), None, [1], [1, 1], [1], False, [0], 1),
+    ErrorInvocation(_T(1, 2, 1, 1), _T(2, 3, 1, 1), None, [1, 1], [2, 2], [1, 1], True, [0], 1),
+    ErrorInvocation(_T(1, 2), _T(2, 2), None, [1], [0], [1], False, [0], 1),
+])
+def aten〇convolution〡shape(input: List[int], weight: List[int], bias: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int) -> List[int]:
+    return _conv_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
+
+
+@dtype("aten.convolution", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=a), _T(3, 2, 3, 3, dtype=b), bias, [1, 1], [0, 0], [1, 1],
+               False, [0, 0], 1)
+    for a, b in itertools.product(_SWEEP, _SWEEP)
+    for bias in (None, _T(3, dtype=torch.float64))
+])
+def aten〇convolution〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int) -> int:
+    return input_rank_dtype[1]
+
+
+_CONV_BACKWARD_ARGS = ([1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, True])
+
+
+@shape("aten.convolution_backward", invocations=[
+    Invocation(_T(1, 3, 3, 3), _T(1, 2, 5, 5), _T(3, 2, 3, 3), [3], *_CONV_BACKWARD_ARGS),
+    Invocation(_T(1, 6, 9, 9), _T(1, 4, 5, 5), _T(4, 3, 3, 3), [6], [2, 2], [1, 1], [1, 1], True,
+               [0, 0], 2, [True, True, True]),
+    Invocation(_T(0, 3, 3), _T(0, 2, 5), _T(3, 2, 3), [3], [1], [0], [1], False, [0], 1,
+               [True, True, True]),
+])
+def aten〇convolution_backward〡shape(grad_output: List[int], input: List[int], weight: List[int], bias_sizes: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, output_mask: List[bool]) -> Tuple[List[int], List[int], List[int]]:
+    # Results whose output_mask entry is False are undefined; their sizes are still given.
+    if output_mask[2] and bias_sizes is None:
+        raise AssertionError("convolution_backward: bias_sizes is required when output_mask[2] is set")
+    bias = [grad_output[1]] if bias_sizes is None else upstream._copy(bias_sizes)
+    return upstream._copy(input), upstream._copy(weight), bias
+
+
+@dtype("aten.convolution_backward", invocations=[
+    Invocation(_T(1, 3, 3, 3, dtype=a), _T(1, 2, 5, 5, dtype=b), _T(3, 2, 3, 3, dtype=b), [3],
+               *_CONV_BACKWARD_ARGS)
+    for a, b in itertools.product(_SWEEP, (torch.float32, torch.int64, torch.float16))
+])
+def aten〇convolution_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_sizes: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, output_mask: List[bool]) -> Tuple[int, int, int]:
+    grad_dtype = grad_output_rank_dtype[1]
+    return grad_dtype, grad_dtype, grad_dtype
+
+
+def _convnd_dtype_invocations(input_shape, weight_shape, *tail):
+    return [
+        Invocation(_T(*input_shape, dtype=a), _T(*weight_shape, dtype=b), bias, *tail)
+        for a, b in itertools.product(_SWEEP + (torch.complex128,), _SWEEP + (torch.complex128,))
+        for bias in (None, _T(weight_shape[0], dtype=a), _T(weight_shape[0], dtype=torch.float32))
+    ]
+
+
+@shape("aten.conv1d", invocations=[
+    Invocation(_T(1, 2, 5), _T(3, 2, 3)),
+    Invocation(_T(2, 5), _T(3, 2, 3), _T(3), [2], [1], [1], 1),
+    Invocation(_T(1, 4, 9), _T(4, 2, 3), None, [2], [1], [2], 2),
+    ErrorInvocation(_T(5), _T(3, 2, 3)),
+    ErrorInvocation(_T(1, 1, 2, 5), _T(3, 2, 3)),
+    ErrorInvocation(_T(1, 3, 5), _T(3, 2, 3)),
+])
+def aten〇conv1d〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1,), padding: List[int] = (0,), dilation: List[int] = (1,), groups: int = 1) -> List[int]:
+    return _convnd_shape("conv1d", 1, input, weight, stride, padding, dilation, groups)
+
+
+@dtype("aten.conv1d", invocations=_convnd_dtype_invocations((1, 2, 5), (3, 2, 3)))
+def aten〇conv1d〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1,), padding: List[int] = (0,), dilation: List[int] = (1,), groups: int = 1) -> int:
+    return _convnd_dtype("conv1d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+
+
+@shape("aten.conv2d", invocations=[
+    Invocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3)),
+    Invocation(_T(2, 5, 5), _T(3, 2, 3, 3)),
+    Invocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), _T(3), [2]),
+    Invocation(_T(1, 2, 8, 7), _T(3, 2, 3, 2), None, [2, 1], [1, 0], [1, 2]),
+    Invocation(_T(1, 4, 5, 5), _T(6, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], 2),
+    Invocation(_T(0, 2, 5, 5), _T(3, 2, 3, 3)),
+    ErrorInvocation(_T(5, 5), _T(3, 2, 3, 3)),
+    ErrorInvocation(_T(1, 1, 2, 5, 5), _T(3, 2, 3, 3)),
+    ErrorInvocation(_T(1, 3, 5, 5), _T(3, 2, 3, 3)),
+    ErrorInvocation(_T(1, 2, 2, 2), _T(3, 2, 3, 3)),
+])
+def aten〇conv2d〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1, 1), padding: List[int] = (0, 0), dilation: List[int] = (1, 1), groups: int = 1) -> List[int]:
+    return _convnd_shape("conv2d", 2, input, weight, stride, padding, dilation, groups)
+
+
+@dtype("aten.conv2d", invocations=_convnd_dtype_invocations((1, 2, 5, 5), (3, 2, 3, 3)))
+def aten〇conv2d〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1, 1), padding: List[int] = (0, 0), dilation: List[int] = (1, 1), groups: int = 1) -> int:
+    return _convnd_dtype("conv2d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+
+
+@shape("aten.conv3d", invocations=[
+    Invocation(_T(1, 2, 5, 5, 5), _T(3, 2, 3, 3, 3)),
+    Invocation(_T(2, 5, 6, 7), _T(3, 2, 3, 2, 1), _T(3), [1, 2, 3], [1], [1]),
+    ErrorInvocation(_T(5, 5, 5), _T(3, 2, 3, 3, 3)),
+    ErrorInvocation(_T(1, 3, 5, 5, 5), _T(3, 2, 3, 3, 3)),
+])
+def aten〇conv3d〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1, 1, 1), padding: List[int] = (0, 0, 0), dilation: List[int] = (1, 1, 1), groups: int = 1) -> List[int]:
+    return _convnd_shape("conv3d", 3, input, weight, stride, padding, dilation, groups)
+
+
+@dtype("aten.conv3d", invocations=_convnd_dtype_invocations((1, 2, 3, 3, 3), (3, 2, 1, 1, 1)))
+def aten〇conv3d〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1, 1, 1), padding: List[int] = (0, 0, 0), dilation: List[int] = (1, 1, 1), groups: int = 1) -> int:
+    return _convnd_dtype("conv3d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+
+
+@shape("aten.conv1d.padding", invocations=[
+    Invocation(_T(1, 2, 5), _T(3, 2, 4), None, [1], "same", [1]),
+    Invocation(_T(2, 5), _T(3, 2, 3), None, [1], "same", [2]),
+    Invocation(_T(1, 2, 5), _T(3, 2, 3), None, [2], "valid", [1]),
+    Invocation(_T(1, 2, 5), _T(3, 2, 3)),
+    ErrorInvocation(_T(1, 2, 5), _T(3, 2, 3), None, [2], "same", [1]),
+    ErrorInvocation(_T(1, 2, 5), _T(3, 2, 3), None, [1], "full", [1]),
+    ErrorInvocation(_T(1, 2, 0), _T(3, 2, 2), None, [1], "same", [1]),
+])
+def aten〇conv1d〇padding〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1,), padding: str = 'valid', dilation: List[int] = (1,), groups: int = 1) -> List[int]:
+    return _convnd_padding_shape("conv1d", 1, input, weight, stride, padding, dilation, groups)
+
+
+@dtype("aten.conv1d.padding", invocations=_convnd_dtype_invocations((1, 2, 5), (3, 2, 3), [1], "same"))
+def aten〇conv1d〇padding〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1,), padding: str = 'valid', dilation: List[int] = (1,), groups: int = 1) -> int:
+    return _convnd_padding_dtype("conv1d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+
+
+@shape("aten.conv2d.padding", invocations=[
+    Invocation(_T(1, 2, 5, 6), _T(3, 2, 3, 4), None, [1, 1], "same", [1, 1]),
+    Invocation(_T(1, 2, 5, 6), _T(3, 2, 4, 4), None, [1], "same", [2]),
+    Invocation(_T(2, 5, 6), _T(3, 2, 3, 4), _T(3), [1, 1], "same", [1, 1]),
+    Invocation(_T(1, 4, 5, 5), _T(4, 2, 2, 2), None, [1], "same", [1], 2),
+    Invocation(_T(1, 2, 5, 6), _T(3, 2, 3, 4), None, [2, 1], "valid", [1, 1]),
+    ErrorInvocation(_T(1, 2, 5, 6), _T(3, 2, 3, 4), None, [2, 1], "same", [1, 1]),
+    ErrorInvocation(_T(1, 3, 5, 5), _T(4, 2, 2, 2), None, [1], "same", [1], 1),
+    ErrorInvocation(_T(1, 2, 0, 5), _T(4, 2, 2, 2), None, [1, 1], "same", [1]),
+    ErrorInvocation(_T(1, 2, 2, 2), _T(3, 2, 3, 3), None, [1], "valid", [1]),
+])
+def aten〇conv2d〇padding〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1, 1), padding: str = 'valid', dilation: List[int] = (1, 1), groups: int = 1) -> List[int]:
+    return _convnd_padding_shape("conv2d", 2, input, weight, stride, padding, dilation, groups)
+
+
+@dtype("aten.conv2d.padding", invocations=_convnd_dtype_invocations((1, 2, 5, 5), (3, 2, 3, 3), [1, 1], "same"))
+def aten〇conv2d〇padding〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1, 1), padding: str = 'valid', dilation: List[int] = (1, 1), groups: int = 1) -> int:
+    return _convnd_padding_dtype("conv2d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+
+
+@shape("aten.conv3d.padding", invocations=[
+    Invocation(_T(1, 2, 5, 5, 5), _T(3, 2, 2, 3, 4), None, [1], "same", [1]),
+    Invocation(_T(2, 5, 5, 5), _T(3, 2, 2, 3, 4), None, [1, 1, 1], "same", [1, 2, 1]),
+    Invocation(_T(1, 2, 5, 5, 5), _T(3, 2, 2, 3, 4), None, [1, 2, 1], "valid", [1]),
+    ErrorInvocation(_T(1, 2, 5, 5, 5), _T(3, 2, 2, 3, 4), None, [1, 2, 1], "same", [1]),
+])
+def aten〇conv3d〇padding〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1, 1, 1), padding: str = 'valid', dilation: List[int] = (1, 1, 1), groups: int = 1) -> List[int]:
+    return _convnd_padding_shape("conv3d", 3, input, weight, stride, padding, dilation, groups)
+
+
+@dtype("aten.conv3d.padding", invocations=_convnd_dtype_invocations((1, 2, 3, 3, 3), (3, 2, 1, 1, 1), [1], "same"))
+def aten〇conv3d〇padding〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1, 1, 1), padding: str = 'valid', dilation: List[int] = (1, 1, 1), groups: int = 1) -> int:
+    return _convnd_padding_dtype("conv3d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+
+
+# ---------------------------------------------------------------------------- pooling helpers
+
+
+def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: int, ceil_mode: bool) -> int:
+    """One pooled dim (PyTorch's pooling_output_shape, with its checks)."""
+    if stride == 0:
+        raise AssertionError("pooling: stride should not be zero")
+    if pad < 0:
+        raise AssertionError("pooling: pad must be non-negative")
+    if pad > ((kernel - 1) * dilation + 1) // 2:
+        raise AssertionError("pooling: pad should be at most half of effective kernel size")
+    return upstream.pooling_output_shape_pad_lr(size, kernel, pad, pad, stride, dilation, ceil_mode)
+
+
+def _pool_param(op: str, name: str, values: List[int], n: int, default: List[int]) -> List[int]:
+    """A pooling parameter: one value for every dim, `n` values, or (if allowed) the default."""
+    if len(values) == 0 and len(default) == n:
+        return default
+    if len(values) == 1:
+        return _expand_param(values, n)
+    if len(values) != n:
+        raise AssertionError(op + ": " + name + " must be a single int or one int per pooled dim")
+    return values
+
+
+def _pool2d_shape(op: str, input: List[int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool) -> List[int]:
+    empty: List[int] = []
+    kernel = _pool_param(op, "kernel_size", kernel_size, 2, empty)
+    strides = _pool_param(op, "stride", stride, 2, kernel)
+    pads = _pool_param(op, "padding", padding, 2, empty)
+    dilations = _pool_param(op, "dilation", dilation, 2, empty)
+    if len(input) != 3 and len(input) != 4:
+        raise AssertionError(op + ": expected a 3D or 4D (batch mode) input")
+    out_h = _pool_output_size(input[-2], kernel[0], pads[0], strides[0], dilations[0], ceil_mode)
+    out_w = _pool_output_size(input[-1], kernel[1], pads[1], strides[1], dilations[1], ceil_mode)
+    if kernel[0] <= 0 or kernel[1] <= 0:
+        raise AssertionError(op + ": kernel size should be greater than zero")
+    if strides[0] <= 0 or strides[1] <= 0:
+        raise AssertionError(op + ": stride should be greater than zero")
+    if dilations[0] <= 0 or dilations[1] <= 0:
+        raise AssertionError(op + ": dilation should be greater than zero")
+    for i in range(len(input) - 3, len(input)):
+        if input[i] == 0:
+            raise AssertionError(op + ": expected non-zero sizes except for the batch dim")
+    if kernel[0] // 2 < pads[0] or kernel[1] // 2 < pads[1]:
+        raise AssertionError(op + ": pad should be smaller than or equal to half of kernel size")
+    if out_h < 1 or out_w < 1:
+        raise AssertionError(op + ": output size is too small")
+    out = input[:-2]
+    out.append(out_h)
+    out.append(out_w)
+    return out
+
+
+def _pool3d_shape(op: str, input: List[int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool, check_input_size: bool) -> List[int]:
+    empty: List[int] = []
+    kernel = _pool_param(op, "kernel_size", kernel_size, 3, empty)
+    strides = _pool_param(op, "stride", stride, 3, kernel)
+    pads = _pool_param(op, "padding", padding, 3, empty)
+    dilations = _pool_param(op, "dilation", dilation, 3, empty)
+    if len(input) != 4 and len(input) != 5:
+        raise AssertionError(op + ": expected a 4D or 5D (batch mode) input")
+    out = input[:-3]
+    for i in range(3):
+        out.append(_pool_output_size(input[i - 3], kernel[i], pads[i], strides[i], dilations[i], ceil_mode))
+    for i in range(3):
+        if kernel[i] <= 0:
+            raise AssertionError(op + ": kernel size should be greater than zero")
+        if strides[i] <= 0:
+            raise AssertionError(op + ": stride should be greater than zero")
+        if dilations[i] <= 0:
+            raise AssertionError(op + ": dilation should be greater than zero")
+    for i in range(len(input) - 4, len(input)):
+        if input[i] <= 0:
+            raise AssertionError(op + ": expected input's non-batch dimensions to have positive length")
+    for i in range(3):
+        if check_input_size and input[i - 3] < kernel[i]:
+            raise AssertionError(op + ": input image smaller than kernel size")
+        if 2 * pads[i] > kernel[i]:
+            raise AssertionError(op + ": pad should be smaller than or equal to half of kernel size")
+        if out[i - 3] < 1:
+            raise AssertionError(op + ": output size is too small")
+    return out
+
+
+def _check_avg_pool_dtype(op: str, dtype: int) -> None:
+    if dtype == 0 or dtype == 27 or dtype == 28 or dtype == 29:  # uint8, uint16, uint32, uint64
+        raise AssertionError(op + ": not implemented for unsigned integer inputs")
+
+
+def _check_divisor(op: str, divisor_override: Optional[int]) -> None:
+    if divisor_override is not None and divisor_override == 0:
+        raise AssertionError(op + ": divisor must be not zero")
+
+
+def _check_grad_sizes(op: str, grad: List[int], expected: List[int]) -> None:
+    """The gradient must have the rank of the input and the forward result's last 3 sizes."""
+    if len(grad) != len(expected):
+        raise AssertionError(op + ": grad_output has the wrong rank")
+    for i in range(len(expected) - 3, len(expected)):
+        if grad[i] != expected[i]:
+            raise AssertionError(op + ": grad_output has the wrong size")
+
+
+# ---------------------------------------------------------------------------- max pooling
+
+
+_MAX_POOL2D_CASES = [
+    Invocation(_T(1, 2, 8, 8), [2, 2]),
+    Invocation(_T(2, 8, 8), [3], [2], [1], [1], True),
+    Invocation(_T(1, 2, 8, 8), [3, 3], [2, 2], [1, 1], [1, 1], True),
+    Invocation(_T(1, 2, 9, 7), [3, 2], [2, 1], [1, 0], [2, 1], False),
+    Invocation(_T(0, 2, 8, 8), [3, 3]),
+    ErrorInvocation(_T(1, 0, 8, 8), [3, 3]),
+    ErrorInvocation(_T(0, 8, 8), [3, 3]),
+    ErrorInvocation(_T(8, 8), [3, 3]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1], [-1]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1], [2], [2]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [0]),
+    ErrorInvocation(_T(1, 2, 2, 2), [3, 3]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3, 3]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1, 1, 1]),
+]
+
+
+@shape("aten.max_pool2d", invocations=_MAX_POOL2D_CASES)
+def aten〇max_pool2d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0), dilation: List[int] = (1, 1), ceil_mode: bool = False) -> List[int]:
+    return _pool2d_shape("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+@dtype("aten.max_pool2d", invocations=[Invocation(_T(1, 2, 8, 8, dtype=d), [2, 2]) for d in _SWEEP])
+def aten〇max_pool2d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0), dilation: List[int] = (1, 1), ceil_mode: bool = False) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.max_pool2d_with_indices", invocations=_MAX_POOL2D_CASES)
+def aten〇max_pool2d_with_indices〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0), dilation: List[int] = (1, 1), ceil_mode: bool = False) -> Tuple[List[int], List[int]]:
+    out = _pool2d_shape("max_pool2d", self, kernel_size, stride, padding, dilation, ceil_mode)
+    return out, upstream._copy(out)
+
+
+@dtype("aten.max_pool2d_with_indices", invocations=[
+    Invocation(_T(1, 2, 8, 8, dtype=d), [2, 2]) for d in _SWEEP])
+def aten〇max_pool2d_with_indices〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0), dilation: List[int] = (1, 1), ceil_mode: bool = False) -> Tuple[int, int]:
+    return self_rank_dtype[1], 4  # int64 indices
+
+
+@shape("aten.max_pool2d_with_indices_backward", invocations=[
+    Invocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False, LongTensorOfShape(1, 2, 4, 4)),
+    Invocation(_T(2, 5, 5), _T(2, 8, 8), [3], [2], [1], [1], True, LongTensorOfShape(2, 5, 5)),
+    ErrorInvocation(_T(1, 2, 4, 3), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False, LongTensorOfShape(1, 2, 4, 4)),
+    ErrorInvocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False, LongTensorOfShape(1, 2, 4)),
+    ErrorInvocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [3], [1], False, LongTensorOfShape(1, 2, 4, 4)),
+])
+def aten〇max_pool2d_with_indices_backward〡shape(grad_output: List[int], self: List[int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool, indices: List[int]) -> List[int]:
+    out = _pool2d_shape("max_pool2d_with_indices_backward", self, kernel_size, stride, padding, dilation, ceil_mode)
+    _check_grad_sizes("max_pool2d_with_indices_backward", grad_output, out)
+    _check_grad_sizes("max_pool2d_with_indices_backward", indices, out)
+    return upstream._copy(self)
+
+
+@dtype("aten.max_pool2d_with_indices_backward", invocations=[
+    Invocation(_T(1, 2, 4, 4, dtype=a), _T(1, 2, 8, 8, dtype=b), [2, 2], [], [0], [1], False,
+               LongTensorOfShape(1, 2, 4, 4))
+    for a, b in itertools.product(_SWEEP, (torch.float32, torch.float16, torch.int64))])
+def aten〇max_pool2d_with_indices_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool, indices_rank_dtype: Tuple[int, int]) -> int:
+    if grad_output_rank_dtype[1] != self_rank_dtype[1]:
+        raise AssertionError("max_pool2d_with_indices_backward: expected grad_output to have the dtype of self")
+    return self_rank_dtype[1]
+
+
+@shape("aten.max_pool3d_with_indices", invocations=[
+    Invocation(_T(1, 2, 8, 8, 8), [2, 2, 2]),
+    Invocation(_T(2, 8, 7, 6), [3], [2], [1], [1], True),
+    Invocation(_T(1, 2, 9, 8, 7), [3, 2, 1], [2, 1, 1], [1, 1, 0], [2, 1, 1], False),
+    Invocation(_T(0, 2, 8, 8, 8), [3, 3, 3]),
+    ErrorInvocation(_T(0, 8, 8, 8), [3]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3, 3]),
+    ErrorInvocation(_T(1, 2, 8, 8, 8), [3], [], [2], [2]),
+    ErrorInvocation(_T(1, 2, 2, 8, 8), [3]),
+    ErrorInvocation(_T(1, 2, 8, 8, 8), [3, 3]),
+])
+def aten〇max_pool3d_with_indices〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), dilation: List[int] = (1, 1, 1), ceil_mode: bool = False) -> Tuple[List[int], List[int]]:
+    out = _pool3d_shape("max_pool3d_with_indices", self, kernel_size, stride, padding, dilation, ceil_mode, False)
+    return out, upstream._copy(out)
+
+
+@dtype("aten.max_pool3d_with_indices", invocations=[
+    Invocation(_T(1, 2, 4, 4, 4, dtype=d), [2]) for d in _SWEEP])
+def aten〇max_pool3d_with_indices〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), dilation: List[int] = (1, 1, 1), ceil_mode: bool = False) -> Tuple[int, int]:
+    return self_rank_dtype[1], 4  # int64 indices
+
+
+# ---------------------------------------------------------------------------- average pooling
+
+
+@shape("aten.avg_pool1d", invocations=[
+    Invocation(_T(1, 2, 8), [2]),
+    Invocation(_T(2, 8), [2]),
+    Invocation(_T(1, 2, 8), [3], [2], [1], True, False),
+    Invocation(_T(0, 2, 8), [2]),
+    Invocation(_T(1, 2, 8), [2], []),
+    ErrorInvocation(_T(8), [2]),
+    ErrorInvocation(_T(1, 1, 2, 8), [2]),
+    ErrorInvocation(_T(1, 2, 8), [2, 2]),
+    ErrorInvocation(_T(1, 2, 8), [3], [2], [2]),
+    ErrorInvocation(_T(1, 2, 8), [0]),
+    ErrorInvocation(_T(1, 2, 2), [3]),
+    ErrorInvocation(_T(1, 0, 8), [2]),
+    ErrorInvocation(_T(1, 2, 8), [2], [0]),
+])
+def aten〇avg_pool1d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), ceil_mode: bool = False, count_include_pad: bool = True) -> List[int]:
+    if len(kernel_size) != 1:
+        raise AssertionError("avg_pool1d: kernel_size should contain one int")
+    if len(stride) > 1:
+        raise AssertionError("avg_pool1d: stride should contain one int")
+    if len(padding) != 1:
+        raise AssertionError("avg_pool1d: padding should contain one int")
+    if len(self) != 2 and len(self) != 3:
+        raise AssertionError("avg_pool1d: expected a 2D or 3D input")
+    stride_2d = [1, kernel_size[0] if len(stride) == 0 else stride[0]]
+    input_2d = upstream.unsqueeze(self, -2)
+    out = _pool2d_shape("avg_pool1d", input_2d, [1, kernel_size[0]], stride_2d, [0, padding[0]], [1], ceil_mode)
+    return upstream.squeeze(out, -2)
+
+
+@dtype("aten.avg_pool1d", invocations=[Invocation(_T(1, 2, 8, dtype=d), [2]) for d in _SWEEP])
+def aten〇avg_pool1d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), ceil_mode: bool = False, count_include_pad: bool = True) -> int:
+    _check_avg_pool_dtype("avg_pool1d", self_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+@shape("aten.avg_pool2d", invocations=[
+    Invocation(_T(1, 2, 8, 8), [2, 2]),
+    Invocation(_T(2, 8, 8), [3], [2], [1], True, False, 3),
+    Invocation(_T(1, 2, 9, 7), [3, 2], [2, 1], [1, 0]),
+    Invocation(_T(0, 2, 8, 8), [3, 3]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1], [1], False, True, 0),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1, 1, 1]),
+    ErrorInvocation(_T(8, 8), [3, 3]),
+    ErrorInvocation(_T(1, 0, 8, 8), [3, 3]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1], [2]),
+    ErrorInvocation(_T(1, 2, 2, 2), [3, 3]),
+])
+def aten〇avg_pool2d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> List[int]:
+    _check_divisor("avg_pool2d", divisor_override)
+    return _pool2d_shape("avg_pool2d", self, kernel_size, stride, padding, [1], ceil_mode)
+
+
+@dtype("aten.avg_pool2d", invocations=[Invocation(_T(1, 2, 8, 8, dtype=d), [2, 2]) for d in _SWEEP])
+def aten〇avg_pool2d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> int:
+    _check_avg_pool_dtype("avg_pool2d", self_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+@shape("aten.avg_pool2d_backward", invocations=[
+    Invocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], False, True, None),
+    Invocation(_T(2, 5, 5), _T(2, 8, 8), [3], [2], [1], True, False, 2),
+    ErrorInvocation(_T(1, 2, 4, 3), _T(1, 2, 8, 8), [2, 2], [], [0], False, True, None),
+    ErrorInvocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], False, True, 0),
+    ErrorInvocation(_T(2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], False, True, None),
+])
+def aten〇avg_pool2d_backward〡shape(grad_output: List[int], self: List[int], kernel_size: List[int], stride: List[int], padding: List[int], ceil_mode: bool, count_include_pad: bool, divisor_override: Optional[int]) -> List[int]:
+    _check_divisor("avg_pool2d_backward", divisor_override)
+    out = _pool2d_shape("avg_pool2d_backward", self, kernel_size, stride, padding, [1], ceil_mode)
+    _check_grad_sizes("avg_pool2d_backward", grad_output, out)
+    return upstream._copy(self)
+
+
+@dtype("aten.avg_pool2d_backward", invocations=[
+    Invocation(_T(1, 2, 4, 4, dtype=a), _T(1, 2, 8, 8, dtype=b), [2, 2], [], [0], False, True, None)
+    for a, b in itertools.product(_SWEEP, (torch.float32, torch.int64))])
+def aten〇avg_pool2d_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int], padding: List[int], ceil_mode: bool, count_include_pad: bool, divisor_override: Optional[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.avg_pool3d", invocations=[
+    Invocation(_T(1, 2, 8, 8, 8), [2, 2, 2]),
+    Invocation(_T(2, 8, 7, 6), [3], [2], [1], True, False, 5),
+    Invocation(_T(1, 2, 9, 8, 7), [3, 2, 1], [2, 1, 1], [1, 1, 0]),
+    Invocation(_T(0, 2, 8, 8, 8), [3, 3, 3]),
+    ErrorInvocation(_T(1, 2, 2, 8, 8), [3, 3, 3], [], [1]),
+    ErrorInvocation(_T(1, 2, 8, 8, 8), [3], [], [0], False, True, 0),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3, 3]),
+    ErrorInvocation(_T(1, 2, 8, 8, 8), [3], [1, 1]),
+])
+def aten〇avg_pool3d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> List[int]:
+    _check_divisor("avg_pool3d", divisor_override)
+    return _pool3d_shape("avg_pool3d", self, kernel_size, stride, padding, [1], ceil_mode, True)
+
+
+@dtype("aten.avg_pool3d", invocations=[Invocation(_T(1, 2, 4, 4, 4, dtype=d), [2]) for d in _SWEEP])
+def aten〇avg_pool3d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> int:
+    _check_avg_pool_dtype("avg_pool3d", self_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- adaptive pooling
+
+
+def _check_output_size(op: str, output_size: List[int]) -> None:
+    for size in output_size:
+        if size < 0:
+            raise AssertionError(op + ": elements of output_size must be greater than or equal to 0")
+
+
+def _adaptive_shape(op: str, self: List[int], output_size: List[int], n: int) -> List[int]:
+    """The leading dims of a rank n+1 or n+2 input followed by `output_size`."""
+    if len(self) != n + 1 and len(self) != n + 2:
+        raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
+    _check_output_size(op, output_size)
+    out = self[:-n]
+    for size in output_size:
+        out.append(size)
+    return out
+
+
+_ADAPTIVE_2D_CASES = [
+    Invocation(_T(2, 3, 8, 8), [2, 3]),
+    Invocation(_T(3, 8, 8), [2, 3]),
+    Invocation(_T(2, 0, 8, 8), [2, 3]),
+    Invocation(_T(0, 3, 8, 8), [1, 1]),
+    Invocation(_T(2, 3, 0, 8), [2, 3]),
+    Invocation(_T(2, 3, 8, 8), [0, 3]),
+    ErrorInvocation(_T(8, 8), [2, 3]),
+    ErrorInvocation(_T(2, 3, 8, 8), [-1, 3]),
+]
+
+
+@shape("aten._adaptive_avg_pool2d", invocations=_ADAPTIVE_2D_CASES + [
+    Invocation(_T(2, 3, 8, 8), [2]),
+    Invocation(_T(2, 3, 8, 8), [2, 2, 2]),
+])
+def aten〇_adaptive_avg_pool2d〡shape(self: List[int], output_size: List[int]) -> List[int]:
+    # The kernel takes output_size as it is; adaptive_avg_pool2d checks its length.
+    return _adaptive_shape("_adaptive_avg_pool2d", self, output_size, 2)
+
+
+@dtype("aten._adaptive_avg_pool2d", invocations=[
+    Invocation(_T(2, 3, 8, 8, dtype=d), [2, 3]) for d in _SWEEP])
+def aten〇_adaptive_avg_pool2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.adaptive_avg_pool2d", invocations=_ADAPTIVE_2D_CASES + [
+    ErrorInvocation(_T(2, 3, 8, 8), [2]),
+    ErrorInvocation(_T(2, 3, 8, 8), [2, 2, 2]),
+])
+def aten〇adaptive_avg_pool2d〡shape(self: List[int], output_size: List[int]) -> List[int]:
+    if len(output_size) != 2:
+        raise AssertionError("adaptive_avg_pool2d: output_size must be 2")
+    return _adaptive_shape("adaptive_avg_pool2d", self, output_size, 2)
+
+
+@dtype("aten.adaptive_avg_pool2d", invocations=[
+    Invocation(_T(2, 3, 8, 8, dtype=d), [2, 3]) for d in _SWEEP])
+def aten〇adaptive_avg_pool2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten._adaptive_avg_pool3d", invocations=[
+    Invocation(_T(2, 3, 8, 8, 8), [2, 3, 4]),
+    Invocation(_T(3, 8, 8, 8), [2, 3, 4]),
+    Invocation(_T(2, 0, 8, 8, 8), [2, 3, 4]),
+    Invocation(_T(2, 3, 8, 8, 8), [0, 3, 4]),
+    Invocation(_T(2, 3, 8, 8, 8), [2]),
+    ErrorInvocation(_T(8, 8, 8), [2, 3, 4]),
+    ErrorInvocation(_T(2, 3, 8, 8, 8), [2, -3, 4]),
+])
+def aten〇_adaptive_avg_pool3d〡shape(self: List[int], output_size: List[int]) -> List[int]:
+    return _adaptive_shape("_adaptive_avg_pool3d", self, output_size, 3)
+
+
+@dtype("aten._adaptive_avg_pool3d", invocations=[
+    Invocation(_T(2, 3, 8, 8, 8, dtype=d), [2, 3, 4]) for d in _SWEEP])
+def aten〇_adaptive_avg_pool3d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.adaptive_avg_pool1d", invocations=[
+    Invocation(_T(2, 3, 8), [4]),
+    Invocation(_T(3, 8), [4]),
+    Invocation(_T(2, 0, 8), [4]),
+    Invocation(_T(2, 3, 0), [4]),
+    Invocation(_T(2, 3, 8), [0]),
+    ErrorInvocation(_T(1, 2, 3, 8), [4]),
+    ErrorInvocation(_T(2, 3, 8), [4, 4]),
+    ErrorInvocation(_T(2, 3, 8), [-4]),
+])
+def aten〇adaptive_avg_pool1d〡shape(self: List[int], output_size: List[int]) -> List[int]:
+    if len(output_size) != 1:
+        raise AssertionError("adaptive_avg_pool1d: output_size should contain one int")
+    return _adaptive_shape("adaptive_avg_pool1d", self, output_size, 1)
+
+
+@dtype("aten.adaptive_avg_pool1d", invocations=[
+    Invocation(_T(2, 3, 8, dtype=d), [4]) for d in _SWEEP])
+def aten〇adaptive_avg_pool1d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten._adaptive_avg_pool2d_backward", invocations=[
+    Invocation(_T(2, 3, 2, 2), _T(2, 3, 8, 8)),
+    Invocation(_T(3, 2, 2), _T(3, 8, 8)),
+    Invocation(_T(0, 3, 2, 2), _T(0, 3, 8, 8)),
+    ErrorInvocation(_T(2, 0, 2, 2), _T(2, 0, 8, 8)),
+    ErrorInvocation(_T(1, 2, 3, 2, 2), _T(1, 2, 3, 8, 8)),
+])
+def aten〇_adaptive_avg_pool2d_backward〡shape(grad_output: List[int], self: List[int]) -> List[int]:
+    for i in range(1, len(grad_output)):
+        if grad_output[i] <= 0:
+            raise AssertionError("_adaptive_avg_pool2d_backward: expected grad_output to have non-zero sizes for non-batch dims")
+    if len(grad_output) != 3 and len(grad_output) != 4:
+        raise AssertionError("_adaptive_avg_pool2d_backward: expected a 3D or 4D grad_output")
+    return upstream._copy(self)
+
+
+@dtype("aten._adaptive_avg_pool2d_backward", invocations=[
+    Invocation(_T(2, 3, 2, 2, dtype=a), _T(2, 3, 8, 8, dtype=b))
+    for a, b in itertools.product(_SWEEP, (torch.float32, torch.int64, torch.bfloat16))])
+def aten〇_adaptive_avg_pool2d_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int]) -> int:
+    if grad_output_rank_dtype[1] != self_rank_dtype[1]:
+        raise AssertionError("_adaptive_avg_pool2d_backward: expected grad_output to have the dtype of self")
+    return self_rank_dtype[1]
