@@ -159,7 +159,8 @@ def verify(expectations: list[Expectation], diagnostics: Iterable[Diagnostic]) -
 def _flatten(diagnostics: Iterable[Diagnostic]) -> Iterable[Diagnostic]:
     for diagnostic in diagnostics:
         yield diagnostic
-        yield from (note for note in diagnostic.notes if not note.message.startswith(_OP_NOTE_PREFIX))
+        notes = diagnostic.notes
+        yield from (note for note in notes if not note.message.startswith(_OP_NOTE_PREFIX))
 
 
 def _match(expectations: list[Expectation], diagnostic: Diagnostic) -> Diagnostic | None:

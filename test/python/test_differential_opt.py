@@ -25,6 +25,7 @@ PIPELINES = [
     "builtin.module(torch-shape-refinement-pipeline)",
     "builtin.module(symbol-dce)",
 ]
+VARIANTS = ["mlp", "mlp-erased", "mlp-dynamic", "mlp-dynamic-erased", "convnet", "convnet-erased"]
 PRINT_FLAGS = {"plain": [], "debuginfo": ["--mlir-print-debuginfo"]}
 
 pytestmark = pytest.mark.skipif(TORCH_MLIR_OPT is None, reason="torch-mlir-opt is not installed")
@@ -109,9 +110,7 @@ def _literal_results(module_op):
 
 @pytest.mark.parametrize("print_flags", PRINT_FLAGS.values(), ids=PRINT_FLAGS.keys())
 @pytest.mark.parametrize("pipeline", PIPELINES)
-@pytest.mark.parametrize(
-    "variant", ["mlp", "mlp-erased", "mlp-dynamic", "mlp-dynamic-erased", "convnet", "convnet-erased"]
-)
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_same_output_as_torch_mlir_opt(inputs, tmp_path, variant, pipeline, print_flags):
     source = inputs[variant]
     argv = [str(source), f"--pass-pipeline={pipeline}", *print_flags]

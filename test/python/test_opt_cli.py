@@ -71,17 +71,17 @@ def test_python_pass_by_flag_equals_by_pipeline(capfd, func_file):
 
 
 def test_pass_flags_run_in_command_line_order(capfd, func_file):
-    status, out, err = run(
-        capfd, func_file, "--mlir-print-ir-after-all", "--test-opt-annotate", "-test-opt-annotate=label=second"
-    )
+    flags = ["--mlir-print-ir-after-all", "--test-opt-annotate", "-test-opt-annotate=label=b"]
+    status, out, err = run(capfd, func_file, *flags)
     assert status == 0
-    assert '"second:1:1.0:True"' in out
+    assert '"b:1:1.0:True"' in out
     assert err.count("IR Dump After Annotate: test-opt-annotate") == 2
 
 
 def test_python_and_cxx_passes_in_one_pipeline(capfd, func_file):
     pipeline = "builtin.module(canonicalize,test-opt-annotate{scale=2.5},func.func(cse))"
-    status, out, err = run(capfd, func_file, f"--pass-pipeline={pipeline}", "--mlir-print-ir-before-all")
+    flags = [f"--pass-pipeline={pipeline}", "--mlir-print-ir-before-all"]
+    status, out, err = run(capfd, func_file, *flags)
     assert status == 0
     assert '"none:1:2.5:True"' in out
     assert "torch.constant.int 10" in out
@@ -133,8 +133,9 @@ def test_pipeline_errors(capfd, func_file, pipeline, message):
 
 
 def test_pass_flags_and_pipeline_conflict(capfd, func_file):
-    status, _, err = run(capfd, func_file, "--test-opt-annotate", "--pass-pipeline=builtin.module(cse)")
-    assert status == 2
+    flags = ["--test-opt-annotate", "--pass-pipeline=builtin.module(cse)"]
+    status, _, err = run(capfd, func_file, *flags)
+    assert status == 1
     assert "'--pass-pipeline' option can't be used with individual pass options" in err
 
 
@@ -193,6 +194,12 @@ def test_split_input_file_keeps_line_numbers(capfd, tmp_path):
     assert out.count("// -----\n") == 1
 
 
+def test_empty_input_prints_nothing(capfd, tmp_path):
+    path = tmp_path / "empty.mlir"
+    path.write_text("")
+    assert run(capfd, path) == (0, "", "")
+
+
 def test_malformed_ir(capfd, tmp_path):
     path = tmp_path / "bad.mlir"
     path.write_text("func.func @f( {\n")
@@ -203,9 +210,10 @@ def test_malformed_ir(capfd, tmp_path):
 
 
 def test_missing_input(capfd, tmp_path):
-    status, _, err = run(capfd, tmp_path / "absent.mlir")
+    absent = tmp_path / "absent.mlir"
+    status, _, err = run(capfd, absent)
     assert status == 1
-    assert err == f"cannot open input file '{tmp_path / 'absent.mlir'}': No such file or directory\n"
+    assert err == f"cannot open input file '{absent}': No such file or directory\n"
 
 
 def test_stdin_and_output_file(capfd, monkeypatch, tmp_path):

@@ -117,6 +117,8 @@ class OptMain:
                 source_name, text = args.input, file.read()
         lines = text.splitlines(keepends=True)
         self.sources[source_name] = [line.rstrip("\r\n") for line in lines]
+        if not text:
+            return []  # mlir-opt prints nothing for an empty input, not an empty module
         if not args.split_input_file:
             return [Chunk(source_name, text, 0, 0)]
         return list(_split(source_name, lines))
@@ -279,7 +281,7 @@ def _split(source_name: str, lines: list[str]):
         marker_line = start  # 1-based number of the marker line above this chunk, or 0
         yield Chunk(source_name, padding + "".join(lines[start:index]), marker_line, marker_col)
         start = index + 1
-        marker_col = len(line.rstrip("\r\n")) + 1
+        marker_col = line.index(SPLIT_MARKER) + len(SPLIT_MARKER) + 1
 
 
 # --- command line --------------------------------------------------------------------------
@@ -353,8 +355,8 @@ def _argument_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return OptMain().run(sys.argv[1:] if argv is None else list(argv))
-    except SystemExit as exit_request:  # argparse: --help, usage errors
-        return exit_request.code if isinstance(exit_request.code, int) else 1
+    except SystemExit as exit_request:  # from argparse: 0 after --help, 2 on a usage error
+        return 0 if exit_request.code in (0, None) else 1  # mlir-opt exits 1 on bad flags
 
 
 if __name__ == "__main__":
