@@ -1,0 +1,124 @@
+"""torch-refine against torch-mlir's own refinement, on the same erased real models.
+
+torch-mlir's C++ shape and dtype passes run in `torch-mlir-opt` (a black box: nothing of
+it is copied). On every value both tools typed, torch-refine must be at least as precise
+(ours ⊑ theirs in the lattice), unless the truth contradicts torch-mlir's type.
+
+Pairing. Our output has the imported module's ops in the same order, so it pairs with the
+truth by position. torch-mlir's output does not: canonicalize and cse erase and merge ops.
+Its values are paired through the source locations the FX importer records: key each
+tensor result by (location, op name, result index); within a key, values pair in walk
+order, and only when the key has as many values in torch-mlir's output as in the truth.
+A key whose count changed (an op folded away or merged) is skipped, since order no longer
+says which is which. Locations are per source line, so one key usually covers the few ops
+a decomposition made from one line; the test checks that most values do pair.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+from models.corpus import MODELS
+from models.export_cache import exported_ir, session_cache_dir, variant_name
+from torch_mlir import ir
+
+from torch_refine import passes, report, types
+from torch_refine.context import create_context
+
+pytestmark = pytest.mark.slow
+
+TORCH_MLIR_OPT = Path(sys.executable).parent / "torch-mlir-opt"
+TORCH_MLIR_REFINEMENT = (
+    "builtin.module(torch-shape-refinement-pipeline, torch-reify-dtype-calculations, inline, "
+    "func.func(torch-simplify-dtype-calculations, cse, torch-simplify-dtype-calculations, "
+    "torch-drop-abstract-interp-calculations), torch-refine-public-return, "
+    "func.func(canonicalize))"
+)
+# Below this share of paired values, the pairing (not the refinement) has gone wrong.
+MIN_PAIRED_FRACTION = 0.6
+
+VARIANTS = [
+    pytest.param(case.name, dynamic, id=f"{case.name}-{variant_name(dynamic)}")
+    for case in MODELS
+    for dynamic in (False, True)
+]
+
+
+@pytest.fixture(scope="session")
+def corpus_dir(tmp_path_factory):
+    return session_cache_dir(tmp_path_factory)
+
+
+def erased_text(truth_text: str) -> str:
+    from torch_refine.erase import erase_tensor_types
+
+    with create_context():
+        module = ir.Module.parse(truth_text)
+        erase_tensor_types(module.operation)
+        return module.operation.get_asm(enable_debug_info=True)
+
+
+def refine_with_torch_refine(erased: str) -> list[report.ValueRecord]:
+    with create_context():
+        module = ir.Module.parse(erased)
+        passes.get("torch-refine-pipeline")().run(module.operation)
+        return report.tensor_values(module.operation)[0]
+
+
+def refine_with_torch_mlir(erased: str, tmp_path: Path) -> list[report.ValueRecord]:
+    source = tmp_path / "erased.mlir"
+    source.write_text(erased)
+    completed = subprocess.run(
+        [TORCH_MLIR_OPT, source, "--mlir-print-debuginfo",
+         f"--pass-pipeline={TORCH_MLIR_REFINEMENT}"],
+        capture_output=True, text=True, check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    with create_context():
+        return report.tensor_values(ir.Module.parse(completed.stdout).operation)[0]
+
+
+def by_key(records: list[report.ValueRecord]) -> dict[tuple, list[report.ValueRecord]]:
+    groups = defaultdict(list)
+    for record in records:
+        groups[(record.location, record.op_name, record.result_index)].append(record)
+    return groups
+
+
+def pair_with_torch_mlir(truth, ours, theirs):
+    """(truth, ours, theirs) triples for the values the pairing can match."""
+    ours_by_key = by_key(ours)
+    theirs_by_key = by_key(theirs)
+    triples = []
+    for key, truth_group in by_key(truth).items():
+        theirs_group = theirs_by_key.get(key, [])
+        if len(theirs_group) != len(truth_group):
+            continue
+        triples += zip(truth_group, ours_by_key[key], theirs_group, strict=True)
+    return triples
+
+
+@pytest.mark.parametrize(("name", "dynamic"), VARIANTS)
+def test_at_least_as_precise_as_torch_mlir(name, dynamic, corpus_dir, tmp_path):
+    truth_text = exported_ir(name, dynamic, corpus_dir)
+    with create_context():
+        truth = report.tensor_values(ir.Module.parse(truth_text).operation)[0]
+    erased = erased_text(truth_text)
+    ours = refine_with_torch_refine(erased)
+    theirs = refine_with_torch_mlir(erased, tmp_path)
+    assert [r.op_name for r in ours] == [r.op_name for r in truth]
+
+    triples = pair_with_torch_mlir(truth, ours, theirs)
+    assert len(triples) >= MIN_PAIRED_FRACTION * len(truth), (len(triples), len(truth))
+    worse = [
+        f"{t.op_name} at {t.location}: ours {o.info.text()}, torch-mlir {m.info.text()}"
+        f" (truth {t.info.text()})"
+        for t, o, m in triples
+        if not types.is_at_least_as_precise(o.info, m.info)
+        and report.classify(m.info, t.info) != "contradiction"
+    ]
+    assert not worse, "\n".join(worse[:20])
