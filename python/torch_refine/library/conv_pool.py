@@ -11,7 +11,8 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from .promotion import is_complex_dtype
+from ._helpers import rank_dtype_lists
+from .promotion import is_complex_dtype, promote_dtypes
 from .registry import dtype, shape
 from .testing import ErrorInvocation, Invocation, LongTensorOfShape, TensorOfShape
 
@@ -741,3 +742,306 @@ def aten〇_adaptive_avg_pool2d_backward〡dtype(grad_output_rank_dtype: Tuple[i
     if grad_output_rank_dtype[1] != self_rank_dtype[1]:
         raise AssertionError("_adaptive_avg_pool2d_backward: expected grad_output to have the dtype of self")
     return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- padding
+
+
+def _pad_shape(op: str, self: List[int], padding: List[int], n: int, is_reflection: bool) -> List[int]:
+    """Reflection/replication padding of the last `n` dims of a rank n+1 or n+2 input."""
+    if len(padding) != 2 * n:
+        raise AssertionError(op + ": padding size is expected to be twice the number of padded dims")
+    if len(self) != n + 1 and len(self) != n + 2:
+        raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
+    for i in range(len(self) - n - 1, len(self)):
+        if self[i] == 0:
+            raise AssertionError(op + ": expected non-zero sizes except for the batch dim")
+    out = upstream._copy(self)
+    any_positive = False
+    for i in range(n):
+        # padding lists pairs for the last dim first.
+        dim = len(self) - 1 - i
+        before = padding[2 * i]
+        after = padding[2 * i + 1]
+        if is_reflection and (before >= self[dim] or after >= self[dim]):
+            raise AssertionError(op + ": padding size should be less than the corresponding input dimension")
+        out[dim] = self[dim] + before + after
+        any_positive = any_positive or out[dim] >= 1
+    if not any_positive:
+        raise AssertionError(op + ": input is too small for the padding")
+    for size in out:
+        if size < 0:
+            raise AssertionError(op + ": the padding results in a negative output size")
+    return out
+
+
+@shape("aten.reflection_pad1d", invocations=[
+    Invocation(_T(2, 3, 5), [1, 2]),
+    Invocation(_T(3, 5), [4, 0]),
+    Invocation(_T(0, 3, 5), [1, 1]),
+    Invocation(_T(2, 5), [-2, 1]),
+    ErrorInvocation(_T(2, 5), [-3, -3]),
+    ErrorInvocation(_T(2, 5), [5, 0]),
+    ErrorInvocation(_T(2, 5), [1]),
+    ErrorInvocation(_T(5), [1, 1]),
+    ErrorInvocation(_T(2, 0, 5), [1, 1]),
+])
+def aten〇reflection_pad1d〡shape(self: List[int], padding: List[int]) -> List[int]:
+    return _pad_shape("reflection_pad1d", self, padding, 1, True)
+
+
+@dtype("aten.reflection_pad1d", invocations=[Invocation(_T(2, 5, dtype=d), [1, 1]) for d in _SWEEP])
+def aten〇reflection_pad1d〡dtype(self_rank_dtype: Tuple[int, int], padding: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.reflection_pad2d", invocations=[
+    Invocation(_T(2, 3, 5, 6), [1, 2, 3, 4]),
+    Invocation(_T(3, 5, 6), [0, 5, 4, 0]),
+    Invocation(_T(0, 3, 5, 6), [1, 1, 1, 1]),
+    Invocation(_T(3, 5, 6), [-2, -2, 1, 1]),
+    ErrorInvocation(_T(3, 5, 6), [1, 6, 0, 0]),
+    ErrorInvocation(_T(3, 5, 6), [1, 1, 5, 0]),
+    ErrorInvocation(_T(5, 6), [1, 1, 1, 1]),
+    ErrorInvocation(_T(3, 5, 6), [1, 1]),
+])
+def aten〇reflection_pad2d〡shape(self: List[int], padding: List[int]) -> List[int]:
+    return _pad_shape("reflection_pad2d", self, padding, 2, True)
+
+
+@dtype("aten.reflection_pad2d", invocations=[
+    Invocation(_T(2, 5, 5, dtype=d), [1, 1, 1, 1]) for d in _SWEEP])
+def aten〇reflection_pad2d〡dtype(self_rank_dtype: Tuple[int, int], padding: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.reflection_pad3d", invocations=[
+    Invocation(_T(2, 3, 5, 6, 7), [1, 2, 3, 4, 0, 1]),
+    Invocation(_T(3, 5, 6, 7), [1, 1, 1, 1, 1, 1]),
+    Invocation(_T(0, 3, 5, 6, 7), [1, 1, 1, 1, 1, 1]),
+    ErrorInvocation(_T(3, 5, 6, 7), [1, 1, 1, 1, 5, 1]),
+    ErrorInvocation(_T(3, 5, 6, 7), [1, 1, 1, 1]),
+    ErrorInvocation(_T(5, 6, 7), [1, 1, 1, 1, 1, 1]),
+])
+def aten〇reflection_pad3d〡shape(self: List[int], padding: List[int]) -> List[int]:
+    return _pad_shape("reflection_pad3d", self, padding, 3, True)
+
+
+@dtype("aten.reflection_pad3d", invocations=[
+    Invocation(_T(2, 5, 5, 5, dtype=d), [1, 1, 1, 1, 1, 1]) for d in _SWEEP])
+def aten〇reflection_pad3d〡dtype(self_rank_dtype: Tuple[int, int], padding: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.replication_pad2d", invocations=[
+    Invocation(_T(2, 3, 5, 6), [1, 2, 3, 4]),
+    Invocation(_T(3, 5, 6), [7, 7, 0, 0]),
+    Invocation(_T(0, 3, 5, 6), [1, 1, 1, 1]),
+    Invocation(_T(2, 5, 5), [-5, 0, 0, 0]),
+    ErrorInvocation(_T(2, 5, 5), [-5, 0, -5, 0]),
+    ErrorInvocation(_T(2, 5, 5), [-6, 0, 0, 0]),
+    ErrorInvocation(_T(5, 6), [1, 1, 1, 1]),
+])
+def aten〇replication_pad2d〡shape(self: List[int], padding: List[int]) -> List[int]:
+    return _pad_shape("replication_pad2d", self, padding, 2, False)
+
+
+def _check_replication_pad_dtype(op: str, dtype: int) -> None:
+    if dtype == 11:
+        raise AssertionError(op + ": not implemented for bool tensors")
+
+
+@dtype("aten.replication_pad2d", invocations=[
+    Invocation(_T(2, 5, 5, dtype=d), [1, 1, 1, 1]) for d in _SWEEP])
+def aten〇replication_pad2d〡dtype(self_rank_dtype: Tuple[int, int], padding: List[int]) -> int:
+    _check_replication_pad_dtype("replication_pad2d", self_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+@shape("aten.replication_pad3d", invocations=[
+    Invocation(_T(2, 3, 5, 6, 7), [1, 2, 3, 4, 0, 1]),
+    Invocation(_T(3, 5, 6, 7), [9, 9, 1, 1, 1, 1]),
+    Invocation(_T(0, 3, 5, 6, 7), [1, 1, 1, 1, 1, 1]),
+    ErrorInvocation(_T(3, 5, 6, 7), [1, 1, 1, 1]),
+    ErrorInvocation(_T(5, 6, 7), [1, 1, 1, 1, 1, 1]),
+    Invocation(_T(3, 5, 6, 7), [-7, 0, 1, 1, 1, 1]),
+    ErrorInvocation(_T(3, 5, 6, 7), [-8, 0, 1, 1, 1, 1]),
+])
+def aten〇replication_pad3d〡shape(self: List[int], padding: List[int]) -> List[int]:
+    return _pad_shape("replication_pad3d", self, padding, 3, False)
+
+
+@dtype("aten.replication_pad3d", invocations=[
+    Invocation(_T(2, 5, 5, 5, dtype=d), [1, 1, 1, 1, 1, 1]) for d in _SWEEP])
+def aten〇replication_pad3d〡dtype(self_rank_dtype: Tuple[int, int], padding: List[int]) -> int:
+    _check_replication_pad_dtype("replication_pad3d", self_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- upsampling
+
+
+def _upsample_output_size(op: str, input: List[int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> List[int]:
+    """The spatial output sizes from exactly one of output_size and scale_factors."""
+    if (output_size is None) == (scale_factors is None):
+        raise AssertionError(op + ": must specify exactly one of output_size and scale_factors")
+    spatial = len(input) - 2
+    if output_size is not None:
+        if len(output_size) != spatial:
+            raise AssertionError(op + ": output_size must have one size per spatial dim")
+        return upstream._copy(output_size)
+    assert scale_factors is not None
+    if len(scale_factors) != spatial:
+        raise AssertionError(op + ": scale_factors must have one factor per spatial dim")
+    sizes: List[int] = []
+    for i in range(spatial):
+        sizes.append(int(float(input[i + 2]) * scale_factors[i]))
+    return sizes
+
+
+@shape("aten.upsample_nearest2d.vec", invocations=[
+    Invocation(_T(1, 2, 5, 5), [3, 4], None),
+    Invocation(_T(1, 2, 5, 5), None, [2.0, 1.5]),
+    Invocation(_T(1, 2, 5, 7), None, [1.3, 0.5]),
+    ErrorInvocation(_T(1, 2, 5, 5), [3, 3], [2.0, 1.5]),
+    ErrorInvocation(_T(1, 2, 5, 5), None, None),
+    ErrorInvocation(_T(2, 5, 5), [3, 3], None),
+    ErrorInvocation(_T(1, 2, 5, 5), [3], None),
+    ErrorInvocation(_T(1, 2, 5, 5), [0, 3], None),
+    ErrorInvocation(_T(1, 2, 0, 5), [3, 3], None),
+    ErrorInvocation(_T(1, 2, 5, 5), None, [0.1, 1.0]),
+    ErrorInvocation(_T(1, 2, 5, 5), None, [2.0]),
+])
+def aten〇upsample_nearest2d〇vec〡shape(input: List[int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> List[int]:
+    sizes = _upsample_output_size("upsample_nearest2d", input, output_size, scale_factors)
+    if len(input) != 4:
+        raise AssertionError("upsample_nearest2d: expected a 4D input")
+    # A zero batch is fine (PyTorch's meta kernel rejects any empty input, the CPU kernel does not).
+    for i in range(1, 4):
+        if input[i] <= 0:
+            raise AssertionError("upsample_nearest2d: input sizes should be greater than 0")
+    for size in sizes:
+        if size <= 0:
+            raise AssertionError("upsample_nearest2d: output sizes should be greater than 0")
+    return [input[0], input[1], sizes[0], sizes[1]]
+
+
+@dtype("aten.upsample_nearest2d.vec", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=d), [3, 4], None) for d in _SWEEP])
+def aten〇upsample_nearest2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> int:
+    return input_rank_dtype[1]
+
+
+@shape("aten.upsample_bilinear2d.vec", invocations=[
+    Invocation(_T(1, 2, 5, 5), [3, 4], False, None),
+    Invocation(_T(1, 2, 5, 5), None, True, [2.0, 1.5]),
+    Invocation(_T(1, 2, 5, 7), None, False, [1.3, 0.5]),
+    Invocation(_T(0, 2, 5, 5), [3, 3], False, None),
+    Invocation(_T(1, 0, 5, 5), [3, 3], False, None),
+    Invocation(_T(1, 2, 5, 5), None, False, [0.1, 1.0]),
+    ErrorInvocation(_T(1, 2, 5, 5), [3, 3], False, [2.0, 1.5]),
+    ErrorInvocation(_T(1, 2, 5, 5), None, False, None),
+    ErrorInvocation(_T(2, 5, 5), [3, 3], False, None),
+    ErrorInvocation(_T(1, 1, 2, 5, 5), [3, 3], False, None),
+    ErrorInvocation(_T(1, 2, 5, 5), [0, 3], False, None),
+    ErrorInvocation(_T(1, 2, 5, 5), [-1, 3], False, None),
+    ErrorInvocation(_T(1, 2, 5, 5), None, False, [-1.0, 1.0]),
+])
+def aten〇upsample_bilinear2d〇vec〡shape(input: List[int], output_size: Optional[List[int]], align_corners: bool, scale_factors: Optional[List[float]]) -> List[int]:
+    sizes = _upsample_output_size("upsample_bilinear2d", input, output_size, scale_factors)
+    if len(input) != 4:
+        raise AssertionError("upsample_bilinear2d: expected a 4D input")
+    for size in sizes:
+        # PyTorch accepts a zero size computed from scale_factors but not a given one.
+        if size < 0 or (size == 0 and output_size is not None):
+            raise AssertionError("upsample_bilinear2d: output sizes should be greater than 0")
+    return [input[0], input[1], sizes[0], sizes[1]]
+
+
+@dtype("aten.upsample_bilinear2d.vec", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=d), [3, 4], False, None) for d in _SWEEP])
+def aten〇upsample_bilinear2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], align_corners: bool, scale_factors: Optional[List[float]]) -> int:
+    return input_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- col2im, grid_sampler
+
+
+@shape("aten.col2im", invocations=[
+    Invocation(_T(1, 12, 12), [5, 5], [2, 3], [1, 1], [0, 0], [1, 1]),
+    Invocation(_T(12, 12), [5, 5], [2, 3], [1, 1], [0, 0], [1, 1]),
+    Invocation(_T(0, 12, 12), [5, 5], [2, 3], [1, 1], [0, 0], [1, 1]),
+    Invocation(_T(2, 6, 9), [5, 5], [2, 3], [1, 1], [0, 1], [2, 2]),
+    Invocation(_T(1, 4, 9), [6, 6], [2, 2], [2, 2], [1, 1], [2, 2]),
+    ErrorInvocation(_T(1, 12, 15), [5, 5], [2, 3], [1, 1], [0, 0], [1, 1]),
+    ErrorInvocation(_T(1, 13, 12), [5, 5], [2, 3], [1, 1], [0, 0], [1, 1]),
+    ErrorInvocation(_T(1, 12, 12), [5, 5], [0, 3], [1, 1], [0, 0], [1, 1]),
+    ErrorInvocation(_T(1, 12, 12), [5], [2, 3], [1, 1], [0, 0], [1, 1]),
+    ErrorInvocation(_T(1, 1, 12, 12), [5, 5], [2, 3], [1, 1], [0, 0], [1, 1]),
+    ErrorInvocation(_T(1, 12, 0), [5, 5], [2, 3], [1, 1], [0, 0], [1, 1]),
+    ErrorInvocation(_T(1, 12, 12), [5, 5], [2, 3], [1, 1], [-1, 0], [1, 1]),
+])
+def aten〇col2im〡shape(self: List[int], output_size: List[int], kernel_size: List[int], dilation: List[int], padding: List[int], stride: List[int]) -> List[int]:
+    if len(output_size) != 2 or len(kernel_size) != 2 or len(dilation) != 2 or len(padding) != 2 or len(stride) != 2:
+        raise AssertionError("col2im: only 2D output_size, kernel_size, dilation, padding and stride are supported")
+    for i in range(2):
+        if kernel_size[i] <= 0 or dilation[i] <= 0 or stride[i] <= 0 or output_size[i] <= 0:
+            raise AssertionError("col2im: kernel_size, dilation, stride and output_size should be greater than zero")
+        if padding[i] < 0:
+            raise AssertionError("col2im: padding should be non-negative")
+    if len(self) != 2 and len(self) != 3:
+        raise AssertionError("col2im: expected a 2D or 3D (batch mode) input")
+    if self[-2] == 0 or self[-1] == 0:
+        raise AssertionError("col2im: expected non-zero sizes except for the batch dim")
+    kernel_numel = kernel_size[0] * kernel_size[1]
+    if self[-2] % kernel_numel != 0:
+        raise AssertionError("col2im: expected input.size(-2) to be divisible by the product of kernel_size")
+    blocks = 1
+    for i in range(2):
+        blocks = blocks * ((output_size[i] + 2 * padding[i] - dilation[i] * (kernel_size[i] - 1) - 1) // stride[i] + 1)
+    if self[-1] != blocks or blocks <= 0:
+        raise AssertionError("col2im: input.size(-1) does not match the number of sliding blocks")
+    out = self[:-2]
+    out.append(self[-2] // kernel_numel)
+    out.append(output_size[0])
+    out.append(output_size[1])
+    return out
+
+
+@dtype("aten.col2im", invocations=[
+    Invocation(_T(1, 12, 12, dtype=d), [5, 5], [2, 3], [1, 1], [0, 0], [1, 1]) for d in _SWEEP])
+def aten〇col2im〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], kernel_size: List[int], dilation: List[int], padding: List[int], stride: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.grid_sampler_2d", invocations=[
+    Invocation(_T(2, 3, 5, 5), _T(2, 4, 6, 2), 0, 0, False),
+    Invocation(_T(0, 3, 5, 5), _T(0, 4, 6, 2), 1, 2, True),
+    Invocation(_T(2, 3, 0, 5), _T(2, 4, 6, 2), 2, 1, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(1, 4, 6, 2), 0, 0, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 3), 0, 0, False),
+    ErrorInvocation(_T(2, 3, 5), _T(2, 4, 6, 2), 0, 0, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 2), 5, 0, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 2), 0, 5, False),
+])
+def aten〇grid_sampler_2d〡shape(input: List[int], grid: List[int], interpolation_mode: int, padding_mode: int, align_corners: bool) -> List[int]:
+    if interpolation_mode < 0 or interpolation_mode > 2:
+        raise AssertionError("grid_sampler_2d: invalid interpolation mode")
+    if padding_mode < 0 or padding_mode > 2:
+        raise AssertionError("grid_sampler_2d: invalid padding mode")
+    if len(input) != 4 or len(grid) != 4:
+        raise AssertionError("grid_sampler_2d: expected 4D input and grid")
+    if grid[3] != 2:
+        raise AssertionError("grid_sampler_2d: grid last dimension must be 2 (for x,y coords)")
+    if grid[0] != input[0]:
+        raise AssertionError("grid_sampler_2d: input and grid must have the same batch size")
+    return [input[0], input[1], grid[1], grid[2]]
+
+
+@dtype("aten.grid_sampler_2d", invocations=[
+    Invocation(_T(2, 3, 5, 5, dtype=a), _T(2, 4, 6, 2, dtype=b), mode, 0, False)
+    for a, b in itertools.product(_SWEEP, _SWEEP) for mode in (0, 1)])
+def aten〇grid_sampler_2d〡dtype(input_rank_dtype: Tuple[int, int], grid_rank_dtype: Tuple[int, int], interpolation_mode: int, padding_mode: int, align_corners: bool) -> int:
+    # PyTorch decomposes the op into elementwise arithmetic on both tensors.
+    ranks, dtypes = rank_dtype_lists([input_rank_dtype, grid_rank_dtype])
+    return promote_dtypes(ranks, dtypes)
