@@ -117,7 +117,7 @@ def error_from_mlir(pipeline_text: str, stage: TextStage, error: ValueError) -> 
     culprit = re.search(r"failed to add `([^`]*)`", message)
     column = stage_start + 1
     if culprit is not None:
-        named = [e for e in stage.elements if e.name == culprit.group(1)]
+        named = [e for e in _flatten(stage.elements) if e.name == culprit.group(1)]
         column = named[0].start + 1 if named else column
     head = lines[0].removeprefix("<Pass-Options-Parser>: ") if lines else "invalid pass pipeline"
     return PipelineError(head, column, pipeline_text, tuple(lines[1:]))
@@ -128,7 +128,7 @@ def _text_stage(text: str, elements: list[PipelineElement]) -> TextStage:
 
 
 def _reject_nested_python_passes(text: str, element: PipelineElement) -> None:
-    for child in element.nested or ():
+    for child in _flatten(element.nested or ()):
         if passes.is_registered(child.name):
             raise PipelineError(
                 f"torch-refine pass '{child.name}' cannot be nested under '{element.name}': "
@@ -136,7 +136,12 @@ def _reject_nested_python_passes(text: str, element: PipelineElement) -> None:
                 child.start + 1,
                 text,
             )
-        _reject_nested_python_passes(text, child)
+
+
+def _flatten(elements: tuple[PipelineElement, ...]):
+    for element in elements:
+        yield element
+        yield from _flatten(element.nested or ())
 
 
 def _instantiate(text: str, element: PipelineElement) -> passes.ModulePass:
@@ -173,7 +178,7 @@ def _convert(text: str, element: PipelineElement, key: str, value: str | None, k
         pass
     raise PipelineError(
         f"invalid value {value!r} for option '{key}' of pass '{element.name}': "
-        f"expected {kind.__name__}",
+        f"expected {getattr(kind, '__name__', kind)}",
         element.start + 1,
         text,
     )

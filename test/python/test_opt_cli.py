@@ -216,6 +216,18 @@ def test_missing_input(capfd, tmp_path):
     assert err == f"cannot open input file '{absent}': No such file or directory\n"
 
 
+def test_binary_input_and_unwritable_output(capfd, func_file, tmp_path):
+    binary = tmp_path / "module.mlirbc"
+    binary.write_bytes(b"ML\xefR\x00\x01")
+    status, _, err = run(capfd, binary)
+    assert status == 1
+    assert err.startswith(f"cannot read input file '{binary}': not UTF-8 text")
+    unwritable = tmp_path / "no-such-dir" / "out.mlir"
+    status, _, err = run(capfd, func_file, "-o", unwritable)
+    assert status == 1
+    assert err == f"cannot open output file '{unwritable}': No such file or directory\n"
+
+
 def test_stdin_and_output_file(capfd, monkeypatch, tmp_path):
     monkeypatch.setattr(sys, "stdin", io.StringIO(FUNC))
     output = tmp_path / "out.mlir"

@@ -72,9 +72,17 @@ class OptMain:
         except OSError as error:
             self.stderr.write(f"cannot open input file '{args.input}': {error.strerror}\n")
             return 1
+        except UnicodeDecodeError:
+            message = "not UTF-8 text (MLIR bytecode input is not supported)"
+            self.stderr.write(f"cannot read input file '{args.input}': {message}\n")
+            return 1
         results = [self.run_chunk(chunk, pass_manager, context, args) for chunk in chunks]
         succeeded = all(result.succeeded for result in results)
-        self.emit(results, args, succeeded)
+        try:
+            self.emit(results, args, succeeded)
+        except OSError as error:
+            self.stderr.write(f"cannot open output file '{args.output}': {error.strerror}\n")
+            return 1
         return 0 if succeeded else 1
 
     # --- steps ---------------------------------------------------------------------------
@@ -109,7 +117,7 @@ class OptMain:
         return pass_manager
 
     def read_chunks(self, args: argparse.Namespace) -> list[Chunk]:
-        """Raises OSError when the input cannot be read."""
+        """Raises OSError when the input cannot be read, UnicodeDecodeError if not text."""
         if args.input == "-":
             source_name, text = STDIN_NAME, sys.stdin.read()
         else:
@@ -124,7 +132,7 @@ class OptMain:
         return list(_split(source_name, lines))
 
     def run_chunk(
-        self, chunk: Chunk, pass_manager: PassManager, context: ir.Context, args
+        self, chunk: Chunk, pass_manager: PassManager, context: ir.Context, args: argparse.Namespace
     ) -> ChunkResult:
         self.collected = []
         self.current_source_name = chunk.source_name
@@ -193,7 +201,7 @@ class OptMain:
         _rename_unnamed_locations(module.operation, chunk)
         return module
 
-    def _parse_and_run(self, chunk: Chunk, pass_manager: PassManager, args):
+    def _parse_and_run(self, chunk: Chunk, pass_manager: PassManager, args: argparse.Namespace):
         """Returns (printed module or None, error diagnostics, whether the pipeline failed)."""
         try:
             module = self.parse_module(chunk)
@@ -214,7 +222,9 @@ class OptMain:
         self.stderr.write("".join(traceback.format_exception(cause)))
         return diagnostics.error(f"{error}: {type(cause).__name__}: {cause}")
 
-    def _write_reproducer(self, chunk: Chunk, context: ir.Context, args) -> None:
+    def _write_reproducer(
+        self, chunk: Chunk, context: ir.Context, args: argparse.Namespace
+    ) -> None:
         """Save the IR the pipeline started from and print the command that fails on it."""
         with context:
             module = self.parse_module(chunk)
