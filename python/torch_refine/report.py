@@ -1,7 +1,8 @@
 """How precise the tensor types of a refined module are, against a truth or on their own.
 
 The truth is the module as the importer emitted it, before its types were erased; the
-refined module has the same ops in the same order, so results pair up in walk order. Each
+refined module has the same ops in the same order (plus the casts erasure may add at uses
+that need the old type), so results pair up in walk order. Each
 tensor value is classified:
 
 - exact: sizes and dtype equal the truth's;
@@ -157,19 +158,37 @@ def _claims_static_where_dynamic(refined: types.TensorInfo, truth: types.TensorI
     return any(t is None and r is not None for r, t in zip(refined.sizes, truth.sizes, strict=True))
 
 
+# Ops that type erasure may add (at uses that need the old type) and refinement may keep:
+# they have no counterpart in the truth and are skipped when pairing.
+_ADDED_BY_ERASURE = frozenset({"torch.tensor_static_info_cast"})
+
+
+def pair_records(
+    refined: list[ValueRecord], truth: list[ValueRecord]
+) -> list[tuple[ValueRecord, ValueRecord]]:
+    """(refined, truth) pairs in order; casts that erasure added are skipped."""
+    pairs = []
+    position = 0
+    for ours in refined:
+        theirs = truth[position] if position < len(truth) else None
+        if theirs is not None and ours.op_name == theirs.op_name:
+            pairs.append((ours, theirs))
+            position += 1
+        elif ours.op_name not in _ADDED_BY_ERASURE:
+            expected = "nothing" if theirs is None else f"{theirs.op_name} at {theirs.location}"
+            raise ValueError(
+                f"structure differs: {ours.op_name} at {ours.location} pairs with {expected}"
+            )
+    if position != len(truth):
+        raise ValueError(f"the truth has {len(truth) - position} tensor values left unpaired")
+    return pairs
+
+
 def compare_records(
     refined: list[ValueRecord], truth: list[ValueRecord], op_count: int = 0
 ) -> TypeReport:
-    """The report for values already paired by position."""
-    if len(refined) != len(truth):
-        raise ValueError(f"{len(refined)} refined tensor values but {len(truth)} in the truth")
     report = TypeReport(op_count=op_count)
-    for ours, theirs in zip(refined, truth, strict=True):
-        if ours.op_name != theirs.op_name:
-            raise ValueError(
-                f"structure differs: {ours.op_name} at {ours.location} pairs with "
-                f"{theirs.op_name} at {theirs.location}"
-            )
+    for ours, theirs in pair_records(refined, truth):
         kind = classify(ours.info, theirs.info)
         if kind == "exact":
             report.exact += 1
@@ -195,11 +214,10 @@ def _row(ours: ValueRecord, truth: ValueRecord | None) -> ValueRow:
 
 
 def compare_modules(refined: ir.Operation, truth: ir.Operation) -> TypeReport:
-    """Pairs the tensor results of two modules with the same ops in walk order."""
-    ours, op_count = tensor_values(refined)
-    theirs, truth_op_count = tensor_values(truth)
-    if op_count != truth_op_count:
-        raise ValueError(f"{op_count} refined ops but {truth_op_count} in the truth")
+    """Pairs the tensor results of two modules with the same ops in walk order (up to
+    the casts erasure adds); the op count is the truth's."""
+    ours, _ = tensor_values(refined)
+    theirs, op_count = tensor_values(truth)
     return compare_records(ours, theirs, op_count)
 
 

@@ -75,7 +75,7 @@ def test_compare_modules_rejects_different_structure():
     }
     """
     with create_context():
-        with pytest.raises(ValueError, match="refined ops"):
+        with pytest.raises(ValueError, match="structure differs"):
             report.compare_modules(ir.Module.parse(other).operation, _parse(TRUTH).operation)
 
 
@@ -91,3 +91,24 @@ def test_count_module_without_truth():
     assert (result.exact, result.partial, result.unknown, result.contradictions) == (2, 2, 1, 0)
     assert not result.has_truth
     assert "no truth" in result.format_table()
+
+
+def test_compare_modules_skips_casts_added_by_erasure():
+    with_cast = """
+    func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
+      %0 = torch.aten.tanh %arg0 : !torch.vtensor<[2,3],f32> -> !torch.vtensor
+      %1 = torch.tensor_static_info_cast %0 : !torch.vtensor to !torch.vtensor<[2,3],f32>
+      return %1 : !torch.vtensor<[2,3],f32>
+    }
+    """
+    truth = """
+    func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
+      %0 = torch.aten.tanh %arg0 : !torch.vtensor<[2,3],f32> -> !torch.vtensor<[2,3],f32>
+      return %0 : !torch.vtensor<[2,3],f32>
+    }
+    """
+    with create_context():
+        result = report.compare_modules(
+            ir.Module.parse(with_cast).operation, ir.Module.parse(truth).operation
+        )
+    assert (result.unknown, result.values, result.op_count) == (1, 1, 2)
