@@ -109,6 +109,26 @@ _LIST_ELEMENT_OPERANDS = {
 }
 
 
+# Comparisons the Torch dialect lacks, imported as the mirrored comparison with swapped
+# operands (exact, NaN included).
+_MIRRORED_COMPARISONS = {
+    "aten::le.float": "torch.aten.ge.float",
+    "aten::le.int_float": "torch.aten.ge.float_int",
+    "aten::lt.int_float": "torch.aten.gt.float_int",
+    "aten::gt.int_float": "torch.aten.lt.float_int",
+}
+
+# c10::ScalarType codes of the tensor `prim::NumToTensor` makes from each number type.
+_NUMBER_DTYPES = {"IntType": 4, "FloatType": 7, "ComplexType": 10, "BoolType": 11}
+
+
+def _is_number(ts_type) -> bool:
+    kind = ts_type.kind()
+    if kind == "UnionType":
+        return all(_is_number(t) for t in ts_type.containedTypes())
+    return kind == "NumberType" or kind in _NUMBER_DTYPES
+
+
 # --- Module-level importer ------------------------------------------------------------------
 
 
@@ -268,10 +288,13 @@ class _FunctionImporter:
         head = schema.split("(", 1)[0]
         if self._try_fold(head, node):
             return
+        operands = [self._value(v) for v in node.inputs()]
+        if (mirrored := _MIRRORED_COMPARISONS.get(head)) is not None:
+            self._bind(node, self._emit(mirrored, operands[::-1], self._output_types(node)))
+            return
         name = "torch." + head.replace("::", ".")
         if not self.importer.context.is_registered_operation(name):
             raise self._unsupported(node, f"the Torch dialect has no op '{name}'")
-        operands = [self._value(v) for v in node.inputs()]
         if (positions := _LIST_ELEMENT_OPERANDS.get(head)) is not None:
             list_index, element_index = positions
             element_type = self._element_type(node.inputsAt(list_index).type())
@@ -333,6 +356,33 @@ class _FunctionImporter:
         )
         self._bind(node, op)
 
+    def _import_isinstance(self, node) -> None:
+        """A number's runtime type is tested through the dtype NumToTensor gives it: the same
+        ops as `scalar_dtype`, so the simplify passes need no new op to fold it."""
+        value = node.inputsAt(0)
+        candidates = node.tys("types")
+        if any(value.type().isSubtypeOf(t) for t in candidates):
+            self._bind_constant(node.output(), True)
+            return
+        codes = [_NUMBER_DTYPES.get(t.kind()) for t in candidates]
+        if not _is_number(value.type()) or None in codes:
+            raise self._unsupported(node, f"isinstance of {value.type()} is only supported "
+                                          "for numbers tested against int, float, complex, bool")
+        parse = self.importer.parse_type
+        tensor = self._emit("torch.prim.NumToTensor.Scalar", [self._value(value)],
+                            [parse("!torch.vtensor")]).result
+        dtype = self._emit("torch.prim.dtype", [tensor], [parse("!torch.int")]).result
+        bool_type = parse("!torch.bool")
+        matches = [
+            self._emit("torch.aten.eq.int", [dtype, self._materialize(code)],
+                       [bool_type]).result
+            for code in codes
+        ]
+        result = matches[0]
+        for match in matches[1:]:
+            result = self._emit("torch.aten.__or__.bool", [result, match], [bool_type]).result
+        self.values[node.output().unique()] = result
+
     def _import_call(self, node) -> None:
         callee, *args = node.inputs()
         qualified_name = callee.type().annotation_str
@@ -361,7 +411,8 @@ class _FunctionImporter:
             self.constants[ts_value.unique()] = value
         self.values[ts_value.unique()] = self._materialize(value, ts_value.type())
 
-    def _materialize(self, value: object, ts_type) -> ir.Value:
+    def _materialize(self, value: object, ts_type=None) -> ir.Value:
+        """A constant op for `value`; `ts_type` is needed for lists and tuples only."""
         op = self._constant_op(value, ts_type)
         self.created_constants.append(op)
         return op.result
@@ -416,6 +467,7 @@ _NODE_HANDLERS: dict[str, Callable[[_FunctionImporter, object], None]] = {
     "prim::If": _FunctionImporter._import_if,
     "prim::Loop": _FunctionImporter._import_loop,
     "prim::CallFunction": _FunctionImporter._import_call,
+    "prim::isinstance": _FunctionImporter._import_isinstance,
     "prim::ListConstruct": _FunctionImporter._import_list_construct,
     "prim::TupleConstruct": _FunctionImporter._import_tuple_construct,
     "prim::ListUnpack": _FunctionImporter._import_unpack,

@@ -1,0 +1,69 @@
+# RUN: %PYTHON %s | filecheck %s
+# Scalar nodes map onto the Torch op named by their schema overload.
+from typing import List, Tuple, Union
+
+import torch
+
+from _harness import print_imported
+
+
+# CHECK-LABEL: func.func @arithmetic(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.float)
+# CHECK: torch.aten.add.int %arg0, %arg1
+# CHECK: torch.aten.sub.int
+# CHECK: torch.aten.mul.int
+# CHECK: torch.aten.floordiv.int
+# CHECK: torch.aten.remainder.int
+# CHECK: torch.aten.neg.int
+# CHECK: torch.aten.mul.int_float %arg0, %arg2 : !torch.int, !torch.float -> !torch.float
+# CHECK: torch.aten.div.int %{{.*}}, %{{.*}} : !torch.int, !torch.int -> !torch.float
+# CHECK: torch.aten.ceil.float %{{.*}} : !torch.float -> !torch.int
+def arithmetic(a: int, b: int, f: float) -> Tuple[int, float, float, int]:
+    c = -((((a + b) - a) * b // a) % b)
+    return (c, a * f, a / b, torch.ceil(f))
+
+
+# CHECK-LABEL: func.func @comparisons(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.bool)
+# CHECK: torch.aten.eq.int %arg0, %arg1
+# CHECK: torch.aten.ne.int
+# CHECK: torch.aten.lt.int
+# CHECK: torch.aten.le.int
+# CHECK: torch.aten.gt.int
+# CHECK: torch.aten.ge.int
+# CHECK: torch.aten.__not__ %arg2 : !torch.bool -> !torch.bool
+def comparisons(a: int, b: int, flag: bool) -> List[bool]:
+    return [a == b, a != b, a < b, a <= b, a > b, a >= b, not flag]
+
+
+# CHECK-LABEL: func.func @conversions(%arg0: !torch.float, %arg1: !torch.number)
+# CHECK: torch.aten.Int.float %arg0 : !torch.float -> !torch.int
+# CHECK: torch.aten.Int.Scalar %arg1 : !torch.number -> !torch.int
+# CHECK: torch.aten.Float.Scalar %arg1 : !torch.number -> !torch.float
+def conversions(f: float, s: Union[int, float, complex]) -> Tuple[int, int, float]:
+    return (int(f), int(s), float(s))
+
+
+# CHECK-LABEL: func.func @min_max(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.list<int>)
+# CHECK: torch.prim.max.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.int
+# CHECK: torch.prim.min.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.int
+# CHECK: torch.prim.max.self_int %arg2 : !torch.list<int> -> !torch.int
+# CHECK: torch.prim.min.self_int %arg2 : !torch.list<int> -> !torch.int
+def min_max(a: int, b: int, values: List[int]) -> List[int]:
+    return [max(a, b), min(a, b), max(values), min(values)]
+
+
+# Comparisons the Torch dialect lacks become the mirrored comparison with swapped operands.
+# CHECK-LABEL: func.func @mirrored(%arg0: !torch.float, %arg1: !torch.float, %arg2: !torch.int)
+# CHECK: torch.aten.ge.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.bool
+# CHECK: torch.aten.gt.float_int %arg1, %arg2 : !torch.float, !torch.int -> !torch.bool
+def mirrored(a: float, b: float, i: int) -> List[bool]:
+    return [a <= b, i < b]
+
+
+# CHECK-LABEL: func.func @scalar_dtype(%arg0: !torch.number) -> !torch.int
+# CHECK: %[[TENSOR:.*]] = torch.prim.NumToTensor.Scalar %arg0 : !torch.number -> !torch.vtensor
+# CHECK: torch.prim.dtype %[[TENSOR]] : !torch.vtensor -> !torch.int
+def scalar_dtype(value: Union[int, float, complex]) -> int:
+    return torch.ops.prim.NumToTensor(value).dtype
+
+
+print_imported(arithmetic, comparisons, conversions, min_max, mirrored, scalar_dtype)
