@@ -28,6 +28,7 @@ FAMILY_MODULES = (
     "elementwise",
     "linalg",
     "conv_pool",
+    "nn",
 )
 
 
