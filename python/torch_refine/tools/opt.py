@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import shlex
 import sys
-import tempfile
 import traceback
 from collections.abc import Sequence
 
@@ -21,7 +19,7 @@ from torch_mlir import ir
 from torch_refine import diagnostics, passes
 from torch_refine import pipeline as pipeline_mod
 from torch_refine.context import create_context
-from torch_refine.passmanager import InternalPassError, PassManager
+from torch_refine.passmanager import InternalPassError, PassManager, save_reproducer
 
 PROG = "torch-refine-opt"
 SPLIT_MARKER = "// -----"
@@ -229,22 +227,11 @@ class OptMain:
         with context:
             module = self.parse_module(chunk)
             asm = module.operation.get_asm(enable_debug_info=True, assume_verified=True)
-        with tempfile.NamedTemporaryFile(
-            "w", prefix="torch-refine-repro-", suffix=".mlir", delete=False
-        ) as file:
-            file.write(asm)
-        command = [
-            PROG,
-            f"--pass-pipeline={shlex.quote(args.pass_pipeline)}",
-            shlex.quote(file.name),
-            "--mlir-print-ir-after-all",
-            "--mlir-disable-threading",
-        ]
-        if args.allow_unregistered_dialect:
-            command.append("--allow-unregistered-dialect")
+        flags = ("--allow-unregistered-dialect",) if args.allow_unregistered_dialect else ()
+        path, command = save_reproducer(asm, args.pass_pipeline, flags)
         self.stderr.write(
-            f"note: the pass pipeline failed; the input IR is saved in {file.name}; "
-            f"reproduce with:\n  {' '.join(command)}\n"
+            f"note: the pass pipeline failed; the input IR is saved in {path}; "
+            f"reproduce with:\n  {command}\n"
         )
 
 
@@ -302,7 +289,8 @@ class _AppendPassFlag(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         pass_name = option_string.removeprefix("--")
-        setattr(namespace, self.dest, [*getattr(namespace, self.dest), (pass_name, values)])
+        options = values or None  # a bare flag arrives as `--<pass>=` (see _long_flag)
+        setattr(namespace, self.dest, [*getattr(namespace, self.dest), (pass_name, options)])
 
 
 class _HelpFormatter(argparse.HelpFormatter):
@@ -323,9 +311,17 @@ def _llvm_bool(text: str) -> bool:
 
 
 def _long_flag(arg: str) -> str:
-    """LLVM accepts `-flag` for `--flag`; argparse needs the double dash for long names."""
+    """LLVM accepts `-flag` for `--flag`; argparse needs the double dash for long names.
+
+    A bare pass flag becomes `--<pass>=` so that argparse never takes the next argument
+    (the input file) as the pass's options: options only come with `=`, as in mlir-opt.
+    """
     is_single_dash_long = arg.startswith("-") and not arg.startswith("--")
-    return "-" + arg if is_single_dash_long and len(arg.split("=")[0]) > 2 else arg
+    if is_single_dash_long and len(arg.split("=")[0]) > 2:
+        arg = "-" + arg
+    if arg.startswith("--") and passes.is_registered(arg[2:]):
+        return arg + "="
+    return arg
 
 
 def _argument_parser() -> argparse.ArgumentParser:
