@@ -2,4 +2,31 @@
 
 Importing this package is cheap: nothing here imports torch. The PyTorch-facing
 API (export_and_import, execute) imports torch on first use.
+
+    export_and_import(model, *args)   torch.export + FX import + refinement -> Refined
+    refine(module)                    refine any Torch-dialect module in place -> Refined
+    specialize(module, input_types)   new argument types, derived types dropped, refined
+    execute(module, *tensors)         run a Torch-dialect function op by op (an oracle)
 """
+
+_API = {
+    "export_and_import": "api",
+    "refine": "api",
+    "specialize": "api",
+    "Refined": "api",
+    "RefinementError": "api",
+    "execute": "executor",
+    "ExecutionError": "executor",
+    "TypeMismatchError": "executor",
+}
+
+__all__ = sorted(_API)
+
+
+def __getattr__(name: str):
+    module_name = _API.get(name)
+    if module_name is None:
+        raise AttributeError(f"module 'torch_refine' has no attribute '{name}'")
+    import importlib
+
+    return getattr(importlib.import_module(f"{__name__}.{module_name}"), name)

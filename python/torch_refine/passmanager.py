@@ -9,6 +9,9 @@ Binding traps handled here (see design/bindings-notes.md):
 
 from __future__ import annotations
 
+import shlex
+import tempfile
+
 from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
 
@@ -76,3 +79,23 @@ class PassManager:
         if self._escaped:
             pass_name, error = self._escaped[0]
             raise InternalPassError(pass_name) from error
+
+
+def save_reproducer(
+    asm: str, pipeline_text: str, extra_flags: tuple[str, ...] = ()
+) -> tuple[str, str]:
+    """Save the IR a failed pipeline started from; returns its path and the
+    torch-refine-opt command that reproduces the failure on it."""
+    with tempfile.NamedTemporaryFile(
+        "w", prefix="torch-refine-repro-", suffix=".mlir", delete=False
+    ) as file:
+        file.write(asm)
+    command = [
+        "torch-refine-opt",
+        f"--pass-pipeline={shlex.quote(pipeline_text)}",
+        shlex.quote(file.name),
+        "--mlir-print-ir-after-all",
+        "--mlir-disable-threading",
+        *extra_flags,
+    ]
+    return file.name, " ".join(command)

@@ -12,11 +12,13 @@ tensor value is classified:
   or dtype, or a static dim where the truth's dim is dynamic (the value may take other
   sizes at run time, so claiming one is unsound).
 
-Without a truth (`count_module`), a value is exact when its sizes and dtype are all known.
+Without a truth (`count_module`), a value is exact when its sizes and dtype are all known,
+and every value left unknown gets a reason (see `unknown_reason`).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from torch_mlir import ir
@@ -32,6 +34,7 @@ class ValueRecord:
     location: str
     result_index: int
     info: types.TensorInfo
+    reason: str | None = None  # why an unknown value stayed unknown (count_module only)
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,7 @@ class ValueRow:
     result_index: int
     refined: str
     truth: str | None
+    reason: str | None = None
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
@@ -79,7 +83,19 @@ class TypeReport:
             "has_truth": self.has_truth,
             "unknown_rows": [row.to_dict() for row in self.unknown_rows],
             "contradiction_rows": [row.to_dict() for row in self.contradiction_rows],
+            "unknown_reasons": self.unknown_reasons(),
         }
+
+    def unknown_reasons(self) -> dict[str, int]:
+        """How many unknown values each reason explains (reasons without the op name)."""
+        counts: dict[str, int] = {}
+        for row in self.unknown_rows:
+            kind = (row.reason or "no reason recorded").split(":")[0]
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts
+
+    def __str__(self) -> str:
+        return self.format_table()
 
     def format_table(self, max_rows: int = 20) -> str:
         total = self.values or 1
@@ -92,6 +108,10 @@ class TypeReport:
             ("contradictions", self.contradictions),
         ):
             lines.append(f"  {label:<15}{count:>8}  {100.0 * count / total:6.2f}%")
+        reasons = self.unknown_reasons() if not self.has_truth else {}
+        if reasons:
+            lines.append("why values stayed unknown:")
+            lines += [f"  {count:>8}  {kind}" for kind, count in sorted(reasons.items())]
         lines += _format_rows("contradictions", self.contradiction_rows, max_rows)
         lines += _format_rows("unknown values", self.unknown_rows, max_rows)
         return "\n".join(lines)
@@ -103,10 +123,25 @@ def _format_rows(title: str, rows: list[ValueRow], max_rows: int) -> list[str]:
     lines = [f"{title}:"]
     for row in rows[:max_rows]:
         truth = f"  (truth {row.truth})" if row.truth is not None else ""
-        lines.append(f"  {row.op_name} #{row.result_index} at {row.location}: {row.refined}{truth}")
+        reason = f"  ({row.reason})" if row.reason is not None else ""
+        where = short_location(row.location)
+        lines.append(f"  {row.op_name} #{row.result_index} at {where}: {row.refined}{truth}{reason}")
     if len(rows) > max_rows:
         lines.append(f"  ... {len(rows) - max_rows} more")
     return lines
+
+
+_FILE_LINE_COL = re.compile(r'"([^"]*)":(\d+):(\d+)')
+
+
+def short_location(location: str) -> str:
+    """`file:line:col` of the innermost frame of a printed location, file without its
+    directory; the location itself when it names no file."""
+    match = _FILE_LINE_COL.search(location)
+    if match is None:
+        return location
+    file, line, col = match.groups()
+    return f"{file.rsplit('/', 1)[-1]}:{line}:{col}"
 
 
 def op_name(op: ir.Operation) -> str:
@@ -117,9 +152,12 @@ def op_name(op: ir.Operation) -> str:
     return name
 
 
-def tensor_values(module: ir.Operation) -> tuple[list[ValueRecord], int]:
+def tensor_values(module: ir.Operation, explain=None) -> tuple[list[ValueRecord], int]:
     """The tensor results of every op inside the module's functions, in walk order, and
-    the number of ops walked. Reads everything at once: no handle outlives the walk."""
+    the number of ops walked. Reads everything at once: no handle outlives the walk.
+
+    `explain`, an `UnknownExplainer`, gives each unknown value its reason.
+    """
     records: list[ValueRecord] = []
     op_count = 0
 
@@ -129,12 +167,14 @@ def tensor_values(module: ir.Operation) -> tuple[list[ValueRecord], int]:
             return ir.WalkResult.ADVANCE
         op_count += 1
         name = None
+        undecided = explain is not None and explain.saw(op)
         for index, result in enumerate(op.results):
             info = types.parse(result.type)
             if info is None:
                 continue
             name = name or op_name(op)
-            records.append(ValueRecord(name, str(op.location), index, info))
+            reason = explain.reason(op, undecided) if explain and info.is_unknown else None
+            records.append(ValueRecord(name, str(op.location), index, info, reason))
         return ir.WalkResult.ADVANCE
 
     module.walk(visit, ir.WalkOrder.PRE_ORDER)
@@ -210,6 +250,7 @@ def _row(ours: ValueRecord, truth: ValueRecord | None) -> ValueRow:
         ours.result_index,
         ours.info.text(),
         None if truth is None else truth.info.text(),
+        ours.reason,
     )
 
 
@@ -221,9 +262,12 @@ def compare_modules(refined: ir.Operation, truth: ir.Operation) -> TypeReport:
     return compare_records(ours, theirs, op_count)
 
 
-def count_module(module: ir.Operation) -> TypeReport:
-    """Counts exact, partial and unknown tensor values when no truth is at hand."""
-    records, op_count = tensor_values(module)
+def count_module(module: ir.Operation, has_library_function=None) -> TypeReport:
+    """Counts exact, partial and unknown tensor values when no truth is at hand, with the
+    reason each unknown value stayed unknown. `has_library_function(key)` says whether the
+    library knows an op (key: the op name without `torch.`); None: do not blame the library.
+    """
+    records, op_count = tensor_values(module, UnknownExplainer(has_library_function))
     report = TypeReport(op_count=op_count, has_truth=False)
     for record in records:
         if record.info.is_exact:
@@ -234,3 +278,164 @@ def count_module(module: ir.Operation) -> TypeReport:
         else:
             report.partial += 1
     return report
+
+
+# Why a tensor value stayed unknown, in the order they are tried.
+NO_LIBRARY_FUNCTION = "no library function"
+CONTROL_FLOW = "control flow: the branches or iterations disagree"
+CALL_RESULT = "function call: the callee's result type"
+UNKNOWN_OPERANDS = "unknown operand types upstream"
+UNDECIDED_CHECK = "undecided check: a runtime assert was emitted"
+DATA_DEPENDENT = "data-dependent size"
+
+
+class UnknownExplainer:
+    """Gives reasons for unknown values during one walk in program order.
+
+    Refinement keeps an undecided library check as a `torch.runtime.assert` right in front
+    of the op it guards, so an assert is charged to the next op with tensor results in the
+    same block.
+    """
+
+    def __init__(self, has_library_function=None):
+        self.has_library_function = has_library_function
+        self._assert_blocks: list = []  # parents of asserts not yet charged to an op
+
+    def saw(self, op) -> bool:
+        """Record `op`; True when an undecided check guards it."""
+        if op.name == "torch.runtime.assert":
+            self._assert_blocks.append(op.parent)
+            return False
+        if not any(types.parse(r.type) is not None for r in op.results):
+            return False
+        parent = op.parent
+        guarded = any(block == parent for block in self._assert_blocks)
+        self._assert_blocks = [block for block in self._assert_blocks if block != parent]
+        return guarded
+
+    def reason(self, op, undecided: bool) -> str:
+        name = op.name
+        if name in ("torch.prim.If", "torch.prim.Loop"):
+            return CONTROL_FLOW
+        if name == "func.call":
+            return CALL_RESULT
+        key = _library_key(op)
+        if self.has_library_function is not None and not self.has_library_function(key):
+            return f"{NO_LIBRARY_FUNCTION}: {key}"
+        if any(_lacks_rank(operand) for operand in op.operands):
+            return UNKNOWN_OPERANDS
+        return UNDECIDED_CHECK if undecided else DATA_DEPENDENT
+
+
+def _library_key(op) -> str:
+    if op.name == "torch.operator":
+        return ir.StringAttr(op.attributes["name"]).value
+    return op.name.removeprefix("torch.")
+
+
+def _lacks_rank(value: ir.Value) -> bool:
+    """A tensor without a rank, directly or as an element of a constructed list."""
+    info = types.parse(value.type)
+    if info is not None:
+        return info.sizes is None
+    if "tensor" not in str(value.type):
+        return False
+    owner = value.owner
+    if isinstance(value, ir.OpResult) and owner.operation.name == "torch.prim.ListConstruct":
+        return any(_lacks_rank(element) for element in owner.operation.operands)
+    return True
+
+
+# Why a tensor value stayed unknown, in the order they are tried.
+NO_LIBRARY_FUNCTION = "no library function"
+CONTROL_FLOW = "control flow: the branches or iterations disagree"
+CALL_RESULT = "function call: the callee's result type"
+UNKNOWN_OPERANDS = "unknown operand types upstream"
+UNDECIDED_CHECK = "undecided check: a runtime assert was emitted"
+DATA_DEPENDENT = "data-dependent size"
+
+
+class UnknownExplainer:
+    """Gives reasons for unknown values during one walk in program order.
+
+    Refinement keeps an undecided library check as a `torch.runtime.assert` right in front
+    of the op it guards, so an assert is charged to the next op with tensor results in the
+    same block.
+    """
+
+    def __init__(self, has_library_function=None):
+        self.has_library_function = has_library_function
+        self._assert_blocks: list = []  # parents of asserts not yet charged to an op
+
+    def saw(self, op) -> bool:
+        """Record `op`; True when an undecided check guards it."""
+        if op.name == "torch.runtime.assert":
+            self._assert_blocks.append(op.parent)
+            return False
+        if not any(types.parse(r.type) is not None for r in op.results):
+            return False
+        parent = op.parent
+        guarded = any(block == parent for block in self._assert_blocks)
+        self._assert_blocks = [block for block in self._assert_blocks if block != parent]
+        return guarded
+
+    def reason(self, op, undecided: bool) -> str:
+        name = op.name
+        if name in ("torch.prim.If", "torch.prim.Loop"):
+            return CONTROL_FLOW
+        if name == "func.call":
+            return CALL_RESULT
+        key = _library_key(op)
+        if self.has_library_function is not None and not self.has_library_function(key):
+            return f"{NO_LIBRARY_FUNCTION}: {key}"
+        if any(_lacks_rank(operand) for operand in op.operands):
+            return UNKNOWN_OPERANDS
+        return UNDECIDED_CHECK if undecided else DATA_DEPENDENT
+
+
+def _library_key(op) -> str:
+    if op.name == "torch.operator":
+        return ir.StringAttr(op.attributes["name"]).value
+    return op.name.removeprefix("torch.")
+
+
+def _lacks_rank(value: ir.Value) -> bool:
+    """A tensor without a rank, directly or as an element of a constructed list."""
+    info = types.parse(value.type)
+    if info is not None:
+        return info.sizes is None
+    if "tensor" not in str(value.type):
+        return False
+    owner = value.owner
+    if isinstance(value, ir.OpResult) and owner.operation.name == "torch.prim.ListConstruct":
+        return any(_lacks_rank(element) for element in owner.operation.operands)
+    return True
+
+
+def pair_by_location(
+    truth: list[ValueRecord], *outputs: list[ValueRecord]
+) -> list[tuple[ValueRecord, ...]]:
+    """(truth, output, ...) tuples for the values every output kept, paired by source
+    location, for outputs that erased or merged ops (canonicalize, cse).
+
+    Each tensor result is keyed by (location, op name, result index); within a key, values
+    pair in walk order, and only when each output has as many values under the key as the
+    truth. A key whose count changed (an op folded away or merged) is skipped, since order
+    no longer says which is which. Locations are per source line, so one key usually
+    covers the few ops a decomposition made from one line.
+    """
+    output_groups = [_by_location(records) for records in outputs]
+    paired: list[tuple[ValueRecord, ...]] = []
+    for key, truth_group in _by_location(truth).items():
+        groups = [groups.get(key, []) for groups in output_groups]
+        if any(len(group) != len(truth_group) for group in groups):
+            continue
+        paired += zip(truth_group, *groups, strict=True)
+    return paired
+
+
+def _by_location(records: list[ValueRecord]) -> dict[tuple[str, str, int], list[ValueRecord]]:
+    groups: dict[tuple[str, str, int], list[ValueRecord]] = {}
+    for record in records:
+        groups.setdefault((record.location, record.op_name, record.result_index), []).append(record)
+    return groups

@@ -1,0 +1,276 @@
+"""The Python API: import a PyTorch model, refine any Torch-dialect module, re-specialize.
+
+- `export_and_import(model, *args)`: `torch.export` + torch-mlir's FX importer + refinement;
+- `refine(module)`: refine IR from anywhere (text or a `torch_mlir.ir.Module`), in place;
+- `specialize(module, input_types)`: new argument types, derived types dropped, refined again.
+
+Each returns a `Refined(module, report)`; the report (`report.TypeReport`, no truth) counts
+the tensor values fully refined, partially refined and unknown, with a reason for every
+unknown one. Function signatures: after refinement the result types of every function
+that nothing in the module calls are narrowed to what its returned values are known to be,
+so the signature says what refinement learned; called functions keep their signatures,
+which their call sites depend on.
+
+Only `export_and_import` imports torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from torch_refine import diagnostics, report, types
+from torch_refine.calculations import symbol_name, user_functions
+from torch_refine.context import create_context
+from torch_refine.erase import erase_tensor_types
+from torch_refine.passmanager import InternalPassError, PassManager, save_reproducer
+from torch_refine.pipeline import parse as parse_pipeline
+
+PIPELINE = "torch-refine-pipeline"
+SOURCE_NAME = "<refine>"
+
+
+@dataclass
+class Refined:
+    """A refined module and its report; unpacks as `module, report = ...`."""
+
+    module: ir.Module
+    report: report.TypeReport
+
+    def __iter__(self):
+        return iter((self.module, self.report))
+
+    def __str__(self) -> str:
+        return self.report.format_table()
+
+
+class RefinementError(Exception):
+    """Bad IR or a failing pass. `diagnostics` are `file:line:col: error: ...` lines;
+    `reproducer` is the path of the input IR saved for `torch-refine-opt`, if any."""
+
+    def __init__(self, message: str, diagnostics_text: str = "", reproducer=None):
+        details = f"{message}\n{diagnostics_text}".rstrip()
+        path = None
+        if reproducer is not None:
+            path, command = reproducer
+            details += f"\nthe input IR is saved in {path}; reproduce with:\n  {command}"
+        super().__init__(details)
+        self.diagnostics = diagnostics_text
+        self.reproducer = path
+
+
+def export_and_import(model, *args, dynamic_shapes=None, refine: bool = True, **kwargs) -> Refined:
+    """Export `model(*args, **kwargs)` with `torch.export`, import it into the Torch dialect
+    with torch-mlir's FX importer and, unless `refine=False`, run `torch-refine-pipeline`.
+
+    The importer already types most values; refinement adds what it can derive and the
+    report says what is left.
+    """
+    from torch_mlir import fx
+
+    module = fx.export_and_import(
+        model, *args, output_type="torch", dynamic_shapes=dynamic_shapes, **kwargs
+    )
+    if not refine:
+        with module.context:
+            return Refined(module, _count(module.operation))
+    return _refine(module)
+
+
+def refine(
+    module: ir.Module | str,
+    *,
+    extra_library: str = "",
+    runtime_asserts: bool = True,
+    max_iterations: int = 10,
+) -> Refined:
+    """Refine a Torch-dialect module in place (text is parsed in a new context first).
+
+    Raises RefinementError for IR that does not parse or verify, and when a pass fails.
+    """
+    return _refine(
+        _as_module(module),
+        extra_library=extra_library,
+        runtime_asserts=runtime_asserts,
+        max_iterations=max_iterations,
+    )
+
+
+def _refine(
+    module: ir.Module, extra_library: str = "", runtime_asserts: bool = True, max_iterations: int = 10
+) -> Refined:
+    options = f"runtime-asserts={str(runtime_asserts).lower()} max-iterations={max_iterations}"
+    if extra_library:
+        options += f' extra-library="{extra_library}"'
+    pipeline_text = f"builtin.module({PIPELINE}{{{options}}})"
+    with module.context:
+        _run_pipeline(module, pipeline_text)
+        _refine_signatures(module.operation)
+        return Refined(module, _count(module.operation, extra_library))
+
+
+def specialize(
+    module: ir.Module | str,
+    input_types: Sequence,
+    *,
+    function: str = "main",
+    **refine_options,
+) -> Refined:
+    """Give `function` new argument types, drop every derived type and refine again.
+
+    `input_types` has one entry per argument: a shape such as `(4, None, 16)` (None: `?`;
+    the dtype stays), a type such as `"!torch.vtensor<[4,?,16],f32>"`, or None to keep
+    the argument's type. A rank or dtype that differs from the argument's raises
+    ValueError naming the argument.
+    """
+    module = _as_module(module)
+    with module.context:
+        fn = _function(module.operation, function)
+        block = fn.regions[0].blocks[0]
+        if len(input_types) != len(block.arguments):
+            raise ValueError(
+                f"@{function} has {len(block.arguments)} arguments, "
+                f"{len(input_types)} input types given"
+            )
+        for index, (argument, wanted) in enumerate(zip(block.arguments, input_types)):
+            if wanted is not None:
+                argument.set_type(_argument_type(function, index, argument.type, wanted))
+        _set_signature(fn, [a.type for a in block.arguments], _erased_results(fn))
+        erase_tensor_types(module.operation)
+    return _refine(module, **refine_options)
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _as_module(module) -> ir.Module:
+    if isinstance(module, Refined):
+        return module.module
+    if not isinstance(module, str):
+        return module
+    try:
+        return ir.Module.parse(module, create_context())  # wraps bare functions in a module
+    except ir.MLIRError as error:
+        raise RefinementError("invalid IR", _format(error, module)) from None
+
+
+def _format(error: ir.MLIRError, source: str | None = None) -> str:
+    sources = {SOURCE_NAME: source.splitlines()} if source is not None else {}
+    found = [diagnostics.from_mlir(d, SOURCE_NAME) for d in error.error_diagnostics]
+    return "".join(diagnostics.format_diagnostic(d, sources) for d in found)
+
+
+def _run_pipeline(module: ir.Module, pipeline_text: str) -> None:
+    before = module.operation.get_asm(enable_debug_info=True, assume_verified=True)
+    pass_manager = PassManager(module.context)
+    pass_manager.add_pipeline(parse_pipeline(pipeline_text))
+    pass_manager.enable_verifier(False)
+    try:
+        pass_manager.run(module.operation)
+        module.operation.verify()
+    except ir.MLIRError as error:
+        reproducer = save_reproducer(before, pipeline_text)
+        raise RefinementError(f"{PIPELINE} failed", _format(error), reproducer) from None
+    except InternalPassError as error:
+        reproducer = save_reproducer(before, pipeline_text)
+        raise RefinementError(f"{error}: {error.__cause__!r}", "", reproducer) from error
+
+
+def _count(module_op: ir.Operation, extra_library: str = "") -> report.TypeReport:
+    from torch_refine.calculations import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
+    from torch_refine.passes._reify import load_library
+
+    library = load_library(module_op, extra_library)
+
+    def has_library_function(key: str) -> bool:
+        return any(library.get(prefix + key) is not None for prefix in (SHAPE_FN_PREFIX, DTYPE_FN_PREFIX))
+
+    return report.count_module(module_op, has_library_function)
+
+
+def _function(module_op: ir.Operation, name: str):
+    for fn in user_functions(module_op):
+        if symbol_name(fn) == name:
+            return fn
+    raise ValueError(f"no function @{name} in the module")
+
+
+def _argument_type(function: str, index: int, old: ir.Type, wanted) -> ir.Type:
+    old_info = types.parse(old)
+    where = f"argument {index} (%arg{index}) of @{function}"
+    if old_info is None:
+        raise ValueError(f"{where} is {old}, not a tensor")
+    if isinstance(wanted, str):
+        new_info = types.parse_text(wanted)
+        if new_info is None:
+            raise ValueError(f"{where}: '{wanted}' is not a tensor type")
+    else:
+        sizes = tuple(None if d is None else int(d) for d in wanted)
+        new_info = types.TensorInfo(sizes, old_info.dtype, old_info.value_semantics)
+    if old_info.rank is not None and new_info.rank is not None and old_info.rank != new_info.rank:
+        raise ValueError(
+            f"{where} has rank {old_info.rank} ({old}), the new type has rank {new_info.rank}"
+        )
+    if old_info.dtype and new_info.dtype and old_info.dtype != new_info.dtype:
+        raise ValueError(f"{where} has dtype {old_info.dtype} ({old}), not {new_info.dtype}")
+    return types.to_type(new_info)
+
+
+def _signature(fn) -> ir.FunctionType:
+    return ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+
+
+def _set_signature(fn, inputs, results) -> None:
+    fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
+
+
+def _erased_results(fn) -> list[ir.Type]:
+    from torch_refine.erase import erased_type
+
+    return [erased_type(t) or t for t in _signature(fn).results]
+
+
+def _refine_signatures(module_op: ir.Operation) -> None:
+    """Narrow the result types of functions nothing calls to their returned values' types."""
+    called = _called_symbols(module_op)
+    for fn in user_functions(module_op):
+        if symbol_name(fn) in called or not len(fn.regions[0].blocks):
+            continue
+        returns = [op for op in fn.regions[0].blocks[-1].operations if op.name == "func.return"]
+        if len(returns) != 1:
+            continue
+        results = [_narrowed(returns[0], i, t) for i, t in enumerate(_signature(fn).results)]
+        _set_signature(fn, _signature(fn).inputs, results)
+
+
+def _narrowed(return_op, index: int, declared: ir.Type) -> ir.Type:
+    """The returned value's own type when it is more precise, dropping the cast to the
+    declared type that refinement left at the return."""
+    operand = return_op.operands[index]
+    source = operand
+    owner = operand.owner if isinstance(operand, ir.OpResult) else None
+    if owner is not None and owner.operation.name == "torch.tensor_static_info_cast":
+        source = owner.operation.operands[0]
+    declared_info, source_info = types.parse(declared), types.parse(source.type)
+    if declared_info is None or source_info is None or source_info == declared_info:
+        return declared
+    if not types.is_at_least_as_precise(source_info, declared_info):
+        return declared
+    return_op.operands[index] = source
+    if owner is not None and source is not operand and not list(operand.uses):
+        owner.operation.erase()
+    return source.type
+
+
+def _called_symbols(module_op: ir.Operation) -> set[str]:
+    called: set[str] = set()
+
+    def visit(op):
+        if op.name == "func.call":
+            called.add(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+        return ir.WalkResult.ADVANCE
+
+    module_op.walk(visit)
+    return called
