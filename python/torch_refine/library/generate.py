@@ -1,0 +1,66 @@
+"""Generate the embedded library: check every signature, script every registered function,
+import the lot into one module and write it to `_generated/`.
+
+    python -m torch_refine.library.generate          # or build_tools/update_abstract_interp_lib.sh
+
+Each (kind, op) becomes a public `func.func` named `LibraryFunction.symbol`; callees become
+private `__torch_refine_helper.*` funcs. The reify passes clone what they need as private.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+
+import torch
+from torch_mlir import ir
+from torch_mlir.passmanager import PassManager
+
+from ..context import create_context
+from ..importer import import_functions
+from . import registry
+from .loader import BYTECODE_PATH, HEADER, TEXT_PATH
+from .signatures import SignatureError
+
+
+def generate_module(context: ir.Context | None = None) -> ir.Module:
+    """The library as a verified module; raises SignatureError on a signature mismatch."""
+    registry.check_all()
+    scripted = {entry.symbol: torch.jit.script(entry.fn) for entry in registry.functions()}
+    module = import_functions(scripted, context or create_context())
+    # Locations name absolute source paths; the checked-in files must not depend on the checkout.
+    PassManager.parse("builtin.module(strip-debuginfo)", module.context).run(module.operation)
+    return module
+
+
+def module_text(module: ir.Module) -> str:
+    return HEADER + module.operation.get_asm(assume_verified=True)
+
+
+def module_bytecode(module: ir.Module) -> bytes:
+    buffer = io.BytesIO()
+    module.operation.write_bytecode(buffer)
+    return buffer.getvalue()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="torch-refine-gen-library",
+        description="Regenerate python/torch_refine/library/_generated/ from the library sources.",
+    )
+    parser.parse_args(argv)
+    try:
+        module = generate_module()
+    except SignatureError as error:
+        print(f"torch-refine-gen-library: error: {error}", file=sys.stderr)
+        return 1
+    TEXT_PATH.parent.mkdir(parents=True, exist_ok=True)
+    TEXT_PATH.write_text(module_text(module), encoding="utf-8")
+    BYTECODE_PATH.write_bytes(module_bytecode(module))
+    print(f"wrote {TEXT_PATH} and {BYTECODE_PATH.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

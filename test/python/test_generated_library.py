@@ -1,0 +1,89 @@
+"""The checked-in library is what the generator makes from the sources; the registry's rules."""
+
+import difflib
+import subprocess
+import sys
+
+import pytest
+from torch_mlir import ir
+
+from torch_refine.context import create_context
+from torch_refine.library import generate, loader, registry
+from torch_refine.library.registry import DuplicateFunctionError, LibraryFunction
+from torch_refine.library.signatures import SignatureError, check_signature, expected_signature
+
+REGENERATE = "run build_tools/update_abstract_interp_lib.sh"
+
+
+@pytest.fixture(scope="module")
+def fresh_text() -> str:
+    return generate.module_text(generate.generate_module())
+
+
+def _assert_same(checked_in: str, fresh: str, name: str) -> None:
+    if checked_in == fresh:
+        return
+    diff = difflib.unified_diff(
+        checked_in.splitlines(keepends=True), fresh.splitlines(keepends=True),
+        fromfile=f"{name} (checked in)", tofile=f"{name} (generated)",
+    )
+    pytest.fail(f"{name} is stale; {REGENERATE}\n{''.join(diff)}", pytrace=False)
+
+
+def test_text_is_current(fresh_text):
+    _assert_same(loader.TEXT_PATH.read_text(encoding="utf-8"), fresh_text, "library.mlir")
+
+
+def test_bytecode_is_current(fresh_text):
+    module = ir.Module.parse(loader.BYTECODE_PATH.read_bytes(), create_context())
+    _assert_same(generate.module_text(module), fresh_text, "library.mlirbc")
+
+
+def test_every_registered_function_has_a_public_symbol():
+    module = loader.library_module(create_context())
+    public = {
+        op.sym_name.value for op in module.body.operations
+        if "sym_visibility" not in op.attributes
+    }
+    assert {entry.symbol for entry in registry.functions()} == public
+
+
+def test_library_module_is_parsed_once_per_context():
+    context = create_context()
+    assert loader.library_module(context) is loader.library_module(context)
+    assert loader.library_module(create_context()) is not loader.library_module(context)
+
+
+def test_loader_does_not_import_torch():
+    code = (
+        "import sys\n"
+        "from torch_refine.context import create_context\n"
+        "from torch_refine.library.loader import library_module\n"
+        "library_module(create_context())\n"
+        "assert 'torch' not in sys.modules, 'loader imported torch'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_duplicate_registration_raises():
+    entry = registry.functions()[0]
+    decorator = getattr(registry, entry.kind)(entry.op)
+    with pytest.raises(DuplicateFunctionError, match="defined twice"):
+        decorator(entry.fn)
+
+
+def test_signature_mismatch_names_the_expected_signature():
+    wrong = "def aten〇mm〡shape(self: List[int]) -> List[int]:\n    return self\n"
+    with pytest.raises(SignatureError) as error:
+        check_signature("aten.mm", "shape", wrong)
+    assert expected_signature("aten.mm", "shape") in str(error.value)
+
+
+def test_generator_refuses_a_mismatching_signature(monkeypatch, capsys):
+    def aten〇mm〡shape(self: list) -> list:  # noqa: N802
+        return self
+
+    bogus = LibraryFunction("aten.mm", "shape", aten〇mm〡shape)
+    monkeypatch.setattr(registry, "functions", lambda kind=None: [bogus])
+    assert generate.main([]) == 1
+    assert expected_signature("aten.mm", "shape") in capsys.readouterr().err
