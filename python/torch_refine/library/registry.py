@@ -29,6 +29,7 @@ FAMILY_MODULES = (
     "linalg",
     "conv_pool",
     "nn",
+    "views",
 )
 
 

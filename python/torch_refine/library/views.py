@@ -1,0 +1,851 @@
+"""Views and shape manipulation: the result rearranges `self`'s sizes and keeps its dtype.
+
+Shape functions are written out; the dtype functions that just return `self`'s dtype are
+declared as data at the end (`keep_self_dtype`) and checked on a dtype sweep of the op's
+first accepted shape case.
+"""
+
+from typing import List, Optional, Tuple, Union  # noqa: F401 (used by synthesized functions)
+
+import torch
+import torch.jit._shape_functions as upstream
+from torch import device  # noqa: F401 (annotation of synthesized functions)
+
+from ._helpers import elementwise_dtype, rank_dtype_lists
+from ._synthesize import define
+from .elementwise import DTYPE_SWEEP
+from .registry import _FUNCTIONS, dtype, shape
+from .testing import ErrorInvocation, Invocation, TensorOfShape
+
+# --- Declaring "same dtype as self" functions ------------------------------------------------
+
+
+def dtype_sweep(cases) -> list[Invocation]:
+    """The first accepted case with its first tensor in each dtype of DTYPE_SWEEP."""
+    base = next(case for case in cases if not case.expects_error)
+    position = next(i for i, a in enumerate(base.args) if isinstance(a, TensorOfShape))
+    sweep = []
+    for dtype_ in DTYPE_SWEEP:
+        args = list(base.args)
+        args[position] = TensorOfShape(*args[position].shape, dtype=dtype_)
+        sweep.append(Invocation(*args, **base.kwargs))
+    return sweep
+
+
+def keep_self_dtype(namespace: dict, *ops: str) -> None:
+    """Dtype functions returning `self`'s dtype, tested on the op's shape cases."""
+    for op in ops:
+        cases = _FUNCTIONS[("shape", op)].invocations
+        define("dtype", op, "    return self_rank_dtype[1]", namespace, dtype_sweep(cases))
+
+
+# --- Family-private helpers (TorchScript) ----------------------------------------------------
+
+
+def _check_sizes_non_negative(op: str, size: List[int]) -> None:
+    for s in size:
+        if s < 0:
+            raise AssertionError(op + ": sizes must be non-negative")
+
+
+def _expand(self: List[int], size: List[int]) -> List[int]:
+    """expand's rule: `-1` keeps a size, a size-1 dim stretches, new dims lead."""
+    if len(size) < len(self):
+        raise AssertionError("expand: the number of sizes provided must be greater or equal "
+                             "to the number of dimensions in the tensor")
+    out: List[int] = []
+    offset = len(size) - len(self)
+    for i in range(len(size)):
+        target = size[i]
+        if i < offset:
+            if target < 0:
+                raise AssertionError("expand: the expanded size -1 is not allowed in a "
+                                     "leading, non-existing dimension")
+            out.append(target)
+            continue
+        current = self[i - offset]
+        if target == -1:
+            out.append(current)
+            continue
+        if target < 0:
+            raise AssertionError("expand: negative expanded size")
+        if current != target and current != 1:
+            raise AssertionError("expand: the expanded size must match the existing size "
+                                 "at a non-singleton dimension")
+        out.append(target)
+    return out
+
+
+def _remove_dim(self: List[int], dim: int) -> List[int]:
+    out: List[int] = []
+    for i in range(len(self)):
+        if i != dim:
+            out.append(self[i])
+    return out
+
+
+def _wrap_dims(dims: List[int], rank: int, op: str) -> List[int]:
+    """Wrapped dims; a dim named twice is an error."""
+    wrapped: List[int] = []
+    for d in dims:
+        w = upstream.maybe_wrap_dim(d, rank)
+        if w in wrapped:
+            raise AssertionError(op + ": dim appears multiple times in the list of dims")
+        wrapped.append(w)
+    return wrapped
+
+
+def _split_with_sizes(self: List[int], split_sizes: List[int], dim: int) -> List[List[int]]:
+    if len(self) == 0:
+        raise AssertionError("split_with_sizes: expects at least a 1-dimensional tensor")
+    dim = upstream.maybe_wrap_dim(dim, len(self))
+    total = 0
+    for s in split_sizes:
+        if s < 0:
+            raise AssertionError("split_with_sizes: split sizes must be non-negative")
+        total += s
+    if total != self[dim]:
+        raise AssertionError("split_with_sizes: split sizes must sum exactly to the size "
+                             "of the split dimension")
+    out: List[List[int]] = []
+    for s in split_sizes:
+        piece = upstream._copy(self)
+        piece[dim] = s
+        out.append(piece)
+    return out
+
+
+def _split(self: List[int], split_size: int, dim: int) -> List[List[int]]:
+    if len(self) == 0:
+        raise AssertionError("split: expects at least a 1-dimensional tensor")
+    if split_size < 0:
+        raise AssertionError("split: split_size must be non-negative")
+    dim = upstream.maybe_wrap_dim(dim, len(self))
+    dim_size = self[dim]
+    if split_size == 0 and dim_size != 0:
+        raise AssertionError("split: split_size can only be 0 if the dimension size is 0")
+    num_splits = 1
+    if split_size != 0:
+        num_splits = max((dim_size + split_size - 1) // split_size, 1)
+    last = split_size - (split_size * num_splits - dim_size)
+    out: List[List[int]] = []
+    for i in range(num_splits):
+        piece = upstream._copy(self)
+        piece[dim] = last if i == num_splits - 1 else split_size
+        out.append(piece)
+    return out
+
+
+def _view(self: List[int], size: List[int]) -> List[int]:
+    return upstream.view(self, size)
+
+
+# --- Identity views --------------------------------------------------------------------------
+
+_UNARY_CASES = [Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape()),
+                Invocation(TensorOfShape(0, 4))]
+
+
+@shape("aten.alias", "aten.alias_copy", "aten.detach", invocations=_UNARY_CASES)
+def aten〇alias〡shape(self: List[int]) -> List[int]:
+    return upstream.unary(self)
+
+
+# --- Reshapes --------------------------------------------------------------------------------
+
+_VIEW_CASES = [
+    Invocation(TensorOfShape(2, 3), [6]),
+    Invocation(TensorOfShape(2, 3), [3, -1]),
+    Invocation(TensorOfShape(2, 3, 4), [-1]),
+    Invocation(TensorOfShape(), [1, 1]),
+    Invocation(TensorOfShape(1), []),
+    Invocation(TensorOfShape(0, 3), [3, 0]),
+    Invocation(TensorOfShape(0, 3), [-1, 3]),
+    ErrorInvocation(TensorOfShape(0, 3), [0, -1]),
+    ErrorInvocation(TensorOfShape(2, 3), [4, -1]),
+    ErrorInvocation(TensorOfShape(2, 3), [-1, -1]),
+    ErrorInvocation(TensorOfShape(2, 3), [7]),
+    ErrorInvocation(TensorOfShape(2, 3), [-2, -3]),
+]
+
+
+@shape("aten.view", "aten._unsafe_view", "aten.view_copy", invocations=_VIEW_CASES)
+def aten〇view〡shape(self: List[int], size: List[int]) -> List[int]:
+    return _view(self, size)
+
+
+@shape("aten.reshape", invocations=_VIEW_CASES)
+def aten〇reshape〡shape(self: List[int], shape: List[int]) -> List[int]:
+    return _view(self, shape)
+
+
+@shape("aten.view_as", invocations=[
+    Invocation(TensorOfShape(2, 3), TensorOfShape(3, 2)),
+    Invocation(TensorOfShape(), TensorOfShape(1, 1)),
+    ErrorInvocation(TensorOfShape(2, 3), TensorOfShape(4)),
+])
+def aten〇view_as〡shape(self: List[int], other: List[int]) -> List[int]:
+    return _view(self, other)
+
+
+@shape("aten.flatten.using_ints", invocations=[
+    Invocation(TensorOfShape(2, 3, 4)),
+    Invocation(TensorOfShape(2, 3, 4), 1),
+    Invocation(TensorOfShape(2, 3, 4), 0, 1),
+    Invocation(TensorOfShape(2, 3, 4), -2, -2),
+    Invocation(TensorOfShape(2, 0, 4), 1, 2),
+    Invocation(TensorOfShape()),
+    Invocation(TensorOfShape(), -1, 0),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 2, 1),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 0, 3),
+])
+def aten〇flatten〇using_ints〡shape(self: List[int], start_dim: int = 0, end_dim: int = -1) -> List[int]:
+    return upstream.flatten(self, start_dim, end_dim)
+
+
+@shape("aten.unflatten.int", invocations=[
+    Invocation(TensorOfShape(6, 4), 0, [2, 3]),
+    Invocation(TensorOfShape(4, 6), -1, [3, -1]),
+    Invocation(TensorOfShape(4, 6), 1, [6]),
+    Invocation(TensorOfShape(4, 0), 1, [0, 5]),
+    ErrorInvocation(TensorOfShape(4, 6), 1, [4, -1]),
+    ErrorInvocation(TensorOfShape(4, 6), 1, []),
+    ErrorInvocation(TensorOfShape(4, 6), 2, [2, 3]),
+    ErrorInvocation(TensorOfShape(4, 0), 1, [0, -1]),
+])
+def aten〇unflatten〇int〡shape(self: List[int], dim: int, sizes: List[int]) -> List[int]:
+    dim = upstream.maybe_wrap_dim(dim, len(self))
+    if len(sizes) == 0:
+        raise AssertionError("unflatten: sizes must be non-empty")
+    inferred = upstream.infer_size_impl(sizes, self[dim])
+    out: List[int] = []
+    for i in range(dim):
+        out.append(self[i])
+    for s in inferred:
+        out.append(s)
+    for i in range(dim + 1, len(self)):
+        out.append(self[i])
+    return out
+
+
+_SQUEEZE_DIM_CASES = [
+    Invocation(TensorOfShape(2, 1, 3), 1),
+    Invocation(TensorOfShape(2, 1, 3), 0),
+    Invocation(TensorOfShape(2, 1, 3), -2),
+    Invocation(TensorOfShape(), 0),
+    Invocation(TensorOfShape(), -1),
+    ErrorInvocation(TensorOfShape(2, 1, 3), 3),
+]
+
+
+@shape("aten.squeeze.dim", "aten.squeeze_copy.dim", invocations=_SQUEEZE_DIM_CASES)
+def aten〇squeeze〇dim〡shape(self: List[int], dim: int) -> List[int]:
+    return upstream.squeeze(self, dim)
+
+
+@shape("aten.squeeze.dims", invocations=[
+    Invocation(TensorOfShape(2, 1, 3, 1), [1, 3]),
+    Invocation(TensorOfShape(2, 1, 3, 1), [-1, 0]),
+    Invocation(TensorOfShape(2, 1, 3), []),
+    Invocation(TensorOfShape(), [0]),
+    ErrorInvocation(TensorOfShape(2, 1, 3), [1, -2]),
+    ErrorInvocation(TensorOfShape(2, 1, 3), [3]),
+])
+def aten〇squeeze〇dims〡shape(self: List[int], dim: List[int]) -> List[int]:
+    wrapped = _wrap_dims(dim, len(self), "squeeze")
+    out: List[int] = []
+    for i in range(len(self)):
+        if self[i] != 1 or i not in wrapped:
+            out.append(self[i])
+    return out
+
+
+@shape("aten.squeeze", invocations=[
+    Invocation(TensorOfShape(2, 1, 3, 1)),
+    Invocation(TensorOfShape(1, 1)),
+    Invocation(TensorOfShape()),
+    Invocation(TensorOfShape(0, 1)),
+])
+def aten〇squeeze〡shape(self: List[int]) -> List[int]:
+    return upstream.squeeze_nodim(self)
+
+
+@shape("aten.unsqueeze", "aten.unsqueeze_copy", invocations=[
+    Invocation(TensorOfShape(2, 3), 0),
+    Invocation(TensorOfShape(2, 3), 2),
+    Invocation(TensorOfShape(2, 3), -1),
+    Invocation(TensorOfShape(2, 3), -3),
+    Invocation(TensorOfShape(), 0),
+    ErrorInvocation(TensorOfShape(2, 3), 3),
+    ErrorInvocation(TensorOfShape(2, 3), -4),
+])
+def aten〇unsqueeze〡shape(self: List[int], dim: int) -> List[int]:
+    return upstream.unsqueeze(self, dim)
+
+
+# --- Broadcasting views ----------------------------------------------------------------------
+
+_EXPAND_CASES = [
+    Invocation(TensorOfShape(3, 1), [3, 4]),
+    Invocation(TensorOfShape(3, 1), [2, -1, 4]),
+    Invocation(TensorOfShape(), [2, 3]),
+    Invocation(TensorOfShape(), []),
+    Invocation(TensorOfShape(1), [0]),
+    Invocation(TensorOfShape(0, 1), [0, 5]),
+    ErrorInvocation(TensorOfShape(3, 2), [3, 4]),
+    ErrorInvocation(TensorOfShape(3, 1), [4]),
+    ErrorInvocation(TensorOfShape(3, 1), [-1, 3, 4]),
+    ErrorInvocation(TensorOfShape(3, 1), [3, -2]),
+]
+
+
+@shape("aten.expand", "aten.expand_copy", invocations=_EXPAND_CASES)
+def aten〇expand〡shape(self: List[int], size: List[int], implicit: bool = False) -> List[int]:
+    return _expand(self, size)
+
+
+@shape("aten.broadcast_to", invocations=_EXPAND_CASES)
+def aten〇broadcast_to〡shape(self: List[int], size: List[int]) -> List[int]:
+    return _expand(self, size)
+
+
+@shape("aten.expand_as", invocations=[
+    Invocation(TensorOfShape(3, 1), TensorOfShape(2, 3, 4)),
+    Invocation(TensorOfShape(), TensorOfShape(2)),
+    ErrorInvocation(TensorOfShape(3, 2), TensorOfShape(3, 4)),
+])
+def aten〇expand_as〡shape(self: List[int], other: List[int]) -> List[int]:
+    return _expand(self, other)
+
+
+# --- Dim permutations ------------------------------------------------------------------------
+
+
+@shape("aten.permute", "aten.permute_copy", invocations=[
+    Invocation(TensorOfShape(2, 3, 4), [2, 0, 1]),
+    Invocation(TensorOfShape(2, 3, 4), [-1, 0, -2]),
+    Invocation(TensorOfShape(), []),
+    Invocation(TensorOfShape(0, 3), [1, 0]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), [0, 1]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), [0, 1, 1]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), [0, 1, 3]),
+])
+def aten〇permute〡shape(self: List[int], dims: List[int]) -> List[int]:
+    return upstream.permute(self, dims)
+
+
+@shape("aten.transpose.int", "aten.transpose_copy.int", invocations=[
+    Invocation(TensorOfShape(2, 3, 4), 0, 2),
+    Invocation(TensorOfShape(2, 3, 4), -1, 1),
+    Invocation(TensorOfShape(2, 3), 1, 1),
+    Invocation(TensorOfShape(), 0, -1),
+    ErrorInvocation(TensorOfShape(2, 3), 0, 2),
+])
+def aten〇transpose〇int〡shape(self: List[int], dim0: int, dim1: int) -> List[int]:
+    return upstream.transpose(self, dim0, dim1)
+
+
+@shape("aten.t", invocations=[
+    Invocation(TensorOfShape(2, 3)),
+    Invocation(TensorOfShape(3)),
+    Invocation(TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3, 4)),
+])
+def aten〇t〡shape(self: List[int]) -> List[int]:
+    return upstream.t(self)
+
+
+@shape("aten.movedim.int", invocations=[
+    Invocation(TensorOfShape(2, 3, 4), 0, 2),
+    Invocation(TensorOfShape(2, 3, 4), -1, 0),
+    Invocation(TensorOfShape(5), 0, 0),
+    Invocation(TensorOfShape(), 0, -1),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 3, 0),
+])
+def aten〇movedim〇int〡shape(self: List[int], source: int, destination: int) -> List[int]:
+    return upstream._copy(upstream.movedim(self, [source], [destination]))
+
+
+# --- Selections and slices -------------------------------------------------------------------
+
+_SELECT_CASES = [
+    Invocation(TensorOfShape(2, 3, 4), 1, 2),
+    Invocation(TensorOfShape(2, 3, 4), -1, -4),
+    Invocation(TensorOfShape(5), 0, 4),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 1, 3),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 1, -4),
+    ErrorInvocation(TensorOfShape(2, 0), 1, 0),
+    ErrorInvocation(TensorOfShape(), 0, 0),
+    ErrorInvocation(TensorOfShape(2, 3), 2, 0),
+]
+
+
+@shape("aten.select.int", "aten.select_copy.int", invocations=_SELECT_CASES)
+def aten〇select〇int〡shape(self: List[int], dim: int, index: int) -> List[int]:
+    return upstream.select(self, dim, index)
+
+
+_SLICE_CASES = [
+    Invocation(TensorOfShape(8, 3)),
+    Invocation(TensorOfShape(8, 3), 0, 2, 6),
+    Invocation(TensorOfShape(8, 3), 0, 1, None, 3),
+    Invocation(TensorOfShape(8, 3), 0, -3),
+    Invocation(TensorOfShape(8, 3), 0, -20, -2),
+    Invocation(TensorOfShape(8, 3), -1, 1, 100),
+    Invocation(TensorOfShape(8, 3), 0, 6, 2),
+    Invocation(TensorOfShape(8, 3), 0, 20, 30),
+    Invocation(TensorOfShape(8, 3), 0, 0, 9223372036854775807, 2),
+    Invocation(TensorOfShape(0, 3), 0, 1, 2),
+    ErrorInvocation(TensorOfShape(8, 3), 0, 0, 4, 0),
+    ErrorInvocation(TensorOfShape(8, 3), 0, 0, 4, -1),
+    ErrorInvocation(TensorOfShape(8, 3), 2),
+    ErrorInvocation(TensorOfShape(), 0, 0, 1),
+]
+
+
+@shape("aten.slice.Tensor", "aten.slice_copy.Tensor", invocations=_SLICE_CASES)
+def aten〇slice〇Tensor〡shape(self: List[int], dim: int = 0, start: Optional[int] = None, end: Optional[int] = None, step: int = 1) -> List[int]:
+    return upstream.slice(self, dim, start, end, step)
+
+
+@shape("aten.narrow", invocations=[
+    Invocation(TensorOfShape(8, 3), 0, 2, 3),
+    Invocation(TensorOfShape(8, 3), -1, -2, 2),
+    Invocation(TensorOfShape(8, 3), 0, 8, 0),
+    Invocation(TensorOfShape(8, 3), 0, 0, 8),
+    ErrorInvocation(TensorOfShape(8, 3), 0, 6, 3),
+    ErrorInvocation(TensorOfShape(8, 3), 0, -9, 1),
+    ErrorInvocation(TensorOfShape(8, 3), 0, 0, -1),
+    ErrorInvocation(TensorOfShape(), 0, 0, 1),
+    ErrorInvocation(TensorOfShape(8, 3), 2, 0, 1),
+])
+def aten〇narrow〡shape(self: List[int], dim: int, start: int, length: int) -> List[int]:
+    if len(self) == 0:
+        raise AssertionError("narrow: cannot be applied to a 0-dim tensor")
+    dim = upstream.maybe_wrap_dim(dim, len(self))
+    size = self[dim]
+    if start < -size or start > size:
+        raise AssertionError("narrow: start out of range")
+    if start < 0:
+        start += size
+    if length < 0:
+        raise AssertionError("narrow: length must be non-negative")
+    if start > size - length:
+        raise AssertionError("narrow: start + length exceeds the dimension size")
+    out = upstream._copy(self)
+    out[dim] = length
+    return out
+
+
+@shape("aten.diagonal", "aten.diagonal_copy", invocations=[
+    Invocation(TensorOfShape(3, 4)),
+    Invocation(TensorOfShape(3, 4), 1),
+    Invocation(TensorOfShape(3, 4), -2),
+    Invocation(TensorOfShape(3, 4), 5),
+    Invocation(TensorOfShape(3, 4), -5),
+    Invocation(TensorOfShape(2, 3, 4), 0, -1, 0),
+    Invocation(TensorOfShape(2, 3, 4, 5), 1, 1, 3),
+    Invocation(TensorOfShape(0, 4)),
+    ErrorInvocation(TensorOfShape(3, 4), 0, 1, -1),
+    ErrorInvocation(TensorOfShape(3, 4), 0, 0, 2),
+    ErrorInvocation(TensorOfShape(3)),
+])
+def aten〇diagonal〡shape(self: List[int], offset: int = 0, dim1: int = 0, dim2: int = 1) -> List[int]:
+    rank = len(self)
+    d1 = upstream.maybe_wrap_dim(dim1, rank)
+    d2 = upstream.maybe_wrap_dim(dim2, rank)
+    if d1 == d2:
+        raise AssertionError("diagonal: dim1 and dim2 cannot be identical")
+    if offset >= 0:
+        diag = min(self[d1], self[d2] - offset)
+    else:
+        diag = min(self[d1] + offset, self[d2])
+    out: List[int] = []
+    for i in range(rank):
+        if i != d1 and i != d2:
+            out.append(self[i])
+    out.append(max(diag, 0))
+    return out
+
+
+@shape("aten.unfold", invocations=[
+    Invocation(TensorOfShape(8, 3), 0, 3, 2),
+    Invocation(TensorOfShape(8, 3), -1, 3, 1),
+    Invocation(TensorOfShape(8, 3), 0, 0, 1),
+    Invocation(TensorOfShape(), 0, 1, 1),
+    ErrorInvocation(TensorOfShape(8, 3), 0, 9, 1),
+    ErrorInvocation(TensorOfShape(8, 3), 0, 2, 0),
+    ErrorInvocation(TensorOfShape(8, 3), 0, -1, 1),
+    ErrorInvocation(TensorOfShape(), 0, 2, 1),
+])
+def aten〇unfold〡shape(self: List[int], dimension: int, size: int, step: int) -> List[int]:
+    dim = upstream.maybe_wrap_dim(dimension, len(self))
+    dim_size = self[dim] if len(self) > 0 else 1
+    if size > dim_size:
+        raise AssertionError("unfold: the window size exceeds the size of the dimension")
+    if size < 0:
+        raise AssertionError("unfold: the window size must be non-negative")
+    if step <= 0:
+        raise AssertionError("unfold: step must be positive")
+    if len(self) == 0:
+        return [size]
+    out = upstream._copy(self)
+    out[dim] = (dim_size - size) // step + 1
+    out.append(size)
+    return out
+
+
+# --- Splits: a Tensor[] result ---------------------------------------------------------------
+
+
+@shape("aten.split_with_sizes", invocations=[
+    Invocation(TensorOfShape(8, 3), [2, 6]),
+    Invocation(TensorOfShape(8, 3), [1, 1, 1], 1),
+    Invocation(TensorOfShape(8, 3), [0, 3], -1),
+    Invocation(TensorOfShape(0, 3), [0]),
+    ErrorInvocation(TensorOfShape(8, 3), [2, 5]),
+    ErrorInvocation(TensorOfShape(8, 3), [10, -2]),
+    ErrorInvocation(TensorOfShape(), [1]),
+])
+def aten〇split_with_sizes〡shape(self: List[int], split_sizes: List[int], dim: int = 0) -> List[List[int]]:
+    return _split_with_sizes(self, split_sizes, dim)
+
+
+@dtype("aten.split_with_sizes", invocations=[
+    Invocation(TensorOfShape(8, 3, dtype=d), [2, 6]) for d in DTYPE_SWEEP
+])
+def aten〇split_with_sizes〡dtype(self_rank_dtype: Tuple[int, int], split_sizes: List[int], dim: int = 0) -> List[int]:
+    # One dtype per piece. split.Tensor, chunk and unbind have no dtype function: their
+    # piece count depends on sizes, which a dtype function does not see.
+    dtypes: List[int] = []
+    for _ in split_sizes:
+        dtypes.append(self_rank_dtype[1])
+    return dtypes
+
+
+@shape("aten.split.Tensor", invocations=[
+    Invocation(TensorOfShape(8, 3), 3),
+    Invocation(TensorOfShape(8, 3), 2, 1),
+    Invocation(TensorOfShape(8, 3), 4, -1),
+    Invocation(TensorOfShape(8, 3), 8),
+    Invocation(TensorOfShape(0, 3), 3),
+    Invocation(TensorOfShape(0, 3), 0),
+    ErrorInvocation(TensorOfShape(8, 3), 0),
+    ErrorInvocation(TensorOfShape(8, 3), -1),
+    ErrorInvocation(TensorOfShape(), 1),
+])
+def aten〇split〇Tensor〡shape(self: List[int], split_size: int, dim: int = 0) -> List[List[int]]:
+    return _split(self, split_size, dim)
+
+
+@shape("aten.chunk", invocations=[
+    Invocation(TensorOfShape(8, 3), 3),
+    Invocation(TensorOfShape(8, 3), 4),
+    Invocation(TensorOfShape(8, 3), 10),
+    Invocation(TensorOfShape(8, 3), 2, -1),
+    Invocation(TensorOfShape(0, 3), 3),
+    ErrorInvocation(TensorOfShape(8, 3), 0),
+    ErrorInvocation(TensorOfShape(), 1),
+])
+def aten〇chunk〡shape(self: List[int], chunks: int, dim: int = 0) -> List[List[int]]:
+    if len(self) == 0:
+        raise AssertionError("chunk: expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise AssertionError("chunk: expects `chunks` to be greater than 0")
+    dim = upstream.maybe_wrap_dim(dim, len(self))
+    dim_size = self[dim]
+    split_size = (dim_size + chunks - 1) // chunks
+    if split_size == 0 and dim_size == 0:
+        # Zero-size chunks keep their count, which `split` would lose.
+        sizes: List[int] = []
+        for _ in range(chunks):
+            sizes.append(0)
+        return _split_with_sizes(self, sizes, dim)
+    return _split(self, split_size, dim)
+
+
+@shape("aten.unbind.int", invocations=[
+    Invocation(TensorOfShape(3, 4)),
+    Invocation(TensorOfShape(3, 4), -1),
+    Invocation(TensorOfShape(0, 4)),
+    ErrorInvocation(TensorOfShape()),
+    ErrorInvocation(TensorOfShape(3, 4), 2),
+])
+def aten〇unbind〇int〡shape(self: List[int], dim: int = 0) -> List[List[int]]:
+    if len(self) == 0:
+        raise AssertionError("unbind: dimension specified as 0 but tensor has no dimensions")
+    dim = upstream.maybe_wrap_dim(dim, len(self))
+    out: List[List[int]] = []
+    for _ in range(self[dim]):
+        out.append(_remove_dim(self, dim))
+    return out
+
+
+# --- Concatenation ---------------------------------------------------------------------------
+
+_CAT_DTYPE_CASES = [
+    Invocation([TensorOfShape(2, 3, dtype=a), TensorOfShape(4, 3, dtype=b)])
+    for a in DTYPE_SWEEP for b in DTYPE_SWEEP
+] + [
+    # Legacy empty 1-D tensors are skipped for shapes but still promote.
+    Invocation([TensorOfShape(2, 3, dtype=torch.int32), TensorOfShape(0, dtype=torch.float64)]),
+    Invocation([TensorOfShape(2, dtype=torch.int64)]),
+    ErrorInvocation([]),
+]
+
+
+@shape("aten.cat", invocations=[
+    Invocation([TensorOfShape(2, 3), TensorOfShape(4, 3)]),
+    Invocation([TensorOfShape(2, 3), TensorOfShape(2, 5)], 1),
+    Invocation([TensorOfShape(2, 3), TensorOfShape(2, 5)], -1),
+    Invocation([TensorOfShape(2, 3)]),
+    Invocation([TensorOfShape(2, 3), TensorOfShape(0)], 1),
+    Invocation([TensorOfShape(0), TensorOfShape(0)]),
+    Invocation([TensorOfShape(0, 3), TensorOfShape(2, 3)]),
+    ErrorInvocation([TensorOfShape(2, 3), TensorOfShape(2, 4)]),
+    ErrorInvocation([TensorOfShape(2, 3), TensorOfShape(2, 3, 1)]),
+    ErrorInvocation([TensorOfShape(), TensorOfShape()]),
+    ErrorInvocation([TensorOfShape(2, 3)], 2),
+    ErrorInvocation([]),
+])
+def aten〇cat〡shape(tensors: List[List[int]], dim: int = 0) -> List[int]:
+    if len(tensors) == 0:
+        raise AssertionError("cat: expected a non-empty list of Tensors")
+    return upstream.cat(tensors, dim)
+
+
+@dtype("aten.cat", invocations=_CAT_DTYPE_CASES)
+def aten〇cat〡dtype(tensors_rank_dtype: List[Tuple[int, int]], dim: int = 0) -> int:
+    if len(tensors_rank_dtype) == 0:
+        raise AssertionError("cat: expected a non-empty list of Tensors")
+    ranks, dtypes = rank_dtype_lists(tensors_rank_dtype)
+    return elementwise_dtype(0, ranks, dtypes)  # 0: DEFAULT promotion
+
+
+@shape("aten.stack", invocations=[
+    Invocation([TensorOfShape(2, 3), TensorOfShape(2, 3)]),
+    Invocation([TensorOfShape(2, 3), TensorOfShape(2, 3)], 2),
+    Invocation([TensorOfShape(2, 3)], -1),
+    Invocation([TensorOfShape(), TensorOfShape()]),
+    Invocation([TensorOfShape(0), TensorOfShape(0)], 1),
+    ErrorInvocation([TensorOfShape(2, 3), TensorOfShape(3, 2)]),
+    ErrorInvocation([TensorOfShape(2, 3), TensorOfShape(0)]),
+    ErrorInvocation([TensorOfShape(2, 3)], 3),
+    ErrorInvocation([]),
+])
+def aten〇stack〡shape(tensors: List[List[int]], dim: int = 0) -> List[int]:
+    if len(tensors) == 0:
+        raise AssertionError("stack: expects a non-empty TensorList")
+    for t in tensors:
+        if t != tensors[0]:
+            raise AssertionError("stack: expects each tensor to be equal size")
+    dim = upstream.maybe_wrap_dim(dim, len(tensors[0]) + 1)
+    out = upstream._copy(tensors[0])
+    out.insert(dim, len(tensors))
+    return out
+
+
+@dtype("aten.stack", invocations=[
+    Invocation([TensorOfShape(2, 3, dtype=a), TensorOfShape(2, 3, dtype=b)])
+    for a in DTYPE_SWEEP for b in DTYPE_SWEEP
+] + [
+    Invocation([TensorOfShape(dtype=torch.int32), TensorOfShape(dtype=torch.float64)]),
+    ErrorInvocation([]),
+])
+def aten〇stack〡dtype(tensors_rank_dtype: List[Tuple[int, int]], dim: int = 0) -> int:
+    if len(tensors_rank_dtype) == 0:
+        raise AssertionError("stack: expects a non-empty TensorList")
+    # stack concatenates unsqueezed tensors, so zero-rank tensors promote as rank 1.
+    ranks: List[Optional[int]] = []
+    dtypes: List[int] = []
+    for rank, dtype_ in tensors_rank_dtype:
+        ranks.append(rank + 1)
+        dtypes.append(dtype_)
+    return elementwise_dtype(0, ranks, dtypes)  # 0: DEFAULT promotion
+
+
+# --- Repetition and padding ------------------------------------------------------------------
+
+
+@shape("aten.repeat", invocations=[
+    Invocation(TensorOfShape(2, 3), [2, 2]),
+    Invocation(TensorOfShape(2, 3), [4, 1, 3]),
+    Invocation(TensorOfShape(), [3]),
+    Invocation(TensorOfShape(), []),
+    Invocation(TensorOfShape(2, 3), [0, 1]),
+    ErrorInvocation(TensorOfShape(2, 3), [2]),
+    ErrorInvocation(TensorOfShape(2, 3), [2, -1]),
+])
+def aten〇repeat〡shape(self: List[int], repeats: List[int]) -> List[int]:
+    if len(repeats) < len(self):
+        raise AssertionError("repeat: the number of repeat dims can not be smaller than the "
+                             "number of dimensions of the tensor")
+    _check_sizes_non_negative("repeat", repeats)
+    offset = len(repeats) - len(self)
+    out: List[int] = []
+    for i in range(len(repeats)):
+        size = 1 if i < offset else self[i - offset]
+        out.append(size * repeats[i])
+    return out
+
+
+@shape("aten.repeat_interleave.self_int", invocations=[
+    Invocation(TensorOfShape(2, 3), 2),
+    Invocation(TensorOfShape(2, 3), 2, 1),
+    Invocation(TensorOfShape(2, 3), 3, -2),
+    Invocation(TensorOfShape(2, 3), 0, 0),
+    Invocation(TensorOfShape(), 4),
+    ErrorInvocation(TensorOfShape(2, 3), -1, 0),
+    ErrorInvocation(TensorOfShape(2, 3), 2, 2),
+])
+def aten〇repeat_interleave〇self_int〡shape(self: List[int], repeats: int, dim: Optional[int] = None, output_size: Optional[int] = None) -> List[int]:
+    if repeats < 0:
+        raise AssertionError("repeat_interleave: repeats can not be negative")
+    if dim is None:
+        return [upstream.numel(self) * repeats]
+    wrapped = upstream.maybe_wrap_dim(dim, len(self))
+    if len(self) == 0:
+        return [repeats]
+    out = upstream._copy(self)
+    out[wrapped] = self[wrapped] * repeats
+    return out
+
+
+@shape("aten.constant_pad_nd", invocations=[
+    Invocation(TensorOfShape(2, 3), [1, 2]),
+    Invocation(TensorOfShape(2, 3), [1, 2, 0, 3], 1.5),
+    Invocation(TensorOfShape(2, 3), [-1, -1]),
+    Invocation(TensorOfShape(2, 3), [-3, 0]),
+    Invocation(TensorOfShape(2, 3), []),
+    Invocation(TensorOfShape(0, 3), [1, 1, 2, 0]),
+    ErrorInvocation(TensorOfShape(2, 3), [1]),
+    ErrorInvocation(TensorOfShape(2, 3), [1, 1, 1, 1, 1, 1]),
+    ErrorInvocation(TensorOfShape(2, 3), [-2, -2]),
+])
+def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float = 0) -> List[int]:
+    if len(pad) % 2 != 0:
+        raise AssertionError("constant_pad_nd: length of pad must be even")
+    if len(pad) // 2 > len(self):
+        raise AssertionError("constant_pad_nd: length of pad should be no more than twice "
+                             "the number of dimensions of the input")
+    out = upstream._copy(self)
+    for i in range(len(pad) // 2):
+        dim = len(self) - 1 - i
+        size = self[dim] + pad[2 * i] + pad[2 * i + 1]
+        if size < 0:
+            raise AssertionError("constant_pad_nd: the padding results in a negative output size")
+        out[dim] = size
+    return out
+
+
+@dtype("aten.constant_pad_nd", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=d), [1, 1], v)
+    for d in DTYPE_SWEEP for v in (0, 1.5, True)
+])
+def aten〇constant_pad_nd〡dtype(self_rank_dtype: Tuple[int, int], pad: List[int], value: Union[int, float, complex] = 0) -> int:
+    return self_rank_dtype[1]
+
+
+# --- Reorderings that keep the shape ---------------------------------------------------------
+
+
+@shape("aten.flip", invocations=[
+    Invocation(TensorOfShape(2, 3), [0]),
+    Invocation(TensorOfShape(2, 3), [-1, 0]),
+    Invocation(TensorOfShape(2, 3), []),
+    Invocation(TensorOfShape(), [0]),
+    ErrorInvocation(TensorOfShape(2, 3), [0, -2]),
+    ErrorInvocation(TensorOfShape(2, 3), [2]),
+])
+def aten〇flip〡shape(self: List[int], dims: List[int]) -> List[int]:
+    _wrap_dims(dims, len(self), "flip")
+    return upstream._copy(self)
+
+
+@shape("aten.roll", invocations=[
+    Invocation(TensorOfShape(2, 3), [1]),
+    Invocation(TensorOfShape(2, 3), [1, -2], [0, 1]),
+    Invocation(TensorOfShape(2, 3), [1], [-1]),
+    ErrorInvocation(TensorOfShape(2, 3), []),
+    ErrorInvocation(TensorOfShape(2, 3), [1, 2], [0]),
+    ErrorInvocation(TensorOfShape(2, 3), [1, 2]),
+    ErrorInvocation(TensorOfShape(2, 3), [1], [2]),
+])
+def aten〇roll〡shape(self: List[int], shifts: List[int], dims: List[int] = ()) -> List[int]:
+    if len(shifts) == 0:
+        raise AssertionError("roll: `shifts` required")
+    if len(dims) == 0 and len(shifts) == 1:
+        return upstream._copy(self)
+    if len(shifts) != len(dims):
+        raise AssertionError("roll: shifts and dimensions must align")
+    for d in dims:
+        upstream.maybe_wrap_dim(d, len(self))
+    return upstream._copy(self)
+
+
+# --- Strided views ---------------------------------------------------------------------------
+
+
+@shape("aten.as_strided", "aten.as_strided_copy", invocations=[
+    Invocation(TensorOfShape(4, 6), [2, 3], [6, 1]),
+    Invocation(TensorOfShape(4, 6), [3, 3], [1, 6], 2),
+    Invocation(TensorOfShape(4, 6), [], []),
+    Invocation(TensorOfShape(4, 6), [0, 5], [1, 1]),
+    ErrorInvocation(TensorOfShape(4, 6), [2, 3], [1]),
+    ErrorInvocation(TensorOfShape(4, 6), [2, -3], [1, 1]),
+    ErrorInvocation(TensorOfShape(4, 6), [2, 3], [1, -1]),
+    ErrorInvocation(TensorOfShape(4, 6), [2, 3], [1, 1], -1),
+])
+def aten〇as_strided〡shape(self: List[int], size: List[int], stride: List[int], storage_offset: Optional[int] = None) -> List[int]:
+    # The storage bounds check is left to run time: `self` may view a larger storage.
+    if len(size) != len(stride):
+        raise AssertionError("as_strided: mismatch in length of strides and shape")
+    _check_sizes_non_negative("as_strided", size)
+    for s in stride:
+        if s < 0:
+            raise AssertionError("as_strided: negative strides are not supported")
+    if storage_offset is not None and storage_offset < 0:
+        raise AssertionError("as_strided: storage offset must be non-negative")
+    return upstream._copy(size)
+
+
+# --- Metadata queries: a number result, no shape ---------------------------------------------
+
+
+_INT_QUERY_CASES = [Invocation(TensorOfShape(2, 3, dtype=d)) for d in DTYPE_SWEEP]
+_INT_DIM_QUERY_CASES = [Invocation(TensorOfShape(2, 3, dtype=d), -1) for d in DTYPE_SWEEP] + [
+    ErrorInvocation(TensorOfShape(2, 3), 2),
+]
+
+
+@dtype("aten.sym_numel", "aten.sym_storage_offset", "aten.numel", "aten.dim",
+       invocations=_INT_QUERY_CASES)
+def aten〇sym_numel〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
+    return 4  # int64
+
+
+@dtype("aten.sym_size.int", "aten.sym_stride.int", "aten.size.int",
+       invocations=_INT_DIM_QUERY_CASES)
+def aten〇sym_size〇int〡dtype(self_rank_dtype: Tuple[int, int], dim: int) -> int:
+    upstream.maybe_wrap_dim(dim, self_rank_dtype[0])
+    return 4  # int64
+
+
+# --- Dtype functions: the result has `self`'s dtype ------------------------------------------
+
+
+keep_self_dtype(
+    globals(),
+    "aten.alias", "aten.alias_copy", "aten.detach",
+    "aten.view", "aten._unsafe_view", "aten.view_copy", "aten.reshape", "aten.view_as",
+    "aten.flatten.using_ints", "aten.unflatten.int",
+    "aten.squeeze.dim", "aten.squeeze_copy.dim", "aten.squeeze.dims", "aten.squeeze",
+    "aten.unsqueeze", "aten.unsqueeze_copy",
+    "aten.expand", "aten.expand_copy", "aten.broadcast_to", "aten.expand_as",
+    "aten.permute", "aten.permute_copy", "aten.transpose.int", "aten.transpose_copy.int",
+    "aten.t", "aten.movedim.int",
+    "aten.select.int", "aten.select_copy.int", "aten.slice.Tensor", "aten.slice_copy.Tensor",
+    "aten.narrow", "aten.diagonal", "aten.diagonal_copy", "aten.unfold",
+    "aten.repeat", "aten.repeat_interleave.self_int", "aten.flip", "aten.roll",
+    "aten.as_strided", "aten.as_strided_copy",
+)
