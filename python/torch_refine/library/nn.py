@@ -495,3 +495,194 @@ def aten〇dropout〡dtype(input_rank_dtype: Tuple[int, int], p: float, train: b
     if train and drops_some:
         _check_float_or_complex("dropout", input_dtype)
     return input_dtype
+
+
+# ---------------------------------------------------------------------------- embedding
+
+
+def _check_index_dtype(op: str, name: str, dtype: int) -> None:
+    if dtype != 3 and dtype != 4:  # int32, int64
+        raise AssertionError(op + ": expected " + name + " to be an int32 or int64 tensor")
+
+
+@shape("aten.embedding", invocations=[
+    Invocation(_T(10, 3), LongTensorOfShape(2, 4)),
+    Invocation(_T(10, 3), LongTensorOfShape()),
+    Invocation(_T(10, 3), LongTensorOfShape(0), 2, True, False),
+    ErrorInvocation(_T(10), LongTensorOfShape(4)),
+    ErrorInvocation(_T(10, 3, 2), LongTensorOfShape(4)),
+])
+def aten〇embedding〡shape(weight: List[int], indices: List[int], padding_idx: int = -1, scale_grad_by_freq: bool = False, sparse: bool = False) -> List[int]:
+    if len(weight) != 2:
+        raise AssertionError("embedding: weight must be 2-D")
+    out = upstream._copy(indices)
+    out.append(weight[1])
+    return out
+
+
+@dtype("aten.embedding", invocations=[
+    Invocation(_T(10, 3, dtype=w), _T(4, dtype=i))
+    for w in _SWEEP for i in (torch.int64, torch.int32, torch.int16, torch.uint8, torch.float32, torch.bool)])
+def aten〇embedding〡dtype(weight_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], padding_idx: int = -1, scale_grad_by_freq: bool = False, sparse: bool = False) -> int:
+    _check_index_dtype("embedding", "indices", indices_rank_dtype[1])
+    return weight_rank_dtype[1]
+
+
+@shape("aten.embedding_dense_backward", invocations=[
+    Invocation(_T(2, 4, 3), LongTensorOfShape(2, 4), 10, -1, False),
+    Invocation(_T(3), LongTensorOfShape(), 10, 2, True),
+    Invocation(_T(0, 3), LongTensorOfShape(0), 0, -1, False),
+    ErrorInvocation(_T(), LongTensorOfShape(), 10, -1, False),
+])
+def aten〇embedding_dense_backward〡shape(grad_output: List[int], indices: List[int], num_weights: int, padding_idx: int, scale_grad_by_freq: bool) -> List[int]:
+    if len(grad_output) == 0:
+        raise AssertionError("embedding_dense_backward: grad_output must have at least one dim")
+    return [num_weights, grad_output[-1]]
+
+
+@dtype("aten.embedding_dense_backward", invocations=[
+    Invocation(_T(2, 4, 3, dtype=g), _T(2, 4, dtype=i), 10, -1, False)
+    for g in _SWEEP for i in (torch.int64, torch.int32, torch.float32)])
+def aten〇embedding_dense_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], num_weights: int, padding_idx: int, scale_grad_by_freq: bool) -> int:
+    return grad_output_rank_dtype[1]
+
+
+@shape("aten._embedding_bag", invocations=[
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4)),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 1, False, None, True),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None, False, 1),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, _T(8)),
+    Invocation(_T(10, 3), LongTensorOfShape(0), LongTensorOfShape(1), False, 2, False, None, True),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(0), False, 0, False, None, True),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 1, False, _T(8)),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, _T(7)),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, _T(8, 1)),
+])
+def aten〇_embedding_bag〡shape(weight: List[int], indices: List[int], offsets: List[int], scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False, per_sample_weights: Optional[List[int]] = None, include_last_offset: bool = False, padding_idx: int = -1) -> Tuple[List[int], List[int], List[int], List[int]]:
+    num_bags = offsets[0]
+    if include_last_offset:
+        if num_bags < 1:
+            raise AssertionError("_embedding_bag: include_last_offset needs at least one offset")
+        num_bags = num_bags - 1
+    if per_sample_weights is not None:
+        if mode != 0:
+            raise AssertionError("_embedding_bag: per_sample_weights only supported with mode='sum'")
+        if len(per_sample_weights) != 1:
+            raise AssertionError("_embedding_bag: expected per_sample_weights to be a 1D tensor")
+        if per_sample_weights[0] != upstream.numel(indices):
+            raise AssertionError("_embedding_bag: expected per_sample_weights to have one weight per index")
+    # The meta kernel's rule; the CPU kernel sizes offset2bag by its fast path.
+    max_indices = [num_bags, weight[1]] if mode == 2 else [0]
+    return [num_bags, weight[1]], [indices[0]], upstream._copy(offsets), max_indices
+
+
+@dtype("aten._embedding_bag", invocations=[
+    Invocation(_T(10, 3, dtype=w), _T(8, dtype=i), _T(4, dtype=o))
+    for w in _SWEEP for i in (torch.int64, torch.int32, torch.int16)
+    for o in (torch.int64, torch.int32, torch.float32)])
+def aten〇_embedding_bag〡dtype(weight_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], offsets_rank_dtype: Tuple[int, int], scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False, per_sample_weights_rank_dtype: Optional[Tuple[int, int]] = None, include_last_offset: bool = False, padding_idx: int = -1) -> Tuple[int, int, int, int]:
+    _check_index_dtype("_embedding_bag", "indices", indices_rank_dtype[1])
+    _check_index_dtype("_embedding_bag", "offsets", offsets_rank_dtype[1])
+    if not is_float_dtype(weight_rank_dtype[1]):
+        raise AssertionError("_embedding_bag: expected weight to be a floating point tensor")
+    index_dtype = indices_rank_dtype[1]
+    return weight_rank_dtype[1], index_dtype, index_dtype, index_dtype
+
+
+# ---------------------------------------------------------------------------- attention
+
+
+def _sdpa_shape(query: List[int], key: List[int], value: List[int], attn_mask: Optional[List[int]], is_causal: bool, enable_gqa: bool) -> List[int]:
+    """softmax(query @ key^T + attn_mask) @ value, batch dims broadcast."""
+    if len(query) < 2 or len(key) < 2 or len(value) < 2:
+        raise AssertionError("scaled_dot_product_attention: expected query, key and value to be at least 2D")
+    if is_causal and attn_mask is not None:
+        raise AssertionError("scaled_dot_product_attention: explicit attn_mask should not be set when is_causal=True")
+    key = upstream._copy(key)
+    value = upstream._copy(value)
+    if enable_gqa and len(query) >= 3 and len(key) >= 3 and len(value) >= 3:
+        heads = query[-3]
+        if heads % key[-3] != 0 or heads % value[-3] != 0:
+            raise AssertionError("scaled_dot_product_attention: number of heads in key and value must divide the number of heads in query")
+        key[-3] = heads
+        value[-3] = heads
+    if query[-1] != key[-1]:
+        raise AssertionError("scaled_dot_product_attention: query and key must have the same embedding size")
+    scores = upstream.matmul(query, upstream.transpose(key, -2, -1))
+    if attn_mask is not None:
+        scores = upstream.broadcast(scores, attn_mask)
+    if scores[-1] != value[-2]:
+        raise AssertionError("scaled_dot_product_attention: key and value must have the same sequence length")
+    return upstream.matmul(scores, value)
+
+
+@shape("aten.scaled_dot_product_attention", invocations=[
+    Invocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6)),
+    Invocation(_T(3, 4, 8), _T(3, 5, 8), _T(3, 5, 6)),
+    Invocation(_T(4, 8), _T(5, 8), _T(5, 6)),
+    Invocation(_T(2, 1, 4, 8), _T(1, 3, 5, 8), _T(1, 3, 5, 6)),
+    Invocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(1, 1, 5, 6)),
+    Invocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6), _T(4, 5)),
+    Invocation(_T(1, 3, 4, 8), _T(1, 3, 5, 8), _T(1, 3, 5, 6), _T(2, 1, 4, 5)),
+    Invocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6), None, 0.5, True),
+    Invocation(_T(2, 6, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6), enable_gqa=True),
+    Invocation(_T(6, 4, 8), _T(3, 5, 8), _T(3, 5, 6), None, 0.0, False, scale=0.3, enable_gqa=True),
+    Invocation(_T(0, 3, 4, 8), _T(0, 3, 5, 8), _T(0, 3, 5, 6)),
+    Invocation(_T(2, 3, 0, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6)),
+    Invocation(_T(2, 3, 4, 8), _T(2, 3, 0, 8), _T(2, 3, 0, 6)),
+    ErrorInvocation(_T(8), _T(8), _T(6)),
+    ErrorInvocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6), _T(4, 6)),
+    ErrorInvocation(_T(2, 3, 4, 8), _T(2, 3, 5, 7), _T(2, 3, 5, 6)),
+    ErrorInvocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 6, 6)),
+    ErrorInvocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6), _T(4, 5), 0.0, True),
+    ErrorInvocation(_T(2, 6, 4, 8), _T(2, 4, 5, 8), _T(2, 4, 5, 6), enable_gqa=True),
+    ErrorInvocation(_T(2, 6, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6)),
+])
+def aten〇scaled_dot_product_attention〡shape(query: List[int], key: List[int], value: List[int], attn_mask: Optional[List[int]] = None, dropout_p: float = 0.0, is_causal: bool = False, scale: Optional[float] = None, enable_gqa: bool = False) -> List[int]:
+    return _sdpa_shape(query, key, value, attn_mask, is_causal, enable_gqa)
+
+
+_ATTENTION_SWEEP = (torch.int32, torch.float16, torch.bfloat16, torch.float32, torch.float64,
+                    torch.bool, torch.complex64)
+
+
+@dtype("aten.scaled_dot_product_attention", invocations=[
+    Invocation(_T(1, 2, 4, 8, dtype=q), _T(1, 2, 4, 8, dtype=kv), _T(1, 2, 4, 8, dtype=kv))
+    for q, kv in itertools.product(_ATTENTION_SWEEP, _ATTENTION_SWEEP)] + [
+    Invocation(_T(1, 2, 4, 8, dtype=q), _T(1, 2, 4, 8, dtype=q), _T(1, 2, 4, 8, dtype=q),
+               _T(4, 4, dtype=m))
+    for q, m in itertools.product(_ATTENTION_SWEEP, _ATTENTION_SWEEP)])
+def aten〇scaled_dot_product_attention〡dtype(query_rank_dtype: Tuple[int, int], key_rank_dtype: Tuple[int, int], value_rank_dtype: Tuple[int, int], attn_mask_rank_dtype: Optional[Tuple[int, int]] = None, dropout_p: float = 0.0, is_causal: bool = False, scale: Optional[float] = None, enable_gqa: bool = False) -> int:
+    query_dtype = query_rank_dtype[1]
+    if key_rank_dtype[1] != query_dtype or value_rank_dtype[1] != query_dtype:
+        raise AssertionError("scaled_dot_product_attention: expected query, key and value to have the same dtype")
+    _check_float_or_complex("scaled_dot_product_attention", query_dtype)
+    if attn_mask_rank_dtype is not None:
+        mask_dtype = attn_mask_rank_dtype[1]
+        if mask_dtype != 11 and mask_dtype != query_dtype and mask_dtype != 6:
+            raise AssertionError("scaled_dot_product_attention: expected attn_mask to be bool or float32 or of the query's dtype")
+    return query_dtype
+
+
+@shape("aten._scaled_dot_product_flash_attention_for_cpu", invocations=[
+    Invocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 8)),
+    Invocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6), 0.0, True),
+    Invocation(_T(3, 4, 8), _T(3, 5, 8), _T(3, 5, 8)),
+    Invocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 8), attn_mask=_T(4, 5), scale=0.5),
+    Invocation(_T(0, 3, 4, 8), _T(0, 3, 5, 8), _T(0, 3, 5, 8)),
+    ErrorInvocation(_T(4, 8), _T(5, 8), _T(5, 8)),
+])
+def aten〇_scaled_dot_product_flash_attention_for_cpu〡shape(query: List[int], key: List[int], value: List[int], dropout_p: float = 0.0, is_causal: bool = False, attn_mask: Optional[List[int]] = None, scale: Optional[float] = None) -> Tuple[List[int], List[int]]:
+    # The meta kernel checks nothing: the output is shaped like query, logsumexp like its
+    # first three dims.
+    if len(query) < 3:
+        raise AssertionError("_scaled_dot_product_flash_attention_for_cpu: expected query to have at least 3 dims")
+    return upstream._copy(query), [query[0], query[1], query[2]]
+
+
+@dtype("aten._scaled_dot_product_flash_attention_for_cpu", invocations=[
+    Invocation(_T(1, 2, 4, 8, dtype=q), _T(1, 2, 4, 8, dtype=kv), _T(1, 2, 4, 8, dtype=kv))
+    for q, kv in itertools.product(_ATTENTION_SWEEP, (torch.float32, torch.float16))])
+def aten〇_scaled_dot_product_flash_attention_for_cpu〡dtype(query_rank_dtype: Tuple[int, int], key_rank_dtype: Tuple[int, int], value_rank_dtype: Tuple[int, int], dropout_p: float = 0.0, is_causal: bool = False, attn_mask_rank_dtype: Optional[Tuple[int, int]] = None, scale: Optional[float] = None) -> Tuple[int, int]:
+    query_dtype = query_rank_dtype[1]
+    return query_dtype, _computation_dtype(query_dtype)
