@@ -134,8 +134,9 @@ def erased_type(type_: ir.Type) -> ir.Type | None:
     return None if erased == text else ir.Type.parse(erased)
 
 
-# Ops whose result types are fixed by a signature elsewhere (the callee's).
-_SIGNATURE_RESULTS = frozenset({"func.call"})
+# Ops whose result types are fixed elsewhere: by a signature (the callee's) or by the op's
+# own attributes (a literal's type is inferred from its value; erasing it fails to verify).
+_SIGNATURE_RESULTS = frozenset({"func.call", "torch.vtensor.literal"})
 
 
 def required_type(use, old_type: ir.Type) -> ir.Type:

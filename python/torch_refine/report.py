@@ -345,3 +345,32 @@ def _lacks_rank(value: ir.Value) -> bool:
         return any(_lacks_rank(element) for element in owner.operation.operands)
     return True
 
+
+
+def pair_by_location(
+    truth: list[ValueRecord], *outputs: list[ValueRecord]
+) -> list[tuple[ValueRecord, ...]]:
+    """(truth, output, ...) tuples for the values every output kept, paired by source
+    location, for outputs that erased or merged ops (canonicalize, cse).
+
+    Each tensor result is keyed by (location, op name, result index); within a key, values
+    pair in walk order, and only when each output has as many values under the key as the
+    truth. A key whose count changed (an op folded away or merged) is skipped, since order
+    no longer says which is which. Locations are per source line, so one key usually
+    covers the few ops a decomposition made from one line.
+    """
+    output_groups = [_by_location(records) for records in outputs]
+    paired: list[tuple[ValueRecord, ...]] = []
+    for key, truth_group in _by_location(truth).items():
+        groups = [groups.get(key, []) for groups in output_groups]
+        if any(len(group) != len(truth_group) for group in groups):
+            continue
+        paired += zip(truth_group, *groups, strict=True)
+    return paired
+
+
+def _by_location(records: list[ValueRecord]) -> dict[tuple[str, str, int], list[ValueRecord]]:
+    groups: dict[tuple[str, str, int], list[ValueRecord]] = {}
+    for record in records:
+        groups.setdefault((record.location, record.op_name, record.result_index), []).append(record)
+    return groups

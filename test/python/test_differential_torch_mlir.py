@@ -4,21 +4,16 @@ torch-mlir's C++ shape and dtype passes run in `torch-mlir-opt` (a black box: no
 it is copied). On every value both tools typed, torch-refine must be at least as precise
 (ours ⊑ theirs in the lattice), unless the truth contradicts torch-mlir's type.
 
-Pairing. Our output has the imported module's ops in the same order, so it pairs with the
-truth by position. torch-mlir's output does not: canonicalize and cse erase and merge ops.
-Its values are paired through the source locations the FX importer records: key each
-tensor result by (location, op name, result index); within a key, values pair in walk
-order, and only when the key has as many values in torch-mlir's output as in the truth.
-A key whose count changed (an op folded away or merged) is skipped, since order no longer
-says which is which. Locations are per source line, so one key usually covers the few ops
-a decomposition made from one line; the test checks that most values do pair.
+Pairing. torch-mlir's output does not keep the imported module's ops: canonicalize and cse
+erase and merge ops. Values are paired through the source locations the FX importer
+records (`report.pair_by_location`, shared with bench/run.py); the test checks that most
+values do pair.
 """
 
 from __future__ import annotations
 
 import subprocess
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -82,26 +77,6 @@ def refine_with_torch_mlir(erased: str, tmp_path: Path) -> list[report.ValueReco
         return report.tensor_values(ir.Module.parse(completed.stdout).operation)[0]
 
 
-def by_key(records: list[report.ValueRecord]) -> dict[tuple, list[report.ValueRecord]]:
-    groups = defaultdict(list)
-    for record in records:
-        groups[(record.location, record.op_name, record.result_index)].append(record)
-    return groups
-
-
-def pair_with_torch_mlir(truth, ours, theirs):
-    """(truth, ours, theirs) triples for the values the pairing can match."""
-    ours_by_key = by_key(ours)
-    theirs_by_key = by_key(theirs)
-    triples = []
-    for key, truth_group in by_key(truth).items():
-        theirs_group = theirs_by_key.get(key, [])
-        if len(theirs_group) != len(truth_group):
-            continue
-        triples += zip(truth_group, ours_by_key[key], theirs_group, strict=True)
-    return triples
-
-
 @pytest.mark.parametrize(("name", "dynamic"), VARIANTS)
 def test_at_least_as_precise_as_torch_mlir(name, dynamic, corpus_dir, tmp_path):
     truth_text = exported_ir(name, dynamic, corpus_dir)
@@ -112,7 +87,7 @@ def test_at_least_as_precise_as_torch_mlir(name, dynamic, corpus_dir, tmp_path):
     theirs = refine_with_torch_mlir(erased, tmp_path)
     assert [r.op_name for r in ours] == [r.op_name for r in truth]
 
-    triples = pair_with_torch_mlir(truth, ours, theirs)
+    triples = report.pair_by_location(truth, ours, theirs)
     assert len(triples) >= MIN_PAIRED_FRACTION * len(truth), (len(triples), len(truth))
     worse = [
         f"{t.op_name} at {t.location}: ours {o.info.text()}, torch-mlir {m.info.text()}"

@@ -1,0 +1,573 @@
+"""Benchmark torch-refine against torch-mlir's C++ refinement, in the same run.
+
+Inputs (Torch IR with its tensor types erased; the imported types are the truth):
+- the end-to-end models of test/python/models (static and dynamic batch);
+- a block series: a small Llama with 1, 4 and 16 decoder layers;
+- a chain series: generated IR repeating mm/add/tanh/mul/view/permute/softmax/mul.Scalar
+  up to about 25,600 ops;
+- an empty module: the fixed cost of each tool, process start included.
+
+For each input, runs alternate between
+- torch-refine: `python -m torch_refine.tools.opt --pass-pipeline=builtin.module(torch-refine-pipeline)`,
+- torch-mlir: `torch-mlir-opt --pass-pipeline=<TORCH_MLIR_PIPELINE>`,
+both as child processes printing to a file (wall time and peak RSS from wait4). One more
+child per input times torch-refine's stages in-process, and one torch-mlir run with
+`--mlir-timing` gives its per-pass times. Results go to bench/results/ (JSON and markdown);
+`--update-readme` rewrites the table between the README markers.
+
+Usage: .venv/bin/python bench/run.py [--runs N] [--quick] [--only NAME...] [--update-readme]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+INPUTS = RESULTS / "inputs"
+README = ROOT / "README.md"
+BEGIN_MARKER = "<!-- bench:begin -->"
+END_MARKER = "<!-- bench:end -->"
+
+sys.path.insert(0, str(ROOT / "python"))
+sys.path.insert(0, str(ROOT / "test" / "python"))
+
+PYTHON = sys.executable
+TORCH_MLIR_OPT = str(Path(sys.executable).parent / "torch-mlir-opt")
+TORCH_REFINE_PIPELINE = "builtin.module(torch-refine-pipeline)"
+# torch-mlir's best C++ shape-plus-dtype refinement: its registered shape pipeline, then the
+# dtype passes listed by hand (no dtype pipeline is registered; the dtype passes run after
+# shape because promotion depends on ranks), then the public-return refinement and the
+# canonicalize that torch-simplification-pipeline runs after them. Not the simplification
+# pipeline itself: it also decomposes and recomposes ops, which changes what is measured.
+# The same text is in test/python/test_differential_torch_mlir.py.
+TORCH_MLIR_PIPELINE = (
+    "builtin.module(torch-shape-refinement-pipeline, torch-reify-dtype-calculations, inline, "
+    "func.func(torch-simplify-dtype-calculations, cse, torch-simplify-dtype-calculations, "
+    "torch-drop-abstract-interp-calculations), torch-refine-public-return, "
+    "func.func(canonicalize))"
+)
+EMPTY = "empty"
+
+
+# --- inputs ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Input:
+    name: str
+    series: str  # "corpus", "blocks", "chain" or "empty"
+    scale: int  # blocks or chain links; 0 for the others
+
+
+def all_inputs(quick: bool) -> list[Input]:
+    from models.corpus import MODELS
+
+    inputs = [Input(EMPTY, "empty", 0)]
+    variants = ("static",) if quick else ("static", "dynamic")
+    inputs += [Input(f"{c.name}-{v}", "corpus", 0) for c in MODELS for v in variants]
+    layers = (1, 4) if quick else (1, 4, 16)
+    inputs += [Input(f"llama-{n}x", "blocks", n) for n in layers]
+    links = (50, 200) if quick else (50, 200, 800, 3200)
+    inputs += [Input(f"chain-{n * CHAIN_OPS_PER_LINK}", "chain", n) for n in links]
+    return inputs
+
+
+def ensure_input(item: Input) -> tuple[Path, Path]:
+    """(truth, erased) files, generated once and cached under bench/results/inputs."""
+    INPUTS.mkdir(parents=True, exist_ok=True)
+    truth_path = INPUTS / f"{item.name}.truth.mlir"
+    erased_path = INPUTS / f"{item.name}.erased.mlir"
+    if not (truth_path.exists() and erased_path.exists()):
+        truth = truth_text(item)
+        _write_atomic(truth_path, truth)
+        _write_atomic(erased_path, erased_text(truth))
+    return truth_path, erased_path
+
+
+def truth_text(item: Input) -> str:
+    if item.series == "empty":
+        return "module {\n}\n"
+    if item.series == "chain":
+        return chain_text(item.scale)
+    from models.corpus import BY_NAME, ModelCase, export_torch_ir
+
+    if item.series == "blocks":
+        case = ModelCase(item.name, lambda: _llama(item.scale), ((0,), (0,)))
+        module = export_torch_ir(case, dynamic=False)
+    else:
+        name, variant = item.name.rsplit("-", 1)
+        module = export_torch_ir(BY_NAME[name], dynamic=variant == "dynamic")
+    return module.operation.get_asm(enable_debug_info=True)
+
+
+def _llama(layers: int):
+    """The corpus's Llama with `layers` decoder layers."""
+    import transformers
+    from models import corpus
+
+    config = transformers.LlamaConfig(
+        vocab_size=128, hidden_size=32, num_hidden_layers=layers, num_attention_heads=4,
+        num_key_value_heads=2, intermediate_size=64, max_position_embeddings=64,
+        use_cache=False,
+    )
+    model = corpus._TextModel(transformers.LlamaModel(config))
+    return model, (corpus._ids(128), corpus._mask())
+
+
+def erased_text(truth: str) -> str:
+    from torch_mlir import ir
+
+    from torch_refine.context import create_context
+    from torch_refine.erase import erase_tensor_types
+
+    with create_context():
+        module = ir.Module.parse(truth)
+        erase_tensor_types(module.operation)
+        return module.operation.get_asm(enable_debug_info=True)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
+# One link of the chain: [4,8] -> mm -> add -> tanh -> mul -> view [8,4] -> permute [4,8]
+# -> softmax -> mul.Scalar, each op depending on the previous one.
+CHAIN_OPS_PER_LINK = 8
+_X = "!torch.vtensor<[4,8],f32>"
+_XT = "!torch.vtensor<[8,4],f32>"
+_W = "!torch.vtensor<[8,8],f32>"
+
+
+def chain_text(links: int) -> str:
+    """A function of `links` chained links, every op with its own source location."""
+    lines = [
+        "module {",
+        f"  func.func @chain(%arg0: {_X}, %w: {_W}) -> {_X} {{",
+        "    %i0 = torch.constant.int 0",
+        "    %i1 = torch.constant.int 1",
+        "    %im1 = torch.constant.int -1",
+        "    %i4 = torch.constant.int 4",
+        "    %i8 = torch.constant.int 8",
+        "    %none = torch.constant.none",
+        "    %half = torch.constant.float 5.000000e-01",
+        "    %perm = torch.prim.ListConstruct %i1, %i0 : (!torch.int, !torch.int) -> !torch.list<int>",
+        "    %sizes = torch.prim.ListConstruct %i8, %i4 : (!torch.int, !torch.int) -> !torch.list<int>",
+    ]
+    x = "%arg0"
+    for n in range(links):
+        p = f"%l{n}_"
+        loc = n * CHAIN_OPS_PER_LINK
+        ops = [
+            f"{p}mm = torch.aten.mm {x}, %w : {_X}, {_W} -> {_X}",
+            f"{p}add = torch.aten.add.Tensor {p}mm, {x}, %i1 : {_X}, {_X}, !torch.int -> {_X}",
+            f"{p}tanh = torch.aten.tanh {p}add : {_X} -> {_X}",
+            f"{p}mul = torch.aten.mul.Tensor {p}tanh, {x} : {_X}, {_X} -> {_X}",
+            f"{p}view = torch.aten.view {p}mul, %sizes : {_X}, !torch.list<int> -> {_XT}",
+            f"{p}perm = torch.aten.permute {p}view, %perm : {_XT}, !torch.list<int> -> {_X}",
+            f"{p}soft = torch.aten.softmax.int {p}perm, %im1, %none : {_X}, !torch.int, !torch.none -> {_X}",
+            f"{p}out = torch.aten.mul.Scalar {p}soft, %half : {_X}, !torch.float -> {_X}",
+        ]
+        lines += [f'    {op} loc("chain":{loc + k}:0)' for k, op in enumerate(ops)]
+        x = f"{p}out"
+    lines += [f"    return {x} : {_X}", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+# --- measuring ---------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    seconds: float
+    max_rss_kb: int
+
+
+class Launcher:
+    """A small forked process that starts the timed children and reports wait4's usage.
+
+    Linux records the peak RSS of the process that forks a child into the child's own
+    peak (kept across exec), so children started by this bench, which has imported torch,
+    would all report its size. The launcher is forked before anything heavy is imported,
+    so the floor under every reported peak is this small process (about 10 MB).
+    """
+
+    def __init__(self) -> None:
+        requests_read, self._requests = os.pipe()
+        self._replies, replies_write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(self._requests)
+            os.close(self._replies)
+            _serve(requests_read, replies_write)
+        os.close(requests_read)
+        os.close(replies_write)
+        self._reply_file = os.fdopen(self._replies)
+
+    def run(self, argv: list[str], stdout_path: str = os.devnull) -> Run:
+        os.write(self._requests, (json.dumps([argv, stdout_path]) + "\n").encode())
+        reply = json.loads(self._reply_file.readline())
+        if reply["returncode"] != 0:
+            raise RuntimeError(f"{argv[0]} exited {reply['returncode']}:\n{reply['stderr']}")
+        return Run(reply["seconds"], reply["max_rss_kb"])
+
+    def close(self) -> None:
+        os.close(self._requests)
+        os.waitpid(self.pid, 0)
+
+
+def _serve(requests_fd: int, replies_fd: int) -> None:
+    """The launcher's loop: one JSON request per line, until the pipe closes."""
+    with os.fdopen(requests_fd) as requests:
+        for line in requests:
+            argv, stdout_path = json.loads(line)
+            with open(stdout_path, "w") as out, tempfile.TemporaryFile("w+") as err:
+                start = time.perf_counter()
+                child = subprocess.Popen(argv, stdout=out, stderr=err)
+                _, status, usage = os.wait4(child.pid, 0)
+                seconds = time.perf_counter() - start
+                child.returncode = os.waitstatus_to_exitcode(status)
+                err.seek(0)
+                reply = {"seconds": seconds, "max_rss_kb": usage.ru_maxrss,
+                         "returncode": child.returncode, "stderr": err.read()[-4000:]}
+            os.write(replies_fd, (json.dumps(reply) + "\n").encode())
+    os._exit(0)
+
+
+def torch_refine_argv(source: Path, output: Path) -> list[str]:
+    return [PYTHON, "-m", "torch_refine.tools.opt", f"--pass-pipeline={TORCH_REFINE_PIPELINE}",
+            "--mlir-print-debuginfo", str(source), "-o", str(output)]
+
+
+def torch_mlir_argv(source: Path, output: Path, *extra: str) -> list[str]:
+    return [TORCH_MLIR_OPT, f"--pass-pipeline={TORCH_MLIR_PIPELINE}", "--mlir-print-debuginfo",
+            *extra, str(source), "-o", str(output)]
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), env.get("PYTHONPATH", "")])
+    return env
+
+
+@dataclass
+class Timing:
+    runs: list[Run] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        seconds = [r.seconds for r in self.runs]
+        return {
+            "median_s": statistics.median(seconds),
+            "min_s": min(seconds),
+            "max_s": max(seconds),
+            "runs": len(seconds),
+            "peak_rss_mb": max(r.max_rss_kb for r in self.runs) / 1024,
+        }
+
+
+def measure(item: Input, erased: Path, runs: int, workdir: Path, launcher: Launcher) -> dict:
+    """Alternating timed runs of both tools, then one breakdown run of each."""
+    ours_out, theirs_out = workdir / f"{item.name}.ours.mlir", workdir / f"{item.name}.theirs.mlir"
+    ours, theirs = Timing(), Timing()
+    for _ in range(runs):
+        ours.runs.append(launcher.run(torch_refine_argv(erased, ours_out)))
+        theirs.runs.append(launcher.run(torch_mlir_argv(erased, theirs_out)))
+    return {
+        "torch_refine": ours.summary() | {"stages_s": torch_refine_stages(erased)},
+        "torch_mlir": theirs.summary() | {"stages_s": torch_mlir_stages(erased, workdir)},
+        "outputs": (ours_out, theirs_out),
+    }
+
+
+def torch_refine_stages(erased: Path) -> dict[str, float]:
+    completed = subprocess.run(
+        [PYTHON, __file__, "--stages-of", str(erased)], capture_output=True, text=True,
+        check=True, env=child_env(),
+    )
+    return json.loads(completed.stdout)
+
+
+_MLIR_TIMING_ROW = re.compile(r"^\s*([\d.]+)\s+\(\s*[\d.]+%\)\s+(.*\S)\s*$")
+
+
+def torch_mlir_stages(erased: Path, workdir: Path) -> dict[str, float]:
+    """Wall seconds per top-level entry of `--mlir-timing` (list display, passes summed)."""
+    completed = subprocess.run(
+        torch_mlir_argv(erased, workdir / "timing.mlir", "--mlir-timing",
+                        "--mlir-timing-display=list"),
+        capture_output=True, text=True, check=True,
+    )
+    stages: dict[str, float] = {}
+    for line in completed.stderr.splitlines():
+        matched = _MLIR_TIMING_ROW.match(line)
+        if matched and "Wall" not in line:
+            stages[matched.group(2)] = stages.get(matched.group(2), 0.0) + float(matched.group(1))
+    return stages
+
+
+# --- in-process stage timing (run in a child: `run.py --stages-of FILE`) -----------------
+
+# (module, attribute, stage): functions and pass methods timed in-process. A stage nested in
+# another (a pipeline inside `library`, say) is not subtracted: the stages do not nest.
+_STAGES = (
+    ("torch_refine.passes.pipeline", "load_library", "library"),
+    ("torch_refine.passes._calculation_pipeline", "reify", "reify"),
+    ("torch_refine.passes.inline_library_calls", "InlineLibraryCalls.run", "inline"),
+    ("torch_refine.passes.simplify_shape_calculations", "SimplifyShapeCalculations.run",
+     "simplify"),
+    ("torch_refine.passes.simplify_dtype_calculations", "SimplifyDtypeCalculations.run",
+     "simplify"),
+    ("torch_refine.passes.drop_calculations", "DropCalculations.run", "drop"),
+    ("torch_refine.passes.propagate_control_flow", "PropagateControlFlow.run", "propagate"),
+    ("torch_refine.passes.pipeline", "type_fingerprint", "fixed-point check"),
+    ("torch_refine.passes.pipeline", "_cleanup", "cleanup"),
+)
+
+
+def stages_of(path: Path) -> dict[str, float]:
+    start = time.perf_counter()
+    import importlib
+
+    from torch_mlir import ir
+
+    from torch_refine import passes
+    from torch_refine.context import create_context
+
+    pipeline_class = passes.get("torch-refine-pipeline")
+    stages: dict[str, float] = {"imports": time.perf_counter() - start}
+    for module_name, attribute, stage in _STAGES:
+        owner = importlib.import_module(module_name)
+        *path_to, name = attribute.split(".")
+        for part in path_to:
+            owner = getattr(owner, part)
+        setattr(owner, name, _timed(getattr(owner, name), stage, stages))
+    text = path.read_text()
+    with create_context():
+        began = time.perf_counter()
+        module = ir.Module.parse(text)
+        parsed = time.perf_counter()
+        pipeline_class().run(module.operation)
+        refined = time.perf_counter()
+        module.operation.get_asm(enable_debug_info=True)
+        printed = time.perf_counter()
+    stages["parse"] = parsed - began
+    stages["print"] = printed - refined
+    stages["pipeline total"] = refined - parsed
+    stages["python overhead"] = stages["pipeline total"] - sum(
+        seconds for stage, seconds in stages.items()
+        if stage not in ("imports", "parse", "print", "pipeline total")
+    )
+    return stages
+
+
+def _timed(function, stage: str, stages: dict[str, float]):
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            stages[stage] = stages.get(stage, 0.0) + time.perf_counter() - start
+
+    return timed
+
+
+# --- precision -----------------------------------------------------------------------------
+
+
+def precision(truth_path: Path, ours_path: Path, theirs_path: Path) -> dict:
+    """Exact/partial/unknown/contradiction counts of both outputs against the truth."""
+    from torch_mlir import ir
+
+    from torch_refine import report
+    from torch_refine.context import create_context
+
+    with create_context():
+        truth, op_count = report.tensor_values(ir.Module.parse(truth_path.read_text()).operation)
+        ours = report.tensor_values(ir.Module.parse(ours_path.read_text()).operation)[0]
+        theirs = report.tensor_values(ir.Module.parse(theirs_path.read_text()).operation)[0]
+    ours_report = report.compare_records(ours, truth, op_count)
+    paired = report.pair_by_location(truth, theirs, ours)
+    theirs_report = report.TypeReport(op_count=op_count)
+    ours_on_paired = report.TypeReport(op_count=op_count)
+    for truth_record, theirs_record, ours_record in paired:
+        _count(theirs_report, report.classify(theirs_record.info, truth_record.info))
+        _count(ours_on_paired, report.classify(ours_record.info, truth_record.info))
+    return {
+        "ops": op_count,
+        "values": len(truth),
+        "paired": len(paired),
+        "torch_refine": _counts(ours_report),
+        "torch_refine_on_paired": _counts(ours_on_paired),
+        "torch_mlir_on_paired": _counts(theirs_report),
+    }
+
+
+def _count(type_report, kind: str) -> None:
+    attribute = "contradictions" if kind == "contradiction" else kind
+    setattr(type_report, attribute, getattr(type_report, attribute) + 1)
+
+
+def _counts(type_report) -> dict[str, int]:
+    return {k: getattr(type_report, k) for k in ("exact", "partial", "unknown", "contradictions")}
+
+
+# --- tables ------------------------------------------------------------------------------
+
+
+def markdown(results: list[dict], meta: dict) -> str:
+    empty = next((r for r in results if r["input"] == EMPTY), None)
+    lines = [
+        f"Run {meta['date']} on {meta['cpus']} CPUs, {meta['runs']} runs per tool and input "
+        f"(median wall time, min–max; process start included; peak RSS of the child). "
+        "Types: exact / partial / unknown / contradicting tensor values against the imported "
+        "types; torch-mlir's are counted on the values its output keeps (paired by source "
+        "location), and torch-refine's on the same values in parentheses.",
+        "",
+        "| input | ops | torch-refine types (on paired) | torch-mlir types | paired | "
+        "torch-refine s | torch-mlir s | ratio | torch-refine MB | torch-mlir MB |",
+        "|---|---:|---|---|---:|---|---|---:|---:|---:|",
+    ]
+    for r in results:
+        ours, theirs = r["torch_refine"], r["torch_mlir"]
+        p = r.get("precision")
+        types_ours = types_theirs = paired = "–"
+        if p and r["input"] != EMPTY:
+            types_ours = f"{_types(p['torch_refine'])} ({_types(p['torch_refine_on_paired'])})"
+            types_theirs = _types(p["torch_mlir_on_paired"])
+            paired = f"{p['paired']}/{p['values']}"
+        lines.append(
+            f"| {r['input']} | {r.get('ops', 0)} | {types_ours} | {types_theirs} | {paired} | "
+            f"{_span(ours)} | {_span(theirs)} | {ours['median_s'] / theirs['median_s']:.2f} | "
+            f"{ours['peak_rss_mb']:.0f} | {theirs['peak_rss_mb']:.0f} |"
+        )
+    lines += ["", _scaling_table(results, empty)]
+    lines += ["", _stages_table(results)]
+    return "\n".join(lines) + "\n"
+
+
+def _types(counts: dict) -> str:
+    return "/".join(str(counts[k]) for k in ("exact", "partial", "unknown", "contradictions"))
+
+
+def _span(timing: dict) -> str:
+    return f"{timing['median_s']:.2f} ({timing['min_s']:.2f}–{timing['max_s']:.2f})"
+
+
+def _scaling_table(results: list[dict], empty: dict | None) -> str:
+    lines = [
+        "Time per op along the scaling series (µs/op; \"net\" subtracts the empty module's "
+        "median, i.e. process start and library load):",
+        "",
+        "| input | ops | torch-refine µs/op | net | torch-mlir µs/op | net |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for r in results:
+        if r["series"] not in ("blocks", "chain"):
+            continue
+        cells = []
+        for tool in ("torch_refine", "torch_mlir"):
+            fixed = empty[tool]["median_s"] if empty else 0.0
+            median = r[tool]["median_s"]
+            cells += [f"{1e6 * median / r['ops']:.0f}", f"{1e6 * (median - fixed) / r['ops']:.0f}"]
+        lines.append(f"| {r['input']} | {r['ops']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _stages_table(results: list[dict]) -> str:
+    largest = sorted((r for r in results if r["series"] != "empty"), key=lambda r: -r["ops"])[:3]
+    lines = ["In-process stages of torch-refine (s, one run) on the largest inputs:", ""]
+    names: list[str] = []
+    for r in largest:
+        names += [n for n in r["torch_refine"]["stages_s"] if n not in names]
+    lines.append("| stage | " + " | ".join(r["input"] for r in largest) + " |")
+    lines.append("|---|" + "---:|" * len(largest))
+    for name in names:
+        cells = [f"{r['torch_refine']['stages_s'].get(name, 0.0):.3f}" for r in largest]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def update_readme(table: str) -> None:
+    text = README.read_text()
+    if BEGIN_MARKER not in text or END_MARKER not in text:
+        raise SystemExit(f"{README} has no {BEGIN_MARKER} ... {END_MARKER} section")
+    head, rest = text.split(BEGIN_MARKER, 1)
+    _, tail = rest.split(END_MARKER, 1)
+    README.write_text(f"{head}{BEGIN_MARKER}\n{table}{END_MARKER}{tail}")
+
+
+# --- main --------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5, help="timed runs per tool and input")
+    parser.add_argument("--quick", action="store_true", help="fewer and smaller inputs")
+    parser.add_argument("--only", nargs="*", default=None, help="inputs whose name starts so")
+    parser.add_argument("--update-readme", action="store_true",
+                        help=f"write the table between the markers in {README.name}")
+    parser.add_argument("--stages-of", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.stages_of:
+        print(json.dumps(stages_of(args.stages_of)))
+        return 0
+
+    os.environ.update(child_env())
+    launcher = Launcher()  # first: before any heavy import
+    began = time.time()
+    inputs = [i for i in all_inputs(args.quick)
+              if args.only is None or i.name == EMPTY or i.name.startswith(tuple(args.only))]
+    for item in inputs:  # every export first: nothing heavy runs next to the timed children
+        ensure_input(item)
+        print(f"input {item.name} ready ({time.time() - began:.0f} s)", flush=True)
+    results = []
+    with tempfile.TemporaryDirectory(prefix="torch-refine-bench-") as tmp:
+        for item in inputs:
+            truth, erased = ensure_input(item)
+            measured = measure(item, erased, args.runs, Path(tmp), launcher)
+            ours_out, theirs_out = measured.pop("outputs")
+            result = {"input": item.name, "series": item.series, "scale": item.scale} | measured
+            if item.series != "empty":
+                result["precision"] = precision(truth, ours_out, theirs_out)
+            result["ops"] = result.get("precision", {}).get("ops", 0)
+            results.append(result)
+            print(_progress(result, time.time() - began), flush=True)
+    launcher.close()
+    meta = {"date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count(), "runs": args.runs,
+            "seconds": time.time() - began}
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "results.json").write_text(json.dumps({"meta": meta, "results": results},
+                                                     indent=1, default=str))
+    table = markdown(results, meta)
+    (RESULTS / "results.md").write_text(table)
+    print(table)
+    if args.update_readme:
+        update_readme(table)
+    print(f"bench: {time.time() - began:.0f} s; results in {RESULTS}", file=sys.stderr)
+    return 0
+
+
+def _progress(result: dict, elapsed: float) -> str:
+    ours, theirs = result["torch_refine"], result["torch_mlir"]
+    p = result.get("precision")
+    exact = f" exact {p['torch_refine']['exact']} vs {p['torch_mlir_on_paired']['exact']}" \
+        f" (paired {p['torch_refine_on_paired']['exact']})" \
+        f" contra {p['torch_refine']['contradictions']}" if p else ""
+    return (f"{result['input']}: {result['ops']} ops, torch-refine {ours['median_s']:.2f} s, "
+            f"torch-mlir {theirs['median_s']:.2f} s{exact} [{elapsed:.0f} s]")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
