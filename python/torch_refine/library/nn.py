@@ -686,3 +686,101 @@ def aten〇_scaled_dot_product_flash_attention_for_cpu〡shape(query: List[int],
 def aten〇_scaled_dot_product_flash_attention_for_cpu〡dtype(query_rank_dtype: Tuple[int, int], key_rank_dtype: Tuple[int, int], value_rank_dtype: Tuple[int, int], dropout_p: float = 0.0, is_causal: bool = False, attn_mask_rank_dtype: Optional[Tuple[int, int]] = None, scale: Optional[float] = None) -> Tuple[int, int]:
     query_dtype = query_rank_dtype[1]
     return query_dtype, _computation_dtype(query_dtype)
+
+
+# ---------------------------------------------------------------------------- recurrent layers
+
+
+def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[int]], group_size: int, num_layers: int, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
+    """The output and final hidden state sizes of a multi-layer RNN (PyTorch's decomposition)."""
+    if len(input) != 3 or len(hidden) != 3:
+        raise AssertionError(op + ": expected a batched 3D input and 3D hidden states")
+    directions = 2 if bidirectional else 1
+    if len(params) % group_size != 0 or len(params) // group_size < num_layers * directions:
+        raise AssertionError(op + ": params do not hold one weight group per layer and direction")
+    if hidden[0] < num_layers * directions:
+        raise AssertionError(op + ": hidden state has fewer entries than layers times directions")
+    if len(params[0]) != 2 or params[0][1] != input[2]:
+        raise AssertionError(op + ": input size does not match the first layer's weight")
+    seq_len = input[1] if batch_first else input[0]
+    if seq_len == 0:
+        raise AssertionError(op + ": expected a non-empty sequence")
+    output = input[:2]
+    output.append(directions * hidden[2])
+    return output, [num_layers * directions, hidden[1], hidden[2]]
+
+
+def _lstm_params(layers: int, bidirectional: bool, has_biases: bool, input_size: int = 3, hidden: int = 5, dtype=torch.float32):
+    params = []
+    for layer in range(layers):
+        for _ in range(2 if bidirectional else 1):
+            features = input_size if layer == 0 else hidden * (2 if bidirectional else 1)
+            params += [_T(4 * hidden, features, dtype=dtype), _T(4 * hidden, hidden, dtype=dtype)]
+            if has_biases:
+                params += [_T(4 * hidden, dtype=dtype), _T(4 * hidden, dtype=dtype)]
+    return params
+
+
+def _gru_params(layers: int, bidirectional: bool, has_biases: bool, input_size: int = 3, hidden: int = 5, dtype=torch.float32):
+    params = []
+    for layer in range(layers):
+        for _ in range(2 if bidirectional else 1):
+            features = input_size if layer == 0 else hidden * (2 if bidirectional else 1)
+            params += [_T(3 * hidden, features, dtype=dtype), _T(3 * hidden, hidden, dtype=dtype)]
+            if has_biases:
+                params += [_T(3 * hidden, dtype=dtype), _T(3 * hidden, dtype=dtype)]
+    return params
+
+
+def _lstm_hx(n: int, batch: int = 2, hidden: int = 5, dtype=torch.float32):
+    return [_T(n, batch, hidden, dtype=dtype), _T(n, batch, hidden, dtype=dtype)]
+
+
+@shape("aten.lstm.input", invocations=[
+    Invocation(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), True, 1, 0.0, False, False, False),
+    Invocation(_T(2, 7, 3), _lstm_hx(1), _lstm_params(1, False, True), True, 1, 0.0, False, False, True),
+    Invocation(_T(7, 2, 3), _lstm_hx(4), _lstm_params(2, True, True), True, 2, 0.0, False, True, False),
+    Invocation(_T(7, 2, 3), _lstm_hx(2), _lstm_params(2, False, False), False, 2, 0.5, True, False, False),
+    ErrorInvocation(_T(7, 3), [_T(1, 5), _T(1, 5)], _lstm_params(1, False, True), True, 1, 0.0, False, False, False),
+    ErrorInvocation(_T(7, 2, 4), _lstm_hx(1), _lstm_params(1, False, True), True, 1, 0.0, False, False, False),
+    ErrorInvocation(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), True, 2, 0.0, False, False, False),
+    ErrorInvocation(_T(0, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), True, 1, 0.0, False, False, False),
+])
+def aten〇lstm〇input〡shape(input: List[int], hx: List[List[int]], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int], List[int]]:
+    if len(hx) != 2:
+        raise AssertionError("lstm: expected two hidden states")
+    has_projections = hx[0][2] != hx[1][2]
+    group_size = 2 + (2 if has_biases else 0) + (1 if has_projections else 0)
+    output, hy = _rnn_shapes("lstm", input, hx[0], params, group_size, num_layers, bidirectional, batch_first)
+    cy = [hy[0], hx[1][1], hx[1][2]]
+    return output, hy, cy
+
+
+@dtype("aten.lstm.input", invocations=[
+    Invocation(_T(7, 2, 3, dtype=d), _lstm_hx(1, dtype=d), _lstm_params(1, False, True, dtype=d),
+               True, 1, 0.0, False, False, False)
+    for d in (torch.float16, torch.bfloat16, torch.float32, torch.float64)])
+def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype: List[Tuple[int, int]], params_rank_dtype: List[Tuple[int, int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[int, int, int]:
+    input_dtype = input_rank_dtype[1]
+    return input_dtype, input_dtype, input_dtype
+
+
+@shape("aten.gru.input", invocations=[
+    Invocation(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), True, 1, 0.0, False, False, False),
+    Invocation(_T(2, 7, 3), _T(1, 2, 5), _gru_params(1, False, True), True, 1, 0.0, False, False, True),
+    Invocation(_T(7, 2, 3), _T(4, 2, 5), _gru_params(2, True, True), True, 2, 0.0, False, True, False),
+    Invocation(_T(7, 2, 3), _T(2, 2, 5), _gru_params(2, False, False), False, 2, 0.5, True, False, False),
+    ErrorInvocation(_T(7, 2, 4), _T(1, 2, 5), _gru_params(1, False, True), True, 1, 0.0, False, False, False),
+    ErrorInvocation(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), True, 2, 0.0, False, False, False),
+])
+def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
+    group_size = 4 if has_biases else 2
+    return _rnn_shapes("gru", input, hx, params, group_size, num_layers, bidirectional, batch_first)
+
+
+@dtype("aten.gru.input", invocations=[
+    Invocation(_T(7, 2, 3, dtype=d), _T(1, 2, 5, dtype=d), _gru_params(1, False, True, dtype=d),
+               True, 1, 0.0, False, False, False)
+    for d in (torch.float16, torch.bfloat16, torch.float32, torch.float64)])
+def aten〇gru〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype: Tuple[int, int], params_rank_dtype: List[Tuple[int, int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[int, int]:
+    return input_rank_dtype[1], input_rank_dtype[1]
