@@ -167,8 +167,9 @@ class Importer:
         """The private helper for a callee, imported the first time it is needed."""
         if (helper := self._helpers.get(qualified_name)) is not None:
             return helper
-        unit = torch.jit._state._python_cu
-        scripted = unit.find_function(qualified_name)
+        # Every function torch.jit.script compiles from Python lives in this compilation unit;
+        # it is the only way from a callee's qualified name back to its graph.
+        scripted = torch.jit._state._python_cu.find_function(qualified_name)
         if scripted is None:
             raise UnsupportedNodeError(f"callee '{qualified_name}' is not a scripted function")
         helper = self.import_function(scripted, helper_symbol(qualified_name), private=True)
@@ -185,7 +186,8 @@ class Importer:
 def import_functions(
     functions: Mapping[str, object], context: ir.Context | None = None
 ) -> ir.Module:
-    """Import scripted functions as public funcs named by the mapping's keys; verifies."""
+    """Import scripted functions as public funcs named by the mapping's keys, plus their
+    callees as private helpers, sorted by symbol; the module is verified."""
     context = context or create_context()
     module = ir.Module.create(ir.Location.unknown(context))
     importer = Importer(module)
