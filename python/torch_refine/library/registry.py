@@ -30,6 +30,7 @@ FAMILY_MODULES = (
     "conv_pool",
     "nn",
     "views",
+    "indexing",
 )
 
 
