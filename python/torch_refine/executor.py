@@ -1,0 +1,425 @@
+"""A reference executor for Torch-dialect functions: an oracle for refinement.
+
+`execute(module, *tensors)` runs a function op by op: each `torch.aten.*` / `torch.prim.*`
+op calls `torch.ops.<ns>.<name>.<overload>` with arguments rebuilt from the operator's
+schema (Python scalars where a Tensor is expected are wrapped, dtype/layout/memory-format
+codes become torch objects, keyword-only arguments are passed by keyword). Constants,
+literals (dense and `dense_resource` blobs), lists, tuples, `prim.If`, `prim.Loop`,
+`func.call`, casts, copies and `torch.runtime.assert` are interpreted here. An op it cannot
+run is an `ExecutionError` naming the op and its location, never a guess.
+
+With `check_types=True` every tensor produced (and every argument) is compared with its
+static type in the IR; all mismatches are collected and raised at the end as one
+`TypeMismatchError`. The results are still computed by PyTorch, so the comparison is
+against what really happens, not against another model of the op.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from collections import ChainMap
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch_mlir import ir
+
+from torch_refine import types
+from torch_refine.library.promotion import promote_dtypes
+from torch_refine.report import short_location
+
+DTYPES = {
+    0: torch.uint8,
+    1: torch.int8,
+    2: torch.int16,
+    3: torch.int32,
+    4: torch.int64,
+    5: torch.float16,
+    6: torch.float32,
+    7: torch.float64,
+    8: torch.complex32,
+    9: torch.complex64,
+    10: torch.complex128,
+    11: torch.bool,
+    15: torch.bfloat16,
+}
+ELEMENT_DTYPES = {types.DTYPE_TO_ELEMENT[code]: dtype for code, dtype in DTYPES.items()}
+# Builtin (MLIR) element types of literals; signless integers are signed, i1 is bool.
+_BUILTIN_DTYPES = {
+    "f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32, "f64": torch.float64,
+    "i1": torch.bool, "i8": torch.int8, "si8": torch.int8, "ui8": torch.uint8,
+    "i16": torch.int16, "si16": torch.int16, "i32": torch.int32, "si32": torch.int32,
+    "i64": torch.int64, "si64": torch.int64, "complex<f32>": torch.complex64,
+    "complex<f64>": torch.complex128,
+}
+_MEMORY_FORMATS = [torch.contiguous_format, torch.preserve_format, torch.channels_last,
+                   torch.channels_last_3d]
+_LAYOUTS = {0: torch.strided, 1: torch.sparse_coo}
+
+_TERMINATORS = frozenset({
+    "func.return", "torch.prim.If.yield", "torch.prim.Loop.condition",
+    "torch.shape.calculate.yield", "torch.dtype.calculate.yield",
+})
+_IDENTITY_OPS = frozenset({
+    "torch.tensor_static_info_cast", "torch.derefine", "torch.prim.unchecked_cast",
+    "torch.static_info_cast",
+})
+
+
+class ExecutionError(Exception):
+    """An op failed or cannot be run; the message names the op and its location."""
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    op_name: str
+    location: str
+    ir_type: str
+    shape: tuple[int, ...]
+    dtype: str
+
+    def __str__(self) -> str:
+        return (f"{self.op_name} at {self.location}: IR type {self.ir_type}, "
+                f"runtime {list(self.shape)} {self.dtype}")
+
+
+class TypeMismatchError(ExecutionError):
+    """Tensors whose runtime shape or dtype contradicts their static type."""
+
+    def __init__(self, mismatches: list[Mismatch]):
+        lines = [f"{len(mismatches)} tensor(s) contradict their IR type:"]
+        lines += [f"  {m}" for m in mismatches]
+        super().__init__("\n".join(lines))
+        self.mismatches = mismatches
+
+
+def execute(module, *tensors, function: str = "main", check_types: bool = False):
+    """Run `function` of a Torch-dialect module (an `ir.Module`, a `Refined` or MLIR text)
+    on `tensors`; returns one value, or a tuple for several results."""
+    from torch_refine import api
+
+    module = api._as_module(module)
+    with module.context:
+        interpreter = _Interpreter(module, check_types)
+        results = interpreter.call(function, list(tensors))
+    if interpreter.mismatches:
+        raise TypeMismatchError(interpreter.mismatches)
+    return results[0] if len(results) == 1 else tuple(results)
+
+
+class _Interpreter:
+    def __init__(self, module: ir.Module, check_types: bool):
+        self.module = module
+        self.check_types = check_types
+        self.mismatches: list[Mismatch] = []
+        self.functions = {}
+        for op in module.body.operations:
+            if op.operation.name == "func.func":
+                self.functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
+        self._resources: dict[str, str] | None = None
+        self._callables: dict[str, object] = {}
+
+    # --- structure ---------------------------------------------------------------------
+
+    def call(self, name: str, args: list) -> list:
+        fn = self.functions.get(name)
+        if fn is None:
+            raise ExecutionError(f"no function @{name} in the module")
+        block = fn.regions[0].blocks[0]
+        if len(args) != len(block.arguments):
+            raise ExecutionError(
+                f"@{name} takes {len(block.arguments)} arguments, {len(args)} given")
+        for index, (argument, value) in enumerate(zip(block.arguments, args)):
+            self._check(f"@{name} argument {index}", str(fn.location), argument.type, value)
+        return self.run_block(block, args)
+
+    def run_block(self, block: ir.Block, args: list, outer: dict | None = None) -> list:
+        """Run the ops of `block`; values from enclosing blocks are looked up in `outer`."""
+        env = dict(zip(block.arguments, args))
+        if outer is not None:
+            env = ChainMap(env, outer)
+        for op in block.operations:
+            name = op.operation.name
+            if name in _TERMINATORS:
+                return [env[v] for v in op.operands]
+            try:
+                results = self.run_op(op, name, [env[v] for v in op.operands], env)
+            except (ExecutionError, KeyboardInterrupt):
+                raise
+            except Exception as error:
+                raise ExecutionError(f"'{name}' at {_where(op)} failed: {error}") from error
+            for value, result in zip(op.results, results, strict=True):
+                env[value] = result
+                self._check(name, str(op.location), value.type, result)
+        raise ExecutionError(f"block without terminator in {block.owner.operation.name}")
+
+    def run_op(self, op, name: str, operands: list, env) -> list:
+        if name in _REGION_OPS:
+            return _REGION_OPS[name](self, op, operands, env)
+        special = _SPECIAL.get(name)
+        if special is not None:
+            return special(self, op, operands)
+        if name in _IDENTITY_OPS:
+            return operands[:1]
+        if name.startswith("torch.constant."):
+            return [_constant(op)]
+        return self.call_torch_op(op, name, operands)
+
+    # --- torch.ops ---------------------------------------------------------------------
+
+    def call_torch_op(self, op, name: str, operands: list) -> list:
+        qualified = name.removeprefix("torch.")
+        if name == "torch.operator":
+            qualified = ir.StringAttr(op.attributes["name"]).value
+        target = self._callables.get(qualified)
+        if target is None:
+            target = _resolve(qualified, op)
+            self._callables[qualified] = target
+        overload, arguments = target
+        args, kwargs = [], {}
+        for argument, value in zip(arguments, operands):
+            value = _convert(value, argument)
+            if argument.kwarg_only:
+                kwargs[argument.name] = value
+            else:
+                args.append(value)
+        result = overload(*args, **kwargs)
+        count = len(op.results)
+        if count == 0:
+            return []
+        results = [result] if count == 1 else list(result)
+        # Value semantics: no strides, so a later `view` of a permuted tensor must work.
+        return [r.contiguous() if isinstance(r, torch.Tensor) else r for r in results]
+
+    # --- literals ----------------------------------------------------------------------
+
+    def literal(self, op, operands) -> list:
+        attr = op.attributes["value"]
+        shaped = ir.ShapedType(attr.type)
+        dtype = _BUILTIN_DTYPES[str(shaped.element_type)]
+        shape = list(shaped.shape)
+        text = str(attr)
+        if text.startswith("dense_resource<"):
+            key = text[len("dense_resource<"): text.index(">")]
+            return [self._resource(key, dtype, shape, op)]
+        dense = ir.DenseElementsAttr(attr)
+        if dense.is_splat:
+            return [torch.full(shape, _scalar_of(dense.get_splat_value()), dtype=dtype)]
+        return [_dense_to_tensor(dense, dtype, shape)]
+
+    def _resource(self, key: str, dtype, shape, op) -> torch.Tensor:
+        if self._resources is None:
+            asm = self.module.operation.get_asm(assume_verified=True)
+            self._resources = dict(re.findall(r'^\s*([\w.$-]+): "0x([0-9A-Fa-f]*)"', asm, re.M))
+        blob = self._resources.get(key)
+        if blob is None:
+            raise ExecutionError(f"'torch.vtensor.literal' at {_where(op)}: no blob '{key}'")
+        data = bytes.fromhex(blob)[4:]  # the first 4 bytes are the blob's alignment
+        if dtype == torch.bool:
+            return torch.frombuffer(bytearray(data), dtype=torch.uint8).bool().reshape(shape)
+        return torch.frombuffer(bytearray(data), dtype=dtype).reshape(shape).clone()
+
+    # --- type checks -------------------------------------------------------------------
+
+    def _check(self, op_name: str, location: str, type_: ir.Type, value) -> None:
+        if not self.check_types or not isinstance(value, torch.Tensor):
+            return
+        info = types.parse(type_)
+        if info is None or _agrees(info, value):
+            return
+        self.mismatches.append(Mismatch(op_name, short_location(location), info.text(),
+                                        tuple(value.shape), str(value.dtype)))
+
+
+def _agrees(info: types.TensorInfo, value: torch.Tensor) -> bool:
+    if info.dtype is not None and ELEMENT_DTYPES.get(info.dtype) != value.dtype:
+        return False
+    if info.sizes is None:
+        return True
+    if len(info.sizes) != value.dim():
+        return False
+    return all(d is None or d == n for d, n in zip(info.sizes, value.shape))
+
+
+def _where(op) -> str:
+    return short_location(str(op.location))
+
+
+# --- ops interpreted here ----------------------------------------------------------------
+
+
+def _if(self: _Interpreter, op, operands, env):
+    region = op.regions[0] if operands[0] else op.regions[1]
+    return self.run_block(region.blocks[0], [], env)
+
+
+def _loop(self: _Interpreter, op, operands, env):
+    trip_count, condition, *carried = operands
+    body = op.regions[0].blocks[0]
+    iteration = 0
+    while condition and iteration < trip_count:
+        condition, *carried = self.run_block(body, [iteration, *carried], env)
+        iteration += 1
+    return carried
+
+
+def _calculate(self: _Interpreter, op, operands, env):
+    return self.run_block(op.regions[0].blocks[0], [], env)  # the calculation is abstract
+
+
+_REGION_OPS = {
+    "torch.prim.If": _if,
+    "torch.prim.Loop": _loop,
+    "torch.shape.calculate": _calculate,
+    "torch.dtype.calculate": _calculate,
+}
+
+
+def _call(self: _Interpreter, op, operands):
+    return self.call(ir.FlatSymbolRefAttr(op.attributes["callee"]).value, operands)
+
+
+def _runtime_assert(self: _Interpreter, op, operands):
+    if not operands[0]:
+        message = ir.StringAttr(op.attributes["message"]).value
+        raise ExecutionError(f"torch.runtime.assert failed at {_where(op)}: {message}")
+    return []
+
+
+def _raise(self: _Interpreter, op, operands):
+    raise ExecutionError(f"torch.prim.RaiseException at {_where(op)}: {operands[0]}")
+
+
+def _overwrite(self: _Interpreter, op, operands):
+    value, overwritten = operands
+    overwritten.copy_(value)
+    return []
+
+
+def _list_append(self, op, operands):
+    operands[0].append(operands[1])
+    return [operands[0]]
+
+
+def _list_insert(self, op, operands):
+    operands[0].insert(operands[1], operands[2])
+    return []
+
+
+def _list_set_item(self, op, operands):
+    operands[0][operands[1]] = operands[2]
+    return [operands[0]]
+
+
+def _list_sort(self, op, operands):
+    operands[0].sort(reverse=bool(operands[1]))
+    return []
+
+
+_SPECIAL = {
+    "torch.vtensor.literal": _Interpreter.literal,
+    "torch.tensor.literal": _Interpreter.literal,
+    "func.call": _call,
+    "torch.runtime.assert": _runtime_assert,
+    "torch.prim.RaiseException": _raise,
+    "torch.overwrite.tensor.contents": _overwrite,
+    "torch.copy.to_tensor": lambda self, op, o: [o[0].clone()],
+    "torch.copy.to_vtensor": lambda self, op, o: [o[0].clone()],
+    "torch.prim.ListConstruct": lambda self, op, o: [list(o)],
+    "torch.prim.ListUnpack": lambda self, op, o: list(o[0]),
+    "torch.prim.TupleConstruct": lambda self, op, o: [tuple(o)],
+    "torch.prim.TupleIndex": lambda self, op, o: [o[0][o[1]]],
+    "torch.prim.TupleUnpack": lambda self, op, o: list(o[0]),
+    "torch.prim.Uninitialized": lambda self, op, o: [None],
+    "torch.prim.dtype": lambda self, op, o: [_dtype_code(o[0].dtype)],
+    "torch.promote_dtypes": lambda self, op, o: [promote_dtypes(o[0], o[1])],
+    "torch.aten.append.t": _list_append,
+    "torch.aten.insert.t": _list_insert,
+    "torch.aten._set_item.t": _list_set_item,
+    "torch.aten.sort.int": _list_sort,
+    "torch.aten.__getitem__.t": lambda self, op, o: [o[0][o[1]]],
+    "torch.aten.len.t": lambda self, op, o: [len(o[0])],
+    "torch.aten.__not__": lambda self, op, o: [not o[0]],
+    "torch.aten.__is__": lambda self, op, o: [o[0] is o[1]],
+    "torch.aten.__isnot__": lambda self, op, o: [o[0] is not o[1]],
+    "torch.aten.size": lambda self, op, o: [list(o[0].shape)],
+    "torch.aten.dim": lambda self, op, o: [o[0].dim()],
+}
+# Int and float arithmetic and comparisons, as Python does them.
+_SCALAR_OPERATORS = {
+    "add": operator.add, "sub": operator.sub, "mul": operator.mul,
+    "floordiv": operator.floordiv, "remainder": operator.mod, "eq": operator.eq,
+    "ne": operator.ne, "lt": operator.lt, "gt": operator.gt, "le": operator.le,
+    "ge": operator.ge,
+}
+for _name, _function in _SCALAR_OPERATORS.items():
+    for _overload in ("int", "float", "int_float", "float_int"):
+        _SPECIAL[f"torch.aten.{_name}.{_overload}"] = (
+            lambda self, op, o, f=_function: [f(o[0], o[1])])
+
+
+def _dtype_code(dtype: torch.dtype) -> int:
+    return next(code for code, d in DTYPES.items() if d == dtype)
+
+
+def _constant(op):
+    if op.operation.name == "torch.constant.none":
+        return None
+    attr = op.attributes["value"]
+    if op.operation.name == "torch.constant.device":
+        return torch.device(ir.StringAttr(attr).value)
+    if op.operation.name == "torch.constant.str":
+        return ir.StringAttr(attr).value
+    return _scalar_of(attr)
+
+
+def _scalar_of(attr: ir.Attribute):
+    attr = attr.maybe_downcast() if hasattr(attr, "maybe_downcast") else attr
+    if isinstance(attr, ir.BoolAttr):
+        return attr.value
+    if isinstance(attr, ir.IntegerAttr):
+        return bool(attr.value) if str(attr.type) == "i1" else attr.value
+    if isinstance(attr, ir.FloatAttr):
+        return attr.value
+    raise ExecutionError(f"cannot read constant {attr}")
+
+
+def _dense_to_tensor(dense: ir.DenseElementsAttr, dtype, shape) -> torch.Tensor:
+    if dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+        array = np.array(ir.DenseFPElementsAttr(dense))
+    else:
+        array = np.array(ir.DenseIntElementsAttr(dense))
+    return torch.from_numpy(array.copy()).to(dtype).reshape(shape)
+
+
+def _resolve(qualified: str, op):
+    """(the OpOverload, its schema arguments) for `aten.add.Tensor`, `prims.x`, ..."""
+    namespace, _, rest = qualified.partition(".")
+    packet_name, _, overload_name = rest.partition(".")
+    try:
+        packet = getattr(getattr(torch.ops, namespace), packet_name)
+        overload = getattr(packet, overload_name or "default")
+    except (AttributeError, RuntimeError):
+        raise ExecutionError(
+            f"cannot execute '{op.operation.name}' at {_where(op)}: no operator "
+            f"torch.ops.{namespace}.{packet_name}.{overload_name or 'default'}") from None
+    return overload, list(overload._schema.arguments)
+
+
+def _convert(value, argument):
+    """A value read from the IR as the schema argument wants it."""
+    kind = str(argument.real_type)
+    if value is None:
+        return None
+    if "Tensor" in kind and not isinstance(value, (torch.Tensor, list)):
+        return torch.tensor(value)
+    if "ScalarType" in kind:
+        return DTYPES[value] if isinstance(value, int) else value
+    if "MemoryFormat" in kind:
+        return _MEMORY_FORMATS[value] if isinstance(value, int) else value
+    if "Layout" in kind:
+        return _LAYOUTS[value] if isinstance(value, int) else value
+    if "Device" in kind and isinstance(value, str):
+        return torch.device(value)
+    return value
