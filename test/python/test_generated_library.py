@@ -80,7 +80,7 @@ def test_signature_mismatch_names_the_expected_signature():
 
 
 def test_generator_refuses_a_mismatching_signature(monkeypatch, capsys):
-    def aten〇mm〡shape(self: list) -> list:  # noqa: N802
+    def aten〇mm〡shape(self: list) -> list:
         return self
 
     bogus = LibraryFunction("aten.mm", "shape", aten〇mm〡shape)

@@ -8,4 +8,10 @@ from .torchscript import (
     import_functions,
 )
 
-__all__ = ["PROMOTE_DTYPES", "Importer", "UnsupportedNodeError", "helper_symbol", "import_functions"]
+__all__ = [
+    "PROMOTE_DTYPES",
+    "Importer",
+    "UnsupportedNodeError",
+    "helper_symbol",
+    "import_functions",
+]

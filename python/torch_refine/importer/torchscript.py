@@ -340,7 +340,8 @@ class _FunctionImporter:
         condition = self._value(node.inputsAt(0))
         op = self._emit("torch.prim.If", [condition], result_types, regions=2)
         for region, ts_block in zip(op.regions, node.blocks(), strict=True):
-            self._import_block(ts_block, region.blocks.append(), "torch.prim.If.yield", result_types)
+            block = region.blocks.append()
+            self._import_block(ts_block, block, "torch.prim.If.yield", result_types)
         self._bind(node, op)
 
     def _import_loop(self, node) -> None:
