@@ -51,6 +51,31 @@ module {
     %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %4 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._embedding_bag(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<tuple<int, int>>, %arg7: !torch.bool, %arg8: !torch.int) -> !torch.tuple<int, int, int, int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _embedding_bag: expected weight to be a floating point tensor"
+    %str_0 = torch.constant.str "offsets"
+    %str_1 = torch.constant.str "indices"
+    %str_2 = torch.constant.str "_embedding_bag"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%str_2, %str_1, %0) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%str_2, %str_0, %2) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%4) : (!torch.int) -> !torch.bool
+    %6 = torch.aten.__not__ %5 : !torch.bool -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %8 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %9 = torch.prim.TupleConstruct %8, %7, %7, %7 : !torch.int, !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int, int>
+    return %9 : !torch.tuple<int, int, int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten._fft_c2r(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _fft_c2r: expected a complex input"
@@ -157,6 +182,18 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._scaled_dot_product_flash_attention_for_cpu(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.optional<tuple<int, int>>, %arg6: !torch.optional<float>) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._computation_dtype(%0) : (!torch.int) -> !torch.int
+    %2 = torch.prim.TupleConstruct %0, %1 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %2 : !torch.tuple<int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten._unsafe_view(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.abs(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -239,6 +276,26 @@ module {
     %3 = torch.prim.ListConstruct %0, %1, %2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
     %4 = call @__torch_refine_helper.torch_refine.library.linalg._promote_all(%3) : (!torch.list<int>) -> !torch.int
     return %4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.alias(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.alias_copy(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.as_strided(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.as_strided_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.asin(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -579,6 +636,28 @@ module {
     %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %3 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.broadcast_to(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.cat(%arg0: !torch.list<tuple<int, int>>, %arg1: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: cat: expected a non-empty list of Tensors"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<tuple<int, int>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%arg0) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %3:2 = torch.prim.TupleUnpack %2 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3#0, %3#1) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %4 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.ceil(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.ceil: bool and complex tensors are not supported"
@@ -608,6 +687,11 @@ module {
     return %8 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.col2im(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.constant_pad_nd(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
@@ -695,6 +779,25 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.detach(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.diagonal(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.diagonal_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.dim(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.div.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -775,6 +878,20 @@ module {
     %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %7 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.embedding(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.int {
+    %str = torch.constant.str "indices"
+    %str_0 = torch.constant.str "embedding"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%str_0, %str, %0) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.embedding_dense_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.eq.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -829,6 +946,21 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.expand(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.expand_as(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.expand_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.expm1(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -840,6 +972,16 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.flatten.using_ints(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.flip(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.floor(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -929,6 +1071,11 @@ module {
     }
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.gather(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.ge.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.ge.Scalar: complex tensors are not supported"
@@ -1034,6 +1181,13 @@ module {
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.gru.input(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.list<tuple<int, int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.TupleConstruct %0, %1 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %2 : !torch.tuple<int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten.gt.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.gt.Scalar: complex tensors are not supported"
     %none = torch.constant.none
@@ -1084,6 +1238,43 @@ module {
     }
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.index.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<optional<tuple<int, int>>>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_dtypes(%arg1) : (!torch.list<optional<tuple<int, int>>>) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.index.Tensor_hacked_twin(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<tuple<int, int>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<optional<tuple<int, int>>>
+    %1 = torch.aten.len.t %arg1 : !torch.list<tuple<int, int>> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %4 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+      %5 = torch.derefine %4 : !torch.tuple<int, int> to !torch.optional<tuple<int, int>>
+      %6 = torch.aten.append.t %0, %5 : !torch.list<optional<tuple<int, int>>>, !torch.optional<tuple<int, int>> -> !torch.list<optional<tuple<int, int>>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_dtypes(%0) : (!torch.list<optional<tuple<int, int>>>) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.index_put(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<optional<tuple<int, int>>>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.index_put_(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<optional<tuple<int, int>>>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.index_select(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.instance_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.int {
     %str = torch.constant.str "instance_norm"
@@ -1336,6 +1527,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.lstm.input(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<tuple<int, int>>, %arg2: !torch.list<tuple<int, int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<int, int, int> {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %0, %0 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
+    return %1 : !torch.tuple<int, int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten.lt.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.lt.Scalar: complex tensors are not supported"
     %none = torch.constant.none
@@ -1386,6 +1583,41 @@ module {
     }
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.masked_fill.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_mask_dtype(%0) : (!torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.NumToTensor.Scalar %arg2 : !torch.number -> !torch.vtensor
+    %4 = torch.prim.dtype %3 : !torch.vtensor -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library.indexing._check_fill_value(%2, %4) : (!torch.int, !torch.int) -> !torch.none
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %6 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.masked_fill.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_mask_dtype(%0) : (!torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.indexing._check_fill_value(%2, %3) : (!torch.int, !torch.int) -> !torch.none
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.masked_fill_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.masked_scatter(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "masked_scatter"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.matmul(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -1487,6 +1719,11 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.movedim.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.mul.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -1514,6 +1751,11 @@ module {
     %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.narrow(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.native_batch_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<int, int, int> {
     %int1 = torch.constant.int 1
@@ -1681,6 +1923,20 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.numel(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.permute(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.permute_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.pow.Scalar(%arg0: !torch.number, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -1842,6 +2098,16 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.repeat(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.repeat_interleave.self_int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.replication_pad2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %str = torch.constant.str "replication_pad2d"
     %int1 = torch.constant.int 1
@@ -1857,6 +2123,16 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_replication_pad_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.reshape(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.roll(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.round(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -1897,6 +2173,109 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.scaled_dot_product_attention(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.float, %arg5: !torch.bool, %arg6: !torch.optional<float>, %arg7: !torch.bool) -> !torch.int {
+    %str = torch.constant.str "AssertionError: scaled_dot_product_attention: expected attn_mask to be bool or float32 or of the query's dtype"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "scaled_dot_product_attention"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: scaled_dot_product_attention: expected query, key and value to have the same dtype"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int6 = torch.constant.int 6
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %1, %0 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %6 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %7 = torch.aten.ne.int %6, %0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str_0, %0) : (!torch.str, !torch.int) -> !torch.none
+    %5 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    torch.prim.If %5 -> () {
+      %6 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.ne.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.bool) {
+        %11 = torch.aten.ne.int %7, %0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %11 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        %11 = torch.aten.ne.int %7, %int6 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %11 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.scatter.src(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "scatter"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.scatter.value(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.scatter_add(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "scatter"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.scatter_reduce.two(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.str, %arg5: !torch.bool) -> !torch.int {
+    %str = torch.constant.str "scatter_reduce"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.select.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.select_copy.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.select_scatter(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sigmoid(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -1956,6 +2335,42 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.size.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.slice.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.slice_copy.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.slice_scatter(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.split_with_sizes(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %3 = torch.aten.append.t %0, %2 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_dtype_fn.aten.sqrt(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -1966,6 +2381,56 @@ module {
     %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.squeeze(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.squeeze.dim(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.squeeze.dims(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.squeeze_copy.dim(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.stack(%arg0: !torch.list<tuple<int, int>>, %arg1: !torch.int) -> !torch.int {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: stack: expects a non-empty TensorList"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<tuple<int, int>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<optional<int>>
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %4 = torch.aten.len.t %arg0 : !torch.list<tuple<int, int>> -> !torch.int
+    torch.prim.Loop %4, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+      %7:2 = torch.prim.TupleUnpack %6 : !torch.tuple<int, int> -> !torch.int, !torch.int
+      %8 = torch.aten.add.int %7#0, %int1 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.derefine %8 : !torch.int to !torch.optional<int>
+      %10 = torch.aten.append.t %2, %9 : !torch.list<optional<int>>, !torch.optional<int> -> !torch.list<optional<int>>
+      %11 = torch.aten.append.t %3, %7#1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %3) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sub.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
@@ -2017,6 +2482,35 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.sym_numel(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sym_size.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sym_storage_offset(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sym_stride.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.t(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.tan(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -2040,6 +2534,26 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.transpose.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.transpose_copy.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.tril(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.triu(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.trunc(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -2069,12 +2583,47 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.unflatten.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.unfold(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.unsqueeze(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.unsqueeze_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.upsample_bilinear2d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_nearest2d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.view(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.view_as(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.view_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
@@ -2221,9 +2770,632 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %3 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.broadcast_inplace(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "The size of tensor a {} must match the size of tensor b ({}) at non-singleton dimension {}"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str "The dims of tensor b ({}) must be less than or equal to the dims of tensor a ({}) "
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.gt.int %1, %0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      %5 = torch.aten.format(%str_1, %1, %0) : !torch.str, !torch.int, !torch.int -> !torch.str
+      %6 = torch.aten.add.str %str_0, %5 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %6, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %5 = torch.aten.sub.int %1, %0 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.add.int %5, %arg2 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.ge.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.int) {
+        %12 = torch.aten.__getitem__.t %arg1, %6 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %12 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      %10 = torch.aten.ne.int %7, %9 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.bool) {
+        %12 = torch.aten.ne.int %9, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %12 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %11 -> () {
+        %12 = torch.aten.format(%str, %7, %9, %arg2) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+        %13 = torch.aten.add.str %str_0, %12 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %true_2 = torch.constant.bool true
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %4, %true_2, init() {
+    ^bb0(%arg2: !torch.int):
+      %5 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.append.t %3, %5 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true_2, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %3 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.cat(%arg0: !torch.list<list<int>>, %arg1: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: Cannot concatenate empty list of tensors"
+    %int0 = torch.constant.int 0
+    %int0_0 = torch.constant.int 0
+    %true_1 = torch.constant.bool true
+    %str_2 = torch.constant.str "AssertionError: Cannot concatenate tensor with 0 dimensions"
+    %none_3 = torch.constant.none
+    %0 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %0, %true_1, init() {
+    ^bb0(%arg2: !torch.int):
+      %13 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.le.int %14, %int0_0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %15 -> () {
+        torch.prim.RaiseException %str_2, %none_3 : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true_1, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %str_4 = torch.constant.str "AssertionError: "
+    %str_5 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+    %int0_6 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %none_7 = torch.constant.none
+    %true_8 = torch.constant.bool true
+    %false = torch.constant.bool false
+    %1 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %2 = torch.derefine %none_7 : !torch.none to !torch.optional<int>
+    %3 = torch.prim.Loop %1, %true_8, init(%2) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.optional<int>):
+      %13 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.eq.int %14, %int1 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.prim.If %15 -> (!torch.bool) {
+        %19 = torch.aten.__getitem__.t %13, %int0_6 : !torch.list<int>, !torch.int -> !torch.int
+        %20 = torch.aten.eq.int %19, %int0_6 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %20 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %17 = torch.aten.__not__ %16 : !torch.bool -> !torch.bool
+      %18 = torch.prim.If %17 -> (!torch.optional<int>) {
+        %19 = torch.aten.__is__ %arg3, %none_7 : !torch.optional<int>, !torch.none -> !torch.bool
+        %20 = torch.prim.If %19 -> (!torch.int) {
+          %22 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+          %23 = torch.aten.le.int %22, %int0_6 : !torch.int, !torch.int -> !torch.bool
+          %24 = torch.prim.If %23 -> (!torch.int) {
+            torch.prim.If.yield %int1 : !torch.int
+          } else {
+            torch.prim.If.yield %22 : !torch.int
+          }
+          %25 = torch.aten.neg.int %24 : !torch.int -> !torch.int
+          %26 = torch.aten.sub.int %24, %int1 : !torch.int, !torch.int -> !torch.int
+          %27 = torch.aten.lt.int %arg1, %25 : !torch.int, !torch.int -> !torch.bool
+          %28 = torch.prim.If %27 -> (!torch.bool) {
+            torch.prim.If.yield %true_8 : !torch.bool
+          } else {
+            %31 = torch.aten.gt.int %arg1, %26 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %31 : !torch.bool
+          }
+          torch.prim.If %28 -> () {
+            %31 = torch.aten.format(%str_5, %arg1, %25, %26) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+            %32 = torch.aten.add.str %str_4, %31 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %32, %none_7 : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          %29 = torch.aten.lt.int %arg1, %int0_6 : !torch.int, !torch.int -> !torch.bool
+          %30 = torch.prim.If %29 -> (!torch.int) {
+            %31 = torch.aten.add.int %arg1, %24 : !torch.int, !torch.int -> !torch.int
+            torch.prim.If.yield %31 : !torch.int
+          } else {
+            torch.prim.If.yield %arg1 : !torch.int
+          }
+          torch.prim.If.yield %30 : !torch.int
+        } else {
+          %22 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+          torch.prim.If.yield %22 : !torch.int
+        }
+        %21 = torch.derefine %20 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %21 : !torch.optional<int>
+      } else {
+        torch.prim.If.yield %arg3 : !torch.optional<int>
+      }
+      torch.prim.Loop.condition %true_8, iter(%18 : !torch.optional<int>)
+    } : (!torch.int, !torch.bool, !torch.optional<int>) -> !torch.optional<int>
+    %4 = torch.aten.__is__ %3, %none_7 : !torch.optional<int>, !torch.none -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      torch.prim.If.yield %arg1 : !torch.int
+    } else {
+      %13 = torch.prim.unchecked_cast %3 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %13 : !torch.int
+    }
+    %6 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %7 = torch.aten.le.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %9 = torch.derefine %none : !torch.none to !torch.optional<list<int>>
+    %10 = torch.prim.Loop %8, %true, init(%9) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.optional<list<int>>):
+      %13 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %true_9 = torch.constant.bool true
+      %int1_10 = torch.constant.int 1
+      %int0_11 = torch.constant.int 0
+      %false_12 = torch.constant.bool false
+      %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+      %15 = torch.prim.Loop %14, %true_9, init(%int1_10) {
+      ^bb0(%arg4: !torch.int, %arg5: !torch.int):
+        %20 = torch.aten.__getitem__.t %13, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %21 = torch.aten.mul.int %arg5, %20 : !torch.int, !torch.int -> !torch.int
+        torch.prim.Loop.condition %true_9, iter(%21 : !torch.int)
+      } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+      %16 = torch.aten.eq.int %15, %int0_11 : !torch.int, !torch.int -> !torch.bool
+      %17 = torch.prim.If %16 -> (!torch.bool) {
+        %20 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+        %21 = torch.aten.eq.int %20, %int1_10 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %21 : !torch.bool
+      } else {
+        torch.prim.If.yield %false_12 : !torch.bool
+      }
+      %18 = torch.aten.__not__ %17 : !torch.bool -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.optional<list<int>>) {
+        %20 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %20 : !torch.optional<list<int>>
+      } else {
+        torch.prim.If.yield %arg3 : !torch.optional<list<int>>
+      }
+      torch.prim.Loop.condition %true, iter(%19 : !torch.optional<list<int>>)
+    } : (!torch.int, !torch.bool, !torch.optional<list<int>>) -> !torch.optional<list<int>>
+    %11 = torch.aten.__is__ %10, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %12 = torch.prim.If %11 -> (!torch.list<int>) {
+      %int0_9 = torch.constant.int 0
+      %13 = torch.prim.ListConstruct %int0_9 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %13 : !torch.list<int>
+    } else {
+      %13 = torch.prim.unchecked_cast %10 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+      %15 = torch.prim.Loop %14, %true, init(%int0) {
+      ^bb0(%arg2: !torch.int, %arg3: !torch.int):
+        %19 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %true_10 = torch.constant.bool true
+        %int1_11 = torch.constant.int 1
+        %int0_12 = torch.constant.int 0
+        %false_13 = torch.constant.bool false
+        %20 = torch.aten.len.t %19 : !torch.list<int> -> !torch.int
+        %21 = torch.prim.Loop %20, %true_10, init(%int1_11) {
+        ^bb0(%arg4: !torch.int, %arg5: !torch.int):
+          %26 = torch.aten.__getitem__.t %19, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+          %27 = torch.aten.mul.int %arg5, %26 : !torch.int, !torch.int -> !torch.int
+          torch.prim.Loop.condition %true_10, iter(%27 : !torch.int)
+        } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+        %22 = torch.aten.eq.int %21, %int0_12 : !torch.int, !torch.int -> !torch.bool
+        %23 = torch.prim.If %22 -> (!torch.bool) {
+          %26 = torch.aten.len.t %19 : !torch.list<int> -> !torch.int
+          %27 = torch.aten.eq.int %26, %int1_11 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %27 : !torch.bool
+        } else {
+          torch.prim.If.yield %false_13 : !torch.bool
+        }
+        %24 = torch.aten.__not__ %23 : !torch.bool -> !torch.bool
+        %25 = torch.prim.If %24 -> (!torch.int) {
+          %int0_14 = torch.constant.int 0
+          %str_15 = torch.constant.str "Tensors must have same number of dimensions, got {} and {}"
+          %str_16 = torch.constant.str "AssertionError: "
+          %none_17 = torch.constant.none
+          %int1_18 = torch.constant.int 1
+          %true_19 = torch.constant.bool true
+          %str_20 = torch.constant.str "Sizes of tensors must match except in dimension {}, got {} and {} at dimension {}"
+          %26 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+          %27 = torch.aten.len.t %19 : !torch.list<int> -> !torch.int
+          %28 = torch.aten.ne.int %26, %27 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %28 -> () {
+            %32 = torch.aten.format(%str_15, %26, %27) : !torch.str, !torch.int, !torch.int -> !torch.str
+            %33 = torch.aten.add.str %str_16, %32 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %33, %none_17 : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          %29 = torch.aten.__range_length %int0_14, %26, %int1_18 : !torch.int, !torch.int, !torch.int -> !torch.int
+          torch.prim.Loop %29, %true_19, init() {
+          ^bb0(%arg4: !torch.int):
+            %32 = torch.aten.__derive_index %arg4, %int0_14, %int1_18 : !torch.int, !torch.int, !torch.int -> !torch.int
+            %33 = torch.aten.ne.int %32, %5 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If %33 -> () {
+              %34 = torch.aten.__getitem__.t %13, %32 : !torch.list<int>, !torch.int -> !torch.int
+              %35 = torch.aten.__getitem__.t %19, %32 : !torch.list<int>, !torch.int -> !torch.int
+              %36 = torch.aten.ne.int %34, %35 : !torch.int, !torch.int -> !torch.bool
+              torch.prim.If %36 -> () {
+                %37 = torch.aten.__getitem__.t %13, %32 : !torch.list<int>, !torch.int -> !torch.int
+                %38 = torch.aten.__getitem__.t %19, %32 : !torch.list<int>, !torch.int -> !torch.int
+                %39 = torch.aten.format(%str_20, %5, %37, %38, %32) : !torch.str, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.str
+                %40 = torch.aten.add.str %str_16, %39 : !torch.str, !torch.str -> !torch.str
+                torch.prim.RaiseException %40, %none_17 : !torch.str, !torch.none
+                torch.prim.If.yield
+              } else {
+                torch.prim.If.yield
+              }
+              torch.prim.If.yield
+            } else {
+              torch.prim.If.yield
+            }
+            torch.prim.Loop.condition %true_19, iter()
+          } : (!torch.int, !torch.bool) -> ()
+          %30 = torch.aten.__getitem__.t %19, %5 : !torch.list<int>, !torch.int -> !torch.int
+          %31 = torch.aten.add.int %arg3, %30 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %31 : !torch.int
+        } else {
+          torch.prim.If.yield %arg3 : !torch.int
+        }
+        torch.prim.Loop.condition %true, iter(%25 : !torch.int)
+      } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+      %true_9 = torch.constant.bool true
+      %16 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %17 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %17, %true_9, init() {
+      ^bb0(%arg2: !torch.int):
+        %19 = torch.aten.__getitem__.t %13, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %20 = torch.aten.append.t %16, %19 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true_9, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %18 = torch.aten._set_item.t %16, %5, %15 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %16 : !torch.list<int>
+    }
+    return %12 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.div_rtn(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
     %0 = torch.aten.floordiv.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.flatten(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "Expected start_dim ({}) <= end_dim ({})"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %int1_1 = torch.constant.int 1
+    %int0_2 = torch.constant.int 0
+    %none_3 = torch.constant.none
+    %true_4 = torch.constant.bool true
+    %str_5 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+    %str_6 = torch.constant.str "AssertionError: "
+    %1 = torch.aten.le.int %0, %int0_2 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int1_1 : !torch.int
+    } else {
+      torch.prim.If.yield %0 : !torch.int
+    }
+    %3 = torch.aten.neg.int %2 : !torch.int -> !torch.int
+    %4 = torch.aten.sub.int %2, %int1_1 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.lt.int %arg1, %3 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      torch.prim.If.yield %true_4 : !torch.bool
+    } else {
+      %22 = torch.aten.gt.int %arg1, %4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %22 : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      %22 = torch.aten.format(%str_5, %arg1, %3, %4) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+      %23 = torch.aten.add.str %str_6, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none_3 : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.lt.int %arg1, %int0_2 : !torch.int, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.int) {
+      %22 = torch.aten.add.int %arg1, %2 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %22 : !torch.int
+    } else {
+      torch.prim.If.yield %arg1 : !torch.int
+    }
+    %9 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %int1_7 = torch.constant.int 1
+    %int0_8 = torch.constant.int 0
+    %none_9 = torch.constant.none
+    %true_10 = torch.constant.bool true
+    %str_11 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+    %str_12 = torch.constant.str "AssertionError: "
+    %10 = torch.aten.le.int %9, %int0_8 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.int) {
+      torch.prim.If.yield %int1_7 : !torch.int
+    } else {
+      torch.prim.If.yield %9 : !torch.int
+    }
+    %12 = torch.aten.neg.int %11 : !torch.int -> !torch.int
+    %13 = torch.aten.sub.int %11, %int1_7 : !torch.int, !torch.int -> !torch.int
+    %14 = torch.aten.lt.int %arg2, %12 : !torch.int, !torch.int -> !torch.bool
+    %15 = torch.prim.If %14 -> (!torch.bool) {
+      torch.prim.If.yield %true_10 : !torch.bool
+    } else {
+      %22 = torch.aten.gt.int %arg2, %13 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %22 : !torch.bool
+    }
+    torch.prim.If %15 -> () {
+      %22 = torch.aten.format(%str_11, %arg2, %12, %13) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+      %23 = torch.aten.add.str %str_12, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none_9 : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %16 = torch.aten.lt.int %arg2, %int0_8 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.int) {
+      %22 = torch.aten.add.int %arg2, %11 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %22 : !torch.int
+    } else {
+      torch.prim.If.yield %arg2 : !torch.int
+    }
+    %18 = torch.aten.gt.int %8, %17 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %18 -> () {
+      %22 = torch.aten.format(%str_0, %8, %17) : !torch.str, !torch.int, !torch.int -> !torch.str
+      %23 = torch.aten.add.str %str, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %19 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %20 = torch.aten.eq.int %19, %int0 : !torch.int, !torch.int -> !torch.bool
+    %21 = torch.prim.If %20 -> (!torch.list<int>) {
+      %int1_13 = torch.constant.int 1
+      %22 = torch.prim.ListConstruct %int1_13 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %22 : !torch.list<int>
+    } else {
+      %22 = torch.aten.eq.int %8, %17 : !torch.int, !torch.int -> !torch.bool
+      %23 = torch.prim.If %22 -> (!torch.list<int>) {
+        %24 = torch.prim.ListConstruct  : () -> !torch.list<int>
+        %25 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        torch.prim.Loop %25, %true, init() {
+        ^bb0(%arg3: !torch.int):
+          %26 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+          %27 = torch.aten.append.t %24, %26 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.Loop.condition %true, iter()
+        } : (!torch.int, !torch.bool) -> ()
+        torch.prim.If.yield %24 : !torch.list<int>
+      } else {
+        %24 = torch.aten.add.int %17, %int1 : !torch.int, !torch.int -> !torch.int
+        %25 = torch.aten.__range_length %8, %24, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+        %26 = torch.prim.Loop %25, %true, init(%int1) {
+        ^bb0(%arg3: !torch.int, %arg4: !torch.int):
+          %32 = torch.aten.__derive_index %arg3, %8, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+          %33 = torch.aten.__getitem__.t %arg0, %32 : !torch.list<int>, !torch.int -> !torch.int
+          %34 = torch.aten.mul.int %arg4, %33 : !torch.int, !torch.int -> !torch.int
+          torch.prim.Loop.condition %true, iter(%34 : !torch.int)
+        } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+        %27 = torch.prim.ListConstruct  : () -> !torch.list<int>
+        torch.prim.Loop %8, %true, init() {
+        ^bb0(%arg3: !torch.int):
+          %32 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+          %33 = torch.aten.append.t %27, %32 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.Loop.condition %true, iter()
+        } : (!torch.int, !torch.bool) -> ()
+        %28 = torch.aten.append.t %27, %26 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %29 = torch.aten.add.int %17, %int1 : !torch.int, !torch.int -> !torch.int
+        %30 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %31 = torch.aten.__range_length %29, %30, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+        torch.prim.Loop %31, %true, init() {
+        ^bb0(%arg3: !torch.int):
+          %32 = torch.aten.__derive_index %arg3, %29, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+          %33 = torch.aten.__getitem__.t %arg0, %32 : !torch.list<int>, !torch.int -> !torch.int
+          %34 = torch.aten.append.t %27, %33 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.Loop.condition %true, iter()
+        } : (!torch.int, !torch.bool) -> ()
+        torch.prim.If.yield %27 : !torch.list<int>
+      }
+      torch.prim.If.yield %23 : !torch.list<int>
+    }
+    return %21 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.index_select(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "Expected dim ({}) == 0 or dim < len(self) ({})"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str "Expected len(index) <= 1, but got {}"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %int1_2 = torch.constant.int 1
+    %int0_3 = torch.constant.int 0
+    %none_4 = torch.constant.none
+    %true_5 = torch.constant.bool true
+    %str_6 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+    %str_7 = torch.constant.str "AssertionError: "
+    %1 = torch.aten.le.int %0, %int0_3 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int1_2 : !torch.int
+    } else {
+      torch.prim.If.yield %0 : !torch.int
+    }
+    %3 = torch.aten.neg.int %2 : !torch.int -> !torch.int
+    %4 = torch.aten.sub.int %2, %int1_2 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.lt.int %arg1, %3 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      torch.prim.If.yield %true_5 : !torch.bool
+    } else {
+      %18 = torch.aten.gt.int %arg1, %4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      %18 = torch.aten.format(%str_6, %arg1, %3, %4) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+      %19 = torch.aten.add.str %str_7, %18 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %19, %none_4 : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.lt.int %arg1, %int0_3 : !torch.int, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.int) {
+      %18 = torch.aten.add.int %arg1, %2 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %18 : !torch.int
+    } else {
+      torch.prim.If.yield %arg1 : !torch.int
+    }
+    %int1_8 = torch.constant.int 1
+    %true_9 = torch.constant.bool true
+    %9 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %10 = torch.prim.Loop %9, %true_9, init(%int1_8) {
+    ^bb0(%arg3: !torch.int, %arg4: !torch.int):
+      %18 = torch.aten.__getitem__.t %arg2, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %19 = torch.aten.mul.int %arg4, %18 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true_9, iter(%19 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    %11 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %12 = torch.aten.gt.int %11, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %12 -> () {
+      %18 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %19 = torch.aten.format(%str_1, %18) : !torch.str, !torch.int -> !torch.str
+      %20 = torch.aten.add.str %str_0, %19 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %20, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %13 = torch.aten.eq.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+    %14 = torch.prim.If %13 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %19 = torch.aten.lt.int %8, %18 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    %15 = torch.aten.__not__ %14 : !torch.bool -> !torch.bool
+    torch.prim.If %15 -> () {
+      %18 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %19 = torch.aten.format(%str, %8, %18) : !torch.str, !torch.int, !torch.int -> !torch.str
+      %20 = torch.aten.add.str %str_0, %19 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %20, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %16 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %17 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %17, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %18 = torch.aten.eq.int %8, %arg3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %18 -> () {
+        %19 = torch.aten.append.t %16, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        %19 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %20 = torch.aten.append.t %16, %19 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %16 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.infer_size_impl(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: invalid shape"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "AssertionError: invalid shape dimensions"
+    %str_1 = torch.constant.str "AssertionError: only one dimension can be inferred"
+    %int-1 = torch.constant.int -1
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.Uninitialized : !torch.int
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3:2 = torch.prim.Loop %1, %true, init(%int1, %2) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.optional<int>):
+      %9 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.eq.int %9, %int-1 : !torch.int, !torch.int -> !torch.bool
+      %11:2 = torch.prim.If %10 -> (!torch.int, !torch.optional<int>) {
+        %12 = torch.aten.__isnot__ %arg4, %none : !torch.optional<int>, !torch.none -> !torch.bool
+        torch.prim.If %12 -> () {
+          torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %13 = torch.derefine %arg2 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %arg3, %13 : !torch.int, !torch.optional<int>
+      } else {
+        %12 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.ge.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+        %14 = torch.prim.If %13 -> (!torch.int) {
+          %15 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+          %16 = torch.aten.mul.int %arg3, %15 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %16 : !torch.int
+        } else {
+          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+          torch.prim.If.yield %0 : !torch.int
+        }
+        torch.prim.If.yield %14, %arg4 : !torch.int, !torch.optional<int>
+      }
+      torch.prim.Loop.condition %true, iter(%11#0, %11#1 : !torch.int, !torch.optional<int>)
+    } : (!torch.int, !torch.bool, !torch.int, !torch.optional<int>) -> (!torch.int, !torch.optional<int>)
+    %4 = torch.aten.eq.int %arg1, %3#0 : !torch.int, !torch.int -> !torch.bool
+    %5:2 = torch.prim.If %4 -> (!torch.bool, !torch.optional<int>) {
+      torch.prim.If.yield %true, %3#1 : !torch.bool, !torch.optional<int>
+    } else {
+      %9 = torch.aten.__isnot__ %3#1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %10:2 = torch.prim.If %9 -> (!torch.bool, !torch.optional<int>) {
+        %12 = torch.prim.unchecked_cast %3#1 : !torch.optional<int> -> !torch.int
+        %13 = torch.aten.gt.int %3#0, %int0 : !torch.int, !torch.int -> !torch.bool
+        %14 = torch.derefine %12 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %13, %14 : !torch.bool, !torch.optional<int>
+      } else {
+        torch.prim.If.yield %false, %3#1 : !torch.bool, !torch.optional<int>
+      }
+      %11:2 = torch.prim.If %10#0 -> (!torch.bool, !torch.optional<int>) {
+        %12 = torch.prim.unchecked_cast %10#1 : !torch.optional<int> -> !torch.int
+        %13 = torch.aten.remainder.int %arg1, %3#0 : !torch.int, !torch.int -> !torch.int
+        %14 = torch.aten.eq.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+        %15 = torch.derefine %12 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %14, %15 : !torch.bool, !torch.optional<int>
+      } else {
+        torch.prim.If.yield %false, %10#1 : !torch.bool, !torch.optional<int>
+      }
+      torch.prim.If.yield %11#0, %11#1 : !torch.bool, !torch.optional<int>
+    }
+    %6 = torch.aten.__not__ %5#0 : !torch.bool -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %8 = torch.aten.__isnot__ %5#1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    torch.prim.If %8 -> () {
+      %9 = torch.prim.unchecked_cast %5#1 : !torch.optional<int> -> !torch.int
+      %10 = torch.aten.floordiv.int %arg1, %3#0 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten._set_item.t %7, %9, %10 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %7 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.linear(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: "
@@ -3238,6 +4410,253 @@ module {
     %9 = torch.prim.ListConstruct %7, %8 : (!torch.int, !torch.int) -> !torch.list<int>
     return %9 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %int-1 = torch.constant.int -1
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.le.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      torch.prim.If.yield %arg0 : !torch.list<int>
+    } else {
+      %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %5, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %int1_5 = torch.constant.int 1
+        %int0_6 = torch.constant.int 0
+        %none_7 = torch.constant.none
+        %true_8 = torch.constant.bool true
+        %str_9 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+        %str_10 = torch.constant.str "AssertionError: "
+        %24 = torch.aten.le.int %0, %int0_6 : !torch.int, !torch.int -> !torch.bool
+        %25 = torch.prim.If %24 -> (!torch.int) {
+          torch.prim.If.yield %int1_5 : !torch.int
+        } else {
+          torch.prim.If.yield %0 : !torch.int
+        }
+        %26 = torch.aten.neg.int %25 : !torch.int -> !torch.int
+        %27 = torch.aten.sub.int %25, %int1_5 : !torch.int, !torch.int -> !torch.int
+        %28 = torch.aten.lt.int %23, %26 : !torch.int, !torch.int -> !torch.bool
+        %29 = torch.prim.If %28 -> (!torch.bool) {
+          torch.prim.If.yield %true_8 : !torch.bool
+        } else {
+          %43 = torch.aten.gt.int %23, %27 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %43 : !torch.bool
+        }
+        torch.prim.If %29 -> () {
+          %43 = torch.aten.format(%str_9, %23, %26, %27) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+          %44 = torch.aten.add.str %str_10, %43 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %44, %none_7 : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %30 = torch.aten.lt.int %23, %int0_6 : !torch.int, !torch.int -> !torch.bool
+        %31 = torch.prim.If %30 -> (!torch.int) {
+          %43 = torch.aten.add.int %23, %25 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %43 : !torch.int
+        } else {
+          torch.prim.If.yield %23 : !torch.int
+        }
+        %32 = torch.aten.append.t %3, %31 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %33 = torch.aten.__getitem__.t %arg2, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %int1_11 = torch.constant.int 1
+        %int0_12 = torch.constant.int 0
+        %none_13 = torch.constant.none
+        %true_14 = torch.constant.bool true
+        %str_15 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+        %str_16 = torch.constant.str "AssertionError: "
+        %34 = torch.aten.le.int %0, %int0_12 : !torch.int, !torch.int -> !torch.bool
+        %35 = torch.prim.If %34 -> (!torch.int) {
+          torch.prim.If.yield %int1_11 : !torch.int
+        } else {
+          torch.prim.If.yield %0 : !torch.int
+        }
+        %36 = torch.aten.neg.int %35 : !torch.int -> !torch.int
+        %37 = torch.aten.sub.int %35, %int1_11 : !torch.int, !torch.int -> !torch.int
+        %38 = torch.aten.lt.int %33, %36 : !torch.int, !torch.int -> !torch.bool
+        %39 = torch.prim.If %38 -> (!torch.bool) {
+          torch.prim.If.yield %true_14 : !torch.bool
+        } else {
+          %43 = torch.aten.gt.int %33, %37 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %43 : !torch.bool
+        }
+        torch.prim.If %39 -> () {
+          %43 = torch.aten.format(%str_15, %33, %36, %37) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+          %44 = torch.aten.add.str %str_16, %43 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %44, %none_13 : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %40 = torch.aten.lt.int %33, %int0_12 : !torch.int, !torch.int -> !torch.bool
+        %41 = torch.prim.If %40 -> (!torch.int) {
+          %43 = torch.aten.add.int %33, %35 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %43 : !torch.int
+        } else {
+          torch.prim.If.yield %33 : !torch.int
+        }
+        %42 = torch.aten.append.t %4, %41 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %6 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %0, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.append.t %6, %int-1 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %0, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.append.t %7, %arg3 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %8 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %0, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.append.t %8, %arg3 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %9 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %9, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.__getitem__.t %3, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %24 = torch.aten.__getitem__.t %4, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %25 = torch.aten._set_item.t %6, %24, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+        %26 = torch.aten.__getitem__.t %3, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %27 = torch.aten._set_item.t %7, %26, %int-1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+        %28 = torch.aten.__getitem__.t %4, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %29 = torch.aten._set_item.t %8, %28, %int-1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %10 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %11 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %12 = torch.aten.len.t %7 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %12, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.__getitem__.t %7, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %24 = torch.aten.ne.int %23, %int-1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %24 -> () {
+          %25 = torch.aten.append.t %10, %23 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %13 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %13, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.__getitem__.t %8, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %24 = torch.aten.ne.int %23, %int-1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %24 -> () {
+          %25 = torch.aten.append.t %11, %23 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %14 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.sub.int %0, %14 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop %15, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.__getitem__.t %10, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %24 = torch.aten.__getitem__.t %11, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %25 = torch.aten._set_item.t %6, %24, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %str = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+      %int0 = torch.constant.int 0
+      %int1_0 = torch.constant.int 1
+      %str_1 = torch.constant.str "Expected len(input) ({}) == len(dims) ({})"
+      %str_2 = torch.constant.str "AssertionError: "
+      %none = torch.constant.none
+      %true_3 = torch.constant.bool true
+      %str_4 = torch.constant.str "Repeated dimension {} in permute dimensions"
+      %16 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %17 = torch.aten.len.t %6 : !torch.list<int> -> !torch.int
+      %18 = torch.aten.ne.int %16, %17 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %18 -> () {
+        %23 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %24 = torch.aten.len.t %6 : !torch.list<int> -> !torch.int
+        %25 = torch.aten.format(%str_1, %23, %24) : !torch.str, !torch.int, !torch.int -> !torch.str
+        %26 = torch.aten.add.str %str_2, %25 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %26, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %19 = torch.aten.len.t %6 : !torch.list<int> -> !torch.int
+      %20 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %21 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %19, %true_3, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.__getitem__.t %6, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %24 = torch.aten.le.int %19, %int0 : !torch.int, !torch.int -> !torch.bool
+        %25 = torch.prim.If %24 -> (!torch.int) {
+          torch.prim.If.yield %int1_0 : !torch.int
+        } else {
+          torch.prim.If.yield %19 : !torch.int
+        }
+        %26 = torch.aten.neg.int %25 : !torch.int -> !torch.int
+        %27 = torch.aten.sub.int %25, %int1_0 : !torch.int, !torch.int -> !torch.int
+        %28 = torch.aten.lt.int %23, %26 : !torch.int, !torch.int -> !torch.bool
+        %29 = torch.prim.If %28 -> (!torch.bool) {
+          torch.prim.If.yield %true_3 : !torch.bool
+        } else {
+          %35 = torch.aten.gt.int %23, %27 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %35 : !torch.bool
+        }
+        torch.prim.If %29 -> () {
+          %35 = torch.aten.format(%str, %23, %26, %27) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+          %36 = torch.aten.add.str %str_2, %35 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %36, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %30 = torch.aten.lt.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
+        %31 = torch.prim.If %30 -> (!torch.int) {
+          %35 = torch.aten.add.int %23, %25 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %35 : !torch.int
+        } else {
+          torch.prim.If.yield %23 : !torch.int
+        }
+        %32 = torch.aten.append.t %20, %31 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %33 = torch.aten.__getitem__.t %arg0, %31 : !torch.list<int>, !torch.int -> !torch.int
+        %34 = torch.aten.append.t %21, %33 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true_3, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %22 = torch.aten.__range_length %int1_0, %19, %int1_0 : !torch.int, !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop %22, %true_3, init() {
+      ^bb0(%arg3: !torch.int):
+        %23 = torch.aten.__derive_index %arg3, %int1_0, %int1_0 : !torch.int, !torch.int, !torch.int -> !torch.int
+        torch.prim.Loop %23, %true_3, init() {
+        ^bb0(%arg4: !torch.int):
+          %24 = torch.aten.__getitem__.t %20, %23 : !torch.list<int>, !torch.int -> !torch.int
+          %25 = torch.aten.__getitem__.t %20, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+          %26 = torch.aten.eq.int %24, %25 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %26 -> () {
+            %27 = torch.aten.__getitem__.t %20, %23 : !torch.list<int>, !torch.int -> !torch.int
+            %28 = torch.aten.format(%str_4, %27) : !torch.str, !torch.int -> !torch.str
+            %29 = torch.aten.add.str %str_2, %28 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %29, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          torch.prim.Loop.condition %true_3, iter()
+        } : (!torch.int, !torch.bool) -> ()
+        torch.prim.Loop.condition %true_3, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %21 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.native_layer_norm(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %true = torch.constant.bool true
     %none = torch.constant.none
@@ -3297,6 +4716,97 @@ module {
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
     return %1 : !torch.int
   }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.permute(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "Repeated dimension {} in permute dimensions"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str "Expected len(input) ({}) == len(dims) ({})"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.format(%str_1, %7, %8) : !torch.str, !torch.int, !torch.int -> !torch.str
+      %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %5 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %7 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %int1_2 = torch.constant.int 1
+      %int0 = torch.constant.int 0
+      %none_3 = torch.constant.none
+      %true_4 = torch.constant.bool true
+      %str_5 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+      %str_6 = torch.constant.str "AssertionError: "
+      %8 = torch.aten.le.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.int) {
+        torch.prim.If.yield %int1_2 : !torch.int
+      } else {
+        torch.prim.If.yield %3 : !torch.int
+      }
+      %10 = torch.aten.neg.int %9 : !torch.int -> !torch.int
+      %11 = torch.aten.sub.int %9, %int1_2 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.lt.int %7, %10 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.bool) {
+        torch.prim.If.yield %true_4 : !torch.bool
+      } else {
+        %19 = torch.aten.gt.int %7, %11 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %19 : !torch.bool
+      }
+      torch.prim.If %13 -> () {
+        %19 = torch.aten.format(%str_5, %7, %10, %11) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+        %20 = torch.aten.add.str %str_6, %19 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %20, %none_3 : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %14 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      %15 = torch.prim.If %14 -> (!torch.int) {
+        %19 = torch.aten.add.int %7, %9 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %19 : !torch.int
+      } else {
+        torch.prim.If.yield %7 : !torch.int
+      }
+      %16 = torch.aten.append.t %4, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %17 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.append.t %5, %17 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %6 = torch.aten.__range_length %int1, %3, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %6, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %7 = torch.aten.__derive_index %arg2, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop %7, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %8 = torch.aten.__getitem__.t %4, %7 : !torch.list<int>, !torch.int -> !torch.int
+        %9 = torch.aten.__getitem__.t %4, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %10 = torch.aten.eq.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %10 -> () {
+          %11 = torch.aten.__getitem__.t %4, %7 : !torch.list<int>, !torch.int -> !torch.int
+          %12 = torch.aten.format(%str, %11) : !torch.str, !torch.int -> !torch.str
+          %13 = torch.aten.add.str %str_0, %12 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %5 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.pooling_output_shape_pad_lr(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -3331,6 +4841,231 @@ module {
       torch.prim.If.yield %9 : !torch.int
     }
     return %10 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.select(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "Index {} is out of bounds for dimension {} with size {}"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: Cannot select from a 0-dimensional tensor"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %int1 = torch.constant.int 1
+    %int0_2 = torch.constant.int 0
+    %none_3 = torch.constant.none
+    %true_4 = torch.constant.bool true
+    %str_5 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+    %str_6 = torch.constant.str "AssertionError: "
+    %2 = torch.aten.le.int %0, %int0_2 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      torch.prim.If.yield %0 : !torch.int
+    }
+    %4 = torch.aten.neg.int %3 : !torch.int -> !torch.int
+    %5 = torch.aten.sub.int %3, %int1 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.lt.int %arg1, %4 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true_4 : !torch.bool
+    } else {
+      %15 = torch.aten.gt.int %arg1, %5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      %15 = torch.aten.format(%str_5, %arg1, %4, %5) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+      %16 = torch.aten.add.str %str_6, %15 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %16, %none_3 : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.lt.int %arg1, %int0_2 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      %15 = torch.aten.add.int %arg1, %3 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %15 : !torch.int
+    } else {
+      torch.prim.If.yield %arg1 : !torch.int
+    }
+    %10 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.neg.int %10 : !torch.int -> !torch.int
+    %12 = torch.aten.lt.int %arg2, %11 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %15 = torch.aten.ge.int %arg2, %10 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
+    }
+    torch.prim.If %13 -> () {
+      %15 = torch.aten.format(%str_0, %arg2, %9, %10) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+      %16 = torch.aten.add.str %str, %15 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %16, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %14 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %15 = torch.aten.ne.int %arg3, %9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %15 -> () {
+        %16 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %17 = torch.aten.append.t %14, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %14 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.slice(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "Expected step > 0, but got {}"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: Cannot slice a 0-dimensional tensor"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %int1_2 = torch.constant.int 1
+    %int0_3 = torch.constant.int 0
+    %none_4 = torch.constant.none
+    %true = torch.constant.bool true
+    %str_5 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+    %str_6 = torch.constant.str "AssertionError: "
+    %2 = torch.aten.le.int %0, %int0_3 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      torch.prim.If.yield %int1_2 : !torch.int
+    } else {
+      torch.prim.If.yield %0 : !torch.int
+    }
+    %4 = torch.aten.neg.int %3 : !torch.int -> !torch.int
+    %5 = torch.aten.sub.int %3, %int1_2 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.lt.int %arg1, %4 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %32 = torch.aten.gt.int %arg1, %5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %32 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      %32 = torch.aten.format(%str_5, %arg1, %4, %5) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+      %33 = torch.aten.add.str %str_6, %32 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %33, %none_4 : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.lt.int %arg1, %int0_3 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      %32 = torch.aten.add.int %arg1, %3 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %32 : !torch.int
+    } else {
+      torch.prim.If.yield %arg1 : !torch.int
+    }
+    %10 = torch.aten.__isnot__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.int) {
+      %32 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %32 : !torch.int
+    } else {
+      torch.prim.If.yield %int0 : !torch.int
+    }
+    %12 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.int) {
+      %32 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %32 : !torch.int
+    } else {
+      %int9223372036854775807_8 = torch.constant.int 9223372036854775807
+      torch.prim.If.yield %int9223372036854775807_8 : !torch.int
+    }
+    %14 = torch.aten.le.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %14 -> () {
+      %32 = torch.aten.format(%str_0, %arg4) : !torch.str, !torch.int -> !torch.str
+      %33 = torch.aten.add.str %str, %32 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %33, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %15 = torch.aten.eq.int %11, %int9223372036854775807 : !torch.int, !torch.int -> !torch.bool
+    %16 = torch.prim.If %15 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      torch.prim.If.yield %11 : !torch.int
+    }
+    %17 = torch.aten.lt.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+    %18 = torch.prim.If %17 -> (!torch.int) {
+      %32 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
+      %33 = torch.aten.add.int %16, %32 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %33 : !torch.int
+    } else {
+      torch.prim.If.yield %16 : !torch.int
+    }
+    %19 = torch.aten.lt.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+    %20 = torch.prim.If %19 -> (!torch.int) {
+      %32 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
+      %33 = torch.aten.add.int %13, %32 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %33 : !torch.int
+    } else {
+      torch.prim.If.yield %13 : !torch.int
+    }
+    %21 = torch.aten.lt.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+    %22 = torch.prim.If %21 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %32 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
+      %33 = torch.aten.gt.int %18, %32 : !torch.int, !torch.int -> !torch.bool
+      %34 = torch.prim.If %33 -> (!torch.int) {
+        %35 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %35 : !torch.int
+      } else {
+        torch.prim.If.yield %18 : !torch.int
+      }
+      torch.prim.If.yield %34 : !torch.int
+    }
+    %23 = torch.aten.lt.int %20, %22 : !torch.int, !torch.int -> !torch.bool
+    %24 = torch.prim.If %23 -> (!torch.int) {
+      torch.prim.If.yield %22 : !torch.int
+    } else {
+      %32 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
+      %33 = torch.aten.ge.int %20, %32 : !torch.int, !torch.int -> !torch.bool
+      %34 = torch.prim.If %33 -> (!torch.int) {
+        %35 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %35 : !torch.int
+      } else {
+        torch.prim.If.yield %20 : !torch.int
+      }
+      torch.prim.If.yield %34 : !torch.int
+    }
+    %25 = torch.aten.sub.int %24, %22 : !torch.int, !torch.int -> !torch.int
+    %true_7 = torch.constant.bool true
+    %26 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %27 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %27, %true_7, init() {
+    ^bb0(%arg5: !torch.int):
+      %32 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %33 = torch.aten.append.t %26, %32 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true_7, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %28 = torch.aten.add.int %25, %arg4 : !torch.int, !torch.int -> !torch.int
+    %29 = torch.aten.sub.int %28, %int1 : !torch.int, !torch.int -> !torch.int
+    %30 = torch.aten.floordiv.int %29, %arg4 : !torch.int, !torch.int -> !torch.int
+    %31 = torch.aten._set_item.t %26, %9, %30 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    return %26 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.squeeze(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -3397,6 +5132,180 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %0 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.squeeze_nodim(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %2 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<int>, !torch.int -> !torch.int
+      %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %3 -> () {
+        %4 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<int>, !torch.int -> !torch.int
+        %5 = torch.aten.append.t %0, %4 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.t(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "Expected tensor to have <= 2 dimensions, but got {}"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.gt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %6 = torch.aten.format(%str_0, %5) : !torch.str, !torch.int -> !torch.str
+      %7 = torch.aten.add.str %str, %6 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %7, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.eq.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.list<int>) {
+      %5 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %5 = torch.aten.eq.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.list<int>) {
+        %7 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+        torch.prim.If.yield %8 : !torch.list<int>
+      } else {
+        %7 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %9 = torch.prim.ListConstruct %7, %8 : (!torch.int, !torch.int) -> !torch.list<int>
+        torch.prim.If.yield %9 : !torch.list<int>
+      }
+      torch.prim.If.yield %6 : !torch.list<int>
+    }
+    return %4 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.transpose(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %none = torch.constant.none
+    %true_0 = torch.constant.bool true
+    %str = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+    %str_1 = torch.constant.str "AssertionError: "
+    %1 = torch.aten.le.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      torch.prim.If.yield %0 : !torch.int
+    }
+    %3 = torch.aten.neg.int %2 : !torch.int -> !torch.int
+    %4 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.lt.int %arg1, %3 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      torch.prim.If.yield %true_0 : !torch.bool
+    } else {
+      %19 = torch.aten.gt.int %arg1, %4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      %19 = torch.aten.format(%str, %arg1, %3, %4) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+      %20 = torch.aten.add.str %str_1, %19 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %20, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.lt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.int) {
+      %19 = torch.aten.add.int %arg1, %2 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %19 : !torch.int
+    } else {
+      torch.prim.If.yield %arg1 : !torch.int
+    }
+    %int1_2 = torch.constant.int 1
+    %int0_3 = torch.constant.int 0
+    %none_4 = torch.constant.none
+    %true_5 = torch.constant.bool true
+    %str_6 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+    %str_7 = torch.constant.str "AssertionError: "
+    %9 = torch.aten.le.int %0, %int0_3 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.int) {
+      torch.prim.If.yield %int1_2 : !torch.int
+    } else {
+      torch.prim.If.yield %0 : !torch.int
+    }
+    %11 = torch.aten.neg.int %10 : !torch.int -> !torch.int
+    %12 = torch.aten.sub.int %10, %int1_2 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.aten.lt.int %arg2, %11 : !torch.int, !torch.int -> !torch.bool
+    %14 = torch.prim.If %13 -> (!torch.bool) {
+      torch.prim.If.yield %true_5 : !torch.bool
+    } else {
+      %19 = torch.aten.gt.int %arg2, %12 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    torch.prim.If %14 -> () {
+      %19 = torch.aten.format(%str_6, %arg2, %11, %12) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+      %20 = torch.aten.add.str %str_7, %19 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %20, %none_4 : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %15 = torch.aten.lt.int %arg2, %int0_3 : !torch.int, !torch.int -> !torch.bool
+    %16 = torch.prim.If %15 -> (!torch.int) {
+      %19 = torch.aten.add.int %arg2, %10 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %19 : !torch.int
+    } else {
+      torch.prim.If.yield %arg2 : !torch.int
+    }
+    %17 = torch.aten.eq.int %8, %16 : !torch.int, !torch.int -> !torch.bool
+    %18 = torch.prim.If %17 -> (!torch.list<int>) {
+      %true_8 = torch.constant.bool true
+      %19 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %20 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %20, %true_8, init() {
+      ^bb0(%arg3: !torch.int):
+        %21 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %22 = torch.aten.append.t %19, %21 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true_8, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %19 : !torch.list<int>
+    } else {
+      %19 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %0, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %20 = torch.aten.eq.int %arg3, %8 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %20 -> () {
+          %21 = torch.aten.__getitem__.t %arg0, %16 : !torch.list<int>, !torch.int -> !torch.int
+          %22 = torch.aten.append.t %19, %21 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.If.yield
+        } else {
+          %21 = torch.aten.eq.int %arg3, %16 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %21 -> () {
+            %22 = torch.aten.__getitem__.t %arg0, %8 : !torch.list<int>, !torch.int -> !torch.int
+            %23 = torch.aten.append.t %19, %22 : !torch.list<int>, !torch.int -> !torch.list<int>
+            torch.prim.If.yield
+          } else {
+            %22 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+            %23 = torch.aten.append.t %19, %22 : !torch.list<int>, !torch.int -> !torch.list<int>
+            torch.prim.If.yield
+          }
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %19 : !torch.list<int>
+    }
+    return %18 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0: !torch.list<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
@@ -3460,6 +5369,107 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     torch.aten.insert.t %10, %9, %int1 : !torch.list<int>, !torch.int, !torch.int
     return %10 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.view(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.prim.Loop %0, %true, init(%int1) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.int):
+      %12 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.mul.int %arg3, %12 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true, iter(%13 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    %int0 = torch.constant.int 0
+    %int1_0 = torch.constant.int 1
+    %none = torch.constant.none
+    %true_1 = torch.constant.bool true
+    %int-1 = torch.constant.int -1
+    %str = torch.constant.str "AssertionError: only one dimension can be inferred"
+    %str_2 = torch.constant.str "AssertionError: invalid shape dimensions"
+    %false = torch.constant.bool false
+    %str_3 = torch.constant.str "AssertionError: invalid shape"
+    %2 = torch.prim.Uninitialized : !torch.int
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %5:2 = torch.prim.Loop %3, %true_1, init(%int1_0, %4) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.optional<int>):
+      %12 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.eq.int %12, %int-1 : !torch.int, !torch.int -> !torch.bool
+      %14:2 = torch.prim.If %13 -> (!torch.int, !torch.optional<int>) {
+        %15 = torch.aten.__isnot__ %arg4, %none : !torch.optional<int>, !torch.none -> !torch.bool
+        torch.prim.If %15 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %16 = torch.derefine %arg2 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %arg3, %16 : !torch.int, !torch.optional<int>
+      } else {
+        %15 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %16 = torch.aten.ge.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
+        %17 = torch.prim.If %16 -> (!torch.int) {
+          %18 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+          %19 = torch.aten.mul.int %arg3, %18 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %19 : !torch.int
+        } else {
+          torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+          torch.prim.If.yield %2 : !torch.int
+        }
+        torch.prim.If.yield %17, %arg4 : !torch.int, !torch.optional<int>
+      }
+      torch.prim.Loop.condition %true_1, iter(%14#0, %14#1 : !torch.int, !torch.optional<int>)
+    } : (!torch.int, !torch.bool, !torch.int, !torch.optional<int>) -> (!torch.int, !torch.optional<int>)
+    %6 = torch.aten.eq.int %1, %5#0 : !torch.int, !torch.int -> !torch.bool
+    %7:2 = torch.prim.If %6 -> (!torch.bool, !torch.optional<int>) {
+      torch.prim.If.yield %true_1, %5#1 : !torch.bool, !torch.optional<int>
+    } else {
+      %12 = torch.aten.__isnot__ %5#1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %13:2 = torch.prim.If %12 -> (!torch.bool, !torch.optional<int>) {
+        %15 = torch.prim.unchecked_cast %5#1 : !torch.optional<int> -> !torch.int
+        %16 = torch.aten.gt.int %5#0, %int0 : !torch.int, !torch.int -> !torch.bool
+        %17 = torch.derefine %15 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<int>
+      } else {
+        torch.prim.If.yield %false, %5#1 : !torch.bool, !torch.optional<int>
+      }
+      %14:2 = torch.prim.If %13#0 -> (!torch.bool, !torch.optional<int>) {
+        %15 = torch.prim.unchecked_cast %13#1 : !torch.optional<int> -> !torch.int
+        %16 = torch.aten.remainder.int %1, %5#0 : !torch.int, !torch.int -> !torch.int
+        %17 = torch.aten.eq.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+        %18 = torch.derefine %15 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %17, %18 : !torch.bool, !torch.optional<int>
+      } else {
+        torch.prim.If.yield %false, %13#1 : !torch.bool, !torch.optional<int>
+      }
+      torch.prim.If.yield %14#0, %14#1 : !torch.bool, !torch.optional<int>
+    }
+    %8 = torch.aten.__not__ %7#0 : !torch.bool -> !torch.bool
+    torch.prim.If %8 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %9 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %10 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %10, %true_1, init() {
+    ^bb0(%arg2: !torch.int):
+      %12 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.append.t %9, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true_1, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %11 = torch.aten.__isnot__ %7#1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    torch.prim.If %11 -> () {
+      %12 = torch.prim.unchecked_cast %7#1 : !torch.optional<int> -> !torch.int
+      %13 = torch.aten.floordiv.int %1, %5#0 : !torch.int, !torch.int -> !torch.int
+      %14 = torch.aten._set_item.t %9, %12, %13 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %9 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%arg0: !torch.list<list<int>>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -4732,6 +6742,355 @@ module {
     }
     return %4 : !torch.bool
   }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._advanced_index(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %true = torch.constant.bool true
+    %int-1 = torch.constant.int -1
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "index: too many indices for tensor of dimension "
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: index: at least one index must be provided"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<optional<list<int>>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<optional<list<int>>> -> !torch.int
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.gt.int %2, %3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      %10 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %11 = torch.aten.str %10 : !torch.int -> !torch.str
+      %12 = torch.aten.add.str %str_0, %11 : !torch.str, !torch.str -> !torch.str
+      %13 = torch.aten.add.str %str, %12 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %6 = torch.aten.len.t %arg1 : !torch.list<optional<list<int>>> -> !torch.int
+    %7:2 = torch.prim.Loop %6, %true, init(%int-1, %int-1) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int):
+      %10 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
+      %11 = torch.aten.__isnot__ %10, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %12:2 = torch.prim.If %11 -> (!torch.int, !torch.int) {
+        %13 = torch.prim.unchecked_cast %10 : !torch.optional<list<int>> -> !torch.list<int>
+        %14 = torch.aten.append.t %5, %13 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+        %15 = torch.aten.eq.int %arg3, %int-1 : !torch.int, !torch.int -> !torch.bool
+        %16 = torch.prim.If %15 -> (!torch.int) {
+          torch.prim.If.yield %arg2 : !torch.int
+        } else {
+          torch.prim.If.yield %arg3 : !torch.int
+        }
+        torch.prim.If.yield %16, %arg2 : !torch.int, !torch.int
+      } else {
+        torch.prim.If.yield %arg3, %arg4 : !torch.int, !torch.int
+      }
+      torch.prim.Loop.condition %true, iter(%12#0, %12#1 : !torch.int, !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int, !torch.int) -> (!torch.int, !torch.int)
+    %8 = torch.aten.eq.int %7#0, %int-1 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.list<int>) {
+      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %10 : !torch.list<int>
+    } else {
+      %10 = func.call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%5) : (!torch.list<list<int>>) -> !torch.list<int>
+      %11 = torch.aten.len.t %5 : !torch.list<list<int>> -> !torch.int
+      %12 = torch.aten.sub.int %7#1, %7#0 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.add.int %12, %int1 : !torch.int, !torch.int -> !torch.int
+      %14 = torch.aten.eq.int %11, %13 : !torch.int, !torch.int -> !torch.bool
+      %15 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.If %14 -> () {
+        torch.prim.Loop %7#0, %true, init() {
+        ^bb0(%arg2: !torch.int):
+          %20 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+          %21 = torch.aten.append.t %15, %20 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.Loop.condition %true, iter()
+        } : (!torch.int, !torch.bool) -> ()
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %16 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %16, %true, init() {
+      ^bb0(%arg2: !torch.int):
+        %20 = torch.aten.__getitem__.t %10, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %21 = torch.aten.append.t %15, %20 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %17 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %18 = torch.aten.gt.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.prim.Loop %int9223372036854775807, %18, init(%int0) {
+      ^bb0(%arg2: !torch.int, %arg3: !torch.int):
+        %20 = torch.aten.len.t %arg1 : !torch.list<optional<list<int>>> -> !torch.int
+        %21 = torch.aten.lt.int %arg3, %20 : !torch.int, !torch.int -> !torch.bool
+        %22 = torch.prim.If %21 -> (!torch.bool) {
+          %27 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
+          %28 = torch.aten.__isnot__ %27, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+          torch.prim.If.yield %28 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        %23 = torch.prim.If %22 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %27 = torch.prim.If %14 -> (!torch.bool) {
+            %28 = torch.aten.lt.int %arg3, %7#0 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %28 : !torch.bool
+          } else {
+            torch.prim.If.yield %false : !torch.bool
+          }
+          torch.prim.If.yield %27 : !torch.bool
+        }
+        torch.prim.If %23 -> () {
+          torch.prim.If.yield
+        } else {
+          %27 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+          %28 = torch.aten.append.t %15, %27 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.If.yield
+        }
+        %24 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
+        %25 = torch.aten.lt.int %24, %17 : !torch.int, !torch.int -> !torch.bool
+        %26 = torch.aten.__and__.bool %25, %true : !torch.bool, !torch.bool -> !torch.bool
+        torch.prim.Loop.condition %26, iter(%24 : !torch.int)
+      } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+      torch.prim.If.yield %15 : !torch.list<int>
+    }
+    return %9 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._check_fill_value(%arg0: !torch.int, %arg1: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: masked_fill: cannot fill a real tensor with a complex value"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int8 = torch.constant.int 8
+    %int9 = torch.constant.int 9
+    %int10 = torch.constant.int 10
+    %0 = torch.aten.eq.int %arg1, %int8 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %7 = torch.aten.eq.int %arg1, %int9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %7 = torch.aten.eq.int %arg1, %int10 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    }
+    %3 = torch.aten.eq.int %arg0, %int8 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %7 = torch.aten.eq.int %arg0, %int9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    }
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %7 = torch.aten.eq.int %arg0, %int10 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    }
+    %6 = torch.prim.If %2 -> (!torch.bool) {
+      %7 = torch.aten.__not__ %5 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._check_index_dtypes(%arg0: !torch.list<optional<tuple<int, int>>>) -> !torch.none {
+    %str = torch.constant.str "AssertionError: index: tensors used as indices must be long, int, byte or bool tensors"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %int11 = torch.constant.int 11
+    %0 = torch.aten.len.t %arg0 : !torch.list<optional<tuple<int, int>>> -> !torch.int
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %1 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<optional<tuple<int, int>>>, !torch.int -> !torch.optional<tuple<int, int>>
+      %2 = torch.aten.__isnot__ %1, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+      torch.prim.If %2 -> () {
+        %3 = torch.prim.unchecked_cast %1 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+        %4 = torch.prim.TupleIndex %3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %5 = torch.aten.ne.int %4, %int4 : !torch.int, !torch.int -> !torch.bool
+        %6 = torch.prim.If %5 -> (!torch.bool) {
+          %9 = torch.aten.ne.int %4, %int3 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %9 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        %7 = torch.prim.If %6 -> (!torch.bool) {
+          %9 = torch.aten.ne.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %9 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        %8 = torch.prim.If %7 -> (!torch.bool) {
+          %9 = torch.aten.ne.int %4, %int11 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %9 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If %8 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>) -> !torch.int {
+    %str = torch.constant.str ": index must be no larger than src"
+    %str_0 = torch.constant.str ": index must be no larger than self apart from dim"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str ": index tensor must have the same number of dimensions as self tensor"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg3) : (!torch.list<int>) -> !torch.int
+    %3 = torch.aten.eq.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.If.yield
+    } else {
+      %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %5 = torch.prim.max.int %4, %int1 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+      %7 = torch.prim.max.int %6, %int1 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.aten.ne.int %5, %7 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %8 -> () {
+        %10 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+        %11 = torch.aten.add.str %str_1, %10 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop %5, %true, init() {
+      ^bb0(%arg5: !torch.int):
+        %10 = torch.aten.ne.int %arg5, %1 : !torch.int, !torch.int -> !torch.bool
+        %11 = torch.prim.If %10 -> (!torch.bool) {
+          %12 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg3, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
+          %13 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg1, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
+          %14 = torch.aten.gt.int %12, %13 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %14 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If %11 -> () {
+          %12 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+          %13 = torch.aten.add.str %str_1, %12 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %9 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      torch.prim.If %9 -> () {
+        %10 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+        torch.prim.Loop %5, %true, init() {
+        ^bb0(%arg5: !torch.int):
+          %11 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg3, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
+          %12 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%10, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
+          %13 = torch.aten.gt.int %11, %12 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %13 -> () {
+            %14 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+            %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          torch.prim.Loop.condition %true, iter()
+        } : (!torch.int, !torch.bool) -> ()
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    }
+    return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._check_mask_dtype(%arg0: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: masked_fill: expected the mask to be bool"
+    %int11 = torch.constant.int 11
+    %0 = torch.aten.ne.int %arg0, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": expected self.dtype to be equal to src.dtype"
+    %0 = torch.aten.ne.int %arg1, %arg2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      %1 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %2 = torch.aten.add.str %str, %1 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: Dimension out of range"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.ge.int %arg1, %3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %4 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %5 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %5 : !torch.int
+    }
+    return %2 : !torch.int
+  }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._check_same_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -5049,6 +7408,33 @@ module {
     %9 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %8) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%arg0: !torch.str, %arg1: !torch.str, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str " to be an int32 or int64 tensor"
+    %str_1 = torch.constant.str ": expected "
+    %false = torch.constant.bool false
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %0 = torch.aten.ne.int %arg2, %int3 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %2 = torch.aten.ne.int %arg2, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %2 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      %2 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %3 = torch.aten.add.str %2, %arg1 : !torch.str, !torch.str -> !torch.str
+      %4 = torch.aten.add.str %3, %str_0 : !torch.str, !torch.str -> !torch.str
+      %5 = torch.aten.add.str %str, %4 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_layer_norm_dtype(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -5185,6 +7571,248 @@ module {
     }
     %11 = call @__torch_refine_helper.torch.jit._shape_functions.native_layer_norm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.tuple<list<int>, list<int>, list<int>>
     return %11 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<list<int>>, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.bool, %arg7: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str ": expected a non-empty sequence"
+    %str_0 = torch.constant.str ": input size does not match the first layer's weight"
+    %str_1 = torch.constant.str ": hidden state has fewer entries than layers times directions"
+    %str_2 = torch.constant.str ": params do not hold one weight group per layer and direction"
+    %none = torch.constant.none
+    %str_3 = torch.constant.str "AssertionError: "
+    %str_4 = torch.constant.str ": expected a batched 3D input and 3D hidden states"
+    %true = torch.constant.bool true
+    %int3 = torch.constant.int 3
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %26 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %27 = torch.aten.ne.int %26, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %27 : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %26 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.If %arg6 -> (!torch.int) {
+      torch.prim.If.yield %int2 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %4 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+    %5 = torch.aten.remainder.int %4, %arg4 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %26 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+      %27 = torch.aten.floordiv.int %26, %arg4 : !torch.int, !torch.int -> !torch.int
+      %28 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
+      %29 = torch.aten.lt.int %27, %28 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %29 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      %26 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.lt.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %10 -> () {
+      %26 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %11 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %12 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
+    %13 = torch.aten.ne.int %12, %int2 : !torch.int, !torch.int -> !torch.bool
+    %14 = torch.prim.If %13 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %26 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %27 = torch.aten.__getitem__.t %26, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %28 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+      %29 = torch.aten.ne.int %27, %28 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %29 : !torch.bool
+    }
+    torch.prim.If %14 -> () {
+      %26 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %15 = torch.prim.If %arg7 -> (!torch.int) {
+      %26 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %26 : !torch.int
+    } else {
+      %26 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %26 : !torch.int
+    }
+    %16 = torch.aten.eq.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %16 -> () {
+      %26 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %17 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %18 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %19 = torch.aten.mul.int %3, %18 : !torch.int, !torch.int -> !torch.int
+    %20 = torch.aten.append.t %17, %19 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %21 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
+    %22 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %23 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %24 = torch.prim.ListConstruct %21, %22, %23 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %25 = torch.prim.TupleConstruct %17, %24 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %25 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: scaled_dot_product_attention: key and value must have the same sequence length"
+    %int-2 = torch.constant.int -2
+    %str_0 = torch.constant.str "AssertionError: scaled_dot_product_attention: query and key must have the same embedding size"
+    %int-1 = torch.constant.int -1
+    %str_1 = torch.constant.str "AssertionError: scaled_dot_product_attention: number of heads in key and value must divide the number of heads in query"
+    %int-3 = torch.constant.int -3
+    %str_2 = torch.constant.str "AssertionError: scaled_dot_product_attention: explicit attn_mask should not be set when is_causal=True"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_3 = torch.constant.str "AssertionError: scaled_dot_product_attention: expected query, key and value to be at least 2D"
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.Uninitialized : !torch.optional<list<int>>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.lt.int %1, %int2 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %23 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.lt.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
+    }
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %23 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.lt.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.prim.If %arg4 -> (!torch.bool) {
+      %23 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      torch.prim.If.yield %23 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %6 = torch.prim.If %5 -> (!torch.optional<list<int>>) {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield %0 : !torch.optional<list<int>>
+    } else {
+      torch.prim.If.yield %arg3 : !torch.optional<list<int>>
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+    %9 = torch.prim.If %arg5 -> (!torch.bool) {
+      %23 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.ge.int %23, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      %23 = torch.aten.len.t %7 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.ge.int %23, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      %23 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.ge.int %23, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %11 -> () {
+      %23 = torch.aten.__getitem__.t %arg0, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+      %24 = torch.aten.__getitem__.t %7, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+      %25 = torch.aten.remainder.int %23, %24 : !torch.int, !torch.int -> !torch.int
+      %26 = torch.aten.ne.int %25, %int0 : !torch.int, !torch.int -> !torch.bool
+      %27 = torch.prim.If %26 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %30 = torch.aten.__getitem__.t %8, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+        %31 = torch.aten.remainder.int %23, %30 : !torch.int, !torch.int -> !torch.int
+        %32 = torch.aten.ne.int %31, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %32 : !torch.bool
+      }
+      torch.prim.If %27 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %28 = torch.aten._set_item.t %7, %int-3, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %29 = torch.aten._set_item.t %8, %int-3, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %12 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %13 = torch.aten.__getitem__.t %7, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %14 = torch.aten.ne.int %12, %13 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %14 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %15 = call @__torch_refine_helper.torch.jit._shape_functions.transpose(%7, %int-2, %int-1) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    %16 = call @__torch_refine_helper.torch.jit._shape_functions.matmul(%arg0, %15) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %17 = torch.aten.__isnot__ %6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %18 = torch.prim.If %17 -> (!torch.list<int>) {
+      %23 = torch.prim.unchecked_cast %6 : !torch.optional<list<int>> -> !torch.list<int>
+      %24 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%16, %23) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %24 : !torch.list<int>
+    } else {
+      torch.prim.If.yield %16 : !torch.list<int>
+    }
+    %19 = torch.aten.__getitem__.t %18, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %20 = torch.aten.__getitem__.t %8, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+    %21 = torch.aten.ne.int %19, %20 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %21 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %22 = call @__torch_refine_helper.torch.jit._shape_functions.matmul(%18, %8) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %22 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -5340,6 +7968,284 @@ module {
     }
     return %1 : !torch.int
   }
+  func.func private @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": sizes must be non-negative"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %1 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %2 = torch.aten.lt.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %2 -> () {
+        %3 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %4 = torch.aten.add.str %str, %3 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %4, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._expand(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: expand: the expanded size must match the existing size at a non-singleton dimension"
+    %str_0 = torch.constant.str "AssertionError: expand: negative expanded size"
+    %int-1 = torch.constant.int -1
+    %str_1 = torch.constant.str "AssertionError: expand: the expanded size -1 is not allowed in a leading, non-existing dimension"
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: expand: the number of sizes provided must be greater or equal to the number of dimensions in the tensor"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %0 = torch.prim.Uninitialized : !torch.bool
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.lt.int %1, %2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %7 = torch.aten.sub.int %5, %6 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.gt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.Loop %int9223372036854775807, %9, init(%int0) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.int):
+      %11 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.lt.int %arg3, %7 : !torch.int, !torch.int -> !torch.bool
+      %13:3 = torch.prim.If %12 -> (!torch.bool, !torch.bool, !torch.bool) {
+        %18 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %18 -> () {
+          torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %19 = torch.aten.append.t %4, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield %true, %true, %0 : !torch.bool, !torch.bool, !torch.bool
+      } else {
+        %18 = torch.aten.sub.int %arg3, %7 : !torch.int, !torch.int -> !torch.int
+        %19 = torch.aten.__getitem__.t %arg0, %18 : !torch.list<int>, !torch.int -> !torch.int
+        %20 = torch.aten.eq.int %11, %int-1 : !torch.int, !torch.int -> !torch.bool
+        %21:3 = torch.prim.If %20 -> (!torch.bool, !torch.bool, !torch.bool) {
+          %22 = torch.aten.append.t %4, %19 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.If.yield %true, %true, %0 : !torch.bool, !torch.bool, !torch.bool
+        } else {
+          %22 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %22 -> () {
+            torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          %23 = torch.aten.ne.int %19, %11 : !torch.int, !torch.int -> !torch.bool
+          %24 = torch.prim.If %23 -> (!torch.bool) {
+            %26 = torch.aten.ne.int %19, %int1 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %26 : !torch.bool
+          } else {
+            torch.prim.If.yield %false : !torch.bool
+          }
+          torch.prim.If %24 -> () {
+            torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          %25 = torch.aten.append.t %4, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.If.yield %false, %0, %true : !torch.bool, !torch.bool, !torch.bool
+        }
+        torch.prim.If.yield %21#0, %21#1, %21#2 : !torch.bool, !torch.bool, !torch.bool
+      }
+      %14 = torch.prim.If %13#0 -> (!torch.bool) {
+        torch.prim.If.yield %13#1 : !torch.bool
+      } else {
+        torch.prim.If.yield %13#2 : !torch.bool
+      }
+      %15 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.lt.int %15, %8 : !torch.int, !torch.int -> !torch.bool
+      %17 = torch.aten.__and__.bool %16, %14 : !torch.bool, !torch.bool -> !torch.bool
+      torch.prim.Loop.condition %17, iter(%15 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    return %4 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._remove_dim(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %2 = torch.aten.ne.int %arg2, %arg1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %2 -> () {
+        %3 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %4 = torch.aten.append.t %0, %3 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._split(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<list<int>> {
+    %str = torch.constant.str "AssertionError: split: split_size can only be 0 if the dimension size is 0"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: split: split_size must be non-negative"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: split: expects at least a 1-dimensional tensor"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.lt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %3, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg0, %4 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.eq.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      %14 = torch.aten.ne.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.ne.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      %14 = torch.aten.add.int %5, %arg1 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.sub.int %14, %int1 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.floordiv.int %15, %arg1 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.prim.max.int %16, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %17 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %10 = torch.aten.mul.int %arg1, %9 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.sub.int %10, %5 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.sub.int %arg1, %11 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    torch.prim.Loop %9, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %14 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %15 = torch.aten.sub.int %9, %int1 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.eq.int %arg3, %15 : !torch.int, !torch.int -> !torch.bool
+      %17 = torch.prim.If %16 -> (!torch.int) {
+        torch.prim.If.yield %12 : !torch.int
+      } else {
+        torch.prim.If.yield %arg1 : !torch.int
+      }
+      %18 = torch.aten._set_item.t %14, %4, %17 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %19 = torch.aten.append.t %13, %14 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %13 : !torch.list<list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._split_with_sizes(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<list<int>> {
+    %str = torch.constant.str "AssertionError: split_with_sizes: split sizes must sum exactly to the size of the split dimension"
+    %str_0 = torch.constant.str "AssertionError: split_with_sizes: split sizes must be non-negative"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: split_with_sizes: expects at least a 1-dimensional tensor"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.prim.Loop %4, %true, init(%int0) {
+    ^bb0(%arg3: !torch.int, %arg4: !torch.int):
+      %10 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.lt.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %11 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %12 = torch.aten.add.int %arg4, %10 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true, iter(%12 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    %6 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %5, %6 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %9 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %9, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %10 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %12 = torch.aten._set_item.t %11, %3, %10 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %13 = torch.aten.append.t %8, %11 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %8 : !torch.list<list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._view(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._wrap_dims(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.str) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": dim appears multiple times in the list of dims"
+    %true = torch.constant.bool true
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %2 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%2, %arg1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %4 = torch.aten.__contains__.int_list %0, %3 : !torch.list<int>, !torch.int -> !torch.bool
+      torch.prim.If %4 -> () {
+        %6 = torch.aten.add.str %arg2, %str_0 : !torch.str, !torch.str -> !torch.str
+        %7 = torch.aten.add.str %str, %6 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %7, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %5 = torch.aten.append.t %0, %3 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._adaptive_avg_pool2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "_adaptive_avg_pool2d"
     %int2 = torch.constant.int 2
@@ -5467,6 +8373,77 @@ module {
     %14 = torch.aten.append.t %10, %13 : !torch.list<int>, !torch.int -> !torch.list<int>
     return %10 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._embedding_bag(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<list<int>>, %arg7: !torch.bool, %arg8: !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>> {
+    %str = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to have one weight per index"
+    %str_0 = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to be a 1D tensor"
+    %str_1 = torch.constant.str "AssertionError: _embedding_bag: per_sample_weights only supported with mode='sum'"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: _embedding_bag: include_last_offset needs at least one offset"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %1 = torch.prim.If %arg7 -> (!torch.int) {
+      %11 = torch.aten.lt.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %11 -> () {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %12 = torch.aten.sub.int %0, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    } else {
+      torch.prim.If.yield %0 : !torch.int
+    }
+    %2 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    torch.prim.If %2 -> () {
+      %11 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %12 = torch.aten.ne.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %12 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %13 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.ne.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %14 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %15 = torch.aten.__getitem__.t %11, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+      %17 = torch.aten.ne.int %15, %16 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %17 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.eq.int %arg4, %int2 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.list<int>) {
+      %11 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.prim.ListConstruct %1, %11 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %12 : !torch.list<int>
+    } else {
+      %11 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %11 : !torch.list<int>
+    }
+    %5 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.prim.ListConstruct %1, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+    %10 = torch.prim.TupleConstruct %6, %8, %9, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    return %10 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten._fft_c2r(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "_fft_c2r"
     %0 = call @__torch_refine_helper.torch_refine.library.linalg._fft_last_dim(%arg0, %arg1, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.int
@@ -5528,6 +8505,33 @@ module {
       torch.prim.If.yield %6 : !torch.list<int>
     }
     return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten._scaled_dot_product_flash_attention_for_cpu(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<float>) -> !torch.tuple<list<int>, list<int>> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _scaled_dot_product_flash_attention_for_cpu: expected query to have at least 3 dims"
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %3 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg0, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.prim.ListConstruct %3, %4, %5 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.prim.TupleConstruct %2, %6 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %7 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten._unsafe_view(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.abs(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -5595,6 +8599,112 @@ module {
       torch.prim.If.yield
     }
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.alias(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.alias_copy(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.as_strided(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: as_strided: storage offset must be non-negative"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "AssertionError: as_strided: negative strides are not supported"
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str "as_strided"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: as_strided: mismatch in length of strides and shape"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str_1, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
+    %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %4, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %8 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %5 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %8 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %7 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.as_strided_copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: as_strided: storage offset must be non-negative"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "AssertionError: as_strided: negative strides are not supported"
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str "as_strided"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: as_strided: mismatch in length of strides and shape"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str_1, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
+    %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %4, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %8 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %5 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %8 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.asin(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -5814,9 +8924,79 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.bmm(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.broadcast_to(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._expand(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.cat(%arg0: !torch.list<list<int>>, %arg1: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: cat: expected a non-empty list of Tensors"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.cat(%arg0, %arg1) : (!torch.list<list<int>>, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.ceil(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.chunk(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<list<int>> {
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %str = torch.constant.str "AssertionError: chunk: expects `chunks` to be greater than 0"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: chunk: expects at least a 1-dimensional tensor"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.le.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %3, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg0, %4 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.add.int %5, %arg1 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.sub.int %6, %int1 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.floordiv.int %7, %arg1 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.eq.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      %12 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %11 = torch.prim.If %10 -> (!torch.list<list<int>>) {
+      %12 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %arg1, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %14 = torch.aten.append.t %12, %int0 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %13 = func.call @__torch_refine_helper.torch_refine.library.views._split_with_sizes(%arg0, %12, %4) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<list<int>>
+      torch.prim.If.yield %13 : !torch.list<list<int>>
+    } else {
+      %12 = func.call @__torch_refine_helper.torch_refine.library.views._split(%arg0, %8, %4) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<list<int>>
+      torch.prim.If.yield %12 : !torch.list<list<int>>
+    }
+    return %11 : !torch.list<list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.col2im(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: col2im: input.size(-1) does not match the number of sliding blocks"
@@ -5996,6 +9176,62 @@ module {
     %29 = torch.aten.append.t %22, %28 : !torch.list<int>, !torch.int -> !torch.list<int>
     return %22 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.constant_pad_nd(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.remainder.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.floordiv.int %3, %int2 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.gt.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.floordiv.int %8, %int2 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %9, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %10 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %11 = torch.aten.sub.int %10, %int1 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.sub.int %11, %arg3 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.__getitem__.t %arg0, %12 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.__getitem__.t %arg1, %14 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.add.int %13, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.add.int %17, %int1 : !torch.int, !torch.int -> !torch.int
+      %19 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
+      %20 = torch.aten.add.int %16, %19 : !torch.int, !torch.int -> !torch.int
+      %21 = torch.aten.lt.int %20, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %21 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %22 = torch.aten._set_item.t %7, %12, %20 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %7 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.conv1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "conv1d"
     %int1 = torch.constant.int 1
@@ -6078,6 +9314,116 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.detach(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.diagonal(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: diagonal: dim1 and dim2 cannot be identical"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg3, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %3 = torch.aten.eq.int %1, %2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.ge.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %9 = torch.aten.__getitem__.t %arg0, %1 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.__getitem__.t %arg0, %2 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.sub.int %10, %arg1 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.prim.min.int %9, %11 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    } else {
+      %9 = torch.aten.__getitem__.t %arg0, %1 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.add.int %9, %arg1 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %arg0, %2 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.prim.min.int %10, %11 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    }
+    %6 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %9 = torch.aten.ne.int %arg4, %1 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        %11 = torch.aten.ne.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %11 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        %11 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %12 = torch.aten.append.t %6, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %7 = torch.prim.max.int %5, %int0 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.append.t %6, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
+    return %6 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.diagonal_copy(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: diagonal: dim1 and dim2 cannot be identical"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg3, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %3 = torch.aten.eq.int %1, %2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.ge.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %9 = torch.aten.__getitem__.t %arg0, %1 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.__getitem__.t %arg0, %2 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.sub.int %10, %arg1 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.prim.min.int %9, %11 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    } else {
+      %9 = torch.aten.__getitem__.t %arg0, %1 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.add.int %9, %arg1 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %arg0, %2 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.prim.min.int %10, %11 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    }
+    %6 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %9 = torch.aten.ne.int %arg4, %1 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        %11 = torch.aten.ne.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %11 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        %11 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %12 = torch.aten.append.t %6, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %7 = torch.prim.max.int %5, %int0 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.append.t %6, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
+    return %6 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.div.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -6094,6 +9440,41 @@ module {
   func.func @__torch_refine_shape_fn.aten.elu(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.embedding(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: embedding: weight must be 2-D"
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %3 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.append.t %2, %3 : !torch.list<int>, !torch.int -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.embedding_dense_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
+    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: embedding_dense_backward: grad_output must have at least one dim"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %3 = torch.prim.ListConstruct %arg2, %2 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.eq.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -6112,9 +9493,32 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.expand(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._expand(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.expand_as(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._expand(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.expand_copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._expand(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.expm1(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.flatten.using_ints(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.flatten(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.flip(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "flip"
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.views._wrap_dims(%arg1, %0, %str) : (!torch.list<int>, !torch.int, !torch.str) -> !torch.list<int>
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.floor(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -6128,6 +9532,14 @@ module {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.gather(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.bool) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "gather"
+    %0 = torch.derefine %none : !torch.none to !torch.optional<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%str, %arg0, %arg1, %arg2, %0) : (!torch.str, !torch.list<int>, !torch.int, !torch.list<int>, !torch.optional<list<int>>) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.ge.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -6287,6 +9699,18 @@ module {
     %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %9 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.gru.input(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str "gru"
+    %int4 = torch.constant.int 4
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.If %arg3 -> (!torch.int) {
+      torch.prim.If.yield %int4 : !torch.int
+    } else {
+      torch.prim.If.yield %int2 : !torch.int
+    }
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %arg1, %arg2, %0, %arg4, %arg7, %arg8) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.int, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    return %1 : !torch.tuple<list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.gt.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -6295,6 +9719,36 @@ module {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.index.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.indexing._advanced_index(%arg0, %arg1) : (!torch.list<int>, !torch.list<optional<list<int>>>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.index.Tensor_hacked_twin(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<optional<list<int>>>
+    %1 = torch.aten.len.t %arg1 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %3 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %4 = torch.derefine %3 : !torch.list<int> to !torch.optional<list<int>>
+      %5 = torch.aten.append.t %0, %4 : !torch.list<optional<list<int>>>, !torch.optional<list<int>> -> !torch.list<optional<list<int>>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._advanced_index(%arg0, %0) : (!torch.list<int>, !torch.list<optional<list<int>>>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.index_put(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>, %arg2: !torch.list<int>, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.index_put_(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>, %arg2: !torch.list<int>, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.index_select(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.index_select(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.instance_norm(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "running_var"
@@ -6441,6 +9895,50 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.lstm.input(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %str = torch.constant.str "lstm"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: lstm: expected two hidden states"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<list<int>> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %3 = torch.aten.__getitem__.t %2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %5 = torch.aten.__getitem__.t %4, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %3, %5 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %arg3 -> (!torch.int) {
+      torch.prim.If.yield %int2 : !torch.int
+    } else {
+      torch.prim.If.yield %int0 : !torch.int
+    }
+    %8 = torch.aten.add.int %int2, %7 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.prim.If %6 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      torch.prim.If.yield %int0 : !torch.int
+    }
+    %10 = torch.aten.add.int %8, %9 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %12 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %11, %arg2, %10, %arg4, %arg7, %arg8) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.int, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    %13:2 = torch.prim.TupleUnpack %12 : !torch.tuple<list<int>, list<int>> -> !torch.list<int>, !torch.list<int>
+    %14 = torch.aten.__getitem__.t %13#1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %15 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %16 = torch.aten.__getitem__.t %15, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %17 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %18 = torch.aten.__getitem__.t %17, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %19 = torch.prim.ListConstruct %14, %16, %18 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %20 = torch.prim.TupleConstruct %13#0, %13#1, %19 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %20 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.lt.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -6449,6 +9947,33 @@ module {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.masked_fill.Scalar(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.masked_fill.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: masked_fill: only supports a 0-dimensional value tensor"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.masked_fill_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast_inplace(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.masked_scatter(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.matmul(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: matmul: shapes cannot be multiplied (contracted dimensions differ)"
@@ -6551,6 +10076,13 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.mm(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.movedim.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+    %1 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0, %0, %1) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%2) : (!torch.list<int>) -> !torch.list<int>
+    return %3 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.mul.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -6559,6 +10091,65 @@ module {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.narrow(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: narrow: start + length exceeds the dimension size"
+    %str_0 = torch.constant.str "AssertionError: narrow: length must be non-negative"
+    %str_1 = torch.constant.str "AssertionError: narrow: start out of range"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: narrow: cannot be applied to a 0-dim tensor"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.neg.int %4 : !torch.int -> !torch.int
+    %6 = torch.aten.lt.int %arg2, %5 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %15 = torch.aten.gt.int %arg2, %4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      %15 = torch.aten.add.int %arg2, %4 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %15 : !torch.int
+    } else {
+      torch.prim.If.yield %arg2 : !torch.int
+    }
+    %10 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %11 = torch.aten.sub.int %4, %arg3 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.gt.int %9, %11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %12 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %13 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %14 = torch.aten._set_item.t %13, %3, %arg3 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    return %13 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.native_batch_norm(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %0 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_shapes(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5) : (!torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
@@ -6666,6 +10257,14 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.permute(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.permute(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.permute_copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.permute(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.pow.Scalar(%arg0: !torch.float, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg1) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -6717,6 +10316,82 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.repeat(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "repeat"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: repeat: the number of repeat dims can not be smaller than the number of dimensions of the tensor"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.lt.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.sub.int %4, %5 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %8, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %9 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.int) {
+        torch.prim.If.yield %int1 : !torch.int
+      } else {
+        %14 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
+        %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %15 : !torch.int
+      }
+      %11 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.mul.int %10, %11 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.append.t %7, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %7 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.repeat_interleave.self_int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: repeat_interleave: repeats can not be negative"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.lt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+      %4 = torch.aten.mul.int %3, %arg1 : !torch.int, !torch.int -> !torch.int
+      %5 = torch.prim.ListConstruct %4 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %3 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %5 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%3, %4, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.eq.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+      %8 = torch.prim.If %7 -> (!torch.list<int>) {
+        %9 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+        torch.prim.If.yield %9 : !torch.list<int>
+      } else {
+        %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+        %10 = torch.aten.__getitem__.t %arg0, %5 : !torch.list<int>, !torch.int -> !torch.int
+        %11 = torch.aten.mul.int %10, %arg1 : !torch.int, !torch.int -> !torch.int
+        %12 = torch.aten._set_item.t %9, %5, %11 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+        torch.prim.If.yield %9 : !torch.list<int>
+      }
+      torch.prim.If.yield %8 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.replication_pad2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %false = torch.constant.bool false
     %str = torch.constant.str "replication_pad2d"
@@ -6731,12 +10406,128 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%str, %arg0, %arg1, %int3, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.reshape(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.roll(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "AssertionError: roll: shifts and dimensions must align"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: roll: `shifts` required"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.eq.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.eq.int %6, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %5 = torch.prim.If %4 -> (!torch.list<int>) {
+      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %6 : !torch.list<int>
+    } else {
+      %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.ne.int %6, %7 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %8 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %9 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %9, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %11 = torch.aten.__getitem__.t %arg2, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %12 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %13 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%11, %12, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %10 : !torch.list<int>
+    }
+    return %5 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.round(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.rsqrt(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.scaled_dot_product_attention(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.float, %arg5: !torch.bool, %arg6: !torch.optional<float>, %arg7: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0, %arg1, %arg2, %arg3, %arg5, %arg7) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.bool, !torch.bool) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.scatter.src(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "scatter"
+    %0 = torch.derefine %arg3 : !torch.list<int> to !torch.optional<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%str, %arg0, %arg1, %arg2, %0) : (!torch.str, !torch.list<int>, !torch.int, !torch.list<int>, !torch.optional<list<int>>) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.scatter.value(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "scatter"
+    %0 = torch.derefine %none : !torch.none to !torch.optional<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%str, %arg0, %arg1, %arg2, %0) : (!torch.str, !torch.list<int>, !torch.int, !torch.list<int>, !torch.optional<list<int>>) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.scatter_add(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "scatter"
+    %0 = torch.derefine %arg3 : !torch.list<int> to !torch.optional<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%str, %arg0, %arg1, %arg2, %0) : (!torch.str, !torch.list<int>, !torch.int, !torch.list<int>, !torch.optional<list<int>>) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.scatter_reduce.two(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.str, %arg5: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "scatter_reduce"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: scatter_reduce: reduce argument must be either sum, prod, mean, amax or amin"
+    %str_1 = torch.constant.str "amin"
+    %str_2 = torch.constant.str "amax"
+    %str_3 = torch.constant.str "mean"
+    %str_4 = torch.constant.str "prod"
+    %str_5 = torch.constant.str "sum"
+    %0 = torch.prim.ListConstruct %str_5, %str_4, %str_3, %str_2, %str_1 : (!torch.str, !torch.str, !torch.str, !torch.str, !torch.str) -> !torch.list<str>
+    %1 = torch.aten.__contains__.str_list %0, %arg4 : !torch.list<str>, !torch.str -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.derefine %arg3 : !torch.list<int> to !torch.optional<list<int>>
+    %4 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%str, %arg0, %arg1, %arg2, %3) : (!torch.str, !torch.list<int>, !torch.int, !torch.list<int>, !torch.optional<list<int>>) -> !torch.int
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %5 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.select.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.select(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.select_copy.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.select(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.select_scatter(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.sigmoid(%arg0: !torch.list<int>) -> !torch.list<int> {
@@ -6755,9 +10546,110 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.slice.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.slice(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.list<int>, !torch.int, !torch.optional<int>, !torch.optional<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.slice_copy.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.slice(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.list<int>, !torch.int, !torch.optional<int>, !torch.optional<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.slice_scatter(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.split.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<list<int>> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._split(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<list<int>>
+    return %0 : !torch.list<list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.split_with_sizes(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<list<int>> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._split_with_sizes(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<list<int>>
+    return %0 : !torch.list<list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.sqrt(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.squeeze(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze_nodim(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.squeeze.dim(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.squeeze.dims(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "squeeze"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.views._wrap_dims(%arg1, %0, %str) : (!torch.list<int>, !torch.int, !torch.str) -> !torch.list<int>
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %4 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %5 = torch.aten.ne.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %7 = torch.aten.__contains__.int_list %1, %arg2 : !torch.list<int>, !torch.int -> !torch.bool
+        %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
+        torch.prim.If.yield %8 : !torch.bool
+      }
+      torch.prim.If %6 -> () {
+        %7 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.aten.append.t %2, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.squeeze_copy.dim(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.stack(%arg0: !torch.list<list<int>>, %arg1: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: stack: expects each tensor to be equal size"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: stack: expects a non-empty TensorList"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %10 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %11 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.ne.int_list %10, %11 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If %12 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %3 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %4 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.add.int %4, %int1 : !torch.int, !torch.int -> !torch.int
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %5, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %7 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%7) : (!torch.list<int>) -> !torch.list<int>
+    %9 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.aten.insert.t %8, %6, %9 : !torch.list<int>, !torch.int, !torch.int
+    return %8 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.sub.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -6768,6 +10660,10 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.t(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.t(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.tan(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -6776,8 +10672,178 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.transpose.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.transpose(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.transpose_copy.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.transpose(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.tril(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: tril/triu: input tensor must have at least 2 dimensions"
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.triu(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: tril/triu: input tensor must have at least 2 dimensions"
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.trunc(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.unbind.int(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<list<int>> {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: unbind: dimension specified as 0 but tensor has no dimensions"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %5 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = func.call @__torch_refine_helper.torch_refine.library.views._remove_dim(%arg0, %3) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+      %7 = torch.aten.append.t %4, %6 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %4 : !torch.list<list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.unflatten.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: unflatten: sizes must be non-empty"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.eq.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__getitem__.t %arg0, %1 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions.infer_size_impl(%arg2, %4) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %6 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %11 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.append.t %6, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %7 = torch.aten.len.t %5 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %7, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %11 = torch.aten.__getitem__.t %5, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.append.t %6, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %8 = torch.aten.add.int %1, %int1 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %10 = torch.aten.__range_length %8, %9, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %10, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %11 = torch.aten.__derive_index %arg3, %8, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.__getitem__.t %arg0, %11 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.append.t %6, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %6 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.unfold(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: unfold: step must be positive"
+    %str_0 = torch.constant.str "AssertionError: unfold: the window size must be non-negative"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: unfold: the window size exceeds the size of the dimension"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.gt.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.int) {
+      %11 = torch.aten.__getitem__.t %arg0, %1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %11 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %5 = torch.aten.gt.int %arg2, %4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.le.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.eq.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.list<int>) {
+      %11 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %11 : !torch.list<int>
+    } else {
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %12 = torch.aten.sub.int %4, %arg2 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.floordiv.int %12, %arg3 : !torch.int, !torch.int -> !torch.int
+      %14 = torch.aten.add.int %13, %int1 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten._set_item.t %11, %1, %14 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %16 = torch.aten.append.t %11, %arg2 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %11 : !torch.list<int>
+    }
+    return %10 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.unsqueeze(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.unsqueeze_copy(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.upsample_bilinear2d.vec(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.list<int> {
@@ -6883,5 +10949,17 @@ module {
     %7 = torch.aten.__getitem__.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %8 = torch.prim.ListConstruct %4, %5, %6, %7 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
     return %8 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.view(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.view_as(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.view_copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
 }
