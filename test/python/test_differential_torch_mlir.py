@@ -85,12 +85,13 @@ def test_at_least_as_precise_as_torch_mlir(name, dynamic, corpus_dir, tmp_path):
     erased = erased_text(truth_text)
     ours = refine_with_torch_refine(erased)
     theirs = refine_with_torch_mlir(erased, tmp_path)
-    assert [r.op_name for r in ours] == [r.op_name for r in truth]
+    report.pair_records(ours, truth)  # raises unless ours has the truth's ops (and casts)
 
     triples = report.pair_by_location(truth, ours, theirs)
     assert len(triples) >= MIN_PAIRED_FRACTION * len(truth), (len(triples), len(truth))
     worse = [
-        f"{t.op_name} at {t.location}: ours {o.info.text()}, torch-mlir {m.info.text()}"
+        f"{t.op_name} at {report.short_location(t.location)}: ours {o.info.text()},"
+        f" torch-mlir {m.info.text()}"
         f" (truth {t.info.text()})"
         for t, o, m in triples
         if not types.is_at_least_as_precise(o.info, m.info)

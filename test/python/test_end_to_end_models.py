@@ -61,8 +61,9 @@ def test_refines_model(name, dynamic, corpus_dir):
         assert result.exact_fraction >= 0.99, result.format_table()
         return
     missing = [
-        f"{ours.op_name} at {ours.location}: {ours.info.text()} (truth {theirs.info.text()})"
-        for ours, theirs in zip(refined_values, truth_values, strict=True)
+        f"{ours.op_name} at {report.short_location(ours.location)}: {ours.info.text()}"
+        f" (truth {theirs.info.text()})"
+        for ours, theirs in report.pair_records(refined_values, truth_values)
         if not _has_static_dims_and_dtype_of(ours.info, theirs.info)
     ]
     assert not missing, "\n".join(missing[:20]) + "\n" + result.format_table()
