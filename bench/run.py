@@ -191,7 +191,8 @@ def chain_text(links: int) -> str:
 
 @dataclass
 class Run:
-    seconds: float
+    seconds: float  # wall
+    cpu_seconds: float  # user + system: steadier than wall on a busy host
     max_rss_kb: int
 
 
@@ -221,7 +222,7 @@ class Launcher:
         reply = json.loads(self._reply_file.readline())
         if reply["returncode"] != 0:
             raise RuntimeError(f"{argv[0]} exited {reply['returncode']}:\n{reply['stderr']}")
-        return Run(reply["seconds"], reply["max_rss_kb"])
+        return Run(reply["seconds"], reply["cpu_seconds"], reply["max_rss_kb"])
 
     def close(self) -> None:
         os.close(self._requests)
@@ -240,7 +241,8 @@ def _serve(requests_fd: int, replies_fd: int) -> None:
                 seconds = time.perf_counter() - start
                 child.returncode = os.waitstatus_to_exitcode(status)
                 err.seek(0)
-                reply = {"seconds": seconds, "max_rss_kb": usage.ru_maxrss,
+                reply = {"seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
+                         "max_rss_kb": usage.ru_maxrss,
                          "returncode": child.returncode, "stderr": err.read()[-4000:]}
             os.write(replies_fd, (json.dumps(reply) + "\n").encode())
     os._exit(0)
@@ -269,6 +271,7 @@ class Timing:
     def summary(self) -> dict:
         seconds = [r.seconds for r in self.runs]
         return {
+            "median_cpu_s": statistics.median(r.cpu_seconds for r in self.runs),
             "median_s": statistics.median(seconds),
             "min_s": min(seconds),
             "max_s": max(seconds),
@@ -430,14 +433,16 @@ def markdown(results: list[dict], meta: dict) -> str:
     empty = next((r for r in results if r["input"] == EMPTY), None)
     lines = [
         f"Run {meta['date']} on {meta['cpus']} CPUs, {meta['runs']} runs per tool and input "
-        f"(median wall time, min–max; process start included; peak RSS of the child). "
+        f"(median wall time, min–max, and median user+system CPU time; process start "
+        "included; peak RSS of the child). "
         "Types: exact / partial / unknown / contradicting tensor values against the imported "
         "types; torch-mlir's are counted on the values its output keeps (paired by source "
         "location), and torch-refine's on the same values in parentheses.",
         "",
         "| input | ops | torch-refine types (on paired) | torch-mlir types | paired | "
-        "torch-refine s | torch-mlir s | ratio | torch-refine MB | torch-mlir MB |",
-        "|---|---:|---|---|---:|---|---|---:|---:|---:|",
+        "torch-refine s | torch-mlir s | ratio wall | ratio CPU | torch-refine MB | "
+        "torch-mlir MB |",
+        "|---|---:|---|---|---:|---|---|---:|---:|---:|---:|",
     ]
     for r in results:
         ours, theirs = r["torch_refine"], r["torch_mlir"]
@@ -450,6 +455,7 @@ def markdown(results: list[dict], meta: dict) -> str:
         lines.append(
             f"| {r['input']} | {r.get('ops', 0)} | {types_ours} | {types_theirs} | {paired} | "
             f"{_span(ours)} | {_span(theirs)} | {ours['median_s'] / theirs['median_s']:.2f} | "
+            f"{ours['median_cpu_s'] / theirs['median_cpu_s']:.2f} | "
             f"{ours['peak_rss_mb']:.0f} | {theirs['peak_rss_mb']:.0f} |"
         )
     lines += ["", _scaling_table(results, empty)]
@@ -462,15 +468,16 @@ def _types(counts: dict) -> str:
 
 
 def _span(timing: dict) -> str:
-    return f"{timing['median_s']:.2f} ({timing['min_s']:.2f}–{timing['max_s']:.2f})"
+    return (f"{timing['median_s']:.2f} ({timing['min_s']:.2f}–{timing['max_s']:.2f}), "
+            f"CPU {timing['median_cpu_s']:.2f}")
 
 
 def _scaling_table(results: list[dict], empty: dict | None) -> str:
     lines = [
-        "Time per op along the scaling series (µs/op; \"net\" subtracts the empty module's "
-        "median, i.e. process start and library load):",
+        "Time per op along the scaling series (µs/op of median wall time, and of median CPU "
+        "time net of the empty module's, i.e. of process start and library load):",
         "",
-        "| input | ops | torch-refine µs/op | net | torch-mlir µs/op | net |",
+        "| input | ops | torch-refine µs/op | net CPU | torch-mlir µs/op | net CPU |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for r in results:
@@ -478,9 +485,9 @@ def _scaling_table(results: list[dict], empty: dict | None) -> str:
             continue
         cells = []
         for tool in ("torch_refine", "torch_mlir"):
-            fixed = empty[tool]["median_s"] if empty else 0.0
-            median = r[tool]["median_s"]
-            cells += [f"{1e6 * median / r['ops']:.0f}", f"{1e6 * (median - fixed) / r['ops']:.0f}"]
+            fixed = empty[tool]["median_cpu_s"] if empty else 0.0
+            net = r[tool]["median_cpu_s"] - fixed
+            cells += [f"{1e6 * r[tool]['median_s'] / r['ops']:.0f}", f"{1e6 * net / r['ops']:.0f}"]
         lines.append(f"| {r['input']} | {r['ops']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -565,8 +572,9 @@ def _progress(result: dict, elapsed: float) -> str:
     exact = f" exact {p['torch_refine']['exact']} vs {p['torch_mlir_on_paired']['exact']}" \
         f" (paired {p['torch_refine_on_paired']['exact']})" \
         f" contra {p['torch_refine']['contradictions']}" if p else ""
-    return (f"{result['input']}: {result['ops']} ops, torch-refine {ours['median_s']:.2f} s, "
-            f"torch-mlir {theirs['median_s']:.2f} s{exact} [{elapsed:.0f} s]")
+    return (f"{result['input']}: {result['ops']} ops, torch-refine {ours['median_s']:.2f} s "
+            f"(CPU {ours['median_cpu_s']:.2f}), torch-mlir {theirs['median_s']:.2f} s "
+            f"(CPU {theirs['median_cpu_s']:.2f}){exact} [{elapsed:.0f} s]")
 
 
 if __name__ == "__main__":

@@ -7,9 +7,10 @@ and refine the result types (meet with what the IR states; a contradiction is an
 
 Memo: ops with the same name, attributes, operand types, constant operand values and
 operand aliasing pattern calculate the same types, so a repeat reuses the first result
-and its calculation is replaced by a trivial one. An op with a non-constant scalar or
-list operand is never memoized, nor is one whose calculation left an undecided check
-(each such op keeps its own guard).
+and its calculation is replaced by a trivial one (or, in the pipelines, never built). An
+op with a non-constant scalar or list operand is never memoized, nor is one whose
+calculation left an undecided check while checks are kept (each such op keeps its own
+guard).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from torch_refine.refinement import (
     constant_value,
     defining_op,
     make_constant,
+    refine_value,
 )
 
 _BODY_YIELDS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
@@ -65,44 +67,82 @@ DTYPE = _Kind("torch.dtype.calculate", "torch.dtype.calculate.yield.dtypes", "dt
 
 
 @dataclass
-class _Driver:
+class Driver:
+    """Simplifies calculate ops one at a time; `memo` may outlive the driver (the
+    pipelines keep one per kind across rounds)."""
+
     kind: _Kind
     options: Options
+    memo: dict = field(default_factory=dict)
+    # Memoize calculations that left a check undecided too: right when nothing keeps
+    # checks (each op otherwise keeps its own guard).
+    memoize_undecided: bool = False
     statistics: Statistics = field(default_factory=Statistics)
     failed: bool = False
 
-    def run(self, module: ir.Operation) -> None:
+    def __post_init__(self) -> None:
         pattern_set = rewrite.RewritePatternSet()
-        unrollers = []
+        self._unrollers = []
         for family in (scalars, lists, control_flow, dtypes):
             for root, fn in family.patterns(self.options):
                 pattern_set.add(root, fn)
                 if isinstance(fn, control_flow.Unroller):
-                    unrollers.append(fn)
-        frozen = pattern_set.freeze()
-        config = rewrite.GreedyRewriteConfig()
-        config.use_top_down_traversal = True
-        config.max_iterations = -1  # until a fixed point, like the C++ passes
+                    self._unrollers.append(fn)
+        self._patterns = pattern_set.freeze()
+        self._config = rewrite.GreedyRewriteConfig()
+        self._config.use_top_down_traversal = True
+        self._config.max_iterations = -1  # until a fixed point, like the C++ passes
 
-        memo: dict[tuple, list] = {}
+    def run(self, module: ir.Operation) -> None:
         for calc in _calculate_ops(module, self.kind.calculate):
-            self.statistics.calculations += 1
-            key = _memo_key(calc)
-            known = memo.get(key) if key is not None else None
-            if known is not None:
-                self.statistics.memo_hits += 1
-                self._replace_calculation(calc, known)
-                self._refine(calc, known)
+            self.simplify(calc)
+        self.finish()
+
+    def simplify(self, calc, prepare=None) -> bool:
+        """Simplify and refine one calculate op; False when a check failed (reported).
+        `prepare(calc)` runs before the rewrites, unless the memo already knows the op."""
+        self.statistics.calculations += 1
+        key = _memo_key(calc)
+        known = self.memo.get(key) if key is not None else None
+        if known is not None and all(k is not None for k in known):
+            self.statistics.memo_hits += 1
+            self._replace_calculation(calc, known)
+            self._refine(calc, known)
+            return True
+        if prepare is not None:
+            prepare(calc)
+        rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
+        if self._report_failed_checks(calc):
+            return False
+        calculated = self._calculated(calc)
+        self._refine(calc, calculated)
+        if key is not None and (self.memoize_undecided or _is_decided(calc)):
+            self.memo[key] = calculated  # a None (nothing calculated) is a result too
+        return True
+
+    def refine_known(self, op, results) -> bool:
+        """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
+        calculation; False when the memo does not know the op or it cannot be done so."""
+        key = memo_key(op, len(results))
+        known = self.memo.get(key) if key is not None else None
+        if known is None or not all(allows_type_refinement(defining_op(r).operation.name) for r in results):
+            return False
+        self.statistics.memo_hits += 1
+        for value, fact in zip(results, known, strict=True):
+            if fact is None:
                 continue
-            rewrite.apply_patterns_and_fold_greedily(calc, frozen, config)
-            if self._report_failed_checks(calc):
+            new_type = _merge(fact, [value.type])
+            if new_type is None:
+                self._report_contradiction(op, fact, [value])
                 continue
-            calculated = self._calculated(calc)
-            self._refine(calc, calculated)
-            if key is not None and _is_decided(calc) and all(c is not None for c in calculated):
-                memo[key] = calculated
-        self.statistics.loops_unrolled = sum(u.unrolled for u in unrollers)
-        self.statistics.unroll_cap_hits = [hit for u in unrollers for hit in u.cap_hits]
+            if value.type != new_type:
+                self.statistics.refined += 1
+                refine_value(value, new_type, defining_op(value))
+        return True
+
+    def finish(self) -> None:
+        self.statistics.loops_unrolled = sum(u.unrolled for u in self._unrollers)
+        self.statistics.unroll_cap_hits = [hit for u in self._unrollers for hit in u.cap_hits]
         if self.failed:
             raise PassFailure(f"{self.kind.check} calculation failed")
 
@@ -191,8 +231,8 @@ class _Driver:
             self.statistics.refined += 1
             _retype_chain(calc, index, chain, new_type)
 
-    def _report_contradiction(self, calc, fact, chain) -> None:
-        wrapped = _wrapped_op(calc)
+    def _report_contradiction(self, op, fact, chain) -> None:
+        wrapped = _wrapped_op(op)
         stated = ", ".join(sorted({str(v.type) for v in chain}))
         calculated = fact.text() if isinstance(fact, types.TensorInfo) else fact
         wrapped.location.emit_error(
@@ -239,8 +279,13 @@ def _is_decided(calc) -> bool:
 
 
 def _memo_key(calc) -> tuple | None:
-    wrapped = _wrapped_op(calc)
-    parts: list = [wrapped.operation.name, len(calc.results)]
+    return memo_key(_wrapped_op(calc), len(calc.results))
+
+
+def memo_key(wrapped, result_count: int) -> tuple | None:
+    """What determines the types an op's calculation finds; None when an operand is a
+    scalar or list not known at compile time."""
+    parts: list = [wrapped.operation.name, result_count]
     parts += sorted((a.name, str(a.attr)) for a in wrapped.operation.attributes)
     seen: list = []
     for operand in wrapped.operands:
@@ -387,6 +432,6 @@ def _cast_into_body_yield(chain: list, new_type: ir.Type) -> None:
 
 
 def simplify(module: ir.Operation, kind: _Kind, options: Options) -> Statistics:
-    driver = _Driver(kind, options)
+    driver = Driver(kind, options)
     driver.run(module)
     return driver.statistics

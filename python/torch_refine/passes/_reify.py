@@ -160,13 +160,19 @@ def library_key(op) -> str | None:
 def reify(module: ir.Operation, kind: Kind, library: Library, reify_refined_ops: bool = False) -> int:
     """Wrap the ops of `module`'s user functions; returns how many were wrapped."""
     with module.context:
-        importer = _FunctionImporter(module, library)
-        targets = []
-        for fn in user_functions(module):
-            _collect(fn.regions[0], kind, importer, reify_refined_ops, targets)
-        for op, unpack, symbol in targets:
-            _wrap(op, unpack, kind, importer.import_function(symbol, op))
-    return len(targets)
+        importer = FunctionImporter(module, library)
+        found = targets(module, kind, importer, reify_refined_ops)
+        for op, unpack, symbol in found:
+            wrap(op, unpack, kind, importer.import_function(symbol, op))
+    return len(found)
+
+
+def targets(module: ir.Operation, kind: Kind, importer, reify_refined_ops: bool = False) -> list:
+    """(op, list unpack or None, library symbol) for each op to wrap, in program order."""
+    found: list = []
+    for fn in user_functions(module):
+        _collect(fn.regions[0], kind, importer, reify_refined_ops, found)
+    return found
 
 
 def _collect(region, kind: Kind, importer, reify_refined_ops: bool, targets: list) -> None:
@@ -213,7 +219,7 @@ def _list_result_unpack(results):
     return uses[0].owner
 
 
-class _FunctionImporter:
+class FunctionImporter:
     """Brings library functions (and what they call) into the module, once each."""
 
     def __init__(self, module: ir.Operation, library: Library):
@@ -225,6 +231,11 @@ class _FunctionImporter:
 
     def has(self, symbol: str) -> bool:
         return symbol in self._present or self._library.get(symbol) is not None
+
+    @property
+    def functions(self) -> dict:
+        """The module's functions by symbol, imported ones included."""
+        return self._present
 
     def import_function(self, symbol: str, user):
         worklist = [symbol]
@@ -257,7 +268,8 @@ def _callees(fn) -> list[str]:
     return found
 
 
-def _wrap(op, unpack, kind: Kind, fn) -> None:
+def wrap(op, unpack, kind: Kind, fn):
+    """Wrap `op` (and the ListUnpack of its list result) in a calculate op calling `fn`."""
     location = op.location
     outer = list((unpack if unpack is not None else op).operation.results)
     calculate = ir.Operation.create(
@@ -277,6 +289,7 @@ def _wrap(op, unpack, kind: Kind, fn) -> None:
         unpack.operation.move_before(body_yield)
     builder = _Builder(kind, op, fn, ir.InsertionPoint(calculation))
     builder.yield_calculation(outer, unpack is not None)
+    return calculate
 
 
 class _Builder:

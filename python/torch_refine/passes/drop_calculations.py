@@ -43,7 +43,7 @@ class DropCalculations(ModulePass):
     def run(self, module) -> None:
         with module.context:
             for calculate in _calculate_ops(module):
-                _drop(calculate, self.runtime_asserts)
+                drop(calculate, self.runtime_asserts)
 
 
 def _calculate_ops(module) -> list:
@@ -68,7 +68,8 @@ class _Guard:
     location: ir.Location
 
 
-def _drop(calculate, runtime_asserts: bool) -> None:
+def drop(calculate, runtime_asserts: bool) -> None:
+    """Replace one calculate op by the op it wraps, keeping its undecided checks."""
     body = calculate.regions[0].blocks[0]
     wrapped = list(body.operations)
     terminator = wrapped.pop()

@@ -8,6 +8,7 @@ from typing import ClassVar
 from torch_refine.passes import ModulePass
 from torch_refine.passes._calculation_pipeline import refine
 from torch_refine.passes._reify import DTYPE, load_library
+from torch_refine.passes.inline_library_calls import erase_unused_library_functions
 
 
 @dataclass
@@ -20,3 +21,4 @@ class DtypePipeline(ModulePass):
 
     def run(self, module) -> None:
         refine(module, DTYPE, load_library(module, self.extra_library), self.runtime_asserts)
+        erase_unused_library_functions(module)

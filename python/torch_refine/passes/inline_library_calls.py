@@ -28,15 +28,25 @@ class InlineLibraryCalls(ModulePass):
     def run(self, module) -> None:
         with module.context:
             by_symbol = {symbol_name(fn): fn for fn in functions(module)}
-            worklist = [(call, ()) for call in _library_calls_in_calculations(module)]
-            while worklist:
-                call, chain = worklist.pop()
-                callee_symbol = _callee(call)
-                callee = by_symbol.get(callee_symbol)
-                _check_inlinable(call, callee, callee_symbol, chain)
-                inner_chain = (*chain, callee_symbol)
-                worklist.extend((inner, inner_chain) for inner in _inline(call, callee))
+            _inline_all(_library_calls_in_calculations(module), by_symbol)
             erase_unused_library_functions(module)
+
+
+def inline_library_calls_in(calculate, by_symbol: dict) -> None:
+    """Inline the library calls of one calculate op's calculation region (the pipelines
+    inline lazily, only the calculations their memo does not already know)."""
+    _inline_all(_library_calls_in(calculate.regions[1]), by_symbol)
+
+
+def _inline_all(calls: list, by_symbol: dict) -> None:
+    worklist = [(call, ()) for call in calls]
+    while worklist:
+        call, chain = worklist.pop()
+        callee_symbol = _callee(call)
+        callee = by_symbol.get(callee_symbol)
+        _check_inlinable(call, callee, callee_symbol, chain)
+        inner_chain = (*chain, callee_symbol)
+        worklist.extend((inner, inner_chain) for inner in _inline(call, callee))
 
 
 def _callee(call) -> str:

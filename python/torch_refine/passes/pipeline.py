@@ -42,11 +42,12 @@ class Pipeline(ModulePass):
     def run(self, module) -> None:
         library = load_library(module, self.extra_library)
         propagate = passes.get(PROPAGATE)()
+        memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
         for round_index in range(self.max_iterations):
             before = type_fingerprint(module)
             keep_asserts = self.runtime_asserts and round_index == 0
-            refine(module, SHAPE, library, keep_asserts)
-            refine(module, DTYPE, library, keep_asserts)
+            refine(module, SHAPE, library, keep_asserts, memos[SHAPE.name])
+            refine(module, DTYPE, library, keep_asserts, memos[DTYPE.name])
             with module.context:
                 propagate.run(module)
             if type_fingerprint(module) == before:
