@@ -1,0 +1,86 @@
+"""The reference executor as an oracle for refinement on the model corpus.
+
+For each model and variant: erase every intermediate type, refine, run the refined module
+with `check_types=True` (every refined type must hold of the tensor PyTorch computes) and
+compare the outputs with the eager model. Dynamic variants are also re-specialized to
+batch 3 with `specialize` and run again.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+from models.corpus import MODELS, BY_NAME
+from models.export_cache import exported_ir, session_cache_dir, variant_name
+
+import torch_refine
+from torch_refine.erase import erase_tensor_types
+
+pytestmark = pytest.mark.slow
+
+VARIANTS = [
+    pytest.param(case.name, dynamic, id=f"{case.name}-{variant_name(dynamic)}")
+    for case in MODELS
+    for dynamic in (False, True)
+]
+RESPECIALIZED_BATCH = 3
+
+
+@pytest.fixture(scope="session")
+def corpus_dir(tmp_path_factory):
+    return session_cache_dir(tmp_path_factory)
+
+
+def _flat(outputs) -> list[torch.Tensor]:
+    return [outputs] if isinstance(outputs, torch.Tensor) else list(outputs)
+
+
+def _assert_close(got, expected) -> None:
+    got, expected = _flat(got), _flat(expected)
+    assert len(got) == len(expected)
+    for ours, theirs in zip(got, expected, strict=True):
+        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+        torch.testing.assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+def _rebatched(case, inputs: tuple[torch.Tensor, ...], batch: int) -> tuple[torch.Tensor, ...]:
+    """Inputs with `batch` rows: the example rows repeated; float inputs drawn afresh."""
+    generator = torch.Generator().manual_seed(1)
+    rows = torch.arange(batch) % inputs[0].shape[0]
+    result = []
+    for tensor, dims in zip(inputs, case.batch_dims, strict=True):
+        for dim in dims:
+            tensor = tensor.index_select(dim, rows)
+        if tensor.is_floating_point():
+            tensor = torch.randn(tensor.shape, generator=generator, dtype=tensor.dtype)
+        result.append(tensor)
+    return tuple(result)
+
+
+@pytest.mark.parametrize(("name", "dynamic"), VARIANTS)
+def test_refined_model_runs_as_eager(name, dynamic, corpus_dir):
+    case = BY_NAME[name]
+    model, inputs = case.make()
+    refined = torch_refine.refine(_erased(exported_ir(name, dynamic, corpus_dir)))
+    assert refined.report.values > 0
+
+    with torch.no_grad():
+        _assert_close(torch_refine.execute(refined, *inputs, check_types=True), model(*inputs))
+    if not dynamic:
+        return
+
+    batched = _rebatched(case, inputs, RESPECIALIZED_BATCH)
+    shapes = [tuple(t.shape) for t in batched]
+    respecialized = torch_refine.specialize(refined, shapes)
+    with torch.no_grad():
+        _assert_close(torch_refine.execute(respecialized, *batched, check_types=True),
+                      model(*batched))
+
+
+def _erased(text: str):
+    from torch_refine import api
+
+    module = api._as_module(text)
+    with module.context:
+        erase_tensor_types(module.operation)
+    return module
