@@ -99,7 +99,10 @@ def refine(
 
 
 def _refine(
-    module: ir.Module, extra_library: str = "", runtime_asserts: bool = True, max_iterations: int = 10
+    module: ir.Module,
+    extra_library: str = "",
+    runtime_asserts: bool = True,
+    max_iterations: int = 10,
 ) -> Refined:
     options = f"runtime-asserts={str(runtime_asserts).lower()} max-iterations={max_iterations}"
     if extra_library:
@@ -185,7 +188,8 @@ def _count(module_op: ir.Operation, extra_library: str = "") -> report.TypeRepor
     library = load_library(module_op, extra_library)
 
     def has_library_function(key: str) -> bool:
-        return any(library.get(prefix + key) is not None for prefix in (SHAPE_FN_PREFIX, DTYPE_FN_PREFIX))
+        symbols = (SHAPE_FN_PREFIX + key, DTYPE_FN_PREFIX + key)
+        return any(library.get(symbol) is not None for symbol in symbols)
 
     return report.count_module(module_op, has_library_function)
 

@@ -125,7 +125,8 @@ def _format_rows(title: str, rows: list[ValueRow], max_rows: int) -> list[str]:
         truth = f"  (truth {row.truth})" if row.truth is not None else ""
         reason = f"  ({row.reason})" if row.reason is not None else ""
         where = short_location(row.location)
-        lines.append(f"  {row.op_name} #{row.result_index} at {where}: {row.refined}{truth}{reason}")
+        head = f"  {row.op_name} #{row.result_index} at {where}"
+        lines.append(f"{head}: {row.refined}{truth}{reason}")
     if len(rows) > max_rows:
         lines.append(f"  ... {len(rows) - max_rows} more")
     return lines
@@ -344,7 +345,6 @@ def _lacks_rank(value: ir.Value) -> bool:
     if isinstance(value, ir.OpResult) and owner.operation.name == "torch.prim.ListConstruct":
         return any(_lacks_rank(element) for element in owner.operation.operands)
     return True
-
 
 
 def pair_by_location(

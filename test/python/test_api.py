@@ -29,8 +29,10 @@ def test_pass_failure_raises_with_diagnostics_and_reproducer():
     with pytest.raises(torch_refine.RefinementError) as caught:
         torch_refine.refine(MM.replace("B", "4"))
     error = caught.value
-    assert "error:" in error.diagnostics and "torch.aten.mm" in str(error)
-    assert error.reproducer is not None and os.path.exists(error.reproducer)
+    assert "error:" in error.diagnostics
+    assert "torch.aten.mm" in str(error)
+    assert error.reproducer is not None
+    assert os.path.exists(error.reproducer)
     assert "torch-refine-opt --pass-pipeline=" in str(error)
     os.remove(error.reproducer)
 

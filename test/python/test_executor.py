@@ -29,7 +29,8 @@ def test_check_types_reports_every_wrong_type():
         torch_refine.execute(text, torch.randn(2, 3), torch.randn(3), check_types=True)
     assert len(caught.value.mismatches) == 1
     message = str(caught.value)
-    assert "torch.aten.add.Tensor" in message and "!torch.vtensor<[2,4],f64>" in message
+    assert "torch.aten.add.Tensor" in message
+    assert "!torch.vtensor<[2,4],f64>" in message
     assert "[2, 3] torch.float32" in message
 
 

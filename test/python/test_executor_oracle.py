@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from models.corpus import MODELS, BY_NAME
+from models.corpus import BY_NAME, MODELS
 from models.export_cache import exported_ir, session_cache_dir, variant_name
 
 import torch_refine
@@ -39,7 +39,8 @@ def _assert_close(got, expected) -> None:
     got, expected = _flat(got), _flat(expected)
     assert len(got) == len(expected)
     for ours, theirs in zip(got, expected, strict=True):
-        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+        assert ours.shape == theirs.shape
+        assert ours.dtype == theirs.dtype
         torch.testing.assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
 
 
