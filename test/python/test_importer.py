@@ -1,13 +1,17 @@
 """The importer on every scriptable public function of torch.jit._shape_functions."""
 
 import inspect
+import itertools
+import operator
 import re
 
 import pytest
 import torch
 import torch.jit._shape_functions as upstream
 
+from torch_refine.context import create_context
 from torch_refine.importer import UnsupportedNodeError, import_functions
+from torch_refine.importer.torchscript import _REBUILT_COMPARISONS
 
 # aten::lt/eq(Scalar, Scalar) on Union[int, float] have no Torch op (torch.aten.lt.int, .float
 # and so on exist, but no untyped overload); the importer must say so, not guess.
@@ -80,3 +84,33 @@ def test_shared_callee_is_imported_once():
     text = str(module)
     (helper,) = re.findall(r"func.func private (@__torch_refine_helper\.[\w.]*_shared)\(", text)
     assert text.count(f"call {helper}(") == 3
+
+
+_PYTHON_COMPARISONS = {
+    "eq": operator.eq, "ne": operator.ne, "lt": operator.lt,
+    "le": operator.le, "gt": operator.gt, "ge": operator.ge,
+}
+_SAMPLES = {
+    "int": [-3, 0, 2, 2**53 + 1],
+    "float": [-3.0, -0.5, 0.0, 2.0, 2.0**53, float("inf"), float("nan")],
+}
+
+
+def _comparison(op_name: str):
+    return _PYTHON_COMPARISONS[op_name.split(".")[-2]]
+
+
+@pytest.mark.parametrize("head", sorted(_REBUILT_COMPARISONS))
+def test_rebuilt_comparisons_are_exact(head):
+    """Each rebuilt comparison agrees with Python's on every pair, NaN and 2**53 + 1 included."""
+    context = create_context()
+    assert not context.is_registered_operation("torch." + head.replace("::", "."))
+    assert all(context.is_registered_operation(term[0]) for term in _REBUILT_COMPARISONS[head])
+    name, overload = head.removeprefix("aten::").split(".")
+    left, right = (overload, overload) if "_" not in overload else overload.split("_")
+    for a, b in itertools.product(_SAMPLES[left], _SAMPLES[right]):
+        result = False
+        for op_name, swapped, negated in _REBUILT_COMPARISONS[head]:
+            term = _comparison(op_name)(*((b, a) if swapped else (a, b)))
+            result = result or (not term if negated else term)
+        assert result == _PYTHON_COMPARISONS[name](a, b), (a, b)

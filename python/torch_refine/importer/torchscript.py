@@ -109,13 +109,25 @@ _LIST_ELEMENT_OPERANDS = {
 }
 
 
-# Comparisons the Torch dialect lacks, imported as the mirrored comparison with swapped
-# operands (exact, NaN included).
-_MIRRORED_COMPARISONS = {
-    "aten::le.float": "torch.aten.ge.float",
-    "aten::le.int_float": "torch.aten.ge.float_int",
-    "aten::lt.int_float": "torch.aten.gt.float_int",
-    "aten::gt.int_float": "torch.aten.lt.float_int",
+# Comparisons the Torch dialect lacks, rebuilt exactly (NaN included) from ones it has: the
+# terms are or-ed, each (op, swap the operands, negate the result).
+_REBUILT_COMPARISONS = {
+    "aten::le.float": [("torch.aten.ge.float", True, False)],
+    "aten::le.int_float": [("torch.aten.ge.float_int", True, False)],
+    "aten::lt.int_float": [("torch.aten.gt.float_int", True, False)],
+    "aten::gt.int_float": [("torch.aten.lt.float_int", True, False)],
+    "aten::ne.int_float": [("torch.aten.ne.float_int", True, False)],
+    "aten::ne.float": [("torch.aten.eq.float", False, True)],
+    "aten::eq.float_int": [("torch.aten.ne.float_int", False, True)],
+    "aten::eq.int_float": [("torch.aten.ne.float_int", True, True)],
+    "aten::le.float_int": [
+        ("torch.aten.lt.float_int", False, False),
+        ("torch.aten.ne.float_int", False, True),
+    ],
+    "aten::ge.int_float": [
+        ("torch.aten.lt.float_int", True, False),
+        ("torch.aten.ne.float_int", True, True),
+    ],
 }
 
 # c10::ScalarType codes of the tensor `prim::NumToTensor` makes from each number type.
@@ -291,8 +303,8 @@ class _FunctionImporter:
         if self._try_fold(head, node):
             return
         operands = [self._value(v) for v in node.inputs()]
-        if (mirrored := _MIRRORED_COMPARISONS.get(head)) is not None:
-            self._bind(node, self._emit(mirrored, operands[::-1], self._output_types(node)))
+        if (terms := _REBUILT_COMPARISONS.get(head)) is not None:
+            self.values[node.output().unique()] = self._rebuilt_comparison(terms, operands)
             return
         name = "torch." + head.replace("::", ".")
         if not self.importer.context.is_registered_operation(name):
@@ -302,6 +314,18 @@ class _FunctionImporter:
             element_type = self._element_type(node.inputsAt(list_index).type())
             operands[element_index] = self._coerce(operands[element_index], element_type)
         self._bind(node, self._emit(name, operands, self._output_types(node)))
+
+    def _rebuilt_comparison(self, terms, operands: list[ir.Value]) -> ir.Value:
+        bool_type = self.importer.parse_type("!torch.bool")
+        result = None
+        for name, swapped, negated in terms:
+            term = self._emit(name, operands[::-1] if swapped else operands, [bool_type]).result
+            if negated:
+                term = self._emit("torch.aten.__not__", [term], [bool_type]).result
+            if result is not None:
+                term = self._emit("torch.aten.__or__.bool", [result, term], [bool_type]).result
+            result = term
+        return result
 
     def _element_type(self, ts_list_type) -> ir.Type:
         return self.importer.torch_type(ts_list_type.getElementType())

@@ -51,12 +51,18 @@ def min_max(a: int, b: int, values: List[int]) -> List[int]:
     return [max(a, b), min(a, b), max(values), min(values)]
 
 
-# Comparisons the Torch dialect lacks become the mirrored comparison with swapped operands.
-# CHECK-LABEL: func.func @mirrored(%arg0: !torch.float, %arg1: !torch.float, %arg2: !torch.int)
+# Comparisons the Torch dialect lacks are rebuilt exactly from ones it has: swapped
+# operands, a negation, or both or-ed.
+# CHECK-LABEL: func.func @rebuilt(%arg0: !torch.float, %arg1: !torch.float, %arg2: !torch.int)
 # CHECK: torch.aten.ge.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.bool
-# CHECK: torch.aten.gt.float_int %arg1, %arg2 : !torch.float, !torch.int -> !torch.bool
-def mirrored(a: float, b: float, i: int) -> List[bool]:
-    return [a <= b, i < b]
+# CHECK: %[[NE:.*]] = torch.aten.ne.float_int %arg0, %arg2 : !torch.float, !torch.int -> !torch.bool
+# CHECK: torch.aten.__not__ %[[NE]] : !torch.bool -> !torch.bool
+# CHECK: %[[LT:.*]] = torch.aten.lt.float_int %arg0, %arg2
+# CHECK: %[[NE2:.*]] = torch.aten.ne.float_int %arg0, %arg2
+# CHECK: %[[EQ:.*]] = torch.aten.__not__ %[[NE2]]
+# CHECK: torch.aten.__or__.bool %[[LT]], %[[EQ]] : !torch.bool, !torch.bool -> !torch.bool
+def rebuilt(a: float, b: float, i: int) -> List[bool]:
+    return [a <= b, a == i, a <= i]
 
 
 # CHECK-LABEL: func.func @scalar_dtype(%arg0: !torch.number) -> !torch.int
@@ -66,4 +72,4 @@ def scalar_dtype(value: Union[int, float, complex]) -> int:
     return torch.ops.prim.NumToTensor(value).dtype
 
 
-print_imported(arithmetic, comparisons, conversions, min_max, mirrored, scalar_dtype)
+print_imported(arithmetic, comparisons, conversions, min_max, rebuilt, scalar_dtype)
