@@ -39,7 +39,9 @@ def _expand_param(values: List[int], n: int) -> List[int]:
     return out
 
 
-def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int) -> List[int]:
+def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding: List[int],
+                dilation: List[int], transposed: bool, output_padding: List[int],
+                groups: int) -> List[int]:
     """The output sizes of a batched convolution (PyTorch's meta rule)."""
     if len(input) < 3:
         raise AssertionError("convolution: expected an input with at least one spatial dim")
@@ -47,7 +49,8 @@ def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding:
         raise AssertionError("convolution: weight has fewer dims than input")
     n = len(input) - 2
     if not transposed and weight[1] * groups != input[1]:
-        raise AssertionError("convolution: invalid channel dimensions (input[1] != weight[1] * groups)")
+        raise AssertionError(
+            "convolution: invalid channel dimensions (input[1] != weight[1] * groups)")
     stride = _expand_param(stride, n)
     padding = _expand_param(padding, n)
     dilation = _expand_param(dilation, n)
@@ -63,11 +66,13 @@ def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding:
         size = input[i + 2]
         kernel = weight[i + 2]
         if not transposed and size + 2 * padding[i] < dilation[i] * (kernel - 1) + 1:
-            raise AssertionError("convolution: kernel size can't be greater than the padded input size")
+            raise AssertionError(
+                "convolution: kernel size can't be greater than the padded input size")
         if stride[i] == 0:
             raise AssertionError("convolution: stride must not be zero")
         if use_transposed_formula:
-            length = (size - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel - 1) + output_padding[i] + 1
+            length = ((size - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel - 1)
+                      + output_padding[i] + 1)
         else:
             length = (size + 2 * padding[i] - dilation[i] * (kernel - 1) - 1) // stride[i] + 1
         any_positive = any_positive or length > 0
@@ -77,7 +82,8 @@ def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding:
     return out
 
 
-def _convnd_shape(op: str, n: int, input: List[int], weight: List[int], stride: List[int], padding: List[int], dilation: List[int], groups: int) -> List[int]:
+def _convnd_shape(op: str, n: int, input: List[int], weight: List[int], stride: List[int],
+                  padding: List[int], dilation: List[int], groups: int) -> List[int]:
     """conv1d/2d/3d: a batched or unbatched input of `n` spatial dims."""
     if len(input) != n + 1 and len(input) != n + 2:
         raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
@@ -87,7 +93,8 @@ def _convnd_shape(op: str, n: int, input: List[int], weight: List[int], stride: 
     return _conv_shape(batched, weight, stride, padding, dilation, False, [0], groups)[1:]
 
 
-def _same_padding_input(op: str, input: List[int], weight: List[int], stride: List[int], dilation: List[int]) -> Tuple[List[int], List[int]]:
+def _same_padding_input(op: str, input: List[int], weight: List[int], stride: List[int],
+                        dilation: List[int]) -> Tuple[List[int], List[int]]:
     """For padding='same': the input grown by the odd part of the padding, and the even part."""
     n = len(weight) - 2
     for s in stride:
@@ -104,7 +111,8 @@ def _same_padding_input(op: str, input: List[int], weight: List[int], stride: Li
     return padded, padding
 
 
-def _convnd_padding_shape(op: str, n: int, input: List[int], weight: List[int], stride: List[int], padding: str, dilation: List[int], groups: int) -> List[int]:
+def _convnd_padding_shape(op: str, n: int, input: List[int], weight: List[int], stride: List[int],
+                          padding: str, dilation: List[int], groups: int) -> List[int]:
     if padding == "valid":
         return _convnd_shape(op, n, input, weight, stride, [0], dilation, groups)
     if padding != "same":
@@ -117,14 +125,16 @@ def _convnd_padding_shape(op: str, n: int, input: List[int], weight: List[int], 
     return _convnd_shape(op, n, padded, weight, stride, even_padding, dilation, groups)
 
 
-def _convnd_dtype(op: str, input_dtype: int, weight_dtype: int, bias_rank_dtype: Optional[Tuple[int, int]]) -> int:
+def _convnd_dtype(op: str, input_dtype: int, weight_dtype: int,
+                  bias_rank_dtype: Optional[Tuple[int, int]]) -> int:
     """conv1d/2d/3d: the bias must match the input, and a complex input the weight."""
     if bias_rank_dtype is not None and bias_rank_dtype[1] != input_dtype:
         raise AssertionError(op + ": input type and bias type should be the same")
     return _convnd_padding_dtype(op, input_dtype, weight_dtype, bias_rank_dtype)
 
 
-def _convnd_padding_dtype(op: str, input_dtype: int, weight_dtype: int, bias_rank_dtype: Optional[Tuple[int, int]]) -> int:
+def _convnd_padding_dtype(op: str, input_dtype: int, weight_dtype: int,
+                          bias_rank_dtype: Optional[Tuple[int, int]]) -> int:
     """The `.padding` overloads check the weight and bias dtypes of complex inputs only."""
     if not is_complex_dtype(input_dtype):
         return input_dtype
@@ -189,7 +199,8 @@ _CONV_BACKWARD_ARGS = ([1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, Tr
 def aten〇convolution_backward〡shape(grad_output: List[int], input: List[int], weight: List[int], bias_sizes: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, output_mask: List[bool]) -> Tuple[List[int], List[int], List[int]]:
     # Results whose output_mask entry is False are undefined; their sizes are still given.
     if output_mask[2] and bias_sizes is None:
-        raise AssertionError("convolution_backward: bias_sizes is required when output_mask[2] is set")
+        raise AssertionError(
+            "convolution_backward: bias_sizes is required when output_mask[2] is set")
     bias = [grad_output[1]] if bias_sizes is None else upstream._copy(bias_sizes)
     return upstream._copy(input), upstream._copy(weight), bias
 
@@ -278,9 +289,11 @@ def aten〇conv1d〇padding〡shape(input: List[int], weight: List[int], bias: O
     return _convnd_padding_shape("conv1d", 1, input, weight, stride, padding, dilation, groups)
 
 
-@dtype("aten.conv1d.padding", invocations=_convnd_dtype_invocations((1, 2, 5), (3, 2, 3), [1], "same"))
+@dtype("aten.conv1d.padding",
+       invocations=_convnd_dtype_invocations((1, 2, 5), (3, 2, 3), [1], "same"))
 def aten〇conv1d〇padding〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1,), padding: str = 'valid', dilation: List[int] = (1,), groups: int = 1) -> int:
-    return _convnd_padding_dtype("conv1d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+    return _convnd_padding_dtype("conv1d", input_rank_dtype[1], weight_rank_dtype[1],
+                                 bias_rank_dtype)
 
 
 @shape("aten.conv2d.padding", invocations=[
@@ -298,9 +311,11 @@ def aten〇conv2d〇padding〡shape(input: List[int], weight: List[int], bias: O
     return _convnd_padding_shape("conv2d", 2, input, weight, stride, padding, dilation, groups)
 
 
-@dtype("aten.conv2d.padding", invocations=_convnd_dtype_invocations((1, 2, 5, 5), (3, 2, 3, 3), [1, 1], "same"))
+@dtype("aten.conv2d.padding",
+       invocations=_convnd_dtype_invocations((1, 2, 5, 5), (3, 2, 3, 3), [1, 1], "same"))
 def aten〇conv2d〇padding〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1, 1), padding: str = 'valid', dilation: List[int] = (1, 1), groups: int = 1) -> int:
-    return _convnd_padding_dtype("conv2d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+    return _convnd_padding_dtype("conv2d", input_rank_dtype[1], weight_rank_dtype[1],
+                                 bias_rank_dtype)
 
 
 @shape("aten.conv3d.padding", invocations=[
@@ -313,15 +328,18 @@ def aten〇conv3d〇padding〡shape(input: List[int], weight: List[int], bias: O
     return _convnd_padding_shape("conv3d", 3, input, weight, stride, padding, dilation, groups)
 
 
-@dtype("aten.conv3d.padding", invocations=_convnd_dtype_invocations((1, 2, 3, 3, 3), (3, 2, 1, 1, 1), [1], "same"))
+@dtype("aten.conv3d.padding",
+       invocations=_convnd_dtype_invocations((1, 2, 3, 3, 3), (3, 2, 1, 1, 1), [1], "same"))
 def aten〇conv3d〇padding〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1, 1, 1), padding: str = 'valid', dilation: List[int] = (1, 1, 1), groups: int = 1) -> int:
-    return _convnd_padding_dtype("conv3d", input_rank_dtype[1], weight_rank_dtype[1], bias_rank_dtype)
+    return _convnd_padding_dtype("conv3d", input_rank_dtype[1], weight_rank_dtype[1],
+                                 bias_rank_dtype)
 
 
 # ---------------------------------------------------------------------------- pooling helpers
 
 
-def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: int, ceil_mode: bool) -> int:
+def _pool_output_size(size: int, kernel: int, pad: int, stride: int, dilation: int,
+                      ceil_mode: bool) -> int:
     """One pooled dim (PyTorch's pooling_output_shape, with its checks)."""
     if stride == 0:
         raise AssertionError("pooling: stride should not be zero")
@@ -343,7 +361,30 @@ def _pool_param(op: str, name: str, values: List[int], n: int, default: List[int
     return values
 
 
-def _pool2d_shape(op: str, input: List[int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool) -> List[int]:
+def _check_pool_params(op: str, kernel: List[int], strides: List[int],
+                       dilations: List[int]) -> None:
+    for i in range(len(kernel)):
+        if kernel[i] <= 0:
+            raise AssertionError(op + ": kernel size should be greater than zero")
+        if strides[i] <= 0:
+            raise AssertionError(op + ": stride should be greater than zero")
+        if dilations[i] <= 0:
+            raise AssertionError(op + ": dilation should be greater than zero")
+
+
+def _pooled_sizes(input: List[int], kernel: List[int], pads: List[int], strides: List[int],
+                  dilations: List[int], ceil_mode: bool) -> List[int]:
+    """The input's leading dims followed by its last len(kernel) dims pooled."""
+    n = len(kernel)
+    out = input[:-n]
+    for i in range(n):
+        size = input[len(input) - n + i]
+        out.append(_pool_output_size(size, kernel[i], pads[i], strides[i], dilations[i], ceil_mode))
+    return out
+
+
+def _pool2d_shape(op: str, input: List[int], kernel_size: List[int], stride: List[int],
+                  padding: List[int], dilation: List[int], ceil_mode: bool) -> List[int]:
     empty: List[int] = []
     kernel = _pool_param(op, "kernel_size", kernel_size, 2, empty)
     strides = _pool_param(op, "stride", stride, 2, kernel)
@@ -351,28 +392,21 @@ def _pool2d_shape(op: str, input: List[int], kernel_size: List[int], stride: Lis
     dilations = _pool_param(op, "dilation", dilation, 2, empty)
     if len(input) != 3 and len(input) != 4:
         raise AssertionError(op + ": expected a 3D or 4D (batch mode) input")
-    out_h = _pool_output_size(input[-2], kernel[0], pads[0], strides[0], dilations[0], ceil_mode)
-    out_w = _pool_output_size(input[-1], kernel[1], pads[1], strides[1], dilations[1], ceil_mode)
-    if kernel[0] <= 0 or kernel[1] <= 0:
-        raise AssertionError(op + ": kernel size should be greater than zero")
-    if strides[0] <= 0 or strides[1] <= 0:
-        raise AssertionError(op + ": stride should be greater than zero")
-    if dilations[0] <= 0 or dilations[1] <= 0:
-        raise AssertionError(op + ": dilation should be greater than zero")
+    out = _pooled_sizes(input, kernel, pads, strides, dilations, ceil_mode)
+    _check_pool_params(op, kernel, strides, dilations)
     for i in range(len(input) - 3, len(input)):
         if input[i] == 0:
             raise AssertionError(op + ": expected non-zero sizes except for the batch dim")
     if kernel[0] // 2 < pads[0] or kernel[1] // 2 < pads[1]:
         raise AssertionError(op + ": pad should be smaller than or equal to half of kernel size")
-    if out_h < 1 or out_w < 1:
+    if out[-2] < 1 or out[-1] < 1:
         raise AssertionError(op + ": output size is too small")
-    out = input[:-2]
-    out.append(out_h)
-    out.append(out_w)
     return out
 
 
-def _pool3d_shape(op: str, input: List[int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool, check_input_size: bool) -> List[int]:
+def _pool3d_shape(op: str, input: List[int], kernel_size: List[int], stride: List[int],
+                  padding: List[int], dilation: List[int], ceil_mode: bool,
+                  check_input_size: bool) -> List[int]:
     empty: List[int] = []
     kernel = _pool_param(op, "kernel_size", kernel_size, 3, empty)
     strides = _pool_param(op, "stride", stride, 3, kernel)
@@ -380,24 +414,18 @@ def _pool3d_shape(op: str, input: List[int], kernel_size: List[int], stride: Lis
     dilations = _pool_param(op, "dilation", dilation, 3, empty)
     if len(input) != 4 and len(input) != 5:
         raise AssertionError(op + ": expected a 4D or 5D (batch mode) input")
-    out = input[:-3]
-    for i in range(3):
-        out.append(_pool_output_size(input[i - 3], kernel[i], pads[i], strides[i], dilations[i], ceil_mode))
-    for i in range(3):
-        if kernel[i] <= 0:
-            raise AssertionError(op + ": kernel size should be greater than zero")
-        if strides[i] <= 0:
-            raise AssertionError(op + ": stride should be greater than zero")
-        if dilations[i] <= 0:
-            raise AssertionError(op + ": dilation should be greater than zero")
+    out = _pooled_sizes(input, kernel, pads, strides, dilations, ceil_mode)
+    _check_pool_params(op, kernel, strides, dilations)
     for i in range(len(input) - 4, len(input)):
         if input[i] <= 0:
-            raise AssertionError(op + ": expected input's non-batch dimensions to have positive length")
+            raise AssertionError(
+                op + ": expected input's non-batch dimensions to have positive length")
     for i in range(3):
         if check_input_size and input[i - 3] < kernel[i]:
             raise AssertionError(op + ": input image smaller than kernel size")
         if 2 * pads[i] > kernel[i]:
-            raise AssertionError(op + ": pad should be smaller than or equal to half of kernel size")
+            raise AssertionError(
+                op + ": pad should be smaller than or equal to half of kernel size")
         if out[i - 3] < 1:
             raise AssertionError(op + ": output size is too small")
     return out
@@ -466,14 +494,19 @@ def aten〇max_pool2d_with_indices〡dtype(self_rank_dtype: Tuple[int, int], ker
 
 
 @shape("aten.max_pool2d_with_indices_backward", invocations=[
-    Invocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False, LongTensorOfShape(1, 2, 4, 4)),
+    Invocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False,
+               LongTensorOfShape(1, 2, 4, 4)),
     Invocation(_T(2, 5, 5), _T(2, 8, 8), [3], [2], [1], [1], True, LongTensorOfShape(2, 5, 5)),
-    ErrorInvocation(_T(1, 2, 4, 3), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False, LongTensorOfShape(1, 2, 4, 4)),
-    ErrorInvocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False, LongTensorOfShape(1, 2, 4)),
-    ErrorInvocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [3], [1], False, LongTensorOfShape(1, 2, 4, 4)),
+    ErrorInvocation(_T(1, 2, 4, 3), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False,
+                    LongTensorOfShape(1, 2, 4, 4)),
+    ErrorInvocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [0], [1], False,
+                    LongTensorOfShape(1, 2, 4)),
+    ErrorInvocation(_T(1, 2, 4, 4), _T(1, 2, 8, 8), [2, 2], [], [3], [1], False,
+                    LongTensorOfShape(1, 2, 4, 4)),
 ])
 def aten〇max_pool2d_with_indices_backward〡shape(grad_output: List[int], self: List[int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool, indices: List[int]) -> List[int]:
-    out = _pool2d_shape("max_pool2d_with_indices_backward", self, kernel_size, stride, padding, dilation, ceil_mode)
+    out = _pool2d_shape("max_pool2d_with_indices_backward", self, kernel_size, stride, padding,
+                        dilation, ceil_mode)
     _check_grad_sizes("max_pool2d_with_indices_backward", grad_output, out)
     _check_grad_sizes("max_pool2d_with_indices_backward", indices, out)
     return upstream._copy(self)
@@ -485,7 +518,8 @@ def aten〇max_pool2d_with_indices_backward〡shape(grad_output: List[int], self
     for a, b in itertools.product(_SWEEP, (torch.float32, torch.float16, torch.int64))])
 def aten〇max_pool2d_with_indices_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool, indices_rank_dtype: Tuple[int, int]) -> int:
     if grad_output_rank_dtype[1] != self_rank_dtype[1]:
-        raise AssertionError("max_pool2d_with_indices_backward: expected grad_output to have the dtype of self")
+        raise AssertionError(
+            "max_pool2d_with_indices_backward: expected grad_output to have the dtype of self")
     return self_rank_dtype[1]
 
 
@@ -501,7 +535,8 @@ def aten〇max_pool2d_with_indices_backward〡dtype(grad_output_rank_dtype: Tupl
     ErrorInvocation(_T(1, 2, 8, 8, 8), [3, 3]),
 ])
 def aten〇max_pool3d_with_indices〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), dilation: List[int] = (1, 1, 1), ceil_mode: bool = False) -> Tuple[List[int], List[int]]:
-    out = _pool3d_shape("max_pool3d_with_indices", self, kernel_size, stride, padding, dilation, ceil_mode, False)
+    out = _pool3d_shape("max_pool3d_with_indices", self, kernel_size, stride, padding, dilation,
+                        ceil_mode, False)
     return out, upstream._copy(out)
 
 
@@ -540,7 +575,8 @@ def aten〇avg_pool1d〡shape(self: List[int], kernel_size: List[int], stride: L
         raise AssertionError("avg_pool1d: expected a 2D or 3D input")
     stride_2d = [1, kernel_size[0] if len(stride) == 0 else stride[0]]
     input_2d = upstream.unsqueeze(self, -2)
-    out = _pool2d_shape("avg_pool1d", input_2d, [1, kernel_size[0]], stride_2d, [0, padding[0]], [1], ceil_mode)
+    out = _pool2d_shape("avg_pool1d", input_2d, [1, kernel_size[0]], stride_2d, [0, padding[0]],
+                        [1], ceil_mode)
     return upstream.squeeze(out, -2)
 
 
@@ -621,7 +657,8 @@ def aten〇avg_pool3d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: Lis
 def _check_output_size(op: str, output_size: List[int]) -> None:
     for size in output_size:
         if size < 0:
-            raise AssertionError(op + ": elements of output_size must be greater than or equal to 0")
+            raise AssertionError(
+                op + ": elements of output_size must be greater than or equal to 0")
 
 
 def _adaptive_shape(op: str, self: List[int], output_size: List[int], n: int) -> List[int]:
@@ -729,7 +766,9 @@ def aten〇adaptive_avg_pool1d〡dtype(self_rank_dtype: Tuple[int, int], output_
 def aten〇_adaptive_avg_pool2d_backward〡shape(grad_output: List[int], self: List[int]) -> List[int]:
     for i in range(1, len(grad_output)):
         if grad_output[i] <= 0:
-            raise AssertionError("_adaptive_avg_pool2d_backward: expected grad_output to have non-zero sizes for non-batch dims")
+            raise AssertionError(
+                "_adaptive_avg_pool2d_backward: expected grad_output to have non-zero sizes for"
+                " non-batch dims")
     if len(grad_output) != 3 and len(grad_output) != 4:
         raise AssertionError("_adaptive_avg_pool2d_backward: expected a 3D or 4D grad_output")
     return upstream._copy(self)
@@ -740,17 +779,20 @@ def aten〇_adaptive_avg_pool2d_backward〡shape(grad_output: List[int], self: L
     for a, b in itertools.product(_SWEEP, (torch.float32, torch.int64, torch.bfloat16))])
 def aten〇_adaptive_avg_pool2d_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int]) -> int:
     if grad_output_rank_dtype[1] != self_rank_dtype[1]:
-        raise AssertionError("_adaptive_avg_pool2d_backward: expected grad_output to have the dtype of self")
+        raise AssertionError(
+            "_adaptive_avg_pool2d_backward: expected grad_output to have the dtype of self")
     return self_rank_dtype[1]
 
 
 # ---------------------------------------------------------------------------- padding
 
 
-def _pad_shape(op: str, self: List[int], padding: List[int], n: int, is_reflection: bool) -> List[int]:
+def _pad_shape(op: str, self: List[int], padding: List[int], n: int,
+               is_reflection: bool) -> List[int]:
     """Reflection/replication padding of the last `n` dims of a rank n+1 or n+2 input."""
     if len(padding) != 2 * n:
-        raise AssertionError(op + ": padding size is expected to be twice the number of padded dims")
+        raise AssertionError(
+            op + ": padding size is expected to be twice the number of padded dims")
     if len(self) != n + 1 and len(self) != n + 2:
         raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
     for i in range(len(self) - n - 1, len(self)):
@@ -764,7 +806,8 @@ def _pad_shape(op: str, self: List[int], padding: List[int], n: int, is_reflecti
         before = padding[2 * i]
         after = padding[2 * i + 1]
         if is_reflection and (before >= self[dim] or after >= self[dim]):
-            raise AssertionError(op + ": padding size should be less than the corresponding input dimension")
+            raise AssertionError(
+                op + ": padding size should be less than the corresponding input dimension")
         out[dim] = self[dim] + before + after
         any_positive = any_positive or out[dim] >= 1
     if not any_positive:
@@ -881,7 +924,8 @@ def aten〇replication_pad3d〡dtype(self_rank_dtype: Tuple[int, int], padding: 
 # ---------------------------------------------------------------------------- upsampling
 
 
-def _upsample_output_size(op: str, input: List[int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> List[int]:
+def _upsample_output_size(op: str, input: List[int], output_size: Optional[List[int]],
+                          scale_factors: Optional[List[float]]) -> List[int]:
     """The spatial output sizes from exactly one of output_size and scale_factors."""
     if (output_size is None) == (scale_factors is None):
         raise AssertionError(op + ": must specify exactly one of output_size and scale_factors")
@@ -982,11 +1026,14 @@ def aten〇upsample_bilinear2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], 
     ErrorInvocation(_T(1, 12, 12), [5, 5], [2, 3], [1, 1], [-1, 0], [1, 1]),
 ])
 def aten〇col2im〡shape(self: List[int], output_size: List[int], kernel_size: List[int], dilation: List[int], padding: List[int], stride: List[int]) -> List[int]:
-    if len(output_size) != 2 or len(kernel_size) != 2 or len(dilation) != 2 or len(padding) != 2 or len(stride) != 2:
-        raise AssertionError("col2im: only 2D output_size, kernel_size, dilation, padding and stride are supported")
+    for param in [output_size, kernel_size, dilation, padding, stride]:
+        if len(param) != 2:
+            raise AssertionError(
+                "col2im: output_size, kernel_size, dilation, padding and stride must be 2D")
     for i in range(2):
         if kernel_size[i] <= 0 or dilation[i] <= 0 or stride[i] <= 0 or output_size[i] <= 0:
-            raise AssertionError("col2im: kernel_size, dilation, stride and output_size should be greater than zero")
+            raise AssertionError(
+                "col2im: kernel_size, dilation, stride and output_size should be greater than zero")
         if padding[i] < 0:
             raise AssertionError("col2im: padding should be non-negative")
     if len(self) != 2 and len(self) != 3:
@@ -995,10 +1042,12 @@ def aten〇col2im〡shape(self: List[int], output_size: List[int], kernel_size: 
         raise AssertionError("col2im: expected non-zero sizes except for the batch dim")
     kernel_numel = kernel_size[0] * kernel_size[1]
     if self[-2] % kernel_numel != 0:
-        raise AssertionError("col2im: expected input.size(-2) to be divisible by the product of kernel_size")
+        raise AssertionError(
+            "col2im: expected input.size(-2) to be divisible by the product of kernel_size")
     blocks = 1
     for i in range(2):
-        blocks = blocks * ((output_size[i] + 2 * padding[i] - dilation[i] * (kernel_size[i] - 1) - 1) // stride[i] + 1)
+        kernel_extent = dilation[i] * (kernel_size[i] - 1) + 1
+        blocks = blocks * ((output_size[i] + 2 * padding[i] - kernel_extent) // stride[i] + 1)
     if self[-1] != blocks or blocks <= 0:
         raise AssertionError("col2im: input.size(-1) does not match the number of sliding blocks")
     out = self[:-2]

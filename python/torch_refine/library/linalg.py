@@ -176,7 +176,8 @@ def aten〇matmul〡shape(self: List[int], other: List[int]) -> List[int]:
         contracted = self[-1]
         other_rows = other[0] if len(other) == 1 else other[-2]
         if contracted != other_rows:
-            raise AssertionError("matmul: shapes cannot be multiplied (contracted dimensions differ)")
+            raise AssertionError(
+                "matmul: shapes cannot be multiplied (contracted dimensions differ)")
     return upstream.matmul(self, other)
 
 

@@ -63,7 +63,9 @@ def _channel_param(param: Optional[List[int]], rank: int) -> List[int]:
 # ---------------------------------------------------------------------------- batch norm
 
 
-def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], running_mean: Optional[List[int]], running_var: Optional[List[int]], training: bool) -> Tuple[List[int], List[int], List[int]]:
+def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]],
+                       running_mean: Optional[List[int]], running_var: Optional[List[int]],
+                       training: bool) -> Tuple[List[int], List[int], List[int]]:
     """native_batch_norm as PyTorch decomposes it: output, save_mean, save_rstd."""
     rank = len(input)
     if training:
@@ -74,14 +76,16 @@ def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Opti
             upstream.broadcast(stat, running_mean)
         if running_var is not None:
             if rank < 2 or input[1] == 0:
-                raise AssertionError("batch_norm: updating running_var needs a non-empty channel dim")
+                raise AssertionError(
+                    "batch_norm: updating running_var needs a non-empty channel dim")
             upstream.broadcast(stat, running_var)
         output = upstream._copy(input)
         save_mean = upstream._copy(stat)
         save_rstd = upstream._copy(stat)
     else:
         if running_mean is None or running_var is None:
-            raise AssertionError("batch_norm: running_mean and running_var must not be None in eval mode")
+            raise AssertionError(
+                "batch_norm: running_mean and running_var must not be None in eval mode")
         output = upstream.broadcast(input, _unsqueeze_to_rank(running_mean, rank - 1))
         output = upstream.broadcast(output, _unsqueeze_to_rank(running_var, rank - 1))
         save_mean = upstream._copy(running_mean)
@@ -121,7 +125,8 @@ _BN_SHAPE_CASES = [
 
 
 def _bn_dtype_cases(make):
-    return [make(d, p, training) for d in _SWEEP for p in _PARAM_SWEEP for training in (True, False)]
+    return [make(d, p, training)
+            for d, p, training in itertools.product(_SWEEP, _PARAM_SWEEP, (True, False))]
 
 
 @shape("aten.native_batch_norm", invocations=_BN_SHAPE_CASES + [
@@ -170,7 +175,8 @@ def aten〇_native_batch_norm_legit〇no_stats〡shape(input: List[int], weight:
     for d in _SWEEP for p in _PARAM_SWEEP])
 def aten〇_native_batch_norm_legit〇no_stats〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], training: bool, momentum: float, eps: float) -> Tuple[int, int, int]:
     if not training:
-        raise AssertionError("batch_norm: running_mean and running_var must not be None in eval mode")
+        raise AssertionError(
+            "batch_norm: running_mean and running_var must not be None in eval mode")
     return _batch_norm_dtypes(input_rank_dtype[1], training)
 
 
@@ -220,7 +226,8 @@ def aten〇batch_norm〡shape(input: List[int], weight: Optional[List[int]], bia
     _check_num_features("batch_norm", "running_mean", running_mean, num_features)
     _check_num_features("batch_norm", "running_var", running_var, num_features)
     if not training and (running_mean is None or running_var is None):
-        raise AssertionError("batch_norm: running_mean and running_var must be defined in evaluation mode")
+        raise AssertionError(
+            "batch_norm: running_mean and running_var must be defined in evaluation mode")
     return _batch_norm_shapes(input, weight, bias, running_mean, running_var, training)[0]
 
 
@@ -242,7 +249,9 @@ def aten〇batch_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dty
 ])
 def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], running_mean: Optional[List[int]], running_var: Optional[List[int]], use_input_stats: bool, momentum: float, eps: float, cudnn_enabled: bool) -> List[int]:
     if not use_input_stats and (running_mean is None or running_var is None):
-        raise AssertionError("instance_norm: expected running_mean and running_var to be defined when use_input_stats is false")
+        raise AssertionError(
+            "instance_norm: expected running_mean and running_var to be defined when"
+            " use_input_stats is false")
     num_features = input[1] if len(input) > 1 else 0
     _check_num_features("instance_norm", "weight", weight, num_features)
     _check_num_features("instance_norm", "bias", bias, num_features)
@@ -264,7 +273,9 @@ def aten〇instance_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_
 # ---------------------------------------------------------------------------- layer norm
 
 
-def _layer_norm_shapes(op: str, input: List[int], normalized_shape: List[int], weight: Optional[List[int]], bias: Optional[List[int]]) -> Tuple[List[int], List[int], List[int]]:
+def _layer_norm_shapes(op: str, input: List[int], normalized_shape: List[int],
+                       weight: Optional[List[int]], bias: Optional[List[int]]) -> Tuple[List[int],
+                       List[int], List[int]]:
     if len(normalized_shape) == 0:
         raise AssertionError(op + ": expected normalized_shape to contain at least one element")
     if weight is not None and weight != normalized_shape:
@@ -357,11 +368,13 @@ def aten〇native_layer_norm_backward〡dtype(grad_out_rank_dtype: Tuple[int, in
 # ---------------------------------------------------------------------------- group norm
 
 
-def _check_group_norm_params(op: str, input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], group: int) -> None:
+def _check_group_norm_params(op: str, input: List[int], weight: Optional[List[int]],
+                             bias: Optional[List[int]], group: int) -> None:
     if len(input) < 2:
         raise AssertionError(op + ": expected at least 2 dimensions for input tensor")
     if group == 0 or input[1] % group != 0:
-        raise AssertionError(op + ": expected number of channels in input to be divisible by num_groups")
+        raise AssertionError(
+            op + ": expected number of channels in input to be divisible by num_groups")
     upstream.broadcast(input, _channel_param(weight, len(input)))
     upstream.broadcast(input, _channel_param(bias, len(input)))
 
@@ -381,7 +394,8 @@ def _check_group_norm_params(op: str, input: List[int], weight: Optional[List[in
 def aten〇native_group_norm〡shape(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], N: int, C: int, HxW: int, group: int, eps: float) -> Tuple[List[int], List[int], List[int]]:
     _check_group_norm_params("native_group_norm", input, weight, bias, group)
     if N * C * HxW != upstream.numel(input):
-        raise AssertionError("native_group_norm: N * C * HxW must equal the number of input elements")
+        raise AssertionError(
+            "native_group_norm: N * C * HxW must equal the number of input elements")
     return upstream._copy(input), [N, group], [N, group]
 
 
@@ -437,11 +451,14 @@ def aten〇group_norm〡shape(input: List[int], num_groups: int, weight: Optiona
         raise AssertionError("group_norm: expected at least 2 dimensions for input tensor")
     channels = input[1]
     if num_groups == 0 or channels % num_groups != 0:
-        raise AssertionError("group_norm: expected number of channels in input to be divisible by num_groups")
+        raise AssertionError(
+            "group_norm: expected number of channels in input to be divisible by num_groups")
     if weight is not None and weight != [channels]:
-        raise AssertionError("group_norm: expected weight to be a vector of size equal to the number of channels")
+        raise AssertionError(
+            "group_norm: expected weight to be a vector of size equal to the number of channels")
     if bias is not None and bias != [channels]:
-        raise AssertionError("group_norm: expected bias to be a vector of size equal to the number of channels")
+        raise AssertionError(
+            "group_norm: expected bias to be a vector of size equal to the number of channels")
     return upstream._copy(input)
 
 
@@ -522,7 +539,8 @@ def aten〇embedding〡shape(weight: List[int], indices: List[int], padding_idx:
 
 @dtype("aten.embedding", invocations=[
     Invocation(_T(10, 3, dtype=w), _T(4, dtype=i))
-    for w in _SWEEP for i in (torch.int64, torch.int32, torch.int16, torch.uint8, torch.float32, torch.bool)])
+    for w in _SWEEP
+    for i in (torch.int64, torch.int32, torch.int16, torch.uint8, torch.float32, torch.bool)])
 def aten〇embedding〡dtype(weight_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], padding_idx: int = -1, scale_grad_by_freq: bool = False, sparse: bool = False) -> int:
     _check_index_dtype("embedding", "indices", indices_rank_dtype[1])
     return weight_rank_dtype[1]
@@ -550,13 +568,16 @@ def aten〇embedding_dense_backward〡dtype(grad_output_rank_dtype: Tuple[int, i
 @shape("aten._embedding_bag", invocations=[
     Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4)),
     Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 1, False, None, True),
-    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None, False, 1),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None, False,
+               1),
     Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, _T(8)),
     Invocation(_T(10, 3), LongTensorOfShape(0), LongTensorOfShape(1), False, 2, False, None, True),
-    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(0), False, 0, False, None, True),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(0), False, 0, False, None,
+                    True),
     ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 1, False, _T(8)),
     ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, _T(7)),
-    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, _T(8, 1)),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False,
+                    _T(8, 1)),
 ])
 def aten〇_embedding_bag〡shape(weight: List[int], indices: List[int], offsets: List[int], scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False, per_sample_weights: Optional[List[int]] = None, include_last_offset: bool = False, padding_idx: int = -1) -> Tuple[List[int], List[int], List[int], List[int]]:
     num_bags = offsets[0]
@@ -566,11 +587,13 @@ def aten〇_embedding_bag〡shape(weight: List[int], indices: List[int], offsets
         num_bags = num_bags - 1
     if per_sample_weights is not None:
         if mode != 0:
-            raise AssertionError("_embedding_bag: per_sample_weights only supported with mode='sum'")
+            raise AssertionError(
+                "_embedding_bag: per_sample_weights only supported with mode='sum'")
         if len(per_sample_weights) != 1:
             raise AssertionError("_embedding_bag: expected per_sample_weights to be a 1D tensor")
         if per_sample_weights[0] != upstream.numel(indices):
-            raise AssertionError("_embedding_bag: expected per_sample_weights to have one weight per index")
+            raise AssertionError(
+                "_embedding_bag: expected per_sample_weights to have one weight per index")
     # The meta kernel's rule; the CPU kernel sizes offset2bag by its fast path.
     max_indices = [num_bags, weight[1]] if mode == 2 else [0]
     return [num_bags, weight[1]], [indices[0]], upstream._copy(offsets), max_indices
@@ -592,27 +615,35 @@ def aten〇_embedding_bag〡dtype(weight_rank_dtype: Tuple[int, int], indices_ra
 # ---------------------------------------------------------------------------- attention
 
 
-def _sdpa_shape(query: List[int], key: List[int], value: List[int], attn_mask: Optional[List[int]], is_causal: bool, enable_gqa: bool) -> List[int]:
+def _sdpa_shape(query: List[int], key: List[int], value: List[int], attn_mask: Optional[List[int]],
+                is_causal: bool, enable_gqa: bool) -> List[int]:
     """softmax(query @ key^T + attn_mask) @ value, batch dims broadcast."""
     if len(query) < 2 or len(key) < 2 or len(value) < 2:
-        raise AssertionError("scaled_dot_product_attention: expected query, key and value to be at least 2D")
+        raise AssertionError(
+            "scaled_dot_product_attention: expected query, key and value to be at least 2D")
     if is_causal and attn_mask is not None:
-        raise AssertionError("scaled_dot_product_attention: explicit attn_mask should not be set when is_causal=True")
+        raise AssertionError(
+            "scaled_dot_product_attention: explicit attn_mask should not be set when"
+            " is_causal=True")
     key = upstream._copy(key)
     value = upstream._copy(value)
     if enable_gqa and len(query) >= 3 and len(key) >= 3 and len(value) >= 3:
         heads = query[-3]
         if heads % key[-3] != 0 or heads % value[-3] != 0:
-            raise AssertionError("scaled_dot_product_attention: number of heads in key and value must divide the number of heads in query")
+            raise AssertionError(
+                "scaled_dot_product_attention: number of heads in key and value must divide the"
+                " number of heads in query")
         key[-3] = heads
         value[-3] = heads
     if query[-1] != key[-1]:
-        raise AssertionError("scaled_dot_product_attention: query and key must have the same embedding size")
+        raise AssertionError(
+            "scaled_dot_product_attention: query and key must have the same embedding size")
     scores = upstream.matmul(query, upstream.transpose(key, -2, -1))
     if attn_mask is not None:
         scores = upstream.broadcast(scores, attn_mask)
     if scores[-1] != value[-2]:
-        raise AssertionError("scaled_dot_product_attention: key and value must have the same sequence length")
+        raise AssertionError(
+            "scaled_dot_product_attention: key and value must have the same sequence length")
     return upstream.matmul(scores, value)
 
 
@@ -655,12 +686,15 @@ _ATTENTION_SWEEP = (torch.int32, torch.float16, torch.bfloat16, torch.float32, t
 def aten〇scaled_dot_product_attention〡dtype(query_rank_dtype: Tuple[int, int], key_rank_dtype: Tuple[int, int], value_rank_dtype: Tuple[int, int], attn_mask_rank_dtype: Optional[Tuple[int, int]] = None, dropout_p: float = 0.0, is_causal: bool = False, scale: Optional[float] = None, enable_gqa: bool = False) -> int:
     query_dtype = query_rank_dtype[1]
     if key_rank_dtype[1] != query_dtype or value_rank_dtype[1] != query_dtype:
-        raise AssertionError("scaled_dot_product_attention: expected query, key and value to have the same dtype")
+        raise AssertionError(
+            "scaled_dot_product_attention: expected query, key and value to have the same dtype")
     _check_float_or_complex("scaled_dot_product_attention", query_dtype)
     if attn_mask_rank_dtype is not None:
         mask_dtype = attn_mask_rank_dtype[1]
         if mask_dtype != 11 and mask_dtype != query_dtype and mask_dtype != 6:
-            raise AssertionError("scaled_dot_product_attention: expected attn_mask to be bool or float32 or of the query's dtype")
+            raise AssertionError(
+                "scaled_dot_product_attention: expected attn_mask to be bool or float32 or of the"
+                " query's dtype")
     return query_dtype
 
 
@@ -676,7 +710,8 @@ def aten〇_scaled_dot_product_flash_attention_for_cpu〡shape(query: List[int],
     # The meta kernel checks nothing: the output is shaped like query, logsumexp like its
     # first three dims.
     if len(query) < 3:
-        raise AssertionError("_scaled_dot_product_flash_attention_for_cpu: expected query to have at least 3 dims")
+        raise AssertionError(
+            "_scaled_dot_product_flash_attention_for_cpu: expected query to have at least 3 dims")
     return upstream._copy(query), [query[0], query[1], query[2]]
 
 
@@ -691,7 +726,9 @@ def aten〇_scaled_dot_product_flash_attention_for_cpu〡dtype(query_rank_dtype:
 # ---------------------------------------------------------------------------- recurrent layers
 
 
-def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[int]], group_size: int, num_layers: int, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
+def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[int]],
+                group_size: int, num_layers: int, bidirectional: bool,
+                batch_first: bool) -> Tuple[List[int], List[int]]:
     """The output and final hidden state sizes of a multi-layer RNN (PyTorch's decomposition)."""
     if len(input) != 3 or len(hidden) != 3:
         raise AssertionError(op + ": expected a batched 3D input and 3D hidden states")
@@ -710,7 +747,8 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
     return output, [num_layers * directions, hidden[1], hidden[2]]
 
 
-def _lstm_params(layers: int, bidirectional: bool, has_biases: bool, input_size: int = 3, hidden: int = 5, dtype=torch.float32):
+def _lstm_params(layers: int, bidirectional: bool, has_biases: bool, input_size: int = 3,
+                 hidden: int = 5, dtype=torch.float32):
     params = []
     for layer in range(layers):
         for _ in range(2 if bidirectional else 1):
@@ -721,7 +759,8 @@ def _lstm_params(layers: int, bidirectional: bool, has_biases: bool, input_size:
     return params
 
 
-def _gru_params(layers: int, bidirectional: bool, has_biases: bool, input_size: int = 3, hidden: int = 5, dtype=torch.float32):
+def _gru_params(layers: int, bidirectional: bool, has_biases: bool, input_size: int = 3,
+                hidden: int = 5, dtype=torch.float32):
     params = []
     for layer in range(layers):
         for _ in range(2 if bidirectional else 1):
@@ -736,22 +775,32 @@ def _lstm_hx(n: int, batch: int = 2, hidden: int = 5, dtype=torch.float32):
     return [_T(n, batch, hidden, dtype=dtype), _T(n, batch, hidden, dtype=dtype)]
 
 
+def _rnn_case(input, hx, params, num_layers, bidirectional=False, has_biases=True,
+              batch_first=False, error=False):
+    """An lstm/gru invocation: dropout 0.5 in training mode for the multi-layer cases."""
+    train = num_layers > 1
+    make = ErrorInvocation if error else Invocation
+    return make(input, hx, params, has_biases, num_layers, 0.5 if train else 0.0, train,
+                bidirectional, batch_first)
+
+
 @shape("aten.lstm.input", invocations=[
-    Invocation(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), True, 1, 0.0, False, False, False),
-    Invocation(_T(2, 7, 3), _lstm_hx(1), _lstm_params(1, False, True), True, 1, 0.0, False, False, True),
-    Invocation(_T(7, 2, 3), _lstm_hx(4), _lstm_params(2, True, True), True, 2, 0.0, False, True, False),
-    Invocation(_T(7, 2, 3), _lstm_hx(2), _lstm_params(2, False, False), False, 2, 0.5, True, False, False),
-    ErrorInvocation(_T(7, 3), [_T(1, 5), _T(1, 5)], _lstm_params(1, False, True), True, 1, 0.0, False, False, False),
-    ErrorInvocation(_T(7, 2, 4), _lstm_hx(1), _lstm_params(1, False, True), True, 1, 0.0, False, False, False),
-    ErrorInvocation(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), True, 2, 0.0, False, False, False),
-    ErrorInvocation(_T(0, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), True, 1, 0.0, False, False, False),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), 1),
+    _rnn_case(_T(2, 7, 3), _lstm_hx(1), _lstm_params(1, False, True), 1, batch_first=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(4), _lstm_params(2, True, True), 2, bidirectional=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(2), _lstm_params(2, False, False), 2, has_biases=False),
+    _rnn_case(_T(7, 3), [_T(1, 5), _T(1, 5)], _lstm_params(1, False, True), 1, error=True),
+    _rnn_case(_T(7, 2, 4), _lstm_hx(1), _lstm_params(1, False, True), 1, error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), 2, error=True),
+    _rnn_case(_T(0, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), 1, error=True),
 ])
 def aten〇lstm〇input〡shape(input: List[int], hx: List[List[int]], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int], List[int]]:
     if len(hx) != 2:
         raise AssertionError("lstm: expected two hidden states")
     has_projections = hx[0][2] != hx[1][2]
     group_size = 2 + (2 if has_biases else 0) + (1 if has_projections else 0)
-    output, hy = _rnn_shapes("lstm", input, hx[0], params, group_size, num_layers, bidirectional, batch_first)
+    output, hy = _rnn_shapes("lstm", input, hx[0], params, group_size, num_layers,
+                             bidirectional, batch_first)
     cy = [hy[0], hx[1][1], hx[1][2]]
     return output, hy, cy
 
@@ -766,12 +815,12 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
 
 
 @shape("aten.gru.input", invocations=[
-    Invocation(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), True, 1, 0.0, False, False, False),
-    Invocation(_T(2, 7, 3), _T(1, 2, 5), _gru_params(1, False, True), True, 1, 0.0, False, False, True),
-    Invocation(_T(7, 2, 3), _T(4, 2, 5), _gru_params(2, True, True), True, 2, 0.0, False, True, False),
-    Invocation(_T(7, 2, 3), _T(2, 2, 5), _gru_params(2, False, False), False, 2, 0.5, True, False, False),
-    ErrorInvocation(_T(7, 2, 4), _T(1, 2, 5), _gru_params(1, False, True), True, 1, 0.0, False, False, False),
-    ErrorInvocation(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), True, 2, 0.0, False, False, False),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), 1),
+    _rnn_case(_T(2, 7, 3), _T(1, 2, 5), _gru_params(1, False, True), 1, batch_first=True),
+    _rnn_case(_T(7, 2, 3), _T(4, 2, 5), _gru_params(2, True, True), 2, bidirectional=True),
+    _rnn_case(_T(7, 2, 3), _T(2, 2, 5), _gru_params(2, False, False), 2, has_biases=False),
+    _rnn_case(_T(7, 2, 4), _T(1, 2, 5), _gru_params(1, False, True), 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), 2, error=True),
 ])
 def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
     group_size = 4 if has_biases else 2
