@@ -31,6 +31,7 @@ FAMILY_MODULES = (
     "nn",
     "views",
     "indexing",
+    "creation",
 )
 
 

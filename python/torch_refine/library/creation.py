@@ -1,0 +1,624 @@
+"""Tensor creation, conversions and copies.
+
+Factories take their sizes from a list (or from `self` for the `*_like` ops); their dtype
+follows PyTorch's defaults when `dtype` is None: float32 for factories of unspecified
+values, the fill value's category for `full` (bool, int64, float32, complex64), `self`'s
+dtype for `*_like` and `new_*`. Layout, device and pin_memory do not affect either result.
+Factory cases run on PyTorch's default device (CPU), whose kernels check dtypes that the
+meta kernels do not (integer `rand`, `arange` in bool).
+"""
+
+from typing import List, Optional, Tuple, Union  # noqa: F401 (used by synthesized functions)
+
+import math
+
+import torch
+import torch.jit._shape_functions as upstream
+from torch import device  # noqa: F401 (annotation of the functions below)
+
+from ._helpers import scalar_dtype
+from .elementwise import DTYPE_SWEEP
+from .registry import dtype, shape
+from .testing import ErrorInvocation, Invocation, TensorOfShape
+from .views import keep_self_dtype
+
+_DTYPES_OR_NONE = (None,) + DTYPE_SWEEP
+
+# --- Family-private helpers (TorchScript) ----------------------------------------------------
+
+
+def _new_size(op: str, size: List[int]) -> List[int]:
+    for s in size:
+        if s < 0:
+            raise AssertionError(op + ": trying to create tensor with negative dimension")
+    return upstream._copy(size)
+
+
+def _is_complex(dtype_: int) -> bool:
+    return dtype_ == 8 or dtype_ == 9 or dtype_ == 10
+
+
+def _is_integral(dtype_: int) -> bool:
+    """Integral, bool included."""
+    return (dtype_ >= 0 and dtype_ <= 4) or dtype_ == 11
+
+
+def _or_default_float(dtype_: Optional[int]) -> int:
+    if dtype_ is None:
+        return 6  # float32, PyTorch's default dtype
+    return dtype_
+
+
+def _value_dtype(value: Union[int, float, complex]) -> int:
+    """The default dtype for a fill value: bool, int64, float32 or complex64."""
+    code = scalar_dtype(value)
+    if code == 7:  # float64 -> the default float dtype
+        return 6
+    if code == 10:  # complex128 -> the default complex dtype
+        return 9
+    return code
+
+
+def _check_fits(op: str, value: Union[int, float, complex], dtype_: int) -> None:
+    """A complex value does not convert to a real dtype."""
+    if _is_complex(scalar_dtype(value)) and not _is_complex(dtype_) and dtype_ != 11:
+        raise AssertionError(op + ": a complex value cannot be converted to a real dtype")
+
+
+def _check_random_dtype(op: str, dtype_: int) -> None:
+    if _is_integral(dtype_):
+        raise AssertionError(op + ": not implemented for integral or bool dtypes")
+
+
+def _is_finite(x: float) -> bool:
+    return x == x and x != math.inf and x != -math.inf
+
+
+def _arange_size(start: float, end: float, step: float, dtype_: Optional[int]) -> List[int]:
+    """PyTorch's compute_arange_size. Integer-valued int64 ranges compute in integers on
+    truncated bounds; every other range computes ceil((end - start) / step) in doubles."""
+    if step == 0:
+        raise AssertionError("arange: step must be nonzero")
+    if not (_is_finite(start) and _is_finite(end)):
+        raise AssertionError("arange: unsupported range")
+    if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
+        raise AssertionError("arange: upper bound and lower bound inconsistent with step sign")
+    if dtype_ is not None and dtype_ == 4:
+        int_start = int(start)
+        int_end = int(end)
+        int_step = int(step)
+        if int_step == 0:
+            raise AssertionError("arange: step must be nonzero")
+        sign = 1 if int_step > 0 else -1
+        # The bounds check makes the numerator's sign the step's, so floor division
+        # of the magnitudes equals C++'s truncating division.
+        numerator = int_end - int_start + int_step - sign
+        return [(numerator * sign) // (int_step * sign)]
+    return [int(math.ceil((end - start) / step))]
+
+
+def _arange_dtype(bound_dtypes: List[int], dtype_: Optional[int]) -> int:
+    """int64 when every bound is integral (bools included), else float32; complex raises."""
+    result = 4
+    for code in bound_dtypes:
+        if _is_complex(code):
+            raise AssertionError("arange: complex bounds are not supported")
+        if not _is_integral(code):
+            result = 6
+    if dtype_ is not None:
+        result = dtype_
+    if result == 11 or _is_complex(result):
+        raise AssertionError("arange: not implemented for bool or complex dtypes")
+    return result
+
+
+# --- Factories from a size list --------------------------------------------------------------
+
+_SIZE_CASES = [
+    Invocation([2, 3]),
+    Invocation([]),
+    Invocation([0, 4]),
+    ErrorInvocation([2, -1]),
+]
+_SIZE_DTYPE_CASES = [Invocation([2, 3], dtype=d) for d in _DTYPES_OR_NONE]
+
+
+@shape("aten.zeros", "aten.ones", "aten.rand", "aten.randn", invocations=_SIZE_CASES)
+def aten〇zeros〡shape(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _new_size("zeros", size)
+
+
+@dtype("aten.zeros", "aten.ones", invocations=_SIZE_DTYPE_CASES)
+def aten〇zeros〡dtype(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _or_default_float(dtype)
+
+
+@dtype("aten.rand", "aten.randn", invocations=_SIZE_DTYPE_CASES)
+def aten〇rand〡dtype(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    result = _or_default_float(dtype)
+    _check_random_dtype("rand", result)
+    return result
+
+
+@shape("aten.empty.memory_format", invocations=_SIZE_CASES + [
+    Invocation([2, 3], memory_format=torch.contiguous_format),
+])
+def aten〇empty〇memory_format〡shape(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> List[int]:
+    return _new_size("empty", size)
+
+
+@dtype("aten.empty.memory_format", invocations=_SIZE_DTYPE_CASES)
+def aten〇empty〇memory_format〡dtype(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> int:
+    return _or_default_float(dtype)
+
+
+@shape("aten.empty_strided", invocations=[
+    Invocation([2, 3], [3, 1]),
+    Invocation([2, 3], [1, 2]),
+    Invocation([], []),
+    Invocation([0, 4], [4, 1]),
+    ErrorInvocation([2, -1], [1, 1]),
+    ErrorInvocation([2, 3], [1]),
+])
+def aten〇empty_strided〡shape(size: List[int], stride: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    if len(size) != len(stride):
+        raise AssertionError("empty_strided: dimensionality of sizes must match "
+                             "dimensionality of strides")
+    return _new_size("empty_strided", size)
+
+
+@dtype("aten.empty_strided", invocations=[
+    Invocation([2, 3], [3, 1], dtype=d) for d in _DTYPES_OR_NONE
+])
+def aten〇empty_strided〡dtype(size: List[int], stride: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _or_default_float(dtype)
+
+
+@shape("aten.full", invocations=[
+    Invocation([2, 3], 1.5),
+    Invocation([], 2.0),
+    Invocation([0], 2.0),
+    ErrorInvocation([-1], 2.0),
+])
+def aten〇full〡shape(size: List[int], fill_value: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _new_size("full", size)
+
+
+_FILL_VALUES = (2, 2.5, True, 1j)
+
+
+@dtype("aten.full", invocations=[
+    Invocation([2], v, dtype=d) for v in _FILL_VALUES for d in _DTYPES_OR_NONE
+])
+def aten〇full〡dtype(size: List[int], fill_value: Union[int, float, complex], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    result = _value_dtype(fill_value) if dtype is None else dtype
+    _check_fits("full", fill_value, result)
+    return result
+
+
+@shape("aten.scalar_tensor", invocations=[Invocation(1.5), Invocation(2.0, dtype=torch.int32)])
+def aten〇scalar_tensor〡shape(s: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return []
+
+
+@dtype("aten.scalar_tensor", invocations=[
+    Invocation(v, dtype=d) for v in _FILL_VALUES for d in _DTYPES_OR_NONE
+])
+def aten〇scalar_tensor〡dtype(s: Union[int, float, complex], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    result = _or_default_float(dtype)
+    _check_fits("scalar_tensor", s, result)
+    return result
+
+
+@shape("aten.randperm", invocations=[
+    Invocation(5),
+    Invocation(0),
+    Invocation(5, dtype=torch.float32),
+    ErrorInvocation(-1),
+])
+def aten〇randperm〡shape(n: int, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _new_size("randperm", [n])
+
+
+def _randperm_limit(dtype_: int) -> int:
+    """The largest n whose permutation `dtype_` holds exactly; -1 for no limit."""
+    if dtype_ == 0:  # uint8
+        return 256
+    if dtype_ == 1:  # int8
+        return 128
+    if dtype_ == 2:  # int16
+        return 32768
+    if dtype_ == 3:  # int32
+        return 2147483648
+    if dtype_ == 5:  # float16: 2**11 + 1
+        return 2049
+    if dtype_ == 6:  # float32: 2**24 + 1
+        return 16777217
+    return -1
+
+
+@dtype("aten.randperm", invocations=[
+    Invocation(5, dtype=d) for d in _DTYPES_OR_NONE
+] + [
+    Invocation(n, dtype=d) for d, limit in ((torch.uint8, 256), (torch.int8, 128),
+                                            (torch.float16, 2049), (torch.bfloat16, 257))
+    for n in (limit, limit + 1)
+] + [Invocation(0, dtype=torch.uint8)])
+def aten〇randperm〡dtype(n: int, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    result = 4 if dtype is None else dtype  # None means int64 here, unlike other factories
+    if result == 11 or _is_complex(result):
+        raise AssertionError("randperm: not implemented for bool or complex dtypes")
+    limit = _randperm_limit(result)
+    if limit != -1 and n > limit:
+        raise AssertionError("randperm: n is too large for the result dtype")
+    return result
+
+
+# --- Ranges ----------------------------------------------------------------------------------
+
+_ARANGE_CASES = [
+    Invocation(0, 10, 3),
+    Invocation(0, 10, 2.5),
+    Invocation(10, 0, -3),
+    Invocation(-2.5, 2.5, 0.5),
+    Invocation(1, 1),
+    Invocation(0.5, 3.7, 0.5, dtype=torch.int32),
+    Invocation(0.5, 3.7, 1.5, dtype=torch.int64),
+    Invocation(-0.5, -7.9, -1.9, dtype=torch.int64),
+    Invocation(0, 300, dtype=torch.uint8),
+    Invocation(0, 10, 3, dtype=torch.float64),
+    ErrorInvocation(0, 10, 0),
+    ErrorInvocation(0, 10, -1),
+    ErrorInvocation(10, 0, 1),
+    ErrorInvocation(0, float("inf"), 1),
+    ErrorInvocation(0.5, 3.7, 0.5, dtype=torch.int64),
+]
+
+_ARANGE_DTYPE_CASES = [
+    Invocation(start, end, step, dtype=d)
+    for start, end, step in ((0, 10, 3), (0, 10, 2.5), (0.5, 10, 1), (False, True, True))
+    for d in _DTYPES_OR_NONE
+] + [ErrorInvocation(0, 1j, 1)]
+
+
+@shape("aten.arange.start_step", invocations=_ARANGE_CASES)
+def aten〇arange〇start_step〡shape(start: float, end: float, step: float = 1, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _arange_size(start, end, step, dtype)
+
+
+@dtype("aten.arange.start_step", invocations=_ARANGE_DTYPE_CASES)
+def aten〇arange〇start_step〡dtype(start: Union[int, float, complex], end: Union[int, float, complex], step: Union[int, float, complex] = 1, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _arange_dtype([scalar_dtype(start), scalar_dtype(end), scalar_dtype(step)], dtype)
+
+
+@shape("aten.arange.start", invocations=[
+    Invocation(0, 10), Invocation(2.5, 7), Invocation(3, 3), Invocation(0.5, 3.7, dtype=torch.int64),
+    ErrorInvocation(10, 0), ErrorInvocation(0, float("nan")),
+])
+def aten〇arange〇start〡shape(start: float, end: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _arange_size(start, end, 1.0, dtype)
+
+
+@dtype("aten.arange.start", invocations=[
+    Invocation(start, end, dtype=d) for start, end in ((0, 10), (0.5, 10), (False, True))
+    for d in _DTYPES_OR_NONE
+])
+def aten〇arange〇start〡dtype(start: Union[int, float, complex], end: Union[int, float, complex], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _arange_dtype([scalar_dtype(start), scalar_dtype(end)], dtype)
+
+
+@shape("aten.arange", invocations=[
+    Invocation(10), Invocation(5.5), Invocation(0), Invocation(5.5, dtype=torch.int64),
+    ErrorInvocation(-5), ErrorInvocation(float("inf")),
+])
+def aten〇arange〡shape(end: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _arange_size(0.0, end, 1.0, dtype)
+
+
+@dtype("aten.arange", invocations=[
+    Invocation(end, dtype=d) for end in (10, 5.5, True) for d in _DTYPES_OR_NONE
+])
+def aten〇arange〡dtype(end: Union[int, float, complex], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _arange_dtype([scalar_dtype(end)], dtype)
+
+
+@shape("aten.linspace", invocations=[
+    Invocation(0, 1, 5), Invocation(0, 1, 0), Invocation(0, 10, 5, dtype=torch.int64),
+    ErrorInvocation(0, 1, -1),
+])
+def aten〇linspace〡shape(start: float, end: float, steps: int, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    if steps < 0:
+        raise AssertionError("linspace: number of steps must be non-negative")
+    return [steps]
+
+
+@dtype("aten.linspace", invocations=[
+    Invocation(start, end, 5, dtype=d) for start, end in ((0, 10), (0.5, 10), (0, 1j))
+    for d in _DTYPES_OR_NONE
+])
+def aten〇linspace〡dtype(start: Union[int, float, complex], end: Union[int, float, complex], steps: int, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    bounds_complex = _is_complex(scalar_dtype(start)) or _is_complex(scalar_dtype(end))
+    if dtype is None:
+        return 9 if bounds_complex else 6  # complex64 or float32, the defaults
+    if dtype == 11:
+        raise AssertionError("linspace: not implemented for bool")
+    if bounds_complex and not _is_complex(dtype):
+        raise AssertionError("linspace: complex bounds can't be cast to a real dtype")
+    return dtype
+
+
+# --- Factories shaped like `self` ------------------------------------------------------------
+
+_LIKE_CASES = [
+    Invocation(TensorOfShape(2, 3)),
+    Invocation(TensorOfShape()),
+    Invocation(TensorOfShape(0, 3), memory_format=torch.preserve_format),
+]
+_LIKE_DTYPE_CASES = [
+    Invocation(TensorOfShape(2, 3, dtype=a), dtype=b)
+    for a in DTYPE_SWEEP for b in (None, torch.int32, torch.float64)
+]
+
+
+@shape("aten.zeros_like", "aten.ones_like", "aten.empty_like", invocations=_LIKE_CASES)
+def aten〇zeros_like〡shape(self: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.zeros_like", "aten.ones_like", "aten.empty_like", invocations=_LIKE_DTYPE_CASES)
+def aten〇zeros_like〡dtype(self_rank_dtype: Tuple[int, int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> int:
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+@shape("aten.full_like", invocations=[
+    Invocation(TensorOfShape(2, 3), 1.5),
+    Invocation(TensorOfShape(), 2.0),
+])
+def aten〇full_like〡shape(self: List[int], fill_value: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.full_like", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=a), v, dtype=b)
+    for a in DTYPE_SWEEP for v in _FILL_VALUES for b in (None, torch.int32, torch.float64)
+])
+def aten〇full_like〡dtype(self_rank_dtype: Tuple[int, int], fill_value: Union[int, float, complex], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> int:
+    # The value is converted by fill_, which accepts a complex value for a real tensor.
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+_NEW_CASES = [
+    Invocation(TensorOfShape(2, 3), [4, 5]),
+    Invocation(TensorOfShape(), []),
+    Invocation(TensorOfShape(2), [0]),
+    ErrorInvocation(TensorOfShape(2), [-1]),
+]
+_NEW_DTYPE_CASES = [
+    Invocation(TensorOfShape(2, 3, dtype=a), [4], dtype=b)
+    for a in DTYPE_SWEEP for b in (None, torch.int32, torch.float64)
+]
+
+
+@shape("aten.new_zeros", "aten.new_ones", "aten.new_empty", invocations=_NEW_CASES)
+def aten〇new_zeros〡shape(self: List[int], size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _new_size("new_zeros", size)
+
+
+@dtype("aten.new_zeros", "aten.new_ones", "aten.new_empty", invocations=_NEW_DTYPE_CASES)
+def aten〇new_zeros〡dtype(self_rank_dtype: Tuple[int, int], size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+@shape("aten.new_full", invocations=[
+    Invocation(TensorOfShape(2, 3), [4, 5], 1.5),
+    Invocation(TensorOfShape(), [], 2.0),
+    ErrorInvocation(TensorOfShape(2), [-1], 2.0),
+])
+def aten〇new_full〡shape(self: List[int], size: List[int], fill_value: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _new_size("new_full", size)
+
+
+@dtype("aten.new_full", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=a), [4], v, dtype=b)
+    for a in DTYPE_SWEEP for v in _FILL_VALUES for b in (None, torch.int32, torch.complex64)
+])
+def aten〇new_full〡dtype(self_rank_dtype: Tuple[int, int], size: List[int], fill_value: Union[int, float, complex], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    # The value is converted by fill_, which accepts a complex value for a real tensor.
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+@shape("aten.new_empty_strided", invocations=[
+    Invocation(TensorOfShape(2), [2, 3], [3, 1]),
+    Invocation(TensorOfShape(2), [], []),
+    ErrorInvocation(TensorOfShape(2), [2, -3], [3, 1]),
+    ErrorInvocation(TensorOfShape(2), [2, 3], [3]),
+])
+def aten〇new_empty_strided〡shape(self: List[int], size: List[int], stride: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    if len(size) != len(stride):
+        raise AssertionError("new_empty_strided: dimensionality of sizes must match "
+                             "dimensionality of strides")
+    return _new_size("new_empty_strided", size)
+
+
+@dtype("aten.new_empty_strided", invocations=[
+    Invocation(TensorOfShape(2, dtype=a), [2, 3], [3, 1], dtype=b)
+    for a in DTYPE_SWEEP for b in (None, torch.int32, torch.float64)
+])
+def aten〇new_empty_strided〡dtype(self_rank_dtype: Tuple[int, int], size: List[int], stride: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+# --- Conversions and copies ------------------------------------------------------------------
+
+_COPY_CASES = [Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape()),
+               Invocation(TensorOfShape(0, 3))]
+
+
+@shape("aten.clone", invocations=_COPY_CASES + [
+    Invocation(TensorOfShape(2, 3), memory_format=torch.contiguous_format),
+])
+def aten〇clone〡shape(self: List[int], memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@shape("aten.lift_fresh_copy", "aten.zero", invocations=_COPY_CASES)
+def aten〇lift_fresh_copy〡shape(self: List[int]) -> List[int]:
+    return upstream._copy(self)
+
+
+@shape("aten.contiguous", invocations=_COPY_CASES + [
+    Invocation(TensorOfShape(2, 3), memory_format=torch.contiguous_format),
+])
+def aten〇contiguous〡shape(self: List[int], memory_format: int = 0) -> List[int]:
+    return upstream._copy(self)
+
+
+@shape("aten._to_copy", invocations=_COPY_CASES + [
+    Invocation(TensorOfShape(2, 3), dtype=torch.int32, non_blocking=True),
+])
+def aten〇_to_copy〡shape(self: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, non_blocking: bool = False, memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten._to_copy", invocations=_LIKE_DTYPE_CASES)
+def aten〇_to_copy〡dtype(self_rank_dtype: Tuple[int, int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, non_blocking: bool = False, memory_format: Optional[int] = None) -> int:
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+@shape("aten.to.dtype_layout", invocations=_COPY_CASES + [
+    Invocation(TensorOfShape(2, 3), dtype=torch.int32, copy=True),
+])
+def aten〇to〇dtype_layout〡shape(self: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.to.dtype_layout", invocations=_LIKE_DTYPE_CASES)
+def aten〇to〇dtype_layout〡dtype(self_rank_dtype: Tuple[int, int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> int:
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+_TO_DTYPE_CASES = [Invocation(TensorOfShape(2, 3, dtype=a), b)
+                   for a in DTYPE_SWEEP for b in DTYPE_SWEEP]
+
+
+@shape("aten.to.dtype", invocations=[
+    Invocation(TensorOfShape(2, 3), torch.int32),
+    Invocation(TensorOfShape(), torch.float64, False, True),
+    Invocation(TensorOfShape(0, 3), torch.bool),
+])
+def aten〇to〇dtype〡shape(self: List[int], dtype: int, non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.to.dtype", invocations=_TO_DTYPE_CASES)
+def aten〇to〇dtype〡dtype(self_rank_dtype: Tuple[int, int], dtype: int, non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> int:
+    return dtype
+
+
+_META = torch.device("meta")
+
+
+@shape("aten.to.device", invocations=[
+    Invocation(TensorOfShape(2, 3), _META, torch.int32),
+    Invocation(TensorOfShape(), _META, torch.float64),
+])
+def aten〇to〇device〡shape(self: List[int], device: device, dtype: int, non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.to.device", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=a), _META, b) for a in DTYPE_SWEEP for b in DTYPE_SWEEP
+])
+def aten〇to〇device〡dtype(self_rank_dtype: Tuple[int, int], device: device, dtype: int, non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> int:
+    return dtype
+
+
+_OTHER_DTYPE_CASES = [Invocation(TensorOfShape(2, 3, dtype=a), TensorOfShape(4, dtype=b))
+                      for a in DTYPE_SWEEP for b in DTYPE_SWEEP]
+
+
+@shape("aten.to.other", invocations=[
+    Invocation(TensorOfShape(2, 3), TensorOfShape(5, dtype=torch.int32)),
+    Invocation(TensorOfShape(), TensorOfShape(2, 2)),
+])
+def aten〇to〇other〡shape(self: List[int], other: List[int], non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.to.other", invocations=_OTHER_DTYPE_CASES)
+def aten〇to〇other〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int], non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> int:
+    return other_rank_dtype[1]
+
+
+@shape("aten.type_as", invocations=[
+    Invocation(TensorOfShape(2, 3), TensorOfShape(5, dtype=torch.int32)),
+    Invocation(TensorOfShape(), TensorOfShape(2, 2)),
+])
+def aten〇type_as〡shape(self: List[int], other: List[int]) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.type_as", invocations=_OTHER_DTYPE_CASES)
+def aten〇type_as〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int]) -> int:
+    return other_rank_dtype[1]
+
+
+_COPY_FROM_CASES = [
+    Invocation(TensorOfShape(2, 3), TensorOfShape(2, 3)),
+    Invocation(TensorOfShape(2, 3), TensorOfShape(3)),
+    Invocation(TensorOfShape(2, 3), TensorOfShape()),
+    Invocation(TensorOfShape(0, 3), TensorOfShape(1, 3)),
+    ErrorInvocation(TensorOfShape(3), TensorOfShape(2, 3)),
+    ErrorInvocation(TensorOfShape(2, 3), TensorOfShape(2)),
+]
+
+
+@shape("aten.copy", "aten.copy_", invocations=_COPY_FROM_CASES)
+def aten〇copy〡shape(self: List[int], src: List[int], non_blocking: bool = False) -> List[int]:
+    return upstream.broadcast_inplace(self, src)
+
+
+@dtype("aten.copy", "aten.copy_", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=a), TensorOfShape(3, dtype=b))
+    for a in DTYPE_SWEEP for b in DTYPE_SWEEP
+])
+def aten〇copy〡dtype(self_rank_dtype: Tuple[int, int], src_rank_dtype: Tuple[int, int], non_blocking: bool = False) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.resize_", invocations=[
+    Invocation(TensorOfShape(3), [2, 5]),
+    Invocation(TensorOfShape(3), []),
+    Invocation(TensorOfShape(3), [0]),
+    ErrorInvocation(TensorOfShape(3), [-2, 5]),
+])
+def aten〇resize_〡shape(self: List[int], size: List[int], memory_format: Optional[int] = None) -> List[int]:
+    return _new_size("resize_", size)
+
+
+# --- Fills -----------------------------------------------------------------------------------
+
+
+@shape("aten.fill.Tensor", invocations=[
+    Invocation(TensorOfShape(2, 3), TensorOfShape()),
+    Invocation(TensorOfShape(), TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3), TensorOfShape(1)),
+])
+def aten〇fill〇Tensor〡shape(self: List[int], value: List[int]) -> List[int]:
+    if len(value) != 0:
+        raise AssertionError("fill: only supports a 0-dimension value tensor")
+    return upstream._copy(self)
+
+
+@dtype("aten.fill.Tensor", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=a), TensorOfShape(dtype=b))
+    for a in DTYPE_SWEEP for b in DTYPE_SWEEP
+])
+def aten〇fill〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], value_rank_dtype: Tuple[int, int]) -> int:
+    return self_rank_dtype[1]
+
+
+keep_self_dtype(
+    globals(),
+    "aten.clone", "aten.lift_fresh_copy", "aten.zero", "aten.contiguous", "aten.resize_",
+)
