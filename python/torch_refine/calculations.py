@@ -28,20 +28,30 @@ YIELD_OPS = frozenset(
 )
 
 # Ops that change a list in place: a list with one of these users cannot be read
-# through its `torch.prim.ListConstruct` operands, nor rebuilt elsewhere.
+# through its `torch.prim.ListConstruct` operands, nor rebuilt elsewhere. These are all the
+# aten schemas with a written `t[](a!)` list argument; every other aten op only reads lists.
 LIST_MUTATING_OPS = frozenset(
     {
-        "torch.aten.append.t",
-        "torch.aten.insert.t",
+        "torch.aten.Delete.t",
         "torch.aten._set_item.t",
-        "torch.aten.pop.t",
+        "torch.aten.add_.t",
+        "torch.aten.append.t",
         "torch.aten.clear.t",
         "torch.aten.extend.t",
-        "torch.aten.remove.t",
+        "torch.aten.insert.t",
+        "torch.aten.mul_.t",
+        "torch.aten.pop.t",
+        "torch.aten.remove.Tensor",
+        "torch.aten.remove.bool",
+        "torch.aten.remove.float",
+        "torch.aten.remove.int",
+        "torch.aten.remove.str",
         "torch.aten.reverse.t",
-        "torch.aten.sort.int",
-        "torch.aten.sort.float",
+        "torch.aten.sort.Tensor",
+        "torch.aten.sort.any",
         "torch.aten.sort.bool",
+        "torch.aten.sort.float",
+        "torch.aten.sort.int",
         "torch.aten.sort.str",
     }
 )
@@ -111,7 +121,9 @@ def erase_if_dead(ops) -> None:
     erased: set[int] = set()
     while worklist:
         key, op = worklist.pop()
-        if key in erased or not is_pure(op) or not all(_is_unused(r) for r in op.operation.results):
+        # Unused first: it is O(1), while is_pure scans a list's uses (a shared literal has
+        # one per op using it, so testing it first made dropping quadratic).
+        if key in erased or not all(_is_unused(r) for r in op.operation.results) or not is_pure(op):
             continue
         definers = [v.owner for v in op.operation.operands if isinstance(v, ir.OpResult)]
         worklist.extend((op_key(d), d) for d in definers)

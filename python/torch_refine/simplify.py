@@ -31,6 +31,7 @@ from torch_refine.refinement import (
     constant_value,
     defining_op,
     make_constant,
+    op_key,
     refine_value,
 )
 
@@ -81,6 +82,11 @@ class Driver:
     failed: bool = False
 
     def __post_init__(self) -> None:
+        # ListConstruct op key -> its constant elements (or None). Shared literals (a view's
+        # sizes) have one use per op using them, and deciding that none mutates them scans
+        # every use: once per driver, not once per op. Calculations cannot change them (reify
+        # passes them in as copies), and an op using one keeps it alive.
+        self._list_constants: dict[int, list | None] = {}
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
         for family in (scalars, lists, control_flow, dtypes):
@@ -102,7 +108,7 @@ class Driver:
         """Simplify and refine one calculate op; False when a check failed (reported).
         `prepare(calc)` runs before the rewrites, unless the memo already knows the op."""
         self.statistics.calculations += 1
-        key = _memo_key(calc)
+        key = memo_key(_wrapped_op(calc), len(calc.results), self._constant_list)
         known = self.memo.get(key) if key is not None else None
         if known is not None and all(k is not None for k in known):
             self.statistics.memo_hits += 1
@@ -123,7 +129,7 @@ class Driver:
     def refine_known(self, op, results) -> bool:
         """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
         calculation; False when the memo does not know the op or it cannot be done so."""
-        key = memo_key(op, len(results))
+        key = memo_key(op, len(results), self._constant_list)
         known = self.memo.get(key) if key is not None else None
         if known is None or not all(allows_type_refinement(defining_op(r).operation.name) for r in results):
             return False
@@ -139,6 +145,15 @@ class Driver:
                 self.statistics.refined += 1
                 refine_value(value, new_type, defining_op(value))
         return True
+
+    def _constant_list(self, value: ir.Value) -> list | None:
+        producer = defining_op(value)
+        if producer is None:
+            return None
+        key = op_key(producer)
+        if key not in self._list_constants:
+            self._list_constants[key] = constant_elements(value)
+        return self._list_constants[key]
 
     def finish(self) -> None:
         self.statistics.loops_unrolled = sum(u.unrolled for u in self._unrollers)
@@ -278,11 +293,7 @@ def _is_decided(calc) -> bool:
     return True
 
 
-def _memo_key(calc) -> tuple | None:
-    return memo_key(_wrapped_op(calc), len(calc.results))
-
-
-def memo_key(wrapped, result_count: int) -> tuple | None:
+def memo_key(wrapped, result_count: int, constant_list=constant_elements) -> tuple | None:
     """What determines the types an op's calculation finds; None when an operand is a
     scalar or list not known at compile time."""
     parts: list = [wrapped.operation.name, result_count]
@@ -301,7 +312,7 @@ def memo_key(wrapped, result_count: int) -> tuple | None:
             continue
         except NotConstant:
             pass
-        elements = constant_elements(operand)
+        elements = constant_list(operand)
         if elements is None:
             return None
         parts.append(("list", type_text, tuple(elements)))

@@ -383,6 +383,8 @@ class _Builder:
     # Operand adaptation: returns `value` converted to `param_type`.
     def adapt(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
         value_text, param_text = str(value.type), str(param_type)
+        if value_text == param_text and value_text.startswith("!torch.list<"):
+            return self.copy_literal(value)
         if value_text == param_text:
             return value
         if param_text.startswith("!torch.optional<"):
@@ -394,6 +396,14 @@ class _Builder:
         if param_text == "!torch.float" and value_text in ("!torch.int", "!torch.number"):
             return self.create("torch.aten.Float.Scalar", [value], [param_type]).result
         return self.derefine(value, param_type, index)
+
+    def copy_literal(self, value: ir.Value) -> ir.Value:
+        """A copy, inside the calculation, of an unmutated list literal: reads of the copy
+        are folded by looking at its own few users, not at every op sharing the literal."""
+        elements = _constructed_elements(value)
+        if elements is None:
+            return value
+        return self.create("torch.prim.ListConstruct", elements, [value.type]).result
 
     def adapt_to_optional(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
         value_text = str(value.type)

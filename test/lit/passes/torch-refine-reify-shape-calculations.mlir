@@ -90,14 +90,17 @@ func.func @multiple_results(%arg0: !torch.vtensor) -> !torch.vtensor {
 
 // -----
 
-// Optional parameters: None is derefined, a present value is derefined too.
+// Optional parameters: None is derefined, a present value is derefined too. A list
+// literal is passed as a copy made in the calculation.
 // CHECK-LABEL: func.func @optional_none_and_present(
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor
+// CHECK:         %[[INT0:.*]] = torch.constant.int 0
 // CHECK:         %[[DIMS:.*]] = torch.prim.ListConstruct
 // CHECK:         %[[NONE:.*]] = torch.constant.none
 // CHECK:         } shapes {
 // CHECK:           %[[S:.*]] = torch.aten.size %[[X]]
-// CHECK:           %[[OD:.*]] = torch.derefine %[[DIMS]] : !torch.list<int> to !torch.optional<list<int>>
+// CHECK:           %[[COPY:.*]] = torch.prim.ListConstruct %[[INT0]] : (!torch.int) -> !torch.list<int>
+// CHECK:           %[[OD:.*]] = torch.derefine %[[COPY]] : !torch.list<int> to !torch.optional<list<int>>
 // CHECK:           %[[ON:.*]] = torch.derefine %[[NONE]] : !torch.none to !torch.optional<int>
 // CHECK:           func.call @__torch_refine_shape_fn.aten.sum.dim_IntList(%[[S]], %[[OD]], %{{.*}}, %[[ON]])
 func.func @optional_none_and_present(%arg0: !torch.vtensor) -> !torch.vtensor {
