@@ -1,7 +1,9 @@
 """List literals: reads of `prim.ListConstruct`, and abstract interpretation of mutation.
 
-A literal is *unmutated* when every user only reads it (`READ_ONLY_USERS`); only then can a
-read be answered from its operands. A literal whose users are reads plus `append.t`,
+A literal is *unmutated* when every user only reads it: the list ops of `READ_ONLY_USERS`,
+any `torch.aten.*` op that is not a list mutation (aten schemas take lists by value unless
+they mark them written), or a `derefine` / `unchecked_cast` alias whose users only read;
+only then can a read be answered from its operands. A literal whose users are reads plus `append.t`,
 `insert.t` and `_set_item.t` with constant positions, all in the literal's own block, is
 interpreted: each mutation is applied to the operand list in program order, reads after a
 mutation get a fresh literal of the state at that point, and the mutations are erased.
@@ -15,6 +17,7 @@ from __future__ import annotations
 from torch_mlir import ir
 
 from torch_refine import types
+from torch_refine.calculations import LIST_MUTATING_OPS
 from torch_refine.refinement import NotConstant, constant_value, defining_op, make_constant, op_key
 
 READ_ONLY_USERS = frozenset(
@@ -37,6 +40,26 @@ READ_ONLY_USERS = frozenset(
     }
 )
 MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
+# Ops whose result is the same list object as their operand.
+TRANSPARENT_ALIASES = frozenset({"torch.derefine", "torch.prim.unchecked_cast"})
+
+
+def _reads_list(op_name: str) -> bool:
+    if op_name in READ_ONLY_USERS:
+        return True
+    return op_name.startswith("torch.aten.") and op_name not in LIST_MUTATING_OPS
+
+
+def only_read(value: ir.Value) -> bool:
+    """True when no user of `value`, or of an alias of it, may change or store the list."""
+    for use in value.uses:
+        name = use.owner.operation.name
+        if name in TRANSPARENT_ALIASES:
+            if not only_read(use.owner.result):
+                return False
+        elif not _reads_list(name):
+            return False
+    return True
 
 
 def literal_elements(value: ir.Value) -> list[ir.Value] | None:
@@ -44,7 +67,7 @@ def literal_elements(value: ir.Value) -> list[ir.Value] | None:
     producer = defining_op(value)
     if producer is None or producer.operation.name != "torch.prim.ListConstruct":
         return None
-    if any(use.owner.operation.name not in READ_ONLY_USERS for use in value.uses):
+    if not only_read(value):
         return None
     return list(producer.operands)
 
@@ -151,8 +174,8 @@ def _classify_users(literal):
                 return None  # the returned alias is used
             mutations[op_key(user)] = user
             continue
-        if name not in READ_ONLY_USERS:
-            return None
+        if not _reads_list(name):
+            return None  # an alias or a store: program order no longer tells what it reads
         ancestor = _ancestor_in(user, block)
         if ancestor is None:
             return None
