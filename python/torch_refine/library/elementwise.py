@@ -183,3 +183,249 @@ elementwise(("aten.elu", "aten.leaky_relu"), promotion.DEFAULT, (FLOATING,), KER
 elementwise(("aten.gelu",), promotion.DEFAULT, (FLOATING, GELU_APPROXIMATE), KERNEL,
             (ErrorInvocation(TensorOfShape(2), approximate="erf"),
              Invocation(TensorOfShape(2, dtype=torch.float16), approximate="tanh")))
+
+
+# Ops whose rule does not fit a row.
+
+def _optional_shapes(self: List[int], others: List[Optional[List[int]]]) -> List[List[int]]:
+    shapes: List[List[int]] = [self]
+    for other in others:
+        if other is not None:
+            shapes.append(other)
+    return shapes
+
+
+def _can_cast(from_: int, to: int) -> bool:
+    """c10::canCast: no complex to real, no floating to integral, nothing but bool to bool."""
+    if is_complex_dtype(from_) and not is_complex_dtype(to):
+        return False
+    if is_float_dtype(from_) and (is_integer_dtype(to) or to == 11):
+        return False
+    return from_ == 11 or to != 11
+
+
+def _is_negative_integer(value: Union[int, float, complex]) -> bool:
+    """Whether `value` converted to an integer (truncated toward zero) is negative."""
+    code = scalar_dtype(value)
+    if code == 11 or code == 10:  # 11 bool, 10 complex128: never negative integers
+        return False
+    if code == 7:  # 7 float64
+        return -1.0 >= float(value)  # no aten.le.float in the Torch dialect
+    return int(value) < 0
+
+
+_UNARY_SHAPES = [Invocation(TensorOfShape(*s)) for s in [(2, 3), (), (0, 4)]]
+_BINARY_SHAPES = [
+    Invocation(TensorOfShape(*a), TensorOfShape(*b))
+    for a, b in [((2, 3), (2, 3)), ((2, 1), (1, 3)), ((3,), (2, 3)), ((), (2, 3)), ((4, 0), (1,))]
+] + [ErrorInvocation(TensorOfShape(2, 3), TensorOfShape(4))]
+
+
+@shape("aten.clamp", invocations=[
+    Invocation(TensorOfShape(2, 3), 0.0),
+    Invocation(TensorOfShape(), None, 1.0),
+    Invocation(TensorOfShape(0, 4), -1.0, 1.0),
+    ErrorInvocation(TensorOfShape(2, 3)),
+])
+def aten〇clamp〡shape(self: List[int], min: Optional[float] = None, max: Optional[float] = None) -> List[int]:
+    assert min is not None or max is not None, "aten.clamp: min and max cannot both be None"
+    return upstream.unary(self)
+
+
+@dtype("aten.clamp", invocations=[
+    KernelInvocation(TensorOfShape(2, 3, dtype=d), *bounds)
+    for d in DTYPE_SWEEP
+    for bounds in [(2,), (None, 2.5), (True, None), (1, 2.5)]
+] + [
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.int32), None, 1j),
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.float32)),
+])
+def aten〇clamp〡dtype(self_rank_dtype: Tuple[int, int], min: Optional[Union[int, float, complex]] = None, max: Optional[Union[int, float, complex]] = None) -> int:
+    assert min is not None or max is not None, "aten.clamp: min and max cannot both be None"
+    ranks: List[Optional[int]] = [self_rank_dtype[0]]
+    dtypes: List[int] = [self_rank_dtype[1]]
+    if min is not None:
+        ranks.append(None)
+        dtypes.append(scalar_dtype(min))
+    if max is not None:
+        ranks.append(None)
+        dtypes.append(scalar_dtype(max))
+    promoted = promote_dtypes(ranks, dtypes)
+    assert is_integer_dtype(promoted) or is_float_dtype(promoted), \
+        "aten.clamp: bool and complex tensors are not supported"
+    return promoted
+
+
+@shape("aten.clamp.Tensor", invocations=[
+    Invocation(TensorOfShape(2, 1), TensorOfShape(3), TensorOfShape(4, 1, 1)),
+    Invocation(TensorOfShape(2, 3), None, TensorOfShape()),
+    Invocation(TensorOfShape(), TensorOfShape(0, 1)),
+    ErrorInvocation(TensorOfShape(2, 3), TensorOfShape(4)),
+    ErrorInvocation(TensorOfShape(2, 3), None, TensorOfShape(2, 2)),
+    ErrorInvocation(TensorOfShape(2, 3)),
+])
+def aten〇clamp〇Tensor〡shape(self: List[int], min: Optional[List[int]] = None, max: Optional[List[int]] = None) -> List[int]:
+    assert min is not None or max is not None, "aten.clamp.Tensor: min and max cannot both be None"
+    return broadcast_shapes(_optional_shapes(self, [min, max]))
+
+
+@dtype("aten.clamp.Tensor", invocations=[
+    KernelInvocation(TensorOfShape(2, 3, dtype=a), TensorOfShape(3, dtype=b))
+    for a, b in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP)
+] + [
+    KernelInvocation(TensorOfShape(2, dtype=a), None, TensorOfShape(dtype=b))
+    for a, b in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP)
+] + [
+    KernelInvocation(TensorOfShape(2, dtype=torch.int32), TensorOfShape(dtype=torch.float16),
+                     TensorOfShape(2, dtype=torch.float64)),
+    KernelErrorInvocation(TensorOfShape(2)),
+])
+def aten〇clamp〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], min_rank_dtype: Optional[Tuple[int, int]] = None, max_rank_dtype: Optional[Tuple[int, int]] = None) -> int:
+    assert min_rank_dtype is not None or max_rank_dtype is not None, \
+        "aten.clamp.Tensor: min and max cannot both be None"
+    ranks: List[Optional[int]] = [self_rank_dtype[0]]
+    dtypes: List[int] = [self_rank_dtype[1]]
+    if min_rank_dtype is not None:
+        ranks.append(min_rank_dtype[0])
+        dtypes.append(min_rank_dtype[1])
+    if max_rank_dtype is not None:
+        ranks.append(max_rank_dtype[0])
+        dtypes.append(max_rank_dtype[1])
+    promoted = promote_dtypes(ranks, dtypes)
+    assert not is_complex_dtype(promoted), "aten.clamp.Tensor: complex tensors are not supported"
+    return promoted
+
+
+@shape("aten.where.self", invocations=[
+    Invocation(TensorOfShape(2, 1, dtype=torch.bool), TensorOfShape(3), TensorOfShape(4, 1, 1)),
+    Invocation(TensorOfShape(dtype=torch.bool), TensorOfShape(), TensorOfShape(0)),
+    Invocation(TensorOfShape(2, 3, dtype=torch.bool), TensorOfShape(2, 3), TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3, dtype=torch.bool), TensorOfShape(4), TensorOfShape()),
+])
+def aten〇where〇self〡shape(condition: List[int], self: List[int], other: List[int]) -> List[int]:
+    return broadcast_shapes([condition, self, other])
+
+
+@dtype("aten.where.self", invocations=[
+    KernelInvocation(TensorOfShape(2, dtype=torch.bool), TensorOfShape(2, dtype=a),
+                     TensorOfShape(dtype=b))
+    for a, b in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP)
+] + [
+    KernelInvocation(TensorOfShape(2, dtype=c), TensorOfShape(2), TensorOfShape(2))
+    for c in DTYPE_SWEEP
+])
+def aten〇where〇self〡dtype(condition_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int]) -> int:
+    condition = condition_rank_dtype[1]
+    # The real kernels still take uint8 conditions (deprecated); meta kernels refuse them.
+    assert condition == 11 or condition == 0, "aten.where.self: condition must be a bool tensor"
+    ranks: List[Optional[int]] = [self_rank_dtype[0], other_rank_dtype[0]]
+    return promote_dtypes(ranks, [self_rank_dtype[1], other_rank_dtype[1]])
+
+
+def _div_mode_dtype(ranks: List[Optional[int]], dtypes: List[int],
+                    rounding_mode: Optional[str]) -> int:
+    if rounding_mode is None:
+        return elementwise_dtype(2, ranks, dtypes)  # 2: INT_TO_FLOAT
+    assert rounding_mode == "trunc" or rounding_mode == "floor", \
+        "div: rounding_mode must be None, 'trunc' or 'floor'"
+    promoted = promote_dtypes(ranks, dtypes)
+    assert is_integer_dtype(promoted) or is_float_dtype(promoted), \
+        "div: rounding division does not support bool or complex tensors"
+    return promoted
+
+
+_ROUNDING_MODES = (None, "trunc", "floor")
+
+
+@shape("aten.div.Tensor_mode", invocations=[
+    Invocation(*case.args, rounding_mode=mode)
+    for case in _BINARY_SHAPES for mode in _ROUNDING_MODES
+])
+def aten〇div〇Tensor_mode〡shape(self: List[int], other: List[int], rounding_mode: Optional[str]) -> List[int]:
+    return broadcast_shapes([self, other])
+
+
+@dtype("aten.div.Tensor_mode", invocations=[
+    (KernelInvocation if mode else Invocation)(case.args[0], case.args[1], rounding_mode=mode)
+    for case in _dtype_invocations(2, 0) for mode in _ROUNDING_MODES
+] + [ErrorInvocation(TensorOfShape(2), TensorOfShape(2), rounding_mode="round")])
+def aten〇div〇Tensor_mode〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int], rounding_mode: Optional[str]) -> int:
+    ranks: List[Optional[int]] = [self_rank_dtype[0], other_rank_dtype[0]]
+    return _div_mode_dtype(ranks, [self_rank_dtype[1], other_rank_dtype[1]], rounding_mode)
+
+
+@shape("aten.div.Scalar_mode", invocations=[
+    Invocation(*case.args, rounding_mode=mode)
+    for case in _shape_invocations(1, 1) for mode in _ROUNDING_MODES
+])
+def aten〇div〇Scalar_mode〡shape(self: List[int], other: float, rounding_mode: Optional[str]) -> List[int]:
+    return upstream.unary(self)
+
+
+@dtype("aten.div.Scalar_mode", invocations=[
+    (KernelInvocation if mode else Invocation)(case.args[0], case.args[1], rounding_mode=mode)
+    for case in _dtype_invocations(1, 1) for mode in _ROUNDING_MODES
+] + [ErrorInvocation(TensorOfShape(2), 2, rounding_mode="round")])
+def aten〇div〇Scalar_mode〡dtype(self_rank_dtype: Tuple[int, int], other: Union[int, float, complex], rounding_mode: Optional[str]) -> int:
+    ranks: List[Optional[int]] = [self_rank_dtype[0], None]
+    return _div_mode_dtype(ranks, [self_rank_dtype[1], scalar_dtype(other)], rounding_mode)
+
+
+@shape("aten.fill.Scalar", invocations=_shape_invocations(1, 1))
+def aten〇fill〇Scalar〡shape(self: List[int], value: float) -> List[int]:
+    return upstream.unary(self)
+
+
+@dtype("aten.fill.Scalar", invocations=_dtype_invocations(1, 1))
+def aten〇fill〇Scalar〡dtype(self_rank_dtype: Tuple[int, int], value: Union[int, float, complex]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.hardtanh", invocations=_UNARY_SHAPES + [Invocation(TensorOfShape(3), 0.0, 6.0)])
+def aten〇hardtanh〡shape(self: List[int], min_val: float = -1, max_val: float = 1) -> List[int]:
+    return upstream.unary(self)
+
+
+@dtype("aten.hardtanh", invocations=[
+    KernelInvocation(TensorOfShape(2, 3, dtype=d), *bounds)
+    for d in DTYPE_SWEEP for bounds in [(), (0, 6), (-0.5, 0.5), (-1.0, 0.5), (0, -2), (False, True)]
+])
+def aten〇hardtanh〡dtype(self_rank_dtype: Tuple[int, int], min_val: Union[int, float, complex] = -1, max_val: Union[int, float, complex] = 1) -> int:
+    dtype = self_rank_dtype[1]
+    assert dtype != 11 and not is_complex_dtype(dtype), \
+        "aten.hardtanh: bool and complex tensors are not supported"
+    if dtype == 0:
+        assert not _is_negative_integer(min_val) and not _is_negative_integer(max_val), \
+            "aten.hardtanh: an unsigned tensor cannot have negative limits"
+    return dtype
+
+
+@shape("aten.atan2.out", invocations=[
+    Invocation(*case.args, out=TensorOfShape(*out))
+    for case in _BINARY_SHAPES for out in [(0,), (2, 3)]
+])
+def aten〇atan2〇out〡shape(self: List[int], other: List[int], out: List[int]) -> List[int]:
+    # PyTorch resizes `out` to the broadcast shape.
+    return broadcast_shapes([self, other])
+
+
+@dtype("aten.atan2.out", invocations=[
+    Invocation(TensorOfShape(2, dtype=a), TensorOfShape(dtype=b), out=TensorOfShape(2, dtype=o))
+    for a, b, o in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP, DTYPE_SWEEP)
+])
+def aten〇atan2〇out〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int], out_rank_dtype: Tuple[int, int]) -> int:
+    ranks: List[Optional[int]] = [self_rank_dtype[0], other_rank_dtype[0]]
+    result = elementwise_dtype(2, ranks, [self_rank_dtype[1], other_rank_dtype[1]])  # 2: INT_TO_FLOAT
+    out = out_rank_dtype[1]
+    assert _can_cast(result, out), "aten.atan2.out: the result type cannot be cast to out's dtype"
+    return out
+
+
+# The number's dtype is the tensor's: a caller refines `!torch.number` with it. Checked on
+# the dtypes whose Python number has that same dtype (meta tensors have no value).
+@dtype("aten._local_scalar_dense", invocations=[
+    KernelInvocation(TensorOfShape(dtype=d))
+    for d in (torch.int64, torch.float64, torch.bool, torch.complex128)
+] + [KernelInvocation(TensorOfShape(1, 1, dtype=torch.int64))])
+def aten〇_local_scalar_dense〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
+    return self_rank_dtype[1]

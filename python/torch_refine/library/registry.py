@@ -26,6 +26,7 @@ HELPER_PREFIX = "__torch_refine_helper."
 # The library's modules, one per op family. Importing them fills the registry.
 FAMILY_MODULES = (
     "elementwise",
+    "reductions",
     "linalg",
     "conv_pool",
     "nn",

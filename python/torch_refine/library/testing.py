@@ -95,6 +95,12 @@ def _to_cpu(t: TensorOfShape) -> torch.Tensor:
     return torch.ones(t.shape, dtype=t.dtype)
 
 
+def _holds_tensor(value: Any) -> bool:
+    if isinstance(value, list | tuple):
+        return any(_holds_tensor(v) for v in value)
+    return isinstance(value, TensorOfShape)
+
+
 def _rename_keyword(name: str) -> str:
     return "from_" if name == "from" else name
 
@@ -124,7 +130,11 @@ class Invocation:
         return self._library_args(_to_sizes)
 
     def dtype_args(self) -> tuple[list, dict]:
-        return self._library_args(_to_rank_dtype)
+        args, kwargs = self._library_args(_to_rank_dtype)
+        # Dtype functions name a tensor parameter `<name>_rank_dtype`.
+        names = [name + "_rank_dtype" if _holds_tensor(value) else name
+                 for name, value in zip(kwargs, self.kwargs.values(), strict=True)]
+        return args, dict(zip(names, kwargs.values(), strict=True))
 
     def op_args(self) -> tuple[list, dict]:
         args = [_convert(a, self.tensor_fn) for a in self.args]
