@@ -8,13 +8,12 @@ Factory cases run on PyTorch's default device (CPU), whose kernels check dtypes 
 meta kernels do not (integer `rand`, `arange` in bool).
 """
 
-from typing import List, Optional, Tuple, Union  # noqa: F401 (used by synthesized functions)
-
 import math
+from typing import List, Optional, Tuple, Union
 
 import torch
 import torch.jit._shape_functions as upstream
-from torch import device  # noqa: F401 (annotation of the functions below)
+from torch import device
 
 from ._helpers import scalar_dtype
 from .elementwise import DTYPE_SWEEP
@@ -22,7 +21,7 @@ from .registry import dtype, shape
 from .testing import ErrorInvocation, Invocation, TensorOfShape
 from .views import keep_self_dtype
 
-_DTYPES_OR_NONE = (None,) + DTYPE_SWEEP
+_DTYPES_OR_NONE = (None, *DTYPE_SWEEP)
 
 # --- Family-private helpers (TorchScript) ----------------------------------------------------
 
@@ -94,7 +93,7 @@ def _arange_size(start: float, end: float, step: float, dtype_: Optional[int]) -
         # of the magnitudes equals C++'s truncating division.
         numerator = int_end - int_start + int_step - sign
         return [(numerator * sign) // (int_step * sign)]
-    return [int(math.ceil((end - start) / step))]
+    return [math.ceil((end - start) / step)]
 
 
 def _arange_dtype(bound_dtypes: List[int], dtype_: Optional[int]) -> int:
@@ -140,7 +139,8 @@ def aten〇rand〡dtype(size: List[int], dtype: Optional[int] = None, layout: Op
     return result
 
 
-@shape("aten.empty.memory_format", invocations=_SIZE_CASES + [
+@shape("aten.empty.memory_format", invocations=[
+    *_SIZE_CASES,
     Invocation([2, 3], memory_format=torch.contiguous_format),
 ])
 def aten〇empty〇memory_format〡shape(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> List[int]:
@@ -292,7 +292,8 @@ def aten〇arange〇start_step〡dtype(start: Union[int, float, complex], end: U
 
 
 @shape("aten.arange.start", invocations=[
-    Invocation(0, 10), Invocation(2.5, 7), Invocation(3, 3), Invocation(0.5, 3.7, dtype=torch.int64),
+    Invocation(0, 10), Invocation(2.5, 7), Invocation(3, 3),
+    Invocation(0.5, 3.7, dtype=torch.int64),
     ErrorInvocation(10, 0), ErrorInvocation(0, float("nan")),
 ])
 def aten〇arange〇start〡shape(start: float, end: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
@@ -454,7 +455,8 @@ _COPY_CASES = [Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape()),
                Invocation(TensorOfShape(0, 3))]
 
 
-@shape("aten.clone", invocations=_COPY_CASES + [
+@shape("aten.clone", invocations=[
+    *_COPY_CASES,
     Invocation(TensorOfShape(2, 3), memory_format=torch.contiguous_format),
 ])
 def aten〇clone〡shape(self: List[int], memory_format: Optional[int] = None) -> List[int]:
@@ -466,14 +468,16 @@ def aten〇lift_fresh_copy〡shape(self: List[int]) -> List[int]:
     return upstream._copy(self)
 
 
-@shape("aten.contiguous", invocations=_COPY_CASES + [
+@shape("aten.contiguous", invocations=[
+    *_COPY_CASES,
     Invocation(TensorOfShape(2, 3), memory_format=torch.contiguous_format),
 ])
 def aten〇contiguous〡shape(self: List[int], memory_format: int = 0) -> List[int]:
     return upstream._copy(self)
 
 
-@shape("aten._to_copy", invocations=_COPY_CASES + [
+@shape("aten._to_copy", invocations=[
+    *_COPY_CASES,
     Invocation(TensorOfShape(2, 3), dtype=torch.int32, non_blocking=True),
 ])
 def aten〇_to_copy〡shape(self: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, non_blocking: bool = False, memory_format: Optional[int] = None) -> List[int]:
@@ -485,7 +489,8 @@ def aten〇_to_copy〡dtype(self_rank_dtype: Tuple[int, int], dtype: Optional[in
     return self_rank_dtype[1] if dtype is None else dtype
 
 
-@shape("aten.to.dtype_layout", invocations=_COPY_CASES + [
+@shape("aten.to.dtype_layout", invocations=[
+    *_COPY_CASES,
     Invocation(TensorOfShape(2, 3), dtype=torch.int32, copy=True),
 ])
 def aten〇to〇dtype_layout〡shape(self: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, non_blocking: bool = False, copy: bool = False, memory_format: Optional[int] = None) -> List[int]:

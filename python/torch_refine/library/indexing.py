@@ -9,9 +9,8 @@ Not here: `nonzero` and boolean-mask indexing, whose result sizes depend on the 
 meta kernels raise for them too).
 """
 
-from typing import List, Optional, Tuple, Union  # noqa: F401 (used by synthesized functions)
-
 import itertools
+from typing import List, Optional, Tuple, Union
 
 import torch
 import torch.jit._shape_functions as upstream

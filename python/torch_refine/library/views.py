@@ -5,7 +5,7 @@ declared as data at the end (`keep_self_dtype`) and checked on a dtype sweep of 
 first accepted shape case.
 """
 
-from typing import List, Optional, Tuple, Union  # noqa: F401 (used by synthesized functions)
+from typing import List, Optional, Tuple, Union
 
 import torch
 import torch.jit._shape_functions as upstream
