@@ -20,8 +20,9 @@ from torch_refine import types
 # Users that accept a more precise operand type (they have AllowsTypeRefinement in
 # torch-mlir, or only read sizes/dtype). Deny everything else, in particular
 # func.return, func.call, torch.prim.If.yield, torch.prim.Loop.condition, torch.prim.Loop
-# (init operands), torch.prim.ListConstruct / TupleConstruct (the aggregate type names
-# the element type), torch.operator (opaque), and the calculate yields.
+# (init operands), torch.prim.TupleConstruct (the tuple type names each element type),
+# torch.operator (opaque), and the calculate yields. A `!torch.list<vtensor>` takes
+# elements of any refined vtensor type (the FX importer emits exactly that).
 _REFINABLE_PREFIXES = ("torch.aten.", "torch.prims.")
 _REFINABLE_OPS = frozenset(
     {
@@ -31,6 +32,7 @@ _REFINABLE_OPS = frozenset(
         "torch.prim.device",
         "torch.prim.layout",
         "torch.prim.NumToTensor.Scalar",
+        "torch.prim.ListConstruct",
     }
 )
 

@@ -42,6 +42,12 @@ READ_ONLY_USERS = frozenset(
 MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
 # Ops whose result is the same list object as their operand.
 TRANSPARENT_ALIASES = frozenset({"torch.derefine", "torch.prim.unchecked_cast"})
+# Ops that store their operands in a new list or tuple, and ops that read elements back out.
+CONTAINER_BUILDERS = frozenset({"torch.prim.ListConstruct", "torch.prim.TupleConstruct"})
+ELEMENT_ACCESSORS = frozenset(
+    {"torch.aten.__getitem__.t", "torch.prim.TupleIndex", "torch.prim.ListUnpack",
+     "torch.prim.TupleUnpack"}
+)
 
 
 def _reads_list(op_name: str) -> bool:
@@ -50,12 +56,28 @@ def _reads_list(op_name: str) -> bool:
     return op_name.startswith("torch.aten.") and op_name not in LIST_MUTATING_OPS
 
 
+def _may_hold_list(value: ir.Value) -> bool:
+    return "list" in str(value.type)
+
+
 def only_read(value: ir.Value) -> bool:
-    """True when no user of `value`, or of an alias of it, may change or store the list."""
+    """True when no user of `value`, or of an alias of it, may change the list.
+
+    Storing the list in a container, or yielding it from a `prim.If`, is fine when the
+    container or the If's result is only read, and so is every element read back out of
+    a container (a possible alias of the list).
+    """
     for use in value.uses:
-        name = use.owner.operation.name
-        if name in TRANSPARENT_ALIASES:
-            if not only_read(use.owner.result):
+        owner = use.owner
+        name = owner.operation.name
+        if name in TRANSPARENT_ALIASES or name in CONTAINER_BUILDERS:
+            if not only_read(owner.result):
+                return False
+        elif name in ELEMENT_ACCESSORS:
+            if not all(only_read(r) for r in owner.results if _may_hold_list(r)):
+                return False
+        elif name == "torch.prim.If.yield":
+            if not only_read(owner.operation.parent.results[use.operand_number]):
                 return False
         elif not _reads_list(name):
             return False
