@@ -68,8 +68,8 @@ GELU_APPROXIMATE = ("approximate == 'none' or approximate == 'tanh'",
 
 
 def _has_bool(dtypes: List[int]) -> bool:
-    for dtype in dtypes:
-        if dtype == 11:
+    for code in dtypes:
+        if code == 11:
             return True
     return False
 
@@ -391,13 +391,15 @@ def aten〇hardtanh〡shape(self: List[int], min_val: float = -1, max_val: float
     for d in DTYPE_SWEEP for bounds in [(), (0, 6), (-0.5, 0.5), (-1.0, 0.5), (0, -2), (False, True)]
 ])
 def aten〇hardtanh〡dtype(self_rank_dtype: Tuple[int, int], min_val: Union[int, float, complex] = -1, max_val: Union[int, float, complex] = 1) -> int:
-    dtype = self_rank_dtype[1]
-    assert dtype != 11 and not is_complex_dtype(dtype), \
-        "aten.hardtanh: bool and complex tensors are not supported"
-    if dtype == 0:
-        assert not _is_negative_integer(min_val) and not _is_negative_integer(max_val), \
-            "aten.hardtanh: an unsigned tensor cannot have negative limits"
-    return dtype
+    self_dtype = self_rank_dtype[1]
+    assert self_dtype != 11, "aten.hardtanh: bool tensors are not supported"
+    assert not is_complex_dtype(self_dtype), "aten.hardtanh: complex tensors are not supported"
+    if self_dtype == 0:
+        assert not _is_negative_integer(min_val), \
+            "aten.hardtanh: min_val cannot be negative for an unsigned tensor"
+        assert not _is_negative_integer(max_val), \
+            "aten.hardtanh: max_val cannot be negative for an unsigned tensor"
+    return self_dtype
 
 
 @shape("aten.atan2.out", invocations=[

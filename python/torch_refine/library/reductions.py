@@ -318,7 +318,8 @@ def aten〇sort〡dtype(self_rank_dtype: Tuple[int, int], dim: int = -1, descend
 def aten〇topk〡shape(self: List[int], k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> Tuple[List[int], List[int]]:
     wrapped = upstream.maybe_wrap_dim(dim, len(self))
     size = 1 if len(self) == 0 else self[wrapped]
-    assert k >= 0 and k <= size, "aten.topk: k is out of range for the dimension"
+    assert k >= 0, "aten.topk: k must not be negative"
+    assert k <= size, "aten.topk: k is larger than the size of dim"
     result = upstream.unary(self)
     if len(self) > 0:
         result[wrapped] = k
