@@ -60,24 +60,48 @@ def _may_hold_list(value: ir.Value) -> bool:
     return "list" in str(value.type)
 
 
-def only_read(value: ir.Value) -> bool:
-    """True when no user of `value`, or of an alias of it, may change the list.
+def _alias_result(use) -> ir.Value | None:
+    """The value that is the same object as the used operand, for alias-forwarding users."""
+    owner = use.owner
+    name = owner.operation.name
+    if name in TRANSPARENT_ALIASES:
+        return owner.result
+    if name == "torch.prim.If.yield":
+        return owner.operation.parent.results[use.operand_number]
+    return None
 
-    Storing the list in a container, or yielding it from a `prim.If`, is fine when the
-    container or the If's result is only read, and so is every element read back out of
-    a container (a possible alias of the list).
+
+def only_read(value: ir.Value) -> bool:
+    """True when no user of the list `value`, nor of any alias of it, may change it.
+
+    Aliases are derefine/unchecked_cast results, `prim.If` results yielding it, and every
+    element read back out of a container it is stored in.
     """
     for use in value.uses:
-        owner = use.owner
-        name = owner.operation.name
-        if name in TRANSPARENT_ALIASES or name in CONTAINER_BUILDERS:
-            if not only_read(owner.result):
+        name = use.owner.operation.name
+        if (alias := _alias_result(use)) is not None:
+            if not only_read(alias):
+                return False
+        elif name in CONTAINER_BUILDERS:
+            if not _elements_only_read(use.owner.result):
+                return False
+        elif not _reads_list(name):
+            return False
+    return True
+
+
+def _elements_only_read(container: ir.Value) -> bool:
+    """True when nothing read out of `container` (or its aliases) may be changed."""
+    for use in container.uses:
+        name = use.owner.operation.name
+        if (alias := _alias_result(use)) is not None:
+            if not _elements_only_read(alias):
+                return False
+        elif name in CONTAINER_BUILDERS:
+            if not _elements_only_read(use.owner.result):
                 return False
         elif name in ELEMENT_ACCESSORS:
-            if not all(only_read(r) for r in owner.results if _may_hold_list(r)):
-                return False
-        elif name == "torch.prim.If.yield":
-            if not only_read(owner.operation.parent.results[use.operand_number]):
+            if not all(only_read(r) for r in use.owner.results if _may_hold_list(r)):
                 return False
         elif not _reads_list(name):
             return False

@@ -102,8 +102,7 @@ func.func @loop_stable(%a: !torch.vtensor<[4,3],f32>) -> !torch.vtensor<[4,3],f3
 // CHECK-LABEL: func.func @loop_dim_changes(
 // CHECK: torch.tensor_static_info_cast %arg0 : !torch.vtensor<[2,3],f32> to !torch.vtensor<[?,3],f32>
 // CHECK: ^bb0(%{{.*}}: !torch.int, %[[X:.*]]: !torch.vtensor<[?,3],f32>):
-// CHECK: torch.tensor_static_info_cast %[[X]] : !torch.vtensor<[?,3],f32> to !torch.vtensor
-// CHECK: torch.prim.ListConstruct %{{.*}}, %{{.*}} : (!torch.vtensor, !torch.vtensor) -> !torch.list<vtensor>
+// CHECK: torch.prim.ListConstruct %[[X]], %[[X]] : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.list<vtensor>
 // CHECK: torch.aten.cat %{{.*}}, %{{.*}} : !torch.list<vtensor>, !torch.int -> !torch.vtensor
 // CHECK: } : (!torch.int, !torch.bool, !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32>
 // CHECK: torch.tensor_static_info_cast %{{.*}} : !torch.vtensor<[?,3],f32> to !torch.vtensor
