@@ -69,7 +69,15 @@ def _same_constant(a: ir.Value, b: ir.Value):
 
 @dataclass
 class Unroller:
-    """Unrolls for-like loops with a constant trip count, within a budget of cloned ops."""
+    """Unrolls loops whose iterations are decided at compile time, within a budget.
+
+    A for-like loop (its body always continues) with a constant trip count is unrolled
+    at once. A while-like loop (TorchScript's lowering of `for` with `break`/`continue`,
+    and of `while`) is peeled one iteration at a time while its entry condition is a
+    constant: the peeled body is simplified by the driver, and the rest of the loop starts
+    from the condition and values it yields. A loop entered with a false condition is its
+    initial values.
+    """
 
     max_unroll: int
     max_unroll_ops: int
@@ -79,37 +87,53 @@ class Unroller:
 
     def __call__(self, op, rewriter):
         try:
-            trip_count = constant_value(op.operands[0])
-            if constant_value(op.operands[1]) is not True:
-                return True
+            trip_count = max(constant_value(op.operands[0]), 0)
+            entered = constant_value(op.operands[1])
         except NotConstant:
             return True
+        if entered is False or trip_count == 0:
+            return self._skip(op, rewriter)
         body = op.regions[0].blocks[0]
         ops = list(body.operations)
         terminator = ops.pop()
         try:
-            if constant_value(terminator.operands[0]) is not True:
-                return True
+            always_continues = constant_value(terminator.operands[0]) is True
         except NotConstant:
-            return True
-        trip_count = max(trip_count, 0)
+            always_continues = False
+        if not always_continues:
+            return self._peel(op, rewriter, trip_count, ops, terminator)
         if trip_count > self.max_unroll or trip_count * len(ops) > self.max_unroll_ops:
             self._warn(op, trip_count, len(ops))
             return True
         carried = list(op.operands[2:])
         with rewriter.ip, op.location:
             for iteration in range(trip_count):
-                mapping = {body.arguments[0]: make_constant(iteration)}
-                mapping.update(zip(list(body.arguments)[1:], carried))
-                for inner in ops:
-                    _clone_remapped(inner, op, mapping)
-                carried = [mapping.get(v, v) for v in list(terminator.operands)[1:]]
+                carried = _clone_iteration(body, ops, terminator, op, iteration, carried)[1]
         self.unrolled += 1
-        if carried:
-            rewriter.replace_op(op, carried)
-        else:
-            rewriter.erase_op(op)
-        return None
+        return _replace_loop(op, rewriter, carried)
+
+    def _skip(self, op, rewriter):
+        return _replace_loop(op, rewriter, list(op.operands[2:]))
+
+    def _peel(self, op, rewriter, trip_count: int, ops: list, terminator):
+        peeled = _peeled_count(op)
+        if peeled >= self.max_unroll or (peeled + 1) * len(ops) > self.max_unroll_ops:
+            self._warn(op, peeled + 1, len(ops))
+            return True
+        body = op.regions[0].blocks[0]
+        with rewriter.ip, op.location:
+            condition, carried = _clone_iteration(
+                body, ops, terminator, op, 0, list(op.operands[2:])
+            )
+            rest = op.operation.clone(ip=rewriter.ip)
+            rest.operands[0] = make_constant(trip_count - 1)
+        rest.operands[1] = condition
+        for index, value in enumerate(carried):
+            rest.operands[2 + index] = value
+        rest.attributes[_PEELED] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), peeled + 1)
+        _shift_induction_variable(rest)
+        self.unrolled += 1
+        return _replace_loop(op, rewriter, list(rest.results))
 
     def _warn(self, op, trip_count: int, body_ops: int) -> None:
         """Record the cap hit once per loop and print it as an MLIR-style warning.
@@ -129,6 +153,49 @@ class Unroller:
         where = f"{position.file}:{position.line}:{position.col}: " if position is not None else ""
         self.cap_hits.append(where + message)
         print(f"{where}warning: {message}", file=sys.stderr)
+
+
+_PEELED = "torch_refine.peeled"
+
+
+def _peeled_count(op) -> int:
+    attributes = op.operation.attributes
+    return ir.IntegerAttr(attributes[_PEELED]).value if _PEELED in attributes else 0
+
+
+def _clone_iteration(body, ops, terminator, before, iteration: int, carried: list):
+    """Clone one iteration of a loop body in front of `before`: (condition, carried)."""
+    mapping = {body.arguments[0]: make_constant(iteration)}
+    mapping.update(zip(list(body.arguments)[1:], carried, strict=True))
+    for inner in ops:
+        _clone_remapped(inner, before, mapping)
+    condition, *yielded = (mapping.get(v, v) for v in terminator.operands)
+    return condition, yielded
+
+
+def _shift_induction_variable(loop) -> None:
+    """The rest of a peeled loop counts from one iteration later: iv becomes iv + 1."""
+    body = loop.regions[0].blocks[0]
+    iv = body.arguments[0]
+    uses = [(use.owner, use.operand_number) for use in iv.uses]
+    if not uses:
+        return
+    first = body.operations[0]
+    with ir.InsertionPoint(first), loop.location:
+        one = make_constant(1)
+        shifted = ir.Operation.create(
+            "torch.aten.add.int", results=[iv.type], operands=[iv, one]
+        ).result
+    for owner, number in uses:
+        owner.operands[number] = shifted
+
+
+def _replace_loop(op, rewriter, values: list):
+    if values:
+        rewriter.replace_op(op, values)
+    else:
+        rewriter.erase_op(op)
+    return None
 
 
 def _clone_remapped(original, before, mapping: dict) -> None:

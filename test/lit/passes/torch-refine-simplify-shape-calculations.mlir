@@ -541,3 +541,89 @@ func.func @memo_repeat(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[
   } : !torch.vtensor
   return %2 : !torch.vtensor
 }
+
+// -----
+
+// A while-like loop (a `for` with `break`, as TorchScript lowers it: the body decides
+// whether to go on) is peeled one iteration at a time while its entry condition is
+// known: here it appends 7 twice and stops when the counter reaches 2.
+// CHECK-LABEL: func.func @while_loop_is_peeled(
+// CHECK-NOT: torch.prim.Loop
+// CHECK: } : !torch.vtensor<[7,7],unk>
+func.func @while_loop_is_peeled(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int7 = torch.constant.int 7
+    %true = torch.constant.bool true
+    %max = torch.constant.int 9223372036854775807
+    %l = torch.prim.ListConstruct : () -> !torch.list<int>
+    %n = torch.prim.Loop %max, %true, init(%int0) {
+    ^bb0(%iv: !torch.int, %count: !torch.int):
+      %a = torch.aten.append.t %l, %int7 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %next = torch.aten.add.int %count, %int1 : !torch.int, !torch.int -> !torch.int
+      %more = torch.aten.lt.int %next, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.Loop.condition %more, iter(%next : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    torch.shape.calculate.yield.shapes %l : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// A loop entered with a false condition runs no iteration: its results are its inits.
+// CHECK-LABEL: func.func @loop_not_entered(
+// CHECK-NOT: torch.prim.Loop
+// CHECK: } : !torch.vtensor<[5],unk>
+func.func @loop_not_entered(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %int1 = torch.constant.int 1
+    %int5 = torch.constant.int 5
+    %int3 = torch.constant.int 3
+    %false = torch.constant.bool false
+    %n = torch.prim.Loop %int3, %false, init(%int5) {
+    ^bb0(%iv: !torch.int, %x: !torch.int):
+      %y = torch.aten.add.int %x, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %false, iter(%y : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    %r = torch.prim.ListConstruct %n : (!torch.int) -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %r : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// The induction variable of the loop left after peeling counts on: iteration k sees k.
+// The loop appends iv while iv < 3: [0, 1, 2].
+// CHECK-LABEL: func.func @peeled_induction_variable(
+// CHECK: } : !torch.vtensor<[0,1,2],unk>
+func.func @peeled_induction_variable(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %true = torch.constant.bool true
+    %max = torch.constant.int 9223372036854775807
+    %l = torch.prim.ListConstruct : () -> !torch.list<int>
+    torch.prim.Loop %max, %true, init() {
+    ^bb0(%iv: !torch.int):
+      %a = torch.aten.append.t %l, %iv : !torch.list<int>, !torch.int -> !torch.list<int>
+      %next = torch.aten.add.int %iv, %int1 : !torch.int, !torch.int -> !torch.int
+      %more = torch.aten.lt.int %next, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.Loop.condition %more, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    torch.shape.calculate.yield.shapes %l : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
