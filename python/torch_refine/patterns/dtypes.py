@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from torch_mlir import ir
+import itertools
 
-from torch_refine.library.promotion import promote_dtypes
-from torch_refine.patterns.lists import constant_elements
-from torch_refine.patterns.scalars import scalar_dtype_code
-from torch_refine.refinement import make_constant, refine_value
 from torch_refine import types
+from torch_refine.library.promotion import promote_dtypes
+from torch_refine.patterns.lists import constant_elements, literal_elements
+from torch_refine.patterns.scalars import scalar_dtype_code
+from torch_refine.refinement import NotConstant, constant_value, make_constant, refine_value
+
+# A tensor of unknown rank promotes either as a zero-rank tensor or as a dim tensor; with
+# at most this many such tensors every combination is tried.
+_MAX_UNKNOWN_RANKS = 6
 
 
 class PromotionError(Exception):
@@ -16,19 +20,48 @@ class PromotionError(Exception):
 
 
 def evaluate_promotion(op) -> int | None:
-    """The promoted dtype code once both operand lists are constant literals, else None.
+    """The promoted dtype code once the dtypes are constants and the ranks known enough.
+
+    A rank that is not a constant belongs to a tensor of unknown rank: the result is known
+    when promoting it as a zero-rank and as a dim tensor agree (e.g. equal dtypes).
 
     Raises PromotionError when promotion is undefined for these dtypes (the library's
     RaiseException): the caller reports it at the op.
     """
-    ranks = constant_elements(op.operands[0])
+    rank_choices = _rank_choices(op.operands[0])
     dtypes = constant_elements(op.operands[1])
-    if ranks is None or dtypes is None or len(ranks) != len(dtypes):
+    if rank_choices is None or dtypes is None or len(rank_choices) != len(dtypes):
         return None
+    outcomes = {_promote_or_error(list(ranks), dtypes) for ranks in itertools.product(*rank_choices)}
+    if len(outcomes) != 1:
+        return None  # the result depends on a rank we do not know
+    outcome = outcomes.pop()
+    if isinstance(outcome, str):
+        raise PromotionError(outcome)
+    return outcome
+
+
+def _rank_choices(ranks_list) -> list[tuple] | None:
+    """Per operand, the ranks it may have: a constant (None for a scalar), or 0 and 1."""
+    elements = literal_elements(ranks_list)
+    if elements is None:
+        return None
+    choices = []
+    for element in elements:
+        try:
+            choices.append((constant_value(element),))
+        except NotConstant:
+            choices.append((0, 1))
+    if sum(len(c) > 1 for c in choices) > _MAX_UNKNOWN_RANKS:
+        return None
+    return choices
+
+
+def _promote_or_error(ranks: list, dtypes: list) -> int | str:
     try:
         return promote_dtypes(ranks, dtypes)
     except AssertionError as error:
-        raise PromotionError(str(error)) from error
+        return str(error)
 
 
 def fold_promote_dtypes(op, rewriter):

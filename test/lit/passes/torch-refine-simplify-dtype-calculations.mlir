@@ -443,3 +443,48 @@ func.func @num_to_tensor_dtype(%arg0: !torch.vtensor<[4],si32>, %s: !torch.int) 
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// Tensors of unknown rank: promotion is decided when it does not depend on whether each
+// is zero-rank or not. Two bool tensors give bool whatever their ranks.
+// CHECK-LABEL: func.func @promote_unknown_ranks_same_dtype(
+// CHECK: } : !torch.vtensor<*,i1>
+func.func @promote_unknown_ranks_same_dtype(%a: !torch.vtensor<*,i1>, %b: !torch.vtensor<*,i1>) -> !torch.vtensor {
+  %0 = torch.dtype.calculate {
+    %1 = torch.aten.bitwise_and.Tensor %a, %b : !torch.vtensor<*,i1>, !torch.vtensor<*,i1> -> !torch.vtensor
+    torch.dtype.calculate.yield %1 : !torch.vtensor
+  } dtypes {
+    %int11 = torch.constant.int 11
+    %ra = torch.aten.dim %a : !torch.vtensor<*,i1> -> !torch.int
+    %rb = torch.aten.dim %b : !torch.vtensor<*,i1> -> !torch.int
+    %ranks = torch.prim.ListConstruct %ra, %rb : (!torch.int, !torch.int) -> !torch.list<optional<int>>
+    %dtypes = torch.prim.ListConstruct %int11, %int11 : (!torch.int, !torch.int) -> !torch.list<int>
+    %d = torch.promote_dtypes %ranks, %dtypes : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    torch.dtype.calculate.yield.dtypes %d : !torch.int
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// f32 with an f64 tensor of unknown rank: a zero-rank f64 would give f32, a dim tensor f64.
+// CHECK-LABEL: func.func @promote_unknown_rank_undecided(
+// CHECK: torch.promote_dtypes
+// CHECK: } : !torch.vtensor
+func.func @promote_unknown_rank_undecided(%a: !torch.vtensor<[2],f32>, %b: !torch.vtensor<*,f64>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %0 = torch.dtype.calculate {
+    %1 = torch.aten.add.Tensor %a, %b, %int1 : !torch.vtensor<[2],f32>, !torch.vtensor<*,f64>, !torch.int -> !torch.vtensor
+    torch.dtype.calculate.yield %1 : !torch.vtensor
+  } dtypes {
+    %int6 = torch.constant.int 6
+    %int7 = torch.constant.int 7
+    %rb = torch.aten.dim %b : !torch.vtensor<*,f64> -> !torch.int
+    %ranks = torch.prim.ListConstruct %int1, %rb : (!torch.int, !torch.int) -> !torch.list<optional<int>>
+    %dtypes = torch.prim.ListConstruct %int6, %int7 : (!torch.int, !torch.int) -> !torch.list<int>
+    %d = torch.promote_dtypes %ranks, %dtypes : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    torch.dtype.calculate.yield.dtypes %d : !torch.int
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
