@@ -141,8 +141,83 @@ def fold_prim_dtype(op, rewriter):
     return None
 
 
+# Ints that are sizes, counts or ranks, and arithmetic that keeps them non-negative.
+_NON_NEGATIVE_PRODUCERS = frozenset(
+    {"torch.aten.size.int", "torch.aten.len.t", "torch.aten.dim", "torch.aten.numel"}
+)
+_NON_NEGATIVE_ARITHMETIC = frozenset(
+    {"torch.aten.mul.int", "torch.aten.add.int", "torch.aten.floordiv.int"}
+)
+_MAX_DEPTH = 8
+
+
+def is_non_negative(value: ir.Value, depth: int = 0) -> bool:
+    """True when the int `value` is provably >= 0 (a size, a count, or arithmetic of them)."""
+    try:
+        constant = constant_value(value)
+        return isinstance(constant, int) and constant >= 0
+    except NotConstant:
+        pass
+    producer = defining_op(value)
+    if producer is None or depth > _MAX_DEPTH:
+        return False
+    name = producer.operation.name
+    if name in _NON_NEGATIVE_PRODUCERS:
+        return True
+    if name in _NON_NEGATIVE_ARITHMETIC:
+        return all(is_non_negative(v, depth + 1) for v in producer.operands)
+    if name == "torch.prim.max.int":
+        return any(is_non_negative(v, depth + 1) for v in producer.operands)
+    return False
+
+
+# For `x <op> c` with x >= 0: the constants c for which the answer is known, and the answer.
+_SIGN_DECIDED = {
+    "torch.aten.eq.int": lambda c: False if c < 0 else None,
+    "torch.aten.ne.int": lambda c: True if c < 0 else None,
+    "torch.aten.lt.int": lambda c: False if c <= 0 else None,
+    "torch.aten.le.int": lambda c: False if c < 0 else None,
+    "torch.aten.gt.int": lambda c: True if c < 0 else None,
+    "torch.aten.ge.int": lambda c: True if c <= 0 else None,
+}
+_MIRRORED = {
+    "torch.aten.eq.int": "torch.aten.eq.int",
+    "torch.aten.ne.int": "torch.aten.ne.int",
+    "torch.aten.lt.int": "torch.aten.gt.int",
+    "torch.aten.le.int": "torch.aten.ge.int",
+    "torch.aten.gt.int": "torch.aten.lt.int",
+    "torch.aten.ge.int": "torch.aten.le.int",
+}
+
+
+def fold_sign_comparison(op, rewriter):
+    """Compare a non-negative int with a constant: `size == -1` is false, `size >= 0` true.
+
+    This decides the `-1` (inferred dim) and negative-dim checks of shape functions on
+    dynamic sizes, which the C++ folders leave alone.
+    """
+    name = op.operation.name
+    lhs, rhs = op.operands
+    try:
+        constant, other = constant_value(rhs), lhs
+    except NotConstant:
+        try:
+            constant, other, name = constant_value(lhs), rhs, _MIRRORED[name]
+        except NotConstant:
+            return True
+    if not isinstance(constant, int) or isinstance(constant, bool):
+        return True
+    answer = _SIGN_DECIDED[name](constant)
+    if answer is None or not is_non_negative(other):
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(answer)])
+    return None
+
+
 def patterns(options) -> list:
     found = [(name, fold_constant_operands) for name in _EVALUATORS]
+    found += [(name, fold_sign_comparison) for name in _SIGN_DECIDED]
     return found + [
         ("torch.aten.size.int", fold_size_int),
         ("torch.aten.dim", fold_dim),

@@ -627,3 +627,39 @@ func.func @peeled_induction_variable(%arg0: !torch.vtensor) -> !torch.vtensor {
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A size is never negative: the inferred-dim (-1) and negative-dim checks of a view on a
+// dynamic size are decided, so the static dims of the result survive.
+// CHECK-LABEL: func.func @sizes_are_not_negative(
+// CHECK: } : !torch.vtensor<[?,4],unk>
+func.func @sizes_are_not_negative(%arg0: !torch.vtensor<[?,4],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int4 = torch.constant.int 4
+  %int-1 = torch.constant.int -1
+  %batch = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,4],f32>, !torch.int -> !torch.int
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor<[?,4],f32> -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %str = torch.constant.str "negative size"
+    %none = torch.constant.none
+    %is_inferred = torch.aten.eq.int %batch, %int-1 : !torch.int, !torch.int -> !torch.bool
+    %negative = torch.aten.lt.int %batch, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %negative -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %d1 = torch.prim.If %is_inferred -> (!torch.int) {
+      torch.prim.If.yield %int-1 : !torch.int
+    } else {
+      torch.prim.If.yield %int4 : !torch.int
+    }
+    %r = torch.prim.ListConstruct %batch, %d1 : (!torch.int, !torch.int) -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %r : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
