@@ -41,6 +41,12 @@ def allows_type_refinement(op_name: str) -> bool:
     return op_name.startswith(_REFINABLE_PREFIXES) or op_name in _REFINABLE_OPS
 
 
+def result_allows_refinement(op_name: str) -> bool:
+    """Whether an op's own result types may become more precise: the ops above, and
+    `torch.operator`, whose results mean what its library functions say (opaque only as a user)."""
+    return allows_type_refinement(op_name) or op_name == "torch.operator"
+
+
 def accepts(use, new_type: ir.Type) -> bool:
     """Whether the user of `use` stays valid when the operand becomes `new_type`.
 

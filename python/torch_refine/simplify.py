@@ -19,20 +19,20 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir, rewrite
 
-from torch_refine import types
+from torch_refine import symbolic_dims, types
 from torch_refine.passes import PassFailure
-from torch_refine.patterns import control_flow, dtypes, lists, scalars
+from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
 from torch_refine.patterns.lists import constant_elements
 from torch_refine.refinement import (
     NotConstant,
     accepts,
-    allows_type_refinement,
     cast,
     constant_value,
     defining_op,
     make_constant,
     op_key,
     refine_value,
+    result_allows_refinement,
 )
 
 _BODY_YIELDS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
@@ -89,7 +89,7 @@ class Driver:
         self._list_constants: dict[int, list | None] = {}
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
-        for family in (scalars, lists, control_flow, dtypes):
+        for family in (scalars, lists, control_flow, dtypes, symbolic):
             for root, fn in family.patterns(self.options):
                 pattern_set.add(root, fn)
                 if isinstance(fn, control_flow.Unroller):
@@ -114,6 +114,8 @@ class Driver:
             self.statistics.memo_hits += 1
             self._replace_calculation(calc, known)
             self._refine(calc, known)
+            if self.kind is SHAPE:
+                symbolic_dims.restore(_wrapped_op(calc), self.memo, key)
             return True
         if prepare is not None:
             prepare(calc)
@@ -122,6 +124,8 @@ class Driver:
             return False
         calculated = self._calculated(calc)
         self._refine(calc, calculated)
+        if self.kind is SHAPE:
+            symbolic_dims.record(_wrapped_op(calc), self._yield(calc), self.memo, key)
         if key is not None and (self.memoize_undecided or _is_decided(calc)):
             self.memo[key] = calculated  # a None (nothing calculated) is a result too
         return True
@@ -131,9 +135,12 @@ class Driver:
         calculation; False when the memo does not know the op or it cannot be done so."""
         key = memo_key(op, len(results), self._constant_list)
         known = self.memo.get(key) if key is not None else None
-        if known is None or not all(allows_type_refinement(defining_op(r).operation.name) for r in results):
+        producers = (defining_op(r).operation.name for r in results)
+        if known is None or not all(result_allows_refinement(name) for name in producers):
             return False
         self.statistics.memo_hits += 1
+        if self.kind is SHAPE:
+            symbolic_dims.restore(op, self.memo, key)
         for value, fact in zip(results, known, strict=True):
             if fact is None:
                 continue
@@ -297,14 +304,15 @@ def memo_key(wrapped, result_count: int, constant_list=constant_elements) -> tup
     """What determines the types an op's calculation finds; None when an operand is a
     scalar or list not known at compile time."""
     parts: list = [wrapped.operation.name, result_count]
-    parts += sorted((a.name, str(a.attr)) for a in wrapped.operation.attributes)
+    attributes = wrapped.operation.attributes  # iterating yields names; indexing, NamedAttributes
+    parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))
     seen: list = []
     for operand in wrapped.operands:
         type_text = str(operand.type)
         if types.parse_text(type_text) is not None:
             alias = next((i for i, v in enumerate(seen) if v == operand), len(seen))
             seen.append(operand)
-            parts.append(("tensor", type_text, alias))
+            parts.append(("tensor", type_text, alias, *symbolic_dims.dims_key(operand)))
             continue
         seen.append(operand)
         try:
@@ -414,7 +422,7 @@ def _result_chain(calc, index: int) -> list:
 def _retype_chain(calc, index: int, chain: list, new_type: ir.Type) -> None:
     bottom = chain[-1]
     producer = defining_op(bottom)
-    if producer is None or not allows_type_refinement(producer.operation.name):
+    if producer is None or not result_allows_refinement(producer.operation.name):
         _cast_into_body_yield(chain, new_type)
         chain = chain[:-1]
     for value in chain:
