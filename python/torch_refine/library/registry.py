@@ -9,13 +9,21 @@ Library modules register functions with decorators:
 One function may serve several ops with the same signature (`@shape("aten.sin", "aten.cos")`).
 Registering an (op, kind) twice is an error at import time, unlike a silently shadowed `def`.
 Signatures are checked against PyTorch's registry by `check_all()` (the generator calls it).
+
+The same decorators declare users' extension functions (an extra library, see
+`extension.py`). Only functions defined in this package are built-ins; any other decorated
+function is recorded on itself (`fn.__torch_refine_entries__`) and in the table of the extra
+library being loaded, if any, so users can override built-ins without a duplicate error.
+For a custom op that PyTorch's registry does not know, `signature_check=False` skips the
+registry check (the naming conventions are still checked); for a known op it still runs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .signatures import KINDS, check_signature
@@ -33,6 +41,7 @@ FAMILY_MODULES = (
     "views",
     "indexing",
     "creation",
+    "special",
 )
 
 
@@ -42,6 +51,7 @@ class LibraryFunction:
     kind: str  # one of KINDS
     fn: Callable
     invocations: tuple = field(default=())  # Invocation / ErrorInvocation records
+    signature_check: bool = True  # False: a custom op, not in PyTorch's registry
 
     @property
     def symbol(self) -> str:
@@ -57,25 +67,51 @@ class DuplicateFunctionError(ValueError):
 
 
 _FUNCTIONS: dict[tuple[str, str], LibraryFunction] = {}
+_EXTENSION_TABLES: list[dict[tuple[str, str], LibraryFunction]] = []  # extra libraries loading
+ENTRIES_ATTRIBUTE = "__torch_refine_entries__"
 
 
 def symbol_name(kind: str, op: str) -> str:
     return SYMBOL_PREFIX.format(kind=kind) + op
 
 
-def _register(kind: str, ops: Sequence[str], invocations: Sequence) -> Callable:
+def _register(
+    kind: str, ops: Sequence[str], invocations: Sequence, signature_check: bool = True
+) -> Callable:
     def decorate(fn: Callable) -> Callable:
-        for op in ops:
-            key = (kind, op)
-            if (previous := _FUNCTIONS.get(key)) is not None:
+        entries = [LibraryFunction(op, kind, fn, tuple(invocations), signature_check) for op in ops]
+        setattr(fn, ENTRIES_ATTRIBUTE, (*getattr(fn, ENTRIES_ATTRIBUTE, ()), *entries))
+        table = _FUNCTIONS if _is_builtin(fn) else _extension_table()
+        for entry in entries:
+            key = (kind, entry.op)
+            if (previous := table.get(key)) is not None:
                 raise DuplicateFunctionError(
-                    f"{kind} function for '{op}' defined twice: "
+                    f"{kind} function for '{entry.op}' defined twice: "
                     f"{_where(previous.fn)} and {_where(fn)}"
                 )
-            _FUNCTIONS[key] = LibraryFunction(op, kind, fn, tuple(invocations))
+            table[key] = entry
         return fn
 
     return decorate
+
+
+def _is_builtin(fn: Callable) -> bool:
+    return getattr(fn, "__module__", "").startswith(__package__ + ".")
+
+
+def _extension_table() -> dict:
+    return _EXTENSION_TABLES[-1] if _EXTENSION_TABLES else {}
+
+
+@contextlib.contextmanager
+def collecting() -> Iterator[dict[tuple[str, str], LibraryFunction]]:
+    """Collect the extension functions decorated while the block runs."""
+    table: dict[tuple[str, str], LibraryFunction] = {}
+    _EXTENSION_TABLES.append(table)
+    try:
+        yield table
+    finally:
+        _EXTENSION_TABLES.pop()
 
 
 def _where(fn: Callable) -> str:
@@ -83,16 +119,16 @@ def _where(fn: Callable) -> str:
     return f"{code.co_filename}:{code.co_firstlineno} ({fn.__name__})"
 
 
-def shape(*ops: str, invocations: Sequence = ()) -> Callable:
-    return _register("shape", ops, invocations)
+def shape(*ops: str, invocations: Sequence = (), signature_check: bool = True) -> Callable:
+    return _register("shape", ops, invocations, signature_check)
 
 
-def dtype(*ops: str, invocations: Sequence = ()) -> Callable:
-    return _register("dtype", ops, invocations)
+def dtype(*ops: str, invocations: Sequence = (), signature_check: bool = True) -> Callable:
+    return _register("dtype", ops, invocations, signature_check)
 
 
-def decomposition(*ops: str, invocations: Sequence = ()) -> Callable:
-    return _register("decomposition", ops, invocations)
+def decomposition(*ops: str, invocations: Sequence = (), signature_check: bool = True) -> Callable:
+    return _register("decomposition", ops, invocations, signature_check)
 
 
 def load_all() -> dict[tuple[str, str], LibraryFunction]:

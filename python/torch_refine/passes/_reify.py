@@ -39,6 +39,7 @@ from torch_refine.calculations import (
     symbol_name,
     user_functions,
 )
+from torch_refine.library import extension
 from torch_refine.passes import PassFailure
 from torch_refine.types import parse_text
 
@@ -127,11 +128,14 @@ def _builtin_library(context: ir.Context) -> ir.Operation | None:
 
 
 def _parse_extra_library(module: ir.Operation, path: str) -> ir.Operation:
+    """An MLIR file, or a Python file of decorated functions compiled here (imports torch)."""
     try:
-        with open(path, encoding="utf-8") as file:
-            text = file.read()
+        text = _extra_library_text(path)
     except OSError as error:
         module.location.emit_error(f"cannot read extra-library '{path}': {error.strerror}")
+        raise PassFailure from None
+    except extension.ExtraLibraryError as error:
+        module.location.emit_error(f"cannot compile extra-library '{path}': {error}")
         raise PassFailure from None
     try:
         return ir.Operation.parse(text, source_name=path, context=module.context)
@@ -139,6 +143,13 @@ def _parse_extra_library(module: ir.Operation, path: str) -> ir.Operation:
         details = "; ".join(f"{_location_text(d.location)}: {d.message}" for d in error.error_diagnostics)
         module.location.emit_error(f"failed to parse extra-library '{path}': {details}")
         raise PassFailure from None
+
+
+def _extra_library_text(path: str) -> str:
+    if extension.is_python_library(path):
+        return extension.compile_extra_library(path)
+    with open(path, encoding="utf-8") as file:
+        return file.read()
 
 
 def _location_text(location: ir.Location) -> str:
