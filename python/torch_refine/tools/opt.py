@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import re
 import sys
 import traceback
 from collections.abc import Sequence
@@ -95,6 +96,8 @@ class OptMain:
         return args
 
     def build_pipeline(self, args: argparse.Namespace, context: ir.Context) -> PassManager:
+        if args.extra_library:  # rewritten in args, so that reproducers carry the option too
+            args.pass_pipeline = _with_extra_library(args.pass_pipeline, args.extra_library)
         pass_manager = PassManager(context)
         pass_manager.add_pipeline(pipeline_mod.parse(args.pass_pipeline))
         pass_manager.enable_verifier(args.verify_each)
@@ -281,6 +284,34 @@ def _split(source_name: str, lines: list[str]):
         marker_col = line.index(SPLIT_MARKER) + len(SPLIT_MARKER) + 1
 
 
+def _with_extra_library(text: str, path: str) -> str:
+    """`text` with `extra-library="path"` on each torch-refine pass that takes the option
+    and does not set it itself. Raises PipelineError when no pass takes it."""
+    pipeline = pipeline_mod.parse(text)
+    takers = [e for e in pipeline.elements if _takes_extra_library(e.name)]
+    if not takers:
+        message = "'--extra-library' is given but no pass in the pipeline takes 'extra-library'"
+        raise pipeline_mod.PipelineError(message, 1, text)
+    if '"' in path or "}" in path:
+        message = f"'--extra-library' path {path!r} cannot contain '\"' or '}}'"
+        raise pipeline_mod.PipelineError(message, 1, text)
+    pieces, last = [], 0
+    for element in takers:
+        options = element.options or ""
+        if re.search(r"(^|\s)extra[-_]library(=|\s|$)", options):
+            continue  # the pass's own option wins
+        joined = f'{options} extra-library="{path}"'.strip()
+        pieces += [text[last : element.start], f"{element.name}{{{joined}}}"]
+        last = element.end
+    return "".join([*pieces, text[last:]])
+
+
+def _takes_extra_library(name: str) -> bool:
+    if not passes.is_registered(name):
+        return False
+    return any(field.name == "extra_library" for field in passes.get(name).options())
+
+
 # --- command line --------------------------------------------------------------------------
 
 
@@ -338,6 +369,11 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("--split-input-file", action="store_true", help="process chunks split by '// -----'")
     add("--verify-diagnostics", action="store_true", help="check expected-* comments")
     add("--allow-unregistered-dialect", action="store_true")
+    add(
+        "--extra-library", metavar="FILE", default="",
+        help="shape and dtype functions (an .mlir file, or a .py file of decorated functions, "
+        "compiled with torch) for every pass of the pipeline that takes 'extra-library'",
+    )
     add("--verify-each", type=_llvm_bool, nargs="?", const=True, default=True, metavar="BOOL")
     add("--mlir-disable-threading", action="store_true")
     add("--mlir-print-ir-before-all", action="store_true")
