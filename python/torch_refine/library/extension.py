@@ -231,7 +231,7 @@ def _compile_entries(entries: list[LibraryFunction]) -> str:
         module = import_functions(scripted, create_context())
     except UnsupportedNodeError as error:
         raise ExtraLibraryError(f"cannot import the extra library: {error}") from None
-    return module.operation.get_asm(enable_debug_info=True, assume_verified=True)
+    return module.operation.get_asm(assume_verified=True)
 
 
 def _first_lines(error: Exception, count: int = 6) -> str:
