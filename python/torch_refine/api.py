@@ -88,6 +88,9 @@ def refine(
 ) -> Refined:
     """Refine a Torch-dialect module in place (text is parsed in a new context first).
 
+    `extra_library` adds or overrides shape and dtype functions: an MLIR file, or a Python
+    file of decorated functions (compiled with torch, once per file version; see
+    `torch_refine.library.compile_extra_library` to precompile it to MLIR).
     Raises RefinementError for IR that does not parse or verify, and when a pass fails.
     """
     return _refine(
