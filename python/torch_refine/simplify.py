@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir, rewrite
 
-from torch_refine import types
+from torch_refine import symbolic_dims, types
 from torch_refine.passes import PassFailure
-from torch_refine.patterns import control_flow, dtypes, lists, scalars
+from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
 from torch_refine.patterns.lists import constant_elements
 from torch_refine.refinement import (
     NotConstant,
@@ -89,7 +89,7 @@ class Driver:
         self._list_constants: dict[int, list | None] = {}
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
-        for family in (scalars, lists, control_flow, dtypes):
+        for family in (scalars, lists, control_flow, dtypes, symbolic):
             for root, fn in family.patterns(self.options):
                 pattern_set.add(root, fn)
                 if isinstance(fn, control_flow.Unroller):
@@ -114,6 +114,8 @@ class Driver:
             self.statistics.memo_hits += 1
             self._replace_calculation(calc, known)
             self._refine(calc, known)
+            if self.kind is SHAPE:
+                symbolic_dims.restore(_wrapped_op(calc), self.memo, key)
             return True
         if prepare is not None:
             prepare(calc)
@@ -122,6 +124,8 @@ class Driver:
             return False
         calculated = self._calculated(calc)
         self._refine(calc, calculated)
+        if self.kind is SHAPE:
+            symbolic_dims.record(_wrapped_op(calc), self._yield(calc), self.memo, key)
         if key is not None and (self.memoize_undecided or _is_decided(calc)):
             self.memo[key] = calculated  # a None (nothing calculated) is a result too
         return True
@@ -135,6 +139,8 @@ class Driver:
         if known is None or not all(result_allows_refinement(name) for name in producers):
             return False
         self.statistics.memo_hits += 1
+        if self.kind is SHAPE:
+            symbolic_dims.restore(op, self.memo, key)
         for value, fact in zip(results, known, strict=True):
             if fact is None:
                 continue
@@ -306,7 +312,7 @@ def memo_key(wrapped, result_count: int, constant_list=constant_elements) -> tup
         if types.parse_text(type_text) is not None:
             alias = next((i for i, v in enumerate(seen) if v == operand), len(seen))
             seen.append(operand)
-            parts.append(("tensor", type_text, alias))
+            parts.append(("tensor", type_text, alias, *symbolic_dims.dims_key(operand)))
             continue
         seen.append(operand)
         try:

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine import passes
+from torch_refine import passes, symbolic_dims
 from torch_refine.calculations import erase_if_dead, is_tensor_type_text, user_functions
 from torch_refine.passes import ModulePass
 from torch_refine.passes._calculation_pipeline import refine
@@ -38,6 +38,7 @@ class Pipeline(ModulePass):
     extra_library: str = ""  # path of an MLIR file of extra library functions
     runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
     max_iterations: int = 10
+    keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
 
     def run(self, module) -> None:
         library = load_library(module, self.extra_library)
@@ -59,6 +60,8 @@ class Pipeline(ModulePass):
                 stacklevel=2,
             )
         _cleanup(module)
+        if not self.keep_symbolic_dims:
+            symbolic_dims.strip(module)
 
 
 def type_fingerprint(module) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from torch_refine import symbolic_dims
 from torch_refine.passes import ModulePass
 from torch_refine.passes._calculation_pipeline import refine
 from torch_refine.passes._reify import SHAPE, load_library
@@ -18,7 +19,10 @@ class ShapePipeline(ModulePass):
 
     extra_library: str = ""  # path of an MLIR file of extra library functions
     runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+    keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
 
     def run(self, module) -> None:
         refine(module, SHAPE, load_library(module, self.extra_library), self.runtime_asserts)
         erase_unused_library_functions(module)
+        if not self.keep_symbolic_dims:
+            symbolic_dims.strip(module)

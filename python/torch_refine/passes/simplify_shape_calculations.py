@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
+from torch_refine import symbolic_dims
 from torch_refine.passes import ModulePass
 from torch_refine.simplify import SHAPE, Options, Statistics, simplify
 
@@ -18,6 +19,9 @@ class SimplifyShapeCalculations(ModulePass):
     )
     max_unroll: int = 1000
     max_unroll_ops: int = 200_000
+    keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
 
     def run(self, module) -> None:
         self.statistics: Statistics = simplify(module, SHAPE, Options(self.max_unroll, self.max_unroll_ops))
+        if not self.keep_symbolic_dims:
+            symbolic_dims.strip(module)

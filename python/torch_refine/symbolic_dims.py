@@ -1,0 +1,220 @@
+"""Symbolic dims: what a shape calculation found about dynamic sizes, kept on the op.
+
+When a shape calculation yields a size that is a polynomial in the dims of the function's
+arguments (`%argN[d]`, see `torch_refine.symbolic`), the op it calculated gets the
+discardable attribute `torch_refine.dims`: per tensor result, per dim, that polynomial
+as text ("" when not known). Later calculations read it back through `aten.size.int` of
+the op's results (patterns/symbolic.py), so `view(x, [%batch, 8, -1, 8])` cancels the
+batch and finds the `-1`. An attribute dies with its op: nothing refers to erased IR.
+
+A fact is only recorded when the yielded element is that polynomial whenever the
+calculation's checks pass.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine import types
+from torch_refine.patterns.lists import READ_ONLY_USERS
+from torch_refine.refinement import NotConstant, constant_value, defining_op
+from torch_refine.symbolic import Polynomial, format_polynomial, parse_polynomial
+
+ATTRIBUTE = "torch_refine.dims"
+_CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
+_MAX_DEPTH = 64
+
+
+# -- facts on ops -------------------------------------------------------------------
+
+
+def _facts(op) -> list[list[str]] | None:
+    attributes = op.operation.attributes
+    if ATTRIBUTE not in attributes:
+        return None
+    return [[ir.StringAttr(d).value for d in ir.ArrayAttr(r)] for r in ir.ArrayAttr(attributes[ATTRIBUTE])]
+
+
+def _set_facts(op, facts: list[list[str]]) -> None:
+    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.StringAttr.get(d) for d in result]) for result in facts])
+    op.operation.attributes[ATTRIBUTE] = attr
+
+
+def function_argument(value: ir.Value) -> int | None:
+    """The position of `value` among its function's arguments, if it is one."""
+    if not isinstance(value, ir.BlockArgument):
+        return None
+    block = value.owner
+    parent = block.owner
+    if parent is None or parent.operation.name != "func.func" or parent.regions[0].blocks[0] != block:
+        return None
+    return value.arg_number
+
+
+def tensor_dims(value: ir.Value) -> list[str] | None:
+    """Per dim of the tensor `value`: its polynomial text, "" when unknown; None when
+    nothing is known (unranked, or no fact)."""
+    while True:
+        argument = function_argument(value)
+        if argument is not None:
+            info = types.parse(value.type)
+            if info is None or info.sizes is None:
+                return None
+            return [
+                str(size) if size is not None else format_polynomial(Polynomial.symbol(argument, dim))
+                for dim, size in enumerate(info.sizes)
+            ]
+        producer = defining_op(value)
+        if producer is None:
+            return None
+        name = producer.operation.name
+        if name == "torch.tensor_static_info_cast":
+            value = producer.operands[0]
+        elif name in _CALCULATE_OPS:
+            body_yield = list(producer.regions[0].blocks[0].operations)[-1]
+            value = body_yield.operands[value.result_number]
+        else:
+            facts = _facts(producer)
+            if facts is None or value.result_number >= len(facts):
+                return None
+            return facts[value.result_number]
+
+
+def dims_key(value: ir.Value) -> tuple:
+    """What a memo key needs beyond the type: the known dims of a dynamic tensor."""
+    if "?" not in str(value.type):
+        return ()
+    dims = tensor_dims(value)
+    return () if dims is None else tuple(dims)
+
+
+# -- expressing ints as polynomials -------------------------------------------------
+
+
+def express(value: ir.Value, cache: dict | None = None, depth: int = 0) -> Polynomial | None:
+    """`value` (an int) as a polynomial over function argument dims, or None."""
+    if cache is None:
+        cache = {}
+    if value in cache:
+        return cache[value]
+    result = None if depth > _MAX_DEPTH else _express(value, cache, depth)
+    cache[value] = result
+    return result
+
+
+def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
+    producer = defining_op(value)
+    if producer is None:
+        return None
+    name = producer.operation.name
+    if name == "torch.constant.int":
+        return Polynomial.constant(constant_value(value))
+    if name == "torch.aten.size.int":
+        return _express_size(producer)
+    if name == "torch.prim.If":
+        return _express_if(producer, value.result_number, cache, depth)
+    handler = _ARITHMETIC.get(name)
+    if handler is None:
+        return None
+    operands = [express(v, cache, depth + 1) for v in producer.operands]
+    if any(p is None for p in operands):
+        return None
+    return handler(*operands)
+
+
+def _express_size(size_op) -> Polynomial | None:
+    try:
+        dim = constant_value(size_op.operands[1])
+    except NotConstant:
+        return None
+    dims = tensor_dims(size_op.operands[0])
+    if dims is None or not isinstance(dim, int) or not -len(dims) <= dim < len(dims):
+        return None
+    return parse_polynomial(dims[dim])
+
+
+def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None:
+    """An If result all of whose completing branches yield the same polynomial."""
+    found = None
+    for region in if_op.regions:
+        operations = list(region.blocks[0].operations)
+        if any(op.operation.name == "torch.prim.RaiseException" for op in operations):
+            continue  # this branch never yields
+        polynomial = express(operations[-1].operands[index], cache, depth + 1)
+        if polynomial is None or (found is not None and polynomial != found):
+            return None
+        found = polynomial
+    return found
+
+
+def _remainder(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    constants = a.constant_value(), b.constant_value()
+    if None not in constants:
+        return None if constants[1] == 0 else Polynomial.constant(constants[0] % constants[1])
+    return None if a.exact_divide(b) is None else Polynomial.constant(0)
+
+
+def _floordiv(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    constants = a.constant_value(), b.constant_value()
+    if None not in constants:
+        return None if constants[1] == 0 else Polynomial.constant(constants[0] // constants[1])
+    return a.exact_divide(b)
+
+
+_ARITHMETIC = {
+    "torch.aten.add.int": lambda a, b: a + b,
+    "torch.aten.sub.int": lambda a, b: a - b,
+    "torch.aten.mul.int": lambda a, b: a * b,
+    "torch.aten.neg.int": lambda a: -a,
+    "torch.aten.floordiv.int": _floordiv,
+    "torch.aten.remainder.int": _remainder,
+}
+
+
+# -- recording ----------------------------------------------------------------------
+
+
+def record(wrapped, yield_shapes, memo: dict, key) -> None:
+    """Put on `wrapped` the dims its calculation yields as polynomials (and remember
+    them under the memo key, for ops that reuse the calculation)."""
+    yielded = list(yield_shapes.operands)
+    if len(yielded) != len(wrapped.operation.results):
+        return
+    cache: dict = {}
+    polynomials = [_yielded_dims(v, cache) for v in yielded]
+    facts = [["" if p is None else format_polynomial(p) for p in result] for result in polynomials]
+    if not any(p is not None and p.constant_value() is None for result in polynomials for p in result):
+        facts = None  # nothing beyond what the types say
+    if key is not None:
+        memo[(ATTRIBUTE, key)] = facts
+    if facts is not None:
+        _set_facts(wrapped, facts)
+
+
+def restore(wrapped, memo: dict, key) -> None:
+    """On a memo hit, the dims the first op's calculation found."""
+    facts = memo.get((ATTRIBUTE, key)) if key is not None else None
+    if facts is not None and len(facts) == len(wrapped.operation.results):
+        _set_facts(wrapped, facts)
+
+
+def _yielded_dims(value: ir.Value, cache: dict) -> list[Polynomial | None]:
+    """The yielded list literal's elements as polynomials; [] when the literal is
+    changed after it is built (then it does not state the sizes)."""
+    producer = defining_op(value)
+    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
+        return []
+    if any(use.owner.operation.name not in READ_ONLY_USERS for use in value.uses):
+        return []
+    return [express(element, cache) for element in producer.operands]
+
+
+def strip(module: ir.Operation) -> None:
+    """Remove every symbolic dims attribute."""
+
+    def visit(op):
+        if ATTRIBUTE in op.attributes:
+            del op.attributes[ATTRIBUTE]
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
