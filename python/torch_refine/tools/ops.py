@@ -1,0 +1,249 @@
+"""torch-refine-ops: which op overloads the library covers, and which are Core ATen.
+
+    torch-refine-ops                       every op overload with a library function
+    torch-refine-ops model.mlir            the ops `model.mlir` uses, with their counts
+    torch-refine-ops model.mlir --missing  ... only those lacking a shape or dtype function
+    torch-refine-ops --all-core --core-only --json
+
+One row per op overload (the Torch dialect name without `torch.`; a `torch.operator`'s
+`name`): Core ATen or not, whether the library has its shape, dtype and decomposition
+functions, how many verified cases (registry invocations) its functions have, and how
+often the file uses it. `--json` prints a list of objects with the keys of `JSON_KEYS`
+(`count` is null without a file). Reading the file needs only the MLIR bindings; core tags
+and the registry's cases import torch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from torch_mlir import ir
+
+from torch_refine.calculations import LIBRARY_PREFIXES, symbol_name
+from torch_refine.context import create_context
+
+PROG = "torch-refine-ops"
+KINDS = ("shape", "dtype", "decomposition")
+FN_PREFIX = "__torch_refine_{kind}_fn."
+OP_PREFIXES = ("torch.aten.", "torch.prims.")
+JSON_KEYS = ("op", "core", "shape", "dtype", "decomposition", "cases", "count")
+
+
+@dataclass
+class Row:
+    op: str
+    core: bool
+    shape: bool
+    dtype: bool
+    decomposition: bool
+    cases: int
+    count: int | None  # uses in the file; None without a file
+
+    @property
+    def covered(self) -> bool:
+        return self.shape and self.dtype
+
+
+# --- the file ------------------------------------------------------------------------------
+
+
+def ops_in_text(text: str, source_name: str = "<input>") -> Counter:
+    """Uses of each aten/prims op and `torch.operator` name outside library functions."""
+    context = create_context(allow_unregistered_dialects=True)
+    module = ir.Module.parse(text, context)
+    counts: Counter = Counter()
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        name = op.name
+        if name == "torch.operator":
+            counts[ir.StringAttr(op.attributes["name"]).value] += 1
+        elif name.startswith(OP_PREFIXES):
+            counts[name.removeprefix("torch.")] += 1
+        return ir.WalkResult.ADVANCE
+
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and symbol_name(op).startswith(LIBRARY_PREFIXES):
+            continue  # reified library functions are not the model's ops
+        op.operation.walk(visit)
+    return counts
+
+
+# --- the library ---------------------------------------------------------------------------
+
+
+def library_ops(extra_library: str = "") -> dict[str, set[str]]:
+    """kind -> ops with a function of that kind in the generated (and extra) library."""
+    from torch_refine.library.loader import library_module
+
+    context = create_context()
+    modules = [library_module(context)]
+    if extra_library:
+        modules.append(ir.Module.parse(_extra_library_text(extra_library), context))
+    found: dict[str, set[str]] = {kind: set() for kind in KINDS}
+    for module in modules:
+        for op in module.body.operations:
+            symbol = symbol_name(op)
+            for kind in KINDS:
+                if symbol.startswith(prefix := FN_PREFIX.format(kind=kind)):
+                    found[kind].add(symbol.removeprefix(prefix))
+    return found
+
+
+def _extra_library_text(path: str) -> str:
+    from torch_refine.library import extension
+
+    if extension.is_python_library(path):
+        return extension.compile_extra_library(path)
+    with open(path, encoding="utf-8") as file:
+        return file.read()
+
+
+def registry_cases() -> dict[str, int]:
+    """op -> distinct invocations recorded for its functions in the registry (imports torch)."""
+    from torch_refine.library import registry
+
+    invocations: dict[str, dict[int, object]] = {}
+    for entry in registry.functions():
+        for invocation in entry.invocations:
+            invocations.setdefault(entry.op, {})[id(invocation)] = invocation
+    return {op: len(found) for op, found in invocations.items()}
+
+
+@functools.cache
+def core_ops() -> frozenset[str]:
+    """Every op overload PyTorch tags `core` (Core ATen), as Torch dialect names."""
+    import torch
+
+    core = set()
+    for schema in torch._C._jit_get_all_schemas():
+        namespace, _, name = schema.name.partition("::")
+        if namespace != "aten":
+            continue
+        overload = _overload(name, schema.overload_name or "default")
+        if overload is not None and torch.Tag.core in overload.tags:
+            core.add(".".join(p for p in ("aten", name, schema.overload_name) if p))
+    return frozenset(core)
+
+
+def _overload(name: str, overload_name: str):
+    import torch
+
+    try:
+        return getattr(getattr(torch.ops.aten, name), overload_name)
+    except (AttributeError, RuntimeError):  # schemas without a Python binding
+        return None
+
+
+# --- rows ----------------------------------------------------------------------------------
+
+
+def build_rows(args: argparse.Namespace, counts: Counter | None) -> list[Row]:
+    library = library_ops(args.extra_library)
+    cases = registry_cases()
+    core = core_ops()
+    if counts is not None:
+        names = set(counts)
+    else:
+        names = set().union(*library.values(), cases)
+    if args.all_core:
+        names |= core
+    rows = [
+        Row(
+            op=name,
+            core=name in core,
+            shape=name in library["shape"],
+            dtype=name in library["dtype"],
+            decomposition=name in library["decomposition"],
+            cases=cases.get(name, 0),
+            count=None if counts is None else counts.get(name, 0),
+        )
+        for name in sorted(names)
+    ]
+    if args.core_only:
+        rows = [row for row in rows if row.core]
+    if args.missing:
+        rows = [row for row in rows if not row.covered]
+    return rows
+
+
+def summary(rows: list[Row]) -> str:
+    core = [row for row in rows if row.core]
+    covered = sum(row.covered for row in rows)
+    core_covered = sum(row.covered for row in core)
+    return (
+        f"{len(rows)} ops, {len(core)} Core ATen; with shape and dtype functions: "
+        f"{covered} of {len(rows)} (Core ATen: {core_covered} of {len(core)})"
+    )
+
+
+def format_table(rows: list[Row], with_count: bool) -> str:
+    headers = ["op", "core", "shape", "dtype", "decomposition", "cases"]
+    if with_count:
+        headers.append("count")
+    cells = [[_cell(getattr(row, key)) for key in headers] for row in rows]
+    widths = [max(len(line[i]) for line in [headers, *cells]) for i in range(len(headers))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+             for line in [headers, *cells]]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+# --- command line --------------------------------------------------------------------------
+
+
+def _argument_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="List op overloads: Core ATen or not, and the library's functions for them.",
+    )
+    add = parser.add_argument
+    add("input", nargs="?", help="a Torch-dialect .mlir file: list the ops it uses ('-': stdin)")
+    add("--json", action="store_true", help=f"print a JSON list of objects {', '.join(JSON_KEYS)}")
+    add("--core-only", action="store_true", help="only Core ATen op overloads")
+    add("--missing", action="store_true", help="only ops lacking a shape or a dtype function")
+    add("--all-core", action="store_true", help="add every Core ATen overload, used or not")
+    add("--extra-library", metavar="FILE", default="", help="also these functions (.mlir or .py)")
+    return parser
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, encoding="utf-8") as file:
+        return file.read()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _argument_parser().parse_args(argv)
+    counts = None
+    if args.input is not None:
+        try:
+            counts = ops_in_text(_read(args.input), args.input)
+        except OSError as error:
+            print(f"{PROG}: error: cannot read '{args.input}': {error.strerror}", file=sys.stderr)
+            return 1
+        except ir.MLIRError as error:
+            print(f"{PROG}: error: cannot parse '{args.input}': {error}", file=sys.stderr)
+            return 1
+    rows = build_rows(args, counts)
+    if args.json:
+        print(json.dumps([asdict(row) for row in rows], indent=2))
+        return 0
+    sys.stdout.write(format_table(rows, with_count=counts is not None))
+    print(summary(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

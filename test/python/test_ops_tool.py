@@ -1,0 +1,136 @@
+"""torch-refine-ops: rows per op overload, core tags, coverage, counts, filters, JSON."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from torch_refine.library import registry
+from torch_refine.tools import ops
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "custom_op"
+
+MODEL = """\
+func.func @f(%x: !torch.vtensor<[2,3],f32>, %y: !torch.vtensor<[3,4],f32>) -> !torch.vtensor {
+  %0 = torch.aten.mm %x, %y : !torch.vtensor<[2,3],f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor
+  %1 = torch.aten.tanh %0 : !torch.vtensor -> !torch.vtensor
+  %2 = torch.aten.tanh %1 : !torch.vtensor -> !torch.vtensor
+  %3 = torch.operator "mylib.custom"(%2) : (!torch.vtensor) -> !torch.vtensor
+  return %3 : !torch.vtensor
+}
+"""
+
+
+def _json(capsys, *argv: str) -> list[dict]:
+    assert ops.main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.fixture
+def model(tmp_path) -> str:
+    path = tmp_path / "model.mlir"
+    path.write_text(MODEL)
+    return str(path)
+
+
+def test_json_schema_is_a_list_of_objects_with_the_stable_keys(capsys, model):
+    rows = _json(capsys, model)
+    assert rows
+    for row in rows:
+        assert tuple(row) == ops.JSON_KEYS
+        assert all(isinstance(row[k], bool) for k in ("core", "shape", "dtype", "decomposition"))
+        assert isinstance(row["cases"], int)
+        assert isinstance(row["count"], int)
+
+
+def test_a_file_gives_one_row_per_op_with_its_count(capsys, model):
+    rows = {row["op"]: row for row in _json(capsys, model)}
+    assert set(rows) == {"aten.mm", "aten.tanh", "mylib.custom"}
+    assert rows["aten.tanh"]["count"] == 2
+    assert rows["aten.mm"]["count"] == 1
+    assert rows["mylib.custom"] == {
+        "op": "mylib.custom", "core": False, "shape": False, "dtype": False,
+        "decomposition": False, "cases": 0, "count": 1,
+    }
+
+
+def test_registry_rows_have_functions_and_their_cases(capsys, model):
+    rows = {row["op"]: row for row in _json(capsys, model)}
+    mm = rows["aten.mm"]
+    assert mm["shape"]
+    assert mm["dtype"]
+    entries = [e for e in registry.functions() if e.op == "aten.mm"]
+    assert mm["cases"] == len({id(i) for e in entries for i in e.invocations})
+    assert mm["cases"] > 0
+
+
+def test_core_detection(capsys, model):
+    rows = {row["op"]: row for row in _json(capsys, model)}
+    assert rows["aten.mm"]["core"]
+    assert rows["aten.tanh"]["core"]
+    assert not rows["mylib.custom"]["core"]
+    assert "aten.mm" in ops.core_ops()
+    assert "aten.add.Tensor" in ops.core_ops()
+    assert "aten.add.int" not in ops.core_ops()
+
+
+def test_all_core_lists_every_core_overload(capsys):
+    rows = _json(capsys, "--all-core", "--core-only")
+    assert len(rows) == len(ops.core_ops()) == 193
+    assert all(row["count"] is None for row in rows)
+
+
+def test_missing_and_core_only_filters(capsys, model):
+    missing = {row["op"] for row in _json(capsys, model, "--missing")}
+    assert missing == {"mylib.custom"}
+    core = {row["op"] for row in _json(capsys, model, "--core-only")}
+    assert core == {"aten.mm", "aten.tanh"}
+
+
+def test_extra_library_covers_the_example_ops(capsys):
+    model = str(EXAMPLE / "model.mlir")
+    before = {row["op"] for row in _json(capsys, model, "--missing")}
+    assert before == {"aten.pixel_shuffle", "mylib.rotary"}
+    after = _json(capsys, model, "--missing", "--extra-library", str(EXAMPLE / "my_ops.py"))
+    assert after == []
+
+
+def test_text_table_and_summary(capsys, model):
+    assert ops.main([model]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["op", "core", "shape", "dtype", "decomposition", "cases", "count"]
+    assert out[2].split()[:2] == ["aten.tanh", "yes"]
+    assert out[-1] == (
+        "3 ops, 2 Core ATen; with shape and dtype functions: 2 of 3 (Core ATen: 2 of 2)"
+    )
+
+
+def test_library_functions_in_the_file_are_not_counted():
+    text = MODEL + (
+        'func.func private @"__torch_refine_shape_fn.aten.neg"(%a: !torch.list<int>)'
+        " -> !torch.list<int> {\n"
+        "  %0 = torch.aten.len.t %a : !torch.list<int> -> !torch.int\n"
+        "  return %a : !torch.list<int>\n}\n"
+    )
+    assert "aten.len.t" not in ops.ops_in_text(text)
+
+
+def test_bad_input_is_an_error(tmp_path, capsys):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("func.func @f(")
+    assert ops.main([str(bad)]) == 1
+    assert "torch-refine-ops: error: cannot parse" in capsys.readouterr().err
+    assert ops.main([str(tmp_path / "absent.mlir")]) == 1
+
+
+def test_module_runs_as_a_script(model):
+    run = subprocess.run(
+        [sys.executable, "-m", "torch_refine.tools.ops", model, "--core-only"],
+        capture_output=True, text=True, check=True,
+    )
+    assert run.stdout.splitlines()[-1].startswith("2 ops, 2 Core ATen")
