@@ -53,7 +53,10 @@ def function_argument(value: ir.Value) -> int | None:
 
 def tensor_dims(value: ir.Value) -> list[str] | None:
     """Per dim of the tensor `value`: its polynomial text, "" when unknown; None when
-    nothing is known (unranked, or no fact)."""
+    nothing is known (unranked, no fact, or a tensor without value semantics, whose sizes
+    in-place ops may change)."""
+    if not _is_value_tensor(value):
+        return None
     while True:
         argument = function_argument(value)
         if argument is not None:
@@ -78,6 +81,10 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             if facts is None or value.result_number >= len(facts):
                 return None
             return facts[value.result_number]
+
+
+def _is_value_tensor(value: ir.Value) -> bool:
+    return str(value.type).startswith("!torch.vtensor")
 
 
 def dims_key(value: ir.Value) -> tuple:
@@ -178,7 +185,8 @@ def record(wrapped, yield_shapes, memo: dict, key) -> None:
     """Put on `wrapped` the dims its calculation yields as polynomials (and remember
     them under the memo key, for ops that reuse the calculation)."""
     yielded = list(yield_shapes.operands)
-    if len(yielded) != len(wrapped.operation.results):
+    results = list(wrapped.operation.results)
+    if len(yielded) != len(results) or not all(_is_value_tensor(r) for r in results):
         return
     cache: dict = {}
     polynomials = [_yielded_dims(v, cache) for v in yielded]

@@ -1,0 +1,94 @@
+// RUN: torch-refine-opt --split-input-file --torch-refine-pipeline %s | filecheck %s
+// RUN: torch-refine-opt --split-input-file --pass-pipeline='builtin.module(torch-refine-pipeline{keep-symbolic-dims=true})' %s | filecheck %s --check-prefix=KEEP
+
+// The inferred dim of a view on a dynamic batch: (b*8*32) // (b*8*8) = 4.
+// CHECK-LABEL: func.func @view_infers_dim_on_dynamic_batch(
+// CHECK:         torch.aten.view %arg0, %{{.*}} : !torch.vtensor<[?,8,32],f32>, !torch.list<int> -> !torch.vtensor<[?,8,4,8],f32>
+// CHECK-NOT:     torch_refine.dims
+// KEEP-LABEL:  func.func @view_infers_dim_on_dynamic_batch(
+// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "8", "4", "8"\]\]}}}
+func.func @view_infers_dim_on_dynamic_batch(%arg0: !torch.vtensor<[?,8,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int8 = torch.constant.int 8
+  %int-1 = torch.constant.int -1
+  %batch = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,8,32],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %batch, %int8, %int-1, %int8 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %arg0, %sizes : !torch.vtensor<[?,8,32],f32>, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// The second view reads the first one's dim 0 (the batch) back through aten.size.int.
+// CHECK-LABEL: func.func @chain_of_views(
+// CHECK:         %[[FLAT:.*]] = torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,256],f32>
+// CHECK:         torch.aten.view %[[FLAT]], %{{.*}} -> !torch.vtensor<[?,8,4,8],f32>
+// KEEP-LABEL:  func.func @chain_of_views(
+// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "256"\]\]}}}
+// KEEP:          torch.aten.view %{{.*}}, %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "8", "4", "8"\]\]}}}
+func.func @chain_of_views(%arg0: !torch.vtensor<[?,8,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int8 = torch.constant.int 8
+  %int256 = torch.constant.int 256
+  %int-1 = torch.constant.int -1
+  %batch = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,8,32],f32>, !torch.int -> !torch.int
+  %flat_sizes = torch.prim.ListConstruct %batch, %int256 : (!torch.int, !torch.int) -> !torch.list<int>
+  %flat = torch.aten.view %arg0, %flat_sizes : !torch.vtensor<[?,8,32],f32>, !torch.list<int> -> !torch.vtensor
+  %sizes = torch.prim.ListConstruct %batch, %int8, %int-1, %int8 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %flat, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// Flatten batch*seq, go through an elementwise op, and split the flat dim back:
+// (8*b*32) // (b*32) = 8 recovers the static sequence length.
+// CHECK-LABEL: func.func @reshape_flattened_batch_back(
+// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,32],f32>
+// CHECK:         torch.aten.relu %{{.*}} -> !torch.vtensor<[?,32],f32>
+// CHECK:         torch.aten.view %{{.*}}, %{{.*}} -> !torch.vtensor<[?,8,4,8],f32>
+// KEEP-LABEL:  func.func @reshape_flattened_batch_back(
+// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["8\*%arg0\[0\]", "32"\]\]}}}
+// KEEP:          torch.aten.relu %{{.*}} {torch_refine.dims = {{\[\["8\*%arg0\[0\]", "32"\]\]}}}
+func.func @reshape_flattened_batch_back(%arg0: !torch.vtensor<[?,8,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int4 = torch.constant.int 4
+  %int8 = torch.constant.int 8
+  %int32 = torch.constant.int 32
+  %int-1 = torch.constant.int -1
+  %flat_sizes = torch.prim.ListConstruct %int-1, %int32 : (!torch.int, !torch.int) -> !torch.list<int>
+  %flat = torch.aten.view %arg0, %flat_sizes : !torch.vtensor<[?,8,32],f32>, !torch.list<int> -> !torch.vtensor
+  %relu = torch.aten.relu %flat : !torch.vtensor -> !torch.vtensor
+  %batch = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,8,32],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %batch, %int-1, %int4, %int8 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %relu, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// No cancellation: the sizes come from another argument (whose dims may differ), or the
+// quotient still depends on the batch. Those dims stay dynamic; the second still gets a
+// symbolic dim. Broadcasting two arguments' batches is not decided either.
+// CHECK-LABEL: func.func @no_cancellation(
+// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,?],f32>
+// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[2,?],f32>
+// CHECK:         torch.aten.add.Tensor %arg0, %arg1, %{{.*}} -> !torch.vtensor<[?,32],f32>
+// KEEP-LABEL:  func.func @no_cancellation(
+// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["%arg1\[0\]", ""\]\]}}}
+// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["2", "16\*%arg0\[0\]"\]\]}}}
+// KEEP-NOT:      torch_refine.dims
+// KEEP:          return
+func.func @no_cancellation(%arg0: !torch.vtensor<[?,32],f32>, %arg1: !torch.vtensor<[?,32],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int-1 = torch.constant.int -1
+  %other = torch.aten.size.int %arg1, %int0 : !torch.vtensor<[?,32],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %other, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %arg0, %sizes : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
+  %halves = torch.prim.ListConstruct %int2, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %halves : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
+  %2 = torch.aten.add.Tensor %arg0, %arg1, %int1 : !torch.vtensor<[?,32],f32>, !torch.vtensor<[?,32],f32>, !torch.int -> !torch.vtensor
+  return %0, %1, %2 : !torch.vtensor, !torch.vtensor, !torch.vtensor
+}
