@@ -21,7 +21,9 @@ def mylib〇rotary〡shape(x: List[int], cos: List[int], sin: List[int]) -> List
     assert len(x) >= 2, "rotary: x needs a sequence and a head dimension"
     assert x[-1] % 2 == 0, "rotary: the head dimension must be even"
     assert cos == sin, "rotary: cos and sin tables differ in shape"
-    assert cos == [x[-2], x[-1] // 2], "rotary: tables must be [seq, head_dim / 2]"
+    assert len(cos) == 2, "rotary: tables must be [seq, head_dim / 2]"
+    assert cos[0] == x[-2], "rotary: tables must have one row per position"
+    assert cos[1] == x[-1] // 2, "rotary: tables must have head_dim / 2 columns"
     return x
 
 
