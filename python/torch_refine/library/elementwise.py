@@ -55,16 +55,18 @@ _SCALAR_SWEEP = (2, 2.5, True, 1j)
 META = Invocation
 KERNEL = KernelInvocation
 
-# Dtype checks: (expression that must hold, what PyTorch rejects).
-NO_BOOL = ("not _has_bool(dtypes)", "bool tensors are not supported")
+# Dtype checks: (expression that must hold, what PyTorch rejects, a dtype it rejects or None).
+NO_BOOL = ("not _has_bool(dtypes)", "bool tensors are not supported", torch.bool)
 INTEGRAL = ("is_integer_dtype(promoted) or promoted == 11",
-            "only integral and bool tensors are supported")
-NOT_COMPLEX = ("not is_complex_dtype(promoted)", "complex tensors are not supported")
+            "only integral and bool tensors are supported", torch.float32)
+NOT_COMPLEX = ("not is_complex_dtype(promoted)", "complex tensors are not supported",
+               torch.complex64)
 REAL = ("is_integer_dtype(promoted) or is_float_dtype(promoted)",
-        "bool and complex tensors are not supported")
-FLOATING = ("is_float_dtype(promoted)", "only floating-point tensors are supported")
+        "bool and complex tensors are not supported", torch.complex64)
+FLOATING = ("is_float_dtype(promoted)", "only floating-point tensors are supported",
+            torch.int64)
 GELU_APPROXIMATE = ("approximate == 'none' or approximate == 'tanh'",
-                    "approximate must be 'none' or 'tanh'")
+                    "approximate must be 'none' or 'tanh'", None)
 
 
 def _has_bool(dtypes: List[int]) -> bool:
@@ -104,7 +106,7 @@ def _dtype_body(op: str, kind: int, tensors: list[str], scalars: list[str],
         lines.append(f"    return elementwise_dtype({kind}, ranks, dtypes)")
         return "\n".join(lines)
     lines.append("    promoted = promote_dtypes(ranks, dtypes)")
-    lines += [f"    assert {expr}, {f'{op}: {message}'!r}" for expr, message in checks]
+    lines += [f"    assert {expr}, {f'{op}: {message}'!r}" for expr, message, *_ in checks]
     lines.append(f"    return apply_promotion_kind({kind}, promoted)")
     return "\n".join(lines)
 
@@ -134,6 +136,14 @@ def _dtype_invocations(n_tensors: int, n_scalars: int, case=Invocation) -> list[
     return cases
 
 
+def _error_invocations(n_tensors: int, n_scalars: int, checks: tuple,
+                       reference) -> list[Invocation]:
+    """One case per check: every tensor operand of a dtype the check rejects."""
+    error = KernelErrorInvocation if reference is KERNEL else ErrorInvocation
+    return [error(*[TensorOfShape(2, dtype=rejected)] * n_tensors, *[2] * n_scalars)
+            for _, _, rejected in checks if rejected is not None]
+
+
 def elementwise(ops: tuple[str, ...], kind: int, checks: tuple = (), reference=META,
                 extra_dtype_cases: tuple = ()) -> None:
     """Declare shape and dtype functions for elementwise `ops` of promotion `kind`.
@@ -145,8 +155,9 @@ def elementwise(ops: tuple[str, ...], kind: int, checks: tuple = (), reference=M
         define("shape", op, _shape_body(tensors), globals(),
                _shape_invocations(len(tensors), len(scalars)))
         cases = _dtype_invocations(len(tensors), len(scalars), reference)
+        errors = _error_invocations(len(tensors), len(scalars), checks, reference)
         define("dtype", op, _dtype_body(op, kind, tensors, scalars, checks), globals(),
-               cases + list(extra_dtype_cases))
+               cases + errors + list(extra_dtype_cases))
 
 
 _FLOAT_UNARY = (
@@ -313,7 +324,7 @@ def aten〇where〇self〡shape(condition: List[int], self: List[int], other: Li
 ] + [
     KernelInvocation(TensorOfShape(2, dtype=c), TensorOfShape(2), TensorOfShape(2))
     for c in DTYPE_SWEEP
-])
+] + [KernelErrorInvocation(TensorOfShape(2, dtype=torch.int64), TensorOfShape(2), TensorOfShape(2))])
 def aten〇where〇self〡dtype(condition_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int]) -> int:
     condition = condition_rank_dtype[1]
     # The real kernels still take uint8 conditions (deprecated); meta kernels refuse them.
@@ -389,6 +400,10 @@ def aten〇hardtanh〡shape(self: List[int], min_val: float = -1, max_val: float
 @dtype("aten.hardtanh", invocations=[
     KernelInvocation(TensorOfShape(2, 3, dtype=d), *bounds)
     for d in DTYPE_SWEEP for bounds in [(), (0, 6), (-0.5, 0.5), (-1.0, 0.5), (0, -2), (False, True)]
+] + [
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.bool)),
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.complex64)),
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.uint8), -1, 1),
 ])
 def aten〇hardtanh〡dtype(self_rank_dtype: Tuple[int, int], min_val: Union[int, float, complex] = -1, max_val: Union[int, float, complex] = 1) -> int:
     self_dtype = self_rank_dtype[1]
@@ -414,7 +429,7 @@ def aten〇atan2〇out〡shape(self: List[int], other: List[int], out: List[int]
 @dtype("aten.atan2.out", invocations=[
     Invocation(TensorOfShape(2, dtype=a), TensorOfShape(dtype=b), out=TensorOfShape(2, dtype=o))
     for a, b, o in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP, DTYPE_SWEEP)
-])
+] + [ErrorInvocation(TensorOfShape(2), TensorOfShape(2), out=TensorOfShape(2, dtype=torch.int64))])
 def aten〇atan2〇out〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int], out_rank_dtype: Tuple[int, int]) -> int:
     ranks: List[Optional[int]] = [self_rank_dtype[0], other_rank_dtype[0]]
     result = elementwise_dtype(2, ranks, [self_rank_dtype[1], other_rank_dtype[1]])  # 2: INT_TO_FLOAT

@@ -9,6 +9,7 @@ failures never pass for agreement.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,10 @@ def dtype_code(dtype: torch.dtype) -> int:
     return _DTYPE_CODES[dtype]
 
 
+def dtype_of(code: int) -> torch.dtype:
+    return next(dtype for dtype, known in _DTYPE_CODES.items() if known == code)
+
+
 def scalar_dtype(value: Any) -> torch.dtype:
     """The dtype PyTorch gives a Python number result (torch.tensor(value).dtype)."""
     if isinstance(value, bool):
@@ -65,6 +70,16 @@ class TensorOfShape:
 
 def LongTensorOfShape(*shape: int) -> TensorOfShape:  # noqa: N802 (reads like a type)
     return TensorOfShape(*shape, dtype=torch.int64)
+
+
+def described(value: Any) -> Any:
+    """A real call's argument with its tensors replaced by TensorOfShape (sizes and dtype)."""
+    if isinstance(value, torch.Tensor):
+        return TensorOfShape(*value.shape, dtype=value.dtype)
+    if isinstance(value, list | tuple):
+        converted = [described(v) for v in value]
+        return converted if isinstance(value, list) else tuple(converted)
+    return value
 
 
 def _convert(value: Any, tensor_fn) -> Any:
@@ -142,6 +157,12 @@ class Invocation:
         return args, kwargs
 
 
+    @classmethod
+    def of_call(cls, args: tuple, kwargs: dict) -> Invocation:
+        """The invocation of a captured real call (taken before the call mutates anything)."""
+        return cls(*described(args), **{k: described(v) for k, v in kwargs.items()})
+
+
 class ErrorInvocation(Invocation):
     """An invocation on which PyTorch raises, so the library function must raise too."""
 
@@ -191,3 +212,16 @@ def expected_dtypes(result: Any) -> Any:
     if isinstance(result, list):
         return [expected_dtypes(r) for r in result]
     return tuple(expected_dtypes(r) for r in result)
+
+
+@functools.cache
+def scripted(fn):
+    return torch.jit.script(fn)
+
+
+def normalized(value: Any) -> Any:
+    """A library result with TorchScript's lists and tuples as Python ones, for comparison."""
+    if isinstance(value, tuple | list):
+        items = [normalized(v) for v in value]
+        return tuple(items) if isinstance(value, tuple) else items
+    return value

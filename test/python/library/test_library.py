@@ -5,13 +5,16 @@ library function must raise too; an ErrorInvocation on which PyTorch does not ra
 broken test case, not a pass.
 """
 
-import functools
-
 import pytest
-import torch
 
 from torch_refine.library import registry
-from torch_refine.library.testing import expected_dtypes, expected_shapes, op_overload
+from torch_refine.library.testing import (
+    expected_dtypes,
+    expected_shapes,
+    normalized,
+    op_overload,
+    scripted,
+)
 
 CHECKED_KINDS = ("shape", "dtype")
 
@@ -22,11 +25,6 @@ def _cases():
             continue
         for index, invocation in enumerate(entry.invocations):
             yield pytest.param(entry, invocation, id=f"{entry.op}-{entry.kind}-{index}")
-
-
-@functools.cache
-def _scripted(fn):
-    return torch.jit.script(fn)
 
 
 def _run_pytorch(op: str, invocation):
@@ -41,28 +39,23 @@ def _library_args(entry, invocation):
     return invocation.shape_args() if entry.kind == "shape" else invocation.dtype_args()
 
 
-def _normalize(value):
-    if isinstance(value, tuple | list):
-        items = [_normalize(v) for v in value]
-        return tuple(items) if isinstance(value, tuple) else items
-    return value
-
-
 @pytest.mark.parametrize(("entry", "invocation"), list(_cases()))
 def test_library_function_matches_pytorch(entry, invocation):
     result, torch_error = _run_pytorch(entry.op, invocation)
     args, kwargs = _library_args(entry, invocation)
-    fn = _scripted(entry.fn)
+    fn = scripted(entry.fn)
     if torch_error is not None:
         with pytest.raises(Exception):  # noqa: B017 (TorchScript raises its own error types)
             fn(*args, **kwargs)
         return
     assert not invocation.expects_error, f"PyTorch accepts {invocation}; it is no error case"
     expected = expected_shapes(result) if entry.kind == "shape" else expected_dtypes(result)
-    assert _normalize(fn(*args, **kwargs)) == expected
+    assert normalized(fn(*args, **kwargs)) == expected
 
 
-def test_every_function_has_cases():
+def test_every_function_has_cases(record_property):
+    for kind in CHECKED_KINDS:  # for the session summary (test/python/conftest.py)
+        record_property(f"library_{kind}_functions", len(registry.functions(kind)))
     missing = [f"{e.op} ({e.kind})" for e in registry.functions() if e.kind in CHECKED_KINDS
                and not e.invocations]
     assert not missing, "library functions without test cases: " + ", ".join(missing)
