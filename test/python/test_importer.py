@@ -4,6 +4,7 @@ import inspect
 import itertools
 import operator
 import re
+from typing import List
 
 import pytest
 import torch
@@ -12,6 +13,7 @@ import torch.jit._shape_functions as upstream
 from torch_refine.context import create_context
 from torch_refine.importer import UnsupportedNodeError, import_functions
 from torch_refine.importer.torchscript import _REBUILT_COMPARISONS
+from torch_refine.library._helpers import unknown_dim
 
 # aten::lt/eq(Scalar, Scalar) on Union[int, float] have no Torch op (torch.aten.lt.int, .float
 # and so on exist, but no untyped overload); the importer must say so, not guess.
@@ -114,3 +116,14 @@ def test_rebuilt_comparisons_are_exact(head):
             term = _comparison(op_name)(*((b, a) if swapped else (a, b)))
             result = result or (not term if negated else term)
         assert result == _PYTHON_COMPARISONS[name](a, b), (a, b)
+
+
+def _data_dependent(x: int) -> List[int]:
+    return [x, unknown_dim(), unknown_dim()]
+
+
+def test_unknown_dim_is_an_opaque_int_per_call():
+    assert torch.jit.script(_data_dependent)(3) == [3, -1, -1]  # the sentinel when run
+    text = str(import_functions({"f": torch.jit.script(_data_dependent)}))
+    assert text.count("torch.prim.Uninitialized : !torch.int") == 2
+    assert "unknown_dim" not in text  # lowered, not called

@@ -5,7 +5,9 @@ Torch op named by their schema (`aten::add.int(int a, int b) -> int` becomes
 `torch.aten.add.int`); structural nodes (constants, If, Loop, lists, tuples, calls) have
 handlers of their own. A callee is imported once, as a private helper named
 `__torch_refine_helper.<qualified name>`, except `promotion.promote_dtypes`, which becomes the
-`torch.promote_dtypes` op (the simplify passes evaluate that op with the same Python function).
+`torch.promote_dtypes` op (the simplify passes evaluate that op with the same Python function),
+and `_helpers.unknown_dim`, which becomes `torch.prim.Uninitialized : !torch.int` (a size the
+data decides: an int nothing folds, so its dim refines to `?`).
 
 The output is deterministic: functions are sorted by symbol and nothing depends on object
 identity or dictionary order of the TorchScript runtime.
@@ -24,6 +26,7 @@ from ..context import create_context
 from ..library.registry import HELPER_PREFIX
 
 PROMOTE_DTYPES = "__torch__.torch_refine.library.promotion.promote_dtypes"
+UNKNOWN_DIM = "__torch__.torch_refine.library._helpers.unknown_dim"
 _QUALIFIED_PREFIX = "__torch__."
 _NO_SCHEMA = "(no schema)"
 # The trailing `# file:line:col` comment TorchScript prints on a node's first line.
@@ -416,6 +419,10 @@ class _FunctionImporter:
         if qualified_name == PROMOTE_DTYPES:
             op = self._emit("torch.promote_dtypes", [self._value(a) for a in args],
                             self._output_types(node))
+            self._bind(node, op)
+            return
+        if qualified_name == UNKNOWN_DIM:
+            op = self._emit("torch.prim.Uninitialized", [], self._output_types(node))
             self._bind(node, op)
             return
         helper = self.importer.helper(qualified_name)

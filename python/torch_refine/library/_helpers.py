@@ -46,3 +46,15 @@ def check_dtypes_not_bool(dtypes: List[int]) -> None:
     for dtype in dtypes:
         if dtype == 11:
             raise AssertionError("the operation does not support bool tensors")
+
+
+def unknown_dim() -> int:
+    """A size PyTorch computes from the tensor data (nonzero's count, unique's length).
+
+    Run as Python or TorchScript it is -1, a value no size takes, so tests can tell it from
+    every computed size. The importer lowers each call to `torch.prim.Uninitialized :
+    !torch.int`: an int no folder or pattern decides, so the refined dim is `?` and a check
+    comparing it stays undecided. Every call is its own unknown; never compare two of them
+    (CSE, which the refinement passes do not run, would merge them into one value).
+    """
+    return -1
