@@ -8,6 +8,7 @@ symbols (repeats are powers); the constant monomial is `()`. Pure Python.
 
 from __future__ import annotations
 
+import functools
 import re
 
 Symbol = tuple[int, int]
@@ -122,8 +123,10 @@ def format_polynomial(polynomial: Polynomial) -> str:
 _FACTOR = re.compile(r"%arg(\d+)\[(\d+)\]|(\d+)")
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_polynomial(text: str) -> Polynomial | None:
-    """The inverse of `format_polynomial`; None when `text` is not in that form."""
+    """The inverse of `format_polynomial`; None when `text` is not in that form.
+    (Cached: a polynomial is never changed in place.)"""
     normalized = text.strip()
     if not normalized:
         return None

@@ -65,10 +65,11 @@ def _materialize(polynomial: Polynomial, arguments) -> ir.Value:
     return make_constant(0) if total is None else total
 
 
+# Ops whose result can be a constant when both operands are not (a product of two
+# non-constant polynomials never is).
 _ARITHMETIC = (
     "torch.aten.add.int",
     "torch.aten.sub.int",
-    "torch.aten.mul.int",
     "torch.aten.floordiv.int",
     "torch.aten.remainder.int",
 )
@@ -85,8 +86,8 @@ _COMPARISONS = {
 
 def fold_arithmetic(op, rewriter):
     """Int arithmetic whose symbolic result is a constant."""
-    if all(is_constant(v) for v in op.operands):
-        return True  # the C++ folders' case
+    if any(is_constant(v) for v in op.operands):
+        return True  # a constant with a non-constant polynomial gives a non-constant
     polynomial = express(op.result)
     value = None if polynomial is None else polynomial.constant_value()
     if value is None:
@@ -98,8 +99,8 @@ def fold_arithmetic(op, rewriter):
 
 def fold_comparison(op, rewriter):
     """Int comparison of two polynomials differing by a constant."""
-    if all(is_constant(v) for v in op.operands):
-        return True
+    if any(is_constant(v) for v in op.operands):
+        return True  # the C++ folders' and fold_sign_comparison's case
     cache: dict = {}
     lhs, rhs = (express(v, cache) for v in op.operands)
     if lhs is None or rhs is None:
