@@ -214,7 +214,13 @@ def _yielded_dims(value: ir.Value, cache: dict) -> list[Polynomial | None]:
         return []
     if any(use.owner.operation.name not in READ_ONLY_USERS for use in value.uses):
         return []
-    return [express(element, cache) for element in producer.operands]
+    return [_as_size(express(element, cache)) for element in producer.operands]
+
+
+def _as_size(polynomial: Polynomial | None) -> Polynomial | None:
+    """A negative constant is no size (the refinement reads it as unknown too)."""
+    value = None if polynomial is None else polynomial.constant_value()
+    return None if value is not None and value < 0 else polynomial
 
 
 def strip(module: ir.Operation) -> None:

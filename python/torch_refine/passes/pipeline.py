@@ -41,6 +41,7 @@ class Pipeline(ModulePass):
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
 
     def run(self, module) -> None:
+        symbolic_dims.strip(module)  # only facts this run derives are trusted
         library = load_library(module, self.extra_library)
         propagate = passes.get(PROPAGATE)()
         memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds

@@ -22,6 +22,7 @@ class ShapePipeline(ModulePass):
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
 
     def run(self, module) -> None:
+        symbolic_dims.strip(module)  # only facts this run derives are trusted
         refine(module, SHAPE, load_library(module, self.extra_library), self.runtime_asserts)
         erase_unused_library_functions(module)
         if not self.keep_symbolic_dims:

@@ -22,6 +22,7 @@ class SimplifyShapeCalculations(ModulePass):
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
 
     def run(self, module) -> None:
+        symbolic_dims.strip(module)  # only facts this run derives are trusted
         self.statistics: Statistics = simplify(module, SHAPE, Options(self.max_unroll, self.max_unroll_ops))
         if not self.keep_symbolic_dims:
             symbolic_dims.strip(module)
