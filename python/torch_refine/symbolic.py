@@ -37,9 +37,6 @@ class Polynomial:
             return self.terms[()]
         return None
 
-    def symbols(self) -> set[Symbol]:
-        return {s for monomial in self.terms for s in monomial}
-
     def __add__(self, other: Polynomial) -> Polynomial:
         terms = dict(self.terms)
         for monomial, coefficient in other.terms.items():

@@ -32,12 +32,13 @@ def _facts(op) -> list[list[str]] | None:
     attributes = op.operation.attributes
     if ATTRIBUTE not in attributes:
         return None
-    return [[ir.StringAttr(d).value for d in ir.ArrayAttr(r)] for r in ir.ArrayAttr(attributes[ATTRIBUTE])]
+    results = ir.ArrayAttr(attributes[ATTRIBUTE])
+    return [[ir.StringAttr(d).value for d in ir.ArrayAttr(r)] for r in results]
 
 
 def _set_facts(op, facts: list[list[str]]) -> None:
-    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.StringAttr.get(d) for d in result]) for result in facts])
-    op.operation.attributes[ATTRIBUTE] = attr
+    results = [ir.ArrayAttr.get([ir.StringAttr.get(d) for d in result]) for result in facts]
+    op.operation.attributes[ATTRIBUTE] = ir.ArrayAttr.get(results)
 
 
 def function_argument(value: ir.Value) -> int | None:
@@ -46,7 +47,9 @@ def function_argument(value: ir.Value) -> int | None:
         return None
     block = value.owner
     parent = block.owner
-    if parent is None or parent.operation.name != "func.func" or parent.regions[0].blocks[0] != block:
+    if parent is None or parent.operation.name != "func.func":
+        return None
+    if parent.regions[0].blocks[0] != block:
         return None
     return value.arg_number
 
@@ -64,7 +67,7 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             if info is None or info.sizes is None:
                 return None
             return [
-                str(size) if size is not None else format_polynomial(Polynomial.symbol(argument, dim))
+                format_polynomial(Polynomial.symbol(argument, dim)) if size is None else str(size)
                 for dim, size in enumerate(info.sizes)
             ]
         producer = defining_op(value)
@@ -191,7 +194,8 @@ def record(wrapped, yield_shapes, memo: dict, key) -> None:
     cache: dict = {}
     polynomials = [_yielded_dims(v, cache) for v in yielded]
     facts = [["" if p is None else format_polynomial(p) for p in result] for result in polynomials]
-    if not any(p is not None and p.constant_value() is None for result in polynomials for p in result):
+    symbolic = (p for result in polynomials for p in result if p is not None)
+    if all(p.constant_value() is not None for p in symbolic):
         facts = None  # nothing beyond what the types say
     if key is not None:
         memo[(ATTRIBUTE, key)] = facts

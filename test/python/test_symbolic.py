@@ -30,7 +30,8 @@ def test_constant_value_only_without_symbols():
 def test_exact_division_by_a_term():
     numel = S0 * const(256)
     assert numel.exact_divide(S0 * const(64)) == const(4)
-    assert (S0 * S1 * const(6) + S0 * const(3)).exact_divide(S0 * const(3)) == S1 * const(2) + const(1)
+    dividend = S0 * S1 * const(6) + S0 * const(3)
+    assert dividend.exact_divide(S0 * const(3)) == S1 * const(2) + const(1)
     assert (S0 * const(8) + const(3)).exact_divide(const(8)) is None  # 3 is not a multiple
     assert numel.exact_divide(S1) is None  # S1 does not divide S0
     assert numel.exact_divide(S0 + const(1)) is None  # not a single term

@@ -116,4 +116,4 @@ def fold_comparison(op, rewriter):
 def patterns(options) -> list:
     found = [(name, fold_arithmetic) for name in _ARITHMETIC]
     found += [(name, fold_comparison) for name in _COMPARISONS]
-    return found + [("torch.aten.size.int", size_from_symbols)]
+    return [*found, ("torch.aten.size.int", size_from_symbols)]
