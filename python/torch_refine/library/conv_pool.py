@@ -195,6 +195,7 @@ _CONV_BACKWARD_ARGS = ([1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, Tr
                [0, 0], 2, [True, True, True]),
     Invocation(_T(0, 3, 3), _T(0, 2, 5), _T(3, 2, 3), [3], [1], [0], [1], False, [0], 1,
                [True, True, True]),
+    ErrorInvocation(_T(1, 3, 3, 3), _T(1, 2, 5, 5), _T(3, 2, 3, 3), None, *_CONV_BACKWARD_ARGS),
 ])
 def aten〇convolution_backward〡shape(grad_output: List[int], input: List[int], weight: List[int], bias_sizes: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, output_mask: List[bool]) -> Tuple[List[int], List[int], List[int]]:
     # Results whose output_mask entry is False are undefined; their sizes are still given.
@@ -515,7 +516,17 @@ def aten〇max_pool2d_with_indices_backward〡shape(grad_output: List[int], self
 @dtype("aten.max_pool2d_with_indices_backward", invocations=[
     Invocation(_T(1, 2, 4, 4, dtype=a), _T(1, 2, 8, 8, dtype=b), [2, 2], [], [0], [1], False,
                LongTensorOfShape(1, 2, 4, 4))
-    for a, b in itertools.product(_SWEEP, (torch.float32, torch.float16, torch.int64))])
+    for a, b in itertools.product(_SWEEP, (torch.float32, torch.float16, torch.int64))]
+    + [ErrorInvocation(
+        _T(1, 2, 4, 4, dtype=torch.uint8),
+        _T(1, 2, 8, 8),
+        [2, 2],
+        [],
+        [0],
+        [1],
+        False,
+        _T(1, 2, 4, 4, dtype=torch.int64),
+    )])
 def aten〇max_pool2d_with_indices_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int], padding: List[int], dilation: List[int], ceil_mode: bool, indices_rank_dtype: Tuple[int, int]) -> int:
     if grad_output_rank_dtype[1] != self_rank_dtype[1]:
         raise AssertionError(
@@ -580,7 +591,8 @@ def aten〇avg_pool1d〡shape(self: List[int], kernel_size: List[int], stride: L
     return upstream.squeeze(out, -2)
 
 
-@dtype("aten.avg_pool1d", invocations=[Invocation(_T(1, 2, 8, dtype=d), [2]) for d in _SWEEP])
+@dtype("aten.avg_pool1d", invocations=[Invocation(_T(1, 2, 8, dtype=d), [2]) for d in _SWEEP]
+    + [ErrorInvocation(_T(1, 2, 8, dtype=torch.uint8), [2])])
 def aten〇avg_pool1d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), ceil_mode: bool = False, count_include_pad: bool = True) -> int:
     _check_avg_pool_dtype("avg_pool1d", self_rank_dtype[1])
     return self_rank_dtype[1]
@@ -603,7 +615,8 @@ def aten〇avg_pool2d〡shape(self: List[int], kernel_size: List[int], stride: L
     return _pool2d_shape("avg_pool2d", self, kernel_size, stride, padding, [1], ceil_mode)
 
 
-@dtype("aten.avg_pool2d", invocations=[Invocation(_T(1, 2, 8, 8, dtype=d), [2, 2]) for d in _SWEEP])
+@dtype("aten.avg_pool2d", invocations=[Invocation(_T(1, 2, 8, 8, dtype=d), [2, 2]) for d in _SWEEP]
+    + [ErrorInvocation(_T(1, 2, 8, 8, dtype=torch.uint8), [2, 2])])
 def aten〇avg_pool2d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> int:
     _check_avg_pool_dtype("avg_pool2d", self_rank_dtype[1])
     return self_rank_dtype[1]
@@ -645,7 +658,8 @@ def aten〇avg_pool3d〡shape(self: List[int], kernel_size: List[int], stride: L
     return _pool3d_shape("avg_pool3d", self, kernel_size, stride, padding, [1], ceil_mode, True)
 
 
-@dtype("aten.avg_pool3d", invocations=[Invocation(_T(1, 2, 4, 4, 4, dtype=d), [2]) for d in _SWEEP])
+@dtype("aten.avg_pool3d", invocations=[Invocation(_T(1, 2, 4, 4, 4, dtype=d), [2]) for d in _SWEEP]
+    + [ErrorInvocation(_T(1, 2, 4, 4, 4, dtype=torch.uint8), [2])])
 def aten〇avg_pool3d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> int:
     _check_avg_pool_dtype("avg_pool3d", self_rank_dtype[1])
     return self_rank_dtype[1]
@@ -776,7 +790,8 @@ def aten〇_adaptive_avg_pool2d_backward〡shape(grad_output: List[int], self: L
 
 @dtype("aten._adaptive_avg_pool2d_backward", invocations=[
     Invocation(_T(2, 3, 2, 2, dtype=a), _T(2, 3, 8, 8, dtype=b))
-    for a, b in itertools.product(_SWEEP, (torch.float32, torch.int64, torch.bfloat16))])
+    for a, b in itertools.product(_SWEEP, (torch.float32, torch.int64, torch.bfloat16))]
+    + [ErrorInvocation(_T(2, 3, 2, 2, dtype=torch.uint8), _T(2, 3, 8, 8))])
 def aten〇_adaptive_avg_pool2d_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int]) -> int:
     if grad_output_rank_dtype[1] != self_rank_dtype[1]:
         raise AssertionError(
@@ -895,7 +910,8 @@ def _check_replication_pad_dtype(op: str, dtype: int) -> None:
 
 
 @dtype("aten.replication_pad2d", invocations=[
-    Invocation(_T(2, 5, 5, dtype=d), [1, 1, 1, 1]) for d in _SWEEP])
+    Invocation(_T(2, 5, 5, dtype=d), [1, 1, 1, 1]) for d in _SWEEP]
+    + [ErrorInvocation(_T(2, 5, 5, dtype=torch.bool), [1, 1, 1, 1])])
 def aten〇replication_pad2d〡dtype(self_rank_dtype: Tuple[int, int], padding: List[int]) -> int:
     _check_replication_pad_dtype("replication_pad2d", self_rank_dtype[1])
     return self_rank_dtype[1]
@@ -915,7 +931,8 @@ def aten〇replication_pad3d〡shape(self: List[int], padding: List[int]) -> Lis
 
 
 @dtype("aten.replication_pad3d", invocations=[
-    Invocation(_T(2, 5, 5, 5, dtype=d), [1, 1, 1, 1, 1, 1]) for d in _SWEEP])
+    Invocation(_T(2, 5, 5, 5, dtype=d), [1, 1, 1, 1, 1, 1]) for d in _SWEEP]
+    + [ErrorInvocation(_T(2, 5, 5, 5, dtype=torch.bool), [1, 1, 1, 1, 1, 1])])
 def aten〇replication_pad3d〡dtype(self_rank_dtype: Tuple[int, int], padding: List[int]) -> int:
     _check_replication_pad_dtype("replication_pad3d", self_rank_dtype[1])
     return self_rank_dtype[1]

@@ -132,7 +132,8 @@ def aten〇zeros〡dtype(size: List[int], dtype: Optional[int] = None, layout: O
     return _or_default_float(dtype)
 
 
-@dtype("aten.rand", "aten.randn", invocations=_SIZE_DTYPE_CASES)
+@dtype("aten.rand", "aten.randn", invocations=_SIZE_DTYPE_CASES
+    + [ErrorInvocation([2, 3], dtype=torch.uint8)])
 def aten〇rand〡dtype(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
     result = _or_default_float(dtype)
     _check_random_dtype("rand", result)
@@ -189,7 +190,8 @@ _FILL_VALUES = (2, 2.5, True, 1j)
 
 @dtype("aten.full", invocations=[
     Invocation([2], v, dtype=d) for v in _FILL_VALUES for d in _DTYPES_OR_NONE
-])
+]
+    + [ErrorInvocation([2], 1j, dtype=torch.uint8)])
 def aten〇full〡dtype(size: List[int], fill_value: Union[int, float, complex], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
     result = _value_dtype(fill_value) if dtype is None else dtype
     _check_fits("full", fill_value, result)
@@ -203,7 +205,8 @@ def aten〇scalar_tensor〡shape(s: float, dtype: Optional[int] = None, layout: 
 
 @dtype("aten.scalar_tensor", invocations=[
     Invocation(v, dtype=d) for v in _FILL_VALUES for d in _DTYPES_OR_NONE
-])
+]
+    + [ErrorInvocation(1j, dtype=None)])
 def aten〇scalar_tensor〡dtype(s: Union[int, float, complex], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
     result = _or_default_float(dtype)
     _check_fits("scalar_tensor", s, result)
@@ -243,7 +246,8 @@ def _randperm_limit(dtype_: int) -> int:
     Invocation(n, dtype=d) for d, limit in ((torch.uint8, 256), (torch.int8, 128),
                                             (torch.float16, 2049), (torch.bfloat16, 257))
     for n in (limit, limit + 1)
-] + [Invocation(0, dtype=torch.uint8)])
+] + [Invocation(0, dtype=torch.uint8)]
+    + [ErrorInvocation(5, dtype=torch.bool)])
 def aten〇randperm〡dtype(n: int, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
     result = 4 if dtype is None else dtype  # None means int64 here, unlike other factories
     if result == 11 or _is_complex(result):
@@ -336,7 +340,8 @@ def aten〇linspace〡shape(start: float, end: float, steps: int, dtype: Optiona
 @dtype("aten.linspace", invocations=[
     Invocation(start, end, 5, dtype=d) for start, end in ((0, 10), (0.5, 10), (0, 1j))
     for d in _DTYPES_OR_NONE
-])
+]
+    + [ErrorInvocation(0, 10, 5, dtype=torch.bool)])
 def aten〇linspace〡dtype(start: Union[int, float, complex], end: Union[int, float, complex], steps: int, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
     bounds_complex = _is_complex(scalar_dtype(start)) or _is_complex(scalar_dtype(end))
     if dtype is None:

@@ -250,7 +250,13 @@ def aten〇scatter〇src〡shape(self: List[int], dim: int, index: List[int], sr
     return upstream._copy(self)
 
 
-@dtype("aten.scatter.src", "aten.scatter_add", invocations=_scatter_dtype_cases())
+@dtype("aten.scatter.src", "aten.scatter_add", invocations=_scatter_dtype_cases()
+    + [ErrorInvocation(
+        TensorOfShape(3, 4, dtype=torch.int32),
+        1,
+        TensorOfShape(3, 2, dtype=torch.int64),
+        TensorOfShape(3, 3),
+    )])
 def aten〇scatter〇src〡dtype(self_rank_dtype: Tuple[int, int], dim: int, index_rank_dtype: Tuple[int, int], src_rank_dtype: Tuple[int, int]) -> int:
     _check_same_dtype("scatter", self_rank_dtype[1], src_rank_dtype[1])
     return self_rank_dtype[1]
@@ -297,7 +303,14 @@ def aten〇scatter_reduce〇two〡shape(self: List[int], dim: int, index: List[i
 
 
 @dtype("aten.scatter_reduce.two", invocations=_scatter_dtype_cases("sum")
-       + _scatter_dtype_cases("mean"))
+       + _scatter_dtype_cases("mean")
+    + [ErrorInvocation(
+        TensorOfShape(3, 4, dtype=torch.int32),
+        1,
+        TensorOfShape(3, 2, dtype=torch.int64),
+        TensorOfShape(3, 3),
+        'sum',
+    )])
 def aten〇scatter_reduce〇two〡dtype(self_rank_dtype: Tuple[int, int], dim: int, index_rank_dtype: Tuple[int, int], src_rank_dtype: Tuple[int, int], reduce: str, include_self: bool = True) -> int:
     _check_same_dtype("scatter_reduce", self_rank_dtype[1], src_rank_dtype[1])
     return self_rank_dtype[1]
@@ -357,7 +370,12 @@ def aten〇masked_scatter〡shape(self: List[int], mask: List[int], source: List
 ] + [
     Invocation(TensorOfShape(3, 4, dtype=d), TensorOfShape(4, dtype=_BOOL),
                TensorOfShape(12, dtype=d)) for d in DTYPE_SWEEP
-])
+]
+    + [ErrorInvocation(
+        TensorOfShape(3, 4, dtype=torch.int32),
+        TensorOfShape(4, dtype=torch.bool),
+        TensorOfShape(12),
+    )])
 def aten〇masked_scatter〡dtype(self_rank_dtype: Tuple[int, int], mask_rank_dtype: Tuple[int, int], source_rank_dtype: Tuple[int, int]) -> int:
     _check_same_dtype("masked_scatter", self_rank_dtype[1], source_rank_dtype[1])
     return self_rank_dtype[1]

@@ -93,7 +93,8 @@ def aten〇bmm〡shape(self: List[int], mat2: List[int]) -> List[int]:
 
 
 @dtype("aten.bmm", invocations=_pairs(
-    lambda a, b: Invocation(_T(1, 2, 3, dtype=a), _T(1, 3, 4, dtype=b))))
+    lambda a, b: Invocation(_T(1, 2, 3, dtype=a), _T(1, 3, 4, dtype=b)))
+    + [ErrorInvocation(_T(1, 2, 3, dtype=torch.uint8), _T(1, 3, 4, dtype=torch.int32))])
 def aten〇bmm〡dtype(self_rank_dtype: Tuple[int, int], mat2_rank_dtype: Tuple[int, int]) -> int:
     _check_same_dtype("bmm", self_rank_dtype[1], mat2_rank_dtype[1])
     return self_rank_dtype[1]
@@ -143,7 +144,12 @@ def aten〇baddbmm〡shape(self: List[int], batch1: List[int], batch2: List[int]
 @dtype("aten.baddbmm", invocations=_pairs(
     lambda a, b: Invocation(_T(1, 2, 4, dtype=b), _T(1, 2, 3, dtype=a), _T(1, 3, 4, dtype=a)))
     + _pairs(lambda a, b: Invocation(_T(1, 2, 4, dtype=a), _T(1, 2, 3, dtype=a),
-                                     _T(1, 3, 4, dtype=b))))
+                                     _T(1, 3, 4, dtype=b)))
+    + [ErrorInvocation(
+        _T(1, 2, 4, dtype=torch.int32),
+        _T(1, 2, 3, dtype=torch.uint8),
+        _T(1, 3, 4, dtype=torch.uint8),
+    )])
 def aten〇baddbmm〡dtype(self_rank_dtype: Tuple[int, int], batch1_rank_dtype: Tuple[int, int], batch2_rank_dtype: Tuple[int, int], beta: Union[int, float, complex] = 1, alpha: Union[int, float, complex] = 1) -> int:
     _check_same_dtype("baddbmm", batch1_rank_dtype[1], batch2_rank_dtype[1])
     _check_same_dtype("baddbmm", self_rank_dtype[1], batch1_rank_dtype[1])
@@ -258,7 +264,8 @@ def aten〇_cdist_forward〡shape(x1: List[int], x2: List[int], p: float, comput
 
 
 @dtype("aten._cdist_forward", invocations=_pairs(
-    lambda a, b: Invocation(_T(2, 3, dtype=a), _T(4, 3, dtype=b), 2.0, None)))
+    lambda a, b: Invocation(_T(2, 3, dtype=a), _T(4, 3, dtype=b), 2.0, None))
+    + [ErrorInvocation(_T(2, 3, dtype=torch.uint8), _T(4, 3, dtype=torch.uint8), 2.0, None)])
 def aten〇_cdist_forward〡dtype(x1_rank_dtype: Tuple[int, int], x2_rank_dtype: Tuple[int, int], p: float, compute_mode: Optional[int]) -> int:
     if not is_float_dtype(x1_rank_dtype[1]) or not is_float_dtype(x2_rank_dtype[1]):
         raise AssertionError("_cdist_forward: x1 and x2 must be floating point tensors")
@@ -317,7 +324,8 @@ def aten〇_fft_r2c〡shape(self: List[int], dim: List[int], normalization: int,
 
 
 @dtype("aten._fft_r2c", invocations=[
-    Invocation(_T(5, 8, dtype=d), [1], 0, True) for d in _SWEEP + (torch.complex128,)])
+    Invocation(_T(5, 8, dtype=d), [1], 0, True) for d in _SWEEP + (torch.complex128,)]
+    + [ErrorInvocation(_T(5, 8, dtype=torch.uint8), [1], 0, True)])
 def aten〇_fft_r2c〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int], normalization: int, onesided: bool) -> int:
     self_dtype = self_rank_dtype[1]
     if self_dtype == 5:  # float16
@@ -347,7 +355,8 @@ def aten〇_fft_c2r〡shape(self: List[int], dim: List[int], normalization: int,
 
 @dtype("aten._fft_c2r", invocations=[
     Invocation(_T(5, 8, dtype=d), [1], 0, 14)
-    for d in _SWEEP + (torch.complex32, torch.complex128)])
+    for d in _SWEEP + (torch.complex32, torch.complex128)]
+    + [ErrorInvocation(_T(5, 8, dtype=torch.uint8), [1], 0, 14)])
 def aten〇_fft_c2r〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int], normalization: int, last_dim_size: int) -> int:
     self_dtype = self_rank_dtype[1]
     if not is_complex_dtype(self_dtype):

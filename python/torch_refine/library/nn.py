@@ -172,7 +172,8 @@ def aten〇_native_batch_norm_legit〇no_stats〡shape(input: List[int], weight:
 
 @dtype("aten._native_batch_norm_legit.no_stats", invocations=[
     Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), None, True, 0.1, 1e-5)
-    for d in _SWEEP for p in _PARAM_SWEEP])
+    for d in _SWEEP for p in _PARAM_SWEEP]
+    + [ErrorInvocation(_T(2, 4, 3, dtype=torch.uint8), _T(4), None, True, 0.1, 1e-05)])
 def aten〇_native_batch_norm_legit〇no_stats〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], training: bool, momentum: float, eps: float) -> Tuple[int, int, int]:
     if not training:
         raise AssertionError(
@@ -262,7 +263,18 @@ def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], 
 
 @dtype("aten.instance_norm", invocations=_bn_dtype_cases(
     lambda d, p, training: Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p),
-                                      _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5, False)))
+                                      _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5, False))
+    + [ErrorInvocation(
+        _T(2, 4, 3, dtype=torch.uint8),
+        _T(4),
+        _T(4),
+        _T(4),
+        _T(4),
+        True,
+        0.1,
+        1e-05,
+        False,
+    )])
 def aten〇instance_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], running_mean_rank_dtype: Optional[Tuple[int, int]], running_var_rank_dtype: Optional[Tuple[int, int]], use_input_stats: bool, momentum: float, eps: float, cudnn_enabled: bool) -> int:
     if use_input_stats and running_mean_rank_dtype is not None:
         # The running statistics are updated with a mean over the batch.
@@ -314,7 +326,8 @@ def aten〇native_layer_norm〡shape(input: List[int], normalized_shape: List[in
 
 @dtype("aten.native_layer_norm", invocations=[
     Invocation(_T(2, 3, dtype=d), [3], _T(3, dtype=p), _T(3, dtype=p), 1e-5)
-    for d in _SWEEP for p in _PARAM_SWEEP])
+    for d in _SWEEP for p in _PARAM_SWEEP]
+    + [ErrorInvocation(_T(2, 3, dtype=torch.uint8), [3], _T(3), _T(3), 1e-05)])
 def aten〇native_layer_norm〡dtype(input_rank_dtype: Tuple[int, int], normalized_shape: List[int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], eps: float) -> Tuple[int, int, int]:
     _check_layer_norm_dtype("native_layer_norm", input_rank_dtype[1])
     stat = _computation_dtype(input_rank_dtype[1])
@@ -330,7 +343,8 @@ def aten〇layer_norm〡shape(input: List[int], normalized_shape: List[int], wei
 
 @dtype("aten.layer_norm", invocations=[
     Invocation(_T(2, 3, dtype=d), [3], _T(3, dtype=p), _T(3, dtype=p))
-    for d in _SWEEP for p in _PARAM_SWEEP])
+    for d in _SWEEP for p in _PARAM_SWEEP]
+    + [ErrorInvocation(_T(2, 3, dtype=torch.uint8), [3], _T(3), _T(3))])
 def aten〇layer_norm〡dtype(input_rank_dtype: Tuple[int, int], normalized_shape: List[int], weight_rank_dtype: Optional[Tuple[int, int]] = None, bias_rank_dtype: Optional[Tuple[int, int]] = None, eps: float = 1e-05, cudnn_enable: bool = True) -> int:
     _check_layer_norm_dtype("layer_norm", input_rank_dtype[1])
     return input_rank_dtype[1]
@@ -401,7 +415,8 @@ def aten〇native_group_norm〡shape(input: List[int], weight: Optional[List[int
 
 @dtype("aten.native_group_norm", invocations=[
     Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p), 2, 4, 3, 2, 1e-5)
-    for d in _SWEEP for p in _PARAM_SWEEP])
+    for d in _SWEEP for p in _PARAM_SWEEP]
+    + [ErrorInvocation(_T(2, 4, 3, dtype=torch.uint8), _T(4), _T(4), 2, 4, 3, 2, 1e-05)])
 def aten〇native_group_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], N: int, C: int, HxW: int, group: int, eps: float) -> Tuple[int, int, int]:
     _check_float_or_complex("native_group_norm", input_rank_dtype[1])
     return input_rank_dtype[1], input_rank_dtype[1], input_rank_dtype[1]
@@ -464,7 +479,8 @@ def aten〇group_norm〡shape(input: List[int], num_groups: int, weight: Optiona
 
 @dtype("aten.group_norm", invocations=[
     Invocation(_T(2, 4, 3, dtype=d), 2, _T(4, dtype=p), _T(4, dtype=p))
-    for d in _SWEEP for p in _PARAM_SWEEP])
+    for d in _SWEEP for p in _PARAM_SWEEP]
+    + [ErrorInvocation(_T(2, 4, 3, dtype=torch.uint8), 2, _T(4), _T(4))])
 def aten〇group_norm〡dtype(input_rank_dtype: Tuple[int, int], num_groups: int, weight_rank_dtype: Optional[Tuple[int, int]] = None, bias_rank_dtype: Optional[Tuple[int, int]] = None, eps: float = 1e-05, cudnn_enabled: bool = True) -> int:
     _check_float_or_complex("group_norm", input_rank_dtype[1])
     return input_rank_dtype[1]
@@ -484,7 +500,8 @@ def aten〇native_dropout〡shape(input: List[int], p: float, train: Optional[bo
 
 @dtype("aten.native_dropout", invocations=[
     Invocation(_T(2, 3, dtype=d), p, train)
-    for d in _SWEEP for p in (0.0, 0.5, 1.0) for train in (True, False, None)])
+    for d in _SWEEP for p in (0.0, 0.5, 1.0) for train in (True, False, None)]
+    + [ErrorInvocation(_T(2, 3, dtype=torch.uint8), 0.5, True)])
 def aten〇native_dropout〡dtype(input_rank_dtype: Tuple[int, int], p: float, train: Optional[bool]) -> Tuple[int, int]:
     input_dtype = input_rank_dtype[1]
     # (Float `!=` has no Torch-dialect op; `==` has.)
@@ -505,7 +522,8 @@ def aten〇dropout〡shape(input: List[int], p: float, train: bool) -> List[int]
 
 @dtype("aten.dropout", invocations=[
     Invocation(_T(2, 3, dtype=d), p, train)
-    for d in _SWEEP for p in (0.0, 0.5, 1.0) for train in (True, False)])
+    for d in _SWEEP for p in (0.0, 0.5, 1.0) for train in (True, False)]
+    + [ErrorInvocation(_T(2, 3, dtype=torch.uint8), 0.5, True)])
 def aten〇dropout〡dtype(input_rank_dtype: Tuple[int, int], p: float, train: bool) -> int:
     input_dtype = input_rank_dtype[1]
     drops_some = not (p == 0.0 or p == 1.0)
@@ -540,7 +558,8 @@ def aten〇embedding〡shape(weight: List[int], indices: List[int], padding_idx:
 @dtype("aten.embedding", invocations=[
     Invocation(_T(10, 3, dtype=w), _T(4, dtype=i))
     for w in _SWEEP
-    for i in (torch.int64, torch.int32, torch.int16, torch.uint8, torch.float32, torch.bool)])
+    for i in (torch.int64, torch.int32, torch.int16, torch.uint8, torch.float32, torch.bool)]
+    + [ErrorInvocation(_T(10, 3, dtype=torch.uint8), _T(4, dtype=torch.int16))])
 def aten〇embedding〡dtype(weight_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], padding_idx: int = -1, scale_grad_by_freq: bool = False, sparse: bool = False) -> int:
     _check_index_dtype("embedding", "indices", indices_rank_dtype[1])
     return weight_rank_dtype[1]
@@ -602,7 +621,12 @@ def aten〇_embedding_bag〡shape(weight: List[int], indices: List[int], offsets
 @dtype("aten._embedding_bag", invocations=[
     Invocation(_T(10, 3, dtype=w), _T(8, dtype=i), _T(4, dtype=o))
     for w in _SWEEP for i in (torch.int64, torch.int32, torch.int16)
-    for o in (torch.int64, torch.int32, torch.float32)])
+    for o in (torch.int64, torch.int32, torch.float32)]
+    + [ErrorInvocation(
+        _T(10, 3, dtype=torch.uint8),
+        _T(8, dtype=torch.int64),
+        _T(4, dtype=torch.int64),
+    )])
 def aten〇_embedding_bag〡dtype(weight_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], offsets_rank_dtype: Tuple[int, int], scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False, per_sample_weights_rank_dtype: Optional[Tuple[int, int]] = None, include_last_offset: bool = False, padding_idx: int = -1) -> Tuple[int, int, int, int]:
     _check_index_dtype("_embedding_bag", "indices", indices_rank_dtype[1])
     _check_index_dtype("_embedding_bag", "offsets", offsets_rank_dtype[1])
@@ -682,7 +706,12 @@ _ATTENTION_SWEEP = (torch.int32, torch.float16, torch.bfloat16, torch.float32, t
     for q, kv in itertools.product(_ATTENTION_SWEEP, _ATTENTION_SWEEP)] + [
     Invocation(_T(1, 2, 4, 8, dtype=q), _T(1, 2, 4, 8, dtype=q), _T(1, 2, 4, 8, dtype=q),
                _T(4, 4, dtype=m))
-    for q, m in itertools.product(_ATTENTION_SWEEP, _ATTENTION_SWEEP)])
+    for q, m in itertools.product(_ATTENTION_SWEEP, _ATTENTION_SWEEP)]
+    + [ErrorInvocation(
+        _T(1, 2, 4, 8, dtype=torch.int32),
+        _T(1, 2, 4, 8, dtype=torch.int32),
+        _T(1, 2, 4, 8, dtype=torch.int32),
+    )])
 def aten〇scaled_dot_product_attention〡dtype(query_rank_dtype: Tuple[int, int], key_rank_dtype: Tuple[int, int], value_rank_dtype: Tuple[int, int], attn_mask_rank_dtype: Optional[Tuple[int, int]] = None, dropout_p: float = 0.0, is_causal: bool = False, scale: Optional[float] = None, enable_gqa: bool = False) -> int:
     query_dtype = query_rank_dtype[1]
     if key_rank_dtype[1] != query_dtype or value_rank_dtype[1] != query_dtype:

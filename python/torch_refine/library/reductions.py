@@ -205,7 +205,8 @@ def aten〇amax〡shape(self: List[int], dim: List[int] = (), keepdim: bool = Fa
     return _reduce(self, flags, keepdim)
 
 
-@dtype("aten.amax", "aten.amin", invocations=_sweep(KernelInvocation, [0]))
+@dtype("aten.amax", "aten.amin", invocations=_sweep(KernelInvocation, [0])
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.complex64), [0])])
 def aten〇amax〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int] = (), keepdim: bool = False) -> int:
     _check_orderable(self_rank_dtype[1], "amax/amin", True)
     return self_rank_dtype[1]
@@ -271,7 +272,8 @@ def aten〇argmax〡shape(self: List[int], dim: Optional[int] = None, keepdim: b
     return _reduce(self, flags, keepdim)
 
 
-@dtype("aten.argmax", "aten.argmin", invocations=_sweep(KernelInvocation))
+@dtype("aten.argmax", "aten.argmin", invocations=_sweep(KernelInvocation)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.bool))])
 def aten〇argmax〡dtype(self_rank_dtype: Tuple[int, int], dim: Optional[int] = None, keepdim: bool = False) -> int:
     _check_orderable(self_rank_dtype[1], "argmax/argmin", False)
     return 4
@@ -285,7 +287,8 @@ def aten〇max〇dim〡shape(self: List[int], dim: int, keepdim: bool = False) -
     return out, out
 
 
-@dtype("aten.max.dim", "aten.min.dim", invocations=_sweep(KernelInvocation, 0))
+@dtype("aten.max.dim", "aten.min.dim", invocations=_sweep(KernelInvocation, 0)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.complex64), 0)])
 def aten〇max〇dim〡dtype(self_rank_dtype: Tuple[int, int], dim: int, keepdim: bool = False) -> Tuple[int, int]:
     _check_orderable(self_rank_dtype[1], "max/min", True)
     return self_rank_dtype[1], 4
@@ -417,7 +420,8 @@ def aten〇softmax〇int〡shape(self: List[int], dim: int, dtype: Optional[int]
 @dtype("aten.softmax.int", "aten.log_softmax.int", invocations=[
     KernelInvocation(TensorOfShape(2, 3, dtype=d), 0, out)
     for d, out in itertools.product(_DTYPE_SWEEP, (None, torch.float16, torch.float64))
-])
+]
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.uint8), 0, None)])
 def aten〇softmax〇int〡dtype(self_rank_dtype: Tuple[int, int], dim: int, dtype: Optional[int] = None) -> int:
     result = self_rank_dtype[1] if dtype is None else dtype
     assert is_float_dtype(result), "softmax: only floating-point tensors are supported"
