@@ -42,6 +42,7 @@ FAMILY_MODULES = (
     "indexing",
     "creation",
     "special",
+    "data_dependent",
     "inplace",
 )
 

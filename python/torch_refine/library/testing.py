@@ -5,6 +5,11 @@ three argument lists: shape-function arguments (a tensor becomes its sizes), dty
 arguments (a tensor becomes `(rank, dtype code)`), and real-op arguments (a meta tensor).
 `ErrorInvocation` requires both the library function and PyTorch to raise, so two unrelated
 failures never pass for agreement.
+
+A size PyTorch computes from the data (nonzero's count) has no value before the data
+exists: `DataDependentInvocation` runs the op on fake tensors whose shape environment makes
+such a size an unbacked SymInt, and the library function must give `UNKNOWN_DIM` (what
+`_helpers.unknown_dim()` returns when run) exactly there, and every other size exactly.
 """
 
 from __future__ import annotations
@@ -89,7 +94,7 @@ def _convert(value: Any, tensor_fn) -> Any:
         converted = [_convert(v, tensor_fn) for v in value]
         return converted if isinstance(value, list) else tuple(converted)
     if isinstance(value, torch.dtype):
-        return value if tensor_fn in (_to_meta, _to_cpu) else dtype_code(value)
+        return dtype_code(value) if tensor_fn in (_to_sizes, _to_rank_dtype) else value
     return value
 
 
@@ -151,10 +156,16 @@ class Invocation:
                  for name, value in zip(kwargs, self.kwargs.values(), strict=True)]
         return args, dict(zip(names, kwargs.values(), strict=True))
 
-    def op_args(self) -> tuple[list, dict]:
-        args = [_convert(a, self.tensor_fn) for a in self.args]
-        kwargs = {k: _convert(v, self.tensor_fn) for k, v in self.kwargs.items()}
+    def op_args(self, tensor_fn=None) -> tuple[list, dict]:
+        tensor_fn = tensor_fn or self.tensor_fn
+        args = [_convert(a, tensor_fn) for a in self.args]
+        kwargs = {k: _convert(v, tensor_fn) for k, v in self.kwargs.items()}
         return args, kwargs
+
+    def run(self, op) -> Any:
+        """What PyTorch's `op` returns on this invocation (raises where it raises)."""
+        args, kwargs = self.op_args()
+        return op(*args, **kwargs)
 
 
     @classmethod
@@ -186,6 +197,60 @@ class KernelErrorInvocation(KernelInvocation):
     expects_error = True
 
 
+UNKNOWN_DIM = -1  # _helpers.unknown_dim() when run
+
+
+@functools.cache
+def _fake_mode():
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+
+    return FakeTensorMode(shape_env=ShapeEnv())
+
+
+def _to_fake(t: TensorOfShape) -> torch.Tensor:
+    with _fake_mode():
+        return torch.empty(t.shape, dtype=t.dtype)
+
+
+class DataDependentInvocation(Invocation):
+    """An invocation run on fake tensors: a size computed from the data is an unbacked
+    SymInt, which the library function must report as UNKNOWN_DIM."""
+
+    tensor_fn = staticmethod(_to_fake)
+
+    def run(self, op) -> Any:
+        with _fake_mode():  # composite ops create tensors of their own
+            return super().run(op)
+
+
+class DataDependentKernelInvocation(Invocation):
+    """For an op whose fake kernel itself needs the data (one_hot's num_classes=-1): the
+    CPU kernel runs on all-zero and on all-one tensors, and a size that differs between
+    the two is data-dependent (an unbacked SymInt, as DataDependentInvocation sees it)."""
+
+    def run(self, op) -> Any:
+        assert not self.kwargs, "positional arguments only"
+        zeros = op(*self.op_args(lambda t: torch.zeros(t.shape, dtype=t.dtype))[0])
+        ones = op(*self.op_args(lambda t: torch.ones(t.shape, dtype=t.dtype))[0])
+        assert isinstance(zeros, torch.Tensor), "one tensor result only"
+        shape_env = _fake_mode().shape_env
+        sizes = [a if a == b else shape_env.create_unbacked_symint()
+                 for a, b in zip(zeros.shape, ones.shape, strict=True)]
+        with _fake_mode():
+            return torch.empty(sizes, dtype=zeros.dtype)
+
+
+def _expected_size(size) -> int:
+    if isinstance(size, int):
+        return size
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+    if free_unbacked_symbols(size):
+        return UNKNOWN_DIM
+    raise TypeError(f"size {size} is symbolic but not data-dependent")
+
+
 def op_overload(op: str):
     """`aten.add.Tensor` -> torch.ops.aten.add.Tensor (`aten.tanh` -> .default)."""
     namespace, name, *overload = op.split(".")
@@ -196,7 +261,7 @@ def op_overload(op: str):
 def expected_shapes(result: Any) -> Any:
     """PyTorch's result turned into what a shape function returns."""
     if isinstance(result, torch.Tensor):
-        return list(result.shape)
+        return [_expected_size(size) for size in result.shape]
     if isinstance(result, list | tuple):
         shapes = [expected_shapes(r) for r in result if isinstance(r, torch.Tensor | list)]
         return shapes if isinstance(result, list) else tuple(shapes)

@@ -1,6 +1,7 @@
 """Every library function against PyTorch itself: one pytest item per (function, invocation).
 
-The expected value is what the op computes on meta tensors. When PyTorch raises, the
+The expected value is what the op computes on meta tensors (fake ones for sizes computed
+from the data, see `testing.DataDependentInvocation`). When PyTorch raises, the
 library function must raise too; an ErrorInvocation on which PyTorch does not raise is a
 broken test case, not a pass.
 """
@@ -28,9 +29,8 @@ def _cases():
 
 
 def _run_pytorch(op: str, invocation):
-    args, kwargs = invocation.op_args()
     try:
-        return op_overload(op)(*args, **kwargs), None
+        return invocation.run(op_overload(op)), None
     except Exception as error:  # noqa: BLE001 (any PyTorch failure counts as 'raises')
         return None, error
 
