@@ -13,6 +13,8 @@ Random fills (`uniform_`, `normal_` ...) keep `self` as it is and are written ou
 
 from typing import Any, List, Optional, Tuple, Union  # noqa: F401 (used by synthesized functions)
 
+import torch
+
 from . import (  # noqa: F401 (the out-of-place functions must be registered first)
     conv_pool,
     creation,
@@ -84,10 +86,25 @@ def _on_kernels(op: str, cases) -> list[Invocation]:
         if case.expects_error:
             kernel_cases.append(KernelErrorInvocation(*case.args, **case.kwargs))
             continue
-        kernel_case = KernelInvocation(*case.args, **case.kwargs)
-        if _kernel_accepts(op, kernel_case):
-            kernel_cases.append(kernel_case)
+        for variant in (case, _as_int64(case)):
+            kernel_case = KernelInvocation(*variant.args, **variant.kwargs)
+            if _kernel_accepts(op, kernel_case):
+                kernel_cases.append(kernel_case)
+                break
     return kernel_cases
+
+
+def _as_int64(case: Invocation) -> Invocation:
+    """`case` with its float32 tensors as int64 ones and its float Scalars as ints: shape
+    cases of integral-only kernels."""
+    def convert(value):
+        if isinstance(value, TensorOfShape) and value.dtype == torch.float32:
+            return TensorOfShape(*value.shape, dtype=torch.int64)
+        if isinstance(value, float):
+            return int(value)
+        return value
+    return Invocation(*[convert(a) for a in case.args],
+                      **{k: convert(v) for k, v in case.kwargs.items()})
 
 
 def _kernel_accepts(op: str, case: Invocation) -> bool:

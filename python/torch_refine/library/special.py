@@ -20,6 +20,7 @@ from ._helpers import (  # noqa: F401 (used by synthesized functions)
 )
 from ._synthesize import define
 from .elementwise import (
+    DTYPE_SWEEP,
     NOT_COMPLEX,
     _dtype_body,
     _dtype_invocations,
@@ -123,7 +124,7 @@ rows((
     "aten.gcd", "aten.heaviside", "aten.nan_to_num", "aten.multiply.Tensor",
     "aten.multiply.Scalar", "aten.max.other", "aten.min.other", "aten.resolve_conj",
     "aten.resolve_neg", "aten.conj_physical", "aten.celu", "aten.hardsigmoid",
-    "aten.hardswish", "aten.mish", "aten.silu", "aten.softplus", "aten.threshold",
+    "aten.hardswish", "aten.mish", "aten.silu", "aten.softplus",
     "aten.clamp_max", "aten.clamp_min", "aten.clamp_max.Tensor", "aten.clamp_min.Tensor",
     "aten.remainder.Scalar_Tensor", "aten.rsub.Scalar", "aten.subtract.Scalar",
     "aten.bitwise_and.Scalar_Tensor", "aten.bitwise_or.Scalar_Tensor",
@@ -185,3 +186,20 @@ def aten〇__lshift__〇Scalar〡dtype(self_rank_dtype: Tuple[int, int], other: 
     other_dtype = scalar_dtype(other)
     assert other_dtype == 4 or other_dtype == 11, "shift: other must be an integer"  # int64, bool
     return promote_dtypes([self_rank_dtype[0], None], [self_rank_dtype[1], other_dtype])
+
+
+# threshold's Scalars are constants without defaults: every case passes them.
+
+@shape("aten.threshold", invocations=[
+    Invocation(TensorOfShape(*s), 0.5, 2) for s in [(2, 3), (), (0, 4)]
+])
+def aten〇threshold〡shape(self: List[int], threshold: float, value: float) -> List[int]:
+    return upstream.unary(self)
+
+
+@dtype("aten.threshold", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=d), t, v)
+    for d in DTYPE_SWEEP for t, v in [(0.5, 2), (1, 2.5), (True, 1j)]
+])
+def aten〇threshold〡dtype(self_rank_dtype: Tuple[int, int], threshold: Union[int, float, complex], value: Union[int, float, complex]) -> int:
+    return self_rank_dtype[1]
