@@ -4,7 +4,6 @@ import inspect
 import itertools
 import operator
 import re
-from typing import List
 
 import pytest
 import torch
@@ -118,7 +117,7 @@ def test_rebuilt_comparisons_are_exact(head):
         assert result == _PYTHON_COMPARISONS[name](a, b), (a, b)
 
 
-def _data_dependent(x: int) -> List[int]:
+def _data_dependent(x: int) -> list[int]:
     return [x, unknown_dim(), unknown_dim()]
 
 

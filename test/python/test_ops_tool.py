@@ -43,7 +43,8 @@ def test_json_schema_is_a_list_of_objects_with_the_stable_keys(capsys, model):
     assert rows
     for row in rows:
         assert tuple(row) == ops.JSON_KEYS
-        assert all(isinstance(row[k], bool) for k in ("core", "shape", "dtype", "decomposition"))
+        assert all(isinstance(row[k], bool) for k in ("core", "decomposition"))
+        assert all(row[k] is None or isinstance(row[k], bool) for k in ("shape", "dtype"))
         assert isinstance(row["cases"], int)
         assert isinstance(row["count"], int)
 
@@ -85,6 +86,28 @@ def test_all_core_lists_every_core_overload(capsys):
     assert all(row["count"] is None for row in rows)
 
 
+def test_every_core_overload_has_every_applicable_function(capsys):
+    rows = {row["op"]: row for row in _json(capsys, "--all-core", "--core-only")}
+    assert [op for op, row in rows.items() if False in (row["shape"], row["dtype"])] == []
+    assert ops.main(["--all-core", "--core-only"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("(Core ATen: 193 of 193)")
+
+
+def test_functions_that_cannot_apply_are_na(capsys):
+    rows = {row["op"]: row for row in _json(capsys, "--all-core", "--core-only")}
+    # Scalar results: a dtype function and no shape function.
+    for op in ("aten.sym_size.int", "aten.sym_numel", "aten._local_scalar_dense"):
+        assert (rows[op]["shape"], rows[op]["dtype"]) == (None, True)
+    # A bool result has one type: neither applies.
+    contiguous = rows["aten.sym_is_contiguous"]
+    assert (contiguous["shape"], contiguous["dtype"]) == (None, None)
+    assert (rows["aten.nonzero"]["shape"], rows["aten.nonzero"]["dtype"]) == (True, True)
+    assert ops.main(["--all-core", "--core-only"]) == 0
+    table = capsys.readouterr().out
+    line = next(line for line in table.splitlines() if line.startswith("aten.sym_is_contiguous "))
+    assert line.split()[1:4] == ["yes", "n/a", "n/a"]
+
+
 def test_missing_and_core_only_filters(capsys, model):
     missing = {row["op"] for row in _json(capsys, model, "--missing")}
     assert missing == {"mylib.custom"}
@@ -106,7 +129,8 @@ def test_text_table_and_summary(capsys, model):
     assert out[0].split() == ["op", "core", "shape", "dtype", "decomposition", "cases", "count"]
     assert out[2].split()[:2] == ["aten.tanh", "yes"]
     assert out[-1] == (
-        "3 ops, 2 Core ATen; with shape and dtype functions: 2 of 3 (Core ATen: 2 of 2)"
+        "3 ops, 2 Core ATen; with all applicable shape and dtype functions: 2 of 3 "
+        "(Core ATen: 2 of 2)"
     )
 
 

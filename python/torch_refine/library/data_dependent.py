@@ -46,18 +46,25 @@ def _selected_count(sizes: List[int]) -> int:
     return unknown_dim()
 
 
-def _flat_unique(self: List[int], return_inverse: bool, return_counts: bool) -> Tuple[List[int], List[int], List[int]]:
+def _flat_unique(
+    self: List[int], return_inverse: bool, return_counts: bool
+) -> Tuple[List[int], List[int], List[int]]:
     count = _selected_count(self)
     inverse = upstream._copy(self) if return_inverse else [0]
     counts = [count] if return_counts else [0]
     return [count], inverse, counts
 
 
-def _unique_along(op: str, self: List[int], dim: int) -> Tuple[List[int], List[int], List[int]]:
+def _unique_along(
+    op: str, self: List[int], dim: int
+) -> Tuple[List[int], List[int], List[int]]:
     """Unique slices along `dim`: the inverse and counts are always computed."""
     dim = upstream.maybe_wrap_dim(dim, len(self))
     if self[dim] != 0 and _numel(self) == 0:
-        raise AssertionError(f"{op}: there are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+        raise AssertionError(
+            f"{op}: there are 0 sized dimensions, and they aren't selected, "
+            "so unique cannot be applied"
+        )
     count = _selected_count(self)
     values = upstream._copy(self)
     values[dim] = count
@@ -101,7 +108,8 @@ def aten〇nonzero_numpy〡shape(self: List[int]) -> List[List[int]]:
     return result
 
 
-@dtype("aten.nonzero_numpy", invocations=_NONZERO_DTYPE_CASES + [
+@dtype("aten.nonzero_numpy", invocations=[
+    *_NONZERO_DTYPE_CASES,
     DataDependentInvocation(TensorOfShape(2, 3, 4)),
     DataDependentInvocation(TensorOfShape()),
 ])
@@ -146,7 +154,8 @@ _FLAGS = [(False, False), (True, False), (False, True), (True, True)]
 
 
 @shape("aten._unique2", invocations=[
-    DataDependentInvocation(TensorOfShape(3, 4), True, inverse, counts) for inverse, counts in _FLAGS
+    DataDependentInvocation(TensorOfShape(3, 4), True, inverse, counts)
+    for inverse, counts in _FLAGS
 ] + [
     DataDependentInvocation(TensorOfShape(), True, True, True),
     DataDependentInvocation(TensorOfShape(0, 3), True, True, True),
@@ -166,7 +175,8 @@ def aten〇_unique〡shape(self: List[int], sorted: bool = True, return_inverse:
 
 
 @shape("aten.unique_dim", invocations=[
-    DataDependentInvocation(TensorOfShape(3, 4), 0, True, inverse, counts) for inverse, counts in _FLAGS
+    DataDependentInvocation(TensorOfShape(3, 4), 0, True, inverse, counts)
+    for inverse, counts in _FLAGS
 ] + [
     DataDependentInvocation(TensorOfShape(3, 4), -1, True, False, False),
     DataDependentInvocation(TensorOfShape(0, 4), 0, True, True, True),
@@ -179,7 +189,8 @@ def aten〇unique_dim〡shape(self: List[int], dim: int, sorted: bool = True, re
 
 
 @shape("aten.unique_consecutive", invocations=[
-    DataDependentInvocation(TensorOfShape(3, 4), inverse, counts, None) for inverse, counts in _FLAGS
+    DataDependentInvocation(TensorOfShape(3, 4), inverse, counts, None)
+    for inverse, counts in _FLAGS
 ] + [
     DataDependentInvocation(TensorOfShape(3, 4), True, True, 1),
     DataDependentInvocation(TensorOfShape(3, 4), False, False, -2),
@@ -219,7 +230,8 @@ def aten〇_unique〡dtype(self_rank_dtype: Tuple[int, int], sorted: bool = True
 
 
 @dtype("aten.unique_dim", invocations=[
-    DataDependentInvocation(TensorOfShape(3, 4, dtype=d), 0) for d in DTYPE_SWEEP if not d.is_complex
+    DataDependentInvocation(TensorOfShape(3, 4, dtype=d), 0)
+    for d in DTYPE_SWEEP if not d.is_complex
 ] + [KernelErrorInvocation(TensorOfShape(3, 4, dtype=torch.complex64), 0)])
 def aten〇unique_dim〡dtype(self_rank_dtype: Tuple[int, int], dim: int, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False) -> Tuple[int, int, int]:
     _check_not_complex("unique_dim", self_rank_dtype[1])
@@ -244,7 +256,9 @@ def aten〇repeat_interleave〇Tensor〡shape(repeats: List[int], output_size: O
     if output_size is None:
         return [unknown_dim()]
     if output_size < 0:
-        raise AssertionError(f"repeat_interleave: output_size must be non-negative, got {output_size}")
+        raise AssertionError(
+            f"repeat_interleave: output_size must be non-negative, got {output_size}"
+        )
     return [output_size]
 
 

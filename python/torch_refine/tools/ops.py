@@ -9,8 +9,15 @@ One row per op overload (the Torch dialect name without `torch.`; a `torch.opera
 `name`): Core ATen or not, whether the library has its shape, dtype and decomposition
 functions, how many verified cases (registry invocations) its functions have, and how
 often the file uses it. `--json` prints a list of objects with the keys of `JSON_KEYS`
-(`count` is null without a file). Reading the file needs only the MLIR bindings; core tags
-and the registry's cases import torch.
+(`count` is null without a file). Reading the file needs only the MLIR bindings; core tags,
+schemas and the registry's cases import torch.
+
+A shape function applies to an op with a tensor result, a dtype function to one with a
+tensor or number result (`aten.sym_size.int` has a dtype function and no shape function;
+`aten.sym_is_contiguous`, whose bool result has one type, has neither). Where a kind does
+not apply the table says `n/a` and `--json` gives null; such an op counts as covered when
+it has every function that applies. Ops PyTorch's registry does not know (custom ops) need
+both.
 """
 
 from __future__ import annotations
@@ -39,15 +46,16 @@ JSON_KEYS = ("op", "core", "shape", "dtype", "decomposition", "cases", "count")
 class Row:
     op: str
     core: bool
-    shape: bool
-    dtype: bool
+    shape: bool | None  # None: no result a shape function describes
+    dtype: bool | None  # None: no result a dtype function describes
     decomposition: bool
     cases: int
     count: int | None  # uses in the file; None without a file
 
     @property
     def covered(self) -> bool:
-        return self.shape and self.dtype
+        """Every applicable shape and dtype function is present."""
+        return self.shape is not False and self.dtype is not False
 
 
 # --- the file ------------------------------------------------------------------------------
@@ -140,6 +148,23 @@ def _overload(name: str, overload_name: str):
         return None
 
 
+def _applies(op: str, kind: str) -> bool:
+    """Whether the op's schema has a result a `kind` function describes (imports torch)."""
+    from torch_refine.library import signatures
+
+    if op not in signatures.schemas():
+        return True  # a custom op: assume it needs every function
+    try:
+        signatures.expected_return(op, kind)
+    except signatures.SignatureError:
+        return False
+    return True
+
+
+def _has(library: dict[str, set[str]], op: str, kind: str) -> bool | None:
+    return op in library[kind] if _applies(op, kind) else None
+
+
 # --- rows ----------------------------------------------------------------------------------
 
 
@@ -157,8 +182,8 @@ def build_rows(args: argparse.Namespace, counts: Counter | None) -> list[Row]:
         Row(
             op=name,
             core=name in core,
-            shape=name in library["shape"],
-            dtype=name in library["dtype"],
+            shape=_has(library, name, "shape"),
+            dtype=_has(library, name, "dtype"),
             decomposition=name in library["decomposition"],
             cases=cases.get(name, 0),
             count=None if counts is None else counts.get(name, 0),
@@ -177,7 +202,7 @@ def summary(rows: list[Row]) -> str:
     covered = sum(row.covered for row in rows)
     core_covered = sum(row.covered for row in core)
     return (
-        f"{len(rows)} ops, {len(core)} Core ATen; with shape and dtype functions: "
+        f"{len(rows)} ops, {len(core)} Core ATen; with all applicable shape and dtype functions: "
         f"{covered} of {len(rows)} (Core ATen: {core_covered} of {len(core)})"
     )
 
@@ -194,6 +219,8 @@ def format_table(rows: list[Row], with_count: bool) -> str:
 
 
 def _cell(value) -> str:
+    if value is None:
+        return "n/a"
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
@@ -211,7 +238,8 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("input", nargs="?", help="a Torch-dialect .mlir file: list the ops it uses ('-': stdin)")
     add("--json", action="store_true", help=f"print a JSON list of objects {', '.join(JSON_KEYS)}")
     add("--core-only", action="store_true", help="only Core ATen op overloads")
-    add("--missing", action="store_true", help="only ops lacking a shape or a dtype function")
+    add("--missing", action="store_true",
+        help="only ops lacking an applicable shape or dtype function")
     add("--all-core", action="store_true", help="add every Core ATen overload, used or not")
     add("--extra-library", metavar="FILE", default="", help="also these functions (.mlir or .py)")
     return parser
