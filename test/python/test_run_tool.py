@@ -1,4 +1,5 @@
-"""`make run` (torch_refine.tools.run): the bundled example and a user file."""
+"""`make run` (torch_refine.tools.run): the main job on a real model, the bundled example
+IR, and a user file."""
 
 from __future__ import annotations
 
@@ -16,13 +17,26 @@ func.func @f(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[3,4],f32>)
 """
 
 
-def test_bundled_example_refines_without_contradictions(tmp_path, capsys):
+def _count(printed: str, row: str) -> str:
+    return next(line for line in printed.splitlines() if line.strip().startswith(row)).split()[1]
+
+
+def test_main_job_refines_executes_and_checks_a_real_model(tmp_path, capsys):
     output = tmp_path / "refined.mlir"
     assert run.main(["-o", str(output)]) == 0
     printed = capsys.readouterr().out
+    assert "every tensor matches its refined type" in printed
+    assert _count(printed, "contradictions") == "0"
+    assert _count(printed, "unknown") == "0"
+    assert "torch.aten.mm" in output.read_text()
+
+
+def test_bundled_example_refines_without_contradictions(tmp_path, capsys):
+    output = tmp_path / "refined.mlir"
+    assert run.main(["--example-ir", "-o", str(output)]) == 0
+    printed = capsys.readouterr().out
     assert "against the imported types" in printed
-    contradictions = next(line for line in printed.splitlines() if "contradictions" in line)
-    assert contradictions.split()[1] == "0"
+    assert _count(printed, "contradictions") == "0"
     assert "torch.aten.mm" in output.read_text()
 
 
@@ -36,12 +50,14 @@ def test_user_file_is_refined_as_given(tmp_path, capsys):
     assert "!torch.vtensor<[2,4],f32>" in output.read_text()
 
 
-def test_run_does_not_import_torch(tmp_path):
+def test_ir_paths_do_not_import_torch(tmp_path):
     source = tmp_path / "model.mlir"
     source.write_text(USER_MODULE)
-    code = (
-        "import sys; from torch_refine.tools import run; "
-        f"run.main([{str(source)!r}, '-o', {str(tmp_path / 'refined.mlir')!r}]); "
-        "assert 'torch' not in sys.modules, 'run imported torch'"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    output = str(tmp_path / "refined.mlir")
+    for argv in ([str(source), "-o", output], ["--example-ir", "-o", output]):
+        code = (
+            "import sys; from torch_refine.tools import run; "
+            f"assert run.main({argv!r}) == 0; "
+            "assert 'torch' not in sys.modules, 'run imported torch'"
+        )
+        subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)

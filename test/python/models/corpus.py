@@ -16,6 +16,9 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 import torch  # noqa: E402
 
+from torch_refine.examples import tiny_llama  # noqa: E402
+from torch_refine.examples.tiny_llama import TextModel, persist_buffers  # noqa: E402
+
 BATCH = 2
 SEQ = 8
 
@@ -41,35 +44,15 @@ def _tensors(out) -> tuple[torch.Tensor, ...]:
     return tuple(t for t in out if isinstance(t, torch.Tensor))
 
 
-class _TextModel(torch.nn.Module):
-    """A Hugging Face text model called with ids and a mask, returning plain tensors."""
-
-    def __init__(self, model: torch.nn.Module):
-        super().__init__()
-        self.model = _persist_buffers(model)
-
-    def forward(self, input_ids, attention_mask):
-        return _tensors(self.model(input_ids=input_ids, attention_mask=attention_mask,
-                                   return_dict=False))
-
-
 class _ImageModel(torch.nn.Module):
     """A Hugging Face vision model called with pixels, returning plain tensors."""
 
     def __init__(self, model: torch.nn.Module):
         super().__init__()
-        self.model = _persist_buffers(model)
+        self.model = persist_buffers(model)
 
     def forward(self, pixel_values):
         return _tensors(self.model(pixel_values=pixel_values, return_dict=False))
-
-
-def _persist_buffers(model: torch.nn.Module) -> torch.nn.Module:
-    # torch-mlir's frozen-program import looks every buffer up in the state dict, where
-    # non-persistent buffers (position ids, rotary frequencies) are missing.
-    for module in model.modules():
-        module._non_persistent_buffers_set.clear()
-    return model
 
 
 def _ids(vocab: int) -> torch.Tensor:
@@ -89,19 +72,12 @@ def bert():
         vocab_size=128, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
         intermediate_size=64, max_position_embeddings=64,
     )
-    model = _TextModel(transformers.BertModel(config))
+    model = TextModel(transformers.BertModel(config))
     return model, (_ids(128), _mask())
 
 
 def llama():
-    import transformers
-
-    config = transformers.LlamaConfig(
-        vocab_size=128, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
-        num_key_value_heads=2, intermediate_size=64, max_position_embeddings=64,
-        use_cache=False,
-    )
-    model = _TextModel(transformers.LlamaModel(config))
+    model, _ = tiny_llama.build()
     return model, (_ids(128), _mask())
 
 
@@ -115,7 +91,7 @@ def gpt2():
     # The default SDPA attention decomposes into a view of a non-contiguous tensor that
     # export's decomposition pass rejects; the eager attention exports.
     config._attn_implementation = "eager"
-    model = _TextModel(transformers.GPT2Model(config))
+    model = TextModel(transformers.GPT2Model(config))
     return model, (_ids(128), _mask())
 
 
@@ -148,7 +124,7 @@ def t5_encoder():
         vocab_size=128, d_model=32, d_kv=8, d_ff=64, num_layers=2, num_heads=4,
         relative_attention_num_buckets=8, use_cache=False,
     )
-    model = _TextModel(transformers.T5EncoderModel(config))
+    model = TextModel(transformers.T5EncoderModel(config))
     return model, (_ids(128), _mask())
 
 
