@@ -28,52 +28,126 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.__iand__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.__iand__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.__iand__.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.__iand__.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.__ilshift__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.__ilshift__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__lshift__\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.__ior__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.__ior__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.__ior__.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.__ior__.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.__irshift__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.__irshift__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__lshift__\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.__ixor__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.__ixor__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__xor__\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.__ixor__.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.__ixor__.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__xor__\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.__lshift__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
-    %str = torch.constant.str "AssertionError: aten.__lshift__.Scalar: only integral tensors are supported"
+    %str = torch.constant.str "AssertionError: shift: other must be an integer"
+    %true = torch.constant.bool true
     %none = torch.constant.none
-    %int0 = torch.constant.int 0
+    %str_0 = torch.constant.str "AssertionError: shift: self must be an integral tensor"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
-    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
-    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
-    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
-    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
-    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%7) : (!torch.int) -> !torch.bool
-    torch.prim.If %8 -> () {
+    %int4 = torch.constant.int 4
+    %int11 = torch.constant.int 11
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %3 = torch.aten.eq.int %2, %int4 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = torch.aten.eq.int %2, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
       torch.prim.If.yield
     } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %9 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
-    return %9 : !torch.int
+    %5 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.derefine %5 : !torch.int to !torch.optional<int>
+    %7 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %8 = torch.prim.ListConstruct %6, %7 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %9 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %10 = torch.prim.ListConstruct %9, %2 : (!torch.int, !torch.int) -> !torch.list<int>
+    %11 = torch.promote_dtypes %8, %10 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %11 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.__lshift__.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: shift: other must be an integral tensor"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: aten.__lshift__.Tensor: only integral tensors are supported"
-    %int0 = torch.constant.int 0
+    %str_0 = torch.constant.str "AssertionError: shift: self must be an integral tensor"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
-    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
-    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
-    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
-    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%8) : (!torch.int) -> !torch.bool
-    torch.prim.If %9 -> () {
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%2) : (!torch.int) -> !torch.bool
+    torch.prim.If %3 -> () {
       torch.prim.If.yield
     } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
-    return %10 : !torch.int
+    %4 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.derefine %4 : !torch.int to !torch.optional<int>
+    %7 = torch.derefine %5 : !torch.int to !torch.optional<int>
+    %8 = torch.prim.ListConstruct %6, %7 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %9 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %10 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %11 = torch.prim.ListConstruct %9, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+    %12 = torch.promote_dtypes %8, %11 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %12 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.__or__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -104,51 +178,77 @@ module {
     return %8 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.__rshift__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
-    %str = torch.constant.str "AssertionError: aten.__rshift__.Scalar: only integral tensors are supported"
+    %str = torch.constant.str "AssertionError: shift: other must be an integer"
+    %true = torch.constant.bool true
     %none = torch.constant.none
-    %int0 = torch.constant.int 0
+    %str_0 = torch.constant.str "AssertionError: shift: self must be an integral tensor"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
-    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
-    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
-    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
-    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
-    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%7) : (!torch.int) -> !torch.bool
-    torch.prim.If %8 -> () {
+    %int4 = torch.constant.int 4
+    %int11 = torch.constant.int 11
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %3 = torch.aten.eq.int %2, %int4 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = torch.aten.eq.int %2, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
       torch.prim.If.yield
     } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %9 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
-    return %9 : !torch.int
+    %5 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.derefine %5 : !torch.int to !torch.optional<int>
+    %7 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %8 = torch.prim.ListConstruct %6, %7 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %9 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %10 = torch.prim.ListConstruct %9, %2 : (!torch.int, !torch.int) -> !torch.list<int>
+    %11 = torch.promote_dtypes %8, %10 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %11 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.__rshift__.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: shift: other must be an integral tensor"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: aten.__rshift__.Tensor: only integral tensors are supported"
-    %int0 = torch.constant.int 0
+    %str_0 = torch.constant.str "AssertionError: shift: self must be an integral tensor"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
-    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
-    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
-    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
-    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%8) : (!torch.int) -> !torch.bool
-    torch.prim.If %9 -> () {
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%2) : (!torch.int) -> !torch.bool
+    torch.prim.If %3 -> () {
       torch.prim.If.yield
     } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
-    return %10 : !torch.int
+    %4 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.derefine %4 : !torch.int to !torch.optional<int>
+    %7 = torch.derefine %5 : !torch.int to !torch.optional<int>
+    %8 = torch.prim.ListConstruct %6, %7 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %9 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %10 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %11 = torch.prim.ListConstruct %9, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+    %12 = torch.promote_dtypes %8, %11 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %12 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.__xor__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -399,6 +499,26 @@ module {
     }
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._unique(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.tuple<int, int> {
+    %str = torch.constant.str "unique"
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.data_dependent._check_not_complex(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleConstruct %2, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %3 : !torch.tuple<int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten._unique2(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.tuple<int, int, int> {
+    %str = torch.constant.str "unique"
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.data_dependent._check_not_complex(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleConstruct %2, %int4, %int4 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
+    return %3 : !torch.tuple<int, int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten._unsafe_view(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -416,6 +536,30 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int4, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.abs_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: abs_: complex tensors are not supported"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: abs_: bool tensors are not supported"
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%0) : (!torch.int) -> !torch.bool
+    %3 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.absolute(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -427,6 +571,30 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int4, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.absolute_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: abs_: complex tensors are not supported"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: abs_: bool tensors are not supported"
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%0) : (!torch.int) -> !torch.bool
+    %3 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.acos(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -440,6 +608,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.acos_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.acos_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87acos\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.acosh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -451,6 +625,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.acosh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.acosh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87acosh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.adaptive_avg_pool1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -490,6 +670,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.add_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.add_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.add_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.add_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.addmm(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.number, %arg4: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -498,6 +690,12 @@ module {
     %3 = torch.prim.ListConstruct %0, %1, %2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
     %4 = call @__torch_refine_helper.torch_refine.library.linalg._promote_all(%3) : (!torch.list<int>) -> !torch.int
     return %4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.addmm_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.number, %arg4: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.addmm_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87addmm\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.alias(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -584,6 +782,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.arccos_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.arccos_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arccos\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.arccosh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -595,6 +799,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.arccosh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.arccosh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arccosh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.arcsin(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -608,6 +818,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.arcsin_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.arcsin_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arcsin\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.arcsinh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -619,6 +835,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.arcsinh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.arcsinh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arcsinh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.arctan(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -647,6 +869,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.arctan2_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.arctan2_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctan2\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.arctan_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.arctan_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctan\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.arctanh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -658,6 +892,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.arctanh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.arctanh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctanh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.argmax(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>, %arg2: !torch.bool) -> !torch.int {
     %false = torch.constant.bool false
@@ -677,10 +917,20 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._check_orderable(%0, %str, %false) : (!torch.int, !torch.str, !torch.bool) -> !torch.none
     return %int4 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.argwhere(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.as_strided(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.as_strided_(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.int {
+    %str = torch.constant.str "aten.as_strided_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87as_strided\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3) : (!torch.tuple<int, int>, !torch.list<int>, !torch.list<int>, !torch.optional<int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.as_strided_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -699,6 +949,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.asin_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.asin_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87asin\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.asinh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -710,6 +966,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.asinh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.asinh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87asinh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.atan(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -763,6 +1025,18 @@ module {
     }
     return %9 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.atan2_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.atan2_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atan2\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.atan_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.atan_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atan\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.atanh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -774,6 +1048,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.atanh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.atanh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atanh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.avg_pool1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.int {
     %str = torch.constant.str "avg_pool1d"
@@ -816,6 +1096,12 @@ module {
     %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %6 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.baddbmm_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.number, %arg4: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.baddbmm_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87baddbmm\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.batch_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -823,6 +1109,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%0, %arg5) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
     %2 = torch.prim.TupleIndex %1, %int0 : !torch.tuple<int, int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bernoulli_.float(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.bitwise_and.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.bitwise_and.Scalar: only integral and bool tensors are supported"
@@ -901,6 +1192,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_and_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_and_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_and\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_and_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_and_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_and\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.bitwise_left_shift.Scalar_Tensor(%arg0: !torch.number, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -943,6 +1246,18 @@ module {
     %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %7 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_left_shift_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_left_shift_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_left_shift\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_left_shift_.Tensor_Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_left_shift_.Tensor_Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_left_shift\E3\80\87Tensor_Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.bitwise_not(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.bitwise_not: only integral and bool tensors are supported"
@@ -971,6 +1286,12 @@ module {
     }
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_not_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_not_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_not\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.bitwise_or.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.bitwise_or.Scalar: only integral and bool tensors are supported"
@@ -1049,6 +1370,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_or_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_or_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_or\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_or_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_or_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_or\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.bitwise_right_shift.Scalar_Tensor(%arg0: !torch.number, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -1090,6 +1423,18 @@ module {
     %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
     %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_right_shift_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_right_shift_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_right_shift\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_right_shift_.Tensor_Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_right_shift_.Tensor_Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_right_shift\E3\80\87Tensor_Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.bitwise_xor.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.bitwise_xor.Scalar: only integral and bool tensors are supported"
@@ -1168,6 +1513,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_xor_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_xor_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_xor\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bitwise_xor_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.bitwise_xor_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_xor\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.bmm(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "bmm"
     %int1 = torch.constant.int 1
@@ -1199,6 +1556,21 @@ module {
     %4 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3#0, %3#1) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %4 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.cauchy_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: cauchy_: only floating-point tensors are supported"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.ceil(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.ceil: bool and complex tensors are not supported"
@@ -1227,6 +1599,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.ceil_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.ceil_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ceil\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.celu(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -1237,6 +1615,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.celu_(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.celu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87celu\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.clamp(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<number>, %arg2: !torch.optional<number>) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.clamp: bool and complex tensors are not supported"
@@ -1365,6 +1749,18 @@ module {
     }
     return %9 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.clamp_(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<number>, %arg2: !torch.optional<number>) -> !torch.int {
+    %str = torch.constant.str "aten.clamp_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87clamp\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.optional<number>, !torch.optional<number>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.clamp_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %str = torch.constant.str "aten.clamp_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87clamp\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.clamp_max(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -1392,6 +1788,18 @@ module {
     %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.clamp_max_(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.clamp_max_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_max\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.clamp_max_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.clamp_max_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_max\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.clamp_min(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -1421,6 +1829,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.clamp_min_(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.clamp_min_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_min\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.clamp_min_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.clamp_min_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_min\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.clone(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -1441,6 +1861,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.conj_physical_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.conj_physical_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87conj_physical\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.constant_pad_nd(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -1551,6 +1977,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.copysign_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.copysign_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87copysign\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.copysign_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.copysign_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87copysign\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.cos(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -1563,6 +2001,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.cos_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.cos_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cos\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.cosh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -1574,6 +2018,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.cosh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.cosh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cosh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.cumsum(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -1604,10 +2054,22 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int2, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.deg2rad_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.deg2rad_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87deg2rad\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.detach(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.detach_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.detach_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87detach\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.diagonal(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -1630,6 +2092,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.digamma_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.digamma_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87digamma\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.dim(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int4 = torch.constant.int 4
@@ -1693,6 +2161,30 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.elementwise._div_mode_dtype(%4, %7, %arg2) : (!torch.list<optional<int>>, !torch.list<int>, !torch.optional<str>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.div_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.div_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.div_.Scalar_mode(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.optional<str>) -> !torch.int {
+    %str = torch.constant.str "aten.div_.Scalar_mode"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Scalar_mode\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.optional<str>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.div_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.div_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.div_.Tensor_mode(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<str>) -> !torch.int {
+    %str = torch.constant.str "aten.div_.Tensor_mode"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Tensor_mode\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.optional<str>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.divide.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -1723,6 +2215,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.divide_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.divide_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87divide\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.divide_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.divide_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87divide\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.dropout(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.int {
     %str = torch.constant.str "dropout"
     %false = torch.constant.bool false
@@ -1752,6 +2256,12 @@ module {
     }
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.dropout_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.int {
+    %str = torch.constant.str "aten.dropout_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87dropout\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.float, !torch.bool) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.elu(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number, %arg3: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.elu: only floating-point tensors are supported"
@@ -1772,6 +2282,12 @@ module {
     }
     %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.elu_(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number, %arg3: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.elu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87elu\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3) : (!torch.tuple<int, int>, !torch.number, !torch.number, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.embedding(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.int {
     %str = torch.constant.str "indices"
@@ -1838,6 +2354,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.eq_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.eq_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87eq\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.eq_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.eq_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87eq\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.erf(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -1849,6 +2377,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.erf_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.erf_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87erf\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.erfc(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -1862,6 +2396,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.erfc_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.erfc_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87erfc\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.erfinv(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -1873,6 +2413,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.erfinv_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.erfinv_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87erfinv\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.exp(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -1897,6 +2443,18 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.exp2_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.exp2_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87exp2\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.exp_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.exp_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87exp\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.expand(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -1925,6 +2483,27 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.expm1_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.expm1_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87expm1\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.exponential_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: exponential_: only floating-point tensors are supported"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.fill.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -1934,6 +2513,18 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fill_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.fill_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fill\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fill_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.fill_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.creation.aten\E3\80\87fill\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.fix(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -1945,6 +2536,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fix_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.fix_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87fix\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.flatten.using_ints(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -1983,6 +2580,12 @@ module {
     }
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.floor_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.floor_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87floor\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.floor_divide(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.floor_divide: complex tensors are not supported"
@@ -2050,6 +2653,18 @@ module {
     }
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.floor_divide_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.floor_divide_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87floor_divide\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.floor_divide_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.floor_divide_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87floor_divide\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.fmax(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -2140,6 +2755,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.fmod_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.fmod_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fmod\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fmod_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.fmod_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fmod\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.frac(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.frac: bool tensors are not supported"
@@ -2161,6 +2788,12 @@ module {
     }
     %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.frac_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.frac_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87frac\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.full(%arg0: !torch.list<int>, %arg1: !torch.number, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
     %str = torch.constant.str "full"
@@ -2207,6 +2840,12 @@ module {
     %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.gcd_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.gcd_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87gcd\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.ge.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.ge.Scalar: complex tensors are not supported"
@@ -2259,6 +2898,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.ge_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.ge_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ge\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.ge_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.ge_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ge\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.gelu(%arg0: !torch.tuple<int, int>, %arg1: !torch.str) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.gelu: approximate must be 'none' or 'tanh'"
     %str_0 = torch.constant.str "tanh"
@@ -2297,6 +2948,33 @@ module {
     %9 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %9 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.gelu_(%arg0: !torch.tuple<int, int>, %arg1: !torch.str) -> !torch.int {
+    %str = torch.constant.str "aten.gelu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gelu\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.str) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.geometric_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: geometric_: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.greater.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -2327,6 +3005,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.greater_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.greater_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.greater_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.greater_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.greater_equal.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -2356,6 +3046,18 @@ module {
     %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.greater_equal_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.greater_equal_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.greater_equal_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.greater_equal_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.grid_sampler_2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.int {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
@@ -2430,6 +3132,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.gt_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.gt_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gt\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.gt_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.gt_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gt\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.hardshrink(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -2453,6 +3167,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.hardsigmoid_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.hardsigmoid_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hardsigmoid\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.hardswish(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -2463,6 +3183,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.hardswish_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.hardswish_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hardswish\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.hardtanh(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.hardtanh: max_val cannot be negative for an unsigned tensor"
@@ -2513,6 +3239,12 @@ module {
     }
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.hardtanh_(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.hardtanh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87hardtanh\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.heaviside(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -2526,6 +3258,12 @@ module {
     %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.heaviside_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.heaviside_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87heaviside\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.hypot(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -2541,6 +3279,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.hypot_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.hypot_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hypot\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.i0(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -2552,6 +3296,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.i0_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.i0_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87i0\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.igamma(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -2568,6 +3318,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.igamma_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.igamma_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87igamma\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.igammac(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -2582,6 +3338,12 @@ module {
     %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.igammac_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.igammac_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87igammac\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.index.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<optional<tuple<int, int>>>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -2772,20 +3534,11 @@ module {
     %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %10 : !torch.int
   }
-  func.func @__torch_refine_dtype_fn.aten.ldexp.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
-    %int0 = torch.constant.int 0
-    %int1 = torch.constant.int 1
-    %int2 = torch.constant.int 2
-    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
-    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
-    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
-    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
-    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    return %8 : !torch.int
+  func.func @__torch_refine_dtype_fn.aten.lcm_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.lcm_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87lcm\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.le.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.le.Scalar: complex tensors are not supported"
@@ -2838,6 +3591,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.le_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.le_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87le\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.le_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.le_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87le\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.leaky_relu(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.leaky_relu: only floating-point tensors are supported"
@@ -2858,6 +3623,12 @@ module {
     }
     %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.leaky_relu_(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.leaky_relu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87leaky_relu\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.less.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -2889,6 +3660,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.less_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.less_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.less_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.less_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.less_equal.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -2919,6 +3702,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.less_equal_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.less_equal_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less_equal\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.less_equal_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.less_equal_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less_equal\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.lgamma(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -2930,6 +3725,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.lgamma_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.lgamma_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87lgamma\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.lift_fresh_copy(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -3029,6 +3830,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.log10_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.log10_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log10\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.log1p(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -3041,6 +3848,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.log1p_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.log1p_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log1p\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.log2(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -3052,6 +3865,33 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.log2_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.log2_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log2\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.log_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.log_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.log_normal_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: log_normal_: only floating-point tensors are supported"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.log_sigmoid(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -3170,6 +4010,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.logical_and_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.logical_and_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_and\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.logical_not(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -3181,6 +4027,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.logical_not_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.logical_not_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_not\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.logical_or(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -3197,6 +4049,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.logical_or_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.logical_or_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_or\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.logical_xor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -3212,6 +4070,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.logical_xor_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.logical_xor_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_xor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.logit(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<float>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -3223,6 +4087,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.logit_(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<float>) -> !torch.int {
+    %str = torch.constant.str "aten.logit_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87logit\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.optional<float>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.lstm.input(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<tuple<int, int>>, %arg2: !torch.list<tuple<int, int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<int, int, int> {
     %int1 = torch.constant.int 1
@@ -3281,6 +4151,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.lt_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.lt_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87lt\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.lt_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.lt_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87lt\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.masked_fill.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -3315,6 +4197,28 @@ module {
     %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.masked_scatter_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.masked_scatter_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.masked_select(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: masked_select: expected BoolTensor for mask"
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.matmul(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -3484,6 +4388,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.mish_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.mish_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87mish\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.mm(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -3522,6 +4432,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.mul_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.mul_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87mul\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.mul_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.mul_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87mul\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.multiply.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -3550,6 +4472,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.multiply_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.multiply_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87multiply\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.multiply_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.multiply_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87multiply\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.nan_to_num(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<float>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -3560,6 +4494,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.nan_to_num_(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<float>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.int {
+    %str = torch.constant.str "aten.nan_to_num_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nan_to_num\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3) : (!torch.tuple<int, int>, !torch.optional<float>, !torch.optional<float>, !torch.optional<float>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.narrow(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -3710,6 +4650,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.ne_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.ne_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ne\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.ne_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.ne_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ne\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.neg(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.neg: bool tensors are not supported"
@@ -3732,6 +4684,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.neg_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.neg_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87neg\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.negative(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.negative: bool tensors are not supported"
@@ -3753,6 +4711,12 @@ module {
     }
     %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.negative_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.negative_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87negative\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.new_empty(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
     %none = torch.constant.none
@@ -3833,6 +4797,52 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.nextafter_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.nextafter_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nextafter\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.nonzero(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.nonzero_numpy(%arg0: !torch.tuple<int, int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.max.int %1, %int1 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %3 = torch.aten.append.t %0, %int4 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.normal_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: normal_: only floating-point and complex tensors are supported"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%0) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.not_equal.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -3863,8 +4873,35 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.not_equal_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.not_equal_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.not_equal_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.not_equal_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.numel(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.one_hot(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: one_hot: self must be an int64 (LongTensor) index tensor"
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %int4 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.ones(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.int {
@@ -3961,6 +4998,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int5, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.pow_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.pow_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87pow\E3\80\87Tensor_Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.prod(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -3996,6 +5039,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int2, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.rad2deg_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.rad2deg_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87rad2deg\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.rand(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.int {
     %str = torch.constant.str "rand"
     %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
@@ -4006,6 +5055,21 @@ module {
     %str = torch.constant.str "rand"
     %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.creation._check_random_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.random_(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.random_.from(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.random_.to(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.randperm(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.int {
@@ -4064,6 +5128,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.reciprocal_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.reciprocal_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87reciprocal\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.reflection_pad1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -4129,6 +5199,18 @@ module {
     }
     %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.relu6_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.relu6_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87relu6\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.relu_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.relu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87relu\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.remainder.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.remainder.Scalar: bool and complex tensors are not supported"
@@ -4205,9 +5287,44 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.remainder_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.remainder_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87remainder\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.remainder_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.remainder_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87remainder\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.repeat(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.repeat_interleave.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: repeat_interleave: repeats must be an int32 or int64 tensor"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %3 = torch.aten.ne.int %0, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.repeat_interleave.self_int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>) -> !torch.int {
@@ -4296,6 +5413,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.round_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.round_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87round\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.rsqrt(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -4307,6 +5430,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.rsqrt_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.rsqrt_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87rsqrt\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.rsub.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -4423,6 +5552,18 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.scatter_.src(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.scatter_.src"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87src\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3) : (!torch.tuple<int, int>, !torch.int, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.scatter_.value(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.scatter_.value"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87value\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3) : (!torch.tuple<int, int>, !torch.int, !torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.scatter_add(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "scatter"
     %int1 = torch.constant.int 1
@@ -4431,6 +5572,12 @@ module {
     %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.scatter_add_(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.scatter_add_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87src\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3) : (!torch.tuple<int, int>, !torch.int, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.scatter_reduce.two(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.str, %arg5: !torch.bool) -> !torch.int {
     %str = torch.constant.str "scatter_reduce"
@@ -4484,6 +5631,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.selu_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.selu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87selu\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.sgn(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -4494,6 +5647,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sgn_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.sgn_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87sgn\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sigmoid(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -4506,6 +5665,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sigmoid_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.sigmoid_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sigmoid\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sign(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -4528,6 +5693,12 @@ module {
     }
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sign_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.sign_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sign\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.signbit(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -4552,6 +5723,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.silu_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.silu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87silu\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.sin(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -4563,6 +5740,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sin_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.sin_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sin\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sinc(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -4576,6 +5759,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.sinc_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.sinc_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87sinc\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.sinh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -4587,6 +5776,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sinh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.sinh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sinh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.size.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
     %true = torch.constant.bool true
@@ -5815,6 +7010,12 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.sqrt_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.sqrt_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sqrt\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.square(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -5826,6 +7027,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int5, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.square_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.square_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87square\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.squeeze(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -5841,6 +7048,24 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.squeeze_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.squeeze_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.squeeze_.dim(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %str = torch.constant.str "aten.squeeze_.dim"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dim\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.int) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.squeeze_.dims(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %str = torch.constant.str "aten.squeeze_.dims"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dims\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.list<int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.squeeze_copy.dim(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -5956,6 +7181,18 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %11 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.sub_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.sub_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.sub_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.sub_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.subtract.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -5995,6 +7232,18 @@ module {
     %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
     return %10 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.subtract_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.subtract_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87subtract\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.subtract_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.subtract_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87subtract\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.sum(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -6005,6 +7254,18 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._sum_dtype(%0, %arg3) : (!torch.int, !torch.optional<int>) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.swapaxes_(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %str = torch.constant.str "aten.swapaxes_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87transpose\E3\80\87int\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.int, !torch.int) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.swapdims_(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %str = torch.constant.str "aten.swapdims_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87transpose\E3\80\87int\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.int, !torch.int) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sym_numel(%arg0: !torch.tuple<int, int>) -> !torch.int {
@@ -6036,6 +7297,12 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.t_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.t_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87t\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.tan(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -6047,6 +7314,12 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.tan_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.tan_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87tan\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.tanh(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -6060,16 +7333,22 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.tanh_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.tanh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87tanh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.threshold(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
-    %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
-    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
-    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    return %5 : !torch.int
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.threshold_(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.threshold_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87threshold\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.to.device(%arg0: !torch.tuple<int, int>, %arg1: !torch.Device, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool, %arg5: !torch.optional<int>) -> !torch.int {
     return %arg2 : !torch.int
@@ -6107,6 +7386,12 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.transpose_(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %str = torch.constant.str "aten.transpose_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87transpose\E3\80\87int\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.int, !torch.int) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.transpose_copy.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -6117,10 +7402,22 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.tril_(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %str = torch.constant.str "aten.tril_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87tril\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.int) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.triu(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.triu_(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %str = torch.constant.str "aten.triu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87triu\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.int) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.true_divide.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -6152,6 +7449,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.true_divide_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.true_divide_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87true_divide\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.true_divide_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.true_divide_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87true_divide\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.trunc(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.trunc: bool and complex tensors are not supported"
@@ -6180,6 +7489,12 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.trunc_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.trunc_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87trunc\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.type_as(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -6195,10 +7510,41 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.uniform_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.unique_consecutive(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool, %arg2: !torch.bool, %arg3: !torch.optional<int>) -> !torch.tuple<int, int, int> {
+    %str = torch.constant.str "unique_consecutive"
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.data_dependent._check_not_complex(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleConstruct %2, %int4, %int4 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
+    return %3 : !torch.tuple<int, int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.unique_dim(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.tuple<int, int, int> {
+    %str = torch.constant.str "unique_dim"
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.data_dependent._check_not_complex(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleConstruct %2, %int4, %int4 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
+    return %3 : !torch.tuple<int, int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten.unsqueeze(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.unsqueeze_(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %str = torch.constant.str "aten.unsqueeze_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87unsqueeze\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.int) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.unsqueeze_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -6337,10 +7683,28 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.xlogy_.Scalar_Other(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "aten.xlogy_.Scalar_Other"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87xlogy\E3\80\87Scalar_Other\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.xlogy_.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.xlogy_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87xlogy\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.zero(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.zero_(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "aten.zero_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.creation.aten\E3\80\87zero\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.zeros(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.int {
     %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
@@ -10763,6 +12127,146 @@ module {
     }
     return %2 : !torch.int
   }
+  func.func private @"__torch_refine_helper.torch_refine.library.creation.aten\E3\80\87fill\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.creation.aten\E3\80\87fill\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: fill: only supports a 0-dimension value tensor"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.creation.aten\E3\80\87lift_fresh_copy\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.creation.aten\E3\80\87zero\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.data_dependent._check_not_complex(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "{}: self must not be complex"
+    %true = torch.constant.bool true
+    %int8 = torch.constant.int 8
+    %int9 = torch.constant.int 9
+    %int10 = torch.constant.int 10
+    %0 = torch.aten.eq.int %arg1, %int8 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = torch.aten.eq.int %arg1, %int9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = torch.aten.eq.int %arg1, %int10 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %3 = torch.aten.format(%str_0, %arg0) : !torch.str, !torch.str -> !torch.str
+      %4 = torch.aten.add.str %str, %3 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.data_dependent._flat_unique(%arg0: !torch.list<int>, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg0) : (!torch.list<int>) -> !torch.int
+    %1 = torch.prim.If %arg1 -> (!torch.list<int>) {
+      %5 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %5 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    }
+    %2 = torch.prim.If %arg2 -> (!torch.list<int>) {
+      %5 = torch.prim.ListConstruct %0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %5 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    }
+    %3 = torch.prim.ListConstruct %0 : (!torch.int) -> !torch.list<int>
+    %4 = torch.prim.TupleConstruct %3, %1, %2 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %4 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.data_dependent._numel(%arg0: !torch.list<int>) -> !torch.int {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.prim.Loop %0, %true, init(%int1) {
+    ^bb0(%arg1: !torch.int, %arg2: !torch.int):
+      %2 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<int>, !torch.int -> !torch.int
+      %3 = torch.aten.mul.int %arg2, %2 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true, iter(%3 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg0: !torch.list<int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %3 = torch.prim.Uninitialized : !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    }
+    return %2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.data_dependent._unique_along(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "{}: there are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = torch.aten.__getitem__.t %arg1, %1 : !torch.list<int>, !torch.int -> !torch.int
+    %3 = torch.aten.ne.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      %12 = func.call @__torch_refine_helper.torch_refine.library.data_dependent._numel(%arg1) : (!torch.list<int>) -> !torch.int
+      %13 = torch.aten.eq.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      %12 = torch.aten.format(%str_0, %arg0) : !torch.str, !torch.str -> !torch.str
+      %13 = torch.aten.add.str %str, %12 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = call @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg1) : (!torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %7 = torch.aten._set_item.t %6, %1, %5 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    %8 = torch.aten.__getitem__.t %arg1, %1 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.prim.ListConstruct %8 : (!torch.int) -> !torch.list<int>
+    %10 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
+    %11 = torch.prim.TupleConstruct %6, %9, %10 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %11 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%arg0: !torch.int, %arg1: !torch.int) -> !torch.bool {
     %true = torch.constant.bool true
     %false = torch.constant.bool false
@@ -10935,6 +12439,1942 @@ module {
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     return %0 : !torch.list<list<int>>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87acosh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87acosh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87acos\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87acos\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87asinh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87asinh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87asin\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87asin\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atan2\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atan2\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atanh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atanh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atan\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atan\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_and\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.bitwise_and.Scalar: only integral and bool tensors are supported"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %11 : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_and\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_and\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.bitwise_and.Tensor: only integral and bool tensors are supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = torch.aten.eq.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_and\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_not\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.bitwise_not: only integral and bool tensors are supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = torch.aten.eq.int %5, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_not\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_or\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.bitwise_or.Scalar: only integral and bool tensors are supported"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %11 : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_or\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_or\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.bitwise_or.Tensor: only integral and bool tensors are supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = torch.aten.eq.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_or\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_xor\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.bitwise_xor.Scalar: only integral and bool tensors are supported"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %11 : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_xor\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_xor\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.bitwise_xor.Tensor: only integral and bool tensors are supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = torch.aten.eq.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_xor\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ceil\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.ceil: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ceil\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87clamp\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.clamp.Tensor: complex tensors are not supported"
+    %str_0 = torch.constant.str "AssertionError: aten.clamp.Tensor: min and max cannot both be None"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__isnot__ %arg1, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<tuple<int, int>>) {
+      %12 = torch.prim.unchecked_cast %arg1 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %13 = torch.derefine %12 : !torch.tuple<int, int> to !torch.optional<tuple<int, int>>
+      torch.prim.If.yield %true, %13 : !torch.bool, !torch.optional<tuple<int, int>>
+    } else {
+      %12 = torch.aten.__isnot__ %arg2, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+      torch.prim.If.yield %12, %arg1 : !torch.bool, !torch.optional<tuple<int, int>>
+    }
+    torch.prim.If %1#0 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.derefine %2 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %3 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
+    %7 = torch.aten.__isnot__ %1#1, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    torch.prim.If %7 -> () {
+      %12 = torch.prim.unchecked_cast %1#1 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %13 = torch.prim.TupleIndex %12, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %14 = torch.derefine %13 : !torch.int to !torch.optional<int>
+      %15 = torch.aten.append.t %4, %14 : !torch.list<optional<int>>, !torch.optional<int> -> !torch.list<optional<int>>
+      %16 = torch.prim.TupleIndex %12, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %17 = torch.aten.append.t %6, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.__isnot__ %arg2, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    torch.prim.If %8 -> () {
+      %12 = torch.prim.unchecked_cast %arg2 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %13 = torch.prim.TupleIndex %12, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %14 = torch.derefine %13 : !torch.int to !torch.optional<int>
+      %15 = torch.aten.append.t %4, %14 : !torch.list<optional<int>>, !torch.optional<int> -> !torch.list<optional<int>>
+      %16 = torch.prim.TupleIndex %12, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %17 = torch.aten.append.t %6, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %9 = torch.promote_dtypes %4, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%9) : (!torch.int) -> !torch.bool
+    %11 = torch.aten.__not__ %10 : !torch.bool -> !torch.bool
+    torch.prim.If %11 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %9 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87clamp\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: aten.clamp.Tensor: min and max cannot both be None"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %0 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<list<int>>) {
+      %5 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %6 = torch.derefine %5 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %true, %6 : !torch.bool, !torch.optional<list<int>>
+    } else {
+      %5 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      torch.prim.If.yield %5, %arg1 : !torch.bool, !torch.optional<list<int>>
+    }
+    torch.prim.If %1#0 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.ListConstruct %1#1, %arg2 : (!torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.list<optional<list<int>>>
+    %3 = call @__torch_refine_helper.torch_refine.library.elementwise._optional_shapes(%arg0, %2) : (!torch.list<int>, !torch.list<optional<list<int>>>) -> !torch.list<list<int>>
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%3) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %4 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87clamp\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<number>, %arg2: !torch.optional<number>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.clamp: bool and complex tensors are not supported"
+    %str_0 = torch.constant.str "AssertionError: aten.clamp: min and max cannot both be None"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__isnot__ %arg1, %none : !torch.optional<number>, !torch.none -> !torch.bool
+    %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<number>) {
+      %12 = torch.prim.unchecked_cast %arg1 : !torch.optional<number> -> !torch.number
+      %13 = torch.derefine %12 : !torch.number to !torch.optional<number>
+      torch.prim.If.yield %true, %13 : !torch.bool, !torch.optional<number>
+    } else {
+      %12 = torch.aten.__isnot__ %arg2, %none : !torch.optional<number>, !torch.none -> !torch.bool
+      torch.prim.If.yield %12, %arg1 : !torch.bool, !torch.optional<number>
+    }
+    torch.prim.If %1#0 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.derefine %2 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %3 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
+    %7 = torch.aten.__isnot__ %1#1, %none : !torch.optional<number>, !torch.none -> !torch.bool
+    torch.prim.If %7 -> () {
+      %12 = torch.prim.unchecked_cast %1#1 : !torch.optional<number> -> !torch.number
+      %13 = torch.derefine %none : !torch.none to !torch.optional<int>
+      %14 = torch.aten.append.t %4, %13 : !torch.list<optional<int>>, !torch.optional<int> -> !torch.list<optional<int>>
+      %15 = func.call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%12) : (!torch.number) -> !torch.int
+      %16 = torch.aten.append.t %6, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.__isnot__ %arg2, %none : !torch.optional<number>, !torch.none -> !torch.bool
+    torch.prim.If %8 -> () {
+      %12 = torch.prim.unchecked_cast %arg2 : !torch.optional<number> -> !torch.number
+      %13 = torch.derefine %none : !torch.none to !torch.optional<int>
+      %14 = torch.aten.append.t %4, %13 : !torch.list<optional<int>>, !torch.optional<int> -> !torch.list<optional<int>>
+      %15 = func.call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%12) : (!torch.number) -> !torch.int
+      %16 = torch.aten.append.t %6, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %9 = torch.promote_dtypes %4, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%9) : (!torch.int) -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%9) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %11 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %9 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87clamp\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.optional<float>, %arg2: !torch.optional<float>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: aten.clamp: min and max cannot both be None"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %0 = torch.aten.__isnot__ %arg1, %none : !torch.optional<float>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = torch.aten.__isnot__ %arg2, %none : !torch.optional<float>, !torch.none -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cosh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cosh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cos\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cos\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Scalar_mode\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.optional<str>) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library.elementwise._div_mode_dtype(%3, %6, %arg2) : (!torch.list<optional<int>>, !torch.list<int>, !torch.optional<str>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Scalar_mode\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<str>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Tensor_mode\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<str>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library.elementwise._div_mode_dtype(%4, %7, %arg2) : (!torch.list<optional<int>>, !torch.list<int>, !torch.optional<str>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Tensor_mode\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<str>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87elu\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number, %arg3: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.elu: only floating-point tensors are supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87elu\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87eq\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87eq\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87eq\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87eq\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87erf\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87erf\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87expm1\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87expm1\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87exp\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87exp\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fill\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fill\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87floor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.floor: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87floor\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fmod\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.fmod.Scalar: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%7) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %11 : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fmod\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fmod\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.fmod.Tensor: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%8) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fmod\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gelu\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.str) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.gelu: approximate must be 'none' or 'tanh'"
+    %str_0 = torch.constant.str "tanh"
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str "none"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: aten.gelu: only floating-point tensors are supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.eq.str %arg1, %str_1 : !torch.str, !torch.str -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %10 = torch.aten.eq.str %arg1, %str_0 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    }
+    torch.prim.If %8 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %9 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gelu\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.str) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ge\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.ge.Scalar: complex tensors are not supported"
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ge\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ge\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.ge.Tensor: complex tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ge\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gt\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.gt.Scalar: complex tensors are not supported"
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gt\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gt\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.gt.Tensor: complex tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gt\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87hardtanh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.hardtanh: max_val cannot be negative for an unsigned tensor"
+    %str_0 = torch.constant.str "AssertionError: aten.hardtanh: min_val cannot be negative for an unsigned tensor"
+    %str_1 = torch.constant.str "AssertionError: aten.hardtanh: complex tensors are not supported"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: aten.hardtanh: bool tensors are not supported"
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%0) : (!torch.int) -> !torch.bool
+    %3 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      %5 = func.call @__torch_refine_helper.torch_refine.library.elementwise._is_negative_integer(%arg1) : (!torch.number) -> !torch.bool
+      %6 = torch.aten.__not__ %5 : !torch.bool -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      %7 = func.call @__torch_refine_helper.torch_refine.library.elementwise._is_negative_integer(%arg2) : (!torch.number) -> !torch.bool
+      %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
+      torch.prim.If %8 -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87hardtanh\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87leaky_relu\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.leaky_relu: only floating-point tensors are supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87leaky_relu\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87le\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.le.Scalar: complex tensors are not supported"
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87le\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87le\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.le.Tensor: complex tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87le\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log10\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log10\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log1p\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log1p\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log2\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log2\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_and\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_and\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_not\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_not\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_or\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_or\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_xor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_xor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87lt\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.lt.Scalar: complex tensors are not supported"
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87lt\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87lt\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.lt.Tensor: complex tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int3, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87lt\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87mul\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87mul\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87mul\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87mul\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87neg\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.neg: bool tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.elementwise._has_bool(%4) : (!torch.list<int>) -> !torch.bool
+    %7 = torch.aten.__not__ %6 : !torch.bool -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87neg\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ne\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ne\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ne\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ne\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87pow\E3\80\87Tensor_Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int5 = torch.constant.int 5
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int5, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87pow\E3\80\87Tensor_Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87reciprocal\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87reciprocal\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87relu\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.relu: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87relu\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87remainder\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.remainder.Scalar: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%7) : (!torch.int) -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%7) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %11 : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87remainder\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87remainder\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.remainder.Tensor: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%8) : (!torch.int) -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%8) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87remainder\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87round\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.round: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87round\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87rsqrt\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87rsqrt\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sigmoid\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sigmoid\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sign\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.sign: complex tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.aten.__not__ %6 : !torch.bool -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sign\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sinh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sinh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sin\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sin\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sqrt\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sqrt\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.sub.Scalar: bool tensors are not supported"
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.elementwise._has_bool(%6) : (!torch.list<int>) -> !torch.bool
+    %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.sub.Tensor: bool tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.elementwise._has_bool(%7) : (!torch.list<int>) -> !torch.bool
+    %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87tanh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87tanh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87tan\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87tan\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87trunc\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.trunc: bool and complex tensors are not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87trunc\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.indexing._advanced_index(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>) -> !torch.list<int> {
     %false = torch.constant.bool false
@@ -11285,6 +14725,125 @@ module {
     }
     return %2 : !torch.int
   }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "masked_scatter"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87src\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "scatter"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87src\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "scatter"
+    %0 = torch.derefine %arg3 : !torch.list<int> to !torch.optional<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%str, %arg0, %arg1, %arg2, %0) : (!torch.str, !torch.list<int>, !torch.int, !torch.list<int>, !torch.optional<list<int>>) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87value\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87value\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "scatter"
+    %0 = torch.derefine %none : !torch.none to !torch.optional<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%str, %arg0, %arg1, %arg2, %0) : (!torch.str, !torch.list<int>, !torch.int, !torch.list<int>, !torch.optional<list<int>>) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87tril\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87tril\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: tril/triu: input tensor must have at least 2 dimensions"
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87triu\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.str) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": the result type cannot be cast to self's dtype"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%arg1, %0) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      %2 = torch.aten.add.str %arg2, %str_0 : !torch.str, !torch.str -> !torch.str
+      %3 = torch.aten.add.str %str, %2 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.str) -> !torch.list<int> {
+    %str = torch.constant.str ": the broadcast shape differs from self's shape"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str ": the result's rank differs from self's"
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.eq.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.If.yield
+    } else {
+      %4 = torch.aten.add.str %arg2, %str_1 : !torch.str, !torch.str -> !torch.str
+      %5 = torch.aten.add.str %str_0, %4 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %4 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %5 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.eq.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.If.yield
+      } else {
+        %7 = torch.aten.add.str %arg2, %str : !torch.str, !torch.str -> !torch.str
+        %8 = torch.aten.add.str %str_0, %7 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %8, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %arg0 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._check_same_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -11388,6 +14947,55 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     %2 = torch.promote_dtypes %0, %arg0 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %2 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87addmm\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.number, %arg4: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.ListConstruct %0, %1, %2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %4 = call @__torch_refine_helper.torch_refine.library.linalg._promote_all(%3) : (!torch.list<int>) -> !torch.int
+    return %4 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87addmm\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: addmm: self cannot be broadcast to the shape of mat1 @ mat2"
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.mm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %0) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %2 = torch.aten.ne.int_list %1, %0 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87baddbmm\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.number, %arg4: !torch.number) -> !torch.int {
+    %str = torch.constant.str "baddbmm"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.linalg._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library.linalg._check_same_dtype(%str, %3, %4) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %6 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87baddbmm\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: baddbmm: self cannot be broadcast to the shape of batch1 @ batch2"
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.bmm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %0) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %2 = torch.aten.ne.int_list %1, %0 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %0 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%arg0: !torch.int, %arg1: !torch.bool) -> !torch.tuple<int, int, int> {
     %true = torch.constant.bool true
@@ -12021,6 +15629,39 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %0 : !torch.list<int>
   }
+  func.func private @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87dropout\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.int {
+    %str = torch.constant.str "dropout"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %float1.000000e00 = torch.constant.float 1.000000e+00
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.eq.float %arg1, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %5 = torch.aten.eq.float %arg1, %float1.000000e00 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %5 : !torch.bool
+    }
+    %3 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+    %4 = torch.prim.If %arg2 -> (!torch.bool) {
+      torch.prim.If.yield %3 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      %5 = func.call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87dropout\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
     %false = torch.constant.bool false
     %true = torch.constant.bool true
@@ -12432,6 +16073,1535 @@ module {
     %2 = call @__torch_refine_helper.torch_refine.library.promotion.to_real_dtype(%arg0) : (!torch.int) -> !torch.int
     return %2 : !torch.int
   }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__lshift__\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: shift: other must be an integer"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: shift: self must be an integral tensor"
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %int11 = torch.constant.int 11
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %3 = torch.aten.eq.int %2, %int4 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = torch.aten.eq.int %2, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %5 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.derefine %5 : !torch.int to !torch.optional<int>
+    %7 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %8 = torch.prim.ListConstruct %6, %7 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %9 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %10 = torch.prim.ListConstruct %9, %2 : (!torch.int, !torch.int) -> !torch.list<int>
+    %11 = torch.promote_dtypes %8, %10 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__lshift__\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__xor__\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__xor__\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__xor__\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__xor__\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arccosh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arccosh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arccos\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arccos\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arcsinh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arcsinh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arcsin\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arcsin\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctan2\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctan2\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctanh\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctanh\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctan\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctan\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_left_shift\E3\80\87Tensor_Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_left_shift\E3\80\87Tensor_Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_left_shift\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_left_shift\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_right_shift\E3\80\87Tensor_Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_right_shift\E3\80\87Tensor_Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_right_shift\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_right_shift\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87celu\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87celu\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_max\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_max\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_max\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_max\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_min\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_min\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_min\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_min\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87conj_physical\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87conj_physical\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87copysign\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87copysign\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87copysign\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87copysign\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87deg2rad\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.deg2rad: complex tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.aten.__not__ %6 : !torch.bool -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int2, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87deg2rad\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87digamma\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87digamma\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87divide\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87divide\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87divide\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87divide\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87erfc\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87erfc\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87erfinv\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87erfinv\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87exp2\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87exp2\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87fix\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87fix\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87floor_divide\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.floor_divide.Scalar: complex tensors are not supported"
+    %str_0 = torch.constant.str "AssertionError: aten.floor_divide.Scalar: bool tensors are not supported"
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = torch.aten.ne.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %8 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %9 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+    %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %11 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87floor_divide\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87floor_divide\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.floor_divide: complex tensors are not supported"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: aten.floor_divide: bool tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = torch.aten.ne.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+    %11 = torch.aten.__not__ %10 : !torch.bool -> !torch.bool
+    torch.prim.If %11 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %12 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %12 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87floor_divide\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87frac\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.frac: bool tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = torch.aten.ne.int %5, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87frac\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87gcd\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87gcd\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hardsigmoid\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hardsigmoid\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hardswish\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hardswish\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87heaviside\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87heaviside\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hypot\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hypot\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87i0\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87i0\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87igammac\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87igammac\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87igamma\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87igamma\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87lcm\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.lcm: bool tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = torch.aten.ne.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87lcm\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less_equal\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less_equal\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less_equal\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less_equal\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87lgamma\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87lgamma\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87logit\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<float>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87logit\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.optional<float>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87mish\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87mish\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87multiply\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87multiply\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87multiply\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87multiply\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nan_to_num\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<float>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nan_to_num\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.optional<float>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87negative\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.negative: bool tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = torch.aten.ne.int %5, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87negative\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nextafter\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nextafter\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87rad2deg\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.rad2deg: complex tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.aten.__not__ %6 : !torch.bool -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int2, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87rad2deg\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87relu6\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.relu6: bool tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = torch.aten.ne.int %5, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87relu6\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87selu\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.selu: integral and bool tensors are not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = torch.promote_dtypes %2, %4 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%5) : (!torch.int) -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%5) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %5) : (!torch.int, !torch.int) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87selu\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87sgn\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87sgn\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87silu\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87silu\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87sinc\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87sinc\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87square\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int5 = torch.constant.int 5
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %1 : (!torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int5, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87square\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87subtract\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87subtract\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87subtract\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: aten.subtract.Tensor: bool tensors are not supported"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = torch.aten.ne.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %10 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87subtract\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87threshold\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87threshold\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87true_divide\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87true_divide\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87true_divide\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87true_divide\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87xlogy\E3\80\87Scalar_Other\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
+    %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87xlogy\E3\80\87Scalar_Other\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87xlogy\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %3 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %8 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87xlogy\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -12710,6 +17880,149 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %0 : !torch.list<int>
   }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87alias\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87as_strided\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87as_strided\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: as_strided: storage offset must be non-negative"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "AssertionError: as_strided: negative strides are not supported"
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str "as_strided"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: as_strided: mismatch in length of strides and shape"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str_1, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
+    %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %4, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %8 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %5 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %8 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %7 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87detach\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dims\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dims\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "squeeze"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.views._wrap_dims(%arg1, %0, %str) : (!torch.list<int>, !torch.int, !torch.str) -> !torch.list<int>
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %4 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %5 = torch.aten.ne.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %7 = torch.aten.__contains__.int_list %1, %arg2 : !torch.list<int>, !torch.int -> !torch.bool
+        %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
+        torch.prim.If.yield %8 : !torch.bool
+      }
+      torch.prim.If %6 -> () {
+        %7 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.aten.append.t %2, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %2 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dim\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dim\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze_nodim(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87transpose\E3\80\87int\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87transpose\E3\80\87int\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.transpose(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87t\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87t\E3\80\A1shape"(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.t(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87unsqueeze\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87unsqueeze\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.__and__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -12717,6 +18030,54 @@ module {
   func.func @__torch_refine_shape_fn.aten.__and__.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__iand__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.__iand__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__iand__.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.__iand__.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__ilshift__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.__ilshift__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__lshift__\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__ior__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.__ior__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__ior__.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.__ior__.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__irshift__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.__irshift__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__lshift__\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__ixor__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.__ixor__.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__xor__\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__ixor__.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.__ixor__.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__xor__\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.__lshift__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -13056,6 +18417,17 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._unique(%arg0: !torch.list<int>, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %false = torch.constant.bool false
+    %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._flat_unique(%arg0, %arg2, %false) : (!torch.list<int>, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
+    %1:3 = torch.prim.TupleUnpack %0 : !torch.tuple<list<int>, list<int>, list<int>> -> !torch.list<int>, !torch.list<int>, !torch.list<int>
+    %2 = torch.prim.TupleConstruct %1#0, %1#1 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %2 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten._unique2(%arg0: !torch.list<int>, %arg1: !torch.bool, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._flat_unique(%arg0, %arg2, %arg3) : (!torch.list<int>, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %0 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten._unsafe_view(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -13064,17 +18436,35 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.abs_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.absolute(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.absolute_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.acos(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.acos_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.acos_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87acos\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.acosh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.acosh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.acosh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87acosh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.adaptive_avg_pool1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "adaptive_avg_pool1d"
@@ -13117,6 +18507,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.add_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.add_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.add_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.add_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.addmm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: addmm: self cannot be broadcast to the shape of mat1 @ mat2"
@@ -13130,6 +18532,12 @@ module {
       torch.prim.If.yield
     }
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.addmm_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.addmm_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87addmm\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.alias(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -13214,17 +18622,41 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.arccos_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.arccos_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arccos\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.arccosh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.arccosh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.arccosh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arccosh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.arcsin(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.arcsin_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.arcsin_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arcsin\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.arcsinh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.arcsinh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.arcsinh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arcsinh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.arctan(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -13235,9 +18667,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.arctan2_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.arctan2_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctan2\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.arctan_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.arctan_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctan\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.arctanh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.arctanh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.arctanh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87arctanh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.argmax(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.bool) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -13311,6 +18761,12 @@ module {
     }
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.argwhere(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg0) : (!torch.list<int>) -> !torch.int
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.prim.ListConstruct %0, %1 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.as_strided(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: as_strided: storage offset must be non-negative"
     %false = torch.constant.bool false
@@ -13359,6 +18815,10 @@ module {
     }
     %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
     return %7 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.as_strided_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87as_strided\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.as_strided_copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: as_strided: storage offset must be non-negative"
@@ -13413,9 +18873,21 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.asin_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.asin_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87asin\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.asinh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.asinh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.asinh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87asinh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.atan(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -13431,9 +18903,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.atan2_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.atan2_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atan2\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.atan_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.atan_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atan\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.atanh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.atanh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.atanh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87atanh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.avg_pool1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "avg_pool1d"
@@ -13548,6 +19038,12 @@ module {
     }
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.baddbmm_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.baddbmm_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87baddbmm\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.batch_norm(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: batch_norm: running_mean and running_var must be defined in evaluation mode"
     %false = torch.constant.bool false
@@ -13597,6 +19093,9 @@ module {
     %10 = torch.prim.TupleIndex %9, %int0 : !torch.tuple<list<int>, list<int>, list<int>>, !torch.int -> !torch.list<int>
     return %10 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.bernoulli_.float(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.bitwise_and.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -13608,6 +19107,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.bitwise_and.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_and_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_and_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_and\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_and_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_and_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_and\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bitwise_left_shift.Scalar_Tensor(%arg0: !torch.float, %arg1: !torch.list<int>) -> !torch.list<int> {
@@ -13623,9 +19134,27 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.bitwise_left_shift_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_left_shift_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_left_shift\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_left_shift_.Tensor_Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_left_shift_.Tensor_Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_left_shift\E3\80\87Tensor_Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.bitwise_not(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_not_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_not_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_not\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bitwise_or.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -13638,6 +19167,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.bitwise_or.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_or_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_or_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_or\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_or_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_or_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_or\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bitwise_right_shift.Scalar_Tensor(%arg0: !torch.float, %arg1: !torch.list<int>) -> !torch.list<int> {
@@ -13653,6 +19194,18 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.bitwise_right_shift_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_right_shift_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_right_shift\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_right_shift_.Tensor_Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_right_shift_.Tensor_Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87bitwise_right_shift\E3\80\87Tensor_Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.bitwise_xor.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -13664,6 +19217,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.bitwise_xor.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_xor_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_xor_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_xor\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bitwise_xor_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.bitwise_xor_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87bitwise_xor\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bmm(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
@@ -13689,13 +19254,28 @@ module {
     %2 = call @__torch_refine_helper.torch.jit._shape_functions.cat(%arg0, %arg1) : (!torch.list<list<int>>, !torch.int) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.cauchy_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.ceil(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.ceil_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.ceil_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ceil\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.celu(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.celu_(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.celu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87celu\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.chunk(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<list<int>> {
     %false = torch.constant.bool false
@@ -13792,6 +19372,18 @@ module {
     %4 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%3) : (!torch.list<list<int>>) -> !torch.list<int>
     return %4 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.clamp_(%arg0: !torch.list<int>, %arg1: !torch.optional<float>, %arg2: !torch.optional<float>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.clamp_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87clamp\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<float>, !torch.optional<float>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.clamp_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.clamp_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87clamp\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.clamp_max(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -13801,6 +19393,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.clamp_max_(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.clamp_max_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_max\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.clamp_max_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.clamp_max_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_max\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.clamp_min(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -13808,6 +19412,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.clamp_min.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.clamp_min_(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.clamp_min_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_min\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.clamp_min_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.clamp_min_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87clamp_min\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.clone(%arg0: !torch.list<int>, %arg1: !torch.optional<int>) -> !torch.list<int> {
@@ -13975,6 +19591,12 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.conj_physical_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.conj_physical_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87conj_physical\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.constant_pad_nd(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
     %true = torch.constant.bool true
@@ -14126,13 +19748,37 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.copysign_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.copysign_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87copysign\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.copysign_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.copysign_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87copysign\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.cos(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.cos_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.cos_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cos\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.cosh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.cosh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.cosh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cosh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.cumsum(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -14145,8 +19791,18 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.deg2rad_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.deg2rad_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87deg2rad\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.detach(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.detach_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87alias\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.diagonal(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
@@ -14259,6 +19915,12 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.digamma_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.digamma_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87digamma\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.div.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -14277,6 +19939,30 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.div_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.div_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.div_.Scalar_mode(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.div_.Scalar_mode"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Scalar_mode\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.optional<str>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.div_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.div_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.div_.Tensor_mode(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.div_.Tensor_mode"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87div\E3\80\87Tensor_mode\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.optional<str>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.divide.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -14286,13 +19972,37 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.divide_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.divide_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87divide\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.divide_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.divide_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87divide\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.dropout(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.dropout_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "aten.dropout_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87dropout\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.bool) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.elu(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.elu_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.elu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87elu\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.float, !torch.float, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.embedding(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.list<int> {
     %none = torch.constant.none
@@ -14363,17 +20073,47 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.eq_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.eq_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87eq\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.eq_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.eq_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87eq\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.erf(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.erf_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.erf_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87erf\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.erfc(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.erfc_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.erfc_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87erfc\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.erfinv(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.erfinv_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.erfinv_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87erfinv\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.exp(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -14382,6 +20122,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.exp2(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.exp2_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.exp2_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87exp2\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.exp_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.exp_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87exp\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.expand(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.views._expand(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
@@ -14398,6 +20150,25 @@ module {
   func.func @__torch_refine_shape_fn.aten.expm1(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.expm1_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.expm1_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87expm1\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.exponential_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: exponential_: lambd must be positive"
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %0 = torch.aten.gt.float %arg1, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fill.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -14418,9 +20189,27 @@ module {
     %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.fill_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.fill_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fill\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fill_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.fill_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.creation.aten\E3\80\87fill\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.fix(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fix_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.fix_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87fix\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.flatten.using_ints(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.flatten(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
@@ -14437,6 +20226,12 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.floor_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.floor_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87floor\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.floor_divide(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
@@ -14445,6 +20240,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.floor_divide.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.floor_divide_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.floor_divide_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87floor_divide\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.floor_divide_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.floor_divide_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87floor_divide\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fmax(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -14465,9 +20272,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.fmod_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.fmod_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fmod\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fmod_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.fmod_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87fmod\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.frac(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.frac_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.frac_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87frac\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.full(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "full"
@@ -14491,6 +20316,12 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.gcd_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.gcd_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87gcd\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.ge.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -14500,9 +20331,48 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.ge_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.ge_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ge\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.ge_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.ge_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ge\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.gelu(%arg0: !torch.list<int>, %arg1: !torch.str) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.gelu_(%arg0: !torch.list<int>, %arg1: !torch.str) -> !torch.list<int> {
+    %str = torch.constant.str "aten.gelu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gelu\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.str) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.geometric_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: geometric_: p must be in (0, 1)"
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %float1.000000e00 = torch.constant.float 1.000000e+00
+    %0 = torch.aten.gt.float %arg1, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.lt.float %arg1, %float1.000000e00 : !torch.float, !torch.float -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.greater.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -14513,6 +20383,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.greater_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.greater_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.greater_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.greater_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.greater_equal.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -14520,6 +20402,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.greater_equal.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.greater_equal_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.greater_equal_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.greater_equal_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.greater_equal_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.grid_sampler_2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
@@ -14688,6 +20582,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.gt_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.gt_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gt\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.gt_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.gt_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87gt\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.hardshrink(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -14696,17 +20602,41 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.hardsigmoid_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.hardsigmoid_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hardsigmoid\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.hardswish(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.hardswish_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.hardswish_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hardswish\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.hardtanh(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.hardtanh_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.hardtanh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87hardtanh\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.heaviside(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.heaviside_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.heaviside_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87heaviside\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.hypot(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
@@ -14714,18 +20644,42 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.hypot_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.hypot_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87hypot\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.i0(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.i0_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.i0_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87i0\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.igamma(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.igamma_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.igamma_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87igamma\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.igammac(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.igammac_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.igammac_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87igammac\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.index.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>) -> !torch.list<int> {
@@ -14842,9 +20796,10 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
-  func.func @__torch_refine_shape_fn.aten.ldexp.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
-    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+  func.func @__torch_refine_shape_fn.aten.lcm_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.lcm_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87lcm\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.le.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -14856,9 +20811,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.le_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.le_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87le\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.le_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.le_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87le\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.leaky_relu(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.leaky_relu_(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.leaky_relu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87leaky_relu\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.less.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -14867,6 +20840,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.less.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.less_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.less_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.less_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.less_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.less_equal.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -14878,9 +20863,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.less_equal_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.less_equal_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less_equal\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.less_equal_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.less_equal_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87less_equal\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.lgamma(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.lgamma_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.lgamma_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87lgamma\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.lift_fresh_copy(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -14942,13 +20945,50 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.log10_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.log10_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log10\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.log1p(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.log1p_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.log1p_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log1p\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.log2(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.log2_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.log2_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log2\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.log_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.log_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87log\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.log_normal_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: log_normal_: std must be positive"
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %0 = torch.aten.gt.float %arg2, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.log_sigmoid(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -14976,13 +21016,31 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.logical_and_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.logical_and_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_and\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.logical_not(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.logical_not_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.logical_not_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_not\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.logical_or(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.logical_or_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.logical_or_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_or\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.logical_xor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
@@ -14990,9 +21048,21 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.logical_xor_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.logical_xor_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87logical_xor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.logit(%arg0: !torch.list<int>, %arg1: !torch.optional<float>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.logit_(%arg0: !torch.list<int>, %arg1: !torch.optional<float>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.logit_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87logit\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.optional<float>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.lstm.input(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %str = torch.constant.str "lstm"
@@ -15047,6 +21117,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.lt_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.lt_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87lt\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.lt_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.lt_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87lt\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.masked_fill.Scalar(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -15073,6 +21155,19 @@ module {
   func.func @__torch_refine_shape_fn.aten.masked_scatter(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.masked_scatter_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.masked_scatter_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.masked_select(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %2 = torch.prim.Uninitialized : !torch.int
+    %3 = torch.prim.ListConstruct %2 : (!torch.int) -> !torch.list<int>
+    return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.matmul(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: matmul: shapes cannot be multiplied (contracted dimensions differ)"
@@ -15210,6 +21305,12 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.mish_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.mish_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87mish\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.mm(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.mm(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -15230,6 +21331,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.mul_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.mul_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87mul\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.mul_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.mul_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87mul\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.multiply.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -15239,9 +21352,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.multiply_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.multiply_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87multiply\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.multiply_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.multiply_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87multiply\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.nan_to_num(%arg0: !torch.list<int>, %arg1: !torch.optional<float>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.nan_to_num_(%arg0: !torch.list<int>, %arg1: !torch.optional<float>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.nan_to_num_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nan_to_num\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.optional<float>, !torch.optional<float>, !torch.optional<float>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.narrow(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: narrow: start + length exceeds the dimension size"
@@ -15404,13 +21535,37 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.ne_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.ne_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ne\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.ne_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.ne_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87ne\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.neg(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.neg_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.neg_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87neg\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.negative(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.negative_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.negative_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87negative\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.new_empty(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "new_zeros"
@@ -15453,6 +21608,46 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.nextafter_(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.nextafter_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nextafter\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.nonzero(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg0) : (!torch.list<int>) -> !torch.int
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.prim.ListConstruct %0, %1 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.nonzero_numpy(%arg0: !torch.list<int>) -> !torch.list<list<int>> {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg0) : (!torch.list<int>) -> !torch.int
+    %1 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = torch.prim.max.int %2, %int1 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %4 = torch.prim.ListConstruct %0 : (!torch.int) -> !torch.list<int>
+      %5 = torch.aten.append.t %1, %4 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %1 : !torch.list<list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.normal_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: normal_: std must be non-negative"
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %0 = torch.aten.ge.float %arg2, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %arg0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.not_equal.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -15461,6 +21656,55 @@ module {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.not_equal_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.not_equal_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.not_equal_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.not_equal_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.one_hot(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: one_hot: can not infer the number of classes from an empty tensor"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str "one_hot: num_classes must be -1 or non-negative, got {}"
+    %int-1 = torch.constant.int -1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.lt.int %arg1, %int-1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      %3 = torch.aten.format(%str_1, %arg1) : !torch.str, !torch.int -> !torch.str
+      %4 = torch.aten.add.str %str_0, %3 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.ne.int %arg1, %int-1 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+      %4 = torch.aten.add.t %arg0, %3 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+      torch.prim.If.yield %4 : !torch.list<int>
+    } else {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.data_dependent._numel(%arg0) : (!torch.list<int>) -> !torch.int
+      %4 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %4 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %5 = torch.prim.Uninitialized : !torch.int
+      %6 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
+      %7 = torch.aten.add.t %arg0, %6 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+      torch.prim.If.yield %7 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.ones(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "zeros"
@@ -15496,6 +21740,12 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.pow_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.pow_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87pow\E3\80\87Tensor_Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.prod(%arg0: !torch.list<int>, %arg1: !torch.optional<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -15511,6 +21761,12 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.rad2deg_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.rad2deg_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87rad2deg\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.rand(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "zeros"
     %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
@@ -15521,6 +21777,15 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.random_(%arg0: !torch.list<int>, %arg1: !torch.optional<any>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.random_.from(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<any>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.random_.to(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.randperm(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "randperm"
     %0 = torch.prim.ListConstruct %arg0 : (!torch.int) -> !torch.list<int>
@@ -15530,6 +21795,12 @@ module {
   func.func @__torch_refine_shape_fn.aten.reciprocal(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.reciprocal_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.reciprocal_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87reciprocal\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.reflection_pad1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -15560,6 +21831,18 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.relu6_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.relu6_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87relu6\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.relu_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.relu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87relu\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.remainder.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -15571,6 +21854,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.remainder.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.remainder_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.remainder_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87remainder\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.remainder_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.remainder_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87remainder\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.repeat(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
@@ -15610,6 +21905,42 @@ module {
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     return %7 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.repeat_interleave.Tensor(%arg0: !torch.list<int>, %arg1: !torch.optional<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "repeat_interleave: output_size must be non-negative, got {}"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: repeat_interleave: repeats must be a 1-D tensor"
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__is__ %arg1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.list<int>) {
+      %4 = torch.prim.Uninitialized : !torch.int
+      %5 = torch.prim.ListConstruct %4 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %4 = torch.prim.unchecked_cast %arg1 : !torch.optional<int> -> !torch.int
+      %5 = torch.aten.lt.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %5 -> () {
+        %7 = torch.aten.format(%str_0, %4) : !torch.str, !torch.int -> !torch.str
+        %8 = torch.aten.add.str %str, %7 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %8, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %6 = torch.prim.ListConstruct %4 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %6 : !torch.list<int>
+    }
+    return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.repeat_interleave.self_int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -15735,9 +22066,21 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.round_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.round_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87round\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.rsqrt(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.rsqrt_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.rsqrt_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87rsqrt\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.rsub.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -15771,12 +22114,30 @@ module {
     %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.scatter_.src(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.scatter_.src"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87src\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.int, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.scatter_.value(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.scatter_.value"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87value\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.int, !torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.scatter_add(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "scatter"
     %0 = torch.derefine %arg3 : !torch.list<int> to !torch.optional<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%str, %arg0, %arg1, %arg2, %0) : (!torch.str, !torch.list<int>, !torch.int, !torch.list<int>, !torch.optional<list<int>>) -> !torch.int
     %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.scatter_add_(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.scatter_add_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87src\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.int, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.scatter_reduce.two(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.str, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "scatter_reduce"
@@ -15817,17 +22178,41 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.selu_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.selu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87selu\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.sgn(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.sgn_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sgn_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87sgn\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.sigmoid(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.sigmoid_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sigmoid_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sigmoid\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.sign(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.sign_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sign_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sign\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.signbit(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -15837,17 +22222,41 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.silu_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.silu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87silu\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.sin(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.sin_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sin_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sin\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.sinc(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.sinc_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sinc_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87sinc\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.sinh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.sinh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sinh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sinh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.slice.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.slice(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.list<int>, !torch.int, !torch.optional<int>, !torch.optional<int>, !torch.int) -> !torch.list<int>
@@ -16238,9 +22647,21 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.sqrt_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sqrt_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sqrt\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.square(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.square_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.square_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87square\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.squeeze(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze_nodim(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -16279,6 +22700,18 @@ module {
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.squeeze_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.squeeze_.dim(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dim\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.squeeze_.dims(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dims\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.squeeze_copy.dim(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
@@ -16342,6 +22775,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.sub_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sub_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.sub_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.sub_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.subtract.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -16349,6 +22794,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.subtract.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.subtract_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.subtract_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87subtract\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.subtract_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.subtract_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87subtract\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.sum(%arg0: !torch.list<int>, %arg1: !torch.optional<int>) -> !torch.list<int> {
@@ -16360,21 +22817,51 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._reduce(%arg0, %0, %arg2) : (!torch.list<int>, !torch.list<bool>, !torch.bool) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.swapaxes_(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87transpose\E3\80\87int\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.swapdims_(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87transpose\E3\80\87int\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.t(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.t(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.t_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87t\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.tan(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.tan_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.tan_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87tan\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.tanh(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.tanh_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.tanh_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87tanh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.threshold(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.threshold_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.threshold_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87threshold\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.to.device(%arg0: !torch.list<int>, %arg1: !torch.Device, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool, %arg5: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -16439,6 +22926,10 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.transpose(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.transpose_(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87transpose\E3\80\87int\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.transpose_copy.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.transpose(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -16458,6 +22949,12 @@ module {
     %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.tril_(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "aten.tril_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87tril\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.triu(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: tril/triu: input tensor must have at least 2 dimensions"
@@ -16473,6 +22970,12 @@ module {
     %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.triu_(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "aten.triu_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87tril\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.true_divide.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -16482,9 +22985,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.true_divide_.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.true_divide_.Scalar"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87true_divide\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.true_divide_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.true_divide_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87true_divide\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.trunc(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.trunc_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.trunc_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87trunc\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.type_as(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -16614,8 +23135,34 @@ module {
     }
     return %10 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.uniform_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.unique_consecutive(%arg0: !torch.list<int>, %arg1: !torch.bool, %arg2: !torch.bool, %arg3: !torch.optional<int>) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %str = torch.constant.str "unique_consecutive"
+    %none = torch.constant.none
+    %0 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.tuple<list<int>, list<int>, list<int>>) {
+      %2 = func.call @__torch_refine_helper.torch_refine.library.data_dependent._flat_unique(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %2 : !torch.tuple<list<int>, list<int>, list<int>>
+    } else {
+      %2 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %3 = func.call @__torch_refine_helper.torch_refine.library.data_dependent._unique_along(%str, %arg0, %2) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %3 : !torch.tuple<list<int>, list<int>, list<int>>
+    }
+    return %1 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.unique_dim(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %str = torch.constant.str "unique_dim"
+    %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._unique_along(%str, %arg0, %arg1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %0 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.unsqueeze(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.unsqueeze_(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87unsqueeze\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.unsqueeze_copy(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
@@ -16766,9 +23313,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.xlogy_.Scalar_Other(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "aten.xlogy_.Scalar_Other"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87xlogy\E3\80\87Scalar_Other\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.xlogy_.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.xlogy_.Tensor"
+    %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87xlogy\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.zero(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.zero_(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "aten.zero_"
+    %0 = call @"__torch_refine_helper.torch_refine.library.creation.aten\E3\80\87lift_fresh_copy\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.zeros(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "zeros"
