@@ -76,14 +76,14 @@ def _has_bool(dtypes: List[int]) -> bool:
     return False
 
 
-def _operands(op: str) -> tuple[list[str], list[str]]:
+def operands(op: str, non_promoting: frozenset = _NON_PROMOTING) -> tuple[list[str], list[str]]:
     """Names of the tensor and the promoting Scalar parameters of `op`, in schema order."""
     tensors, scalars = [], []
     for arg in lookup_schema(op).arguments:
         text = arg.type.annotation_str
         if text == "Tensor":
             tensors.append(arg.name)
-        elif text == "number" and arg.name not in _NON_PROMOTING:
+        elif text == "number" and arg.name not in non_promoting:
             scalars.append(arg.name)
     return tensors, scalars
 
@@ -151,7 +151,7 @@ def elementwise(ops: tuple[str, ...], kind: int, checks: tuple = (), reference=M
     `checks` are the dtype checks (see NO_BOOL ...) by which the op raises like PyTorch.
     """
     for op in ops:
-        tensors, scalars = _operands(op)
+        tensors, scalars = operands(op)
         define("shape", op, _shape_body(tensors), globals(),
                _shape_invocations(len(tensors), len(scalars)))
         cases = _dtype_invocations(len(tensors), len(scalars), reference)

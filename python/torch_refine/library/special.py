@@ -26,6 +26,7 @@ from .elementwise import (
     _dtype_invocations,
     _shape_body,
     _shape_invocations,
+    operands,
 )
 from .promotion import (  # noqa: F401 (used by synthesized functions)
     apply_promotion_kind,
@@ -50,18 +51,6 @@ FLOAT_OR_COMPLEX = ("is_float_dtype(promoted) or is_complex_dtype(promoted)",
                     "integral and bool tensors are not supported")
 
 
-def _operands(op: str) -> tuple[list[str], list[str]]:
-    """Names of the tensor and the promoting Scalar parameters of `op`, in schema order."""
-    tensors, scalars = [], []
-    for arg in lookup_schema(op).arguments:
-        text = arg.type.annotation_str
-        if text == "Tensor":
-            tensors.append(arg.name)
-        elif text == "number" and arg.name not in _NON_PROMOTING:
-            scalars.append(arg.name)
-    return tensors, scalars
-
-
 def _scalar_first(op: str) -> bool:
     """Whether a Scalar operand precedes the tensor (`rsub`-like `.Scalar_Tensor` overloads)."""
     for arg in lookup_schema(op).arguments:
@@ -78,7 +67,7 @@ def _swap_first_two(cases: list[Invocation]) -> list[Invocation]:
 def rows(ops: tuple[str, ...], kind: int, checks: tuple = ()) -> None:
     """Shape and dtype functions for elementwise `ops` of promotion `kind` (see elementwise)."""
     for op in ops:
-        tensors, scalars = _operands(op)
+        tensors, scalars = operands(op, _NON_PROMOTING)
         shape_cases = _shape_invocations(len(tensors), len(scalars))
         dtype_cases = _dtype_invocations(len(tensors), len(scalars))
         if _scalar_first(op):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from torch_refine.diagnostics import position_of
+from torch_refine.patterns.lists import replace_by_element
 from torch_refine.refinement import NotConstant, constant_value, make_constant, op_key
 
 
@@ -220,17 +221,7 @@ def _tuple_elements(value: ir.Value) -> list | None:
 
 
 def fold_tuple_index(op, rewriter):
-    elements = _tuple_elements(op.operands[0])
-    if elements is None:
-        return True
-    try:
-        index = constant_value(op.operands[1])
-    except NotConstant:
-        return True
-    if not -len(elements) <= index < len(elements) or elements[index].type != op.result.type:
-        return True
-    rewriter.replace_op(op, [elements[index]])
-    return None
+    return replace_by_element(op, rewriter, _tuple_elements(op.operands[0]))
 
 
 def fold_tuple_unpack(op, rewriter):

@@ -161,7 +161,11 @@ def fold_len(op, rewriter):
 
 
 def fold_getitem(op, rewriter):
-    elements = literal_elements(op.operands[0])
+    return replace_by_element(op, rewriter, literal_elements(op.operands[0]))
+
+
+def replace_by_element(op, rewriter, elements: list[ir.Value] | None):
+    """Replace `op`, an index into `elements` (a list or tuple literal's), by the element."""
     if elements is None:
         return True
     try:
