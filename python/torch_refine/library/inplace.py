@@ -198,6 +198,9 @@ def aten〇abs_〡shape(self: List[int]) -> List[int]:
 
 @dtype("aten.abs_", "aten.absolute_", invocations=[
     KernelInvocation(TensorOfShape(2, 3, dtype=d)) for d in DTYPE_SWEEP
+] + [  # the meta kernel accepts bool, the CPU kernel refuses it
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.bool)),
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.complex64)),
 ])
 def aten〇abs_〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
     self_dtype = self_rank_dtype[1]
@@ -234,7 +237,10 @@ def aten〇normal_〡shape(self: List[int], mean: float = 0.0, std: float = 1.0,
     return self
 
 
-@dtype("aten.normal_", invocations=_fill_dtypes())
+@dtype("aten.normal_", invocations=_fill_dtypes() + [
+    ErrorInvocation(TensorOfShape(2, dtype=torch.int64)),
+    ErrorInvocation(TensorOfShape(2, dtype=torch.bool)),
+])
 def aten〇normal_〡dtype(self_rank_dtype: Tuple[int, int], mean: float = 0.0, std: float = 1.0, generator: Optional[Any] = None) -> int:
     self_dtype = self_rank_dtype[1]
     assert is_float_dtype(self_dtype) or is_complex_dtype(self_dtype), \
@@ -250,7 +256,10 @@ def aten〇log_normal_〡shape(self: List[int], mean: float = 1.0, std: float = 
     return self
 
 
-@dtype("aten.log_normal_", invocations=_fill_dtypes())
+@dtype("aten.log_normal_", invocations=_fill_dtypes() + [
+    ErrorInvocation(TensorOfShape(2, dtype=torch.int64)),
+    ErrorInvocation(TensorOfShape(2, dtype=torch.complex64)),
+])
 def aten〇log_normal_〡dtype(self_rank_dtype: Tuple[int, int], mean: float = 1.0, std: float = 2.0, generator: Optional[Any] = None) -> int:
     assert is_float_dtype(self_rank_dtype[1]), "log_normal_: only floating-point tensors are supported"
     return self_rank_dtype[1]
@@ -261,7 +270,10 @@ def aten〇cauchy_〡shape(self: List[int], median: float = 0.0, sigma: float = 
     return self
 
 
-@dtype("aten.cauchy_", invocations=_fill_dtypes())
+@dtype("aten.cauchy_", invocations=_fill_dtypes() + [
+    ErrorInvocation(TensorOfShape(2, dtype=torch.int64)),
+    ErrorInvocation(TensorOfShape(2, dtype=torch.complex64)),
+])
 def aten〇cauchy_〡dtype(self_rank_dtype: Tuple[int, int], median: float = 0.0, sigma: float = 1.0, generator: Optional[Any] = None) -> int:
     assert is_float_dtype(self_rank_dtype[1]), "cauchy_: only floating-point tensors are supported"
     return self_rank_dtype[1]
@@ -273,7 +285,10 @@ def aten〇exponential_〡shape(self: List[int], lambd: float = 1.0, generator: 
     return self
 
 
-@dtype("aten.exponential_", invocations=_fill_dtypes())
+@dtype("aten.exponential_", invocations=_fill_dtypes() + [
+    ErrorInvocation(TensorOfShape(2, dtype=torch.int64)),
+    ErrorInvocation(TensorOfShape(2, dtype=torch.complex64)),
+])
 def aten〇exponential_〡dtype(self_rank_dtype: Tuple[int, int], lambd: float = 1.0, generator: Optional[Any] = None) -> int:
     assert is_float_dtype(self_rank_dtype[1]), "exponential_: only floating-point tensors are supported"
     return self_rank_dtype[1]
@@ -288,7 +303,10 @@ def aten〇geometric_〡shape(self: List[int], p: float, generator: Optional[Any
     return self
 
 
-@dtype("aten.geometric_", invocations=_fill_dtypes(0.5))
+@dtype("aten.geometric_", invocations=_fill_dtypes(0.5) + [
+    ErrorInvocation(TensorOfShape(2, dtype=torch.bool), 0.5),
+    ErrorInvocation(TensorOfShape(2, dtype=torch.complex64), 0.5),
+])
 def aten〇geometric_〡dtype(self_rank_dtype: Tuple[int, int], p: float, generator: Optional[Any] = None) -> int:
     self_dtype = self_rank_dtype[1]
     assert is_integer_dtype(self_dtype) or is_float_dtype(self_dtype), \

@@ -45,10 +45,11 @@ _NON_PROMOTING = frozenset({
     "threshold", "value", "lambd",
 })
 
-# Dtype checks that the meta kernels make: (expression that must hold, what PyTorch rejects).
-NOT_BOOL = ("promoted != 11", "bool tensors are not supported")
+# Dtype checks that the meta kernels make: (expression that must hold, what PyTorch rejects,
+# a dtype it rejects).
+NOT_BOOL = ("promoted != 11", "bool tensors are not supported", torch.bool)
 FLOAT_OR_COMPLEX = ("is_float_dtype(promoted) or is_complex_dtype(promoted)",
-                    "integral and bool tensors are not supported")
+                    "integral and bool tensors are not supported", torch.int64)
 
 
 def _scalar_first(op: str) -> bool:
@@ -64,12 +65,22 @@ def _swap_first_two(cases: list[Invocation]) -> list[Invocation]:
     return [type(c)(c.args[1], c.args[0], *c.args[2:], **c.kwargs) for c in cases]
 
 
+def _error_invocations(n_tensors: int, n_scalars: int, checks: tuple) -> list[Invocation]:
+    """One case per check: every tensor operand of the dtype the check rejects, and Scalars
+    that keep that dtype the promoted one (True with bool tensors, 2 otherwise)."""
+    return [ErrorInvocation(*[TensorOfShape(2, dtype=rejected)] * n_tensors,
+                            *[True if rejected == torch.bool else 2] * n_scalars)
+            for _, _, rejected in checks]
+
+
 def rows(ops: tuple[str, ...], kind: int, checks: tuple = ()) -> None:
-    """Shape and dtype functions for elementwise `ops` of promotion `kind` (see elementwise)."""
+    """Shape and dtype functions for elementwise `ops` of promotion `kind` (see elementwise);
+    each check brings an error case on the dtype it rejects."""
     for op in ops:
         tensors, scalars = operands(op, _NON_PROMOTING)
         shape_cases = _shape_invocations(len(tensors), len(scalars))
-        dtype_cases = _dtype_invocations(len(tensors), len(scalars))
+        dtype_cases = (_dtype_invocations(len(tensors), len(scalars))
+                       + _error_invocations(len(tensors), len(scalars), checks))
         if _scalar_first(op):
             shape_cases, dtype_cases = _swap_first_two(shape_cases), _swap_first_two(dtype_cases)
         define("shape", op, _shape_body(tensors), globals(), shape_cases)
@@ -154,7 +165,11 @@ def aten〇__lshift__〇Tensor〡shape(self: List[int], other: List[int]) -> Lis
 
 
 @dtype("aten.__lshift__.Tensor", "aten.__rshift__.Tensor",
-       invocations=_dtype_invocations(2, 0))
+       invocations=_dtype_invocations(2, 0) + [
+           ErrorInvocation(TensorOfShape(2, dtype=a), TensorOfShape(2, dtype=b))
+           for a, b in [(torch.float32, torch.int64), (torch.int64, torch.float32),
+                        (torch.bool, torch.bool)]
+       ])
 def aten〇__lshift__〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int]) -> int:
     assert is_integer_dtype(self_rank_dtype[1]), "shift: self must be an integral tensor"
     assert is_integer_dtype(other_rank_dtype[1]), "shift: other must be an integral tensor"
@@ -169,7 +184,10 @@ def aten〇__lshift__〇Scalar〡shape(self: List[int], other: float) -> List[in
     return upstream.unary(self)
 
 
-@dtype("aten.__lshift__.Scalar", "aten.__rshift__.Scalar", invocations=_dtype_invocations(1, 1))
+@dtype("aten.__lshift__.Scalar", "aten.__rshift__.Scalar", invocations=_dtype_invocations(1, 1) + [
+    ErrorInvocation(TensorOfShape(2, dtype=torch.float32), 2),
+    ErrorInvocation(TensorOfShape(2, dtype=torch.int64), 2.5),
+])
 def aten〇__lshift__〇Scalar〡dtype(self_rank_dtype: Tuple[int, int], other: Union[int, float, complex]) -> int:
     assert is_integer_dtype(self_rank_dtype[1]), "shift: self must be an integral tensor"
     other_dtype = scalar_dtype(other)
