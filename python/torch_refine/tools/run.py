@@ -16,6 +16,7 @@ out/refined.mlir unless -o says otherwise.
 from __future__ import annotations
 
 import argparse
+import warnings
 import sys
 import time
 from collections.abc import Sequence
@@ -75,9 +76,11 @@ def run_model(output: Path) -> None:
     from torch_refine.examples import tiny_llama
 
     model, example = tiny_llama.build()
-    imported = torch_refine.export_and_import(
-        model, *example, dynamic_shapes=tiny_llama.dynamic_shapes(), refine=False
-    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # torch.export's own deprecations
+        imported = torch_refine.export_and_import(
+            model, *example, dynamic_shapes=tiny_llama.dynamic_shapes(), refine=False
+        )
     module = imported.module
     with module.context:
         truth = parse(str(module), "tiny_llama")
