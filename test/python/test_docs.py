@@ -1,4 +1,5 @@
-"""The examples in docs/python-api.md run: each ```python block, in its own namespace."""
+"""The examples in docs/python-api.md and in the README run: each ```python block, in its own
+namespace."""
 
 from __future__ import annotations
 
@@ -7,16 +8,30 @@ from pathlib import Path
 
 import pytest
 
-DOC = Path(__file__).parents[2] / "docs" / "python-api.md"
-BLOCKS = re.findall(r"^```python\n(.*?)^```", DOC.read_text(), re.S | re.M)
+ROOT = Path(__file__).parents[2]
+DOCS = (ROOT / "docs" / "python-api.md", ROOT / "README.md")
 
 
-@pytest.mark.parametrize("code", BLOCKS, ids=[f"block{i}" for i in range(len(BLOCKS))])
-def test_doc_example_runs(code):
-    exec(compile(code, str(DOC), "exec"), {})
+def _blocks(doc: Path) -> list[str]:
+    return re.findall(r"^```python\n(.*?)^```", doc.read_text(), re.S | re.M)
 
 
-def test_doc_has_an_example_per_function():
-    text = "\n".join(BLOCKS)
+# README blocks that sketch an extension file's signatures are not meant to run alone.
+EXAMPLES = [
+    pytest.param(doc, code, id=f"{doc.name}-block{i}")
+    for doc in DOCS
+    for i, code in enumerate(_blocks(doc))
+    if "signature_check=False" not in code
+]
+
+
+@pytest.mark.parametrize(("doc", "code"), EXAMPLES)
+def test_doc_example_runs(doc, code):
+    exec(compile(code, str(doc), "exec"), {})
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
+def test_doc_has_an_example_per_function(doc):
+    text = "\n".join(_blocks(doc))
     for function in ("export_and_import", "refine", "specialize", "execute"):
         assert f"torch_refine.{function}(" in text
