@@ -1,10 +1,20 @@
-"""The library's verification summary after a session that ran its tests.
+"""Session fixtures, and the library's verification summary after a session that ran its tests.
 
 Counts come from the test reports (their user_properties), so the summary is the same under
 pytest-xdist, whose controller never runs the tests itself.
 """
 
 from collections import Counter
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def corpus_dir(tmp_path_factory):
+    """Where the corpus models are exported once per session (shared by xdist workers)."""
+    from models.export_cache import session_cache_dir
+
+    return session_cache_dir(tmp_path_factory)
 
 INVOCATION_TEST = "test_library.py::test_library_function_matches_pytorch"
 OPINFO_TEST = "test_opinfo.py::test_opinfo_samples_agree"

@@ -17,8 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from models.corpus import MODELS
-from models.export_cache import exported_ir, session_cache_dir, variant_name
+from models.export_cache import exported_ir, variants
 from torch_mlir import ir
 
 from torch_refine import passes, report, types
@@ -36,16 +35,8 @@ TORCH_MLIR_REFINEMENT = (
 # Below this share of paired values, the pairing (not the refinement) has gone wrong.
 MIN_PAIRED_FRACTION = 0.6
 
-VARIANTS = [
-    pytest.param(case.name, dynamic, id=f"{case.name}-{variant_name(dynamic)}")
-    for case in MODELS
-    for dynamic in (False, True)
-]
+VARIANTS = variants()
 
-
-@pytest.fixture(scope="session")
-def corpus_dir(tmp_path_factory):
-    return session_cache_dir(tmp_path_factory)
 
 
 def erased_text(truth_text: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from models.corpus import MODELS
-from models.export_cache import exported_ir, session_cache_dir, variant_name
+from models.export_cache import exported_ir, variants
 from torch_mlir import ir
 
 from torch_refine import passes, report
@@ -22,16 +22,8 @@ pytestmark = pytest.mark.slow
 
 CORPUS_OPS = Path(__file__).parent / "models" / "corpus_ops.txt"
 
-VARIANTS = [
-    pytest.param(case.name, dynamic, id=f"{case.name}-{variant_name(dynamic)}")
-    for case in MODELS
-    for dynamic in (False, True)
-]
+VARIANTS = variants()
 
-
-@pytest.fixture(scope="session")
-def corpus_dir(tmp_path_factory):
-    return session_cache_dir(tmp_path_factory)
 
 
 def refine(truth_text: str) -> tuple[ir.Module, ir.Module]:

@@ -10,25 +10,17 @@ from __future__ import annotations
 
 import pytest
 import torch
-from models.corpus import BY_NAME, MODELS
-from models.export_cache import exported_ir, session_cache_dir, variant_name
+from models.corpus import BY_NAME
+from models.export_cache import exported_ir, variants
 
 import torch_refine
 from torch_refine.erase import erase_tensor_types
 
 pytestmark = pytest.mark.slow
 
-VARIANTS = [
-    pytest.param(case.name, dynamic, id=f"{case.name}-{variant_name(dynamic)}")
-    for case in MODELS
-    for dynamic in (False, True)
-]
+VARIANTS = variants()
 RESPECIALIZED_BATCH = 3
 
-
-@pytest.fixture(scope="session")
-def corpus_dir(tmp_path_factory):
-    return session_cache_dir(tmp_path_factory)
 
 
 def _flat(outputs) -> list[torch.Tensor]:

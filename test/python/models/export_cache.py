@@ -35,3 +35,16 @@ def session_cache_dir(tmp_path_factory) -> Path:
     path = root / "corpus-ir"
     path.mkdir(exist_ok=True)
     return path
+
+
+def variants() -> list:
+    """pytest params (name, dynamic) for every corpus model, static and dynamic batch."""
+    import pytest
+
+    from .corpus import MODELS
+
+    return [
+        pytest.param(case.name, dynamic, id=f"{case.name}-{variant_name(dynamic)}")
+        for case in MODELS
+        for dynamic in (False, True)
+    ]
