@@ -776,28 +776,26 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
     return output, [num_layers * directions, hidden[1], hidden[2]]
 
 
-def _lstm_params(layers: int, bidirectional: bool, has_biases: bool, input_size: int = 3,
-                 hidden: int = 5, dtype=torch.float32):
+def _rnn_params(gates: int, layers: int, bidirectional: bool, has_biases: bool,
+                input_size: int = 3, hidden: int = 5, dtype=torch.float32):
+    """Flat weights of an RNN whose cells have `gates` gates (LSTM 4, GRU 3)."""
+    rows = gates * hidden
     params = []
     for layer in range(layers):
         for _ in range(2 if bidirectional else 1):
             features = input_size if layer == 0 else hidden * (2 if bidirectional else 1)
-            params += [_T(4 * hidden, features, dtype=dtype), _T(4 * hidden, hidden, dtype=dtype)]
+            params += [_T(rows, features, dtype=dtype), _T(rows, hidden, dtype=dtype)]
             if has_biases:
-                params += [_T(4 * hidden, dtype=dtype), _T(4 * hidden, dtype=dtype)]
+                params += [_T(rows, dtype=dtype), _T(rows, dtype=dtype)]
     return params
 
 
-def _gru_params(layers: int, bidirectional: bool, has_biases: bool, input_size: int = 3,
-                hidden: int = 5, dtype=torch.float32):
-    params = []
-    for layer in range(layers):
-        for _ in range(2 if bidirectional else 1):
-            features = input_size if layer == 0 else hidden * (2 if bidirectional else 1)
-            params += [_T(3 * hidden, features, dtype=dtype), _T(3 * hidden, hidden, dtype=dtype)]
-            if has_biases:
-                params += [_T(3 * hidden, dtype=dtype), _T(3 * hidden, dtype=dtype)]
-    return params
+def _lstm_params(*args, **kwargs):
+    return _rnn_params(4, *args, **kwargs)
+
+
+def _gru_params(*args, **kwargs):
+    return _rnn_params(3, *args, **kwargs)
 
 
 def _lstm_hx(n: int, batch: int = 2, hidden: int = 5, dtype=torch.float32):
