@@ -343,7 +343,6 @@ _STAGES = (
     ("torch_refine.simplify", "Driver.refine_known", "memo hits"),
     ("torch_refine.passes._calculation_pipeline", "drop", "drop"),
     ("torch_refine.passes.propagate_control_flow", "PropagateControlFlow.run", "propagate"),
-    ("torch_refine.passes.pipeline", "type_fingerprint", "fixed-point check"),
     ("torch_refine.passes.pipeline", "_cleanup", "cleanup"),
 )
 

@@ -2,7 +2,10 @@
 flow, until no type changes.
 
 Each round runs the shape pipeline, the dtype pipeline and
-`torch-refine-propagate-control-flow`; a round that changes no type ends the loop. Only the
+`torch-refine-propagate-control-flow`. The shape and dtype steps visit ops in program
+order, after the producers of their operands, and shape functions read no dtypes; so only
+types that propagation changes (results of `prim.If`, loop-carried values) can let another
+round refine more, and a round whose propagation changes nothing ends the loop. Only the
 first round keeps library checks as runtime asserts: every op still unrefined afterwards
 was already wrapped (and its checks kept) in the first round, so later rounds would only
 repeat them. Checks that later rounds decide to be false are still errors. The rounds are
@@ -19,7 +22,7 @@ from typing import ClassVar
 from torch_mlir import ir
 
 from torch_refine import passes, symbolic_dims
-from torch_refine.calculations import erase_if_dead, is_tensor_type_text, user_functions
+from torch_refine.calculations import erase_if_dead, user_functions
 from torch_refine.passes import ModulePass
 from torch_refine.passes._calculation_pipeline import refine
 from torch_refine.passes._reify import DTYPE, SHAPE, load_library
@@ -46,13 +49,12 @@ class Pipeline(ModulePass):
         propagate = passes.get(PROPAGATE)()
         memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
         for round_index in range(self.max_iterations):
-            before = type_fingerprint(module)
             keep_asserts = self.runtime_asserts and round_index == 0
             refine(module, SHAPE, library, keep_asserts, memos[SHAPE.name])
             refine(module, DTYPE, library, keep_asserts, memos[DTYPE.name])
             with module.context:
                 propagate.run(module)
-            if type_fingerprint(module) == before:
+            if not propagate.changed:
                 break
         else:
             warnings.warn(
@@ -63,28 +65,6 @@ class Pipeline(ModulePass):
         _cleanup(module)
         if not self.keep_symbolic_dims:
             symbolic_dims.strip(module)
-
-
-def type_fingerprint(module) -> tuple[str, ...]:
-    """The types refinement can change (tensors, numbers) in the user functions, in
-    program order; other values, such as constants the simplify passes leave, do not count."""
-    types: list[str] = []
-
-    def visit(op):
-        types.extend(_refinable_types(op.results))
-        for region in op.regions:
-            for block in region.blocks:
-                types.extend(_refinable_types(block.arguments))
-        return ir.WalkResult.ADVANCE
-
-    for fn in user_functions(module):
-        fn.operation.walk(visit)
-    return tuple(types)
-
-
-def _refinable_types(values) -> list[str]:
-    texts = (str(v.type) for v in values)
-    return [t for t in texts if is_tensor_type_text(t) or t == "!torch.number"]
 
 
 def _cleanup(module) -> None:

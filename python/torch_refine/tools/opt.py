@@ -10,11 +10,21 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import re
 import sys
 import traceback
 from collections.abc import Sequence
 
+# torch_mlir.ir imports numpy only to register DenseElementsAttr builders of generated op
+# classes, which nothing here uses; numpy's import is a third of start-up. Hide it while
+# the bindings load, unless something imported it already; a later `import numpy` works.
+if "numpy" not in sys.modules:
+    sys.modules["numpy"] = None  # type: ignore[assignment]
+    try:
+        import torch_mlir.ir  # noqa: F401
+    finally:
+        del sys.modules["numpy"]
 from torch_mlir import ir
 
 from torch_refine import diagnostics, passes
@@ -401,5 +411,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if exit_request.code in (0, None) else 1  # mlir-opt exits 1 on bad flags
 
 
+def console_main() -> None:
+    """The command: `main`, then exit without tearing down the interpreter and the MLIR
+    context (freeing every op one by one), as LLVM tools skip freeing on exit."""
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    console_main()
