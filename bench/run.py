@@ -4,7 +4,7 @@ Inputs (Torch IR with its tensor types erased; the imported types are the truth)
 - the end-to-end models of test/python/models (static and dynamic batch);
 - a block series: a small Llama with 1, 4 and 16 decoder layers;
 - a chain series: generated IR repeating mm/add/tanh/mul/view/permute/softmax/mul.Scalar
-  up to about 25,600 ops;
+  (and their constants) up to about 26,000 ops;
 - an empty module: the fixed cost of each tool, process start included.
 
 For each input, runs alternate between
@@ -75,7 +75,7 @@ class Input:
     scale: int  # blocks or chain links; 0 for the others
 
 
-def all_inputs(quick: bool, large: bool) -> list[Input]:
+def all_inputs(quick: bool) -> list[Input]:
     from models.corpus import MODELS
 
     inputs = [Input(EMPTY, "empty", 0)]
@@ -83,9 +83,9 @@ def all_inputs(quick: bool, large: bool) -> list[Input]:
     inputs += [Input(f"{c.name}-{v}", "corpus", 0) for c in MODELS for v in variants]
     layers = (1, 4) if quick else (1, 4, 16)
     inputs += [Input(f"llama-{n}x", "blocks", n) for n in layers]
-    # 25,600 ops only on request: torch-mlir takes minutes per run there (superlinear).
-    links = (50, 200) if quick else (50, 200, 800, 1600) + ((3200,) if large else ())
-    inputs += [Input(f"chain-{n * CHAIN_OPS_PER_LINK}", "chain", n) for n in links]
+    # 24 to 1,536 links: about 400, 1,600, 6,500 and 26,000 ops.
+    links = (24, 96) if quick else (24, 96, 384, 1536)
+    inputs += [Input(f"chain-{n}x", "chain", n) for n in links]
     return inputs
 
 
@@ -150,43 +150,44 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 # One link of the chain: [4,8] -> mm -> add -> tanh -> mul -> view [8,4] -> permute [4,8]
-# -> softmax -> mul.Scalar, each op depending on the previous one.
-CHAIN_OPS_PER_LINK = 8
+# -> softmax -> mul.Scalar, each op depending on the previous one, with its own constants
+# and list literals before it, as the FX importer emits them (9 more ops per link).
+CHAIN_OPS_PER_LINK = 17
 _X = "!torch.vtensor<[4,8],f32>"
 _XT = "!torch.vtensor<[8,4],f32>"
 _W = "!torch.vtensor<[8,8],f32>"
+_INT = "!torch.int"
+_INTS = "(!torch.int, !torch.int) -> !torch.list<int>"
 
 
 def chain_text(links: int) -> str:
     """A function of `links` chained links, every op with its own source location."""
-    lines = [
-        "module {",
-        f"  func.func @chain(%arg0: {_X}, %w: {_W}) -> {_X} {{",
-        "    %i0 = torch.constant.int 0",
-        "    %i1 = torch.constant.int 1",
-        "    %im1 = torch.constant.int -1",
-        "    %i4 = torch.constant.int 4",
-        "    %i8 = torch.constant.int 8",
-        "    %none = torch.constant.none",
-        "    %half = torch.constant.float 5.000000e-01",
-        "    %perm = torch.prim.ListConstruct %i1, %i0 : (!torch.int, !torch.int) -> !torch.list<int>",
-        "    %sizes = torch.prim.ListConstruct %i8, %i4 : (!torch.int, !torch.int) -> !torch.list<int>",
-    ]
+    lines = ["module {", f"  func.func @chain(%arg0: {_X}, %w: {_W}) -> {_X} {{"]
     x = "%arg0"
     for n in range(links):
         p = f"%l{n}_"
-        loc = n * CHAIN_OPS_PER_LINK
         ops = [
+            f"{p}i0 = torch.constant.int 0",
+            f"{p}i1 = torch.constant.int 1",
+            f"{p}im1 = torch.constant.int -1",
+            f"{p}i4 = torch.constant.int 4",
+            f"{p}i8 = torch.constant.int 8",
+            f"{p}none = torch.constant.none",
+            f"{p}half = torch.constant.float 5.000000e-01",
+            f"{p}sizes = torch.prim.ListConstruct {p}i8, {p}i4 : {_INTS}",
+            f"{p}dims = torch.prim.ListConstruct {p}i1, {p}i0 : {_INTS}",
             f"{p}mm = torch.aten.mm {x}, %w : {_X}, {_W} -> {_X}",
-            f"{p}add = torch.aten.add.Tensor {p}mm, {x}, %i1 : {_X}, {_X}, !torch.int -> {_X}",
+            f"{p}add = torch.aten.add.Tensor {p}mm, {x}, {p}i1 : {_X}, {_X}, {_INT} -> {_X}",
             f"{p}tanh = torch.aten.tanh {p}add : {_X} -> {_X}",
             f"{p}mul = torch.aten.mul.Tensor {p}tanh, {x} : {_X}, {_X} -> {_X}",
-            f"{p}view = torch.aten.view {p}mul, %sizes : {_X}, !torch.list<int> -> {_XT}",
-            f"{p}perm = torch.aten.permute {p}view, %perm : {_XT}, !torch.list<int> -> {_X}",
-            f"{p}soft = torch.aten.softmax.int {p}perm, %im1, %none : {_X}, !torch.int, !torch.none -> {_X}",
-            f"{p}out = torch.aten.mul.Scalar {p}soft, %half : {_X}, !torch.float -> {_X}",
+            f"{p}view = torch.aten.view {p}mul, {p}sizes : {_X}, !torch.list<int> -> {_XT}",
+            f"{p}perm = torch.aten.permute {p}view, {p}dims : {_XT}, !torch.list<int> -> {_X}",
+            f"{p}soft = torch.aten.softmax.int {p}perm, {p}im1, {p}none"
+            f" : {_X}, {_INT}, !torch.none -> {_X}",
+            f"{p}out = torch.aten.mul.Scalar {p}soft, {p}half : {_X}, !torch.float -> {_X}",
         ]
-        lines += [f'    {op} loc("chain":{loc + k}:0)' for k, op in enumerate(ops)]
+        first = n * CHAIN_OPS_PER_LINK
+        lines += [f'    {op} loc("chain":{first + k}:0)' for k, op in enumerate(ops)]
         x = f"{p}out"
     lines += [f"    return {x} : {_X}", "  }", "}"]
     return "\n".join(lines) + "\n"
@@ -351,6 +352,9 @@ def stages_of(path: Path) -> dict[str, float]:
     start = time.perf_counter()
     import importlib
 
+    from torch_refine.tools import opt  # first: it imports the bindings as the command does
+
+    opt.use_generic_op_views()
     from torch_mlir import ir
 
     from torch_refine import passes
@@ -441,7 +445,8 @@ def _counts(type_report) -> dict[str, int]:
 def markdown(results: list[dict], meta: dict) -> str:
     empty = next((r for r in results if r["input"] == EMPTY), None)
     lines = [
-        f"Run {meta['date']} on {meta['cpus']} CPUs, {meta['runs']} runs per tool and input "
+        f"Run {meta['date']} on {meta['cpus']} CPUs in {meta['seconds'] / 60:.0f} min, "
+        f"{meta['runs']} runs per tool and input "
         f"(median wall time, min–max, and median user+system CPU time; process start "
         "included; peak RSS of the child). "
         "Types: exact / partial / unknown / contradicting tensor values against the imported "
@@ -467,7 +472,7 @@ def markdown(results: list[dict], meta: dict) -> str:
             f"{ours['median_cpu_s'] / theirs['median_cpu_s']:.2f} | "
             f"{ours['peak_rss_mb']:.0f} | {theirs['peak_rss_mb']:.0f} |"
         )
-    lines += ["", _scaling_table(results, empty)]
+    lines += ["", _targets(results, empty), "", _scaling_table(results, empty)]
     lines += ["", _stages_table(results)]
     return "\n".join(lines) + "\n"
 
@@ -483,22 +488,83 @@ def _span(timing: dict) -> str:
 
 def _scaling_table(results: list[dict], empty: dict | None) -> str:
     lines = [
-        "Time per op along the scaling series (µs/op of median wall time, and of median CPU "
-        "time net of the empty module's, i.e. of process start and library load):",
+        "Time per op along the scaling series: µs/op of median wall time; of median CPU time "
+        "net of the empty module's (process start, imports, library load); and marginal, "
+        "the CPU time the input adds over the previous one in its series per op it adds:",
         "",
-        "| input | ops | torch-refine µs/op | net CPU | torch-mlir µs/op | net CPU |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| input | ops | torch-refine µs/op | net CPU | marginal CPU | torch-mlir µs/op | "
+        "net CPU | marginal CPU |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for r in results:
-        if r["series"] not in ("blocks", "chain"):
-            continue
-        cells = []
-        for tool in ("torch_refine", "torch_mlir"):
-            fixed = empty[tool]["median_cpu_s"] if empty else 0.0
-            net = r[tool]["median_cpu_s"] - fixed
-            cells += [f"{1e6 * r[tool]['median_s'] / r['ops']:.0f}", f"{1e6 * net / r['ops']:.0f}"]
-        lines.append(f"| {r['input']} | {r['ops']} | " + " | ".join(cells) + " |")
+    for series in ("blocks", "chain"):
+        previous = None
+        for r in (r for r in results if r["series"] == series):
+            cells = []
+            for tool in ("torch_refine", "torch_mlir"):
+                cells += [f"{1e6 * r[tool]['median_s'] / r['ops']:.0f}",
+                          f"{_net_cpu_per_op(r, tool, empty):.0f}",
+                          "–" if previous is None else f"{_marginal_cpu_per_op(r, previous, tool):.0f}"]
+            lines.append(f"| {r['input']} | {r['ops']} | " + " | ".join(cells) + " |")
+            previous = r
     return "\n".join(lines)
+
+
+def _net_cpu_per_op(result: dict, tool: str, empty: dict | None) -> float:
+    fixed = empty[tool]["median_cpu_s"] if empty else 0.0
+    return 1e6 * (result[tool]["median_cpu_s"] - fixed) / result["ops"]
+
+
+def _marginal_cpu_per_op(result: dict, previous: dict, tool: str) -> float:
+    added = result[tool]["median_cpu_s"] - previous[tool]["median_cpu_s"]
+    return 1e6 * added / (result["ops"] - previous["ops"])
+
+
+def _targets(results: list[dict], empty: dict | None) -> str:
+    """The issue's targets, each with what this run measured."""
+    measured = [r for r in results if r.get("precision")]
+    behind = [r["input"] for r in measured
+              if r["precision"]["torch_refine_on_paired"]["exact"]
+              < r["precision"]["torch_mlir_on_paired"]["exact"]]
+    contradictions = sum(r["precision"]["torch_refine"]["contradictions"] for r in measured)
+    lines = ["Targets, as measured in this run:", ""]
+    verdict = "met" if not behind and not contradictions else "not met"
+    lines.append(f"- At least torch-mlir's exact count on every input and zero contradictions: "
+                 f"**{verdict}** ({len(measured) - len(behind)} of {len(measured)} inputs; "
+                 f"{contradictions} contradictions).")
+    largest = [max((r for r in results if r["series"] == s), key=lambda r: r["ops"])
+               for s in ("blocks", "chain") if any(r["series"] == s for r in results)]
+    ratios = [(r["input"], r["torch_refine"]["median_s"] / r["torch_mlir"]["median_s"])
+              for r in largest]
+    verdict = "met" if all(x <= 0.5 for _, x in ratios) else "not met"
+    aim = "met" if all(x <= 0.25 for _, x in ratios) else "not met"
+    lines.append("- Wall time at most 0.5x torch-mlir's on the largest inputs: "
+                 f"**{verdict}** ({', '.join(f'{n} {x:.2f}x' for n, x in ratios)}); "
+                 f"the 0.25x aim: {aim}.")
+    blocks = [r for r in results if r["series"] == "blocks"]
+    if len(blocks) >= 2:
+        lines.append(_flatness(blocks, empty))
+    within = [r for r in results
+              if r["torch_refine"]["peak_rss_mb"] <= r["torch_mlir"]["peak_rss_mb"]]
+    verdict = "met" if len(within) == len(results) else "not met"
+    lines.append(f"- Peak memory no more than torch-mlir's: **{verdict}** (on {len(within)} of "
+                 f"{len(results)} inputs: {', '.join(r['input'] for r in within) or 'none'}).")
+    return "\n".join(lines)
+
+
+def _flatness(blocks: list[dict], empty: dict | None) -> str:
+    def spread(values: list[float]) -> float:
+        return max(values) / min(values) - 1
+
+    wall = spread([r["torch_refine"]["median_s"] / r["ops"] for r in blocks])
+    net = spread([_net_cpu_per_op(r, "torch_refine", empty) for r in blocks])
+    marginal = [_marginal_cpu_per_op(r, p, "torch_refine") for p, r in zip(blocks, blocks[1:])]
+    verdict = "met" if max(wall, net) <= 0.2 else "not met"
+    text = (f"- Time per op flat within 20% from {blocks[0]['input']} to {blocks[-1]['input']}: "
+            f"**{verdict}** (spread {100 * wall:.0f}% of wall µs/op, {100 * net:.0f}% net of "
+            "the empty module")
+    if len(marginal) >= 2:
+        text += f"; the marginal µs/op per added block spreads {100 * spread(marginal):.0f}%"
+    return text + ")."
 
 
 def _stages_table(results: list[dict]) -> str:
@@ -531,8 +597,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs per tool and input")
     parser.add_argument("--quick", action="store_true", help="fewer and smaller inputs")
-    parser.add_argument("--large", action="store_true",
-                        help="add the 25,600-op chain (torch-mlir alone takes over 10 minutes)")
     parser.add_argument("--only", nargs="*", default=None, help="inputs whose name starts so")
     parser.add_argument("--update-readme", action="store_true",
                         help=f"write the table between the markers in {README.name}")
@@ -545,7 +609,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.update(child_env())
     launcher = Launcher()  # first: before any heavy import
     began = time.time()
-    inputs = [i for i in all_inputs(args.quick, args.large)
+    inputs = [i for i in all_inputs(args.quick)
               if args.only is None or i.name == EMPTY or i.name.startswith(tuple(args.only))]
     for item in inputs:  # every export first: nothing heavy runs next to the timed children
         ensure_input(item)

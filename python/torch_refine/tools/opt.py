@@ -412,16 +412,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if exit_request.code in (0, None) else 1  # mlir-opt exits 1 on bad flags
 
 
-def console_main() -> None:
-    """The command: `main` with generic op views, then exit without tearing down the
-    interpreter and the MLIR context (freeing every op one by one), as LLVM tools skip
-    freeing on exit.
+def use_generic_op_views() -> None:
+    """Hand out ops as generic views from now on.
 
     The bindings import `torch_mlir.dialects.<namespace>` the first time they hand out an
     op of a dialect, to find its OpView class; for the Torch dialect that is 1,800 classes,
     ~50 ms and ~16 MB. torch-refine reads ops generically, so the command turns it off.
     """
     _mlir_globals.dialect_search_modules = []
+
+
+def console_main() -> None:
+    """The command: `main` with generic op views, then exit without tearing down the
+    interpreter and the MLIR context (freeing every op one by one), as LLVM tools skip
+    freeing on exit."""
+    use_generic_op_views()
     code = main()
     sys.stdout.flush()
     sys.stderr.flush()
