@@ -5,12 +5,16 @@ For each calculate op of the requested kind, in program order: run the greedy dr
 fails unconditionally, read the calculated shape or dtype from the calculation's yield,
 and refine the result types (meet with what the IR states; a contradiction is an error).
 
-Memo: ops with the same name, attributes, operand types, constant operand values and
-operand aliasing pattern calculate the same types, so a repeat reuses the first result
-and its calculation is replaced by a trivial one (or, in the pipelines, never built). An
-op with a non-constant scalar or list operand is never memoized, nor is one whose
-calculation left an undecided check while checks are kept (each such op keeps its own
-guard).
+Memo: ops with the same name, attributes, operand types, operand values and operand
+aliasing pattern calculate the same types, so a repeat reuses the first result and its
+calculation is replaced by a trivial one (or, in the pipelines, never built). An operand
+value is known to the key as a constant, as a polynomial over the function's argument
+dims (`symbolic_dims.express`: the same polynomial is the same number), or, for an
+unmutated list literal, element by element (constants, polynomials, tensor types with
+their symbolic dims). Operands the library function never reads are left out (the
+pipelines pass them). An op with an operand known in none of these ways is never
+memoized, nor is one whose calculation left an undecided check while checks are kept
+(each such op keeps its own guard).
 """
 
 from __future__ import annotations
@@ -20,9 +24,10 @@ from dataclasses import dataclass, field
 from torch_mlir import ir, rewrite
 
 from torch_refine import symbolic_dims, types
+from torch_refine.symbolic import format_polynomial
 from torch_refine.passes import PassFailure
 from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
-from torch_refine.patterns.lists import constant_elements
+from torch_refine.patterns.lists import literal_elements
 from torch_refine.refinement import (
     NotConstant,
     accepts,
@@ -82,11 +87,11 @@ class Driver:
     failed: bool = False
 
     def __post_init__(self) -> None:
-        # ListConstruct op key -> its constant elements (or None). Shared literals (a view's
-        # sizes) have one use per op using them, and deciding that none mutates them scans
-        # every use: once per driver, not once per op. Calculations cannot change them (reify
-        # passes them in as copies), and an op using one keeps it alive.
-        self._list_constants: dict[int, list | None] = {}
+        # Producer op key -> what a memo key knows of its value (or None). Shared literals (a
+        # view's sizes) have one use per op using them, and deciding that none mutates them
+        # scans every use: once per driver, not once per op. Calculations cannot change them
+        # (reify passes literals in as copies), and an op using one keeps it alive.
+        self._operand_facts: dict[int, tuple | None] = {}
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
         for family in (scalars, lists, control_flow, dtypes, symbolic):
@@ -104,11 +109,12 @@ class Driver:
             self.simplify(calc)
         self.finish()
 
-    def simplify(self, calc, prepare=None) -> bool:
+    def simplify(self, calc, prepare=None, unread: frozenset = frozenset()) -> bool:
         """Simplify and refine one calculate op; False when a check failed (reported).
-        `prepare(calc)` runs before the rewrites, unless the memo already knows the op."""
+        `prepare(calc)` runs before the rewrites, unless the memo already knows the op;
+        `unread` are the operands the library function never reads."""
         self.statistics.calculations += 1
-        key = memo_key(_wrapped_op(calc), len(calc.results), self._constant_list)
+        key = memo_key(_wrapped_op(calc), len(calc.results), self._operand_fact, unread)
         known = self.memo.get(key) if key is not None else None
         if known is not None and all(k is not None for k in known):
             self.statistics.memo_hits += 1
@@ -130,10 +136,10 @@ class Driver:
             self.memo[key] = calculated  # a None (nothing calculated) is a result too
         return True
 
-    def refine_known(self, op, results) -> bool:
+    def refine_known(self, op, results, unread: frozenset = frozenset()) -> bool:
         """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
         calculation; False when the memo does not know the op or it cannot be done so."""
-        key = memo_key(op, len(results), self._constant_list)
+        key = memo_key(op, len(results), self._operand_fact, unread)
         known = self.memo.get(key) if key is not None else None
         producers = (defining_op(r).operation.name for r in results)
         if known is None or not all(result_allows_refinement(name) for name in producers):
@@ -153,14 +159,14 @@ class Driver:
                 refine_value(value, new_type, defining_op(value))
         return True
 
-    def _constant_list(self, value: ir.Value) -> list | None:
+    def _operand_fact(self, value: ir.Value) -> tuple | None:
         producer = defining_op(value)
         if producer is None:
             return None
         key = op_key(producer)
-        if key not in self._list_constants:
-            self._list_constants[key] = constant_elements(value)
-        return self._list_constants[key]
+        if key not in self._operand_facts:
+            self._operand_facts[key] = operand_fact(value)
+        return self._operand_facts[key]
 
     def finish(self) -> None:
         self.statistics.loops_unrolled = sum(u.unrolled for u in self._unrollers)
@@ -300,14 +306,18 @@ def _is_decided(calc) -> bool:
     return True
 
 
-def memo_key(wrapped, result_count: int, constant_list=constant_elements) -> tuple | None:
-    """What determines the types an op's calculation finds; None when an operand is a
-    scalar or list not known at compile time."""
+def memo_key(wrapped, result_count: int, describe=None, unread: frozenset = frozenset()) -> tuple | None:
+    """What determines the types an op's calculation finds; None when a scalar or list
+    operand is not known at compile time. `describe(value)` gives what is known of a
+    non-constant scalar or list (default `operand_fact`); `unread` operands are skipped."""
+    describe = describe or operand_fact
     parts: list = [wrapped.operation.name, result_count]
     attributes = wrapped.operation.attributes  # iterating yields names; indexing, NamedAttributes
     parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))
     seen: list = []
-    for operand in wrapped.operands:
+    for index, operand in enumerate(wrapped.operands):
+        if index in unread:
+            continue
         type_text = str(operand.type)
         if types.parse_text(type_text) is not None:
             alias = next((i for i, v in enumerate(seen) if v == operand), len(seen))
@@ -320,11 +330,37 @@ def memo_key(wrapped, result_count: int, constant_list=constant_elements) -> tup
             continue
         except NotConstant:
             pass
-        elements = constant_list(operand)
-        if elements is None:
+        fact = describe(operand)
+        if fact is None:
             return None
-        parts.append(("list", type_text, tuple(elements)))
+        parts.append((type_text, fact))
     return tuple(parts)
+
+
+def operand_fact(value: ir.Value) -> tuple | None:
+    """A non-constant scalar or list operand as a memo key knows it: ("polynomial", text)
+    for an int; for an unmutated list literal, ("list", per element a constant, polynomial
+    or tensor fact); None otherwise."""
+    elements = literal_elements(value)
+    if elements is None:
+        return _element_fact(value, {})
+    cache: dict = {}
+    facts = tuple(_element_fact(e, cache) for e in elements)
+    return None if None in facts else ("list", facts)
+
+
+def _element_fact(value: ir.Value, cache: dict) -> tuple | None:
+    try:
+        return ("constant", constant_value(value))
+    except NotConstant:
+        pass
+    type_text = str(value.type)
+    if types.parse_text(type_text) is not None:
+        return ("tensor", type_text, *symbolic_dims.dims_key(value))
+    if type_text != "!torch.int":
+        return None
+    polynomial = symbolic_dims.express(value, cache)
+    return None if polynomial is None else ("polynomial", format_polynomial(polynomial))
 
 
 def _shape_of_literal(value: ir.Value) -> types.TensorInfo | None:

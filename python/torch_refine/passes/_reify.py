@@ -248,6 +248,15 @@ class FunctionImporter:
         """The module's functions by symbol, imported ones included."""
         return self._present
 
+    def unread_parameters(self, symbol: str) -> frozenset:
+        """Positions of the parameters `symbol` never reads: the operands passed there
+        cannot change what it calculates."""
+        fn = self._present.get(symbol) or self._library.get(symbol)
+        if fn is None or not len(fn.regions[0].blocks):
+            return frozenset()
+        arguments = fn.regions[0].blocks[0].arguments
+        return frozenset(i for i, a in enumerate(arguments) if not len(list(a.uses)))
+
     def import_function(self, symbol: str, user):
         worklist = [symbol]
         while worklist:

@@ -1,11 +1,15 @@
-"""Memo hits of the simplify passes on repeated blocks, and erase_tensor_types."""
+"""Memo hits and memo keys of the simplify passes, and erase_tensor_types."""
 
 from torch_mlir import ir
 
+from torch_refine.calculations import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
 from torch_refine.context import create_context
 from torch_refine.erase import erase_tensor_types
+from torch_refine.passes._reify import FunctionImporter, load_library
+from torch_refine.passes.pipeline import Pipeline
 from torch_refine.passes.propagate_control_flow import propagate
 from torch_refine.passes.simplify_shape_calculations import SimplifyShapeCalculations
+from torch_refine.simplify import memo_key
 
 _MM_CHECK = """
     %{n}_c = torch.shape.calculate {{
@@ -120,3 +124,60 @@ def test_erase_then_propagate_reaches_a_fixed_point():
         # Step 2: the back edge (a call result, typed by the callee) agrees: fixed point.
         assert not propagate(module.operation)
         assert module.operation.verify()
+
+
+_VIEWS = """
+func.func @views(%x: !torch.vtensor<[?,16],f32>, %n: !torch.int) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int8 = torch.constant.int 8
+  %b = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,16],f32>, !torch.int -> !torch.int
+  %s1 = torch.prim.ListConstruct %b, %int2, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v1 = torch.aten.view %x, %s1 : !torch.vtensor<[?,16],f32>, !torch.list<int> -> !torch.vtensor
+  %b2 = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,16],f32>, !torch.int -> !torch.int
+  %s2 = torch.prim.ListConstruct %b2, %int2, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v2 = torch.aten.view %x, %s2 : !torch.vtensor<[?,16],f32>, !torch.list<int> -> !torch.vtensor
+  %b3 = torch.aten.mul.int %b, %int2 : !torch.int, !torch.int -> !torch.int
+  %s3 = torch.prim.ListConstruct %b3, %int1, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v3 = torch.aten.view %x, %s3 : !torch.vtensor<[?,16],f32>, !torch.list<int> -> !torch.vtensor
+  %s4 = torch.prim.ListConstruct %n, %int2, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v4 = torch.aten.view %x, %s4 : !torch.vtensor<[?,16],f32>, !torch.list<int> -> !torch.vtensor
+  return %v4 : !torch.vtensor
+}
+"""
+
+
+def _views(module):
+    block = module.body.operations[0].regions[0].blocks[0]
+    return [op for op in block.operations if op.operation.name == "torch.aten.view"]
+
+
+def test_memo_key_knows_non_constant_sizes_as_polynomials():
+    with create_context():
+        module = ir.Module.parse(_VIEWS)
+        same_batch, same_batch_again, twice_batch, unknown = (memo_key(v, 1) for v in _views(module))
+        assert same_batch is not None
+        assert same_batch == same_batch_again  # another SSA value, the same number
+        assert twice_batch is not None and twice_batch != same_batch
+        assert unknown is None  # an int argument is no polynomial over argument dims
+
+
+def test_memo_key_skips_operands_the_function_never_reads():
+    with create_context():
+        module = ir.Module.parse(_VIEWS)
+        *_, unknown = _views(module)
+        importer = FunctionImporter(module.operation, load_library(module.operation, ""))
+        unread = importer.unread_parameters(DTYPE_FN_PREFIX + "aten.view")
+        assert unread == frozenset({1})  # a view's dtype does not depend on its sizes
+        assert importer.unread_parameters(SHAPE_FN_PREFIX + "aten.view") == frozenset()
+        assert memo_key(unknown, 1, unread=unread) is not None
+
+
+def test_views_sharing_a_memo_entry_refine_like_separate_calculations():
+    with create_context():
+        module = ir.Module.parse(_VIEWS)
+        Pipeline().run(module.operation)
+        assert module.operation.verify()
+        results = [str(v.result.type) for v in _views(module)]
+        assert results[:3] == ["!torch.vtensor<[?,2,8],f32>"] * 2 + ["!torch.vtensor<[?,1,8],f32>"]
