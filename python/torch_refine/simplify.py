@@ -385,14 +385,39 @@ def _shape_of_literal(value: ir.Value) -> types.TensorInfo | None:
 
 
 def _clobber(dims: list, index_value: ir.Value) -> None:
-    try:
-        index = constant_value(index_value)
-    except NotConstant:
-        index = None
-    if index is not None and -len(dims) <= index < len(dims):
-        dims[index] = None
-    else:
+    indices = _possible_ints(index_value, depth=0)
+    if indices is None or not all(-len(dims) <= i < len(dims) for i in indices):
         dims[:] = [None] * len(dims)
+        return
+    for index in indices:
+        dims[index] = None
+
+
+def _possible_ints(value: ir.Value, depth: int) -> set[int] | None:
+    """The ints `value` may be: a constant, or what the branches of the `prim.If`s it is
+    read out of (through casts) yield, None left out (an unchecked cast of None raises);
+    None when not known."""
+    try:
+        constant = constant_value(value)
+        return {constant} if isinstance(constant, int) else set() if constant is None else None
+    except NotConstant:
+        pass
+    producer = defining_op(value)
+    if producer is None or depth > 8:
+        return None
+    name = producer.operation.name
+    if name in ("torch.prim.unchecked_cast", "torch.derefine"):
+        return _possible_ints(producer.operands[0], depth + 1)
+    if name != "torch.prim.If":
+        return None
+    found: set[int] = set()
+    for region in producer.regions:
+        terminator = list(region.blocks[0].operations)[-1]
+        branch = _possible_ints(terminator.operands[value.result_number], depth + 1)
+        if branch is None:
+            return None
+        found |= branch
+    return found
 
 
 def _dtype_of(value: ir.Value, result_type: ir.Type):

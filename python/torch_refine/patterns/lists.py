@@ -3,13 +3,15 @@
 A literal is *unmutated* when every user only reads it: the list ops of `READ_ONLY_USERS`,
 any `torch.aten.*` op that is not a list mutation (aten schemas take lists by value unless
 they mark them written), or a `derefine` / `unchecked_cast` alias whose users only read;
-only then can a read be answered from its operands. A literal whose users are reads plus `append.t`,
-`insert.t` and `_set_item.t` with constant positions, all in the literal's own block, is
-interpreted: each mutation is applied to the operand list in program order, reads after a
-mutation get a fresh literal of the state at that point, and the mutations are erased.
-Any other user (a call, another list or tuple storing it, a region yield, a mutation in a
-nested region, an op not modelled, a mutation whose returned alias is used) means the
-list may be aliased or changed where we cannot see, so nothing is rewritten.
+only then can a read be answered from its operands. A literal whose users are reads and
+`append.t`, `insert.t` and `_set_item.t` is interpreted: the mutations in the literal's own
+block are applied to the operand list in program order, reads after a mutation get a fresh
+literal of the state at that point, and the applied mutations are erased. Interpretation
+stops at the first mutation it cannot apply (a position not known) or op holding one in a
+nested region: from there on, every user uses a fresh literal of the state reached, which
+keeps at least the length known. Any other user (a call, another list or tuple storing
+it, a region yield, an op not modelled, a mutation whose returned alias is used) means
+the list may be aliased or changed where we cannot see, so nothing is rewritten.
 """
 
 from __future__ import annotations
@@ -212,25 +214,30 @@ def _ancestor_in(op, block: ir.Block):
 
 
 def _classify_users(literal):
-    """(mutations, readers-by-ancestor) of a literal, or None when it may escape."""
+    """(in-block mutations, readers by ancestor, ancestors of nested mutations) of a
+    literal, or None when it may escape."""
     block = literal.operation.block
     mutations: dict[int, object] = {}
     readers: dict[int, list] = {}
+    nested: set[int] = set()
     for use in literal.result.uses:
         user = use.owner
         name = user.operation.name
-        if name in MODELLED_MUTATIONS and use.operand_number == 0 and user.operation.block == block:
-            if any(len(list(r.uses)) for r in user.results):
-                return None  # the returned alias is used
-            mutations[op_key(user)] = user
-            continue
-        if not _reads_list(name):
-            return None  # an alias or a store: program order no longer tells what it reads
         ancestor = _ancestor_in(user, block)
         if ancestor is None:
             return None
+        if name in MODELLED_MUTATIONS and use.operand_number == 0:
+            if any(len(list(r.uses)) for r in user.results):
+                return None  # the returned alias is used
+            if user.operation.block == block:
+                mutations[op_key(user)] = user
+            else:
+                nested.add(op_key(ancestor))
+            continue
+        if not _reads_list(name):
+            return None  # an alias or a store: program order no longer tells what it reads
         readers.setdefault(op_key(ancestor), []).append(use)
-    return mutations, readers
+    return mutations, readers, nested
 
 
 def _apply(state: list, mutation) -> bool:
@@ -254,19 +261,20 @@ def _apply(state: list, mutation) -> bool:
 
 
 def interpret_mutations(op, rewriter):
-    """Abstractly interpret the in-block mutations of a list literal (see module doc)."""
+    """Abstractly interpret the mutations of a list literal (see module doc)."""
     classified = _classify_users(op)
     if classified is None:
         return True
-    mutations, readers = classified
+    mutations, readers, nested = classified
     if not mutations:
         return True
     # First pass: decide everything without touching the IR.
     plan = []
     state = list(op.operands)
-    mutated = False
+    applied = []
+    stop = None
     seen_literal = False
-    remaining = len(mutations) + len(readers)
+    remaining = len(mutations) + len(readers) + len(nested)
     for candidate in op.operation.block.operations:
         if not remaining:
             break
@@ -274,15 +282,18 @@ def interpret_mutations(op, rewriter):
         if not seen_literal:
             seen_literal = key == op_key(op)
             continue
+        if key in nested or (key in mutations and not _apply(state, candidate)):
+            stop = candidate
+            break
         if key in mutations:
-            if not _apply(state, candidate):
-                return True
-            mutated = True
+            applied.append(candidate)
             remaining -= 1
         elif key in readers:
-            if mutated:
+            if applied:
                 plan.append((candidate, readers[key], list(state)))
             remaining -= 1
+    if not applied:
+        return True
     # Second pass: rewrite.
     list_type = op.result.type
     for reader, uses, elements in plan:
@@ -290,9 +301,26 @@ def interpret_mutations(op, rewriter):
             fresh = _list_construct(elements, list_type)
         for use in uses:
             use.owner.operands[use.operand_number] = fresh
-    for mutation in mutations.values():
+    if stop is not None:
+        _continue_from(op, stop, state)
+    for mutation in applied:
         rewriter.erase_op(mutation)
     return None
+
+
+def _continue_from(literal, stop, state: list) -> None:
+    """Every user of `literal` at or after `stop` (in its block) uses a fresh literal of
+    `state`, built just before `stop`."""
+    block = literal.operation.block
+    with ir.InsertionPoint(stop), stop.location:
+        fresh = _list_construct(state, literal.result.type)
+    later: set[int] = set()
+    for candidate in block.operations:
+        if later or op_key(candidate) == op_key(stop):
+            later.add(op_key(candidate))
+    for use in list(literal.result.uses):
+        if op_key(_ancestor_in(use.owner, block)) in later:
+            use.owner.operands[use.operand_number] = fresh
 
 
 def patterns(options) -> list:

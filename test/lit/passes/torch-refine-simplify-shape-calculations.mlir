@@ -80,6 +80,71 @@ func.func @set_item_clobbers_all(%arg0: !torch.vtensor, %i: !torch.int) -> !torc
 
 // -----
 
+// Appends are interpreted up to a mutation at an unknown index; from there on the list is a
+// literal of the state reached, so its length (the rank) stays known.
+// CHECK-LABEL: func.func @appends_then_unknown_set_item(
+// CHECK-NOT: torch.aten.append.t
+// CHECK: torch.aten._set_item.t
+// CHECK: } : !torch.vtensor<[?,?,?],unk>
+func.func @appends_then_unknown_set_item(%arg0: !torch.vtensor, %i: !torch.int) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %int2 = torch.constant.int 2
+    %1 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %2 = torch.aten.append.t %1, %int2 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %3 = torch.aten.append.t %1, %int2 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %4 = torch.aten.append.t %1, %int2 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %5 = torch.aten._set_item.t %1, %i, %int2 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %1 : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// A mutation in a nested region stops the interpretation the same way. Its index is the
+// payload of an optional that is either None or 0 (the inferred dim of a view), so only
+// element 0 is clobbered.
+// CHECK-LABEL: func.func @nested_set_item_of_known_possible_index(
+// CHECK-NOT: torch.aten.append.t
+// CHECK: } : !torch.vtensor<[?,2,8],unk>
+func.func @nested_set_item_of_known_possible_index(%arg0: !torch.vtensor, %c: !torch.bool, %n: !torch.int) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %int8 = torch.constant.int 8
+    %inferred = torch.prim.If %c -> (!torch.optional<int>) {
+      %d = torch.derefine %int0 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %d : !torch.optional<int>
+    } else {
+      %d = torch.derefine %none : !torch.none to !torch.optional<int>
+      torch.prim.If.yield %d : !torch.optional<int>
+    }
+    %1 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %2 = torch.aten.append.t %1, %n : !torch.list<int>, !torch.int -> !torch.list<int>
+    %3 = torch.aten.append.t %1, %int2 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %4 = torch.aten.append.t %1, %int8 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %is_set = torch.aten.__isnot__ %inferred, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    torch.prim.If %is_set -> () {
+      %index = torch.prim.unchecked_cast %inferred : !torch.optional<int> -> !torch.int
+      %5 = torch.aten._set_item.t %1, %index, %n : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    torch.shape.calculate.yield.shapes %1 : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
 // The calculated sizes meet the dtype the IR already states.
 // CHECK-LABEL: func.func @meet_with_existing(
 // CHECK: } : !torch.vtensor<[2,3],f32>

@@ -92,3 +92,17 @@ func.func @no_cancellation(%arg0: !torch.vtensor<[?,32],f32>, %arg1: !torch.vten
   %2 = torch.aten.add.Tensor %arg0, %arg1, %int1 : !torch.vtensor<[?,32],f32>, !torch.vtensor<[?,32],f32>, !torch.int -> !torch.vtensor
   return %0, %1, %2 : !torch.vtensor, !torch.vtensor, !torch.vtensor
 }
+
+// -----
+
+// A view to a size nothing is known about: whether it is -1 (inferred) or a size, it is
+// the first dim, so the other dims stay static.
+// CHECK-LABEL: func.func @view_to_unknown_size(
+// CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[?,2,8],f32>
+func.func @view_to_unknown_size(%arg0: !torch.vtensor<[?,16],f32>, %n: !torch.int) -> !torch.vtensor {
+  %int2 = torch.constant.int 2
+  %int8 = torch.constant.int 8
+  %0 = torch.prim.ListConstruct %n, %int2, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,16],f32>, !torch.list<int> -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
