@@ -5,6 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 INPUT ?=
 JOBS ?= 2
+BENCH_FLAGS ?=
 
 .PHONY: run test lit pytest venv regenerate bench clean
 
@@ -34,7 +35,7 @@ regenerate: $(STAMP)
 	build_tools/update_abstract_interp_lib.sh
 
 bench: $(STAMP)
-	$(PY) bench/run.py
+	$(PY) bench/run.py $(BENCH_FLAGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info python/*.egg-info

@@ -12,14 +12,15 @@ SEQ = 8
 VOCAB = 128
 
 
-def build():
-    """(model, (input_ids, attention_mask)), seeded; needs torch and transformers."""
+def build(layers: int = 2):
+    """(model, (input_ids, attention_mask)), seeded; needs torch and transformers. The
+    benchmark's block series varies `layers`."""
     import torch
     import transformers
 
     torch.manual_seed(0)
     config = transformers.LlamaConfig(
-        vocab_size=VOCAB, hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+        vocab_size=VOCAB, hidden_size=32, num_hidden_layers=layers, num_attention_heads=4,
         num_key_value_heads=2, intermediate_size=64, max_position_embeddings=64,
         use_cache=False,
     )
