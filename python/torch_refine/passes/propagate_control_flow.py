@@ -114,7 +114,6 @@ def _retype_yielded(terminator, index: int, new_type: ir.Type) -> None:
 
 
 def _step_loop(loop) -> bool:
-    body = loop.regions[0].blocks[0]
     condition = _terminator(loop.regions[0])
     widened_before = _WIDENED in loop.attributes
     changed = False
