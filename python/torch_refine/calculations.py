@@ -8,9 +8,9 @@ shapes or dtypes (its `calculation` region).
 
 from __future__ import annotations
 
-import ctypes
-
 from torch_mlir import ir
+
+from torch_refine.refinement import op_key
 
 SHAPE_FN_PREFIX = "__torch_refine_shape_fn."
 DTYPE_FN_PREFIX = "__torch_refine_dtype_fn."
@@ -83,15 +83,6 @@ def user_functions(module: ir.Operation) -> list:
     return [fn for fn in functions(module) if not is_library_symbol(symbol_name(fn))]
 
 
-def op_key(op) -> int:
-    """A stable identity for an op (`hash(Operation)` is structural and changes on mutation)."""
-    capsule = op.operation._CAPIPtr
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.restype = ctypes.c_void_p
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    return get_pointer(capsule, b"torch_mlir.ir.Operation._CAPIPtr")
-
-
 def is_tensor_type_text(text: str) -> bool:
     return text.startswith(("!torch.vtensor", "!torch.tensor"))
 
@@ -133,3 +124,25 @@ def erase_if_dead(ops) -> None:
 
 def _is_unused(value: ir.Value) -> bool:
     return next(iter(value.uses), None) is None
+
+
+def copy_body_before(op, arguments: list, before) -> tuple[list, list]:
+    """Copy the single block of `op`'s first region (a loop body, a function body) in
+    front of `before`, its block arguments replaced by `arguments`; returns the copied ops
+    and the values its terminator yields, in the copy.
+
+    One clone of the whole op maps every value inside it (the bindings' clone takes no
+    mapping of its own); only the block arguments are replaced, then the ops are moved
+    out and the emptied clone erased.
+    """
+    copy = op.operation.clone(ip=ir.InsertionPoint(before))
+    block = copy.regions[0].blocks[0]
+    for argument, value in zip(block.arguments, arguments, strict=True):
+        argument.replace_all_uses_with(value)
+    operations = list(block.operations)
+    terminator = operations.pop()
+    for inner in operations:
+        inner.operation.move_before(before)
+    yielded = list(terminator.operands)
+    copy.erase()
+    return operations, yielded

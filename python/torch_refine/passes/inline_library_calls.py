@@ -16,7 +16,14 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine.calculations import CALCULATE_OPS, functions, is_library_symbol, symbol_name, user_functions
+from torch_refine.calculations import (
+    CALCULATE_OPS,
+    copy_body_before,
+    functions,
+    is_library_symbol,
+    symbol_name,
+    user_functions,
+)
 from torch_refine.passes import ModulePass, PassFailure
 
 
@@ -105,28 +112,18 @@ def _fail(call, message: str):
 
 def _inline(call, callee) -> list:
     """Replace `call` by a copy of `callee`'s body; returns the library calls in the copy."""
-    block = callee.regions[0].blocks[0]
-    mapping = dict(zip(block.arguments, call.operands, strict=True))
-    operations = list(block.operations)
-    ip = ir.InsertionPoint(call)
+    operations, returned = copy_body_before(callee, list(call.operands), call)
     new_calls = []
 
-    def remap(op):
-        for index, operand in enumerate(op.operands):
-            replacement = mapping.get(operand)
-            if replacement is not None:
-                op.operands[index] = replacement
+    def collect(op):
         if _is_library_call(op):
             new_calls.append(op)
         return ir.WalkResult.ADVANCE
 
-    for op in operations[:-1]:
-        clone = op.operation.clone(ip=ip)
-        clone.walk(remap)
-        mapping.update(zip(op.operation.results, clone.results, strict=True))
-    returned = operations[-1].operation.operands
+    for op in operations:
+        op.operation.walk(collect)
     for result, value in zip(call.results, returned, strict=True):
-        result.replace_all_uses_with(mapping.get(value, value))
+        result.replace_all_uses_with(value)
     call.erase()
     return new_calls
 

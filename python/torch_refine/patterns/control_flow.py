@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
+from torch_refine.calculations import copy_body_before
 from torch_refine.diagnostics import position_of
 from torch_refine.patterns.lists import replace_by_element
 from torch_refine.refinement import NotConstant, constant_value, make_constant, op_key
@@ -102,30 +103,27 @@ class Unroller:
         except NotConstant:
             always_continues = False
         if not always_continues:
-            return self._peel(op, rewriter, trip_count, ops, terminator)
+            return self._peel(op, rewriter, trip_count, len(ops))
         if trip_count > self.max_unroll or trip_count * len(ops) > self.max_unroll_ops:
             self._warn(op, trip_count, len(ops))
             return True
         carried = list(op.operands[2:])
         with rewriter.ip, op.location:
             for iteration in range(trip_count):
-                carried = _clone_iteration(body, ops, terminator, op, iteration, carried)[1]
+                carried = _copy_iteration(op, iteration, carried)[1]
         self.unrolled += 1
         return _replace_loop(op, rewriter, carried)
 
     def _skip(self, op, rewriter):
         return _replace_loop(op, rewriter, list(op.operands[2:]))
 
-    def _peel(self, op, rewriter, trip_count: int, ops: list, terminator):
+    def _peel(self, op, rewriter, trip_count: int, body_ops: int):
         peeled = _peeled_count(op)
-        if peeled >= self.max_unroll or (peeled + 1) * len(ops) > self.max_unroll_ops:
-            self._warn(op, peeled + 1, len(ops))
+        if peeled >= self.max_unroll or (peeled + 1) * body_ops > self.max_unroll_ops:
+            self._warn(op, peeled + 1, body_ops)
             return True
-        body = op.regions[0].blocks[0]
         with rewriter.ip, op.location:
-            condition, carried = _clone_iteration(
-                body, ops, terminator, op, 0, list(op.operands[2:])
-            )
+            condition, carried = _copy_iteration(op, 0, list(op.operands[2:]))
             rest = op.operation.clone(ip=rewriter.ip)
             rest.operands[0] = make_constant(trip_count - 1)
         rest.operands[1] = condition
@@ -164,13 +162,9 @@ def _peeled_count(op) -> int:
     return ir.IntegerAttr(attributes[_PEELED]).value if _PEELED in attributes else 0
 
 
-def _clone_iteration(body, ops, terminator, before, iteration: int, carried: list):
-    """Clone one iteration of a loop body in front of `before`: (condition, carried)."""
-    mapping = {body.arguments[0]: make_constant(iteration)}
-    mapping.update(zip(list(body.arguments)[1:], carried, strict=True))
-    for inner in ops:
-        _clone_remapped(inner, before, mapping)
-    condition, *yielded = (mapping.get(v, v) for v in terminator.operands)
+def _copy_iteration(loop, iteration: int, carried: list):
+    """Copy one iteration of a loop body in front of the loop: (condition, carried)."""
+    _, (condition, *yielded) = copy_body_before(loop, [make_constant(iteration), *carried], loop)
     return condition, yielded
 
 
@@ -197,20 +191,6 @@ def _replace_loop(op, rewriter, values: list):
     else:
         rewriter.erase_op(op)
     return None
-
-
-def _clone_remapped(original, before, mapping: dict) -> None:
-    clone = original.operation.clone(ip=ir.InsertionPoint(before))
-
-    def remap(inner):
-        for index, operand in enumerate(inner.operands):
-            replacement = mapping.get(operand)
-            if replacement is not None:
-                inner.operands[index] = replacement
-        return ir.WalkResult.ADVANCE
-
-    clone.walk(remap)
-    mapping.update(zip(original.results, clone.results))
 
 
 def _tuple_elements(value: ir.Value) -> list | None:

@@ -16,6 +16,8 @@ the list may be aliased or changed where we cannot see, so nothing is rewritten.
 
 from __future__ import annotations
 
+import functools
+
 from torch_mlir import ir
 
 from torch_refine import types
@@ -214,12 +216,13 @@ def _ancestor_in(op, block: ir.Block):
 
 
 def _classify_users(literal):
-    """(in-block mutations, readers by ancestor, ancestors of nested mutations) of a
-    literal, or None when it may escape."""
+    """The users of a literal, by the op of its block that is or holds them: (in-block
+    mutations, readers with their uses, ops holding a nested mutation), each keyed by
+    op_key; None when the literal may escape."""
     block = literal.operation.block
     mutations: dict[int, object] = {}
-    readers: dict[int, list] = {}
-    nested: set[int] = set()
+    readers: dict[int, tuple] = {}
+    nested: dict[int, object] = {}
     for use in literal.result.uses:
         user = use.owner
         name = user.operation.name
@@ -232,12 +235,20 @@ def _classify_users(literal):
             if user.operation.block == block:
                 mutations[op_key(user)] = user
             else:
-                nested.add(op_key(ancestor))
+                nested[op_key(ancestor)] = ancestor
             continue
         if not _reads_list(name):
             return None  # an alias or a store: program order no longer tells what it reads
-        readers.setdefault(op_key(ancestor), []).append(use)
+        readers.setdefault(op_key(ancestor), (ancestor, []))[1].append(use)
     return mutations, readers, nested
+
+
+def _in_program_order(ops: dict) -> list:
+    """(key, op) pairs of ops of one block, first op first."""
+    def compare(a, b) -> int:
+        return -1 if a[1].operation.is_before_in_block(b[1].operation) else 1
+
+    return sorted(ops.items(), key=functools.cmp_to_key(compare))
 
 
 def _apply(state: list, mutation) -> bool:
@@ -262,6 +273,8 @@ def _apply(state: list, mutation) -> bool:
 
 def interpret_mutations(op, rewriter):
     """Abstractly interpret the mutations of a list literal (see module doc)."""
+    if not any(use.owner.operation.name in MODELLED_MUTATIONS for use in op.result.uses):
+        return True  # most literals are only read
     classified = _classify_users(op)
     if classified is None:
         return True
@@ -273,25 +286,15 @@ def interpret_mutations(op, rewriter):
     state = list(op.operands)
     applied = []
     stop = None
-    seen_literal = False
-    remaining = len(mutations) + len(readers) + len(nested)
-    for candidate in op.operation.block.operations:
-        if not remaining:
-            break
-        key = op_key(candidate)
-        if not seen_literal:
-            seen_literal = key == op_key(op)
-            continue
-        if key in nested or (key in mutations and not _apply(state, candidate)):
-            stop = candidate
+    anchors = {**mutations, **{k: a for k, (a, _) in readers.items()}, **nested}
+    for key, anchor in _in_program_order(anchors):
+        if key in nested or (key in mutations and not _apply(state, anchor)):
+            stop = anchor
             break
         if key in mutations:
-            applied.append(candidate)
-            remaining -= 1
-        elif key in readers:
-            if applied:
-                plan.append((candidate, readers[key], list(state)))
-            remaining -= 1
+            applied.append(anchor)
+        elif applied:
+            plan.append((anchor, readers[key][1], list(state)))
     if not applied:
         return True
     # Second pass: rewrite.
@@ -314,12 +317,10 @@ def _continue_from(literal, stop, state: list) -> None:
     block = literal.operation.block
     with ir.InsertionPoint(stop), stop.location:
         fresh = _list_construct(state, literal.result.type)
-    later: set[int] = set()
-    for candidate in block.operations:
-        if later or op_key(candidate) == op_key(stop):
-            later.add(op_key(candidate))
+    stop_key = op_key(stop)
     for use in list(literal.result.uses):
-        if op_key(_ancestor_in(use.owner, block)) in later:
+        ancestor = _ancestor_in(use.owner, block)
+        if op_key(ancestor) == stop_key or stop.operation.is_before_in_block(ancestor.operation):
             use.owner.operands[use.operand_number] = fresh
 
 
