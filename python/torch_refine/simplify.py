@@ -19,6 +19,7 @@ memoized, nor is one whose calculation left an undecided check while checks are 
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 
 from torch_mlir import ir, rewrite
@@ -125,7 +126,8 @@ class Driver:
             return True
         if prepare is not None:
             prepare(calc)
-        rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
+        with _wrapped_ops_detached(calc):
+            rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
         if self._report_failed_checks(calc):
             return False
         calculated = self._calculated(calc)
@@ -268,6 +270,23 @@ class Driver:
             f"contradicts the stated type {stated}"
         )
         self.failed = True
+
+
+@contextlib.contextmanager
+def _wrapped_ops_detached(calc):
+    """Keep the wrapped ops out of the rewrite: only the calculation is simplified. The
+    wrapped op is the user's, and torch-mlir's folders can crash on one whose result types
+    are erased (`aten.any.dims` segfaults in its folder; so does `canonicalize` on it)."""
+    block = calc.regions[0].blocks[0]
+    operations = list(block.operations)
+    terminator = operations.pop()
+    detached = [op.operation.detach_from_parent() for op in operations]
+    try:
+        yield
+    finally:
+        insertion_point = ir.InsertionPoint(terminator)
+        for op in detached:
+            insertion_point.insert(op)
 
 
 def _calculate_ops(module: ir.Operation, name: str) -> list:
