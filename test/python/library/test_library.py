@@ -28,7 +28,7 @@ def _cases():
             yield pytest.param(entry, invocation, id=f"{entry.op}-{entry.kind}-{index}")
 
 
-def _run_pytorch(op: str, invocation):
+def run_pytorch(op: str, invocation):
     try:
         return invocation.run(op_overload(op)), None
     except Exception as error:  # noqa: BLE001 (any PyTorch failure counts as 'raises')
@@ -41,7 +41,7 @@ def _library_args(entry, invocation):
 
 @pytest.mark.parametrize(("entry", "invocation"), list(_cases()))
 def test_library_function_matches_pytorch(entry, invocation):
-    result, torch_error = _run_pytorch(entry.op, invocation)
+    result, torch_error = run_pytorch(entry.op, invocation)
     args, kwargs = _library_args(entry, invocation)
     fn = scripted(entry.fn)
     if torch_error is not None:
