@@ -152,12 +152,28 @@ def elementwise(ops: tuple[str, ...], kind: int, checks: tuple = (), reference=M
     """
     for op in ops:
         tensors, scalars = operands(op)
+        in_order = _schema_order(op, tensors + scalars)
         define("shape", op, _shape_body(tensors), globals(),
-               _shape_invocations(len(tensors), len(scalars)))
+               in_order(_shape_invocations(len(tensors), len(scalars))))
         cases = _dtype_invocations(len(tensors), len(scalars), reference)
         errors = _error_invocations(len(tensors), len(scalars), checks, reference)
         define("dtype", op, _dtype_body(op, kind, tensors, scalars, checks), globals(),
-               cases + errors + list(extra_dtype_cases))
+               in_order(cases + errors) + list(extra_dtype_cases))
+
+
+def _schema_order(op: str, names: list[str]):
+    """A function putting invocations built tensors first, then scalars, into `op`'s
+    argument order (`pow.Scalar` takes the Scalar first)."""
+    order = [a.name for a in lookup_schema(op).arguments if a.name in names]
+
+    def reorder(invocations: list[Invocation]) -> list[Invocation]:
+        if order == names:
+            return invocations
+        positions = [names.index(name) for name in order]
+        return [type(i)(*[i.args[p] for p in positions], *i.args[len(names):], **i.kwargs)
+                for i in invocations]
+
+    return reorder
 
 
 _FLOAT_UNARY = (
