@@ -107,6 +107,9 @@ class Driver:
         # Calculations are single blocks (and so are their Ifs and Loops): region
         # simplification after every iteration only costs time (a fifth of the pipeline's).
         self._config.region_simplification_level = rewrite.GreedySimplifyRegionLevel.DISABLED
+        # Folded constants stay where they fold instead of being deduplicated and hoisted
+        # to the function's entry: cheaper, and those a kept check needs sit next to it.
+        self._config.enable_constant_cse = False
 
     def run(self, module: ir.Operation) -> None:
         for calc in _calculate_ops(module, self.kind.calculate):
