@@ -3,15 +3,15 @@
 A literal is *unmutated* when every user only reads it: the list ops of `READ_ONLY_USERS`,
 any `torch.aten.*` op that is not a list mutation (aten schemas take lists by value unless
 they mark them written), or a `derefine` / `unchecked_cast` alias whose users only read;
-only then can a read be answered from its operands. A literal whose users are reads and
-`append.t`, `insert.t` and `_set_item.t` is interpreted: the mutations in the literal's own
-block are applied to the operand list in program order, reads after a mutation get a fresh
-literal of the state at that point, and the applied mutations are erased. Interpretation
-stops at the first mutation it cannot apply (a position not known) or op holding one in a
-nested region: from there on, every user uses a fresh literal of the state reached, which
-keeps at least the length known. Any other user (a call, another list or tuple storing
-it, a region yield, an op not modelled, a mutation whose returned alias is used) means
-the list may be aliased or changed where we cannot see, so nothing is rewritten.
+only then can a read be answered from its operands. A literal with `append.t`, `insert.t`
+or `_set_item.t` users is interpreted: the mutations in the literal's own block are applied
+to the operand list in program order, reads after a mutation get a fresh literal of the
+state at that point, and the applied mutations are erased. Interpretation stops at the
+first user it cannot follow: a mutation at a position not known, an op holding a mutation
+in a nested region, or a user through which the list may be changed or aliased where we
+cannot see (a call, a container storing it, a region yield, a cast, an op not modelled, a
+mutation whose returned alias is used). From there on, every user uses one fresh literal of
+the state reached, which keeps at least the length known: the same single object as before.
 """
 
 from __future__ import annotations
@@ -217,30 +217,30 @@ def _ancestor_in(op, block: ir.Block):
 
 def _classify_users(literal):
     """The users of a literal, by the op of its block that is or holds them: (in-block
-    mutations, readers with their uses, ops holding a nested mutation), each keyed by
-    op_key; None when the literal may escape."""
+    mutations, readers with their uses, barriers where interpretation must stop), each
+    keyed by op_key; None when a user is outside the literal's block."""
     block = literal.operation.block
     mutations: dict[int, object] = {}
     readers: dict[int, tuple] = {}
-    nested: dict[int, object] = {}
+    barriers: dict[int, object] = {}
     for use in literal.result.uses:
         user = use.owner
         name = user.operation.name
         ancestor = _ancestor_in(user, block)
         if ancestor is None:
             return None
-        if name in MODELLED_MUTATIONS and use.operand_number == 0:
-            if any(len(list(r.uses)) for r in user.results):
-                return None  # the returned alias is used
-            if user.operation.block == block:
-                mutations[op_key(user)] = user
-            else:
-                nested[op_key(ancestor)] = ancestor
-            continue
-        if not _reads_list(name):
-            return None  # an alias or a store: program order no longer tells what it reads
-        readers.setdefault(op_key(ancestor), (ancestor, []))[1].append(use)
-    return mutations, readers, nested
+        is_mutation = name in MODELLED_MUTATIONS and use.operand_number == 0
+        if is_mutation and user.operation.block == block and not _result_used(user):
+            mutations[op_key(user)] = user
+        elif is_mutation or not _reads_list(name):
+            barriers[op_key(ancestor)] = ancestor
+        else:
+            readers.setdefault(op_key(ancestor), (ancestor, []))[1].append(use)
+    return mutations, readers, barriers
+
+
+def _result_used(op) -> bool:
+    return any(len(list(r.uses)) for r in op.results)
 
 
 def _in_program_order(ops: dict) -> list:
@@ -278,7 +278,7 @@ def interpret_mutations(op, rewriter):
     classified = _classify_users(op)
     if classified is None:
         return True
-    mutations, readers, nested = classified
+    mutations, readers, barriers = classified
     if not mutations:
         return True
     # First pass: decide everything without touching the IR.
@@ -286,9 +286,9 @@ def interpret_mutations(op, rewriter):
     state = list(op.operands)
     applied = []
     stop = None
-    anchors = {**mutations, **{k: a for k, (a, _) in readers.items()}, **nested}
+    anchors = {**mutations, **{k: a for k, (a, _) in readers.items()}, **barriers}
     for key, anchor in _in_program_order(anchors):
-        if key in nested or (key in mutations and not _apply(state, anchor)):
+        if key in barriers or (key in mutations and not _apply(state, anchor)):
             stop = anchor
             break
         if key in mutations:

@@ -40,13 +40,9 @@ from torch_refine.library.testing import (
 
 CHECKED_KINDS = ("shape", "dtype")
 
-# Op -> the refined types of its tensor results where they are less precise than PyTorch's.
-# padding="same": the library gives `?` for the spatial dims of a string padding.
-KNOWN_IMPRECISE: dict[str, tuple[str, ...]] = {
-    "aten.conv1d.padding": ("!torch.vtensor<[1,3,?],f32>",),
-    "aten.conv2d.padding": ("!torch.vtensor<[1,3,?,?],f32>",),
-    "aten.conv3d.padding": ("!torch.vtensor<[1,3,?,?,?],f32>",),
-}
+# Op -> the refined types of its tensor results where they are less precise than PyTorch's
+# (none at present).
+KNOWN_IMPRECISE: dict[str, tuple[str, ...]] = {}
 
 _DIALECT = create_context()  # only asked which ops the Torch dialect defines
 
