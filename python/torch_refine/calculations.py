@@ -18,6 +18,10 @@ HELPER_PREFIX = "__torch_refine_helper."
 LIBRARY_PREFIXES = (SHAPE_FN_PREFIX, DTYPE_FN_PREFIX, HELPER_PREFIX)
 
 CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
+
+# What a library function sees of an operand (`FunctionImporter.parameter_views`): nothing,
+# a tensor's sizes (shape functions), or its rank and dtype (dtype functions).
+UNREAD, SIZES, RANK_DTYPE = "unread", "sizes", "rank-dtype"
 YIELD_OPS = frozenset(
     {
         "torch.shape.calculate.yield",

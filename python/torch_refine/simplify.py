@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from torch_mlir import ir, rewrite
 
 from torch_refine import symbolic_dims, types
-from torch_refine.symbolic import format_polynomial
+from torch_refine.calculations import RANK_DTYPE, SIZES, UNREAD
 from torch_refine.passes import PassFailure
 from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
 from torch_refine.patterns.lists import literal_elements
@@ -40,6 +40,7 @@ from torch_refine.refinement import (
     refine_value,
     result_allows_refinement,
 )
+from torch_refine.symbolic import format_polynomial
 
 _BODY_YIELDS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
 _NUMBER_BY_DTYPE = {code: "!torch.int" for code in (0, 1, 2, 3, 4)} | {
@@ -116,12 +117,12 @@ class Driver:
             self.simplify(calc)
         self.finish()
 
-    def simplify(self, calc, prepare=None, unread: frozenset = frozenset()) -> bool:
+    def simplify(self, calc, prepare=None, views: tuple = ()) -> bool:
         """Simplify and refine one calculate op; False when a check failed (reported).
         `prepare(calc)` runs before the rewrites, unless the memo already knows the op;
-        `unread` are the operands the library function never reads."""
+        `views` say what the library function sees of each operand (see `memo_key`)."""
         self.statistics.calculations += 1
-        key = memo_key(_wrapped_op(calc), len(calc.results), self._operand_fact, unread)
+        key = memo_key(_wrapped_op(calc), len(calc.results), self._operand_fact, views)
         known = self.memo.get(key) if key is not None else None
         if known is not None and all(k is not None for k in known):
             self.statistics.memo_hits += 1
@@ -144,10 +145,10 @@ class Driver:
             self.memo[key] = calculated  # a None (nothing calculated) is a result too
         return True
 
-    def refine_known(self, op, results, unread: frozenset = frozenset()) -> bool:
+    def refine_known(self, op, results, views: tuple = ()) -> bool:
         """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
         calculation; False when the memo does not know the op or it cannot be done so."""
-        key = memo_key(op, len(results), self._operand_fact, unread)
+        key = memo_key(op, len(results), self._operand_fact, views)
         known = self.memo.get(key) if key is not None else None
         producers = (defining_op(r).operation.name for r in results)
         if known is None or not all(result_allows_refinement(name) for name in producers):
@@ -331,23 +332,30 @@ def _is_decided(calc) -> bool:
     return True
 
 
-def memo_key(wrapped, result_count: int, describe=None, unread: frozenset = frozenset()) -> tuple | None:
+def memo_key(wrapped, result_count: int, describe=None, views: tuple = ()) -> tuple | None:
     """What determines the types an op's calculation finds; None when a scalar or list
     operand is not known at compile time. `describe(value)` gives what is known of a
-    non-constant scalar or list (default `operand_fact`); `unread` operands are skipped."""
+    non-constant scalar or list (default `operand_fact`). `views`, one per operand when
+    given (`FunctionImporter.parameter_views`), narrow what counts of it: nothing when the
+    function never reads it, a tensor's sizes (and symbolic dims) when the function sees
+    only those, its rank and dtype when it sees only those."""
     describe = describe or operand_fact
     parts: list = [wrapped.operation.name, result_count]
     attributes = wrapped.operation.attributes  # iterating yields names; indexing, NamedAttributes
     parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))
+    operands = list(wrapped.operands)
+    if len(views) != len(operands):
+        views = (None,) * len(operands)
     seen: list = []
-    for index, operand in enumerate(wrapped.operands):
-        if index in unread:
+    for operand, view in zip(operands, views, strict=True):
+        if view == UNREAD:
             continue
         type_text = str(operand.type)
-        if types.parse_text(type_text) is not None:
+        info = types.parse_text(type_text)
+        if info is not None:
             alias = next((i for i, v in enumerate(seen) if v == operand), len(seen))
             seen.append(operand)
-            parts.append(("tensor", type_text, alias, *symbolic_dims.dims_key(operand)))
+            parts.append(("tensor", alias, *_tensor_key(operand, type_text, info, view)))
             continue
         seen.append(operand)
         try:
@@ -360,6 +368,14 @@ def memo_key(wrapped, result_count: int, describe=None, unread: frozenset = froz
             return None
         parts.append((type_text, fact))
     return tuple(parts)
+
+
+def _tensor_key(operand: ir.Value, type_text: str, info: types.TensorInfo, view) -> tuple:
+    if view == RANK_DTYPE:
+        return (view, info.rank, info.dtype)
+    if view == SIZES:
+        return (view, info.sizes, *symbolic_dims.dims_key(operand))
+    return (type_text, *symbolic_dims.dims_key(operand))
 
 
 def operand_fact(value: ir.Value) -> tuple | None:

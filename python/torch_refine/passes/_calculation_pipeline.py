@@ -31,14 +31,14 @@ def refine(module, kind: Kind, library: Library, runtime_asserts: bool, memo: di
         def inline(calculate) -> None:
             inline_library_calls_in(calculate, importer.functions)
 
-        unread: dict[str, frozenset] = {}
+        views: dict[str, tuple] = {}
         for op, unpack, symbol in targets(module, kind, importer):
             described = list((op if unpack is None else unpack).operation.results)
-            if symbol not in unread:
-                unread[symbol] = importer.unread_parameters(symbol)
-            if driver.refine_known(op, described, unread[symbol]):
+            if symbol not in views:
+                views[symbol] = importer.parameter_views(symbol)
+            if driver.refine_known(op, described, views[symbol]):
                 continue
             calculate = wrap(op, unpack, kind, importer.import_function(symbol, op))
-            if driver.simplify(calculate, prepare=inline, unread=unread[symbol]):
+            if driver.simplify(calculate, prepare=inline, views=views[symbol]):
                 drop(calculate, runtime_asserts)
         driver.finish()

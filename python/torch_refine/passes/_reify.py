@@ -34,7 +34,10 @@ from torch_refine.calculations import (
     CALCULATE_OPS,
     DTYPE_FN_PREFIX,
     LIST_MUTATING_OPS,
+    RANK_DTYPE,
     SHAPE_FN_PREFIX,
+    SIZES,
+    UNREAD,
     is_tensor_type_text,
     symbol_name,
     user_functions,
@@ -248,14 +251,14 @@ class FunctionImporter:
         """The module's functions by symbol, imported ones included."""
         return self._present
 
-    def unread_parameters(self, symbol: str) -> frozenset:
-        """Positions of the parameters `symbol` never reads: the operands passed there
-        cannot change what it calculates."""
+    def parameter_views(self, symbol: str) -> tuple:
+        """Per parameter of `symbol`, what its calculation can see of the operand passed
+        there (`memo_key` keys on no more): UNREAD when the function never reads it, SIZES
+        or RANK_DTYPE when a tensor arrives as its sizes or as (rank, dtype), None for all."""
         fn = self._present.get(symbol) or self._library.get(symbol)
         if fn is None or not len(fn.regions[0].blocks):
-            return frozenset()
-        arguments = fn.regions[0].blocks[0].arguments
-        return frozenset(i for i, a in enumerate(arguments) if not len(list(a.uses)))
+            return ()
+        return tuple(_view(a) for a in fn.regions[0].blocks[0].arguments)
 
     def import_function(self, symbol: str, user):
         worklist = [symbol]
@@ -274,6 +277,20 @@ class FunctionImporter:
             self._present[name] = clone
             worklist.extend(_callees(clone))
         return self._present[symbol]
+
+
+_VIEWS = {
+    "!torch.list<int>": SIZES,
+    "!torch.optional<list<int>>": SIZES,
+    "!torch.tuple<int, int>": RANK_DTYPE,
+    "!torch.optional<tuple<int, int>>": RANK_DTYPE,
+}
+
+
+def _view(argument: ir.BlockArgument):
+    if not len(list(argument.uses)):
+        return UNREAD
+    return _VIEWS.get(str(argument.type))
 
 
 def _callees(fn) -> list[str]:

@@ -2,7 +2,13 @@
 
 from torch_mlir import ir
 
-from torch_refine.calculations import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
+from torch_refine.calculations import (
+    DTYPE_FN_PREFIX,
+    RANK_DTYPE,
+    SHAPE_FN_PREFIX,
+    SIZES,
+    UNREAD,
+)
 from torch_refine.context import create_context
 from torch_refine.erase import erase_tensor_types
 from torch_refine.passes._reify import FunctionImporter, load_library
@@ -163,15 +169,15 @@ def test_memo_key_knows_non_constant_sizes_as_polynomials():
         assert unknown is None  # an int argument is no polynomial over argument dims
 
 
-def test_memo_key_skips_operands_the_function_never_reads():
+def test_memo_key_keeps_only_what_the_function_sees():
     with create_context():
         module = ir.Module.parse(_VIEWS)
         *_, unknown = _views(module)
         importer = FunctionImporter(module.operation, load_library(module.operation, ""))
-        unread = importer.unread_parameters(DTYPE_FN_PREFIX + "aten.view")
-        assert unread == frozenset({1})  # a view's dtype does not depend on its sizes
-        assert importer.unread_parameters(SHAPE_FN_PREFIX + "aten.view") == frozenset()
-        assert memo_key(unknown, 1, unread=unread) is not None
+        dtype_views = importer.parameter_views(DTYPE_FN_PREFIX + "aten.view")
+        assert dtype_views == (RANK_DTYPE, UNREAD)  # a view's dtype does not depend on its sizes
+        assert importer.parameter_views(SHAPE_FN_PREFIX + "aten.view")[0] == SIZES
+        assert memo_key(unknown, 1, views=dtype_views) is not None
 
 
 def test_views_sharing_a_memo_entry_refine_like_separate_calculations():
@@ -181,3 +187,33 @@ def test_views_sharing_a_memo_entry_refine_like_separate_calculations():
         assert module.operation.verify()
         results = [str(v.result.type) for v in _views(module)]
         assert results[:3] == ["!torch.vtensor<[?,2,8],f32>"] * 2 + ["!torch.vtensor<[?,1,8],f32>"]
+
+
+_TANH_AND_SUM = """
+func.func @f(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[4,5],f32>,
+             %c: !torch.vtensor<[2,3],si64>) -> !torch.vtensor {
+  %0 = torch.aten.tanh %a : !torch.vtensor<[2,3],f32> -> !torch.vtensor
+  %1 = torch.aten.tanh %b : !torch.vtensor<[4,5],f32> -> !torch.vtensor
+  %2 = torch.aten.tanh %c : !torch.vtensor<[2,3],si64> -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+"""
+
+
+def test_dtype_keys_see_rank_and_dtype_and_shape_keys_see_sizes():
+    with create_context():
+        module = ir.Module.parse(_TANH_AND_SUM)
+        importer = FunctionImporter(module.operation, load_library(module.operation, ""))
+        a, b, c = list(module.body.operations[0].regions[0].blocks[0].operations)[:3]
+        dtype_views = importer.parameter_views(DTYPE_FN_PREFIX + "aten.tanh")
+        shape_views = importer.parameter_views(SHAPE_FN_PREFIX + "aten.tanh")
+        assert memo_key(a, 1, views=dtype_views) == memo_key(b, 1, views=dtype_views)
+        assert memo_key(a, 1, views=dtype_views) != memo_key(c, 1, views=dtype_views)
+        assert memo_key(a, 1, views=shape_views) == memo_key(c, 1, views=shape_views)
+        assert memo_key(a, 1, views=shape_views) != memo_key(b, 1, views=shape_views)
+        Pipeline().run(module.operation)
+        block = module.body.operations[0].regions[0].blocks[0]
+        refined = [str(op.result.type) for op in list(block.operations)[:3]]
+        # tanh of an int64 tensor is float32 (the default dtype), as in PyTorch
+        assert refined == ["!torch.vtensor<[2,3],f32>", "!torch.vtensor<[4,5],f32>",
+                           "!torch.vtensor<[2,3],f32>"]
