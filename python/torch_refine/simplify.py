@@ -11,8 +11,9 @@ calculation is replaced by a trivial one (or, in the pipelines, never built). An
 value is known to the key as a constant, as a polynomial over the function's argument
 dims (`symbolic_dims.express`: the same polynomial is the same number), or, for an
 unmutated list literal, element by element (constants, polynomials, tensor types with
-their symbolic dims). Operands the library function never reads are left out (the
-pipelines pass them). An op with an operand known in none of these ways is never
+their symbolic dims). Of each operand the key keeps only what the library function
+sees (the pipelines pass these views): nothing of one it never reads, a tensor's rank and
+dtype for a dtype function, its sizes for a shape function. An op with an operand known in none of these ways is never
 memoized, nor is one whose calculation left an undecided check while checks are kept
 (each such op keeps its own guard).
 """
