@@ -341,10 +341,12 @@ def memo_key(wrapped, result_count: int, describe=None, views: tuple = ()) -> tu
     function never reads it, a tensor's sizes (and symbolic dims) when the function sees
     only those, its rank and dtype when it sees only those."""
     describe = describe or operand_fact
-    parts: list = [wrapped.operation.name, result_count]
-    attributes = wrapped.operation.attributes  # iterating yields names; indexing, NamedAttributes
-    parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))
-    operands = list(wrapped.operands)
+    operation = wrapped.operation
+    parts: list = [operation.name, result_count]
+    attributes = operation.attributes  # iterating yields names; indexing, NamedAttributes
+    if len(attributes):
+        parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))
+    operands = list(operation.operands)
     if len(views) != len(operands):
         views = (None,) * len(operands)
     seen: list = []
@@ -374,9 +376,8 @@ def memo_key(wrapped, result_count: int, describe=None, views: tuple = ()) -> tu
 def _tensor_key(operand: ir.Value, type_text: str, info: types.TensorInfo, view) -> tuple:
     if view == RANK_DTYPE:
         return (view, info.rank, info.dtype)
-    if view == SIZES:
-        return (view, info.sizes, *symbolic_dims.dims_key(operand))
-    return (type_text, *symbolic_dims.dims_key(operand))
+    dims = symbolic_dims.dims_key(operand) if "?" in type_text else ()
+    return (view, info.sizes, *dims) if view == SIZES else (type_text, *dims)
 
 
 def operand_fact(value: ir.Value) -> tuple | None:

@@ -207,11 +207,13 @@ def _target(op, kind: Kind, importer, reify_refined_ops: bool):
     if key is None or not importer.has(kind.prefix + key):
         return None
     results = list(op.operation.results)
-    unpack = _list_result_unpack(results)
-    if unpack is None and any(_is_tensor_list(str(r.type)) for r in results):
+    texts = [str(r.type) for r in results]
+    unpack = _list_result_unpack(results, texts)
+    if unpack is None and any(_is_tensor_list(t) for t in texts):
         return None
-    described = list(unpack.operation.results) if unpack is not None else results
-    described_types = [str(r.type) for r in described if kind.describes(str(r.type))]
+    if unpack is not None:
+        texts = [str(r.type) for r in unpack.operation.results]
+    described_types = [t for t in texts if kind.describes(t)]
     if not described_types:
         return None
     if not reify_refined_ops and all(kind.is_refined(t) for t in described_types):
@@ -223,9 +225,9 @@ def _is_tensor_list(type_text: str) -> bool:
     return type_text.startswith("!torch.list<") and "tensor" in type_text
 
 
-def _list_result_unpack(results):
+def _list_result_unpack(results, texts: list[str]):
     """The `torch.prim.ListUnpack` that is the only user of an op's single tensor-list result."""
-    if len(results) != 1 or not _is_tensor_list(str(results[0].type)):
+    if len(results) != 1 or not _is_tensor_list(texts[0]):
         return None
     uses = list(results[0].uses)
     if len(uses) != 1 or uses[0].owner.operation.name != "torch.prim.ListUnpack":
