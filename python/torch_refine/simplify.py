@@ -90,11 +90,11 @@ class Driver:
     failed: bool = False
 
     def __post_init__(self) -> None:
-        # Producer op key -> what a memo key knows of its value (or None). Shared literals (a
-        # view's sizes) have one use per op using them, and deciding that none mutates them
-        # scans every use: once per driver, not once per op. Calculations cannot change them
+        # (producer op key, result number) -> what a memo key knows of that value (or None).
+        # Shared literals (a view's sizes) have one use per op using them, and deciding that
+        # none mutates them scans every use: once per driver, not once per op. Calculations cannot change them
         # (reify passes literals in as copies), and an op using one keeps it alive.
-        self._operand_facts: dict[int, tuple | None] = {}
+        self._operand_facts: dict[tuple[int, int], tuple | None] = {}
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
         for family in (scalars, lists, control_flow, dtypes, symbolic):
@@ -173,7 +173,7 @@ class Driver:
         producer = defining_op(value)
         if producer is None:
             return None
-        key = op_key(producer)
+        key = (op_key(producer), value.result_number)  # an If yields several ints
         if key not in self._operand_facts:
             self._operand_facts[key] = operand_fact(value)
         return self._operand_facts[key]

@@ -15,7 +15,7 @@ from torch_refine.passes._reify import FunctionImporter, load_library
 from torch_refine.passes.pipeline import Pipeline
 from torch_refine.passes.propagate_control_flow import propagate
 from torch_refine.passes.simplify_shape_calculations import SimplifyShapeCalculations
-from torch_refine.simplify import memo_key
+from torch_refine.simplify import SHAPE, Driver, Options, memo_key
 
 _MM_CHECK = """
     %{n}_c = torch.shape.calculate {{
@@ -217,3 +217,32 @@ def test_dtype_keys_see_rank_and_dtype_and_shape_keys_see_sizes():
         # tanh of an int64 tensor is float32 (the default dtype), as in PyTorch
         assert refined == ["!torch.vtensor<[2,3],f32>", "!torch.vtensor<[4,5],f32>",
                            "!torch.vtensor<[2,3],f32>"]
+
+
+_TWO_RESULTS = """
+func.func @f(%x: !torch.vtensor<[?,?],f32>, %c: !torch.bool) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %d0 = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,?],f32>, !torch.int -> !torch.int
+  %d1 = torch.aten.size.int %x, %int1 : !torch.vtensor<[?,?],f32>, !torch.int -> !torch.int
+  %r:2 = torch.prim.If %c -> (!torch.int, !torch.int) {
+    torch.prim.If.yield %d0, %d1 : !torch.int, !torch.int
+  } else {
+    torch.prim.If.yield %d0, %d1 : !torch.int, !torch.int
+  }
+  %a = torch.aten.select.int %x, %int0, %r#0 : !torch.vtensor<[?,?],f32>, !torch.int, !torch.int -> !torch.vtensor
+  %b = torch.aten.select.int %x, %int0, %r#1 : !torch.vtensor<[?,?],f32>, !torch.int, !torch.int -> !torch.vtensor
+  return %b : !torch.vtensor
+}
+"""
+
+
+def test_memo_key_tells_results_of_one_producer_apart():
+    with create_context():
+        module = ir.Module.parse(_TWO_RESULTS)
+        driver = Driver(SHAPE, Options())
+        selects = [op for op in module.body.operations[0].regions[0].blocks[0].operations
+                   if op.operation.name == "torch.aten.select.int"]
+        first, second = (memo_key(op, 1, driver._operand_fact) for op in selects)
+        assert first is not None and second is not None
+        assert first != second  # %r#0 is the first dim, %r#1 the second
