@@ -258,6 +258,14 @@ def op_overload(op: str):
     return getattr(packet, overload[0] if overload else "default")
 
 
+def run_pytorch(op: str, invocation: Invocation) -> tuple[Any, Exception | None]:
+    """(what PyTorch's `op` returns on `invocation`, None), or (None, the error it raises)."""
+    try:
+        return invocation.run(op_overload(op)), None
+    except Exception as error:  # noqa: BLE001 (any PyTorch failure counts as 'raises')
+        return None, error
+
+
 def expected_shapes(result: Any) -> Any:
     """PyTorch's result turned into what a shape function returns."""
     if isinstance(result, torch.Tensor):

@@ -45,18 +45,27 @@ def fold_constant_operands(op, rewriter):
     return None
 
 
-def fold_size_int(op, rewriter):
-    """`aten.size.int` of a static dim, negative dims included."""
+def size_int_dim(op) -> tuple[types.TensorInfo, int] | None:
+    """The ranked tensor type and the constant, in-range dim (negative ones count from the
+    end) of an `aten.size.int`; None when either is not known."""
     info = types.parse(op.operands[0].type)
     if info is None or info.sizes is None:
-        return True
+        return None
     try:
         dim = constant_value(op.operands[1])
     except NotConstant:
+        return None
+    if not isinstance(dim, int) or not -info.rank <= dim < info.rank:
+        return None
+    return info, dim
+
+
+def fold_size_int(op, rewriter):
+    """`aten.size.int` of a static dim, negative dims included."""
+    found = size_int_dim(op)
+    if found is None or found[0].sizes[found[1]] is None:
         return True
-    rank = len(info.sizes)
-    if not -rank <= dim < rank or info.sizes[dim] is None:
-        return True
+    info, dim = found
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [make_constant(info.sizes[dim])])
     return None

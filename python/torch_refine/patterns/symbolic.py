@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine import types
-from torch_refine.refinement import NotConstant, constant_value, is_constant, make_constant
+from torch_refine.patterns.scalars import size_int_dim
+from torch_refine.refinement import is_constant, make_constant
 from torch_refine.symbolic import Polynomial, parse_polynomial
 from torch_refine.symbolic_dims import express, function_argument, tensor_dims
 
@@ -21,17 +21,12 @@ def size_from_symbols(op, rewriter):
     """`aten.size.int(x, d)` where the op producing `x` recorded dim d as a polynomial:
     that polynomial, computed from `aten.size.int` of function arguments."""
     tensor = op.operands[0]
-    if function_argument(tensor) is not None:
+    found = size_int_dim(op)
+    if function_argument(tensor) is not None or found is None:
         return True
-    info = types.parse(tensor.type)
-    if info is None or info.sizes is None:
-        return True
-    try:
-        dim = constant_value(op.operands[1])
-    except NotConstant:
-        return True
-    if not isinstance(dim, int) or not -info.rank <= dim < info.rank or info.sizes[dim] is not None:
-        return True
+    if found[0].sizes[found[1]] is not None:
+        return True  # static: fold_size_int's
+    info, dim = found
     dims = tensor_dims(tensor)
     if dims is None or len(dims) != info.rank or not dims[dim]:
         return True

@@ -22,7 +22,6 @@ schema type the builder does not handle, a Tensor[] result) is skipped with the 
 
 import pytest
 import torch
-from test_library import run_pytorch
 from torch_mlir import ir
 
 from torch_refine import report, types
@@ -36,6 +35,7 @@ from torch_refine.library.testing import (
     TensorOfShape,
     dtype_code,
     op_overload,
+    run_pytorch,
 )
 
 CHECKED_KINDS = ("shape", "dtype")

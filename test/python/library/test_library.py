@@ -13,7 +13,7 @@ from torch_refine.library.testing import (
     expected_dtypes,
     expected_shapes,
     normalized,
-    op_overload,
+    run_pytorch,
     scripted,
 )
 
@@ -26,13 +26,6 @@ def _cases():
             continue
         for index, invocation in enumerate(entry.invocations):
             yield pytest.param(entry, invocation, id=f"{entry.op}-{entry.kind}-{index}")
-
-
-def run_pytorch(op: str, invocation):
-    try:
-        return invocation.run(op_overload(op)), None
-    except Exception as error:  # noqa: BLE001 (any PyTorch failure counts as 'raises')
-        return None, error
 
 
 def _library_args(entry, invocation):
