@@ -126,8 +126,8 @@ def truth_text(item: Input) -> str:
 def erased_text(truth: str) -> str:
     from torch_mlir import ir
 
-    from torch_refine.context import create_context
-    from torch_refine.erase import erase_tensor_types
+    from torch_refine.ir.context import create_context
+    from torch_refine.ir.erase import erase_tensor_types
 
     with create_context():
         module = ir.Module.parse(truth)
@@ -350,18 +350,18 @@ def torch_mlir_stages(erased: Path, workdir: Path) -> dict[str, float]:
 # --- in-process stage timing (run in a child: `run.py --stages-of FILE`) -----------------
 
 # (module, attribute, stage): functions and pass methods timed in-process, as the pipelines
-# call them. Inlining runs inside the simplify driver (lazily, on memo misses) and is
+# call them. Inlining runs inside the simplifier (lazily, on memo misses) and is
 # subtracted from "simplify".
 _STAGES = (
-    ("torch_refine.passes.pipeline", "load_library", "library"),
-    ("torch_refine.passes._calculation_pipeline", "targets", "reify"),
-    ("torch_refine.passes._calculation_pipeline", "wrap", "reify"),
-    ("torch_refine.passes._calculation_pipeline", "inline_library_calls_in", "inline"),
-    ("torch_refine.simplify", "Driver.simplify", "simplify"),
-    ("torch_refine.simplify", "Driver.refine_known", "memo hits"),
-    ("torch_refine.passes._calculation_pipeline", "drop", "drop"),
+    ("torch_refine.passes.pipelines", "load_library", "library"),
+    ("torch_refine.passes.pipelines", "targets", "reify"),
+    ("torch_refine.passes.pipelines", "wrap", "reify"),
+    ("torch_refine.passes.pipelines", "inline_library_calls_in", "inline"),
+    ("torch_refine.passes.simplifier", "Simplifier.simplify", "simplify"),
+    ("torch_refine.passes.simplifier", "Simplifier.refine_known", "memo hits"),
+    ("torch_refine.passes.pipelines", "drop", "drop"),
     ("torch_refine.passes.propagate_control_flow", "PropagateControlFlow.run", "propagate"),
-    ("torch_refine.passes.pipeline", "_cleanup", "cleanup"),
+    ("torch_refine.passes.pipelines", "_cleanup", "cleanup"),
 )
 
 
@@ -375,7 +375,7 @@ def stages_of(path: Path) -> dict[str, float]:
     from torch_mlir import ir
 
     from torch_refine import passes
-    from torch_refine.context import create_context
+    from torch_refine.ir.context import create_context
 
     pipeline_class = passes.get("torch-refine-pipeline")
     stages: dict[str, float] = {"imports": time.perf_counter() - start}
@@ -424,7 +424,7 @@ def precision(truth_path: Path, ours_path: Path, theirs_path: Path) -> dict:
     from torch_mlir import ir
 
     from torch_refine import report
-    from torch_refine.context import create_context
+    from torch_refine.ir.context import create_context
 
     with create_context():
         truth, op_count = report.tensor_values(ir.Module.parse(truth_path.read_text()).operation)

@@ -21,15 +21,17 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine import diagnostics, report, types
-from torch_refine.calculations import symbol_name, user_functions
-from torch_refine.context import create_context
-from torch_refine.erase import erase_tensor_types
-from torch_refine.passmanager import InternalPassError, PassManager, save_reproducer
-from torch_refine.pipeline import parse as parse_pipeline
+from torch_refine import report
+from torch_refine.calculations.symbols import user_functions
+from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
+from torch_refine.driver.pipeline_syntax import parse as parse_pipeline
+from torch_refine.errors import RefinementError
+from torch_refine.ir import parsing, types
+from torch_refine.ir.erase import erase_tensor_types
+from torch_refine.ir.module import symbol_name
+from torch_refine.library import loader as library_loader
 
 PIPELINE = "torch-refine-pipeline"
-SOURCE_NAME = "<refine>"
 
 
 @dataclass
@@ -44,21 +46,6 @@ class Refined:
 
     def __str__(self) -> str:
         return self.report.format_table()
-
-
-class RefinementError(Exception):
-    """Bad IR or a failing pass. `diagnostics` are `file:line:col: error: ...` lines;
-    `reproducer` is the path of the input IR saved for `torch-refine-opt`, if any."""
-
-    def __init__(self, message: str, diagnostics_text: str = "", reproducer=None):
-        details = f"{message}\n{diagnostics_text}".rstrip()
-        path = None
-        if reproducer is not None:
-            path, command = reproducer
-            details += f"\nthe input IR is saved in {path}; reproduce with:\n  {command}"
-        super().__init__(details)
-        self.diagnostics = diagnostics_text
-        self.reproducer = path
 
 
 def export_and_import(model, *args, dynamic_shapes=None, refine: bool = True, **kwargs) -> Refined:
@@ -94,7 +81,7 @@ def refine(
     Raises RefinementError for IR that does not parse or verify, and when a pass fails.
     """
     return _refine(
-        _as_module(module),
+        parsing.as_module(module),
         extra_library=extra_library,
         runtime_asserts=runtime_asserts,
         max_iterations=max_iterations,
@@ -131,7 +118,7 @@ def specialize(
     the argument's type. A rank or dtype that differs from the argument's raises
     ValueError naming the argument.
     """
-    module = _as_module(module)
+    module = parsing.as_module(module)
     with module.context:
         fn = _function(module.operation, function)
         block = fn.regions[0].blocks[0]
@@ -151,23 +138,6 @@ def specialize(
 # --- helpers -----------------------------------------------------------------------------
 
 
-def _as_module(module) -> ir.Module:
-    if isinstance(module, Refined):
-        return module.module
-    if not isinstance(module, str):
-        return module
-    try:
-        return ir.Module.parse(module, create_context())  # wraps bare functions in a module
-    except ir.MLIRError as error:
-        raise RefinementError("invalid IR", _format(error, module)) from None
-
-
-def _format(error: ir.MLIRError, source: str | None = None) -> str:
-    sources = {SOURCE_NAME: source.splitlines()} if source is not None else {}
-    found = [diagnostics.from_mlir(d, SOURCE_NAME) for d in error.error_diagnostics]
-    return "".join(diagnostics.format_diagnostic(d, sources) for d in found)
-
-
 def _run_pipeline(module: ir.Module, pipeline_text: str) -> None:
     before = module.operation.get_asm(enable_debug_info=True, assume_verified=True)
     pass_manager = PassManager(module.context)
@@ -178,23 +148,15 @@ def _run_pipeline(module: ir.Module, pipeline_text: str) -> None:
         module.operation.verify()
     except ir.MLIRError as error:
         reproducer = save_reproducer(before, pipeline_text)
-        raise RefinementError(f"{PIPELINE} failed", _format(error), reproducer) from None
+        raise RefinementError(f"{PIPELINE} failed", parsing.format_error(error), reproducer) from None
     except InternalPassError as error:
         reproducer = save_reproducer(before, pipeline_text)
         raise RefinementError(f"{error}: {error.__cause__!r}", "", reproducer) from error
 
 
 def _count(module_op: ir.Operation, extra_library: str = "") -> report.TypeReport:
-    from torch_refine.calculations import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
-    from torch_refine.passes._reify import load_library
-
-    library = load_library(module_op, extra_library)
-
-    def has_library_function(key: str) -> bool:
-        symbols = (SHAPE_FN_PREFIX + key, DTYPE_FN_PREFIX + key)
-        return any(library.get(symbol) is not None for symbol in symbols)
-
-    return report.count_module(module_op, has_library_function)
+    library = library_loader.load(module_op.context, extra_library)
+    return report.count_module(module_op, library.has_function)
 
 
 def _function(module_op: ir.Operation, name: str):
@@ -234,7 +196,7 @@ def _set_signature(fn, inputs, results) -> None:
 
 
 def _erased_results(fn) -> list[ir.Type]:
-    from torch_refine.erase import erased_type
+    from torch_refine.ir.erase import erased_type
 
     return [erased_type(t) or t for t in _signature(fn).results]
 

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch_mlir import ir
 
-from torch_refine import types
+from torch_refine.ir import parsing, types
 from torch_refine.library.promotion import promote_dtypes
 from torch_refine.report import short_location
 
@@ -97,9 +97,7 @@ class TypeMismatchError(ExecutionError):
 def execute(module, *tensors, function: str = "main", check_types: bool = False):
     """Run `function` of a Torch-dialect module (an `ir.Module`, a `Refined` or MLIR text)
     on `tensors`; returns one value, or a tuple for several results."""
-    from torch_refine import api
-
-    module = api._as_module(module)
+    module = parsing.as_module(module)
     with module.context:
         interpreter = _Interpreter(module, check_types)
         results = interpreter.call(function, list(tensors))

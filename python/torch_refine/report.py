@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
-from . import types
+from torch_refine.ir import types
 
 
 @dataclass(frozen=True)

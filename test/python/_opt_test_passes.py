@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine.passes import ModulePass, PassFailure
+from torch_refine.passes.base import ModulePass, PassFailure
 
 
 def _first_op(module) -> ir.Operation:

@@ -9,7 +9,7 @@ from torch_mlir import ir
 
 from torch_refine import report
 from torch_refine.api import refine
-from torch_refine.context import create_context
+from torch_refine.ir.context import create_context
 
 _RUN = Path(__file__).resolve().parents[2] / "bench" / "run.py"
 _spec = importlib.util.spec_from_file_location("bench_run", _RUN)

@@ -68,8 +68,8 @@ def inputs(tmp_path_factory) -> dict[str, Path]:
     import torch
     from torch_mlir import fx, ir
 
-    from torch_refine.context import create_context
-    from torch_refine.erase import erase_tensor_types
+    from torch_refine.ir.context import create_context
+    from torch_refine.ir.erase import erase_tensor_types
 
     directory = tmp_path_factory.mktemp("differential")
     paths = {}

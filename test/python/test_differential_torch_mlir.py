@@ -20,8 +20,9 @@ import pytest
 from models.export_cache import exported_ir, variants
 from torch_mlir import ir
 
-from torch_refine import passes, report, types
-from torch_refine.context import create_context
+from torch_refine import passes, report
+from torch_refine.ir import types
+from torch_refine.ir.context import create_context
 
 pytestmark = pytest.mark.slow
 
@@ -40,7 +41,7 @@ VARIANTS = variants()
 
 
 def erased_text(truth_text: str) -> str:
-    from torch_refine.erase import erase_tensor_types
+    from torch_refine.ir.erase import erase_tensor_types
 
     with create_context():
         module = ir.Module.parse(truth_text)

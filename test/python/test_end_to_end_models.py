@@ -16,7 +16,7 @@ from models.export_cache import exported_ir, variants
 from torch_mlir import ir
 
 from torch_refine import passes, report
-from torch_refine.context import create_context
+from torch_refine.ir.context import create_context
 
 pytestmark = pytest.mark.slow
 
@@ -28,7 +28,7 @@ VARIANTS = variants()
 
 def refine(truth_text: str) -> tuple[ir.Module, ir.Module]:
     """The truth and the refined module, parsed in one context."""
-    from torch_refine.erase import erase_tensor_types
+    from torch_refine.ir.erase import erase_tensor_types
 
     context = create_context()
     with context:

@@ -14,7 +14,7 @@ from models.corpus import BY_NAME
 from models.export_cache import exported_ir, variants
 
 import torch_refine
-from torch_refine.erase import erase_tensor_types
+from torch_refine.ir.erase import erase_tensor_types
 
 pytestmark = pytest.mark.slow
 

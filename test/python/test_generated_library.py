@@ -7,7 +7,7 @@ import sys
 import pytest
 from torch_mlir import ir
 
-from torch_refine.context import create_context
+from torch_refine.ir.context import create_context
 from torch_refine.library import generate, loader, registry
 from torch_refine.library.registry import DuplicateFunctionError, LibraryFunction
 from torch_refine.library.signatures import SignatureError, check_signature, expected_signature
@@ -57,7 +57,7 @@ def test_library_module_is_parsed_once_per_context():
 def test_loader_does_not_import_torch():
     code = (
         "import sys\n"
-        "from torch_refine.context import create_context\n"
+        "from torch_refine.ir.context import create_context\n"
         "from torch_refine.library.loader import library_module\n"
         "library_module(create_context())\n"
         "assert 'torch' not in sys.modules, 'loader imported torch'\n"

@@ -9,10 +9,11 @@ import pytest
 import torch
 import torch.jit._shape_functions as upstream
 
-from torch_refine.context import create_context
-from torch_refine.importer import UnsupportedNodeError, import_functions
+from torch_refine.importer import UnsupportedNodeError
 from torch_refine.importer.torchscript import _REBUILT_COMPARISONS
+from torch_refine.ir.context import create_context
 from torch_refine.library._helpers import unknown_dim
+from torch_refine.library.generate import import_library_functions as import_functions
 
 # aten::lt/eq(Scalar, Scalar) on Union[int, float] have no Torch op (torch.aten.lt.int, .float
 # and so on exist, but no untyped overload); the importer must say so, not guess.

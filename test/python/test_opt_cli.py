@@ -11,8 +11,9 @@ import sys
 import _opt_test_passes
 import pytest
 
-from torch_refine import diagnostics, passes
-from torch_refine import pipeline as pipeline_mod
+from torch_refine import passes
+from torch_refine.driver import pipeline_syntax, verify_diagnostics
+from torch_refine.ir import diagnostics
 from torch_refine.tools.opt import main
 
 FUNC = """\
@@ -91,7 +92,7 @@ def test_python_and_cxx_passes_in_one_pipeline(capfd, func_file):
 
 def test_plan_groups_consecutive_mlir_passes():
     text = "builtin.module(cse, canonicalize{max-iterations=2}, test-opt-annotate, func.func(cse))"
-    stages = pipeline_mod.plan(pipeline_mod.parse(text))
+    stages = pipeline_syntax.plan(pipeline_syntax.parse(text))
     assert [type(stage).__name__ for stage in stages] == ["TextStage", "PythonStage", "TextStage"]
     assert stages[0].text == "cse, canonicalize{max-iterations=2}"
     assert stages[2].text == "func.func(cse)"
@@ -180,9 +181,9 @@ def test_verify_diagnostics_reports_mismatches(capfd, tmp_path):
 
 
 def test_verify_diagnostics_unknown_location():
-    expectations = diagnostics.parse_expectations("// expected-error @unknown {{lost}}\n", "f.mlir")
+    expectations = verify_diagnostics.parse_expectations("// expected-error @unknown {{lost}}\n", "f.mlir")
     found = [diagnostics.error("lost somewhere")]
-    assert diagnostics.verify(expectations, found) == []
+    assert verify_diagnostics.verify(expectations, found) == []
 
 
 def test_split_input_file_keeps_line_numbers(capfd, tmp_path):

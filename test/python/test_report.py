@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from torch_mlir import ir
 
-from torch_refine import report, types
-from torch_refine.context import create_context
+from torch_refine import report
+from torch_refine.ir import types
+from torch_refine.ir.context import create_context
 
 FUNCTION = """
 func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {{

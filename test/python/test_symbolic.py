@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from torch_refine.symbolic import Polynomial, format_polynomial, parse_polynomial
+from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
 
 S0 = Polynomial.symbol(0, 0)
 S1 = Polynomial.symbol(1, 2)

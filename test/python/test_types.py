@@ -1,11 +1,11 @@
-"""Laws of the tensor-type lattice in torch_refine.types."""
+"""Laws of the tensor-type lattice in torch_refine.ir.types."""
 
 import itertools
 
 import pytest
 
-from torch_refine import types
-from torch_refine.context import create_context
+from torch_refine.ir import types
+from torch_refine.ir.context import create_context
 
 T = types.TensorInfo
 SAMPLES = [
@@ -42,7 +42,6 @@ def test_parse_rejects_non_tensors():
 
 def test_parse_of_ir_type():
     with create_context():
-        from torch_mlir import ir
 
         info = T((2, None), "f16")
         assert types.parse(types.to_type(info)) == info

@@ -1,17 +1,15 @@
 """TorchScript to Torch-dialect MLIR."""
 
 from .torchscript import (
-    PROMOTE_DTYPES,
     Importer,
     UnsupportedNodeError,
-    helper_symbol,
     import_functions,
+    qualified_name,
 )
 
 __all__ = [
-    "PROMOTE_DTYPES",
     "Importer",
     "UnsupportedNodeError",
-    "helper_symbol",
     "import_functions",
+    "qualified_name",
 ]

@@ -4,10 +4,11 @@ Each scripted function's graph becomes one `func.func`. Most nodes map one to on
 Torch op named by their schema (`aten::add.int(int a, int b) -> int` becomes
 `torch.aten.add.int`); structural nodes (constants, If, Loop, lists, tuples, calls) have
 handlers of their own. A callee is imported once, as a private helper named
-`__torch_refine_helper.<qualified name>`, except `promotion.promote_dtypes`, which becomes the
-`torch.promote_dtypes` op (the simplify passes evaluate that op with the same Python function),
-and `_helpers.unknown_dim`, which becomes `torch.prim.Uninitialized : !torch.int` (a size the
-data decides: an int nothing folds, so its dim refines to `?`).
+`<helper prefix><qualified name>`, except the *intrinsics* the caller names: callees that
+become one Torch op applied to the call's operands (the library makes
+`promotion.promote_dtypes` the `torch.promote_dtypes` op and `_helpers.unknown_dim`
+`torch.prim.Uninitialized`, see `library/generate.py`). The importer knows nothing of the
+library: its naming and intrinsics are told.
 
 The output is deterministic: functions are sorted by symbol and nothing depends on object
 identity or dictionary order of the TorchScript runtime.
@@ -22,11 +23,8 @@ import torch
 from torch_mlir import ir
 from torch_mlir.dialects import func
 
-from ..context import create_context
-from ..library.registry import HELPER_PREFIX
+from torch_refine.ir.context import create_context
 
-PROMOTE_DTYPES = "__torch__.torch_refine.library.promotion.promote_dtypes"
-UNKNOWN_DIM = "__torch__.torch_refine.library._helpers.unknown_dim"
 _QUALIFIED_PREFIX = "__torch__."
 _NO_SCHEMA = "(no schema)"
 # The trailing `# file:line:col` comment TorchScript prints on a node's first line.
@@ -37,8 +35,9 @@ class UnsupportedNodeError(ValueError):
     """A TorchScript node or type the importer has no Torch-dialect form for."""
 
 
-def helper_symbol(qualified_name: str) -> str:
-    return HELPER_PREFIX + qualified_name.removeprefix(_QUALIFIED_PREFIX)
+def qualified_name(fn) -> str:
+    """The TorchScript qualified name of a Python function (what a call node names)."""
+    return f"{_QUALIFIED_PREFIX}{fn.__module__}.{fn.__qualname__}"
 
 
 # --- Types -------------------------------------------------------------------------------
@@ -150,11 +149,16 @@ def _is_number(ts_type) -> bool:
 class Importer:
     """Imports scripted functions into one module; callees are imported once, on demand."""
 
-    def __init__(self, module: ir.Module):
+    def __init__(self, module: ir.Module, helper_prefix: str, intrinsics: Mapping[str, str]):
         self.module = module
         self.context = module.context
+        self.helper_prefix = helper_prefix
+        self.intrinsics = intrinsics  # callee qualified name -> Torch op name
         self._types: dict[str, ir.Type] = {}
         self._helpers: dict[str, func.FuncOp] = {}
+
+    def helper_symbol(self, qualified_name: str) -> str:
+        return self.helper_prefix + qualified_name.removeprefix(_QUALIFIED_PREFIX)
 
     def torch_type(self, ts_type) -> ir.Type:
         return self.parse_type("!torch." + torch_type_body(ts_type))
@@ -187,7 +191,7 @@ class Importer:
         scripted = torch.jit._state._python_cu.find_function(qualified_name)
         if scripted is None:
             raise UnsupportedNodeError(f"callee '{qualified_name}' is not a scripted function")
-        helper = self.import_function(scripted, helper_symbol(qualified_name), private=True)
+        helper = self.import_function(scripted, self.helper_symbol(qualified_name), private=True)
         self._helpers[qualified_name] = helper
         return helper
 
@@ -199,13 +203,18 @@ class Importer:
 
 
 def import_functions(
-    functions: Mapping[str, object], context: ir.Context | None = None
+    functions: Mapping[str, object],
+    context: ir.Context | None = None,
+    *,
+    helper_prefix: str = "__helper.",
+    intrinsics: Mapping[str, str] | None = None,
 ) -> ir.Module:
     """Import scripted functions as public funcs named by the mapping's keys, plus their
-    callees as private helpers, sorted by symbol; the module is verified."""
+    callees as private helpers named `helper_prefix` + qualified name (but `intrinsics`,
+    callee qualified name -> Torch op), sorted by symbol; the module is verified."""
     context = context or create_context()
     module = ir.Module.create(ir.Location.unknown(context))
-    importer = Importer(module)
+    importer = Importer(module, helper_prefix, intrinsics or {})
     for symbol, scripted in functions.items():
         importer.import_function(scripted, symbol)
     importer.sort_functions()
@@ -416,13 +425,8 @@ class _FunctionImporter:
     def _import_call(self, node) -> None:
         callee, *args = node.inputs()
         qualified_name = callee.type().annotation_str
-        if qualified_name == PROMOTE_DTYPES:
-            op = self._emit("torch.promote_dtypes", [self._value(a) for a in args],
-                            self._output_types(node))
-            self._bind(node, op)
-            return
-        if qualified_name == UNKNOWN_DIM:
-            op = self._emit("torch.prim.Uninitialized", [], self._output_types(node))
+        if (intrinsic := self.importer.intrinsics.get(qualified_name)) is not None:
+            op = self._emit(intrinsic, [self._value(a) for a in args], self._output_types(node))
             self._bind(node, op)
             return
         helper = self.importer.helper(qualified_name)

@@ -217,8 +217,8 @@ def _split_top_level(text: str) -> list[str]:
 def _compile_entries(entries: list[LibraryFunction]) -> str:
     import torch
 
-    from ..context import create_context
-    from ..importer import UnsupportedNodeError, import_functions
+    from torch_refine.importer import UnsupportedNodeError
+    from torch_refine.library.generate import import_library_functions
 
     scripted = {}
     for entry in entries:
@@ -228,7 +228,7 @@ def _compile_entries(entries: list[LibraryFunction]) -> str:
         except Exception as error:
             raise ExtraLibraryError(f"{_describe(entry)}: not scriptable: {_first_lines(error)}") from None
     try:
-        module = import_functions(scripted, create_context())
+        module = import_library_functions(scripted)
     except UnsupportedNodeError as error:
         raise ExtraLibraryError(f"cannot import the extra library: {error}") from None
     return module.operation.get_asm(assume_verified=True)

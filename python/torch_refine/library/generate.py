@@ -17,18 +17,35 @@ import torch
 from torch_mlir import ir
 from torch_mlir.passmanager import PassManager
 
-from ..context import create_context
-from ..importer import import_functions
+from torch_refine.calculations.symbols import HELPER_PREFIX
+from torch_refine.importer import import_functions
+from torch_refine.ir.context import create_context
+
 from . import registry
 from .loader import BYTECODE_PATH, HEADER, TEXT_PATH
 from .signatures import SignatureError
+
+# Library callees that become one Torch op instead of a helper call: the simplify passes
+# evaluate `torch.promote_dtypes` with the same Python function, and an unknown dim is an
+# int nothing folds (`torch.prim.Uninitialized`), so its dim refines to `?`.
+INTRINSICS = {
+    "__torch__.torch_refine.library.promotion.promote_dtypes": "torch.promote_dtypes",
+    "__torch__.torch_refine.library._helpers.unknown_dim": "torch.prim.Uninitialized",
+}
+
+
+def import_library_functions(scripted: dict, context: ir.Context | None = None) -> ir.Module:
+    """Import scripted library functions with the library's helper prefix and intrinsics."""
+    return import_functions(
+        scripted, context or create_context(), helper_prefix=HELPER_PREFIX, intrinsics=INTRINSICS
+    )
 
 
 def generate_module(context: ir.Context | None = None) -> ir.Module:
     """The library as a verified module; raises SignatureError on a signature mismatch."""
     registry.check_all()
     scripted = {entry.symbol: torch.jit.script(entry.fn) for entry in registry.functions()}
-    module = import_functions(scripted, context or create_context())
+    module = import_library_functions(scripted, context)
     # Locations name absolute source paths; the checked-in files must not depend on the checkout.
     PassManager.parse("builtin.module(strip-debuginfo)", module.context).run(module.operation)
     return module

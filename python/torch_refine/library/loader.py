@@ -1,15 +1,21 @@
-"""The embedded library module, parsed at most once per context.
+"""Loading the library: the embedded module (parsed at most once per context) and an
+optional extra library (an MLIR file, or a Python file of decorated functions compiled on
+load), merged into one `Library` that every pass, the API and the tools use.
 
 No `import torch` here (directly or through the library sources): torch-refine-opt loads the
-library on every run and must start fast.
+library on every run and must start fast. Only a `.py` extra library imports torch.
 """
 
 from __future__ import annotations
 
 import functools
+import weakref
 from pathlib import Path
 
 from torch_mlir import ir
+
+from torch_refine.calculations.symbols import function_symbol
+from torch_refine.ir.module import functions, symbol_name
 
 GENERATED_DIR = Path(__file__).parent / "_generated"
 TEXT_PATH = GENERATED_DIR / "library.mlir"
@@ -39,3 +45,86 @@ def library_module(context: ir.Context) -> ir.Module:
     Callers must not mutate it: clone functions out of it instead.
     """
     return ir.Module.parse(_library_bytecode(), context)
+
+
+class LibraryError(Exception):
+    """An extra library that cannot be read, compiled or parsed; the message says why."""
+
+
+class Library:
+    """Library functions by symbol, from the built-in library and an optional extra one
+    (whose functions take precedence, so users can fix or add functions)."""
+
+    def __init__(self, modules: list[ir.Operation]):
+        self._modules = modules  # owns the functions below
+        self._functions: dict[str, object] = {}
+        for module in modules:
+            for op in functions(module):
+                self._functions[symbol_name(op)] = op
+
+    def get(self, symbol: str):
+        return self._functions.get(symbol)
+
+    def has_function(self, op: str, kinds: tuple[str, ...] = ("shape", "dtype")) -> bool:
+        """Whether `op` (a Torch dialect op name without `torch.`) has a function of any of `kinds`."""
+        return any(function_symbol(kind, op) in self._functions for kind in kinds)
+
+    def symbols(self) -> list[str]:
+        return list(self._functions)
+
+
+# context -> {extra-library path: Library}; the built-in library is parsed once per context.
+_LIBRARIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def load(context: ir.Context, extra_library: str = "") -> Library:
+    """The built-in library, plus `extra_library` when given, parsed into `context`.
+
+    Raises LibraryError for an extra library that cannot be used.
+    """
+    per_context = _LIBRARIES.setdefault(context, {})
+    if extra_library in per_context:
+        return per_context[extra_library]
+    modules = [_builtin_module(context)]
+    if extra_library:
+        modules.append(_parse_extra_library(context, extra_library))
+    library = Library([m for m in modules if m is not None])
+    per_context[extra_library] = library
+    return library
+
+
+def _builtin_module(context: ir.Context) -> ir.Operation | None:
+    if not BYTECODE_PATH.exists():  # the generated library is not built yet
+        return None
+    return library_module(context).operation
+
+
+def _parse_extra_library(context: ir.Context, path: str) -> ir.Operation:
+    from torch_refine.library import extension  # imports torch only for a .py library
+
+    try:
+        text = extra_library_text(path)
+    except OSError as error:
+        raise LibraryError(f"cannot read extra-library '{path}': {error.strerror}") from None
+    except extension.ExtraLibraryError as error:
+        raise LibraryError(f"cannot compile extra-library '{path}': {error}") from None
+    try:
+        return ir.Operation.parse(text, source_name=path, context=context)
+    except ir.MLIRError as error:
+        details = "; ".join(f"{_location_text(d.location)}: {d.message}" for d in error.error_diagnostics)
+        raise LibraryError(f"failed to parse extra-library '{path}': {details}") from None
+
+
+def extra_library_text(path: str) -> str:
+    """The MLIR text of an extra library: the file itself, or a `.py` file compiled."""
+    from torch_refine.library import extension
+
+    if extension.is_python_library(path):
+        return extension.compile_extra_library(path)
+    with open(path, encoding="utf-8") as file:
+        return file.read()
+
+
+def _location_text(location: ir.Location) -> str:
+    """`loc("lib.mlir":2:21)` -> `lib.mlir:2:21`."""
+    return str(location).removeprefix("loc(").removesuffix(")").replace('"', "")

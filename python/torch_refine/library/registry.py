@@ -26,10 +26,9 @@ import inspect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .signatures import KINDS, check_signature
+from torch_refine.calculations.symbols import function_symbol
 
-SYMBOL_PREFIX = "__torch_refine_{kind}_fn."
-HELPER_PREFIX = "__torch_refine_helper."
+from .signatures import KINDS, check_signature
 
 # The library's modules, one per op family. Importing them fills the registry.
 FAMILY_MODULES = (
@@ -57,7 +56,7 @@ class LibraryFunction:
 
     @property
     def symbol(self) -> str:
-        return symbol_name(self.kind, self.op)
+        return function_symbol(self.kind, self.op)
 
     @property
     def source(self) -> str:
@@ -71,10 +70,6 @@ class DuplicateFunctionError(ValueError):
 _FUNCTIONS: dict[tuple[str, str], LibraryFunction] = {}
 _EXTENSION_TABLES: list[dict[tuple[str, str], LibraryFunction]] = []  # extra libraries loading
 ENTRIES_ATTRIBUTE = "__torch_refine_entries__"
-
-
-def symbol_name(kind: str, op: str) -> str:
-    return SYMBOL_PREFIX.format(kind=kind) + op
 
 
 def _register(

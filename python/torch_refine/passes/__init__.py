@@ -1,6 +1,7 @@
 """The registry of torch-refine passes and pipelines.
 
-Each pass is a class in its own module, `torch_refine/passes/<snake_name>.py`, with
+Each pass is a class (a `base.ModulePass`) in its own module, `passes/<snake_name>.py`
+(the three pipelines share `pipelines.py`), with
 `name` (kebab-case, prefixed `torch-refine-`), `description`, options as dataclass
 fields, and `run(self, module: ir.Operation) -> None` operating on a `builtin.module`.
 The registry maps names to `module:Class` strings so that start-up imports nothing
@@ -13,40 +14,23 @@ turns that into an MLIR pass failure.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
-from typing import ClassVar
+
+from torch_refine.passes.base import ModulePass
 
 # name -> "module:Class", relative to this package. Keep sorted by name.
 _REGISTRY: dict[str, str] = {
     "torch-refine-drop-calculations": "drop_calculations:DropCalculations",
-    "torch-refine-dtype-pipeline": "dtype_pipeline:DtypePipeline",
+    "torch-refine-dtype-pipeline": "pipelines:DtypePipeline",
     "torch-refine-inline-library-calls": "inline_library_calls:InlineLibraryCalls",
-    "torch-refine-pipeline": "pipeline:Pipeline",
+    "torch-refine-pipeline": "pipelines:RefinePipeline",
     "torch-refine-propagate-control-flow": "propagate_control_flow:PropagateControlFlow",
     "torch-refine-reify-dtype-calculations": "reify_dtype_calculations:ReifyDtypeCalculations",
     "torch-refine-reify-shape-calculations": "reify_shape_calculations:ReifyShapeCalculations",
-    "torch-refine-shape-pipeline": "shape_pipeline:ShapePipeline",
+    "torch-refine-shape-pipeline": "pipelines:ShapePipeline",
     "torch-refine-simplify-dtype-calculations": "simplify_dtype_calculations:SimplifyDtypeCalculations",
     "torch-refine-simplify-shape-calculations": "simplify_shape_calculations:SimplifyShapeCalculations",
 }
-
-
-class PassFailure(Exception):
-    """Raised by a pass after it has emitted its diagnostics."""
-
-
-@dataclasses.dataclass
-class ModulePass:
-    name: ClassVar[str]
-    description: ClassVar[str]
-
-    def run(self, module) -> None:  # module: torch_mlir.ir.Operation (builtin.module)
-        raise NotImplementedError
-
-    @classmethod
-    def options(cls) -> list[dataclasses.Field]:
-        return list(dataclasses.fields(cls))
 
 
 def names() -> list[str]:

@@ -25,8 +25,10 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine.calculations import CALCULATE_OPS, erase_if_dead, is_pure, user_functions
-from torch_refine.passes import ModulePass, PassFailure
+from torch_refine.calculations.kind import CALCULATE_OPS
+from torch_refine.calculations.purity import erase_if_dead, is_pure
+from torch_refine.calculations.symbols import user_functions
+from torch_refine.passes.base import ModulePass, PassFailure
 
 RAISE = "torch.prim.RaiseException"
 

@@ -16,15 +16,10 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine.calculations import (
-    CALCULATE_OPS,
-    copy_body_before,
-    functions,
-    is_library_symbol,
-    symbol_name,
-    user_functions,
-)
-from torch_refine.passes import ModulePass, PassFailure
+from torch_refine.calculations.kind import CALCULATE_OPS
+from torch_refine.calculations.symbols import is_library_symbol, user_functions
+from torch_refine.ir.module import copy_body_before, functions, symbol_name
+from torch_refine.passes.base import ModulePass, PassFailure
 
 
 @dataclass

@@ -21,10 +21,11 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine import types
-from torch_refine.erase import erase_types_below, required_type
-from torch_refine.passes import ModulePass
-from torch_refine.refinement import allows_type_refinement, cast, defining_op, refine_value
+from torch_refine.ir import types
+from torch_refine.ir.constants import defining_op
+from torch_refine.ir.erase import erase_types_below, required_type
+from torch_refine.ir.retype import allows_type_refinement, cast, refine_value
+from torch_refine.passes.base import ModulePass
 
 _WIDENED = "torch_refine.loop_widened"
 

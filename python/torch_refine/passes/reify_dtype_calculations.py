@@ -1,13 +1,14 @@
 """`torch-refine-reify-dtype-calculations`: wrap ops in `torch.dtype.calculate` ops that
-call their library dtype functions (see `_reify` for the form)."""
+call their library dtype functions (see `reify.py` for the form)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from torch_refine.passes import ModulePass
-from torch_refine.passes._reify import DTYPE, load_library, reify
+from torch_refine.calculations.kind import DTYPE
+from torch_refine.passes.base import ModulePass
+from torch_refine.passes.reify import load_library, reify
 
 
 @dataclass

@@ -1,13 +1,14 @@
 """`torch-refine-reify-shape-calculations`: wrap ops in `torch.shape.calculate` ops that
-call their library shape functions (see `_reify` for the form)."""
+call their library shape functions (see `reify.py` for the form)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import ClassVar
 
-from torch_refine.passes import ModulePass
-from torch_refine.passes._reify import SHAPE, load_library, reify
+from torch_refine.calculations.kind import SHAPE
+from torch_refine.passes.base import ModulePass
+from torch_refine.passes.reify import load_library, reify
 
 
 @dataclass

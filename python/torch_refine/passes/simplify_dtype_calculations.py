@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from torch_refine.passes import ModulePass
-from torch_refine.simplify import DTYPE, Options, Statistics, simplify
+from torch_refine.calculations.kind import DTYPE
+from torch_refine.passes.base import ModulePass
+from torch_refine.passes.simplifier import Options, Statistics, simplify
 
 
 @dataclasses.dataclass

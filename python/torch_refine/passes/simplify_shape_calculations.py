@@ -5,9 +5,10 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from torch_refine import symbolic_dims
-from torch_refine.passes import ModulePass
-from torch_refine.simplify import SHAPE, Options, Statistics, simplify
+from torch_refine.calculations import dim_facts
+from torch_refine.calculations.kind import SHAPE
+from torch_refine.passes.base import ModulePass
+from torch_refine.passes.simplifier import Options, Statistics, simplify
 
 
 @dataclasses.dataclass
@@ -22,7 +23,7 @@ class SimplifyShapeCalculations(ModulePass):
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
 
     def run(self, module) -> None:
-        symbolic_dims.strip(module)  # only facts this run derives are trusted
+        dim_facts.strip(module)  # only facts this run derives are trusted
         self.statistics: Statistics = simplify(module, SHAPE, Options(self.max_unroll, self.max_unroll_ops))
         if not self.keep_symbolic_dims:
-            symbolic_dims.strip(module)
+            dim_facts.strip(module)

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
-from torch_refine.calculations import copy_body_before
-from torch_refine.diagnostics import position_of
+from torch_refine.ir.constants import NotConstant, constant_value, make_constant, op_key
+from torch_refine.ir.diagnostics import position_of
+from torch_refine.ir.module import copy_body_before
 from torch_refine.patterns.lists import replace_by_element
-from torch_refine.refinement import NotConstant, constant_value, make_constant, op_key
 
 
 def _block_ops(region: ir.Region) -> list:

@@ -20,29 +20,16 @@ import functools
 
 from torch_mlir import ir
 
-from torch_refine import types
-from torch_refine.calculations import LIST_MUTATING_OPS
-from torch_refine.refinement import NotConstant, constant_value, defining_op, make_constant, op_key
-
-READ_ONLY_USERS = frozenset(
-    {
-        "torch.aten.len.t",
-        "torch.aten.__getitem__.t",
-        "torch.aten.add.t",
-        "torch.aten.slice.t",
-        "torch.aten.eq.int_list",
-        "torch.aten.ne.int_list",
-        "torch.aten.__contains__.int_list",
-        "torch.aten.count.int",
-        "torch.aten.index.list_int",
-        "torch.aten.format",
-        "torch.prim.max.self_int",
-        "torch.prim.min.self_int",
-        "torch.aten.sum.int",
-        "torch.shape.calculate.yield.shapes",
-        "torch.promote_dtypes",
-    }
+from torch_refine.calculations.lists import LIST_MUTATING_OPS, READ_ONLY_USERS
+from torch_refine.ir import types
+from torch_refine.ir.constants import (
+    NotConstant,
+    constant_value,
+    defining_op,
+    make_constant,
+    op_key,
 )
+
 MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
 # Ops whose result is the same list object as their operand.
 TRANSPARENT_ALIASES = frozenset({"torch.derefine", "torch.prim.unchecked_cast"})

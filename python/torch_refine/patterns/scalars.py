@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine import types
-from torch_refine.refinement import NotConstant, constant_value, defining_op, make_constant
+from torch_refine.ir import types
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
 
 
 def _format(fmt, *args):

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from torch_refine.calculations.dim_facts import express, function_argument, tensor_dims
+from torch_refine.ir.constants import is_constant, make_constant
+from torch_refine.ir.polynomial import Polynomial, parse_polynomial
 from torch_refine.patterns.scalars import size_int_dim
-from torch_refine.refinement import is_constant, make_constant
-from torch_refine.symbolic import Polynomial, parse_polynomial
-from torch_refine.symbolic_dims import express, function_argument, tensor_dims
 
 
 def size_from_symbols(op, rewriter):

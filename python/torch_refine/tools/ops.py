@@ -32,12 +32,13 @@ from dataclasses import asdict, dataclass
 
 from torch_mlir import ir
 
-from torch_refine.calculations import LIBRARY_PREFIXES, symbol_name
-from torch_refine.context import create_context
+from torch_refine.calculations.symbols import LIBRARY_PREFIXES, function_symbol
+from torch_refine.ir.context import create_context
+from torch_refine.ir.module import symbol_name
+from torch_refine.library import loader as library_loader
 
 PROG = "torch-refine-ops"
 KINDS = ("shape", "dtype", "decomposition")
-FN_PREFIX = "__torch_refine_{kind}_fn."
 OP_PREFIXES = ("torch.aten.", "torch.prims.")
 JSON_KEYS = ("op", "core", "shape", "dtype", "decomposition", "cases", "count")
 
@@ -87,29 +88,13 @@ def ops_in_text(text: str, source_name: str = "<input>") -> Counter:
 
 def library_ops(extra_library: str = "") -> dict[str, set[str]]:
     """kind -> ops with a function of that kind in the generated (and extra) library."""
-    from torch_refine.library.loader import library_module
-
-    context = create_context()
-    modules = [library_module(context)]
-    if extra_library:
-        modules.append(ir.Module.parse(_extra_library_text(extra_library), context))
+    library = library_loader.load(create_context(), extra_library)
     found: dict[str, set[str]] = {kind: set() for kind in KINDS}
-    for module in modules:
-        for op in module.body.operations:
-            symbol = symbol_name(op)
-            for kind in KINDS:
-                if symbol.startswith(prefix := FN_PREFIX.format(kind=kind)):
-                    found[kind].add(symbol.removeprefix(prefix))
+    for symbol in library.symbols():
+        for kind in KINDS:
+            if symbol.startswith(prefix := function_symbol(kind, "")):
+                found[kind].add(symbol.removeprefix(prefix))
     return found
-
-
-def _extra_library_text(path: str) -> str:
-    from torch_refine.library import extension
-
-    if extension.is_python_library(path):
-        return extension.compile_extra_library(path)
-    with open(path, encoding="utf-8") as file:
-        return file.read()
 
 
 def registry_cases() -> dict[str, int]:

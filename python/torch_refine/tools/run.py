@@ -16,40 +16,37 @@ out/refined.mlir unless -o says otherwise.
 from __future__ import annotations
 
 import argparse
-import warnings
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 
 from torch_mlir import ir
 
-from torch_refine import passes, report
-from torch_refine.context import create_context
-from torch_refine.erase import erase_tensor_types
-from torch_refine.tools.opt import Chunk, OptMain
+import torch_refine
+from torch_refine import report
+from torch_refine.ir.context import create_context
+from torch_refine.ir.erase import erase_tensor_types
+from torch_refine.ir.parsing import parse_source
 
 PIPELINE = "torch-refine-pipeline"
 EXAMPLE = "llama.mlir"
 DEFAULT_OUTPUT = Path("out") / "refined.mlir"
 
 
-def parse(text: str, source_name: str) -> ir.Operation:
-    """The builtin.module, with locations naming the file (shown in the report's rows).
-
-    Parsed like torch-refine-opt does: bare top-level ops get mlir-opt's implicit module.
-    """
-    return OptMain().parse_module(Chunk(source_name, text, 0, 0)).operation
+def parse(text: str, source_name: str):
+    """The module, with locations naming the file (shown in the report's rows), parsed as
+    torch-refine-opt does: bare top-level ops get mlir-opt's implicit module."""
+    return parse_source(text, source_name)
 
 
-def refine(module: ir.Operation) -> float:
-    """Runs the pipeline on the module; the seconds it took."""
+def refine(module) -> tuple[torch_refine.Refined, float]:
+    """`torch_refine.refine` on the module, in place; the result and the seconds it took."""
     start = time.perf_counter()
-    passes.get(PIPELINE)().run(module)
-    seconds = time.perf_counter() - start
-    module.verify()
-    return seconds
+    refined = torch_refine.refine(module)
+    return refined, time.perf_counter() - start
 
 
 def run_example(output: Path) -> None:
@@ -57,10 +54,10 @@ def run_example(output: Path) -> None:
     with create_context():
         truth = parse(text, EXAMPLE)
         module = parse(text, EXAMPLE)
-        erase_tensor_types(module)
-        erased = report.count_module(module)
-        seconds = refine(module)
-        result = report.compare_modules(module, truth)
+        erase_tensor_types(module.operation)
+        erased = report.count_module(module.operation)
+        _, seconds = refine(module)
+        result = report.compare_modules(module.operation, truth.operation)
         output.write_text(str(module))
     print(f"bundled example {EXAMPLE}: a tiny Llama (transformers), dynamic batch")
     print(f"erased {erased.unknown} of {erased.values} tensor types, then ran {PIPELINE}")
@@ -72,7 +69,6 @@ def run_model(output: Path) -> None:
     execute the refined program and check every refined type against the tensors it makes."""
     import torch
 
-    import torch_refine
     from torch_refine.examples import tiny_llama
 
     model, example = tiny_llama.build()
@@ -85,9 +81,9 @@ def run_model(output: Path) -> None:
     with module.context:
         truth = parse(str(module), "tiny_llama")
         module = parse(str(module), "tiny_llama")
-        erase_tensor_types(module)
-        seconds = refine(module)
-        result = report.compare_modules(module, truth)
+        erase_tensor_types(module.operation)
+        _, seconds = refine(module)
+        result = report.compare_modules(module.operation, truth.operation)
         refined_text = str(module)
         output.write_text(refined_text)
         for batch in (tiny_llama.BATCH, 5):
@@ -108,9 +104,9 @@ def run_model(output: Path) -> None:
 def run_file(path: Path, output: Path) -> None:
     with create_context():
         module = parse(path.read_text(), str(path))
-        before = report.count_module(module)
-        seconds = refine(module)
-        result = report.count_module(module)
+        before = report.count_module(module.operation)
+        refined, seconds = refine(module)
+        result = refined.report
         output.write_text(str(module))
     print(f"{path}: ran {PIPELINE}")
     print(
@@ -143,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_example(args.output)
         else:
             run_model(args.output)
-    except (ir.MLIRError, passes.PassFailure) as error:
+    except (ir.MLIRError, torch_refine.RefinementError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0

@@ -1,8 +1,9 @@
-"""Shared by the importer lit tests: script functions, import them, print the module."""
+"""Shared by the importer lit tests: script functions, import them as the library does
+(its helper prefix and intrinsics), print the module."""
 
 import torch
 
-from torch_refine.importer import import_functions
+from torch_refine.library.generate import import_library_functions as import_functions
 
 
 def print_imported(*functions, debug_info: bool = False) -> None:

@@ -24,9 +24,10 @@ import pytest
 import torch
 from torch_mlir import ir
 
-from torch_refine import report, types
+from torch_refine import report
 from torch_refine.api import RefinementError, refine
-from torch_refine.context import create_context
+from torch_refine.ir import types
+from torch_refine.ir.context import create_context
 from torch_refine.library import registry
 from torch_refine.library.testing import (
     DataDependentInvocation,

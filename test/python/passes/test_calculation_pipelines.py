@@ -7,8 +7,9 @@ import torch
 from torch_mlir import ir
 
 from torch_refine import passes
-from torch_refine.context import create_context
-from torch_refine.types import DTYPE_TO_ELEMENT, parse
+from torch_refine.ir.context import create_context
+from torch_refine.ir.types import DTYPE_TO_ELEMENT, parse
+from torch_refine.passes.base import PassFailure
 
 pytestmark = pytest.mark.skipif(
     not all(
@@ -164,5 +165,5 @@ def test_static_broadcast_mismatch_is_an_error():
     }"""
     context = create_context()
     module = ir.Module.parse(text, context)
-    with pytest.raises(passes.PassFailure):
+    with pytest.raises(PassFailure):
         passes.get("torch-refine-pipeline")().run(module.operation)

@@ -2,20 +2,15 @@
 
 from torch_mlir import ir
 
-from torch_refine.calculations import (
-    DTYPE_FN_PREFIX,
-    RANK_DTYPE,
-    SHAPE_FN_PREFIX,
-    SIZES,
-    UNREAD,
-)
-from torch_refine.context import create_context
-from torch_refine.erase import erase_tensor_types
-from torch_refine.passes._reify import FunctionImporter, load_library
-from torch_refine.passes.pipeline import Pipeline
+from torch_refine.calculations.kind import RANK_DTYPE, SHAPE, SIZES, UNREAD
+from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
+from torch_refine.ir.context import create_context
+from torch_refine.ir.erase import erase_tensor_types
+from torch_refine.passes.pipelines import RefinePipeline
 from torch_refine.passes.propagate_control_flow import propagate
+from torch_refine.passes.reify import LibraryCloner, load_library
+from torch_refine.passes.simplifier import Options, Simplifier, memo_key
 from torch_refine.passes.simplify_shape_calculations import SimplifyShapeCalculations
-from torch_refine.simplify import SHAPE, Driver, Options, memo_key
 
 _MM_CHECK = """
     %{n}_c = torch.shape.calculate {{
@@ -173,7 +168,7 @@ def test_memo_key_keeps_only_what_the_function_sees():
     with create_context():
         module = ir.Module.parse(_VIEWS)
         *_, unknown = _views(module)
-        importer = FunctionImporter(module.operation, load_library(module.operation, ""))
+        importer = LibraryCloner(module.operation, load_library(module.operation, ""))
         dtype_views = importer.parameter_views(DTYPE_FN_PREFIX + "aten.view")
         assert dtype_views == (RANK_DTYPE, UNREAD)  # a view's dtype does not depend on its sizes
         assert importer.parameter_views(SHAPE_FN_PREFIX + "aten.view")[0] == SIZES
@@ -183,7 +178,7 @@ def test_memo_key_keeps_only_what_the_function_sees():
 def test_views_sharing_a_memo_entry_refine_like_separate_calculations():
     with create_context():
         module = ir.Module.parse(_VIEWS)
-        Pipeline().run(module.operation)
+        RefinePipeline().run(module.operation)
         assert module.operation.verify()
         results = [str(v.result.type) for v in _views(module)]
         assert results[:3] == ["!torch.vtensor<[?,2,8],f32>"] * 2 + ["!torch.vtensor<[?,1,8],f32>"]
@@ -203,7 +198,7 @@ func.func @f(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[4,5],f32>,
 def test_dtype_keys_see_rank_and_dtype_and_shape_keys_see_sizes():
     with create_context():
         module = ir.Module.parse(_TANH_AND_SUM)
-        importer = FunctionImporter(module.operation, load_library(module.operation, ""))
+        importer = LibraryCloner(module.operation, load_library(module.operation, ""))
         a, b, c = list(module.body.operations[0].regions[0].blocks[0].operations)[:3]
         dtype_views = importer.parameter_views(DTYPE_FN_PREFIX + "aten.tanh")
         shape_views = importer.parameter_views(SHAPE_FN_PREFIX + "aten.tanh")
@@ -211,7 +206,7 @@ def test_dtype_keys_see_rank_and_dtype_and_shape_keys_see_sizes():
         assert memo_key(a, 1, views=dtype_views) != memo_key(c, 1, views=dtype_views)
         assert memo_key(a, 1, views=shape_views) == memo_key(c, 1, views=shape_views)
         assert memo_key(a, 1, views=shape_views) != memo_key(b, 1, views=shape_views)
-        Pipeline().run(module.operation)
+        RefinePipeline().run(module.operation)
         block = module.body.operations[0].regions[0].blocks[0]
         refined = [str(op.result.type) for op in list(block.operations)[:3]]
         # tanh of an int64 tensor is float32 (the default dtype), as in PyTorch
@@ -240,7 +235,7 @@ func.func @f(%x: !torch.vtensor<[?,?],f32>, %c: !torch.bool) -> !torch.vtensor {
 def test_memo_key_tells_results_of_one_producer_apart():
     with create_context():
         module = ir.Module.parse(_TWO_RESULTS)
-        driver = Driver(SHAPE, Options())
+        driver = Simplifier(SHAPE, Options())
         selects = [op for op in module.body.operations[0].regions[0].blocks[0].operations
                    if op.operation.name == "torch.aten.select.int"]
         first, second = (memo_key(op, 1, driver._operand_fact) for op in selects)

@@ -13,8 +13,8 @@ import re
 
 from torch_mlir import ir
 
-from torch_refine import types
-from torch_refine.refinement import allows_type_refinement, cast
+from torch_refine.ir import types
+from torch_refine.ir.retype import allows_type_refinement, cast
 
 
 def erase_tensor_types(module_op: ir.Operation, keep_arguments: bool = True) -> None:

@@ -25,163 +25,44 @@ the function returns. Any other use of a tensor list leaves the op alone.
 
 from __future__ import annotations
 
-import weakref
-from dataclasses import dataclass
-
 from torch_mlir import ir
 
-from torch_refine.calculations import (
+from torch_refine.calculations.kind import (
     CALCULATE_OPS,
-    DTYPE_FN_PREFIX,
-    LIST_MUTATING_OPS,
     RANK_DTYPE,
-    SHAPE_FN_PREFIX,
     SIZES,
     UNREAD,
-    is_tensor_type_text,
-    symbol_name,
-    user_functions,
+    CalculationKind,
 )
-from torch_refine.library import extension
-from torch_refine.passes import PassFailure
-from torch_refine.types import parse_text
-
-
-@dataclass(frozen=True)
-class Kind:
-    name: str  # "shape" or "dtype"
-    prefix: str
-    calculate_op: str
-    body_yield_op: str
-    calculation_yield_op: str
-
-    def describes(self, type_text: str) -> bool:
-        if is_tensor_type_text(type_text):
-            return True
-        return self.name == "dtype" and type_text in ("!torch.number", "!torch.int", "!torch.float")
-
-    def is_refined(self, type_text: str) -> bool:
-        info = parse_text(type_text)
-        if info is None:
-            return type_text != "!torch.number"
-        return info.has_sizes if self.name == "shape" else info.dtype is not None
-
-    def result_type(self) -> str:
-        """What the library function returns for one described result."""
-        return "!torch.list<int>" if self.name == "shape" else "!torch.int"
-
-
-SHAPE = Kind(
-    "shape",
-    SHAPE_FN_PREFIX,
-    "torch.shape.calculate",
-    "torch.shape.calculate.yield",
-    "torch.shape.calculate.yield.shapes",
-)
-DTYPE = Kind(
-    "dtype",
-    DTYPE_FN_PREFIX,
-    "torch.dtype.calculate",
-    "torch.dtype.calculate.yield",
-    "torch.dtype.calculate.yield.dtypes",
-)
-
-
-class Library:
-    """Library functions by symbol, from the built-in library and an optional extra one
-    (whose functions take precedence, so users can fix or add functions)."""
-
-    def __init__(self, modules: list[ir.Operation]):
-        self._modules = modules  # owns the functions below
-        self._functions: dict[str, object] = {}
-        for module in modules:
-            for op in module.regions[0].blocks[0].operations:
-                if op.operation.name == "func.func":
-                    self._functions[symbol_name(op)] = op
-
-    def get(self, symbol: str):
-        return self._functions.get(symbol)
-
-
-# context -> {extra-library path: Library}; the built-in library is parsed once per context.
-_LIBRARIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+from torch_refine.calculations.lists import LIST_MUTATING_OPS
+from torch_refine.calculations.symbols import library_key, user_functions
+from torch_refine.ir.module import symbol_name
+from torch_refine.ir.types import is_tensor_type_text
+from torch_refine.library import loader as library_loader
+from torch_refine.library.loader import Library
+from torch_refine.passes.base import PassFailure
 
 
 def load_library(module: ir.Operation, extra_library: str) -> Library:
     """The library for `module`'s context; reports a bad extra library at the module."""
-    context = module.context
-    per_context = _LIBRARIES.setdefault(context, {})
-    if extra_library in per_context:
-        return per_context[extra_library]
-    modules = [_builtin_library(context)]
-    if extra_library:
-        modules.append(_parse_extra_library(module, extra_library))
-    library = Library([m for m in modules if m is not None])
-    per_context[extra_library] = library
-    return library
-
-
-def _builtin_library(context: ir.Context) -> ir.Operation | None:
     try:
-        from torch_refine.library.loader import library_module
-    except ImportError:  # the generated library is not built yet
-        return None
-    library = library_module(context)
-    return getattr(library, "operation", library)
-
-
-def _parse_extra_library(module: ir.Operation, path: str) -> ir.Operation:
-    """An MLIR file, or a Python file of decorated functions compiled here (imports torch)."""
-    try:
-        text = _extra_library_text(path)
-    except OSError as error:
-        module.location.emit_error(f"cannot read extra-library '{path}': {error.strerror}")
-        raise PassFailure from None
-    except extension.ExtraLibraryError as error:
-        module.location.emit_error(f"cannot compile extra-library '{path}': {error}")
-        raise PassFailure from None
-    try:
-        return ir.Operation.parse(text, source_name=path, context=module.context)
-    except ir.MLIRError as error:
-        details = "; ".join(f"{_location_text(d.location)}: {d.message}" for d in error.error_diagnostics)
-        module.location.emit_error(f"failed to parse extra-library '{path}': {details}")
+        return library_loader.load(module.context, extra_library)
+    except library_loader.LibraryError as error:
+        module.location.emit_error(str(error))
         raise PassFailure from None
 
 
-def _extra_library_text(path: str) -> str:
-    if extension.is_python_library(path):
-        return extension.compile_extra_library(path)
-    with open(path, encoding="utf-8") as file:
-        return file.read()
-
-
-def _location_text(location: ir.Location) -> str:
-    """`loc("lib.mlir":2:21)` -> `lib.mlir:2:21`."""
-    return str(location).removeprefix("loc(").removesuffix(")").replace('"', "")
-
-
-def library_key(op) -> str | None:
-    """The name library functions are keyed by: the op name without `torch.`, or the
-    `name` attribute of a `torch.operator`."""
-    name = op.operation.name
-    if name == "torch.operator":
-        return ir.StringAttr(op.operation.attributes["name"]).value
-    if not name.startswith("torch."):
-        return None
-    return name[len("torch.") :]
-
-
-def reify(module: ir.Operation, kind: Kind, library: Library, reify_refined_ops: bool = False) -> int:
+def reify(module: ir.Operation, kind: CalculationKind, library: Library, reify_refined_ops: bool = False) -> int:
     """Wrap the ops of `module`'s user functions; returns how many were wrapped."""
     with module.context:
-        importer = FunctionImporter(module, library)
+        importer = LibraryCloner(module, library)
         found = targets(module, kind, importer, reify_refined_ops)
         for op, unpack, symbol in found:
             wrap(op, unpack, kind, importer.import_function(symbol, op))
     return len(found)
 
 
-def targets(module: ir.Operation, kind: Kind, importer, reify_refined_ops: bool = False) -> list:
+def targets(module: ir.Operation, kind: CalculationKind, importer, reify_refined_ops: bool = False) -> list:
     """(op, list unpack or None, library symbol) for each op to wrap, in program order."""
     found: list = []
     for fn in user_functions(module):
@@ -189,7 +70,7 @@ def targets(module: ir.Operation, kind: Kind, importer, reify_refined_ops: bool 
     return found
 
 
-def _collect(region, kind: Kind, importer, reify_refined_ops: bool, targets: list) -> None:
+def _collect(region, kind: CalculationKind, importer, reify_refined_ops: bool, targets: list) -> None:
     for block in region.blocks:
         for op in block.operations:
             if op.operation.name in CALCULATE_OPS:
@@ -201,7 +82,7 @@ def _collect(region, kind: Kind, importer, reify_refined_ops: bool, targets: lis
                 targets.append(target)
 
 
-def _target(op, kind: Kind, importer, reify_refined_ops: bool):
+def _target(op, kind: CalculationKind, importer, reify_refined_ops: bool):
     """(op, list unpack or None, library symbol) when `op` is to be wrapped."""
     key = library_key(op)
     if key is None or not importer.has(kind.prefix + key):
@@ -235,7 +116,7 @@ def _list_result_unpack(results, texts: list[str]):
     return uses[0].owner
 
 
-class FunctionImporter:
+class LibraryCloner:
     """Brings library functions (and what they call) into the module, once each."""
 
     def __init__(self, module: ir.Operation, library: Library):
@@ -307,7 +188,7 @@ def _callees(fn) -> list[str]:
     return found
 
 
-def wrap(op, unpack, kind: Kind, fn):
+def wrap(op, unpack, kind: CalculationKind, fn):
     """Wrap `op` (and the ListUnpack of its list result) in a calculate op calling `fn`."""
     location = op.location
     outer = list((unpack if unpack is not None else op).operation.results)
@@ -334,7 +215,7 @@ def wrap(op, unpack, kind: Kind, fn):
 class _Builder:
     """Builds the calculation region of one calculate op."""
 
-    def __init__(self, kind: Kind, op, fn, ip: ir.InsertionPoint):
+    def __init__(self, kind: CalculationKind, op, fn, ip: ir.InsertionPoint):
         self.kind = kind
         self.op = op
         self.fn = fn

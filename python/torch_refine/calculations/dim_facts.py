@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine import types
-from torch_refine.patterns.lists import READ_ONLY_USERS
-from torch_refine.refinement import NotConstant, constant_value, defining_op
-from torch_refine.symbolic import Polynomial, format_polynomial, parse_polynomial
+from torch_refine.calculations.lists import READ_ONLY_USERS
+from torch_refine.ir import types
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op
+from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
 
 ATTRIBUTE = "torch_refine.dims"
 _CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})

@@ -11,11 +11,9 @@ refining a value yielded out of a region never breaks the region-branch verifier
 
 from __future__ import annotations
 
-import ctypes
-
 from torch_mlir import ir
 
-from torch_refine import types
+from torch_refine.ir import types
 
 # Users that accept a more precise operand type (they have AllowsTypeRefinement in
 # torch-mlir, or only read sizes/dtype). Deny everything else, in particular
@@ -61,90 +59,6 @@ def accepts(use, new_type: ir.Type) -> bool:
         return True
     new_info, target = types.parse(new_type), types.parse(owner.result.type)
     return new_info is None or target is None or types.meet(new_info, target) is not None
-
-
-_ptr_of_capsule = ctypes.pythonapi.PyCapsule_GetPointer
-_ptr_of_capsule.restype = ctypes.c_void_p
-_ptr_of_capsule.argtypes = [ctypes.py_object, ctypes.c_char_p]
-
-
-def op_key(op) -> int:
-    """A stable identity for an operation (hash(Operation) is structural)."""
-    return _ptr_of_capsule(op.operation._CAPIPtr, b"torch_mlir.ir.Operation._CAPIPtr")
-
-
-def defining_op(value: ir.Value):
-    """The op producing `value`, or None for a block argument."""
-    return value.owner if isinstance(value, ir.OpResult) else None
-
-
-def defining_name(value: ir.Value) -> str | None:
-    op = defining_op(value)
-    return None if op is None else op.operation.name
-
-
-_CONSTANT_OPS = frozenset(
-    {
-        "torch.constant.int",
-        "torch.constant.float",
-        "torch.constant.bool",
-        "torch.constant.str",
-        "torch.constant.none",
-    }
-)
-
-
-class NotConstant(Exception):
-    pass
-
-
-def constant_value(value: ir.Value):
-    """The Python value of a `torch.constant.*` (seen through `torch.derefine`).
-
-    Raises NotConstant otherwise; None is a legitimate constant (`torch.constant.none`).
-    """
-    op = defining_op(value)
-    while op is not None and op.operation.name == "torch.derefine":
-        op = defining_op(op.operands[0])
-    if op is None or op.operation.name not in _CONSTANT_OPS:
-        raise NotConstant
-    name = op.operation.name
-    if name == "torch.constant.none":
-        return None
-    attr = op.attributes["value"]
-    if name == "torch.constant.int":
-        return ir.IntegerAttr(attr).value
-    if name == "torch.constant.float":
-        return ir.FloatAttr(attr).value
-    if name == "torch.constant.bool":
-        return ir.BoolAttr(attr).value
-    return ir.StringAttr(attr).value
-
-
-def is_constant(value: ir.Value) -> bool:
-    try:
-        constant_value(value)
-    except NotConstant:
-        return False
-    return True
-
-
-def make_constant(py_value) -> ir.Value:
-    """A `torch.constant.*` at the current insertion point and location."""
-    if py_value is None:
-        return _create("torch.constant.none", "!torch.none", {})
-    if isinstance(py_value, bool):
-        return _create("torch.constant.bool", "!torch.bool", {"value": ir.BoolAttr.get(py_value)})
-    if isinstance(py_value, int):
-        attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), py_value)
-        return _create("torch.constant.int", "!torch.int", {"value": attr})
-    if isinstance(py_value, float):
-        return _create("torch.constant.float", "!torch.float", {"value": ir.FloatAttr.get_f64(py_value)})
-    return _create("torch.constant.str", "!torch.str", {"value": ir.StringAttr.get(py_value)})
-
-
-def _create(name: str, type_text: str, attributes: dict) -> ir.Value:
-    return ir.Operation.create(name, results=[ir.Type.parse(type_text)], attributes=attributes).result
 
 
 def tensor_info(value: ir.Value) -> types.TensorInfo | None:

@@ -1,4 +1,4 @@
-"""The driver shared by the simplify-{shape,dtype}-calculations passes.
+"""The simplifier engine shared by the simplify-{shape,dtype}-calculations passes and the pipelines.
 
 For each calculate op of the requested kind, in program order: run the greedy driver
 (our patterns plus every C++ folder, top-down) on that op alone, report a check that
@@ -9,7 +9,7 @@ Memo: ops with the same name, attributes, operand types, operand values and oper
 aliasing pattern calculate the same types, so a repeat reuses the first result and its
 calculation is replaced by a trivial one (or, in the pipelines, never built). An operand
 value is known to the key as a constant, as a polynomial over the function's argument
-dims (`symbolic_dims.express`: the same polynomial is the same number), or, for an
+dims (`dim_facts.express`: the same polynomial is the same number), or, for an
 unmutated list literal, element by element (constants, polynomials, tensor types with
 their symbolic dims). Of each operand the key keeps only what the library function
 sees (the pipelines pass these views): nothing of one it never reads, a tensor's rank and
@@ -25,25 +25,31 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir, rewrite
 
-from torch_refine import symbolic_dims, types
-from torch_refine.calculations import RANK_DTYPE, SIZES, UNREAD
-from torch_refine.passes import PassFailure
-from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
-from torch_refine.patterns.lists import literal_elements
-from torch_refine.refinement import (
+from torch_refine.calculations import dim_facts
+from torch_refine.calculations.kind import (
+    BODY_YIELD_OPS,
+    DTYPE,
+    RANK_DTYPE,
+    SHAPE,
+    SIZES,
+    UNREAD,
+    CalculationKind,
+)
+from torch_refine.calculations.lists import READ_ONLY_USERS
+from torch_refine.ir import types
+from torch_refine.ir.constants import (
     NotConstant,
-    accepts,
-    cast,
     constant_value,
     defining_op,
     make_constant,
     op_key,
-    refine_value,
-    result_allows_refinement,
 )
-from torch_refine.symbolic import format_polynomial
+from torch_refine.ir.polynomial import format_polynomial
+from torch_refine.ir.retype import accepts, cast, refine_value, result_allows_refinement
+from torch_refine.passes.base import PassFailure
+from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
+from torch_refine.patterns.lists import literal_elements
 
-_BODY_YIELDS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
 _NUMBER_BY_DTYPE = {code: "!torch.int" for code in (0, 1, 2, 3, 4)} | {
     code: "!torch.float" for code in (5, 6, 7, 15)
 }
@@ -65,22 +71,11 @@ class Statistics:
 
 
 @dataclass
-class _Kind:
-    calculate: str
-    yield_calculated: str
-    check: str  # "shape" / "dtype", for messages
-
-
-SHAPE = _Kind("torch.shape.calculate", "torch.shape.calculate.yield.shapes", "shape")
-DTYPE = _Kind("torch.dtype.calculate", "torch.dtype.calculate.yield.dtypes", "dtype")
-
-
-@dataclass
-class Driver:
+class Simplifier:
     """Simplifies calculate ops one at a time; `memo` may outlive the driver (the
     pipelines keep one per kind across rounds)."""
 
-    kind: _Kind
+    kind: CalculationKind
     options: Options
     memo: dict = field(default_factory=dict)
     # Memoize calculations that left a check undecided too: right when nothing keeps
@@ -114,7 +109,7 @@ class Driver:
         self._config.enable_constant_cse = False
 
     def run(self, module: ir.Operation) -> None:
-        for calc in _calculate_ops(module, self.kind.calculate):
+        for calc in _calculate_ops(module, self.kind.calculate_op):
             self.simplify(calc)
         self.finish()
 
@@ -130,7 +125,7 @@ class Driver:
             self._replace_calculation(calc, known)
             self._refine(calc, known)
             if self.kind is SHAPE:
-                symbolic_dims.restore(_wrapped_op(calc), self.memo, key)
+                dim_facts.restore(_wrapped_op(calc), self.memo, key)
             return True
         if prepare is not None:
             prepare(calc)
@@ -141,7 +136,7 @@ class Driver:
         calculated = self._calculated(calc)
         self._refine(calc, calculated)
         if self.kind is SHAPE:
-            symbolic_dims.record(_wrapped_op(calc), self._yield(calc), self.memo, key)
+            dim_facts.record(_wrapped_op(calc), self._yield(calc), self.memo, key)
         if key is not None and (self.memoize_undecided or _is_decided(calc)):
             self.memo[key] = calculated  # a None (nothing calculated) is a result too
         return True
@@ -156,7 +151,7 @@ class Driver:
             return False
         self.statistics.memo_hits += 1
         if self.kind is SHAPE:
-            symbolic_dims.restore(op, self.memo, key)
+            dim_facts.restore(op, self.memo, key)
         for value, fact in zip(results, known, strict=True):
             if fact is None:
                 continue
@@ -182,7 +177,7 @@ class Driver:
         self.statistics.loops_unrolled = sum(u.unrolled for u in self._unrollers)
         self.statistics.unroll_cap_hits = [hit for u in self._unrollers for hit in u.cap_hits]
         if self.failed:
-            raise PassFailure(f"{self.kind.check} calculation failed")
+            raise PassFailure(f"{self.kind.name} calculation failed")
 
     # -- reading the calculation -------------------------------------------------------
 
@@ -209,7 +204,7 @@ class Driver:
             except NotConstant:
                 message = "<message not known at compile time>"
             wrapped.location.emit_error(
-                f"'{wrapped.operation.name}' op {self.kind.check} check failed: {message}"
+                f"'{wrapped.operation.name}' op {self.kind.name} check failed: {message}"
             )
             failed = True
             break
@@ -233,7 +228,7 @@ class Driver:
         old_ops = list(block.operations)
         with ir.InsertionPoint(old_ops[0]), calc.location:
             values = [self._materialize(k, r.type) for k, r in zip(known, calc.results, strict=True)]
-            ir.Operation.create(self.kind.yield_calculated, operands=values)
+            ir.Operation.create(self.kind.calculation_yield_op, operands=values)
         for op in reversed(old_ops):
             op.operation.erase()
 
@@ -274,7 +269,7 @@ class Driver:
         stated = ", ".join(sorted({str(v.type) for v in chain}))
         calculated = fact.text() if isinstance(fact, types.TensorInfo) else fact
         wrapped.location.emit_error(
-            f"'{wrapped.operation.name}' op calculated {self.kind.check} ({calculated}) "
+            f"'{wrapped.operation.name}' op calculated {self.kind.name} ({calculated}) "
             f"contradicts the stated type {stated}"
         )
         self.failed = True
@@ -337,7 +332,7 @@ def memo_key(wrapped, result_count: int, describe=None, views: tuple = ()) -> tu
     """What determines the types an op's calculation finds; None when a scalar or list
     operand is not known at compile time. `describe(value)` gives what is known of a
     non-constant scalar or list (default `operand_fact`). `views`, one per operand when
-    given (`FunctionImporter.parameter_views`), narrow what counts of it: nothing when the
+    given (`LibraryCloner.parameter_views`), narrow what counts of it: nothing when the
     function never reads it, a tensor's sizes (and symbolic dims) when the function sees
     only those, its rank and dtype when it sees only those."""
     describe = describe or operand_fact
@@ -376,7 +371,7 @@ def memo_key(wrapped, result_count: int, describe=None, views: tuple = ()) -> tu
 def _tensor_key(operand: ir.Value, type_text: str, info: types.TensorInfo, view) -> tuple:
     if view == RANK_DTYPE:
         return (view, info.rank, info.dtype)
-    dims = symbolic_dims.dims_key(operand) if "?" in type_text else ()
+    dims = dim_facts.dims_key(operand) if "?" in type_text else ()
     return (view, info.sizes, *dims) if view == SIZES else (type_text, *dims)
 
 
@@ -399,10 +394,10 @@ def _element_fact(value: ir.Value, cache: dict) -> tuple | None:
         pass
     type_text = str(value.type)
     if types.parse_text(type_text) is not None:
-        return ("tensor", type_text, *symbolic_dims.dims_key(value))
+        return ("tensor", type_text, *dim_facts.dims_key(value))
     if type_text != "!torch.int":
         return None
-    polynomial = symbolic_dims.express(value, cache)
+    polynomial = dim_facts.express(value, cache)
     return None if polynomial is None else ("polynomial", format_polynomial(polynomial))
 
 
@@ -422,7 +417,7 @@ def _shape_of_literal(value: ir.Value) -> types.TensorInfo | None:
         name = use.owner.operation.name
         if name == "torch.aten._set_item.t" and use.operand_number == 0:
             _clobber(dims, use.owner.operands[1])
-        elif name not in lists.READ_ONLY_USERS:
+        elif name not in READ_ONLY_USERS:
             return None
     return types.TensorInfo(tuple(dims), None)
 
@@ -505,7 +500,7 @@ def _result_chain(calc, index: int) -> list:
     outer = calc
     while True:
         uses = list(outer.results[index].uses)
-        yields = [u for u in uses if u.owner.operation.name in _BODY_YIELDS]
+        yields = [u for u in uses if u.owner.operation.name in BODY_YIELD_OPS]
         if not yields:
             break
         outer = yields[0].owner.operation.parent
@@ -534,7 +529,7 @@ def _retype_chain(calc, index: int, chain: list, new_type: ir.Type) -> None:
         keep = [
             u
             for u in value.uses
-            if u.owner.operation.name not in _BODY_YIELDS and not accepts(u, new_type)
+            if u.owner.operation.name not in BODY_YIELD_OPS and not accepts(u, new_type)
         ]
         value.set_type(new_type)
         if not keep:
@@ -554,7 +549,7 @@ def _cast_into_body_yield(chain: list, new_type: ir.Type) -> None:
         body_yield.operands[position] = cast(chain[-1], new_type)
 
 
-def simplify(module: ir.Operation, kind: _Kind, options: Options) -> Statistics:
-    driver = Driver(kind, options)
-    driver.run(module)
-    return driver.statistics
+def simplify(module: ir.Operation, kind: CalculationKind, options: Options) -> Statistics:
+    simplifier = Simplifier(kind, options)
+    simplifier.run(module)
+    return simplifier.statistics

@@ -15,8 +15,8 @@ import tempfile
 from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
 
-from torch_refine import pipeline as pipeline_mod
-from torch_refine.passes import ModulePass, PassFailure
+from torch_refine.driver import pipeline_syntax
+from torch_refine.passes.base import ModulePass, PassFailure
 
 
 class InternalPassError(Exception):
@@ -29,19 +29,19 @@ class InternalPassError(Exception):
 
 class PassManager:
     def __init__(self, context: ir.Context):
-        self._pm = mlir_passmanager.PassManager(pipeline_mod.ROOT_ANCHOR, context)
+        self._pm = mlir_passmanager.PassManager(pipeline_syntax.ROOT_ANCHOR, context)
         self._escaped: list[tuple[str, BaseException]] = []
 
-    def add_pipeline(self, pipeline: pipeline_mod.Pipeline) -> None:
+    def add_pipeline(self, pipeline: pipeline_syntax.PassPipeline) -> None:
         """Raises PipelineError, pointing into the pipeline text, for anything MLIR rejects."""
-        for stage in pipeline_mod.plan(pipeline):
-            if isinstance(stage, pipeline_mod.PythonStage):
+        for stage in pipeline_syntax.plan(pipeline):
+            if isinstance(stage, pipeline_syntax.PythonStage):
                 self.add_python_pass(stage.pass_instance)
                 continue
             try:
                 self._pm.add(stage.text)
             except ValueError as error:
-                raise pipeline_mod.error_from_mlir(pipeline.text, stage, error) from None
+                raise pipeline_syntax.error_from_mlir(pipeline.text, stage, error) from None
 
     def add_python_pass(self, pass_instance: ModulePass) -> None:
         pass_name = pass_instance.name

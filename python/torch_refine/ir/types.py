@@ -64,6 +64,10 @@ class TensorInfo:
         return f"{head}<{sizes},{self.dtype or 'unk'}>"
 
 
+def is_tensor_type_text(text: str) -> bool:
+    return text.startswith(("!torch.vtensor", "!torch.tensor"))
+
+
 def _dim(d: int | None) -> str:
     return "?" if d is None else str(d)
 

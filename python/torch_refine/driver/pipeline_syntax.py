@@ -44,7 +44,7 @@ class PipelineElement:
 
 
 @dataclasses.dataclass(frozen=True)
-class Pipeline:
+class PassPipeline:
     text: str
     elements: tuple[PipelineElement, ...]
 
@@ -72,7 +72,7 @@ def pipeline_text_from_flags(flags: list[tuple[str, str | None]]) -> str:
     return f"{ROOT_ANCHOR}({','.join(elements)})"
 
 
-def parse(text: str) -> Pipeline:
+def parse(text: str) -> PassPipeline:
     parser = _Parser(text)
     anchor_start = parser.skip_space()
     anchor = parser.name()
@@ -86,10 +86,10 @@ def parse(text: str) -> Pipeline:
     parser.skip_space()
     if parser.pos != len(text):
         raise parser.error("unexpected text after the pass pipeline", parser.pos)
-    return Pipeline(text, elements)
+    return PassPipeline(text, elements)
 
 
-def plan(pipeline: Pipeline) -> list[Stage]:
+def plan(pipeline: PassPipeline) -> list[Stage]:
     stages: list[Stage] = []
     text_run: list[PipelineElement] = []
     for element in pipeline.elements:

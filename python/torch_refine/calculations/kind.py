@@ -1,0 +1,79 @@
+"""The two kinds of calculation, shape and dtype, and the ops that hold them.
+
+A calculate op wraps one user op (its `body` region) together with the calculation of the
+wrapped results' shapes or dtypes (its `calculation` region):
+
+    %r = torch.shape.calculate {
+      %0 = torch.aten.tanh %x : !torch.vtensor -> !torch.vtensor
+      torch.shape.calculate.yield %0 : !torch.vtensor
+    } shapes {
+      ...
+      torch.shape.calculate.yield.shapes %c : !torch.list<int>
+    } : !torch.vtensor
+
+`CalculationKind` is the one description of a kind every pass uses: its library symbol
+prefix, its op names, which result types it describes and when one counts as refined.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
+from torch_refine.ir.types import is_tensor_type_text, parse_text
+
+CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
+BODY_YIELD_OPS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
+YIELD_OPS = frozenset(
+    {
+        "torch.shape.calculate.yield",
+        "torch.dtype.calculate.yield",
+        "torch.shape.calculate.yield.shapes",
+        "torch.dtype.calculate.yield.dtypes",
+    }
+)
+
+# What a library function sees of an operand (`LibraryCloner.parameter_views`): nothing,
+# a tensor's sizes (shape functions), or its rank and dtype (dtype functions).
+UNREAD, SIZES, RANK_DTYPE = "unread", "sizes", "rank-dtype"
+
+
+@dataclass(frozen=True)
+class CalculationKind:
+    name: str  # "shape" or "dtype"
+    prefix: str  # library symbol prefix of this kind's functions
+    calculate_op: str
+    body_yield_op: str
+    calculation_yield_op: str
+
+    def describes(self, type_text: str) -> bool:
+        if is_tensor_type_text(type_text):
+            return True
+        return self.name == "dtype" and type_text in ("!torch.number", "!torch.int", "!torch.float")
+
+    def is_refined(self, type_text: str) -> bool:
+        info = parse_text(type_text)
+        if info is None:
+            return type_text != "!torch.number"
+        return info.has_sizes if self.name == "shape" else info.dtype is not None
+
+    def result_type(self) -> str:
+        """What the library function returns for one described result."""
+        return "!torch.list<int>" if self.name == "shape" else "!torch.int"
+
+
+SHAPE = CalculationKind(
+    "shape",
+    SHAPE_FN_PREFIX,
+    "torch.shape.calculate",
+    "torch.shape.calculate.yield",
+    "torch.shape.calculate.yield.shapes",
+)
+DTYPE = CalculationKind(
+    "dtype",
+    DTYPE_FN_PREFIX,
+    "torch.dtype.calculate",
+    "torch.dtype.calculate.yield",
+    "torch.dtype.calculate.yield.dtypes",
+)
+KINDS = {kind.name: kind for kind in (SHAPE, DTYPE)}

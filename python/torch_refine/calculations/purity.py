@@ -1,0 +1,59 @@
+"""Which ops may be moved, cloned or erased: the effects the passes must respect."""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine.calculations.kind import CALCULATE_OPS, YIELD_OPS
+from torch_refine.calculations.lists import LIST_MUTATING_OPS
+from torch_refine.ir.constants import op_key
+from torch_refine.ir.types import is_tensor_type_text
+
+# Ops that must never be moved, cloned or deleted even when their results are unused.
+_EFFECTFUL_OPS = frozenset(
+    {
+        "torch.prim.RaiseException",
+        "torch.prim.Print",
+        "torch.runtime.assert",
+        "torch.prim.Uninitialized",
+    }
+)
+
+
+def is_pure(op) -> bool:
+    """True when `op` computes its results from its operands alone, so it may be moved,
+    cloned or erased when unused. Conservative: region ops, calls and tensor producers
+    are never pure; a list is pure only while nothing mutates it."""
+    operation = op.operation
+    name = operation.name
+    if not name.startswith("torch.") or name in _EFFECTFUL_OPS or name in LIST_MUTATING_OPS:
+        return False
+    if name in CALCULATE_OPS or name in YIELD_OPS or len(operation.regions) > 0:
+        return False
+    if len(operation.results) == 0:
+        return False
+    if any(is_tensor_type_text(str(result.type)) for result in operation.results):
+        return False
+    if name == "torch.prim.ListConstruct":
+        return not any(use.owner.operation.name in LIST_MUTATING_OPS for use in operation.result.uses)
+    return True
+
+
+def erase_if_dead(ops) -> None:
+    """Erase the pure ops among `ops` that have no uses, then their operands' definers in turn."""
+    worklist = [(op_key(op), op) for op in ops]
+    erased: set[int] = set()
+    while worklist:
+        key, op = worklist.pop()
+        # Unused first: it is O(1), while is_pure scans a list's uses (a shared literal has
+        # one per op using it, so testing it first made dropping quadratic).
+        if key in erased or not all(_is_unused(r) for r in op.operation.results) or not is_pure(op):
+            continue
+        definers = [v.owner for v in op.operation.operands if isinstance(v, ir.OpResult)]
+        worklist.extend((op_key(d), d) for d in definers)
+        erased.add(key)
+        op.operation.erase()
+
+
+def _is_unused(value: ir.Value) -> bool:
+    return next(iter(value.uses), None) is None

@@ -1,0 +1,18 @@
+"""The error every entry point of the API raises for bad input or a failing pass."""
+
+from __future__ import annotations
+
+
+class RefinementError(Exception):
+    """Bad IR or a failing pass. `diagnostics` are `file:line:col: error: ...` lines;
+    `reproducer` is the path of the input IR saved for `torch-refine-opt`, if any."""
+
+    def __init__(self, message: str, diagnostics_text: str = "", reproducer=None):
+        details = f"{message}\n{diagnostics_text}".rstrip()
+        path = None
+        if reproducer is not None:
+            path, command = reproducer
+            details += f"\nthe input IR is saved in {path}; reproduce with:\n  {command}"
+        super().__init__(details)
+        self.diagnostics = diagnostics_text
+        self.reproducer = path

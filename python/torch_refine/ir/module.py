@@ -1,0 +1,35 @@
+"""Functions of a module and copying a region's body."""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+
+def symbol_name(func_op) -> str:
+    return ir.StringAttr(func_op.operation.attributes["sym_name"]).value
+
+
+def functions(module: ir.Operation) -> list:
+    return [op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
+
+
+def copy_body_before(op, arguments: list, before) -> tuple[list, list]:
+    """Copy the single block of `op`'s first region (a loop body, a function body) in
+    front of `before`, its block arguments replaced by `arguments`; returns the copied ops
+    and the values its terminator yields, in the copy.
+
+    One clone of the whole op maps every value inside it (the bindings' clone takes no
+    mapping of its own); only the block arguments are replaced, then the ops are moved
+    out and the emptied clone erased.
+    """
+    copy = op.operation.clone(ip=ir.InsertionPoint(before))
+    block = copy.regions[0].blocks[0]
+    for argument, value in zip(block.arguments, arguments, strict=True):
+        argument.replace_all_uses_with(value)
+    operations = list(block.operations)
+    terminator = operations.pop()
+    for inner in operations:
+        inner.operation.move_before(before)
+    yielded = list(terminator.operands)
+    copy.erase()
+    return operations, yielded

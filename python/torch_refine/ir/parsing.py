@@ -1,0 +1,92 @@
+"""Reading MLIR the way mlir-opt does, and turning parse errors into located diagnostics.
+
+`parse_source` is what torch-refine-opt, `make run` and the API share: one top-level
+`module` is the module, anything else is wrapped in an implicit one, and every location
+names the source (a bare `Module.parse` names the buffer `-`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from torch_mlir import ir
+
+from torch_refine.errors import RefinementError
+from torch_refine.ir import diagnostics
+from torch_refine.ir.context import create_context
+
+DEFAULT_SOURCE_NAME = "<refine>"
+
+
+def parse_source(
+    text: str,
+    source_name: str,
+    implicit_module_at: tuple[int, int] = (0, 0),
+    before_retry: Callable[[], None] | None = None,
+):
+    """Parse like mlir-opt: one top-level `module` is the module, anything else is wrapped.
+
+    `Operation.parse` knows the file name but wraps nothing and verifies top-level ops in
+    isolation (a `func.call` to a sibling fails); `Module.parse` wraps but names the
+    buffer `-`. Use the first for a lone explicit module, else the second and rename
+    locations (the implicit module's to `implicit_module_at`, line and column).
+    `before_retry` runs before the second parse, whose diagnostics are the ones mlir-opt
+    gives. Returns an OpView or a Module: keep it alive while using `.operation`.
+    """
+    try:
+        parsed = ir.Operation.parse(text, source_name=source_name)
+        if parsed.operation.name == "builtin.module":
+            return parsed
+    except ir.MLIRError:
+        pass  # parse again below
+    if before_retry is not None:
+        before_retry()
+    module = ir.Module.parse(text)
+    _rename_unnamed_locations(module.operation, source_name, implicit_module_at)
+    return module
+
+
+def as_module(module) -> ir.Module:
+    """An `ir.Module` from a module, anything holding one as `.module` (a `Refined`), or
+    MLIR text (parsed into a new context); raises RefinementError for text that does not parse."""
+    module = getattr(module, "module", module)
+    if not isinstance(module, str):
+        return module
+    try:
+        return ir.Module.parse(module, create_context())  # wraps bare functions in a module
+    except ir.MLIRError as error:
+        raise RefinementError("invalid IR", format_error(error, module)) from None
+
+
+def format_error(error: ir.MLIRError, source: str | None = None) -> str:
+    """The diagnostics of `error`, with source lines when the text is given."""
+    sources = {DEFAULT_SOURCE_NAME: source.splitlines()} if source is not None else {}
+    found = [diagnostics.from_mlir(d, DEFAULT_SOURCE_NAME) for d in error.error_diagnostics]
+    return "".join(diagnostics.format_diagnostic(d, sources) for d in found)
+
+
+def _rename_unnamed_locations(module_op: ir.Operation, source_name: str, implicit_at) -> None:
+    def renamed(location: ir.Location) -> ir.Location | None:
+        if not isinstance(location, ir.FileLineColLoc):
+            return None
+        if location.filename != diagnostics.UNNAMED_BUFFER:
+            return None
+        if location.start_line == 0:  # the implicit module
+            return ir.Location.file(source_name, *implicit_at)
+        return ir.Location.file(source_name, location.start_line, location.start_col)
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if (location := renamed(op.location)) is not None:
+            op.location = location
+        for argument in _block_arguments(op):
+            if (location := renamed(argument.location)) is not None:
+                argument.set_location(location)
+        return ir.WalkResult.ADVANCE
+
+    module_op.walk(visit)
+
+
+def _block_arguments(op: ir.Operation):
+    for region in op.regions:
+        for block in region.blocks:
+            yield from block.arguments

@@ -1,0 +1,152 @@
+"""The refinement pipelines: `torch-refine-shape-pipeline`, `torch-refine-dtype-pipeline`
+and `torch-refine-pipeline`, and the per-op loop they share (`refine`).
+
+The shape and dtype pipelines run reify, inline, simplify and drop once, one op at a time
+in program order. `torch-refine-pipeline` runs rounds of the shape pipeline, the dtype
+pipeline and `torch-refine-propagate-control-flow` until no type changes. The shape and
+dtype steps visit ops after the producers of their operands, and shape functions read no
+dtypes; so only types that propagation changes (results of `prim.If`, loop-carried values)
+can let another round refine more, and a round whose propagation changes nothing ends the
+loop. Only the first round keeps library checks as runtime asserts: every op still
+unrefined afterwards was already wrapped (and its checks kept) in the first round, so later
+rounds would only repeat them. Checks that later rounds decide to be false are still
+errors. The rounds are capped (`max-iterations`) with a warning, and the end cleans up
+without `canonicalize`: pure ops left unused and library functions nothing calls are erased.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import ClassVar
+
+from torch_mlir import ir
+
+from torch_refine.calculations import dim_facts
+from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
+from torch_refine.calculations.purity import erase_if_dead
+from torch_refine.calculations.symbols import user_functions
+from torch_refine.library.loader import Library
+from torch_refine.passes.base import ModulePass
+from torch_refine.passes.drop_calculations import drop
+from torch_refine.passes.inline_library_calls import (
+    erase_unused_library_functions,
+    inline_library_calls_in,
+)
+from torch_refine.passes.propagate_control_flow import PropagateControlFlow
+from torch_refine.passes.reify import LibraryCloner, load_library, targets, wrap
+from torch_refine.passes.simplifier import Options, Simplifier
+
+
+@dataclass
+class ShapePipeline(ModulePass):
+    name: ClassVar[str] = "torch-refine-shape-pipeline"
+    description: ClassVar[str] = "Refine tensor sizes once with the library's shape functions"
+
+    extra_library: str = ""  # path of an MLIR file of extra library functions
+    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+    keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
+
+    def run(self, module) -> None:
+        dim_facts.strip(module)  # only facts this run derives are trusted
+        refine(module, SHAPE, load_library(module, self.extra_library), self.runtime_asserts)
+        erase_unused_library_functions(module)
+        if not self.keep_symbolic_dims:
+            dim_facts.strip(module)
+
+
+@dataclass
+class DtypePipeline(ModulePass):
+    name: ClassVar[str] = "torch-refine-dtype-pipeline"
+    description: ClassVar[str] = "Refine dtypes once with the library's dtype functions"
+
+    extra_library: str = ""  # path of an MLIR file of extra library functions
+    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+
+    def run(self, module) -> None:
+        refine(module, DTYPE, load_library(module, self.extra_library), self.runtime_asserts)
+        erase_unused_library_functions(module)
+
+
+@dataclass
+class RefinePipeline(ModulePass):
+    name: ClassVar[str] = "torch-refine-pipeline"
+    description: ClassVar[str] = (
+        "Refine shapes and dtypes with the library and through control flow until nothing changes"
+    )
+
+    extra_library: str = ""  # path of an MLIR file of extra library functions
+    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+    max_iterations: int = 10
+    keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
+
+    def run(self, module) -> None:
+        dim_facts.strip(module)  # only facts this run derives are trusted
+        library = load_library(module, self.extra_library)
+        propagate = PropagateControlFlow()
+        memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
+        for round_index in range(self.max_iterations):
+            keep_asserts = self.runtime_asserts and round_index == 0
+            refine(module, SHAPE, library, keep_asserts, memos[SHAPE.name])
+            refine(module, DTYPE, library, keep_asserts, memos[DTYPE.name])
+            with module.context:
+                propagate.run(module)
+            if not propagate.changed:
+                break
+        else:
+            warnings.warn(
+                f"{self.name}: types still changed after {self.max_iterations} rounds; stopping",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        _cleanup(module)
+        if not self.keep_symbolic_dims:
+            dim_facts.strip(module)
+
+
+def refine(
+    module, kind: CalculationKind, library: Library, runtime_asserts: bool, memo: dict | None = None
+) -> None:
+    """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
+    a time in program order.
+
+    What the separate passes do over the whole module, done per op: an op's operand
+    types are final once the ops before it are refined, so its memo key is too. An op the
+    memo (`memo`, kept by the caller across rounds, or a fresh one) already knows gets its
+    types without a calculation; the others are wrapped, their library calls inlined,
+    simplified and dropped at once. Library functions left unused are the caller's to
+    erase.
+    """
+    with module.context:  # some steps build IR without naming the context
+        cloner = LibraryCloner(module, library)
+        simplifier = Simplifier(
+            kind, Options(), {} if memo is None else memo, memoize_undecided=not runtime_asserts
+        )
+
+        def inline(calculate) -> None:
+            inline_library_calls_in(calculate, cloner.functions)
+
+        views: dict[str, tuple] = {}
+        for op, unpack, symbol in targets(module, kind, cloner):
+            described = list((op if unpack is None else unpack).operation.results)
+            if symbol not in views:
+                views[symbol] = cloner.parameter_views(symbol)
+            if simplifier.refine_known(op, described, views[symbol]):
+                continue
+            calculate = wrap(op, unpack, kind, cloner.import_function(symbol, op))
+            if simplifier.simplify(calculate, prepare=inline, views=views[symbol]):
+                drop(calculate, runtime_asserts)
+        simplifier.finish()
+
+
+def _cleanup(module) -> None:
+    ops = []
+
+    def visit(op):
+        ops.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for fn in user_functions(module):
+        fn.operation.walk(visit)
+    erase_if_dead(ops)
+    erase_unused_library_functions(module)
