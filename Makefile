@@ -1,4 +1,8 @@
-# The two Quick start commands: `make run` and `make test`. Both create .venv when missing.
+# Quick start: `make run` and `make test`. Every target creates .venv when missing.
+#   make check   everyday tier: lit + pytest without the exhaustive library/OpInfo sweeps
+#                and the model end-to-end tests (a few minutes on 2 cores)
+#   make test    the full suite CI runs: lit + every pytest test
+#   make lint    ruff over the package, tests, tools and benchmark
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -6,8 +10,11 @@ STAMP := $(VENV)/.installed
 INPUT ?=
 JOBS ?= 2
 BENCH_FLAGS ?=
+# The library sweeps: one test per (function, case) and per OpInfo sample (~45,000 items).
+SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py \
+	test/python/library/test_ir_agreement.py
 
-.PHONY: run test lit pytest venv regenerate bench clean
+.PHONY: run test check lint lit pytest venv regenerate bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -30,6 +37,13 @@ pytest: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/lit -s -j $(JOBS) test/lit
 	$(PY) -m pytest -q -n $(JOBS) test/python
+
+check: $(STAMP)
+	$(VENV)/bin/lit -s -j $(JOBS) test/lit
+	$(PY) -m pytest -q -n $(JOBS) -m "not slow" $(addprefix --ignore=,$(SWEEPS)) test/python
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check python test build_tools bench examples
 
 regenerate: $(STAMP)
 	build_tools/update_abstract_interp_lib.sh

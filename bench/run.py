@@ -13,7 +13,7 @@ For each input, runs alternate between
 both as child processes printing to a file (wall time and peak RSS from wait4). One more
 child per input times torch-refine's stages in-process, and one torch-mlir run with
 `--mlir-timing` gives its per-pass times. Results go to bench/results/ (JSON and markdown);
-`--update-readme` rewrites the table between the README markers.
+`--update-readme` rewrites the table between the markers in bench/README.md.
 
 Usage: .venv/bin/python bench/run.py [--runs N] [--quick] [--only NAME...] [--update-readme]
 """
@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 INPUTS = RESULTS / "inputs"
-README = ROOT / "README.md"
+README = ROOT / "bench" / "README.md"
 BEGIN_MARKER = "<!-- bench:begin -->"
 END_MARKER = "<!-- bench:end -->"
 

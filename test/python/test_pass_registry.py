@@ -1,0 +1,57 @@
+"""Every registered pass is one name everywhere: its registry key, its class's `name`, its
+module, its `--<name>` flag and `--help` entry in torch-refine-opt, and the name in IR dumps.
+A typo in any one of them is a pass users cannot find."""
+
+import inspect
+
+import pytest
+
+from torch_refine import passes
+from torch_refine.passes import pipelines
+from torch_refine.tools.opt import main
+
+NAMES = passes.names()
+PREFIX = "torch-refine-"
+EMPTY_MODULE = "module {\n}\n"
+
+
+def _help_text(capsys) -> str:
+    assert main(["--help"]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_class_name_matches_registry_key(name):
+    cls = passes.get(name)
+    assert cls.name == name
+    assert name.startswith(PREFIX)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_module_is_named_after_the_pass(name):
+    """One pass per module, named after the pass; the three pipelines share pipelines.py."""
+    module = inspect.getmodule(passes.get(name))
+    if module is pipelines:
+        assert name.endswith("pipeline")
+        return
+    assert module.__name__ == f"torch_refine.passes.{name.removeprefix(PREFIX).replace('-', '_')}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_help_lists_flag_with_description(name, capsys):
+    lines = _help_text(capsys).splitlines()
+    entry = [i for i, line in enumerate(lines) if line.strip().startswith(f"--{name} ")
+             or line.strip() == f"--{name}"]
+    assert entry, f"--{name} missing from --help"
+    following = " ".join(lines[entry[0]: entry[0] + 4])
+    assert passes.get(name).description.split()[0] in following
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_flag_runs_the_pass_under_its_name_in_ir_dumps(name, tmp_path, capfd):
+    source = tmp_path / "empty.mlir"
+    source.write_text(EMPTY_MODULE)
+    assert main([f"--{name}", "--mlir-print-ir-after-all", str(source)]) == 0
+    captured = capfd.readouterr()  # MLIR prints dumps to the file descriptor
+    dumps = [line for line in (captured.out + captured.err).splitlines() if "IR Dump After" in line]
+    assert dumps == [f"// -----// IR Dump After {passes.get(name).__name__}: {name} //----- //"]
