@@ -6,7 +6,8 @@ the simplify passes could not decide, and it becomes
 
     torch.runtime.assert %ok, "<the library's message>"
 
-in front of the wrapped op, with the pure ops computing `%ok` moved out of the region.
+(`%ok` negated, where the branch raises on true, with ops every torch-mlir backend
+conversion lowers, not `aten.__not__`) in front of the wrapped op, with the pure ops computing `%ok` moved out of the region.
 Guards nested in the non-raising branch of a guard are kept too (that branch runs
 whenever the op does). A condition's slice may contain `torch.prim.If`s made of pure ops
 (short-circuit `and`/`or`). A guard whose condition depends on something that cannot be
@@ -29,6 +30,7 @@ from torch_refine.calculations.kind import CALCULATE_OPS
 from torch_refine.calculations.purity import erase_if_dead, is_pure
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.passes.base import ModulePass, PassFailure
+from torch_refine.patterns.scalars import negation
 
 RAISE = "torch.prim.RaiseException"
 
@@ -193,9 +195,8 @@ def _materialize(guard: _Guard, calculate, inside: set, cleanup: list) -> None:
         return
     ip = ir.InsertionPoint(calculate)
     if guard.raises_when:
-        condition = ir.Operation.create(
-            "torch.aten.__not__", results=[condition.type], operands=[condition], loc=guard.location, ip=ip
-        ).result
+        with ip, guard.location:
+            condition = negation(condition)
     ir.Operation.create(
         "torch.runtime.assert",
         operands=[condition],

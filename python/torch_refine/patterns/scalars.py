@@ -28,6 +28,24 @@ _EVALUATORS = {
     "torch.aten.format": _format,
     "torch.aten.Bool.int": bool,
     "torch.aten.Int.bool": int,
+    "torch.aten.eq.bool": lambda a, b: a == b,
+    # Mixed comparisons compare in double, as the kernels do (an int converts to float).
+    "torch.aten.ne.float_int": lambda a, b: a != float(b),
+    "torch.aten.lt.float_int": lambda a, b: a < float(b),
+    "torch.aten.gt.float_int": lambda a, b: a > float(b),
+    "torch.aten.ge.float_int": lambda a, b: a >= float(b),
+}
+
+# Comparisons whose negation is another comparison of the same operands, exactly. Int ones
+# only: for floats `not a < b` is not `a >= b` when one is NaN, and the Torch
+# dialect has no `ne.float`.
+_NEGATED_COMPARISONS = {
+    "torch.aten.eq.int": "torch.aten.ne.int",
+    "torch.aten.ne.int": "torch.aten.eq.int",
+    "torch.aten.lt.int": "torch.aten.ge.int",
+    "torch.aten.ge.int": "torch.aten.lt.int",
+    "torch.aten.le.int": "torch.aten.gt.int",
+    "torch.aten.gt.int": "torch.aten.le.int",
 }
 
 
@@ -42,6 +60,38 @@ def fold_constant_operands(op, rewriter):
         return True
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [make_constant(result)])
+    return None
+
+
+def negation(condition: ir.Value) -> ir.Value:
+    """`not condition` in ops every torch-mlir backend conversion lowers (never
+    `aten.__not__`, which none does), built at the current insertion point and location:
+    the operand of a `__not__`, the inverse of a comparison, else `ne.bool(condition, true)`."""
+    producer = defining_op(condition)
+    name = producer.operation.name if producer is not None else None
+    if name == "torch.aten.__not__" or _is_negation(producer):
+        return producer.operands[0]
+    if (inverse := _NEGATED_COMPARISONS.get(name)) is not None:
+        operands = list(producer.operands)
+        return ir.Operation.create(inverse, results=[condition.type], operands=operands).result
+    operands = [condition, make_constant(True)]
+    return ir.Operation.create("torch.aten.ne.bool", results=[condition.type], operands=operands).result
+
+
+def _is_negation(op) -> bool:
+    """`ne.bool(x, true)`: what `negation` builds when nothing simpler is exact."""
+    if op is None or op.operation.name != "torch.aten.ne.bool":
+        return False
+    try:
+        return constant_value(op.operands[1]) is True
+    except NotConstant:
+        return False
+
+
+def lower_not(op, rewriter):
+    """`aten.__not__` becomes what `negation` builds, so kept guards reach every backend."""
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [negation(op.operands[0])])
     return None
 
 
@@ -234,4 +284,5 @@ def patterns(options) -> list:
         ("torch.aten.__isnot__", fold_is),
         ("torch.prim.unchecked_cast", fold_unchecked_cast),
         ("torch.prim.dtype", fold_prim_dtype),
+        ("torch.aten.__not__", lower_not),
     ]

@@ -109,8 +109,8 @@ func.func @guard(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?,7],f
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor, %[[N:.*]]: !torch.int
 // CHECK:         %[[DIM:.*]] = torch.aten.dim %[[X]]
 // CHECK:         %[[INT0:.*]] = torch.constant.int 0
-// CHECK:         %[[IS0:.*]] = torch.aten.eq.int %[[DIM]], %[[INT0]]
-// CHECK:         %[[OK:.*]] = torch.aten.__not__ %[[IS0]]
+// A negated comparison is the inverse comparison: backends lower no aten.__not__.
+// CHECK:         %[[OK:.*]] = torch.aten.ne.int %[[DIM]], %[[INT0]]
 // CHECK:         torch.runtime.assert %[[OK]], "rank must be positive"
 // CHECK:         %[[INT4:.*]] = torch.constant.int 4
 // CHECK:         %[[LE:.*]] = torch.aten.le.int %[[DIM]], %[[INT4]]
@@ -173,7 +173,8 @@ func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -
 // CHECK:           %[[NOT1:.*]] = torch.aten.ne.int %[[N]]
 // CHECK:           torch.prim.If.yield %[[NOT1]]
 // CHECK:         } else {
-// CHECK:         %[[OK:.*]] = torch.aten.__not__ %[[BAD]]
+// CHECK:         %[[TRUE:.*]] = torch.constant.bool true
+// CHECK:         %[[OK:.*]] = torch.aten.ne.bool %[[BAD]], %[[TRUE]]
 // CHECK:         torch.runtime.assert %[[OK]], "AssertionError: size {} must be 1 or 3"
 // CHECK-NEXT:    torch.aten.tanh
 func.func @short_circuit_guard(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor {

@@ -11,3 +11,23 @@ func.func @wrapped_op_is_not_folded(%arg0: !torch.vtensor<[2,3,4],f32>) -> !torc
   %0 = torch.aten.any.dims %arg0, %dims, %false : !torch.vtensor<[2,3,4],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// Guards reach every backend conversion: checks decided on constants fold away (the
+// float step 1.0 is non-zero and positive), undecided ones are negated without
+// `aten.__not__`, which no torch-mlir backend lowers.
+// CHECK-LABEL: func.func @arange_float_step(
+// CHECK-NOT:     torch.aten.ne.float_int
+// CHECK-NOT:     torch.aten.gt.float_int
+// CHECK-NOT:     torch.aten.__not__
+// CHECK:         torch.runtime.assert %{{.*}}, "AssertionError: arange: unsupported range"
+// CHECK-NOT:     torch.aten.__not__
+// CHECK:         torch.aten.arange.start_step {{.*}} -> !torch.vtensor<[?],f32>
+func.func @arange_float_step(%n: !torch.int) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %step = torch.constant.float 1.000000e+00
+  %none = torch.constant.none
+  %0 = torch.aten.arange.start_step %int0, %n, %step, %none, %none, %none, %none : !torch.int, !torch.int, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
