@@ -318,6 +318,9 @@ class _FunctionImporter:
         if (terms := _REBUILT_COMPARISONS.get(head)) is not None:
             self.values[node.output().unique()] = self._rebuilt_comparison(terms, operands)
             return
+        if head == "aten::remainder.int":
+            self.values[node.output().unique()] = self._floor_remainder(*operands)
+            return
         name = "torch." + head.replace("::", ".")
         if not self.importer.context.is_registered_operation(name):
             raise self._unsupported(node, f"the Torch dialect has no op '{name}'")
@@ -338,6 +341,15 @@ class _FunctionImporter:
                 term = self._emit("torch.aten.__or__.bool", [result, term], [bool_type]).result
             result = term
         return result
+
+    def _floor_remainder(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        """TorchScript's int `%` is Python's (the sign of the divisor), but torch-mlir folds
+        `aten.remainder.int` as C's `%` (`-1 % 4` gives -1, not 3): emit `a - a // b * b`,
+        whose ops fold with Python's semantics."""
+        int_type = [self.importer.parse_type("!torch.int")]
+        quotient = self._emit("torch.aten.floordiv.int", [a, b], int_type).result
+        product = self._emit("torch.aten.mul.int", [quotient, b], int_type).result
+        return self._emit("torch.aten.sub.int", [a, product], int_type).result
 
     def _element_type(self, ts_list_type) -> ir.Type:
         return self.importer.torch_type(ts_list_type.getElementType())

@@ -12,7 +12,9 @@ from _harness import print_imported
 # CHECK: torch.aten.sub.int
 # CHECK: torch.aten.mul.int
 # CHECK: torch.aten.floordiv.int
-# CHECK: torch.aten.remainder.int
+# CHECK: torch.aten.floordiv.int
+# CHECK: torch.aten.mul.int
+# CHECK: torch.aten.sub.int
 # CHECK: torch.aten.neg.int
 # CHECK: torch.aten.mul.int_float %arg0, %arg2 : !torch.int, !torch.float -> !torch.float
 # CHECK: torch.aten.div.int %{{.*}}, %{{.*}} : !torch.int, !torch.int -> !torch.float
@@ -73,3 +75,17 @@ def scalar_dtype(value: Union[int, float, complex]) -> int:
 
 
 print_imported(arithmetic, comparisons, conversions, min_max, rebuilt, scalar_dtype)
+
+
+# `%` on ints is Python's floor remainder; torch-mlir folds aten.remainder.int the C way,
+# so the importer spells it out with ops that fold right.
+# CHECK-LABEL: func.func @remainder(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int
+# CHECK-NOT:     torch.aten.remainder.int
+# CHECK:         %[[Q:.*]] = torch.aten.floordiv.int %arg0, %arg1
+# CHECK:         %[[P:.*]] = torch.aten.mul.int %[[Q]], %arg1
+# CHECK:         torch.aten.sub.int %arg0, %[[P]]
+def remainder(a: int, b: int) -> int:
+    return a % b
+
+
+print_imported(remainder)

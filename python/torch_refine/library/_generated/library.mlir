@@ -8464,10 +8464,12 @@ module {
       }
       %11:2 = torch.prim.If %10#0 -> (!torch.bool, !torch.optional<int>) {
         %12 = torch.prim.unchecked_cast %10#1 : !torch.optional<int> -> !torch.int
-        %13 = torch.aten.remainder.int %arg1, %3#0 : !torch.int, !torch.int -> !torch.int
-        %14 = torch.aten.eq.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
-        %15 = torch.derefine %12 : !torch.int to !torch.optional<int>
-        torch.prim.If.yield %14, %15 : !torch.bool, !torch.optional<int>
+        %13 = torch.aten.floordiv.int %arg1, %3#0 : !torch.int, !torch.int -> !torch.int
+        %14 = torch.aten.mul.int %13, %3#0 : !torch.int, !torch.int -> !torch.int
+        %15 = torch.aten.sub.int %arg1, %14 : !torch.int, !torch.int -> !torch.int
+        %16 = torch.aten.eq.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
+        %17 = torch.derefine %12 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<int>
       } else {
         torch.prim.If.yield %false, %10#1 : !torch.bool, !torch.optional<int>
       }
@@ -10531,10 +10533,12 @@ module {
       }
       %14:2 = torch.prim.If %13#0 -> (!torch.bool, !torch.optional<int>) {
         %15 = torch.prim.unchecked_cast %13#1 : !torch.optional<int> -> !torch.int
-        %16 = torch.aten.remainder.int %1, %5#0 : !torch.int, !torch.int -> !torch.int
-        %17 = torch.aten.eq.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
-        %18 = torch.derefine %15 : !torch.int to !torch.optional<int>
-        torch.prim.If.yield %17, %18 : !torch.bool, !torch.optional<int>
+        %16 = torch.aten.floordiv.int %1, %5#0 : !torch.int, !torch.int -> !torch.int
+        %17 = torch.aten.mul.int %16, %5#0 : !torch.int, !torch.int -> !torch.int
+        %18 = torch.aten.sub.int %1, %17 : !torch.int, !torch.int -> !torch.int
+        %19 = torch.aten.eq.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+        %20 = torch.derefine %15 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %19, %20 : !torch.bool, !torch.optional<int>
       } else {
         torch.prim.If.yield %false, %13#1 : !torch.bool, !torch.optional<int>
       }
@@ -15190,9 +15194,11 @@ module {
       torch.prim.If.yield %true : !torch.bool
     } else {
       %10 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %11 = torch.aten.remainder.int %10, %arg4 : !torch.int, !torch.int -> !torch.int
-      %12 = torch.aten.ne.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %12 : !torch.bool
+      %11 = torch.aten.floordiv.int %10, %arg4 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.mul.int %11, %arg4 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.sub.int %10, %12 : !torch.int, !torch.int -> !torch.int
+      %14 = torch.aten.ne.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
     }
     torch.prim.If %3 -> () {
       %10 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
@@ -15392,14 +15398,14 @@ module {
     %2 = torch.prim.If %1 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %26 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-      %27 = torch.aten.ne.int %26, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %27 : !torch.bool
+      %28 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %29 = torch.aten.ne.int %28, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %29 : !torch.bool
     }
     torch.prim.If %2 -> () {
-      %26 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
-      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+      %28 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -15410,82 +15416,84 @@ module {
       torch.prim.If.yield %int1 : !torch.int
     }
     %4 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-    %5 = torch.aten.remainder.int %4, %arg4 : !torch.int, !torch.int -> !torch.int
-    %6 = torch.aten.ne.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
-    %7 = torch.prim.If %6 -> (!torch.bool) {
+    %5 = torch.aten.floordiv.int %4, %arg4 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.mul.int %5, %arg4 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.sub.int %4, %6 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.ne.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %26 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-      %27 = torch.aten.floordiv.int %26, %arg4 : !torch.int, !torch.int -> !torch.int
-      %28 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
-      %29 = torch.aten.lt.int %27, %28 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %29 : !torch.bool
+      %28 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+      %29 = torch.aten.floordiv.int %28, %arg4 : !torch.int, !torch.int -> !torch.int
+      %30 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
+      %31 = torch.aten.lt.int %29, %30 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %31 : !torch.bool
     }
-    torch.prim.If %7 -> () {
-      %26 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+    torch.prim.If %9 -> () {
+      %28 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %8 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %9 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
-    %10 = torch.aten.lt.int %8, %9 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %10 -> () {
-      %26 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+    %10 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.lt.int %10, %11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %12 -> () {
+      %28 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %11 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %12 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
-    %13 = torch.aten.ne.int %12, %int2 : !torch.int, !torch.int -> !torch.bool
-    %14 = torch.prim.If %13 -> (!torch.bool) {
+    %13 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+    %15 = torch.aten.ne.int %14, %int2 : !torch.int, !torch.int -> !torch.bool
+    %16 = torch.prim.If %15 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %26 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %27 = torch.aten.__getitem__.t %26, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %28 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
-      %29 = torch.aten.ne.int %27, %28 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %29 : !torch.bool
+      %28 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %29 = torch.aten.__getitem__.t %28, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %30 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+      %31 = torch.aten.ne.int %29, %30 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %31 : !torch.bool
     }
-    torch.prim.If %14 -> () {
-      %26 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %15 = torch.prim.If %arg7 -> (!torch.int) {
-      %26 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %26 : !torch.int
-    } else {
-      %26 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %26 : !torch.int
-    }
-    %16 = torch.aten.eq.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %16 -> () {
-      %26 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %27, %none : !torch.str, !torch.none
+      %28 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %17 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-    %18 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %19 = torch.aten.mul.int %3, %18 : !torch.int, !torch.int -> !torch.int
-    %20 = torch.aten.append.t %17, %19 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %21 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
-    %22 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %23 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %24 = torch.prim.ListConstruct %21, %22, %23 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-    %25 = torch.prim.TupleConstruct %17, %24 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %25 : !torch.tuple<list<int>, list<int>>
+    %17 = torch.prim.If %arg7 -> (!torch.int) {
+      %28 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %28 : !torch.int
+    } else {
+      %28 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %28 : !torch.int
+    }
+    %18 = torch.aten.eq.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %18 -> () {
+      %28 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %19 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %20 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %21 = torch.aten.mul.int %3, %20 : !torch.int, !torch.int -> !torch.int
+    %22 = torch.aten.append.t %19, %21 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %23 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
+    %24 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %25 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %26 = torch.prim.ListConstruct %23, %24, %25 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %27 = torch.prim.TupleConstruct %19, %26 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %27 : !torch.tuple<list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: scaled_dot_product_attention: key and value must have the same sequence length"
@@ -15563,24 +15571,28 @@ module {
     torch.prim.If %11 -> () {
       %23 = torch.aten.__getitem__.t %arg0, %int-3 : !torch.list<int>, !torch.int -> !torch.int
       %24 = torch.aten.__getitem__.t %7, %int-3 : !torch.list<int>, !torch.int -> !torch.int
-      %25 = torch.aten.remainder.int %23, %24 : !torch.int, !torch.int -> !torch.int
-      %26 = torch.aten.ne.int %25, %int0 : !torch.int, !torch.int -> !torch.bool
-      %27 = torch.prim.If %26 -> (!torch.bool) {
+      %25 = torch.aten.floordiv.int %23, %24 : !torch.int, !torch.int -> !torch.int
+      %26 = torch.aten.mul.int %25, %24 : !torch.int, !torch.int -> !torch.int
+      %27 = torch.aten.sub.int %23, %26 : !torch.int, !torch.int -> !torch.int
+      %28 = torch.aten.ne.int %27, %int0 : !torch.int, !torch.int -> !torch.bool
+      %29 = torch.prim.If %28 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %30 = torch.aten.__getitem__.t %8, %int-3 : !torch.list<int>, !torch.int -> !torch.int
-        %31 = torch.aten.remainder.int %23, %30 : !torch.int, !torch.int -> !torch.int
-        %32 = torch.aten.ne.int %31, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %32 : !torch.bool
+        %32 = torch.aten.__getitem__.t %8, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+        %33 = torch.aten.floordiv.int %23, %32 : !torch.int, !torch.int -> !torch.int
+        %34 = torch.aten.mul.int %33, %32 : !torch.int, !torch.int -> !torch.int
+        %35 = torch.aten.sub.int %23, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.ne.int %35, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %36 : !torch.bool
       }
-      torch.prim.If %27 -> () {
+      torch.prim.If %29 -> () {
         torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %28 = torch.aten._set_item.t %7, %int-3, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-      %29 = torch.aten._set_item.t %8, %int-3, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %30 = torch.aten._set_item.t %7, %int-3, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %31 = torch.aten._set_item.t %8, %int-3, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -19451,10 +19463,10 @@ module {
     %1 = torch.aten.len.t %0 : !torch.list<list<int>> -> !torch.int
     torch.prim.Loop %1, %true, init() {
     ^bb0(%arg6: !torch.int):
-      %26 = torch.aten.__getitem__.t %0, %arg6 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %27 = torch.aten.len.t %26 : !torch.list<int> -> !torch.int
-      %28 = torch.aten.ne.int %27, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %28 -> () {
+      %28 = torch.aten.__getitem__.t %0, %arg6 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %29 = torch.aten.len.t %28 : !torch.list<int> -> !torch.int
+      %30 = torch.aten.ne.int %29, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %30 -> () {
         torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -19464,38 +19476,38 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     torch.prim.Loop %int2, %true, init() {
     ^bb0(%arg6: !torch.int):
-      %26 = torch.aten.__getitem__.t %arg2, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-      %27 = torch.aten.le.int %26, %int0 : !torch.int, !torch.int -> !torch.bool
-      %28 = torch.prim.If %27 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %33 = torch.aten.__getitem__.t %arg3, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-        %34 = torch.aten.le.int %33, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %34 : !torch.bool
-      }
-      %29 = torch.prim.If %28 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %33 = torch.aten.__getitem__.t %arg5, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-        %34 = torch.aten.le.int %33, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %34 : !torch.bool
-      }
+      %28 = torch.aten.__getitem__.t %arg2, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+      %29 = torch.aten.le.int %28, %int0 : !torch.int, !torch.int -> !torch.bool
       %30 = torch.prim.If %29 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %33 = torch.aten.__getitem__.t %arg1, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-        %34 = torch.aten.le.int %33, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %34 : !torch.bool
+        %35 = torch.aten.__getitem__.t %arg3, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+        %36 = torch.aten.le.int %35, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %36 : !torch.bool
       }
-      torch.prim.If %30 -> () {
+      %31 = torch.prim.If %30 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %35 = torch.aten.__getitem__.t %arg5, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+        %36 = torch.aten.le.int %35, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %36 : !torch.bool
+      }
+      %32 = torch.prim.If %31 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %35 = torch.aten.__getitem__.t %arg1, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+        %36 = torch.aten.le.int %35, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %36 : !torch.bool
+      }
+      torch.prim.If %32 -> () {
         torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %31 = torch.aten.__getitem__.t %arg4, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-      %32 = torch.aten.lt.int %31, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %32 -> () {
+      %33 = torch.aten.__getitem__.t %arg4, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+      %34 = torch.aten.lt.int %33, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %34 -> () {
         torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -19506,9 +19518,9 @@ module {
     %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %3 = torch.aten.ne.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
     %4 = torch.prim.If %3 -> (!torch.bool) {
-      %26 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %27 = torch.aten.ne.int %26, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %27 : !torch.bool
+      %28 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %29 = torch.aten.ne.int %28, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %29 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
@@ -19523,9 +19535,9 @@ module {
     %7 = torch.prim.If %6 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %26 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-      %27 = torch.aten.eq.int %26, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %27 : !torch.bool
+      %28 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %29 = torch.aten.eq.int %28, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %29 : !torch.bool
     }
     torch.prim.If %7 -> () {
       torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
@@ -19537,55 +19549,57 @@ module {
     %9 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %10 = torch.aten.mul.int %8, %9 : !torch.int, !torch.int -> !torch.int
     %11 = torch.aten.__getitem__.t %arg0, %int-2 : !torch.list<int>, !torch.int -> !torch.int
-    %12 = torch.aten.remainder.int %11, %10 : !torch.int, !torch.int -> !torch.int
-    %13 = torch.aten.ne.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %13 -> () {
+    %12 = torch.aten.floordiv.int %11, %10 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.aten.mul.int %12, %10 : !torch.int, !torch.int -> !torch.int
+    %14 = torch.aten.sub.int %11, %13 : !torch.int, !torch.int -> !torch.int
+    %15 = torch.aten.ne.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %15 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %14 = torch.prim.Loop %int2, %true, init(%int1) {
+    %16 = torch.prim.Loop %int2, %true, init(%int1) {
     ^bb0(%arg6: !torch.int, %arg7: !torch.int):
-      %26 = torch.aten.__getitem__.t %arg3, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-      %27 = torch.aten.__getitem__.t %arg2, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-      %28 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
-      %29 = torch.aten.mul.int %26, %28 : !torch.int, !torch.int -> !torch.int
-      %30 = torch.aten.add.int %29, %int1 : !torch.int, !torch.int -> !torch.int
-      %31 = torch.aten.__getitem__.t %arg1, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-      %32 = torch.aten.__getitem__.t %arg4, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-      %33 = torch.aten.mul.int %int2, %32 : !torch.int, !torch.int -> !torch.int
-      %34 = torch.aten.add.int %31, %33 : !torch.int, !torch.int -> !torch.int
-      %35 = torch.aten.sub.int %34, %30 : !torch.int, !torch.int -> !torch.int
-      %36 = torch.aten.__getitem__.t %arg5, %arg6 : !torch.list<int>, !torch.int -> !torch.int
-      %37 = torch.aten.floordiv.int %35, %36 : !torch.int, !torch.int -> !torch.int
-      %38 = torch.aten.add.int %37, %int1 : !torch.int, !torch.int -> !torch.int
-      %39 = torch.aten.mul.int %arg7, %38 : !torch.int, !torch.int -> !torch.int
-      torch.prim.Loop.condition %true, iter(%39 : !torch.int)
+      %28 = torch.aten.__getitem__.t %arg3, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+      %29 = torch.aten.__getitem__.t %arg2, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+      %30 = torch.aten.sub.int %29, %int1 : !torch.int, !torch.int -> !torch.int
+      %31 = torch.aten.mul.int %28, %30 : !torch.int, !torch.int -> !torch.int
+      %32 = torch.aten.add.int %31, %int1 : !torch.int, !torch.int -> !torch.int
+      %33 = torch.aten.__getitem__.t %arg1, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+      %34 = torch.aten.__getitem__.t %arg4, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
+      %36 = torch.aten.add.int %33, %35 : !torch.int, !torch.int -> !torch.int
+      %37 = torch.aten.sub.int %36, %32 : !torch.int, !torch.int -> !torch.int
+      %38 = torch.aten.__getitem__.t %arg5, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+      %39 = torch.aten.floordiv.int %37, %38 : !torch.int, !torch.int -> !torch.int
+      %40 = torch.aten.add.int %39, %int1 : !torch.int, !torch.int -> !torch.int
+      %41 = torch.aten.mul.int %arg7, %40 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true, iter(%41 : !torch.int)
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
-    %15 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %16 = torch.aten.ne.int %15, %14 : !torch.int, !torch.int -> !torch.bool
-    %17 = torch.prim.If %16 -> (!torch.bool) {
+    %17 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %18 = torch.aten.ne.int %17, %16 : !torch.int, !torch.int -> !torch.bool
+    %19 = torch.prim.If %18 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %26 = torch.aten.le.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %26 : !torch.bool
+      %28 = torch.aten.le.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %28 : !torch.bool
     }
-    torch.prim.If %17 -> () {
+    torch.prim.If %19 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %18 = torch.aten.slice.t %arg0, %none, %int-2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-    %19 = torch.aten.__getitem__.t %arg0, %int-2 : !torch.list<int>, !torch.int -> !torch.int
-    %20 = torch.aten.floordiv.int %19, %10 : !torch.int, !torch.int -> !torch.int
-    %21 = torch.aten.append.t %18, %20 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %22 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %23 = torch.aten.append.t %18, %22 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %24 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %25 = torch.aten.append.t %18, %24 : !torch.list<int>, !torch.int -> !torch.list<int>
-    return %18 : !torch.list<int>
+    %20 = torch.aten.slice.t %arg0, %none, %int-2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %21 = torch.aten.__getitem__.t %arg0, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+    %22 = torch.aten.floordiv.int %21, %10 : !torch.int, !torch.int -> !torch.int
+    %23 = torch.aten.append.t %20, %22 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %24 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %25 = torch.aten.append.t %20, %24 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %26 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %27 = torch.aten.append.t %20, %26 : !torch.list<int>, !torch.int -> !torch.list<int>
+    return %20 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.conj_physical(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -19607,51 +19621,53 @@ module {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
     %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.remainder.int %0, %int2 : !torch.int, !torch.int -> !torch.int
-    %2 = torch.aten.ne.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %2 -> () {
+    %1 = torch.aten.floordiv.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.mul.int %1, %int2 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.sub.int %0, %2 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
       torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %4 = torch.aten.floordiv.int %3, %int2 : !torch.int, !torch.int -> !torch.int
-    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %6 = torch.aten.gt.int %4, %5 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %6 -> () {
+    %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.floordiv.int %5, %int2 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %8 = torch.aten.gt.int %6, %7 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %8 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %9 = torch.aten.floordiv.int %8, %int2 : !torch.int, !torch.int -> !torch.int
-    torch.prim.Loop %9, %true, init() {
+    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %10 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %11 = torch.aten.floordiv.int %10, %int2 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %11, %true, init() {
     ^bb0(%arg3: !torch.int):
-      %10 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %11 = torch.aten.sub.int %10, %int1 : !torch.int, !torch.int -> !torch.int
-      %12 = torch.aten.sub.int %11, %arg3 : !torch.int, !torch.int -> !torch.int
-      %13 = torch.aten.__getitem__.t %arg0, %12 : !torch.list<int>, !torch.int -> !torch.int
-      %14 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %15 = torch.aten.__getitem__.t %arg1, %14 : !torch.list<int>, !torch.int -> !torch.int
-      %16 = torch.aten.add.int %13, %15 : !torch.int, !torch.int -> !torch.int
-      %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %18 = torch.aten.add.int %17, %int1 : !torch.int, !torch.int -> !torch.int
-      %19 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
-      %20 = torch.aten.add.int %16, %19 : !torch.int, !torch.int -> !torch.int
-      %21 = torch.aten.lt.int %20, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %21 -> () {
+      %12 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.sub.int %12, %int1 : !torch.int, !torch.int -> !torch.int
+      %14 = torch.aten.sub.int %13, %arg3 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.__getitem__.t %arg1, %16 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.add.int %15, %17 : !torch.int, !torch.int -> !torch.int
+      %19 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %20 = torch.aten.add.int %19, %int1 : !torch.int, !torch.int -> !torch.int
+      %21 = torch.aten.__getitem__.t %arg1, %20 : !torch.list<int>, !torch.int -> !torch.int
+      %22 = torch.aten.add.int %18, %21 : !torch.int, !torch.int -> !torch.int
+      %23 = torch.aten.lt.int %22, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %23 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %22 = torch.aten._set_item.t %7, %12, %20 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %24 = torch.aten._set_item.t %9, %14, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    return %7 : !torch.list<int>
+    return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.contiguous(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -20518,9 +20534,11 @@ module {
     %4 = torch.prim.If %3 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %10 = torch.aten.remainder.int %2, %arg1 : !torch.int, !torch.int -> !torch.int
-      %11 = torch.aten.ne.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %11 : !torch.bool
+      %10 = torch.aten.floordiv.int %2, %arg1 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.mul.int %10, %arg1 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.sub.int %2, %11 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.ne.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
     }
     torch.prim.If %4 -> () {
       torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
