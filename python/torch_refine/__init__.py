@@ -7,6 +7,7 @@ API (export_and_import, execute) imports torch on first use.
     refine(module)                    refine any Torch-dialect module in place -> Refined
     specialize(module, input_types)   new argument types, derived types dropped, refined
     execute(module, *tensors)         run a Torch-dialect function op by op (an oracle)
+    compile_module(module)            lower to linalg, then LLVM; JIT-compile; call it
 """
 
 _API = {
@@ -18,6 +19,7 @@ _API = {
     "execute": "executor",
     "ExecutionError": "executor",
     "TypeMismatchError": "executor",
+    "compile_module": "jit",
 }
 
 __all__ = sorted(_API)

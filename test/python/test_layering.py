@@ -25,7 +25,7 @@ LAYERS = (
     ("passes",),
     ("driver",),
     ("report",),
-    ("executor",),
+    ("executor", "jit"),
     ("api", ""),
     ("examples",),
     ("tools",),
