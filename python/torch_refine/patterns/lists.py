@@ -206,9 +206,10 @@ def fold_slice(op, rewriter):
     return None
 
 
-def _ancestor_in(op, block: ir.Block):
-    """The op of `block` that is or contains `op`, or None."""
-    while op is not None:
+def ancestor_in(op, block: ir.Block):
+    """The op of `block` that is or contains `op`, or None. Stops at the function: a
+    module has no block to ask for."""
+    while op is not None and op.operation.name != "func.func":
         if op.operation.block == block:
             return op
         op = op.operation.parent
@@ -226,7 +227,7 @@ def _classify_users(literal):
     for use in literal.result.uses:
         user = use.owner
         name = user.operation.name
-        ancestor = _ancestor_in(user, block)
+        ancestor = ancestor_in(user, block)
         if ancestor is None:
             return None
         is_mutation = name in MODELLED_MUTATIONS and use.operand_number == 0
@@ -319,7 +320,7 @@ def _continue_from(literal, stop, state: list) -> None:
         fresh = _list_construct(state, literal.result.type)
     stop_key = op_key(stop)
     for use in list(literal.result.uses):
-        ancestor = _ancestor_in(use.owner, block)
+        ancestor = ancestor_in(use.owner, block)
         if op_key(ancestor) == stop_key or stop.operation.is_before_in_block(ancestor.operation):
             use.owner.operands[use.operand_number] = fresh
 
