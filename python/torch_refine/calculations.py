@@ -113,6 +113,21 @@ def is_pure(op) -> bool:
     return all(only_read(result) for result in operation.results if "list" in str(result.type))
 
 
+def ops_in(region, wanted) -> list:
+    """The ops in `region` (nested ones included) for which `wanted(op)` holds."""
+    found = []
+
+    def visit(op):
+        if wanted(op):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for block in region.blocks:
+        for op in block.operations:
+            op.operation.walk(visit)
+    return found
+
+
 def erase_if_dead(ops) -> None:
     """Erase the pure ops among `ops` that have no uses, then their operands' definers in turn."""
     worklist = [(op_key(op), op) for op in ops]

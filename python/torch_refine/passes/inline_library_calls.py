@@ -21,6 +21,7 @@ from torch_refine.calculations import (
     copy_body_before,
     functions,
     is_library_symbol,
+    ops_in,
     symbol_name,
     user_functions,
 )
@@ -79,17 +80,7 @@ def _library_calls_in_calculations(module) -> list:
 
 
 def _library_calls_in(region) -> list:
-    calls = []
-
-    def visit(op):
-        if _is_library_call(op):
-            calls.append(op)
-        return ir.WalkResult.ADVANCE
-
-    for block in region.blocks:
-        for op in block.operations:
-            op.operation.walk(visit)
-    return calls
+    return ops_in(region, _is_library_call)
 
 
 def _check_inlinable(call, callee, symbol: str, chain: tuple) -> None:

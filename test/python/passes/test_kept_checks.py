@@ -7,6 +7,7 @@ import pytest
 import torch
 
 import torch_refine
+from torch_refine.api import RefinementError
 from torch_refine.executor import ExecutionError
 
 AVG_POOL3D_UNRANKED = """
@@ -38,6 +39,17 @@ func.func @main(%x: !torch.vtensor<[2,3],f32>, %index: !torch.vtensor<[?,4],si64
   return %0 : !torch.vtensor
 }
 """
+
+VIEW_ZERO_ELEMENTS_TO_INFERRED = """
+func.func @main(%x: !torch.vtensor<[0,3],f32>) -> !torch.vtensor {
+  %int-1 = torch.constant.int -1
+  %int0 = torch.constant.int 0
+  %size = torch.prim.ListConstruct %int-1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %x, %size : !torch.vtensor<[0,3],f32>, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+"""
+
 
 def _agrees_with_pytorch(module, reference, *args) -> None:
     """Run the refined `module` and `reference` on `args`: both give a tensor of the same
@@ -80,3 +92,10 @@ def test_gather_with_dynamic_dim_keeps_its_index_checks(rows, dim):
     module = torch_refine.refine(GATHER_DYNAMIC_DIM).module
     index = torch.zeros(rows, 4, dtype=torch.int64)
     _agrees_with_pytorch(module, lambda x, i, d: torch.gather(x, d, i), torch.randn(2, 3), index, dim)
+
+
+def test_view_of_zero_elements_to_an_inferred_dim_fails_like_pytorch():
+    with pytest.raises(RuntimeError):
+        torch.empty(0, 3).view(-1, 0)
+    with pytest.raises(RefinementError, match=r"'torch\.aten\.view' op shape check failed: ZeroDivision"):
+        torch_refine.refine(VIEW_ZERO_ELEMENTS_TO_INFERRED)
