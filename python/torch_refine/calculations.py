@@ -1,7 +1,9 @@
 """Vocabulary shared by the passes that build, inline and drop `torch.{shape,dtype}.calculate` ops.
 
 A *library function* is a private `func.func` whose symbol starts with one of
-`LIBRARY_PREFIXES`; every other function is a *user function*. A calculate op wraps one
+`LIBRARY_PREFIXES`; every other function is a *user function*. The prefixes are reserved:
+the passes that load the library reject an input function using one that is not a copy of
+the library function of that name (`passes._reify.reject_forged_functions`). A calculate op wraps one
 user op (its `body` region) together with the calculation of the wrapped results'
 shapes or dtypes (its `calculation` region).
 """

@@ -38,6 +38,8 @@ from torch_refine.calculations import (
     SHAPE_FN_PREFIX,
     SIZES,
     UNREAD,
+    functions,
+    is_library_symbol,
     is_tensor_type_text,
     symbol_name,
     user_functions,
@@ -94,6 +96,7 @@ class Library:
     def __init__(self, modules: list[ir.Operation]):
         self._modules = modules  # owns the functions below
         self._functions: dict[str, object] = {}
+        self._clone_texts: dict[str, str | None] = {}
         for module in modules:
             for op in module.regions[0].blocks[0].operations:
                 if op.operation.name == "func.func":
@@ -102,23 +105,60 @@ class Library:
     def get(self, symbol: str):
         return self._functions.get(symbol)
 
+    def is_clone(self, fn) -> bool:
+        """True when `fn` is exactly what `FunctionImporter` makes of the library function
+        of its symbol: the same text, private."""
+        symbol = symbol_name(fn)
+        if symbol not in self._clone_texts:
+            source = self.get(symbol)
+            self._clone_texts[symbol] = (
+                None if source is None else _asm(source).replace("func.func @", "func.func private @", 1)
+            )
+        expected = self._clone_texts[symbol]
+        return expected is not None and _asm(fn) == expected
+
 
 # context -> {extra-library path: Library}; the built-in library is parsed once per context.
 _LIBRARIES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def load_library(module: ir.Operation, extra_library: str) -> Library:
-    """The library for `module`'s context; reports a bad extra library at the module."""
+    """The library for `module`'s context; reports a bad extra library at the module, and
+    a forged library function in `module` (see `reject_forged_functions`)."""
     context = module.context
     per_context = _LIBRARIES.setdefault(context, {})
-    if extra_library in per_context:
-        return per_context[extra_library]
-    modules = [_builtin_library(context)]
-    if extra_library:
-        modules.append(_parse_extra_library(module, extra_library))
-    library = Library([m for m in modules if m is not None])
-    per_context[extra_library] = library
+    library = per_context.get(extra_library)
+    if library is None:
+        modules = [_builtin_library(context)]
+        if extra_library:
+            modules.append(_parse_extra_library(module, extra_library))
+        library = Library([m for m in modules if m is not None])
+        per_context[extra_library] = library
+    reject_forged_functions(module, library)
     return library
+
+
+def reject_forged_functions(module: ir.Operation, library: Library) -> None:
+    """Library symbols are reserved: a function of `module` named with a library prefix
+    must be the copy a reify step made of that library function (an earlier reify pass of
+    the same pipeline leaves them for the next), else input IR could replace the library
+    (a forged `@__torch_refine_shape_fn.aten.tanh` would give `tanh` any shape). Copies
+    are recognized by content, not by a mark the input could forge too. Extra library
+    functions are given with `extra-library`."""
+    forged = [
+        fn for fn in functions(module) if is_library_symbol(symbol_name(fn)) and not library.is_clone(fn)
+    ]
+    for fn in forged:
+        fn.location.emit_error(
+            f"function @\"{symbol_name(fn)}\" uses a name reserved for torch-refine's library "
+            "and is not that library function (add library functions with extra-library)"
+        )
+    if forged:
+        raise PassFailure
+
+
+def _asm(fn) -> str:
+    return fn.operation.get_asm(assume_verified=True)
 
 
 def _builtin_library(context: ir.Context) -> ir.Operation | None:

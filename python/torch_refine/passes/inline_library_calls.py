@@ -7,6 +7,12 @@ nothing calls any more are erased.
 
 Library functions come from TorchScript, so each is one block ending in `func.return`;
 anything else is reported rather than guessed at.
+
+This pass inlines the library functions the module holds, whoever wrote them: it loads no
+library, so it has nothing to check them against. In a pipeline it runs after a reify
+pass, which owns those functions (it cloned them, and it rejects input functions with
+library symbols that are not such clones: `_reify.reject_forged_functions`). Run alone on
+hand-written IR, as in its lit suite, the module's functions are the library.
 """
 
 from __future__ import annotations
