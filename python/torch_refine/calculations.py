@@ -110,9 +110,9 @@ def is_pure(op) -> bool:
         return False
     # Any list an op returns is a new object: moving or cloning the op without the ops that
     # change that object (through any alias) would let a read see the wrong elements.
-    from torch_refine.patterns.lists import only_read  # lists imports this module
+    from torch_refine.patterns.lists import may_hold_list, only_read  # lists imports this module
 
-    return all(only_read(result) for result in operation.results if "list" in str(result.type))
+    return all(only_read(result) for result in operation.results if may_hold_list(result))
 
 
 def ops_in(region, wanted) -> list:

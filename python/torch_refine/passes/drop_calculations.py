@@ -31,7 +31,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations import CALCULATE_OPS, erase_if_dead, is_pure, user_functions
 from torch_refine.passes import ModulePass, PassFailure
-from torch_refine.patterns.lists import ancestor_in
+from torch_refine.patterns.lists import ancestor_in, may_hold_list
 from torch_refine.refinement import op_key
 
 RAISE = "torch.prim.RaiseException"
@@ -252,8 +252,10 @@ def _raises_outside(block, excluded_blocks: list) -> list:
 
 def _units_needed_by(unit, calculation) -> list:
     """The top-level ops of `calculation` defining a value `unit` uses and, for a value
-    that may hold a list, every top-level op using that value (its mutations among them)."""
+    that may hold a list (used or made by `unit`: an alias, a container), every top-level
+    op using that value (its mutations among them)."""
     needed = []
+    lists = [result for result in unit.operation.results if may_hold_list(result)]
     for value in _operands_within(unit):
         if not isinstance(value, ir.OpResult):
             continue  # a block argument of `unit` itself, or of the enclosing function
@@ -261,12 +263,11 @@ def _units_needed_by(unit, calculation) -> list:
         if definer is None or op_key(definer) == op_key(unit):
             continue
         needed.append(definer)
-        if "list" not in str(value.type):
-            continue
-        for use in value.uses:
-            user = ancestor_in(use.owner, calculation)
-            if user is not None:
-                needed.append(user)
+        if may_hold_list(value):
+            lists.append(value)
+    for value in lists:
+        users = (ancestor_in(use.owner, calculation) for use in value.uses)
+        needed.extend(user for user in users if user is not None)
     return needed
 
 

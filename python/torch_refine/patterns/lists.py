@@ -60,7 +60,7 @@ def _reads_list(op_name: str) -> bool:
     return op_name.startswith("torch.aten.") and op_name not in LIST_MUTATING_OPS
 
 
-def _may_hold_list(value: ir.Value) -> bool:
+def may_hold_list(value: ir.Value) -> bool:
     return "list" in str(value.type)
 
 
@@ -105,7 +105,7 @@ def _elements_only_read(container: ir.Value) -> bool:
             if not _elements_only_read(use.owner.result):
                 return False
         elif name in ELEMENT_ACCESSORS:
-            if not all(only_read(r) for r in use.owner.results if _may_hold_list(r)):
+            if not all(only_read(r) for r in use.owner.results if may_hold_list(r)):
                 return False
         elif not _reads_list(name):
             return False

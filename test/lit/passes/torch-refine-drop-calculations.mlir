@@ -302,3 +302,43 @@ func.func @check_under_an_early_return(%arg0: !torch.vtensor, %arg1: !torch.int)
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// The same through an alias: the list is mutated as the result of a cast of it.
+// CHECK-LABEL: func.func @check_reads_a_list_mutated_through_an_alias(
+// CHECK:         %[[HEAD:.*]] = torch.aten.slice.t
+// CHECK:         %[[OPT:.*]] = torch.derefine %[[HEAD]]
+// CHECK:         %[[ALIAS:.*]] = torch.prim.unchecked_cast %[[OPT]]
+// CHECK:         torch.aten.append.t %[[ALIAS]]
+// CHECK:         %[[LAST:.*]] = torch.aten.__getitem__.t %[[HEAD]]
+// CHECK:         torch.prim.If
+// CHECK:           torch.prim.RaiseException
+// CHECK:         torch.aten.tanh
+func.func @check_reads_a_list_mutated_through_an_alias(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %int-1 = torch.constant.int -1
+    %int5 = torch.constant.int 5
+    %msg = torch.constant.str "last size too small"
+    %sizes = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+    %head = torch.aten.slice.t %sizes, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %opt = torch.derefine %head : !torch.list<int> to !torch.optional<list<int>>
+    %alias = torch.prim.unchecked_cast %opt : !torch.optional<list<int>> -> !torch.list<int>
+    %1 = torch.aten.append.t %alias, %int5 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %last = torch.aten.__getitem__.t %head, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %small = torch.aten.lt.int %last, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %small -> () {
+      torch.prim.RaiseException %msg, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
