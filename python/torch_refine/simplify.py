@@ -134,7 +134,7 @@ class Driver:
             return True
         if prepare is not None:
             prepare(calc)
-        scalars.mark_divisors(calc.regions[1])
+        scalars.mark_divisors(calc.regions[1])  # or the folders fold divisions by zero
         with _wrapped_ops_detached(calc):
             rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
         scalars.unmark_divisors(calc.regions[1])

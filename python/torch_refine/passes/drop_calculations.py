@@ -218,10 +218,10 @@ def _materialize(guard: _Guard, calculate, inside: set, cleanup: list) -> bool:
 def _keep_other_checks(calculation, calculate, asserted_blocks: list, cleanup: list) -> None:
     """Move the top-level ops of `calculation` holding a raise no assert covers in front of
     `calculate`, with the top-level ops they depend on, in their order."""
-    units = list(calculation.operations)[:-1]  # the yield stays
     raises = _raises_outside(calculation, asserted_blocks)
     if not raises:
         return
+    units = list(calculation.operations)[:-1]  # the yield stays
     position = {op_key(unit): index for index, unit in enumerate(units)}
     chosen: set[int] = set()
     worklist = [ancestor_in(raise_op, calculation) for raise_op in raises]
