@@ -338,6 +338,8 @@ _SPECIAL = {
     "torch.aten.sort.int": _list_sort,
     "torch.aten.__getitem__.t": lambda self, op, o: [o[0][o[1]]],
     "torch.aten.len.t": lambda self, op, o: [len(o[0])],
+    "torch.aten.slice.t": lambda self, op, o: [o[0][o[1]:o[2]:o[3]]],
+    "torch.aten.format": lambda self, op, o: [o[0].format(*map(str, o[1:]))],
     "torch.aten.__not__": lambda self, op, o: [not o[0]],
     "torch.aten.__is__": lambda self, op, o: [o[0] is o[1]],
     "torch.aten.__isnot__": lambda self, op, o: [o[0] is not o[1]],

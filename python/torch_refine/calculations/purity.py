@@ -5,7 +5,7 @@ from __future__ import annotations
 from torch_mlir import ir
 
 from torch_refine.calculations.kind import CALCULATE_OPS, YIELD_OPS
-from torch_refine.calculations.lists import LIST_MUTATING_OPS
+from torch_refine.calculations.lists import LIST_MUTATING_OPS, may_hold_list, only_read
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.types import is_tensor_type_text
 
@@ -23,7 +23,8 @@ _EFFECTFUL_OPS = frozenset(
 def is_pure(op) -> bool:
     """True when `op` computes its results from its operands alone, so it may be moved,
     cloned or erased when unused. Conservative: region ops, calls and tensor producers
-    are never pure; a list is pure only while nothing mutates it."""
+    are never pure; an op returning a list (a literal, a slice, `aten.size`, ...) is pure
+    only while nothing may mutate that list."""
     operation = op.operation
     name = operation.name
     if not name.startswith("torch.") or name in _EFFECTFUL_OPS or name in LIST_MUTATING_OPS:
@@ -34,9 +35,9 @@ def is_pure(op) -> bool:
         return False
     if any(is_tensor_type_text(str(result.type)) for result in operation.results):
         return False
-    if name == "torch.prim.ListConstruct":
-        return not any(use.owner.operation.name in LIST_MUTATING_OPS for use in operation.result.uses)
-    return True
+    # Any list an op returns is a new object: moving or cloning the op without the ops that
+    # change that object (through any alias) would let a read see the wrong elements.
+    return all(only_read(result) for result in operation.results if may_hold_list(result))
 
 
 def erase_if_dead(ops) -> None:

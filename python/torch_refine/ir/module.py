@@ -13,6 +13,21 @@ def functions(module: ir.Operation) -> list:
     return [op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
 
 
+def ops_in(region, wanted) -> list:
+    """The ops in `region` (nested ones included) for which `wanted(op)` holds."""
+    found = []
+
+    def visit(op):
+        if wanted(op):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for block in region.blocks:
+        for op in block.operations:
+            op.operation.walk(visit)
+    return found
+
+
 def copy_body_before(op, arguments: list, before) -> tuple[list, list]:
     """Copy the single block of `op`'s first region (a loop body, a function body) in
     front of `before`, its block arguments replaced by `arguments`; returns the copied ops

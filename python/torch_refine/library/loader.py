@@ -58,12 +58,25 @@ class Library:
     def __init__(self, modules: list[ir.Operation]):
         self._modules = modules  # owns the functions below
         self._functions: dict[str, object] = {}
+        self._clone_texts: dict[str, str | None] = {}
         for module in modules:
             for op in functions(module):
                 self._functions[symbol_name(op)] = op
 
     def get(self, symbol: str):
         return self._functions.get(symbol)
+
+    def is_clone(self, fn) -> bool:
+        """True when `fn` is exactly what cloning the library function of its symbol into
+        a module makes (`passes.reify.LibraryCloner`): the same text, private."""
+        symbol = symbol_name(fn)
+        if symbol not in self._clone_texts:
+            source = self.get(symbol)
+            self._clone_texts[symbol] = (
+                None if source is None else _asm(source).replace("func.func @", "func.func private @", 1)
+            )
+        expected = self._clone_texts[symbol]
+        return expected is not None and _asm(fn) == expected
 
     def has_function(self, op: str, kinds: tuple[str, ...] = ("shape", "dtype")) -> bool:
         """Whether `op` (a Torch dialect op name without `torch.`) has a function of any of `kinds`."""
@@ -123,6 +136,10 @@ def extra_library_text(path: str) -> str:
         return extension.compile_extra_library(path)
     with open(path, encoding="utf-8") as file:
         return file.read()
+
+
+def _asm(fn) -> str:
+    return fn.operation.get_asm(assume_verified=True)
 
 
 def _location_text(location: ir.Location) -> str:

@@ -10,10 +10,14 @@ the simplify passes could not decide, and it becomes
 conversion lowers, not `aten.__not__`) in front of the wrapped op, with the pure ops computing `%ok` moved out of the region.
 Guards nested in the non-raising branch of a guard are kept too (that branch runs
 whenever the op does). A condition's slice may contain `torch.prim.If`s made of pure ops
-(short-circuit `and`/`or`). A guard whose condition depends on something that cannot be
-moved (a loop induction variable, a list that is mutated, any other region op) is
-dropped, as are all guards with `runtime-asserts=false`. A message built with
-`aten.format` keeps its format string.
+(short-circuit `and`/`or`). A message built with `aten.format` keeps its format string.
+
+A check that cannot become an assert (its condition depends on a loop induction
+variable, on a list that is mutated, on another region op) is kept as the library wrote
+it: the top-level ops of the calculation holding such a raise move in front of the op,
+in their order, with every top-level op they depend on, and every op using a list they
+read (so that its mutations come along). The op never runs where PyTorch raises. With
+`runtime-asserts=false` all checks are dropped.
 
 A check that fails whenever the op runs (a raise outside any If, an If raising on both
 sides, or on the side its constant condition selects) is an error at the op.
@@ -27,9 +31,12 @@ from typing import ClassVar
 from torch_mlir import ir
 
 from torch_refine.calculations.kind import CALCULATE_OPS
+from torch_refine.calculations.lists import may_hold_list
 from torch_refine.calculations.purity import erase_if_dead, is_pure
 from torch_refine.calculations.symbols import user_functions
+from torch_refine.ir.constants import op_key
 from torch_refine.passes.base import ModulePass, PassFailure
+from torch_refine.patterns.lists import ancestor_in
 from torch_refine.patterns.scalars import negation
 
 RAISE = "torch.prim.RaiseException"
@@ -70,6 +77,7 @@ class _Guard:
     raises_when: bool  # the condition value that takes the raising branch
     message: str
     location: ir.Location
+    raising_block: ir.Block  # the branch that raises
 
 
 def drop(calculate, runtime_asserts: bool) -> None:
@@ -83,8 +91,8 @@ def drop(calculate, runtime_asserts: bool) -> None:
     inside = _values_defined_in(calculate.regions[1])
     cleanup = _outside_definers(calculate.regions[1], inside)
     if runtime_asserts:
-        for guard in guards:
-            _materialize(guard, calculate, inside, cleanup)
+        asserted = [guard.raising_block for guard in guards if _materialize(guard, calculate, inside, cleanup)]
+        _keep_other_checks(calculation, calculate, asserted, cleanup)
     for op in wrapped:
         op.operation.move_before(calculate)
     for result, value in zip(calculate.results, terminator.operands, strict=True):
@@ -114,7 +122,10 @@ def _find_guards(block, wrapped_op, guards: list[_Guard]) -> None:
         if constant is not None and constant == raises_when:
             _fail_always(wrapped_op, raise_op)
         if constant is None:
-            guards.append(_Guard(condition, raises_when, _message(raise_op, wrapped_op), raise_op.location))
+            guards.append(_Guard(
+                condition, raises_when, _message(raise_op, wrapped_op), raise_op.location,
+                branches[0 if raises_when else 1],
+            ))
         _find_guards(branches[1 if raises_when else 0], wrapped_op, guards)
 
 
@@ -189,10 +200,11 @@ def _outside_definers(region, inside: set) -> list:
     return definers
 
 
-def _materialize(guard: _Guard, calculate, inside: set, cleanup: list) -> None:
+def _materialize(guard: _Guard, calculate, inside: set, cleanup: list) -> bool:
+    """Assert the guard in front of `calculate`; False when its condition cannot be moved."""
     condition = _hoist(guard.condition, calculate, inside, cleanup)
     if condition is None:
-        return
+        return False
     ip = ir.InsertionPoint(calculate)
     if guard.raises_when:
         with ip, guard.location:
@@ -204,6 +216,63 @@ def _materialize(guard: _Guard, calculate, inside: set, cleanup: list) -> None:
         loc=guard.location,
         ip=ip,
     )
+    return True
+
+
+def _keep_other_checks(calculation, calculate, asserted_blocks: list, cleanup: list) -> None:
+    """Move the top-level ops of `calculation` holding a raise no assert covers in front of
+    `calculate`, with the top-level ops they depend on, in their order."""
+    raises = _raises_outside(calculation, asserted_blocks)
+    if not raises:
+        return
+    units = list(calculation.operations)[:-1]  # the yield stays
+    position = {op_key(unit): index for index, unit in enumerate(units)}
+    chosen: set[int] = set()
+    worklist = [ancestor_in(raise_op, calculation) for raise_op in raises]
+    while worklist:
+        unit = worklist.pop()
+        index = position.get(op_key(unit))
+        if index is None or index in chosen:
+            continue
+        chosen.add(index)
+        worklist.extend(_units_needed_by(unit, calculation))
+    for index in sorted(chosen):
+        units[index].operation.move_before(calculate)
+        cleanup.append(units[index])
+
+
+def _raises_outside(block, excluded_blocks: list) -> list:
+    """The raise ops in `block` and its nested blocks, except in `excluded_blocks`."""
+    found = []
+    for op in block.operations:
+        if op.operation.name == RAISE:
+            found.append(op)
+        for region in op.operation.regions:
+            for nested in region.blocks:
+                if not any(nested == excluded for excluded in excluded_blocks):
+                    found += _raises_outside(nested, excluded_blocks)
+    return found
+
+
+def _units_needed_by(unit, calculation) -> list:
+    """The top-level ops of `calculation` defining a value `unit` uses and, for a value
+    that may hold a list (used or made by `unit`: an alias, a container), every top-level
+    op using that value (its mutations among them)."""
+    needed = []
+    lists = [result for result in unit.operation.results if may_hold_list(result)]
+    for value in _operands_within(unit):
+        if not isinstance(value, ir.OpResult):
+            continue  # a block argument of `unit` itself, or of the enclosing function
+        definer = ancestor_in(value.owner, calculation)
+        if definer is None or op_key(definer) == op_key(unit):
+            continue
+        needed.append(definer)
+        if may_hold_list(value):
+            lists.append(value)
+    for value in lists:
+        users = (ancestor_in(use.owner, calculation) for use in value.uses)
+        needed.extend(user for user in users if user is not None)
+    return needed
 
 
 def _hoist(value: ir.Value, calculate, inside: set, cleanup: list):

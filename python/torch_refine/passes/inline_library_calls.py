@@ -7,6 +7,12 @@ nothing calls any more are erased.
 
 Library functions come from TorchScript, so each is one block ending in `func.return`;
 anything else is reported rather than guessed at.
+
+This pass inlines the library functions the module holds, whoever wrote them: it loads no
+library, so it has nothing to check them against. In a pipeline it runs after a reify
+pass, which owns those functions (it cloned them, and it rejects input functions with
+library symbols that are not such clones: `reify.reject_forged_functions`). Run alone on
+hand-written IR, as in its lit suite, the module's functions are the library.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations.kind import CALCULATE_OPS
 from torch_refine.calculations.symbols import is_library_symbol, user_functions
-from torch_refine.ir.module import copy_body_before, functions, symbol_name
+from torch_refine.ir.module import copy_body_before, functions, ops_in, symbol_name
 from torch_refine.passes.base import ModulePass, PassFailure
 
 
@@ -74,17 +80,7 @@ def _library_calls_in_calculations(module) -> list:
 
 
 def _library_calls_in(region) -> list:
-    calls = []
-
-    def visit(op):
-        if _is_library_call(op):
-            calls.append(op)
-        return ir.WalkResult.ADVANCE
-
-    for block in region.blocks:
-        for op in block.operations:
-            op.operation.walk(visit)
-    return calls
+    return ops_in(region, _is_library_call)
 
 
 def _check_inlinable(call, callee, symbol: str, chain: tuple) -> None:

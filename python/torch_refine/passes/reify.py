@@ -35,8 +35,8 @@ from torch_refine.calculations.kind import (
     CalculationKind,
 )
 from torch_refine.calculations.lists import LIST_MUTATING_OPS
-from torch_refine.calculations.symbols import library_key, user_functions
-from torch_refine.ir.module import symbol_name
+from torch_refine.calculations.symbols import is_library_symbol, library_key, user_functions
+from torch_refine.ir.module import functions, symbol_name
 from torch_refine.ir.types import is_tensor_type_text
 from torch_refine.library import loader as library_loader
 from torch_refine.library.loader import Library
@@ -44,12 +44,34 @@ from torch_refine.passes.base import PassFailure
 
 
 def load_library(module: ir.Operation, extra_library: str) -> Library:
-    """The library for `module`'s context; reports a bad extra library at the module."""
+    """The library for `module`'s context; reports a bad extra library at the module, and
+    a forged library function in `module` (see `reject_forged_functions`)."""
     try:
-        return library_loader.load(module.context, extra_library)
+        library = library_loader.load(module.context, extra_library)
     except library_loader.LibraryError as error:
         module.location.emit_error(str(error))
         raise PassFailure from None
+    reject_forged_functions(module, library)
+    return library
+
+
+def reject_forged_functions(module: ir.Operation, library: Library) -> None:
+    """Library symbols are reserved: a function of `module` named with a library prefix
+    must be the copy a reify step made of that library function (an earlier reify pass of
+    the same pipeline leaves them for the next), else input IR could replace the library
+    (a forged `@__torch_refine_shape_fn.aten.tanh` would give `tanh` any shape). Copies
+    are recognized by content, not by a mark the input could forge too. Extra library
+    functions are given with `extra-library`."""
+    forged = [
+        fn for fn in functions(module) if is_library_symbol(symbol_name(fn)) and not library.is_clone(fn)
+    ]
+    for fn in forged:
+        fn.location.emit_error(
+            f"function @\"{symbol_name(fn)}\" uses a name reserved for torch-refine's library "
+            "and is not that library function (add library functions with extra-library)"
+        )
+    if forged:
+        raise PassFailure
 
 
 def reify(module: ir.Operation, kind: CalculationKind, library: Library, reify_refined_ops: bool = False) -> int:

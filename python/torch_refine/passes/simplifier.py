@@ -129,8 +129,10 @@ class Simplifier:
             return True
         if prepare is not None:
             prepare(calc)
+        scalars.mark_divisors(calc.regions[1])  # or the folders fold divisions by zero
         with _wrapped_ops_detached(calc):
             rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
+        scalars.unmark_divisors(calc.regions[1])
         if self._report_failed_checks(calc):
             return False
         calculated = self._calculated(calc)

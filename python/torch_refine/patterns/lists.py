@@ -20,7 +20,7 @@ import functools
 
 from torch_mlir import ir
 
-from torch_refine.calculations.lists import LIST_MUTATING_OPS, READ_ONLY_USERS
+from torch_refine.calculations.lists import only_read, reads_list
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -31,72 +31,6 @@ from torch_refine.ir.constants import (
 )
 
 MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
-# Ops whose result is the same list object as their operand.
-TRANSPARENT_ALIASES = frozenset({"torch.derefine", "torch.prim.unchecked_cast"})
-# Ops that store their operands in a new list or tuple, and ops that read elements back out.
-CONTAINER_BUILDERS = frozenset({"torch.prim.ListConstruct", "torch.prim.TupleConstruct"})
-ELEMENT_ACCESSORS = frozenset(
-    {"torch.aten.__getitem__.t", "torch.prim.TupleIndex", "torch.prim.ListUnpack",
-     "torch.prim.TupleUnpack"}
-)
-
-
-def _reads_list(op_name: str) -> bool:
-    if op_name in READ_ONLY_USERS:
-        return True
-    return op_name.startswith("torch.aten.") and op_name not in LIST_MUTATING_OPS
-
-
-def _may_hold_list(value: ir.Value) -> bool:
-    return "list" in str(value.type)
-
-
-def _alias_result(use) -> ir.Value | None:
-    """The value that is the same object as the used operand, for alias-forwarding users."""
-    owner = use.owner
-    name = owner.operation.name
-    if name in TRANSPARENT_ALIASES:
-        return owner.result
-    if name == "torch.prim.If.yield":
-        return owner.operation.parent.results[use.operand_number]
-    return None
-
-
-def only_read(value: ir.Value) -> bool:
-    """True when no user of the list `value`, nor of any alias of it, may change it.
-
-    Aliases are derefine/unchecked_cast results, `prim.If` results yielding it, and every
-    element read back out of a container it is stored in.
-    """
-    for use in value.uses:
-        name = use.owner.operation.name
-        if (alias := _alias_result(use)) is not None:
-            if not only_read(alias):
-                return False
-        elif name in CONTAINER_BUILDERS:
-            if not _elements_only_read(use.owner.result):
-                return False
-        elif not _reads_list(name):
-            return False
-    return True
-
-
-def _elements_only_read(container: ir.Value) -> bool:
-    """True when nothing read out of `container` (or its aliases) may be changed."""
-    for use in container.uses:
-        name = use.owner.operation.name
-        if (alias := _alias_result(use)) is not None:
-            if not _elements_only_read(alias):
-                return False
-        elif name in CONTAINER_BUILDERS:
-            if not _elements_only_read(use.owner.result):
-                return False
-        elif name in ELEMENT_ACCESSORS:
-            if not all(only_read(r) for r in use.owner.results if _may_hold_list(r)):
-                return False
-        elif not _reads_list(name):
-            return False
-    return True
 
 
 def literal_elements(value: ir.Value) -> list[ir.Value] | None:
@@ -193,9 +127,10 @@ def fold_slice(op, rewriter):
     return None
 
 
-def _ancestor_in(op, block: ir.Block):
-    """The op of `block` that is or contains `op`, or None."""
-    while op is not None:
+def ancestor_in(op, block: ir.Block):
+    """The op of `block` that is or contains `op`, or None. Stops at the function: a
+    module has no block to ask for."""
+    while op is not None and op.operation.name != "func.func":
         if op.operation.block == block:
             return op
         op = op.operation.parent
@@ -213,13 +148,13 @@ def _classify_users(literal):
     for use in literal.result.uses:
         user = use.owner
         name = user.operation.name
-        ancestor = _ancestor_in(user, block)
+        ancestor = ancestor_in(user, block)
         if ancestor is None:
             return None
         is_mutation = name in MODELLED_MUTATIONS and use.operand_number == 0
         if is_mutation and user.operation.block == block and not _result_used(user):
             mutations[op_key(user)] = user
-        elif is_mutation or not _reads_list(name):
+        elif is_mutation or not reads_list(name):
             barriers[op_key(ancestor)] = ancestor
         else:
             readers.setdefault(op_key(ancestor), (ancestor, []))[1].append(use)
@@ -306,7 +241,7 @@ def _continue_from(literal, stop, state: list) -> None:
         fresh = _list_construct(state, literal.result.type)
     stop_key = op_key(stop)
     for use in list(literal.result.uses):
-        ancestor = _ancestor_in(use.owner, block)
+        ancestor = ancestor_in(use.owner, block)
         if op_key(ancestor) == stop_key or stop.operation.is_before_in_block(ancestor.operation):
             use.owner.operands[use.operand_number] = fresh
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from torch_refine.calculations.dim_facts import express
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
+from torch_refine.ir.module import ops_in
 
 
 def _format(fmt, *args):
@@ -274,6 +276,82 @@ def fold_sign_comparison(op, rewriter):
     return None
 
 
+# Int division by zero raises, but torch-mlir's folders fold it anyway (`floordiv.int` to
+# a garbage constant, `div.int` to inf; `remainder.int` kills the process with SIGFPE),
+# and the greedy driver folds an op before any pattern sees it. So while a calculation is
+# simplified, a divisor not known to be non-zero reaches its division through an opaque
+# marker (`mark_divisors`); `unmark_divisor` removes the marker once the divisor is a
+# non-zero constant or a symbolic size (which no folder folds), and turns a division by
+# a constant zero into the raise it is; `unmark_divisors` removes the markers left.
+DIVISIONS = frozenset({"torch.aten.floordiv.int", "torch.aten.remainder.int", "torch.aten.div.int"})
+DIVISOR_MARKER = "torch_refine.divisor"
+ZERO_DIVISION = "ZeroDivisionError: integer division or modulo by zero"
+
+
+def mark_divisors(region) -> None:
+    def may_divide_by_zero(op) -> bool:
+        return op.name in DIVISIONS and not _is_non_zero_constant(op.operands[1])
+
+    for division in ops_in(region, may_divide_by_zero):
+        divisor = division.operands[1]
+        marker = ir.Operation.create(
+            "torch.operator",
+            results=[divisor.type],
+            operands=[divisor],
+            attributes={"name": ir.StringAttr.get(DIVISOR_MARKER)},
+            loc=division.location,
+            ip=ir.InsertionPoint(division),
+        )
+        division.operands[1] = marker.result
+
+
+def _is_non_zero_constant(value: ir.Value) -> bool:
+    try:
+        return constant_value(value) != 0
+    except NotConstant:
+        return False
+
+
+def _is_divisor_marker(op) -> bool:
+    if op.operation.name != "torch.operator":
+        return False
+    return ir.StringAttr(op.attributes["name"]).value == DIVISOR_MARKER
+
+
+def unmark_divisor(op, rewriter):
+    if not _is_divisor_marker(op):
+        return True
+    divisor = op.operands[0]
+    try:
+        zero = constant_value(divisor) == 0
+    except NotConstant:
+        polynomial = express(divisor)
+        if polynomial is None or polynomial.constant_value() is not None:
+            return True
+        zero = False
+    if not zero:
+        rewriter.replace_op(op, [divisor])
+        return None
+    for use in list(op.result.uses):
+        division = use.owner
+        with ir.InsertionPoint(division), division.location:
+            message = make_constant(ZERO_DIVISION)
+            none = make_constant(None)
+            ir.Operation.create("torch.prim.RaiseException", operands=[message, none])
+            result_type = division.result.type
+            unreachable = ir.Operation.create("torch.prim.Uninitialized", results=[result_type]).result
+        division.result.replace_all_uses_with(unreachable)
+        rewriter.erase_op(division)
+    rewriter.erase_op(op)
+    return None
+
+
+def unmark_divisors(region) -> None:
+    for marker in ops_in(region, _is_divisor_marker):
+        marker.result.replace_all_uses_with(marker.operands[0])
+        marker.erase()
+
+
 def patterns(options) -> list:
     found = [(name, fold_constant_operands) for name in _EVALUATORS]
     found += [(name, fold_sign_comparison) for name in _SIGN_DECIDED]
@@ -285,4 +363,5 @@ def patterns(options) -> list:
         ("torch.prim.unchecked_cast", fold_unchecked_cast),
         ("torch.prim.dtype", fold_prim_dtype),
         ("torch.aten.__not__", lower_not),
+        ("torch.operator", unmark_divisor),
     ]

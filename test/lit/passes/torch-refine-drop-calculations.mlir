@@ -104,7 +104,8 @@ func.func @guard(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?,7],f
 
 // A check raising in the `then` branch is negated; a check nested in the non-raising
 // branch of another runs whenever the op does and is kept; a check depending on a loop
-// variable cannot be moved out and is dropped.
+// variable cannot become an assert and is kept as written: its loop moves in front of
+// the op.
 // CHECK-LABEL: func.func @negated_and_nested_guards(
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor, %[[N:.*]]: !torch.int
 // CHECK:         %[[DIM:.*]] = torch.aten.dim %[[X]]
@@ -116,7 +117,16 @@ func.func @guard(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?,7],f
 // CHECK:         %[[LE:.*]] = torch.aten.le.int %[[DIM]], %[[INT4]]
 // CHECK:         torch.runtime.assert %[[LE]], "rank must be at most 4"
 // CHECK-NOT:     torch.runtime.assert
+// CHECK:         %[[MSG2:.*]] = torch.constant.str "index out of range"
+// CHECK:         torch.prim.Loop %[[N]]
+// CHECK-NEXT:    ^bb0(%[[I:.*]]: !torch.int):
+// CHECK-NEXT:      %[[LT:.*]] = torch.aten.lt.int %[[I]], %[[DIM]]
+// CHECK-NEXT:      torch.prim.If %[[LT]]
+// CHECK:             torch.prim.RaiseException %[[MSG2]]
 // CHECK:         torch.aten.tanh
+// NOASSERT-LABEL: func.func @negated_and_nested_guards(
+// NOASSERT-NOT:     torch.prim.Loop
+// NOASSERT:         torch.aten.tanh
 func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -> !torch.vtensor {
   %0 = torch.shape.calculate {
     %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
@@ -206,6 +216,129 @@ func.func @short_circuit_guard(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor
       torch.prim.If.yield
     }
     %sizes = torch.aten.size %arg0 : !torch.vtensor<[?],f32> -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// A condition reading a list that the calculation mutates cannot be moved out alone
+// (it would read the list without its mutations): the check is kept as written, with
+// the ops making and mutating the list, in their order.
+// CHECK-LABEL: func.func @check_reads_a_mutated_list(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor
+// CHECK:         %[[SIZES:.*]] = torch.aten.size %[[X]]
+// CHECK:         %[[HEAD:.*]] = torch.aten.slice.t %[[SIZES]]
+// CHECK:         torch.aten.append.t %[[HEAD]], %[[FIVE:.*]] :
+// CHECK:         %[[LAST:.*]] = torch.aten.__getitem__.t %[[HEAD]]
+// CHECK:         %[[SMALL:.*]] = torch.aten.lt.int %[[LAST]]
+// CHECK:         torch.prim.If %[[SMALL]]
+// CHECK:           torch.prim.RaiseException
+// CHECK:         torch.aten.tanh %[[X]]
+// NOASSERT-LABEL: func.func @check_reads_a_mutated_list(
+// NOASSERT-NEXT:    %[[T:.*]] = torch.aten.tanh
+// NOASSERT-NEXT:    return %[[T]]
+func.func @check_reads_a_mutated_list(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %int-1 = torch.constant.int -1
+    %int5 = torch.constant.int 5
+    %msg = torch.constant.str "last size too small"
+    %sizes = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+    %head = torch.aten.slice.t %sizes, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %1 = torch.aten.append.t %head, %int5 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %last = torch.aten.__getitem__.t %head, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %small = torch.aten.lt.int %last, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %small -> () {
+      torch.prim.RaiseException %msg, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// A check nested in an If that is not itself a check (an early return of the library
+// function) is kept: the If moves in front of the op.
+// CHECK-LABEL: func.func @check_under_an_early_return(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor, %[[N:.*]]: !torch.int
+// CHECK:         %[[EMPTY:.*]] = torch.aten.eq.int %[[N]]
+// CHECK:         torch.prim.If %[[EMPTY]] -> (!torch.int)
+// CHECK:           torch.prim.If
+// CHECK:             torch.prim.RaiseException
+// CHECK:         torch.aten.tanh %[[X]]
+func.func @check_under_an_early_return(%arg0: !torch.vtensor, %arg1: !torch.int) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int3 = torch.constant.int 3
+    %msg = torch.constant.str "too large"
+    %empty = torch.aten.eq.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %empty -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %large = torch.aten.gt.int %arg1, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %large -> () {
+        torch.prim.RaiseException %msg, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield %arg1 : !torch.int
+    }
+    %sizes = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// The same through an alias: the list is mutated as the result of a cast of it.
+// CHECK-LABEL: func.func @check_reads_a_list_mutated_through_an_alias(
+// CHECK:         %[[HEAD:.*]] = torch.aten.slice.t
+// CHECK:         %[[OPT:.*]] = torch.derefine %[[HEAD]]
+// CHECK:         %[[ALIAS:.*]] = torch.prim.unchecked_cast %[[OPT]]
+// CHECK:         torch.aten.append.t %[[ALIAS]]
+// CHECK:         %[[LAST:.*]] = torch.aten.__getitem__.t %[[HEAD]]
+// CHECK:         torch.prim.If
+// CHECK:           torch.prim.RaiseException
+// CHECK:         torch.aten.tanh
+func.func @check_reads_a_list_mutated_through_an_alias(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %int-1 = torch.constant.int -1
+    %int5 = torch.constant.int 5
+    %msg = torch.constant.str "last size too small"
+    %sizes = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+    %head = torch.aten.slice.t %sizes, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %opt = torch.derefine %head : !torch.list<int> to !torch.optional<list<int>>
+    %alias = torch.prim.unchecked_cast %opt : !torch.optional<list<int>> -> !torch.list<int>
+    %1 = torch.aten.append.t %alias, %int5 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %last = torch.aten.__getitem__.t %head, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %small = torch.aten.lt.int %last, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %small -> () {
+      torch.prim.RaiseException %msg, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
   } : !torch.vtensor
   return %0 : !torch.vtensor

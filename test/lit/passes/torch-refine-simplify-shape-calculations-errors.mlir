@@ -47,3 +47,44 @@ func.func @contradiction(%arg0: !torch.vtensor) -> !torch.vtensor<[3],f32> {
   return %0 : !torch.vtensor<[3],f32>
 }
 
+
+// -----
+
+// An int division by a divisor that folds to zero raises, as in PyTorch; torch-mlir's
+// folders would fold it (remainder.int crashed the process with SIGFPE, floordiv.int
+// gave a garbage size).
+func.func @remainder_by_zero(%arg0: !torch.vtensor<[0,3],f32>) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    // expected-error @+1 {{'torch.aten.tanh' op shape check failed: ZeroDivisionError: integer division or modulo by zero}}
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor<[0,3],f32> -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %rows = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[0,3],f32>, !torch.int -> !torch.int
+    %cols = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[0,3],f32>, !torch.int -> !torch.int
+    %r = torch.aten.remainder.int %cols, %rows : !torch.int, !torch.int -> !torch.int
+    %list = torch.prim.ListConstruct %r, %cols : (!torch.int, !torch.int) -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %list : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+func.func @floordiv_by_zero(%arg0: !torch.vtensor<[0,3],f32>) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    // expected-error @+1 {{'torch.aten.tanh' op shape check failed: ZeroDivisionError: integer division or modulo by zero}}
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor<[0,3],f32> -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %rows = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[0,3],f32>, !torch.int -> !torch.int
+    %cols = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[0,3],f32>, !torch.int -> !torch.int
+    %q = torch.aten.floordiv.int %cols, %rows : !torch.int, !torch.int -> !torch.int
+    %list = torch.prim.ListConstruct %q, %cols : (!torch.int, !torch.int) -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %list : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}

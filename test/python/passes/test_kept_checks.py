@@ -1,0 +1,101 @@
+"""Refined programs keep every check the library could not decide: run on valid input
+they agree with PyTorch, and where PyTorch raises they raise too (issue 15)."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import torch_refine
+from torch_refine.api import RefinementError
+from torch_refine.executor import ExecutionError
+
+AVG_POOL3D_UNRANKED = """
+func.func @main(%x: !torch.vtensor<*,f32>) -> !torch.vtensor {
+  %int2 = torch.constant.int 2
+  %kernel = torch.prim.ListConstruct %int2 : (!torch.int) -> !torch.list<int>
+  %stride = torch.prim.ListConstruct  : () -> !torch.list<int>
+  %int0 = torch.constant.int 0
+  %padding = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %0 = torch.aten.avg_pool3d %x, %kernel, %stride, %padding, %false, %true, %none : !torch.vtensor<*,f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+"""
+
+MASKED_SELECT_UNRANKED_MASK = """
+func.func @main(%x: !torch.vtensor<[2,3],f32>, %mask: !torch.vtensor<*,i1>) -> !torch.vtensor {
+  %0 = torch.aten.masked_select %x, %mask : !torch.vtensor<[2,3],f32>, !torch.vtensor<*,i1> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+"""
+
+GATHER_DYNAMIC_DIM = """
+func.func @main(%x: !torch.vtensor<[2,3],f32>, %index: !torch.vtensor<[?,4],si64>, %dim: !torch.int) -> !torch.vtensor {
+  %false = torch.constant.bool false
+  %0 = torch.aten.gather %x, %dim, %index, %false : !torch.vtensor<[2,3],f32>, !torch.int, !torch.vtensor<[?,4],si64>, !torch.bool -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+"""
+
+VIEW_ZERO_ELEMENTS_TO_INFERRED = """
+func.func @main(%x: !torch.vtensor<[0,3],f32>) -> !torch.vtensor {
+  %int-1 = torch.constant.int -1
+  %int0 = torch.constant.int 0
+  %size = torch.prim.ListConstruct %int-1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %x, %size : !torch.vtensor<[0,3],f32>, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+"""
+
+
+def _agrees_with_pytorch(module, reference, *args) -> None:
+    """Run the refined `module` and `reference` on `args`: both give a tensor of the same
+    shape (the refined types checked against it), or both raise, the module in a kept
+    check before the op runs (the op itself would raise anyway)."""
+    try:
+        expected = reference(*args)
+    except RuntimeError:
+        with pytest.raises(ExecutionError, match=r"^(torch\.runtime\.assert|torch\.prim\.RaiseException) "):
+            torch_refine.execute(module, *args, check_types=True)
+        return
+    got = torch_refine.execute(module, *args, check_types=True)
+    assert got.shape == expected.shape
+
+
+@pytest.fixture(scope="module")
+def avg_pool3d_refined():
+    return torch_refine.refine(AVG_POOL3D_UNRANKED).module
+
+
+@pytest.mark.parametrize(
+    "shape", [(1, 2, 4, 4, 4), (2, 3, 3, 3), (1, 1, 2, 5, 7), (1, 2, 1, 4, 4), (1, 0, 4, 4, 4), (4, 4, 4)]
+)
+def test_avg_pool3d_of_unknown_rank_keeps_its_output_list(avg_pool3d_refined, shape):
+    # The checks read the pooled sizes appended to `input[:-3]`: without the appends they
+    # read `input[:-3][-3]` and failed every valid input.
+    _agrees_with_pytorch(avg_pool3d_refined, lambda x: torch.ops.aten.avg_pool3d(x, [2]), torch.randn(*shape))
+
+
+@pytest.mark.parametrize("mask_shape", [(2, 3), (3,), (1, 2, 3), (4,), (2, 2)])
+def test_masked_select_with_unranked_mask_keeps_its_broadcast_check(mask_shape):
+    module = torch_refine.refine(MASKED_SELECT_UNRANKED_MASK).module
+    assert "vtensor<[?],f32>" in str(module)  # the claim that needs the check
+    mask = torch.rand(*mask_shape) > 0.5
+    _agrees_with_pytorch(module, torch.masked_select, torch.randn(2, 3), mask)
+
+
+@pytest.mark.parametrize(("rows", "dim"), [(2, 1), (1, -1), (3, 1), (2, 0), (1, -2)])
+def test_gather_with_dynamic_dim_keeps_its_index_checks(rows, dim):
+    module = torch_refine.refine(GATHER_DYNAMIC_DIM).module
+    index = torch.zeros(rows, 4, dtype=torch.int64)
+    _agrees_with_pytorch(module, lambda x, i, d: torch.gather(x, d, i), torch.randn(2, 3), index, dim)
+
+
+def test_view_of_zero_elements_to_an_inferred_dim_fails_like_pytorch():
+    with pytest.raises(RuntimeError):
+        torch.empty(0, 3).view(-1, 0)
+    with pytest.raises(RefinementError, match=r"'torch\.aten\.view' op shape check failed: ZeroDivision"):
+        torch_refine.refine(VIEW_ZERO_ELEMENTS_TO_INFERRED)
