@@ -16,15 +16,17 @@ Only `export_and_import` imports torch.
 
 from __future__ import annotations
 
+import operator
+import os
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine import report
+from torch_refine import passes, report
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
-from torch_refine.driver.pipeline_syntax import parse as parse_pipeline
 from torch_refine.errors import RefinementError
 from torch_refine.ir import parsing, types
 from torch_refine.ir.erase import erase_tensor_types
@@ -94,14 +96,18 @@ def _refine(
     runtime_asserts: bool = True,
     max_iterations: int = 10,
 ) -> Refined:
-    options = f"runtime-asserts={str(runtime_asserts).lower()} max-iterations={max_iterations}"
-    if extra_library:
-        options += f' extra-library="{extra_library}"'
-    pipeline_text = f"builtin.module({PIPELINE}{{{options}}})"
+    _check_options(extra_library, runtime_asserts, max_iterations)
+    # Options are data on the pass object, never spliced into pipeline text: a path
+    # such as 'x.mlir" extra-library="evil.py' stays one (nonexistent) file name.
+    pipeline_pass = passes.get(PIPELINE)(
+        extra_library=str(extra_library),
+        runtime_asserts=runtime_asserts,
+        max_iterations=max_iterations,
+    )
     with module.context:
-        _run_pipeline(module, pipeline_text)
+        _run_pipeline(module, pipeline_pass)
         _refine_signatures(module.operation)
-        return Refined(module, _count(module.operation, extra_library))
+        return Refined(module, _count(module.operation, str(extra_library)))
 
 
 def specialize(
@@ -118,6 +124,11 @@ def specialize(
     the argument's type. A rank or dtype that differs from the argument's raises
     ValueError naming the argument.
     """
+    if isinstance(input_types, str) or not isinstance(input_types, Sequence):
+        raise TypeError(
+            f"input_types must be a sequence of shapes, types or None, "
+            f"not {type(input_types).__name__}"
+        )
     module = parsing.as_module(module)
     with module.context:
         fn = _function(module.operation, function)
@@ -138,20 +149,51 @@ def specialize(
 # --- helpers -----------------------------------------------------------------------------
 
 
-def _run_pipeline(module: ir.Module, pipeline_text: str) -> None:
+def _check_options(extra_library, runtime_asserts, max_iterations) -> None:
+    if not isinstance(extra_library, str | os.PathLike):
+        raise TypeError(f"extra_library must be a path, not {type(extra_library).__name__}")
+    if not isinstance(runtime_asserts, bool):
+        raise TypeError(f"runtime_asserts must be a bool, not {type(runtime_asserts).__name__}")
+    if not isinstance(max_iterations, int) or isinstance(max_iterations, bool):
+        raise TypeError(f"max_iterations must be an int, not {type(max_iterations).__name__}")
+    if max_iterations < 1:
+        raise ValueError(f"max_iterations must be at least 1, not {max_iterations}")
+
+
+def _run_pipeline(module: ir.Module, pipeline_pass) -> None:
+    """Errors in the input are diagnostics; only a failure torch-refine is to blame for
+    (a pass raising, an undiagnosed failure, invalid IR out of the pipeline) saves the
+    input for a bug report."""
     before = module.operation.get_asm(enable_debug_info=True, assume_verified=True)
     pass_manager = PassManager(module.context)
-    pass_manager.add_pipeline(parse_pipeline(pipeline_text))
+    pass_manager.add_python_pass(pipeline_pass)
     pass_manager.enable_verifier(False)
     try:
         pass_manager.run(module.operation)
+    except ir.MLIRError as error:
+        if error.error_diagnostics:
+            raise RefinementError(f"{PIPELINE} failed", parsing.format_error(error)) from None
+        reproducer = _save_reproducer(before, pipeline_pass)
+        raise RefinementError(f"{PIPELINE} failed without a diagnostic (internal error)",
+                              str(error), reproducer) from None
+    except InternalPassError as error:
+        reproducer = _save_reproducer(before, pipeline_pass)
+        raise RefinementError(f"{error}: {error.__cause__!r}", "", reproducer) from error
+    try:
         module.operation.verify()
     except ir.MLIRError as error:
-        reproducer = save_reproducer(before, pipeline_text)
-        raise RefinementError(f"{PIPELINE} failed", parsing.format_error(error), reproducer) from None
-    except InternalPassError as error:
-        reproducer = save_reproducer(before, pipeline_text)
-        raise RefinementError(f"{error}: {error.__cause__!r}", "", reproducer) from error
+        reproducer = _save_reproducer(before, pipeline_pass)
+        raise RefinementError(f"{PIPELINE} produced invalid IR (internal error)",
+                              parsing.format_error(error), reproducer) from None
+
+
+def _save_reproducer(asm: str, pipeline_pass) -> tuple[str, str]:
+    options = f"runtime-asserts={str(pipeline_pass.runtime_asserts).lower()} " \
+              f"max-iterations={pipeline_pass.max_iterations}"
+    flags = ()
+    if pipeline_pass.extra_library:  # a flag, shell-quoted, not spliced into the pipeline
+        flags = (f"--extra-library={shlex.quote(pipeline_pass.extra_library)}",)
+    return save_reproducer(asm, f"builtin.module({PIPELINE}{{{options}}})", flags)
 
 
 def _count(module_op: ir.Operation, extra_library: str = "") -> report.TypeReport:
@@ -175,9 +217,14 @@ def _argument_type(function: str, index: int, old: ir.Type, wanted) -> ir.Type:
         new_info = types.parse_text(wanted)
         if new_info is None:
             raise ValueError(f"{where}: '{wanted}' is not a tensor type")
-    else:
-        sizes = tuple(None if d is None else int(d) for d in wanted)
+    elif isinstance(wanted, Sequence):
+        sizes = tuple(_dim(where, index, d) for index, d in enumerate(wanted))
         new_info = types.TensorInfo(sizes, old_info.dtype, old_info.value_semantics)
+    else:
+        raise TypeError(
+            f"{where}: expected a shape such as (4, None), a type or None, "
+            f"not {type(wanted).__name__}"
+        )
     if old_info.rank is not None and new_info.rank is not None and old_info.rank != new_info.rank:
         raise ValueError(
             f"{where} has rank {old_info.rank} ({old}), the new type has rank {new_info.rank}"
@@ -185,6 +232,20 @@ def _argument_type(function: str, index: int, old: ir.Type, wanted) -> ir.Type:
     if old_info.dtype and new_info.dtype and old_info.dtype != new_info.dtype:
         raise ValueError(f"{where} has dtype {old_info.dtype} ({old}), not {new_info.dtype}")
     return types.to_type(new_info)
+
+
+def _dim(where: str, index: int, dim) -> int | None:
+    """A size of a shape given to `specialize`: None (`?`) or an int in MLIR's range."""
+    if dim is None:
+        return None
+    if isinstance(dim, bool) or not hasattr(dim, "__index__"):
+        raise TypeError(f"{where}: dim {index} is {dim!r} ({type(dim).__name__}), not an int")
+    size = operator.index(dim)
+    if size < 0:
+        raise ValueError(f"{where}: dim {index} is {size}, not a size (None for '?')")
+    if size >= 2**63:
+        raise ValueError(f"{where}: dim {index} is {size}, larger than 2^63 - 1")
+    return size
 
 
 def _signature(fn) -> ir.FunctionType:

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 class RefinementError(Exception):
     """Bad IR or a failing pass. `diagnostics` are `file:line:col: error: ...` lines;
-    `reproducer` is the path of the input IR saved for `torch-refine-opt`, if any."""
+    `reproducer` is the path of the input IR saved for `torch-refine-opt` after an internal
+    error (never for a diagnosed error in the input), else None."""
 
     def __init__(self, message: str, diagnostics_text: str = "", reproducer=None):
         details = f"{message}\n{diagnostics_text}".rstrip()
         path = None
         if reproducer is not None:
             path, command = reproducer
-            details += f"\nthe input IR is saved in {path}; reproduce with:\n  {command}"
+            details += (f"\nthis is a bug in torch-refine; the input IR is saved in {path} "
+                        f"(remove it when done); reproduce with:\n  {command}")
         super().__init__(details)
         self.diagnostics = diagnostics_text
         self.reproducer = path

@@ -8,6 +8,17 @@ literals (dense and `dense_resource` blobs), lists, tuples, `prim.If`, `prim.Loo
 `func.call`, casts, copies and `torch.runtime.assert` are interpreted here. An op it cannot
 run is an `ExecutionError` naming the op and its location, never a guess.
 
+IR is data, not code (docs/trust-model.md): by default the executor runs only an
+allow-list, the ops interpreted here, the ops the built-in library has functions for (pure
+tensor computations whose semantics torch-refine checks against PyTorch) and a few pure
+scalar ops (`_PURE_OPS`). Anything else (`aten.from_file`, `prim.Print`, custom ops) is
+refused with an error naming the op and its location, unless the caller passes
+`allow_side_effects=True`. Argument tensors are copied, so in-place ops never reach the
+caller's tensors, and random ops draw from a generator seeded with `seed` inside a forked
+RNG state, so the caller's RNG state is untouched. Before calling a kernel, the op's
+library functions are run on the runtime sizes and dtypes: where they raise (the check
+refinement would report or keep as `torch.runtime.assert`), the kernel is not called.
+
 With `check_types=True` every tensor produced (and every argument) is compared with its
 static type in the IR; all mismatches are collected and raised at the end as one
 `TypeMismatchError`. The results are still computed by PyTorch, so the comparison is
@@ -25,6 +36,7 @@ import numpy as np
 import torch
 from torch_mlir import ir
 
+from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX, is_library_symbol
 from torch_refine.ir import parsing, types
 from torch_refine.library.promotion import promote_dtypes
 from torch_refine.report import short_location
@@ -44,6 +56,7 @@ DTYPES = {
     11: torch.bool,
     15: torch.bfloat16,
 }
+_DTYPE_CODES = {dtype: code for code, dtype in DTYPES.items()}
 ELEMENT_DTYPES = {types.DTYPE_TO_ELEMENT[code]: dtype for code, dtype in DTYPES.items()}
 # Builtin (MLIR) element types of literals; signless integers are signed, i1 is bool.
 _BUILTIN_DTYPES = {
@@ -67,8 +80,43 @@ _IDENTITY_OPS = frozenset({
 })
 
 
+# Pure scalar and list ops run through torch.ops that have no library function (the library's
+# own functions use most of them). With the library's ops and the ops interpreted here,
+# the allow-list of what runs without `allow_side_effects`.
+_PURE_OPS = frozenset({
+    "aten.Bool.Tensor", "aten.Float.Scalar", "aten.Float.Tensor", "aten.Int.Scalar",
+    "aten.Int.Tensor", "aten.Int.bool", "aten.Int.float", "aten.ScalarImplicit",
+    "aten.__and__.bool", "aten.__or__.bool", "aten.__contains__.int_list",
+    "aten.__contains__.str_list", "aten.__derive_index", "aten.__range_length",
+    "aten.add.str", "aten.all.bool", "aten.any.bool", "aten.ceil.float", "aten.div.float",
+    "aten.div.int", "aten.eq.bool", "aten.eq.int_list", "aten.eq.str", "aten.floor.float",
+    "aten.ne.bool", "aten.ne.int_list", "aten.ne.str", "aten.neg.float", "aten.neg.int",
+    "aten.sqrt.int", "prim.NumToTensor.Scalar", "prim.max.float", "prim.max.int",
+    "prim.max.self_int", "prim.min.float", "prim.min.int", "prim.min.self_int",
+})
+
+
+# (library symbol, runtime arguments as the function sees them) -> the message it raises, or
+# None. The built-in library is the same in every context, so verdicts are kept across runs.
+_LIBRARY_VERDICTS: dict = {}
+_MAX_LIBRARY_VERDICTS = 100_000
+
+
 class ExecutionError(Exception):
     """An op failed or cannot be run; the message names the op and its location."""
+
+
+class RaisedError(ExecutionError):
+    """The program raised: a `torch.prim.RaiseException` or a failing `torch.runtime.assert`;
+    `message` is the program's own message."""
+
+    def __init__(self, text: str, message: str):
+        super().__init__(text)
+        self.message = message
+
+
+class SideEffectError(ExecutionError):
+    """An op outside the allow-list, refused without `allow_side_effects=True`."""
 
 
 @dataclass(frozen=True)
@@ -94,22 +142,32 @@ class TypeMismatchError(ExecutionError):
         self.mismatches = mismatches
 
 
-def execute(module, *tensors, function: str = "main", check_types: bool = False):
+def execute(module, *tensors, function: str = "main", check_types: bool = False,
+            allow_side_effects: bool = False, seed: int = 0):
     """Run `function` of a Torch-dialect module (an `ir.Module`, a `Refined` or MLIR text)
-    on `tensors`; returns one value, or a tuple for several results."""
+    on `tensors`; returns one value, or a tuple for several results.
+
+    Only the allow-list of pure ops runs (see the module docstring); `allow_side_effects=True`
+    runs any op `torch.ops` has, file I/O and printing included: only for trusted IR.
+    Random ops draw from a generator seeded with `seed`; the caller's RNG state and
+    argument tensors are left as they were.
+    """
     module = parsing.as_module(module)
-    with module.context:
-        interpreter = _Interpreter(module, check_types)
-        results = interpreter.call(function, list(tensors))
+    arguments = [t.clone() if isinstance(t, torch.Tensor) else t for t in tensors]
+    with module.context, torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        interpreter = _Interpreter(module, check_types, allow_side_effects)
+        results = interpreter.call(function, arguments)
     if interpreter.mismatches:
         raise TypeMismatchError(interpreter.mismatches)
     return results[0] if len(results) == 1 else tuple(results)
 
 
 class _Interpreter:
-    def __init__(self, module: ir.Module, check_types: bool):
+    def __init__(self, module: ir.Module, check_types: bool, allow_side_effects: bool = False):
         self.module = module
         self.check_types = check_types
+        self.allow_side_effects = allow_side_effects
         self.mismatches: list[Mismatch] = []
         self.functions = {}
         for op in module.body.operations:
@@ -117,11 +175,14 @@ class _Interpreter:
                 self.functions[ir.StringAttr(op.attributes["sym_name"]).value] = op
         self._resources: dict[str, str] | None = None
         self._callables: dict[str, object] = {}
+        self._library = _builtin_library(module)
+        self._checking_library = False
 
     # --- structure ---------------------------------------------------------------------
 
     def call(self, name: str, args: list) -> list:
-        fn = self.functions.get(name)
+        # Library symbols resolve to the built-in library, never to a same-named input function.
+        fn = self._library.get(name) if is_library_symbol(name) else self.functions.get(name)
         if fn is None:
             raise ExecutionError(f"no function @{name} in the module")
         block = fn.regions[0].blocks[0]
@@ -170,11 +231,20 @@ class _Interpreter:
         qualified = name.removeprefix("torch.")
         if name == "torch.operator":
             qualified = ir.StringAttr(op.attributes["name"]).value
+        if not self.allow_side_effects and not self._allowed(qualified):
+            raise SideEffectError(
+                f"refusing '{qualified}' at {_where(op)}: the executor runs only pure tensor "
+                f"and scalar computations it knows (no file I/O, printing or global state); "
+                f"pass allow_side_effects=True to run it on trusted IR")
         target = self._callables.get(qualified)
         if target is None:
             target = _resolve(qualified, op)
             self._callables[qualified] = target
         overload, arguments = target
+        if (refusal := self._library_refusal(qualified, operands)) is not None:
+            raise ExecutionError(
+                f"'{qualified}' at {_where(op)}: its library function rejects these arguments, "
+                f"so the kernel is not called: {refusal}")
         args, kwargs = [], {}
         for argument, value in zip(arguments, operands):
             value = _convert(value, argument)
@@ -189,6 +259,51 @@ class _Interpreter:
         results = [result] if count == 1 else list(result)
         # Value semantics: no strides, so a later `view` of a permuted tensor must work.
         return [r.contiguous() if isinstance(r, torch.Tensor) else r for r in results]
+
+    def _allowed(self, qualified: str) -> bool:
+        if qualified in _PURE_OPS:
+            return True
+        symbols = (SHAPE_FN_PREFIX + qualified, DTYPE_FN_PREFIX + qualified)
+        return any(self._library.get(symbol) is not None for symbol in symbols)
+
+    # --- the library's checks ------------------------------------------------------------
+
+    def _library_refusal(self, qualified: str, operands: list) -> str | None:
+        """The message of the op's shape or dtype function raising on the runtime sizes and
+        dtypes of `operands`, or None (it passes, or cannot be evaluated here)."""
+        if self._checking_library:
+            return None
+        for prefix in (SHAPE_FN_PREFIX, DTYPE_FN_PREFIX):
+            fn = self._library.get(prefix + qualified)
+            if fn is None:
+                continue
+            parameters = fn.regions[0].blocks[0].arguments
+            if len(parameters) != len(operands):
+                continue
+            try:
+                arguments = [_library_value(str(p.type), v) for p, v in zip(parameters, operands)]
+            except _NoVerdict:
+                continue
+            key = (prefix + qualified, _frozen(arguments))
+            if key not in _LIBRARY_VERDICTS:
+                if len(_LIBRARY_VERDICTS) >= _MAX_LIBRARY_VERDICTS:
+                    _LIBRARY_VERDICTS.clear()
+                _LIBRARY_VERDICTS[key] = self._run_library_function(prefix + qualified, arguments)
+            if (message := _LIBRARY_VERDICTS[key]) is not None:
+                return message
+        return None
+
+    def _run_library_function(self, symbol: str, arguments: list) -> str | None:
+        self._checking_library = True
+        try:
+            self.call(symbol, arguments)
+        except RaisedError as error:
+            return error.message
+        except Exception:  # an op this interpreter cannot evaluate: no verdict
+            return None
+        finally:
+            self._checking_library = False
+        return None
 
     # --- literals ----------------------------------------------------------------------
 
@@ -221,7 +336,7 @@ class _Interpreter:
     # --- type checks -------------------------------------------------------------------
 
     def _check(self, op_name: str, location: str, type_: ir.Type, value) -> None:
-        if not self.check_types or not isinstance(value, torch.Tensor):
+        if not self.check_types or self._checking_library or not isinstance(value, torch.Tensor):
             return
         info = types.parse(type_)
         if info is None or _agrees(info, value):
@@ -281,12 +396,12 @@ def _call(self: _Interpreter, op, operands):
 def _runtime_assert(self: _Interpreter, op, operands):
     if not operands[0]:
         message = ir.StringAttr(op.attributes["message"]).value
-        raise ExecutionError(f"torch.runtime.assert failed at {_where(op)}: {message}")
+        raise RaisedError(f"torch.runtime.assert failed at {_where(op)}: {message}", message)
     return []
 
 
 def _raise(self: _Interpreter, op, operands):
-    raise ExecutionError(f"torch.prim.RaiseException at {_where(op)}: {operands[0]}")
+    raise RaisedError(f"torch.prim.RaiseException at {_where(op)}: {operands[0]}", str(operands[0]))
 
 
 def _overwrite(self: _Interpreter, op, operands):
@@ -345,6 +460,12 @@ _SPECIAL = {
     "torch.aten.__isnot__": lambda self, op, o: [o[0] is not o[1]],
     "torch.aten.size": lambda self, op, o: [list(o[0].shape)],
     "torch.aten.dim": lambda self, op, o: [o[0].dim()],
+    # Generic list and string ops, which torch.ops cannot call with Python values.
+    "torch.aten.add.t": lambda self, op, o: [o[0] + o[1]],
+    "torch.aten.str": lambda self, op, o: [str(o[0])],
+    # How kept guards negate a condition (patterns.scalars.negation).
+    "torch.aten.eq.bool": lambda self, op, o: [o[0] == o[1]],
+    "torch.aten.ne.bool": lambda self, op, o: [o[0] != o[1]],
 }
 # Int and float arithmetic and comparisons, as Python does them.
 _SCALAR_OPERATORS = {
@@ -359,8 +480,39 @@ for _name, _function in _SCALAR_OPERATORS.items():
             lambda self, op, o, f=_function: [f(o[0], o[1])])
 
 
+class _NoVerdict(Exception):
+    """A runtime value a library function's parameter cannot see: no check is made."""
+
+
+def _builtin_library(module: ir.Module):
+    from torch_refine.library import loader
+
+    return loader.load(module.context)
+
+
+def _library_value(parameter_type: str, value):
+    """A runtime operand as a library function's parameter sees it: a tensor as its sizes
+    (`!torch.list<int>`) or as (rank, dtype code) (`!torch.tuple<int, int>`)."""
+    if isinstance(value, list | tuple):
+        converted = [_library_value(parameter_type, v) for v in value]
+        return converted if isinstance(value, list) else tuple(converted)
+    if not isinstance(value, torch.Tensor):
+        return value
+    if "tuple<int, int>" in parameter_type and value.dtype in _DTYPE_CODES:
+        return (value.dim(), _DTYPE_CODES[value.dtype])
+    if "list<int>" in parameter_type:
+        return list(value.shape)
+    raise _NoVerdict
+
+
+def _frozen(value):
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, *(_frozen(v) for v in value))
+    return (type(value).__name__, value) if isinstance(value, bool | int | float | str) else repr(value)
+
+
 def _dtype_code(dtype: torch.dtype) -> int:
-    return next(code for code, d in DTYPES.items() if d == dtype)
+    return _DTYPE_CODES[dtype]
 
 
 def _constant(op):

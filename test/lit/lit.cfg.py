@@ -26,8 +26,11 @@ for name, value in os.environ.items():
     if name.startswith("TORCH_REFINE_"):
         config.environment[name] = value
 
-config.substitutions.append(("%PYTHON", _python))
-config.substitutions.append(("torch-refine-opt", f"{_python} -m torch_refine.tools.opt"))
+# lit's internal shell loses the environment set here for commands after a builtin (`cat`,
+# `diff`) on the same RUN line, so the package path travels with every command that needs it.
+_with_package = f"env PYTHONPATH={shlex.quote(config.environment['PYTHONPATH'])} {_python}"
+config.substitutions.append(("%PYTHON", _with_package))
+config.substitutions.append(("torch-refine-opt", f"{_with_package} -m torch_refine.tools.opt"))
 config.substitutions.append(("torch-mlir-opt", shlex.quote(os.path.join(_venv_bin, "torch-mlir-opt"))))
 
 config.maxIndividualTestTime = 120

@@ -1,10 +1,14 @@
-"""torch_refine.refine / specialize: reports, errors, reproducers, signatures."""
+"""torch_refine.refine / specialize: reports, errors, reproducers, signatures, bad arguments."""
 
 from __future__ import annotations
 
+import io
 import os
+import shlex
+import tempfile
 
 import pytest
+from torch_mlir import ir
 
 import torch_refine
 from torch_refine import report
@@ -25,16 +29,36 @@ def test_refine_narrows_the_signature_and_reports():
     assert "exact" in str(result)
 
 
-def test_pass_failure_raises_with_diagnostics_and_reproducer():
+def test_diagnosed_error_raises_with_diagnostics_and_saves_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     with pytest.raises(torch_refine.RefinementError) as caught:
         torch_refine.refine(MM.replace("B", "4"))
     error = caught.value
     assert "error:" in error.diagnostics
     assert "torch.aten.mm" in str(error)
-    assert error.reproducer is not None
-    assert os.path.exists(error.reproducer)
+    assert error.reproducer is None  # the user's error: nothing to report, nothing saved
+    assert "saved" not in str(error)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_internal_error_saves_a_reproducer_and_says_where(tmp_path, monkeypatch):
+    from torch_refine.passes import pipeline
+
+    def crash(self, module):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(pipeline.Pipeline, "run", crash)
+    library = tmp_path / "my lib.mlir"
+    with pytest.raises(torch_refine.RefinementError) as caught:
+        torch_refine.refine(MM.replace("B", "3"), extra_library=str(library))
+    error = caught.value
+    assert "internal error in pass 'torch-refine-pipeline'" in str(error)
+    assert os.path.dirname(error.reproducer) == str(tmp_path)
+    assert f"saved in {error.reproducer}" in str(error)
     assert "torch-refine-opt --pass-pipeline=" in str(error)
-    os.remove(error.reproducer)
+    assert f"--extra-library={shlex.quote(str(library))}" in str(error)
+    assert "torch.aten.mm" in open(error.reproducer).read()
 
 
 def test_unknown_values_get_a_reason():
@@ -59,3 +83,64 @@ def test_specialize_rejects_mismatched_arguments():
         torch_refine.specialize(refined, ["!torch.vtensor<[4,3],si64>", None])
     module, _ = torch_refine.specialize(refined, [(4, 3), (3, 5)])
     assert "-> !torch.vtensor<[4,5],f32>" in str(module)
+
+
+@pytest.mark.parametrize("value", [None, 42, 2.5, ["func.func @main() { return }"]])
+def test_refine_rejects_what_is_not_ir_with_a_type_error(value):
+    with pytest.raises(TypeError, match=f"not {type(value).__name__}"):
+        torch_refine.refine(value)
+
+
+def test_refine_accepts_bytes_as_text_or_bytecode():
+    module, _ = torch_refine.refine(MM.replace("B", "3").encode())
+    assert "-> !torch.vtensor<[2,5],f32>" in str(module)
+    bytecode = io.BytesIO()
+    module.operation.write_bytecode(bytecode)
+    again, result = torch_refine.refine(bytecode.getvalue())
+    assert "-> !torch.vtensor<[2,5],f32>" in str(again)
+    assert result.exact == 1
+    with pytest.raises(torch_refine.RefinementError, match="invalid IR"):
+        torch_refine.refine(b"\xff\xfe")
+
+
+def test_refine_rejects_a_context_without_the_torch_dialect():
+    module = ir.Module.parse("func.func @main() { return }", ir.Context())
+    with pytest.raises(torch_refine.RefinementError, match="no Torch dialect registered"):
+        torch_refine.refine(module)
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"extra_library": 3}, TypeError, "extra_library must be a path, not int"),
+        ({"runtime_asserts": "no"}, TypeError, "runtime_asserts must be a bool, not str"),
+        ({"max_iterations": 0}, ValueError, "max_iterations must be at least 1, not 0"),
+    ],
+)
+def test_refine_checks_its_options(options, error, message):
+    with pytest.raises(error, match=message):
+        torch_refine.refine(MM.replace("B", "3"), **options)
+
+
+@pytest.mark.parametrize(
+    ("dims", "error", "message"),
+    [
+        ((-1, 3), ValueError, r"argument 0 \(%arg0\) of @main: dim 0 is -1, not a size"),
+        ((2**70, 3), ValueError, r"argument 0 \(%arg0\) of @main: dim 0 is 1180591620717411303424, "
+                                 r"larger than 2\^63 - 1"),
+        ((2.5, 3), TypeError, r"argument 0 \(%arg0\) of @main: dim 0 is 2.5 \(float\), not an int"),
+        (("4", 3), TypeError, r"argument 0 \(%arg0\) of @main: dim 0 is '4' \(str\), not an int"),
+        ((True, 3), TypeError, r"argument 0 \(%arg0\) of @main: dim 0 is True \(bool\), not an int"),
+        (4, TypeError, r"argument 0 \(%arg0\) of @main: expected a shape .* not int"),
+    ],
+)
+def test_specialize_validates_dims(dims, error, message):
+    refined = torch_refine.refine(MM.replace("B", "?").replace("[2,3]", "[?,3]"))
+    with pytest.raises(error, match=message):
+        torch_refine.specialize(refined, [dims, None])
+
+
+def test_specialize_rejects_input_types_that_are_not_a_sequence():
+    refined = torch_refine.refine(MM.replace("B", "3"))
+    with pytest.raises(TypeError, match="input_types must be a sequence"):
+        torch_refine.specialize(refined, None)

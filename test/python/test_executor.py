@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 import torch
 
 import torch_refine
-from torch_refine.executor import ExecutionError, TypeMismatchError
+from torch_refine.executor import ExecutionError, SideEffectError, TypeMismatchError
 
 ADD = """
 func.func @main(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[3],f32>) -> RESULT {
@@ -57,8 +60,10 @@ def test_unsupported_op_names_op_and_location():
       return %0 : !torch.vtensor<[2],f32>
     }
     """
-    with pytest.raises(ExecutionError, match=r"'torch.operator' at .*:3:\d+.*nowhere.frobnicate"):
+    with pytest.raises(SideEffectError, match=r"refusing 'nowhere.frobnicate' at .*:3:\d+.*allow_side_effects"):
         torch_refine.execute(text, torch.ones(2))
+    with pytest.raises(ExecutionError, match=r"'torch.operator' at .*:3:\d+.*nowhere.frobnicate"):
+        torch_refine.execute(text, torch.ones(2), allow_side_effects=True)
 
 
 def test_control_flow_lists_and_calls():
@@ -92,3 +97,51 @@ def test_control_flow_lists_and_calls():
     got = torch_refine.execute(text, a, True, check_types=True)
     torch.testing.assert_close(got, torch.cat([a * 16, a]))
     torch.testing.assert_close(torch_refine.execute(text, a, False), torch.cat([a * 8, a]))
+
+
+BATCH_NORM = """
+func.func @main(%x: !torch.vtensor<[2,4,3],f32>, %w: !torch.vtensor<[4],f32>, %training: !torch.bool) -> !torch.vtensor<[2,4,3],f32> {
+  %float0.1 = torch.constant.float 1.000000e-01
+  %float1e-05 = torch.constant.float 1.000000e-05
+  %none = torch.constant.none
+  %0:3 = torch.operator "aten._native_batch_norm_legit.no_stats"(%x, %w, %none, %training, %float0.1, %float1e-05) : (!torch.vtensor<[2,4,3],f32>, !torch.vtensor<[4],f32>, !torch.none, !torch.bool, !torch.float, !torch.float) -> (!torch.vtensor<[2,4,3],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>)
+  return %0#0 : !torch.vtensor<[2,4,3],f32>
+}
+"""
+
+
+def test_a_kernel_is_not_called_on_arguments_the_library_rejects():
+    # PyTorch's CPU kernel segfaults on this call (batch norm in eval mode without running
+    # statistics), so run it in a child: a crash fails this test instead of ending pytest.
+    script = f"""
+import torch, torch_refine
+try:
+    torch_refine.execute({BATCH_NORM!r}, torch.randn(2, 4, 3), torch.ones(4), False)
+except torch_refine.ExecutionError as error:
+    print(error)
+"""
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=300)
+    assert child.returncode == 0, child.stderr
+    assert "'aten._native_batch_norm_legit.no_stats' at -:6:" in child.stdout
+    assert "the kernel is not called" in child.stdout
+    assert "running_mean and running_var must not be None in eval mode" in child.stdout
+
+
+def test_the_library_check_passes_valid_arguments():
+    x = torch.randn(2, 4, 3)
+    got = torch_refine.execute(BATCH_NORM, x, torch.ones(4), True)
+    expected = torch.ops.aten._native_batch_norm_legit.no_stats(x, torch.ones(4), None, True, 0.1, 1e-5)[0]
+    torch.testing.assert_close(got, expected)
+
+
+def test_refined_ir_keeps_the_guard_and_stops_before_the_kernel():
+    # Unknown result types, so refinement wraps the op and keeps its undecided check.
+    erased = BATCH_NORM.replace("-> (!torch.vtensor<[2,4,3],f32>, !torch.vtensor<[4],f32>, "
+                                "!torch.vtensor<[4],f32>)", "-> (!torch.vtensor, !torch.vtensor, !torch.vtensor)")
+    erased = erased.replace("return %0#0 : !torch.vtensor<[2,4,3],f32>", "return %0#0 : !torch.vtensor")
+    erased = erased.replace(") -> !torch.vtensor<[2,4,3],f32> {", ") -> !torch.vtensor {")
+    module, _ = torch_refine.refine(erased)
+    assert "torch.runtime.assert" in str(module)
+    with pytest.raises(ExecutionError, match="torch.runtime.assert failed .*eval mode"):
+        torch_refine.execute(module, torch.randn(2, 4, 3), torch.ones(4), False)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 import _opt_test_passes
 import pytest
@@ -140,28 +142,73 @@ def test_pass_flags_and_pipeline_conflict(capfd, func_file):
     assert "'--pass-pipeline' option can't be used with individual pass options" in err
 
 
-def test_python_pass_failure_prints_diagnostic_and_reproducer(capfd, func_file):
+def test_python_pass_failure_prints_diagnostic_and_saves_nothing(capfd, func_file, tmp_path,
+                                                                  monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     status, out, err = run(capfd, func_file, "--test-opt-refuse")
     assert (status, out) == (1, "")
     assert err.startswith(f"{func_file}:1:1: error: refusing this op\nfunc.func @f(")
+    assert "saved" not in err and "reproduce" not in err  # the input's error, not a bug
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_python_pass_exception_is_an_internal_error_with_a_reproducer(capfd, func_file, tmp_path,
+                                                                       monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    status, out, err = run(capfd, func_file, "--pass-pipeline=builtin.module(cse,test-opt-crash)")
+    assert (status, out) == (1, "")
+    assert "RuntimeError: boom" in err  # a bug in a pass: the traceback helps
+    assert "error: internal error in pass 'test-opt-crash': RuntimeError: boom" in err
+    saved_in = re.search(r"note: internal error: the input IR is saved in (\S+) ", err).group(1)
+    assert os.path.dirname(saved_in) == str(tmp_path)
     command = re.search(r"reproduce with:\n  (.*)\n", err).group(1)
     argv = shlex.split(command)
     assert argv[0] == "torch-refine-opt"
-    assert argv[1] == "--pass-pipeline=builtin.module(test-opt-refuse)"
+    assert argv[1] == "--pass-pipeline=builtin.module(cse,test-opt-crash)"
+    assert argv[2] == saved_in
     assert argv[3:] == ["--mlir-print-ir-after-all", "--mlir-disable-threading"]
     saved = open(argv[2]).read()
     assert f'loc("{func_file}":1:1)' in saved  # debug info keeps the original positions
     status, _, err = run(capfd, *argv[1:])
     assert status == 1
-    assert f"{func_file}:1:1: error: refusing this op" in err
+    assert "internal error in pass 'test-opt-crash'" in err
 
 
-def test_python_pass_exception_is_an_internal_error(capfd, func_file):
-    status, out, err = run(capfd, func_file, "--pass-pipeline=builtin.module(cse,test-opt-crash)")
+@pytest.mark.parametrize(
+    ("options", "label"),
+    [
+        ('label="a b" count=2', "a b:2"),
+        ("label='say \"hi\"'", 'say "hi":1'),
+        ("label=\"it's\"", "it's:1"),
+        ("label='a}b'", "a}b:1"),
+        ('label=x"y z" count=3', 'x"y z":3'),  # quotes inside a value, kept as MLIR does
+    ],
+)
+def test_option_values_are_quoted_as_mlir_quotes_them(capfd, func_file, options, label):
+    status, out, err = run(capfd, func_file, f"--pass-pipeline=builtin.module(test-opt-annotate{{{options}}})")
+    assert (status, err) == (0, "")
+    printed = label.replace('"', "\\22")  # MLIR's escape in string attributes
+    assert f'test.annotation = "{printed}:' in out
+
+
+def test_an_option_given_twice_is_an_error(capfd, func_file):
+    pipeline = "builtin.module(test-opt-annotate{label=a label=b})"
+    status, out, err = run(capfd, func_file, f"--pass-pipeline={pipeline}")
     assert (status, out) == (1, "")
-    assert "RuntimeError: boom" in err  # a bug in a pass: the traceback helps
-    assert "error: internal error in pass 'test-opt-crash': RuntimeError: boom" in err
-    assert "reproduce with:" in err
+    assert err.startswith("<pass-pipeline>:1:16: error: option 'label' of pass "
+                          "'test-opt-annotate' is given more than once")
+
+
+@pytest.mark.parametrize("value", ["plain", "a b", 'x" label="evil', "it's", "a}b", "{x}"])
+def test_quote_option_value_round_trips(value):
+    quoted = pipeline_syntax.quote_option_value(value)
+    assert pipeline_syntax.split_options(f"label={quoted} count=1") == [("label", value), ("count", "1")]
+
+
+def test_quote_option_value_refuses_both_quotes():
+    with pytest.raises(ValueError, match="cannot be quoted"):
+        pipeline_syntax.quote_option_value("""a"b'c""")
 
 
 def test_verify_diagnostics_matches_python_pass_errors(capfd, tmp_path):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import re
 import sys
 import traceback
 from collections.abc import Sequence
@@ -148,7 +147,7 @@ class OptMain:
         self.collected = []
         self.current_source_name = chunk.source_name
         with context:
-            output, errors, pipeline_failed = self._parse_and_run(chunk, pass_manager, args)
+            output, errors, internal_error = self._parse_and_run(chunk, pass_manager, args)
         reported = self.collected + errors
         if args.verify_diagnostics:
             expectations = verify_diagnostics.parse_expectations(chunk.text, chunk.source_name)
@@ -156,7 +155,7 @@ class OptMain:
             self._report(problems)
             return ChunkResult(output, not problems)
         self._report(reported)
-        if pipeline_failed:
+        if internal_error:
             self._write_reproducer(chunk, context, args)
         return ChunkResult(output, output is not None)
 
@@ -206,7 +205,9 @@ class OptMain:
         )
 
     def _parse_and_run(self, chunk: Chunk, pass_manager: PassManager, args: argparse.Namespace):
-        """Returns (printed module or None, error diagnostics, whether the pipeline failed)."""
+        """Returns (printed module or None, error diagnostics, whether torch-refine or MLIR
+        failed on its own: a pass raised, failed without a diagnostic, or left invalid IR).
+        A diagnosed failure is about the input and is not an internal error."""
         try:
             module = self.parse_module(chunk)
             module.operation.verify()
@@ -214,11 +215,18 @@ class OptMain:
             return None, _errors_of(error, chunk), False
         try:
             pass_manager.run(module.operation)
-            module.operation.verify()
         except ir.MLIRError as error:
-            return None, _errors_of(error, chunk), True
+            errors = _errors_of(error, chunk)
+            diagnosed = errors or any(d.severity == "error" for d in self.collected)
+            if not diagnosed:
+                errors = [diagnostics.error(f"the pass pipeline failed without a diagnostic: {error}")]
+            return None, errors, not diagnosed
         except InternalPassError as error:
             return None, [self._internal_error(error)], True
+        try:
+            module.operation.verify()
+        except ir.MLIRError as error:
+            return None, _errors_of(error, chunk), True  # the pipeline produced invalid IR
         return self._print(module.operation, args), [], False
 
     def _internal_error(self, error: InternalPassError) -> diagnostics.Diagnostic:
@@ -236,7 +244,7 @@ class OptMain:
         flags = ("--allow-unregistered-dialect",) if args.allow_unregistered_dialect else ()
         path, command = save_reproducer(asm, args.pass_pipeline, flags)
         self.stderr.write(
-            f"note: the pass pipeline failed; the input IR is saved in {path}; "
+            f"note: internal error: the input IR is saved in {path} (remove it when done); "
             f"reproduce with:\n  {command}\n"
         )
 
@@ -260,22 +268,25 @@ def _split(source_name: str, lines: list[str]):
 
 
 def _with_extra_library(text: str, path: str) -> str:
-    """`text` with `extra-library="path"` on each torch-refine pass that takes the option
-    and does not set it itself. Raises PipelineError when no pass takes it."""
+    """`text` with `extra-library=<quoted path>` on each torch-refine pass that takes the
+    option and does not set it itself. Raises PipelineError when no pass takes it, or when
+    the path cannot be quoted as one option value."""
     pipeline = pipeline_syntax.parse(text)
     takers = [e for e in pipeline.elements if _takes_extra_library(e.name)]
     if not takers:
         message = "'--extra-library' is given but no pass in the pipeline takes 'extra-library'"
         raise pipeline_syntax.PipelineError(message, 1, text)
-    if '"' in path or "}" in path:
-        message = f"'--extra-library' path {path!r} cannot contain '\"' or '}}'"
-        raise pipeline_syntax.PipelineError(message, 1, text)
+    try:
+        quoted = pipeline_syntax.quote_option_value(path)
+    except ValueError as error:
+        raise pipeline_syntax.PipelineError(f"'--extra-library': {error}", 1, text) from None
     pieces, last = [], 0
     for element in takers:
         options = element.options or ""
-        if re.search(r"(^|\s)extra[-_]library(=|\s|$)", options):
+        keys = [key.replace("_", "-") for key, _ in pipeline_syntax.split_options(options)]
+        if "extra-library" in keys:
             continue  # the pass's own option wins
-        joined = f'{options} extra-library="{path}"'.strip()
+        joined = f"{options} extra-library={quoted}".strip()
         pieces += [text[last : element.start], f"{element.name}{{{joined}}}"]
         last = element.end
     return "".join([*pieces, text[last:]])

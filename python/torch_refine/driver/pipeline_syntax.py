@@ -153,12 +153,18 @@ def _instantiate(text: str, element: PipelineElement) -> passes.ModulePass:
     fields = {field.name.replace("_", "-"): field for field in pass_class.options()}
     hints = typing.get_type_hints(pass_class)
     kwargs = {}
-    for key, value in _split_options(element.options or ""):
+    for key, value in split_options(element.options or ""):
         field = fields.get(key.replace("_", "-"))
         if field is None:
             valid = ", ".join(sorted(fields)) or "none"
             raise PipelineError(
                 f"no such option '{key}' for pass '{element.name}'; valid options: {valid}",
+                element.start + 1,
+                text,
+            )
+        if field.name in kwargs:  # as MLIR: a later occurrence must not silently win
+            raise PipelineError(
+                f"option '{key}' of pass '{element.name}' is given more than once",
                 element.start + 1,
                 text,
             )
@@ -184,13 +190,56 @@ def _convert(text: str, element: PipelineElement, key: str, value: str | None, k
     )
 
 
-def _split_options(options: str) -> list[tuple[str, str | None]]:
-    """`k=v k2="a b" flag` -> [(k, v), (k2, a b), (flag, None)], as MLIR's option parser."""
+def split_options(options: str) -> list[tuple[str, str | None]]:
+    """`k=v k2="a b" k3='x"y' flag` -> [(k, v), (k2, a b), (k3, x"y), (flag, None)], as
+    MLIR's option parser splits them: spaces separate options except inside quotes or
+    braces, and one pair of quotes around a whole value is removed."""
     pairs = []
-    for token in re.findall(r'[^\s=]+(?:=(?:"[^"]*"|\{[^}]*\}|\S+))?', options):
-        key, sep, value = token.partition("=")
-        pairs.append((key, value.strip('"') if sep else None))
+    pos = 0
+    while (pos := _skip_spaces(options, pos)) < len(options):
+        end = _option_end(options, pos)
+        key, sep, value = options[pos:end].partition("=")
+        pairs.append((key, _unquote(value) if sep else None))
+        pos = end
     return pairs
+
+
+def quote_option_value(value: str) -> str:
+    """`value` quoted so that `split_options` reads it back unchanged, as one value.
+    Raises ValueError for a value that no quoting expresses (both kinds of quote)."""
+    for quote in ('"', "'"):
+        if quote not in value:
+            return f"{quote}{value}{quote}"
+    raise ValueError(f"option value {value!r} contains both '\"' and \"'\": it cannot be quoted")
+
+
+def _skip_spaces(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def _option_end(text: str, pos: int) -> int:
+    """The offset just past the option starting at `pos`: its first space outside quotes
+    and braces (an unclosed quote is an ordinary character, as in MLIR)."""
+    depth = 0
+    while pos < len(text) and (depth or not text[pos].isspace()):
+        char = text[pos]
+        if char in "\"'" and (close := text.find(char, pos + 1)) != -1:
+            pos = close
+        elif char == "{":
+            depth += 1
+        elif char == "}" and depth:
+            depth -= 1
+        pos += 1
+    return pos
+
+
+def _unquote(value: str) -> str:
+    for open_char, close_char in ('""', "''", "{}"):
+        if len(value) >= 2 and value[0] == open_char and value[-1] == close_char:
+            return value[1:-1].strip()
+    return value
 
 
 class _Parser:
@@ -253,12 +302,14 @@ class _Parser:
     def braced_options(self) -> str:
         open_brace = self.pos
         depth = 0
-        in_quote = False
+        in_quote, quote = False, ""
         for index in range(open_brace, len(self.text)):
             char = self.text[index]
-            if char == '"':
-                in_quote = not in_quote
             if in_quote:
+                in_quote = char != quote
+                continue
+            if char in "\"'" and self.text.find(char, index + 1) != -1:
+                in_quote, quote = True, char
                 continue
             depth += {"{": 1, "}": -1}.get(char, 0)
             if depth == 0:

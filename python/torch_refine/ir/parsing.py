@@ -47,15 +47,29 @@ def parse_source(
 
 
 def as_module(module) -> ir.Module:
-    """An `ir.Module` from a module, anything holding one as `.module` (a `Refined`), or
-    MLIR text (parsed into a new context); raises RefinementError for text that does not parse."""
+    """The module to work on: an `ir.Module` (checked for the Torch dialect), anything
+    holding one as `.module` (a `Refined`), or IR as text or bytes (text or MLIR
+    bytecode), parsed in a new context. Raises TypeError for anything else and
+    RefinementError for IR that does not parse."""
     module = getattr(module, "module", module)
-    if not isinstance(module, str):
+    if isinstance(module, ir.Module):
+        if not module.context.is_registered_operation("torch.constant.int"):
+            raise RefinementError(
+                "the module's context has no Torch dialect registered: parse the IR in "
+                "torch_refine.ir.context.create_context(), or pass it as text"
+            )
         return module
+    if not isinstance(module, str | bytes | bytearray):
+        raise TypeError(
+            f"expected a torch_mlir.ir.Module, a Refined, or IR as str or bytes, "
+            f"not {type(module).__name__}"
+        )
     try:
-        return ir.Module.parse(module, create_context())  # wraps bare functions in a module
+        source = bytes(module) if isinstance(module, bytearray) else module
+        return ir.Module.parse(source, create_context())  # wraps bare functions in a module
     except ir.MLIRError as error:
-        raise RefinementError("invalid IR", format_error(error, module)) from None
+        text = module if isinstance(module, str) else None
+        raise RefinementError("invalid IR", format_error(error, text)) from None
 
 
 def format_error(error: ir.MLIRError, source: str | None = None) -> str:

@@ -30,6 +30,15 @@
 // RUN: not torch-refine-opt %s --pass-pipeline='builtin.module(cse) cse' 2>&1 | filecheck %s --check-prefix=TRAILING
 // TRAILING: <pass-pipeline>:1:21: error: unexpected text after the pass pipeline
 
+// An option given twice is an error, not a silent override (an injected second
+// extra-library would otherwise replace the first).
+// RUN: not torch-refine-opt %s --pass-pipeline='builtin.module(torch-refine-pipeline{extra-library=a.mlir extra-library=b.py})' 2>&1 | filecheck %s --check-prefix=TWICE
+// TWICE: <pass-pipeline>:1:16: error: option 'extra-library' of pass 'torch-refine-pipeline' is given more than once
+
+// A quote in an --extra-library path stays in the path: the value is quoted, not spliced.
+// RUN: not torch-refine-opt %s --extra-library='x.mlir" extra-library="evil.py' --torch-refine-pipeline 2>&1 | filecheck %s --check-prefix=QUOTED
+// QUOTED: error: cannot read extra-library 'x.mlir" extra-library="evil.py': No such file or directory
+
 // RUN: not torch-refine-opt %s --no-such-flag 2>&1 | filecheck %s --check-prefix=FLAG
 // FLAG: torch-refine-opt: error: unrecognized arguments: --no-such-flag
 
