@@ -135,7 +135,8 @@ class Driver:
         if prepare is not None:
             prepare(calc)
         with _wrapped_ops_detached(calc):
-            rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
+            with lists.unmutated_literals_memo():
+                rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
         if self._report_failed_checks(calc):
             return False
         calculated = self._calculated(calc)

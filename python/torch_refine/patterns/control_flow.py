@@ -9,7 +9,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations import copy_body_before
 from torch_refine.diagnostics import position_of
-from torch_refine.patterns.lists import replace_by_element
+from torch_refine.patterns.lists import forget_new_literals, replace_by_element
 from torch_refine.refinement import NotConstant, constant_value, make_constant, op_key
 
 
@@ -126,6 +126,7 @@ class Unroller:
             condition, carried = _copy_iteration(op, 0, list(op.operands[2:]))
             rest = op.operation.clone(ip=rewriter.ip)
             rest.operands[0] = make_constant(trip_count - 1)
+        forget_new_literals(rest)
         rest.operands[1] = condition
         for index, value in enumerate(carried):
             rest.operands[2 + index] = value
@@ -164,7 +165,9 @@ def _peeled_count(op) -> int:
 
 def _copy_iteration(loop, iteration: int, carried: list):
     """Copy one iteration of a loop body in front of the loop: (condition, carried)."""
-    _, (condition, *yielded) = copy_body_before(loop, [make_constant(iteration), *carried], loop)
+    copied, (condition, *yielded) = copy_body_before(loop, [make_constant(iteration), *carried], loop)
+    for op in copied:
+        forget_new_literals(op)
     return condition, yielded
 
 

@@ -16,6 +16,8 @@ the state reached, which keeps at least the length known: the same single object
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 
 from torch_mlir import ir
@@ -79,47 +81,108 @@ def only_read(value: ir.Value) -> bool:
     """True when no user of the list `value`, nor of any alias of it, may change it.
 
     Aliases are derefine/unchecked_cast results, `prim.If` results yielding it, and every
-    element read back out of a container it is stored in.
+    element read back out of a container it is stored in. A worklist of (value, whether it
+    is a container holding the list): alias chains can be longer than the recursion limit.
+    In a greedy run, containers already found to hand out only read elements are not
+    walked again (the elements of one container would each walk all its reads).
     """
-    for use in value.uses:
-        name = use.owner.operation.name
-        if (alias := _alias_result(use)) is not None:
-            if not only_read(alias):
+    containers: list[int] = []
+    pending = [(value, False)]
+    while pending:
+        current, is_container = pending.pop()
+        for use in current.uses:
+            name = use.owner.operation.name
+            if (alias := _alias_result(use)) is not None:
+                pending.append((alias, is_container))
+            elif name in CONTAINER_BUILDERS:
+                if _memo is not None and (key := op_key(use.owner)) not in _memo.containers:
+                    containers.append(key)
+                    pending.append((use.owner.result, True))
+                elif _memo is None:
+                    pending.append((use.owner.result, True))
+            elif is_container and name in ELEMENT_ACCESSORS:
+                pending.extend((r, False) for r in use.owner.results if _may_hold_list(r))
+            elif not _reads_list(name):
                 return False
-        elif name in CONTAINER_BUILDERS:
-            if not _elements_only_read(use.owner.result):
-                return False
-        elif not _reads_list(name):
-            return False
+    if _memo is not None:
+        _memo.containers.update(containers)
     return True
 
 
-def _elements_only_read(container: ir.Value) -> bool:
-    """True when nothing read out of `container` (or its aliases) may be changed."""
-    for use in container.uses:
-        name = use.owner.operation.name
-        if (alias := _alias_result(use)) is not None:
-            if not _elements_only_read(alias):
-                return False
-        elif name in CONTAINER_BUILDERS:
-            if not _elements_only_read(use.owner.result):
-                return False
-        elif name in ELEMENT_ACCESSORS:
-            if not all(only_read(r) for r in use.owner.results if _may_hold_list(r)):
-                return False
-        elif not _reads_list(name):
-            return False
-    return True
+@dataclasses.dataclass
+class _Memo:
+    """By op_key: literals found unmutated, and containers (literals, tuples) found to hand
+    out only elements that are not mutated."""
+
+    literals: set = dataclasses.field(default_factory=set)
+    containers: set = dataclasses.field(default_factory=set)
+
+
+# The memo of the current greedy run (see `unmutated_literals_memo`); None outside a run.
+_memo: _Memo | None = None
+
+
+@contextlib.contextmanager
+def unmutated_literals_memo():
+    """Remember, for one greedy run, the literals found unmutated: each read of a literal
+    would otherwise rescan all its uses, quadratic in the reads of an unrolled loop.
+
+    Within a run a literal stays unmutated: patterns fold reads, move ops, forward aliases
+    to their source (whose uses were already followed), and copy loop bodies, whose copied
+    users have the names of the users they copy. New ops may reuse the address of an
+    erased one, so every literal or tuple created in a run is forgotten
+    (`forget_new_literals`), and list concatenation and slicing, which put elements in new
+    containers, forget all.
+    """
+    global _memo
+    _memo = _Memo()
+    try:
+        yield
+    finally:
+        _memo = None
+
+
+def forget_new_literals(op) -> None:
+    """`op` and the ops nested in it are new: no key of theirs may be remembered."""
+    if _memo is None or not (_memo.literals or _memo.containers):
+        return
+
+    def forget(nested):
+        if nested.name in CONTAINER_BUILDERS:
+            key = op_key(nested)
+            _memo.literals.discard(key)
+            _memo.containers.discard(key)
+        return ir.WalkResult.ADVANCE
+
+    op.operation.walk(forget)
+
+
+def _forget_all() -> None:
+    """The elements of the literal being built are shared with another container now."""
+    if _memo is not None:
+        _memo.literals.clear()
+        _memo.containers.clear()
 
 
 def literal_elements(value: ir.Value) -> list[ir.Value] | None:
     """The elements of an unmutated list literal, else None."""
+    literal = _unmutated_literal(value)
+    return None if literal is None else list(literal.operands)
+
+
+def _unmutated_literal(value: ir.Value):
+    """The `prim.ListConstruct` producing `value` when the list is not mutated, else None."""
     producer = defining_op(value)
     if producer is None or producer.operation.name != "torch.prim.ListConstruct":
         return None
-    if not only_read(value):
-        return None
-    return list(producer.operands)
+    if _memo is None:
+        return producer if only_read(value) else None
+    key = op_key(producer)
+    if key not in _memo.literals:
+        if not only_read(value):
+            return None
+        _memo.literals.add(key)
+    return producer
 
 
 def constant_elements(value: ir.Value) -> list | None:
@@ -134,7 +197,9 @@ def constant_elements(value: ir.Value) -> list | None:
 
 
 def _list_construct(elements: list[ir.Value], list_type: ir.Type) -> ir.Value:
-    return ir.Operation.create("torch.prim.ListConstruct", results=[list_type], operands=elements).result
+    op = ir.Operation.create("torch.prim.ListConstruct", results=[list_type], operands=elements)
+    forget_new_literals(op)
+    return op.result
 
 
 def decompose_size(op, rewriter):
@@ -165,10 +230,12 @@ def fold_len(op, rewriter):
 
 
 def fold_getitem(op, rewriter):
-    return replace_by_element(op, rewriter, literal_elements(op.operands[0]))
+    literal = _unmutated_literal(op.operands[0])
+    # The operand list itself, not a copy: reading one element of a long literal is O(1).
+    return replace_by_element(op, rewriter, None if literal is None else literal.operands)
 
 
-def replace_by_element(op, rewriter, elements: list[ir.Value] | None):
+def replace_by_element(op, rewriter, elements):
     """Replace `op`, an index into `elements` (a list or tuple literal's), by the element."""
     if elements is None:
         return True
@@ -186,6 +253,7 @@ def fold_add(op, rewriter):
     lhs, rhs = (literal_elements(v) for v in op.operands)
     if lhs is None or rhs is None:
         return True
+    _forget_all()
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [_list_construct(lhs + rhs, op.result.type)])
     return None
@@ -201,6 +269,7 @@ def fold_slice(op, rewriter):
         return True
     if step == 0:
         return True
+    _forget_all()
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [_list_construct(elements[start:end:step], op.result.type)])
     return None
