@@ -156,6 +156,9 @@ def _as_module(module) -> ir.Module:
         return module.module
     if not isinstance(module, str):
         return module
+    if (too_deep := diagnostics.nesting_too_deep(module, SOURCE_NAME)) is not None:
+        sources = {SOURCE_NAME: module.splitlines()}
+        raise RefinementError("invalid IR", diagnostics.format_diagnostic(too_deep, sources))
     try:
         return ir.Module.parse(module, create_context())  # wraps bare functions in a module
     except ir.MLIRError as error:

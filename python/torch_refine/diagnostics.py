@@ -78,6 +78,39 @@ def error(message: str, position: Position | None = None, width: int = 1) -> Dia
     return Diagnostic("error", position, message, width=width)
 
 
+# MLIR's parser recurses once per nested region: past about 4,000 levels it overflows the C
+# stack and the process dies. Deeper input is refused before parsing.
+MAX_NESTING = 2000
+# Braces, skipping those in strings and comments.
+_BRACES = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}]')
+_OP_NAME = re.compile(r"\b([a-z_][\w$]*\.[\w$.]+)")
+
+
+def nesting_too_deep(text: str, file: str) -> Diagnostic | None:
+    """An error at the brace that opens level MAX_NESTING + 1 of `text`, naming the op on
+    its line; None when the text nests no deeper (a scan, no parse)."""
+    depth = 0
+    for token in _BRACES.finditer(text):
+        brace = token.group()
+        if brace == "}":
+            depth -= 1
+        elif brace == "{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return _nesting_error(text, token.start(), file)
+    return None
+
+
+def _nesting_error(text: str, offset: int, file: str) -> Diagnostic:
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    line_text = text[line_start : line_end if line_end >= 0 else len(text)]
+    position = Position(file, text.count("\n", 0, offset) + 1, offset - line_start + 1)
+    op = _OP_NAME.search(line_text)
+    subject = f"'{op.group(1)}' op " if op is not None else ""
+    return error(f"{subject}nesting too deep: more than {MAX_NESTING} nested regions", position)
+
+
 def format_diagnostic(diagnostic: Diagnostic, sources: Mapping[str, Sequence[str]]) -> str:
     """`sources` maps file names to their lines, for the source line and caret."""
     text = _format_one(diagnostic, sources, show_source=True)

@@ -108,3 +108,16 @@ def test_error_location_nested_1000_deep_is_found(tmp_path):
     assert completed.returncode == 1
     assert "Traceback" not in completed.stderr
     assert "deep.mlir:7:5: error: 'torch.aten.sum.dim_IntList'" in completed.stderr
+
+
+def test_nesting_beyond_the_parser_limit_is_a_located_error(tmp_path):
+    """MLIR's parser overflows the C stack past about 4,000 nested regions: refused first."""
+    text = bench.nested_if_text(2500)
+    completed = opt(tmp_path, text)
+    assert completed.returncode == 1
+    assert "Traceback" not in completed.stderr
+    assert "input.mlir:2002:51: error: 'torch.prim.If' op nesting too deep: more than 2000 " \
+        "nested regions" in completed.stderr
+    with pytest.raises(RefinementError) as raised:
+        refine(text)
+    assert "<refine>:2002:51: error: 'torch.prim.If' op nesting too deep" in raised.value.diagnostics

@@ -215,6 +215,8 @@ class OptMain:
 
     def _parse_and_run(self, chunk: Chunk, pass_manager: PassManager, args: argparse.Namespace):
         """Returns (printed module or None, error diagnostics, whether the pipeline failed)."""
+        if (too_deep := diagnostics.nesting_too_deep(chunk.text, chunk.source_name)) is not None:
+            return None, [too_deep], False
         try:
             module = self.parse_module(chunk)
             module.operation.verify()
