@@ -86,7 +86,7 @@ def only_read(value: ir.Value) -> bool:
     In a greedy run, containers already found to hand out only read elements are not
     walked again (the elements of one container would each walk all its reads).
     """
-    containers: list[int] = []
+    containers = []
     pending = [(value, False)]
     while pending:
         current, is_container = pending.pop()
@@ -95,18 +95,20 @@ def only_read(value: ir.Value) -> bool:
             if (alias := _alias_result(use)) is not None:
                 pending.append((alias, is_container))
             elif name in CONTAINER_BUILDERS:
-                if _memo is not None and (key := op_key(use.owner)) not in _memo.containers:
-                    containers.append(key)
-                    pending.append((use.owner.result, True))
-                elif _memo is None:
+                if not _known_to_hand_out_read_elements(use.owner):
+                    containers.append(use.owner)
                     pending.append((use.owner.result, True))
             elif is_container and name in ELEMENT_ACCESSORS:
                 pending.extend((r, False) for r in use.owner.results if _may_hold_list(r))
             elif not _reads_list(name):
                 return False
     if _memo is not None:
-        _memo.containers.update(containers)
+        _memo.containers.update(op_key(c) for c in containers)
     return True
+
+
+def _known_to_hand_out_read_elements(container) -> bool:
+    return _memo is not None and op_key(container) in _memo.containers
 
 
 @dataclasses.dataclass
