@@ -199,7 +199,7 @@ def chain_text(links: int) -> str:
 SCALE_SIZES = {
     "if-nest": (250, 500, 1000),
     "cat": (250, 500, 1000),
-    "permute": (50, 100, 200),
+    "permute": (100, 200, 400),
     "sum-dims": (250, 500, 1000),
 }
 # Families whose input is invalid IR: torch-refine must reject it with a located error.
@@ -376,9 +376,14 @@ def _serve(requests_fd: int, replies_fd: int) -> None:
                 err.seek(0)
                 reply = {"seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
                          "max_rss_kb": usage.ru_maxrss, "max_anon_kb": anon_kb,
-                         "returncode": child.returncode, "stderr": err.read()[-4000:]}
+                         "returncode": child.returncode, "stderr": _ends(err.read())}
             os.write(replies_fd, (json.dumps(reply) + "\n").encode())
     os._exit(0)
+
+
+def _ends(text: str, keep: int = 4000) -> str:
+    """The first and last `keep` characters: an error leads, a traceback trails."""
+    return text if len(text) <= 2 * keep else f"{text[:keep]}\n...\n{text[-keep:]}"
 
 
 def _wait_sampling_anon(pid: int) -> tuple[int, object, int]:
