@@ -121,3 +121,17 @@ def test_nesting_beyond_the_parser_limit_is_a_located_error(tmp_path):
     with pytest.raises(RefinementError) as raised:
         refine(text)
     assert "<refine>:2002:51: error: 'torch.prim.If' op nesting too deep" in raised.value.diagnostics
+
+
+@pytest.mark.slow  # about 30 s of CPU
+def test_chain_of_100k_cheap_ops_refines(tmp_path):
+    """100,000 dependent tanh ops (about 7 MB): linear time, every one refined."""
+    count = 100_000
+    lines = [f"func.func @chain(%x: {X23}) -> !torch.vtensor {{",
+             f"  %v1 = torch.aten.tanh %x : {X23} -> !torch.vtensor"]
+    lines += [f"  %v{i + 1} = torch.aten.tanh %v{i} : !torch.vtensor -> !torch.vtensor"
+              for i in range(1, count)]
+    lines += [f"  return %v{count} : !torch.vtensor", "}"]
+    out = refined(tmp_path, "\n".join(lines) + "\n")
+    assert out.count("torch.aten.tanh") == count
+    assert out.count(f": {X23} -> {X23}") == count
