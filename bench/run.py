@@ -5,7 +5,11 @@ Inputs (Torch IR with its tensor types erased; the imported types are the truth)
 - a block series: a small Llama with 1, 4 and 16 decoder layers;
 - a chain series: generated IR repeating mm/add/tanh/mul/view/permute/softmax/mul.Scalar
   (and their constants) up to about 26,000 ops;
-- an empty module: the fixed cost of each tool, process start included.
+- an empty module: the fixed cost of each tool, process start included;
+- scale series (torch-refine only, growth checked): generated IR that once cost more than
+  linear time or overflowed the recursion limit: `prim.If` nested N deep, `aten.cat` of N
+  tensors, `aten.permute` of rank N, and `aten.sum.dim_IntList` over N repeated dims (a
+  located error). Their growth exponent is fitted from log time against log N.
 
 For each input, runs alternate between
 - torch-refine: `python -m torch_refine.tools.opt --pass-pipeline=builtin.module(torch-refine-pipeline)`,
@@ -72,8 +76,8 @@ EMPTY = "empty"
 @dataclass(frozen=True)
 class Input:
     name: str
-    series: str  # "corpus", "blocks", "chain" or "empty"
-    scale: int  # blocks or chain links; 0 for the others
+    series: str  # "corpus", "blocks", "chain", "scale" or "empty"
+    scale: int  # blocks, chain links or the scale input's N; 0 for the others
 
 
 def all_inputs(quick: bool) -> list[Input]:
@@ -87,6 +91,8 @@ def all_inputs(quick: bool) -> list[Input]:
     # 24 to 1,536 links: about 400, 1,600, 6,500 and 26,000 ops.
     links = (24, 96) if quick else (24, 96, 384, 1536)
     inputs += [Input(f"chain-{n}x", "chain", n) for n in links]
+    for family, sizes in SCALE_SIZES.items():
+        inputs += [Input(f"scale-{family}-{n}", "scale", n) for n in sizes]
     return inputs
 
 
@@ -107,6 +113,8 @@ def truth_text(item: Input) -> str:
         return "module {\n}\n"
     if item.series == "chain":
         return chain_text(item.scale)
+    if item.series == "scale":
+        return SCALE_GENERATORS[scale_family(item)](item.scale)
     from models.corpus import BY_NAME, ModelCase, export_torch_ir
 
     if item.series == "blocks":
@@ -185,6 +193,129 @@ def chain_text(links: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+# --- scale series --------------------------------------------------------------------------
+# Small inputs (a few kilobytes to a few hundred) that must take about linear time: each
+# once took from N^1.8 to N^2.9, or raised a RecursionError. Three sizes each, doubling.
+SCALE_SIZES = {
+    "if-nest": (250, 500, 1000),
+    "cat": (250, 500, 1000),
+    "permute": (100, 200, 400),
+    "sum-dims": (250, 500, 1000),
+}
+# Families whose input is invalid IR: torch-refine must reject it with a located error.
+SCALE_ERRORS = {"sum-dims": "a dim appears twice in the list of dims"}
+# Near-linear: the fitted exponent of time (net of the empty module's) in N.
+SCALE_EXPONENT_LIMIT = 1.3
+_X23 = "!torch.vtensor<[2,3],f32>"
+_T = "!torch.vtensor"
+
+
+def scale_family(item: Input) -> str:
+    return item.name.removeprefix("scale-").rsplit("-", 1)[0]
+
+
+def nested_if_text(depth: int) -> str:
+    """`prim.If`s nested `depth` deep, the innermost computing a tanh."""
+    lines = ["module {", f"  func.func @nested(%c: !torch.bool, %x: {_X23}) -> {_T} {{",
+             f"    %e = torch.tensor_static_info_cast %x : {_X23} to {_T}"]
+    for level in range(depth):
+        lines.append(f"    %r{level} = torch.prim.If %c -> ({_T}) {{")
+    lines += [f"    %t = torch.aten.tanh %x : {_X23} -> {_T}", f"    torch.prim.If.yield %t : {_T}"]
+    for level in reversed(range(depth)):
+        lines += ["    } else {", f"    torch.prim.If.yield %e : {_T}", "    }"]
+        if level > 0:
+            lines.append(f"    torch.prim.If.yield %r{level} : {_T}")
+    lines += [f"    return %r0 : {_T}", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def nested_loop_text(depth: int) -> str:
+    """`prim.Loop`s nested `depth` deep, each carrying a tensor, the innermost a tanh."""
+    lines = ["module {", f"  func.func @nested(%n: !torch.int, %x: {_X23}) -> {_T} {{",
+             f"    %e = torch.tensor_static_info_cast %x : {_X23} to {_T}",
+             "    %true = torch.constant.bool true"]
+    for level in range(depth):
+        carried_in = "%e" if level == 0 else f"%b{level - 1}"
+        lines += [f"    %r{level} = torch.prim.Loop %n, %true, init({carried_in}) {{",
+                  f"    ^bb0(%i{level}: !torch.int, %b{level}: {_T}):"]
+    lines += [f"    %t = torch.aten.tanh %b{depth - 1} : {_T} -> {_T}",
+              f"    torch.prim.Loop.condition %true, iter(%t : {_T})"]
+    for level in reversed(range(depth)):
+        lines.append(f"    }} : (!torch.int, !torch.bool, {_T}) -> {_T}")
+        if level > 0:
+            lines.append(f"    torch.prim.Loop.condition %true, iter(%r{level} : {_T})")
+    lines += [f"    return %r0 : {_T}", "  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def cat_text(count: int) -> str:
+    """`aten.cat` along dim 0 of `count` [2,3] tensors: [2 * count, 3]."""
+    arguments = ", ".join(f"%a{i}: {_X23}" for i in range(count))
+    operands = ", ".join(f"%a{i}" for i in range(count))
+    return (
+        f"module {{\n  func.func @cat({arguments}) -> {_T} {{\n"
+        "    %int0 = torch.constant.int 0\n"
+        f"    %list = torch.prim.ListConstruct {operands} : ({', '.join([_X23] * count)})"
+        " -> !torch.list<vtensor>\n"
+        f"    %cat = torch.aten.cat %list, %int0 : !torch.list<vtensor>, !torch.int -> {_T}\n"
+        f"    return %cat : {_T}\n  }}\n}}\n"
+    )
+
+
+def permute_sizes(rank: int) -> list[int]:
+    return [2 + i % 3 for i in range(rank)]
+
+
+def permute_text(rank: int) -> str:
+    """`aten.permute` of a rank-`rank` tensor, dims reversed."""
+    tensor = f"!torch.vtensor<[{','.join(map(str, permute_sizes(rank)))}],f32>"
+    constants = "".join(f"    %d{i} = torch.constant.int {i}\n" for i in range(rank))
+    dims = ", ".join(f"%d{i}" for i in reversed(range(rank)))
+    return (
+        f"module {{\n  func.func @permute(%x: {tensor}) -> {_T} {{\n{constants}"
+        f"    %dims = torch.prim.ListConstruct {dims} : ({', '.join(['!torch.int'] * rank)})"
+        " -> !torch.list<int>\n"
+        f"    %p = torch.aten.permute %x, %dims : {tensor}, !torch.list<int> -> {_T}\n"
+        f"    return %p : {_T}\n  }}\n}}\n"
+    )
+
+
+SUM_DIMS_LINE = 7  # the line of the sum in sum_dims_text, for its error's location
+
+
+def sum_dims_text(count: int) -> str:
+    """`aten.sum.dim_IntList` of a [2,3] tensor over dim 0 repeated `count` times."""
+    return (
+        f"module {{\n  func.func @sum(%x: {_X23}) -> {_T} {{\n"
+        "    %int0 = torch.constant.int 0\n    %false = torch.constant.bool false\n"
+        f"    %none = torch.constant.none\n"
+        f"    %dims = torch.prim.ListConstruct {', '.join(['%int0'] * count)} : "
+        f"({', '.join(['!torch.int'] * count)}) -> !torch.list<int>\n"
+        f"    %sum = torch.aten.sum.dim_IntList %x, %dims, %false, %none : {_X23}, "
+        f"!torch.list<int>, !torch.bool, !torch.none -> {_T}\n"
+        f"    return %sum : {_T}\n  }}\n}}\n"
+    )
+
+
+SCALE_GENERATORS = {
+    "if-nest": nested_if_text,
+    "cat": cat_text,
+    "permute": permute_text,
+    "sum-dims": sum_dims_text,
+}
+
+
+def growth_exponent(points: list[tuple[int, float]]) -> float:
+    """The least-squares slope of log(seconds) against log(N)."""
+    import math
+
+    xs = [math.log(n) for n, _ in points]
+    ys = [math.log(max(seconds, 1e-3)) for _, seconds in points]
+    mean_x, mean_y = sum(xs) / len(xs), sum(ys) / len(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / spread
+
+
 # --- measuring ---------------------------------------------------------------------------
 
 
@@ -194,6 +325,7 @@ class Run:
     cpu_seconds: float  # user + system: steadier than wall on a busy host
     max_rss_kb: int
     max_anon_kb: int  # sampled
+    stderr: str = ""  # its tail
 
 
 class Launcher:
@@ -217,13 +349,13 @@ class Launcher:
         os.close(replies_write)
         self._reply_file = os.fdopen(self._replies)
 
-    def run(self, argv: list[str], stdout_path: str = os.devnull) -> Run:
+    def run(self, argv: list[str], stdout_path: str = os.devnull, returncode: int = 0) -> Run:
         os.write(self._requests, (json.dumps([argv, stdout_path]) + "\n").encode())
         reply = json.loads(self._reply_file.readline())
-        if reply["returncode"] != 0:
+        if reply["returncode"] != returncode:
             raise RuntimeError(f"{argv[0]} exited {reply['returncode']}:\n{reply['stderr']}")
         return Run(reply["seconds"], reply["cpu_seconds"], reply["max_rss_kb"],
-                   reply["max_anon_kb"])
+                   reply["max_anon_kb"], reply["stderr"])
 
     def close(self) -> None:
         os.close(self._requests)
@@ -244,9 +376,14 @@ def _serve(requests_fd: int, replies_fd: int) -> None:
                 err.seek(0)
                 reply = {"seconds": seconds, "cpu_seconds": usage.ru_utime + usage.ru_stime,
                          "max_rss_kb": usage.ru_maxrss, "max_anon_kb": anon_kb,
-                         "returncode": child.returncode, "stderr": err.read()[-4000:]}
+                         "returncode": child.returncode, "stderr": _ends(err.read())}
             os.write(replies_fd, (json.dumps(reply) + "\n").encode())
     os._exit(0)
+
+
+def _ends(text: str, keep: int = 4000) -> str:
+    """The first and last `keep` characters: an error leads, a traceback trails."""
+    return text if len(text) <= 2 * keep else f"{text[:keep]}\n...\n{text[-keep:]}"
 
 
 def _wait_sampling_anon(pid: int) -> tuple[int, object, int]:
@@ -317,6 +454,26 @@ def measure(item: Input, erased: Path, runs: int, workdir: Path, launcher: Launc
                                           if theirs.summary()["median_cpu_s"] < 5 else {}},
         "outputs": (ours_out, theirs_out),
     }
+
+
+def measure_scale(item: Input, erased: Path, runs: int, workdir: Path,
+                  launcher: Launcher) -> dict:
+    """Timed torch-refine runs of a scale input (torch-mlir is not the point here), and
+    whether each ended as it must: refined, or the family's located error."""
+    expected_error = SCALE_ERRORS.get(scale_family(item))
+    timing = Timing()
+    for _ in range(runs):
+        timing.runs.append(launcher.run(torch_refine_argv(erased, workdir / "scale.mlir"),
+                                        returncode=1 if expected_error else 0))
+    stderr = timing.runs[-1].stderr
+    located = re.search(rf"{re.escape(erased.name)}:\d+:\d+: error: .*{expected_error}", stderr)
+    if "Traceback" in stderr:
+        outcome = "traceback"
+    elif expected_error:
+        outcome = "located error" if located else "unlocated error"
+    else:
+        outcome = "refined"
+    return {"torch_refine": timing.summary(), "outcome": outcome}
 
 
 def torch_refine_stages(erased: Path) -> dict[str, float]:
@@ -459,8 +616,10 @@ def _counts(type_report) -> dict[str, int]:
 # --- tables ------------------------------------------------------------------------------
 
 
-def markdown(results: list[dict], meta: dict) -> str:
-    empty = next((r for r in results if r["input"] == EMPTY), None)
+def markdown(all_results: list[dict], meta: dict) -> str:
+    empty = next((r for r in all_results if r["input"] == EMPTY), None)
+    results = [r for r in all_results if r["series"] != "scale"]
+    scale = [r for r in all_results if r["series"] == "scale"]
     lines = [
         f"Run {meta['date']} on {meta['cpus']} CPUs in {meta['seconds'] / 60:.0f} min, "
         f"{meta['runs']} runs per tool and input "
@@ -491,9 +650,41 @@ def markdown(results: list[dict], meta: dict) -> str:
             f"{ours['median_cpu_s'] / theirs['median_cpu_s']:.2f} | "
             f"{_memory(ours)} | {_memory(theirs)} |"
         )
-    lines += ["", _targets(results, empty), "", _scaling_table(results, empty)]
+    lines += ["", _targets(results, empty, scale), "", _scaling_table(results, empty)]
+    if scale:
+        lines += ["", _scale_table(scale, empty)]
     lines += ["", _stages_table(results)]
     return "\n".join(lines) + "\n"
+
+
+def scale_growth(scale: list[dict], empty: dict | None) -> dict[str, dict]:
+    """Per scale family: its outcomes, (N, seconds) points and growth exponent. Seconds are
+    median CPU net of the empty module's (process start, imports, library load)."""
+    fixed = empty["torch_refine"]["median_cpu_s"] if empty else 0.0
+    families: dict[str, dict] = {}
+    for r in scale:
+        family = families.setdefault(r["input"].removeprefix("scale-").rsplit("-", 1)[0],
+                                     {"points": [], "outcomes": []})
+        family["points"].append((r["scale"], r["torch_refine"]["median_cpu_s"] - fixed))
+        family["outcomes"].append(r["outcome"])
+    for family in families.values():
+        family["exponent"] = growth_exponent(family["points"])
+    return families
+
+
+def _scale_table(scale: list[dict], empty: dict | None) -> str:
+    lines = [
+        "Scale series (torch-refine only): CPU seconds net of the empty module's at each N, "
+        "and the growth exponent fitted from log time against log N:",
+        "",
+        "| family | outcome | N: net CPU s | exponent |",
+        "|---|---|---|---:|",
+    ]
+    for name, family in scale_growth(scale, empty).items():
+        points = ", ".join(f"{n}: {seconds:.2f}" for n, seconds in family["points"])
+        outcomes = ", ".join(sorted(set(family["outcomes"])))
+        lines.append(f"| {name} | {outcomes} | {points} | {family['exponent']:.2f} |")
+    return "\n".join(lines)
 
 
 def _memory(timing: dict) -> str:
@@ -543,7 +734,7 @@ def _marginal_cpu_per_op(result: dict, previous: dict, tool: str) -> float:
     return 1e6 * added / (result["ops"] - previous["ops"])
 
 
-def _targets(results: list[dict], empty: dict | None) -> str:
+def _targets(results: list[dict], empty: dict | None, scale: list[dict] = ()) -> str:
     """The issue's targets, each with what this run measured."""
     measured = [r for r in results if r.get("precision")]
     behind = [r["input"] for r in measured
@@ -568,7 +759,23 @@ def _targets(results: list[dict], empty: dict | None) -> str:
     if len(blocks) >= 2:
         lines.append(_flatness(blocks, empty))
     lines.append(_memory_target(results))
+    if scale:
+        lines.append(_scale_target(scale, empty))
     return "\n".join(lines)
+
+
+def _scale_target(scale: list[dict], empty: dict | None) -> str:
+    growth = scale_growth(scale, empty)
+    expected = {name: "located error" if name in SCALE_ERRORS else "refined" for name in growth}
+    wrong = [name for name, family in growth.items()
+             if any(outcome != expected[name] for outcome in family["outcomes"])]
+    steep = [name for name, family in growth.items()
+             if family["exponent"] > SCALE_EXPONENT_LIMIT]
+    verdict = "met" if not wrong and not steep else "not met"
+    exponents = ", ".join(f"{name} {family['exponent']:.2f}" for name, family in growth.items())
+    return (f"- Scale inputs end as expected (refined, or a located error) in near-linear time "
+            f"(growth exponent at most {SCALE_EXPONENT_LIMIT}): **{verdict}** ({exponents}"
+            + (f"; wrong outcome: {', '.join(wrong)}" if wrong else "") + ").")
 
 
 def _memory_target(results: list[dict]) -> str:
@@ -649,9 +856,15 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="torch-refine-bench-") as tmp:
         for item in inputs:
             truth, erased = ensure_input(item)
+            result = {"input": item.name, "series": item.series, "scale": item.scale}
+            if item.series == "scale":
+                results.append(result | measure_scale(item, erased, args.runs, Path(tmp),
+                                                      launcher) | {"ops": 0})
+                print(_scale_progress(results[-1], time.time() - began), flush=True)
+                continue
             measured = measure(item, erased, args.runs, Path(tmp), launcher)
             ours_out, theirs_out = measured.pop("outputs")
-            result = {"input": item.name, "series": item.series, "scale": item.scale} | measured
+            result |= measured
             if item.series != "empty":
                 result["precision"] = precision(truth, ours_out, theirs_out)
             result["ops"] = result.get("precision", {}).get("ops", 0)
@@ -670,6 +883,12 @@ def main(argv: list[str] | None = None) -> int:
         update_readme(table)
     print(f"bench: {time.time() - began:.0f} s; results in {RESULTS}", file=sys.stderr)
     return 0
+
+
+def _scale_progress(result: dict, elapsed: float) -> str:
+    ours = result["torch_refine"]
+    return (f"{result['input']}: {result['outcome']}, torch-refine {ours['median_s']:.2f} s "
+            f"(CPU {ours['median_cpu_s']:.2f}) [{elapsed:.0f} s]")
 
 
 def _progress(result: dict, elapsed: float) -> str:

@@ -335,16 +335,21 @@ def _library_key(op) -> str:
 
 
 def _lacks_rank(value: ir.Value) -> bool:
-    """A tensor without a rank, directly or as an element of a constructed list."""
-    info = types.parse(value.type)
-    if info is not None:
-        return info.sizes is None
-    if "tensor" not in str(value.type):
-        return False
-    owner = value.owner
-    if isinstance(value, ir.OpResult) and owner.operation.name == "torch.prim.ListConstruct":
-        return any(_lacks_rank(element) for element in owner.operation.operands)
-    return True
+    """A tensor without a rank, directly or as an element of a constructed list (lists of
+    lists walked with a stack, not recursion)."""
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        if (info := types.parse(value.type)) is not None:
+            if info.sizes is None:
+                return True
+            continue
+        if "tensor" not in str(value.type):
+            continue
+        if not isinstance(value, ir.OpResult) or value.owner.operation.name != "torch.prim.ListConstruct":
+            return True
+        pending.extend(value.owner.operation.operands)
+    return False
 
 
 def pair_by_location(

@@ -4,7 +4,12 @@ a list decides whether a read can be answered from the literal that built it."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+
 from torch_mlir import ir
+
+from torch_refine.ir.constants import op_key
 
 # Ops that change a list in place: a list with one of these users cannot be read
 # through its `torch.prim.ListConstruct` operands, nor rebuilt elsewhere. These are all the
@@ -91,34 +96,100 @@ def only_read(value: ir.Value) -> bool:
     """True when no user of the list `value`, nor of any alias of it, may change it.
 
     Aliases are derefine/unchecked_cast results, `prim.If` results yielding it, and every
-    element read back out of a container it is stored in.
+    element read back out of a container it is stored in. A worklist of (value, whether it
+    is a container holding the list): alias chains can be longer than the recursion limit.
+    In a greedy run, containers already found to hand out only read elements are not
+    walked again (the elements of one container would each walk all its reads).
     """
-    for use in value.uses:
-        name = use.owner.operation.name
-        if (alias := _alias_result(use)) is not None:
-            if not only_read(alias):
+    containers = []
+    pending = [(value, False)]
+    while pending:
+        current, is_container = pending.pop()
+        for use in current.uses:
+            name = use.owner.operation.name
+            if (alias := _alias_result(use)) is not None:
+                pending.append((alias, is_container))
+            elif name in CONTAINER_BUILDERS:
+                if not _known_to_hand_out_read_elements(use.owner):
+                    containers.append(use.owner)
+                    pending.append((use.owner.result, True))
+            elif is_container and name in ELEMENT_ACCESSORS:
+                pending.extend((r, False) for r in use.owner.results if may_hold_list(r))
+            elif not reads_list(name):
                 return False
-        elif name in CONTAINER_BUILDERS:
-            if not _elements_only_read(use.owner.result):
-                return False
-        elif not reads_list(name):
-            return False
+    if _memo is not None:
+        _memo.containers.update(op_key(c) for c in containers)
     return True
 
 
-def _elements_only_read(container: ir.Value) -> bool:
-    """True when nothing read out of `container` (or its aliases) may be changed."""
-    for use in container.uses:
-        name = use.owner.operation.name
-        if (alias := _alias_result(use)) is not None:
-            if not _elements_only_read(alias):
-                return False
-        elif name in CONTAINER_BUILDERS:
-            if not _elements_only_read(use.owner.result):
-                return False
-        elif name in ELEMENT_ACCESSORS:
-            if not all(only_read(r) for r in use.owner.results if may_hold_list(r)):
-                return False
-        elif not reads_list(name):
-            return False
+def _known_to_hand_out_read_elements(container) -> bool:
+    return _memo is not None and op_key(container) in _memo.containers
+
+
+@dataclasses.dataclass
+class _Memo:
+    """By op_key: literals found unmutated, and containers (literals, tuples) found to hand
+    out only elements that are not mutated."""
+
+    literals: set = dataclasses.field(default_factory=set)
+    containers: set = dataclasses.field(default_factory=set)
+
+
+# The memo of the current greedy run (see `unmutated_literals_memo`); None outside a run.
+_memo: _Memo | None = None
+
+
+@contextlib.contextmanager
+def unmutated_literals_memo():
+    """Remember, for one greedy run, the literals found unmutated: each read of a literal
+    would otherwise rescan all its uses, quadratic in the reads of an unrolled loop.
+
+    Within a run a literal stays unmutated: patterns fold reads, move ops, forward aliases
+    to their source (whose uses were already followed), and copy loop bodies, whose copied
+    users have the names of the users they copy. New ops may reuse the address of an
+    erased one, so every literal or tuple created in a run is forgotten
+    (`forget_new_literals`), and list concatenation and slicing, which put elements in new
+    containers, forget all.
+    """
+    global _memo
+    _memo = _Memo()
+    try:
+        yield
+    finally:
+        _memo = None
+
+
+def forget_new_literals(op) -> None:
+    """`op` and the ops nested in it are new: no key of theirs may be remembered."""
+    if _memo is None or not (_memo.literals or _memo.containers):
+        return
+
+    def forget(nested):
+        if nested.name in CONTAINER_BUILDERS:
+            key = op_key(nested)
+            _memo.literals.discard(key)
+            _memo.containers.discard(key)
+        return ir.WalkResult.ADVANCE
+
+    op.operation.walk(forget)
+
+
+def forget_all() -> None:
+    """The elements of the literal being built are shared with another container now."""
+    if _memo is not None:
+        _memo.literals.clear()
+        _memo.containers.clear()
+
+
+def unmutated(literal, value: ir.Value) -> bool:
+    """Whether the list `value` that `literal` builds is never changed; within a greedy run
+    (`unmutated_literals_memo`) an answer of yes is remembered."""
+    if _memo is None:
+        return only_read(value)
+    key = op_key(literal)
+    if key in _memo.literals:
+        return True
+    if not only_read(value):
+        return False
+    _memo.literals.add(key)
     return True

@@ -208,6 +208,8 @@ class OptMain:
         """Returns (printed module or None, error diagnostics, whether torch-refine or MLIR
         failed on its own: a pass raised, failed without a diagnostic, or left invalid IR).
         A diagnosed failure is about the input and is not an internal error."""
+        if (too_deep := parsing.nesting_too_deep(chunk.text, chunk.source_name)) is not None:
+            return None, [too_deep], False
         try:
             module = self.parse_module(chunk)
             module.operation.verify()

@@ -41,21 +41,24 @@ class Diagnostic:
 
 
 def position_of(location: ir.Location, unnamed_file: str | None = None) -> Position | None:
-    """The file position MLIR would show for `location`; `unnamed_file` renames `-`."""
-    if type(location) is ir.Location:  # ir.DiagnosticInfo gives the base class: downcast
-        location = ir.Location.from_attr(location.attr, location.context)
-    if isinstance(location, ir.FileLineColLoc):
-        file = location.filename
-        if file == UNNAMED_BUFFER and unnamed_file is not None:
-            file = unnamed_file
-        return Position(file, location.start_line, location.start_col)
-    if isinstance(location, ir.NameLoc):
-        return position_of(location.child_loc, unnamed_file)
-    if isinstance(location, ir.CallSiteLoc):
-        return position_of(location.callee, unnamed_file)
-    if isinstance(location, ir.FusedLoc):
-        positions = (position_of(inner, unnamed_file) for inner in location.locations)
-        return next((position for position in positions if position is not None), None)
+    """The file position MLIR would show for `location`; `unnamed_file` renames `-`.
+    Nested locations are searched depth-first with a stack (input IR can nest them deeply)."""
+    pending = [location]
+    while pending:
+        location = pending.pop()
+        if type(location) is ir.Location:  # ir.DiagnosticInfo gives the base class: downcast
+            location = ir.Location.from_attr(location.attr, location.context)
+        if isinstance(location, ir.FileLineColLoc):
+            file = location.filename
+            if file == UNNAMED_BUFFER and unnamed_file is not None:
+                file = unnamed_file
+            return Position(file, location.start_line, location.start_col)
+        if isinstance(location, ir.NameLoc):
+            pending.append(location.child_loc)
+        elif isinstance(location, ir.CallSiteLoc):
+            pending.append(location.callee)
+        elif isinstance(location, ir.FusedLoc):
+            pending.extend(reversed(list(location.locations)))
     return None
 
 

@@ -105,13 +105,18 @@ def _cast_operand(user, number: int, required: ir.Type) -> None:
 
 
 def _erase_block(block: ir.Block, erased: list, erase_arguments: bool) -> None:
+    """The block and its nested blocks, with a worklist: input IR can nest regions deeper
+    than Python's recursion limit."""
     values = list(block.arguments) if erase_arguments else []
-    for op in block.operations:
-        if op.operation.name not in _SIGNATURE_RESULTS:
-            values.extend(op.results)
-        for region in op.regions:
-            for inner in region.blocks:
-                _erase_block(inner, erased, erase_arguments=True)
+    pending = [block]
+    while pending:
+        for op in pending.pop().operations:
+            if op.operation.name not in _SIGNATURE_RESULTS:
+                values.extend(op.results)
+            for region in op.regions:
+                for inner in region.blocks:
+                    values.extend(inner.arguments)
+                    pending.append(inner)
     for value in values:
         new_type = erased_type(value.type)
         if new_type is None:

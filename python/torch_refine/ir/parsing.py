@@ -7,6 +7,7 @@ names the source (a bare `Module.parse` names the buffer `-`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from torch_mlir import ir
@@ -16,6 +17,38 @@ from torch_refine.ir import diagnostics
 from torch_refine.ir.context import create_context
 
 DEFAULT_SOURCE_NAME = "<refine>"
+
+# MLIR's parser recurses once per nested region: past about 4,000 levels it overflows the C
+# stack and the process dies. Deeper input is refused before parsing.
+MAX_NESTING = 2000
+# Braces, skipping those in strings and comments.
+_BRACES = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|[{}]')
+_OP_NAME = re.compile(r"\b([a-z_][\w$]*\.[\w$.]+)")
+
+
+def nesting_too_deep(text: str, file: str) -> diagnostics.Diagnostic | None:
+    """An error at the brace that opens level MAX_NESTING + 1 of `text`, naming the op on
+    its line; None when the text nests no deeper (a scan, no parse)."""
+    depth = 0
+    for token in _BRACES.finditer(text):
+        brace = token.group()
+        if brace == "}":
+            depth -= 1
+        elif brace == "{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return _nesting_error(text, token.start(), file)
+    return None
+
+
+def _nesting_error(text: str, offset: int, file: str) -> diagnostics.Diagnostic:
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    line_text = text[line_start : line_end if line_end >= 0 else len(text)]
+    position = diagnostics.Position(file, text.count("\n", 0, offset) + 1, offset - line_start + 1)
+    op = _OP_NAME.search(line_text)
+    subject = f"'{op.group(1)}' op " if op is not None else ""
+    return diagnostics.error(f"{subject}nesting too deep: more than {MAX_NESTING} nested regions", position)
 
 
 def parse_source(
@@ -64,6 +97,9 @@ def as_module(module) -> ir.Module:
             f"expected a torch_mlir.ir.Module, a Refined, or IR as str or bytes, "
             f"not {type(module).__name__}"
         )
+    if isinstance(module, str) and (too_deep := nesting_too_deep(module, DEFAULT_SOURCE_NAME)):
+        sources = {DEFAULT_SOURCE_NAME: module.splitlines()}
+        raise RefinementError("invalid IR", diagnostics.format_diagnostic(too_deep, sources))
     try:
         source = bytes(module) if isinstance(module, bytearray) else module
         return ir.Module.parse(source, create_context())  # wraps bare functions in a module

@@ -36,13 +36,14 @@ def _reduced_flags(self: List[int], dims: Optional[List[int]]) -> List[bool]:
         flags.append(dims is None or len(dims) == 0)
     if dims is None:
         return flags
-    seen: List[int] = []
+    # More dims than the tensor has means one repeats: fail before looping over them. Then
+    # the flags themselves tell repeats, one check per dim (not a pairwise scan, whose
+    # unrolling grows as the square of the list).
+    assert len(dims) <= max(rank, 1), "reduction: a dim appears twice in the list of dims"
     for d in dims:
         wrapped = upstream.maybe_wrap_dim(d, rank)
-        for s in seen:
-            assert s != wrapped, "reduction: a dim appears twice in the list of dims"
-        seen.append(wrapped)
         if rank > 0:
+            assert not flags[wrapped], "reduction: a dim appears twice in the list of dims"
             flags[wrapped] = True
     return flags
 

@@ -331,7 +331,19 @@ def aten〇expand_as〡shape(self: List[int], other: List[int]) -> List[int]:
     ErrorInvocation(TensorOfShape(2, 3, 4), [0, 1, 3]),
 ])
 def aten〇permute〡shape(self: List[int], dims: List[int]) -> List[int]:
-    return upstream.permute(self, dims)
+    # upstream.permute checks repeats pairwise: its unrolling grows as the square of the rank.
+    rank = len(self)
+    assert len(dims) == rank, "permute: the number of dims must equal the tensor's rank"
+    seen: List[bool] = []
+    for _ in range(rank):
+        seen.append(False)
+    sizes: List[int] = []
+    for d in dims:
+        dim = upstream.maybe_wrap_dim(d, rank)
+        assert not seen[dim], "permute: a dim appears twice in the list of dims"
+        seen[dim] = True
+        sizes.append(self[dim])
+    return sizes
 
 
 @shape("aten.transpose.int", "aten.transpose_copy.int", invocations=[

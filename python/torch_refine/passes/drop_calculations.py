@@ -102,7 +102,16 @@ def drop(calculate, runtime_asserts: bool) -> None:
 
 
 def _find_guards(block, wrapped_op, guards: list[_Guard]) -> None:
-    """Collect the guards that run whenever `block` does; fail on a certain raise."""
+    """Collect the guards that run whenever `block` does; fail on a certain raise.
+
+    A worklist of the non-raising branches, not recursion: library IR from an extra
+    library can nest ifs deeper than Python's recursion limit."""
+    pending = [block]
+    while pending:
+        _find_guards_in(pending.pop(), wrapped_op, guards, pending)
+
+
+def _find_guards_in(block, wrapped_op, guards: list[_Guard], pending: list) -> None:
     for op in block.operations:
         name = op.operation.name
         if name == RAISE:
@@ -126,7 +135,7 @@ def _find_guards(block, wrapped_op, guards: list[_Guard]) -> None:
                 condition, raises_when, _message(raise_op, wrapped_op), raise_op.location,
                 branches[0 if raises_when else 1],
             ))
-        _find_guards(branches[1 if raises_when else 0], wrapped_op, guards)
+        pending.append(branches[1 if raises_when else 0])
 
 
 def _raise_in(block):
@@ -146,18 +155,24 @@ def _message(raise_op, wrapped_op) -> str:
 
 def _string_text(value: ir.Value) -> str | None:
     """The text of a constant string, of a concatenation, or of a format string (its
-    placeholders left as `{}`): the part of a library message known at compile time."""
-    if not isinstance(value, ir.OpResult):
-        return None
-    op = value.owner.operation
-    if op.name == "torch.constant.str":
-        return ir.StringAttr(op.attributes["value"]).value
-    if op.name == "torch.aten.format":
-        return _string_text(op.operands[0])
-    if op.name == "torch.aten.add.str":
-        parts = [_string_text(v) for v in op.operands]
-        return None if None in parts else "".join(parts)
-    return None
+    placeholders left as `{}`): the part of a library message known at compile time.
+    Concatenations are walked with a stack (they can chain beyond the recursion limit)."""
+    parts = []
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        if not isinstance(value, ir.OpResult):
+            return None
+        op = value.owner.operation
+        if op.name == "torch.constant.str":
+            parts.append(ir.StringAttr(op.attributes["value"]).value)
+        elif op.name == "torch.aten.format":
+            pending.append(op.operands[0])
+        elif op.name == "torch.aten.add.str":
+            pending.extend(reversed(list(op.operands)))
+        else:
+            return None
+    return "".join(parts)
 
 
 def _fail_always(wrapped_op, raise_op):
@@ -242,15 +257,19 @@ def _keep_other_checks(calculation, calculate, asserted_blocks: list, cleanup: l
 
 
 def _raises_outside(block, excluded_blocks: list) -> list:
-    """The raise ops in `block` and its nested blocks, except in `excluded_blocks`."""
+    """The raise ops in `block` and its nested blocks, except in `excluded_blocks`; a
+    worklist, not recursion (input IR can nest deeper than the recursion limit)."""
     found = []
-    for op in block.operations:
-        if op.operation.name == RAISE:
-            found.append(op)
-        for region in op.operation.regions:
-            for nested in region.blocks:
-                if not any(nested == excluded for excluded in excluded_blocks):
-                    found += _raises_outside(nested, excluded_blocks)
+    pending = [block]
+    while pending:
+        for op in pending.pop().operations:
+            if op.operation.name == RAISE:
+                found.append(op)
+            for region in op.operation.regions:
+                pending.extend(
+                    nested for nested in region.blocks
+                    if not any(nested == excluded for excluded in excluded_blocks)
+                )
     return found
 
 
@@ -278,37 +297,60 @@ def _units_needed_by(unit, calculation) -> list:
 def _hoist(value: ir.Value, calculate, inside: set, cleanup: list):
     """`value`, computed in front of `calculate` by moving its pure backward slice there;
     None when the slice cannot be moved."""
-    if value not in inside:
-        return value
-    if not isinstance(value, ir.OpResult):
+    backward_slice = _movable_slice(value, inside)
+    if backward_slice is None:
         return None
-    op = value.owner
-    if is_pure(op):
-        needed = list(op.operation.operands)
-        defined = set(op.operation.results)
-    elif _is_pure_if(op):
-        defined = _values_defined_in(op.operation.regions[0]) | _values_defined_in(op.operation.regions[1])
-        defined.update(op.operation.results)
-        needed = [v for v in _operands_within(op) if v not in defined]
-    else:
-        return None
-    for operand in needed:
-        if _hoist(operand, calculate, inside, cleanup) is None:
-            return None
-    op.operation.move_before(calculate)
-    inside.difference_update(defined)
-    cleanup.append(op)
+    for op, defined in backward_slice:
+        op.operation.move_before(calculate)
+        inside.difference_update(defined)
+        cleanup.append(op)
     return value
 
 
+def _movable_slice(value: ir.Value, inside: set) -> list | None:
+    """(op, values it defines) for the ops inside the calculation that compute `value`,
+    producers first; None when one of them cannot move. A depth-first walk with a stack:
+    after loop unrolling a condition can depend on a chain longer than the recursion limit."""
+    ordered: list = []
+    planned: set = set()
+    pending: list = [(value, None)]
+    while pending:
+        needed_value, finished = pending.pop()
+        if finished is not None:
+            ordered.append(finished)
+            continue
+        if needed_value not in inside or needed_value in planned:
+            continue
+        if not isinstance(needed_value, ir.OpResult):
+            return None
+        op = needed_value.owner
+        if is_pure(op):
+            needed = list(op.operation.operands)
+            defined = set(op.operation.results)
+        elif _is_pure_if(op):
+            defined = _values_defined_in(op.operation.regions[0]) | _values_defined_in(op.operation.regions[1])
+            defined.update(op.operation.results)
+            needed = [v for v in _operands_within(op) if v not in defined]
+        else:
+            return None
+        planned |= defined
+        pending.append((None, (op, defined)))
+        pending.extend((operand, None) for operand in reversed(needed))
+    return ordered
+
+
 def _is_pure_if(op) -> bool:
-    """A `torch.prim.If` computing a value from pure ops only (e.g. a short-circuit `and`)."""
-    if op.operation.name != "torch.prim.If":
-        return False
-    for region in op.operation.regions:
-        for nested in region.blocks[0].operations:
-            if nested.operation.name != "torch.prim.If.yield" and not (is_pure(nested) or _is_pure_if(nested)):
-                return False
+    """A `torch.prim.If` computing a value from pure ops only (e.g. a short-circuit `and`);
+    nested ifs are checked with a worklist, not recursion."""
+    pending = [op]
+    while pending:
+        if_op = pending.pop()
+        if if_op.operation.name != "torch.prim.If":
+            return False
+        for region in if_op.operation.regions:
+            for nested in region.blocks[0].operations:
+                if nested.operation.name != "torch.prim.If.yield" and not is_pure(nested):
+                    pending.append(nested)
     return True
 
 

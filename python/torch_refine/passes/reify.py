@@ -93,15 +93,24 @@ def targets(module: ir.Operation, kind: CalculationKind, importer, reify_refined
 
 
 def _collect(region, kind: CalculationKind, importer, reify_refined_ops: bool, targets: list) -> None:
-    for block in region.blocks:
-        for op in block.operations:
-            if op.operation.name in CALCULATE_OPS:
-                continue
-            for nested in op.operation.regions:
-                _collect(nested, kind, importer, reify_refined_ops, targets)
-            target = _target(op, kind, importer, reify_refined_ops)
-            if target is not None:
+    """Post-order (an op's nested ops before it), with an explicit stack: input IR can nest
+    `torch.prim.If`/`Loop` deeper than Python's recursion limit."""
+    pending = [(op, False) for op in reversed(_ops_in(region))]
+    while pending:
+        op, children_done = pending.pop()
+        if children_done:
+            if (target := _target(op, kind, importer, reify_refined_ops)) is not None:
                 targets.append(target)
+            continue
+        if op.operation.name in CALCULATE_OPS:
+            continue
+        pending.append((op, True))
+        for nested in reversed(op.operation.regions):
+            pending.extend((inner, False) for inner in reversed(_ops_in(nested)))
+
+
+def _ops_in(region) -> list:
+    return [op for block in region.blocks for op in block.operations]
 
 
 def _target(op, kind: CalculationKind, importer, reify_refined_ops: bool):

@@ -35,7 +35,7 @@ from torch_refine.calculations.kind import (
     UNREAD,
     CalculationKind,
 )
-from torch_refine.calculations.lists import READ_ONLY_USERS
+from torch_refine.calculations.lists import READ_ONLY_USERS, unmutated_literals_memo
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -131,7 +131,8 @@ class Simplifier:
             prepare(calc)
         scalars.mark_divisors(calc.regions[1])  # or the folders fold divisions by zero
         with _wrapped_ops_detached(calc):
-            rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
+            with unmutated_literals_memo():
+                rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
         scalars.unmark_divisors(calc.regions[1])
         if self._report_failed_checks(calc):
             return False

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
+from torch_refine.calculations.lists import forget_new_literals
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant, op_key
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import copy_body_before
@@ -126,6 +127,7 @@ class Unroller:
             condition, carried = _copy_iteration(op, 0, list(op.operands[2:]))
             rest = op.operation.clone(ip=rewriter.ip)
             rest.operands[0] = make_constant(trip_count - 1)
+        forget_new_literals(rest)
         rest.operands[1] = condition
         for index, value in enumerate(carried):
             rest.operands[2 + index] = value
@@ -164,7 +166,9 @@ def _peeled_count(op) -> int:
 
 def _copy_iteration(loop, iteration: int, carried: list):
     """Copy one iteration of a loop body in front of the loop: (condition, carried)."""
-    _, (condition, *yielded) = copy_body_before(loop, [make_constant(iteration), *carried], loop)
+    copied, (condition, *yielded) = copy_body_before(loop, [make_constant(iteration), *carried], loop)
+    for op in copied:
+        forget_new_literals(op)
     return condition, yielded
 
 

@@ -20,7 +20,12 @@ import functools
 
 from torch_mlir import ir
 
-from torch_refine.calculations.lists import only_read, reads_list
+from torch_refine.calculations.lists import (
+    forget_all,
+    forget_new_literals,
+    reads_list,
+    unmutated,
+)
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -35,12 +40,16 @@ MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "t
 
 def literal_elements(value: ir.Value) -> list[ir.Value] | None:
     """The elements of an unmutated list literal, else None."""
+    literal = _unmutated_literal(value)
+    return None if literal is None else list(literal.operands)
+
+
+def _unmutated_literal(value: ir.Value):
+    """The `prim.ListConstruct` producing `value` when the list is not mutated, else None."""
     producer = defining_op(value)
     if producer is None or producer.operation.name != "torch.prim.ListConstruct":
         return None
-    if not only_read(value):
-        return None
-    return list(producer.operands)
+    return producer if unmutated(producer, value) else None
 
 
 def constant_elements(value: ir.Value) -> list | None:
@@ -55,7 +64,9 @@ def constant_elements(value: ir.Value) -> list | None:
 
 
 def _list_construct(elements: list[ir.Value], list_type: ir.Type) -> ir.Value:
-    return ir.Operation.create("torch.prim.ListConstruct", results=[list_type], operands=elements).result
+    op = ir.Operation.create("torch.prim.ListConstruct", results=[list_type], operands=elements)
+    forget_new_literals(op)
+    return op.result
 
 
 def decompose_size(op, rewriter):
@@ -86,10 +97,12 @@ def fold_len(op, rewriter):
 
 
 def fold_getitem(op, rewriter):
-    return replace_by_element(op, rewriter, literal_elements(op.operands[0]))
+    literal = _unmutated_literal(op.operands[0])
+    # The operand list itself, not a copy: reading one element of a long literal is O(1).
+    return replace_by_element(op, rewriter, None if literal is None else literal.operands)
 
 
-def replace_by_element(op, rewriter, elements: list[ir.Value] | None):
+def replace_by_element(op, rewriter, elements):
     """Replace `op`, an index into `elements` (a list or tuple literal's), by the element."""
     if elements is None:
         return True
@@ -107,6 +120,7 @@ def fold_add(op, rewriter):
     lhs, rhs = (literal_elements(v) for v in op.operands)
     if lhs is None or rhs is None:
         return True
+    forget_all()
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [_list_construct(lhs + rhs, op.result.type)])
     return None
@@ -122,6 +136,7 @@ def fold_slice(op, rewriter):
         return True
     if step == 0:
         return True
+    forget_all()
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [_list_construct(elements[start:end:step], op.result.type)])
     return None

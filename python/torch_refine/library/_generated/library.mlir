@@ -9813,97 +9813,6 @@ module {
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
     return %1 : !torch.int
   }
-  func.func private @__torch_refine_helper.torch.jit._shape_functions.permute(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
-    %str = torch.constant.str "Repeated dimension {} in permute dimensions"
-    %true = torch.constant.bool true
-    %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: "
-    %str_1 = torch.constant.str "Expected len(input) ({}) == len(dims) ({})"
-    %int1 = torch.constant.int 1
-    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %2 -> () {
-      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %9 = torch.aten.format(%str_1, %7, %8) : !torch.str, !torch.int, !torch.int -> !torch.str
-      %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    %5 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    torch.prim.Loop %3, %true, init() {
-    ^bb0(%arg2: !torch.int):
-      %7 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %int1_2 = torch.constant.int 1
-      %int0 = torch.constant.int 0
-      %none_3 = torch.constant.none
-      %true_4 = torch.constant.bool true
-      %str_5 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
-      %str_6 = torch.constant.str "AssertionError: "
-      %8 = torch.aten.le.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
-      %9 = torch.prim.If %8 -> (!torch.int) {
-        torch.prim.If.yield %int1_2 : !torch.int
-      } else {
-        torch.prim.If.yield %3 : !torch.int
-      }
-      %10 = torch.aten.neg.int %9 : !torch.int -> !torch.int
-      %11 = torch.aten.sub.int %9, %int1_2 : !torch.int, !torch.int -> !torch.int
-      %12 = torch.aten.lt.int %7, %10 : !torch.int, !torch.int -> !torch.bool
-      %13 = torch.prim.If %12 -> (!torch.bool) {
-        torch.prim.If.yield %true_4 : !torch.bool
-      } else {
-        %19 = torch.aten.gt.int %7, %11 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %19 : !torch.bool
-      }
-      torch.prim.If %13 -> () {
-        %19 = torch.aten.format(%str_5, %7, %10, %11) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
-        %20 = torch.aten.add.str %str_6, %19 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %20, %none_3 : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %14 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
-      %15 = torch.prim.If %14 -> (!torch.int) {
-        %19 = torch.aten.add.int %7, %9 : !torch.int, !torch.int -> !torch.int
-        torch.prim.If.yield %19 : !torch.int
-      } else {
-        torch.prim.If.yield %7 : !torch.int
-      }
-      %16 = torch.aten.append.t %4, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
-      %17 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
-      %18 = torch.aten.append.t %5, %17 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %6 = torch.aten.__range_length %int1, %3, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-    torch.prim.Loop %6, %true, init() {
-    ^bb0(%arg2: !torch.int):
-      %7 = torch.aten.__derive_index %arg2, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-      torch.prim.Loop %7, %true, init() {
-      ^bb0(%arg3: !torch.int):
-        %8 = torch.aten.__getitem__.t %4, %7 : !torch.list<int>, !torch.int -> !torch.int
-        %9 = torch.aten.__getitem__.t %4, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-        %10 = torch.aten.eq.int %8, %9 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If %10 -> () {
-          %11 = torch.aten.__getitem__.t %4, %7 : !torch.list<int>, !torch.int -> !torch.int
-          %12 = torch.aten.format(%str, %11) : !torch.str, !torch.int -> !torch.str
-          %13 = torch.aten.add.str %str_0, %12 : !torch.str, !torch.str -> !torch.str
-          torch.prim.RaiseException %13, %none : !torch.str, !torch.none
-          torch.prim.If.yield
-        } else {
-          torch.prim.If.yield
-        }
-        torch.prim.Loop.condition %true, iter()
-      } : (!torch.int, !torch.bool) -> ()
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    return %5 : !torch.list<int>
-  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.pooling_output_shape_pad_lr(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -15943,6 +15852,7 @@ module {
     %none = torch.constant.none
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.prim.ListConstruct  : () -> !torch.list<bool>
     %2 = torch.prim.Loop %0, %true, init(%arg1) {
@@ -15965,29 +15875,31 @@ module {
       torch.prim.If.yield
     } else {
       %4 = torch.prim.unchecked_cast %2 : !torch.optional<list<int>> -> !torch.list<int>
-      %5 = torch.prim.ListConstruct  : () -> !torch.list<int>
-      %6 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
-      torch.prim.Loop %6, %true, init() {
+      %5 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
+      %6 = torch.prim.max.int %0, %int1 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.le.int %5, %6 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %7 -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      %8 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %8, %true, init() {
       ^bb0(%arg2: !torch.int):
-        %7 = torch.aten.__getitem__.t %4, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-        %8 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%7, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-        %9 = torch.aten.len.t %5 : !torch.list<int> -> !torch.int
-        torch.prim.Loop %9, %true, init() {
-        ^bb0(%arg3: !torch.int):
-          %12 = torch.aten.__getitem__.t %5, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-          %13 = torch.aten.ne.int %12, %8 : !torch.int, !torch.int -> !torch.bool
+        %9 = torch.aten.__getitem__.t %4, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %10 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%9, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+        %11 = torch.aten.gt.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %11 -> () {
+          %12 = torch.aten.__getitem__.t %1, %10 : !torch.list<bool>, !torch.int -> !torch.bool
+          %13 = torch.aten.__not__ %12 : !torch.bool -> !torch.bool
           torch.prim.If %13 -> () {
             torch.prim.If.yield
           } else {
             torch.prim.RaiseException %str, %none : !torch.str, !torch.none
             torch.prim.If.yield
           }
-          torch.prim.Loop.condition %true, iter()
-        } : (!torch.int, !torch.bool) -> ()
-        %10 = torch.aten.append.t %5, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
-        %11 = torch.aten.gt.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If %11 -> () {
-          %12 = torch.aten._set_item.t %1, %8, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
+          %14 = torch.aten._set_item.t %1, %10, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
           torch.prim.If.yield
         } else {
           torch.prim.If.yield
@@ -21734,12 +21646,88 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.permute(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
-    %0 = call @__torch_refine_helper.torch.jit._shape_functions.permute(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %str = torch.constant.str "AssertionError: permute: a dim appears twice in the list of dims"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: permute: the number of dims must equal the tensor's rank"
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.eq.int %1, %0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<bool>
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.append.t %3, %false : !torch.list<bool>, !torch.bool -> !torch.list<bool>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%6, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %8 = torch.aten.__getitem__.t %3, %7 : !torch.list<bool>, !torch.int -> !torch.bool
+      %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+      torch.prim.If %9 -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      %10 = torch.aten._set_item.t %3, %7, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
+      %11 = torch.aten.__getitem__.t %arg0, %7 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.append.t %4, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.permute_copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
-    %0 = call @__torch_refine_helper.torch.jit._shape_functions.permute(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %str = torch.constant.str "AssertionError: permute: a dim appears twice in the list of dims"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: permute: the number of dims must equal the tensor's rank"
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.eq.int %1, %0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<bool>
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.append.t %3, %false : !torch.list<bool>, !torch.bool -> !torch.list<bool>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%6, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %8 = torch.aten.__getitem__.t %3, %7 : !torch.list<bool>, !torch.int -> !torch.bool
+      %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+      torch.prim.If %9 -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      %10 = torch.aten._set_item.t %3, %7, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
+      %11 = torch.aten.__getitem__.t %arg0, %7 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.append.t %4, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.positive(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
