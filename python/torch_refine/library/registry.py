@@ -44,6 +44,8 @@ FAMILY_MODULES = (
     "special",
     "data_dependent",
     "inplace",
+    "backward",
+    "losses",
 )
 
 
