@@ -1840,3 +1840,66 @@ def aten〇grid_sampler〡shape(input: List[int], grid: List[int], interpolation
 def aten〇grid_sampler〡dtype(input_rank_dtype: Tuple[int, int], grid_rank_dtype: Tuple[int, int], interpolation_mode: int, padding_mode: int, align_corners: bool) -> int:
     return aten〇grid_sampler_2d〡dtype(input_rank_dtype, grid_rank_dtype, interpolation_mode,
                                        padding_mode, align_corners)
+
+
+# ---------------------------------------------------------------------------- interpolate
+
+
+@shape("aten.__interpolate.size_list_scale_list", invocations=[
+    Invocation(_T(1, 2, 5, 6), [3, 4]),
+    Invocation(_T(1, 2, 5, 6), None, [2.0, 1.5]),
+    Invocation(_T(1, 2, 5, 6), None, [1.3, 0.5], "bilinear", False, True),
+    Invocation(_T(1, 2, 5, 6), [3, 4], [1.0, 1.0]),
+    Invocation(_T(1, 2, 5, 6), None, [2.0, 1.5, 1.0]),
+    Invocation(_T(1, 2, 5, 6), [3, 4], None, "bicubic", True),
+    Invocation(_T(1, 2, 5, 6), [0, 4], None, "area"),
+    Invocation(_T(1, 2, 5, 6), None, [2.5, 1.0], "area", None, True),
+    Invocation(_T(1, 2, 5), [3], None, "linear"),
+    Invocation(_T(1, 2, 5), [3]),
+    Invocation(_T(1, 2, 5, 5, 5), [3, 3, 3], None, "trilinear"),
+    Invocation(_T(1, 0, 5, 6), [3, 4], None, "bilinear"),
+    ErrorInvocation(_T(1, 2, 5, 6), [3]),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4, 5]),
+    ErrorInvocation(_T(1, 2, 5, 6), None, [2.0]),
+    ErrorInvocation(_T(1, 2, 5, 6), [0, 4]),
+    ErrorInvocation(_T(1, 2, 5, 6), None, [0.1, 1.0]),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "nearest", True),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "linear"),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "trilinear"),
+    ErrorInvocation(_T(1, 2, 5), [3], None, "bicubic"),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "nearest-exact"),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "bilinear", False, None, True),
+    ErrorInvocation(_T(2, 5), [3]),
+    ErrorInvocation(_T(1, 2, 5, 6, 7, 8), [3, 4, 5, 6]),
+])
+def aten〇__interpolate〇size_list_scale_list〡shape(input: List[int], size: Optional[List[int]] = None, scale_factor: Optional[List[float]] = None, mode: str = 'nearest', align_corners: Optional[bool] = None, recompute_scale_factor: Optional[bool] = None, antialias: bool = False) -> List[int]:
+    op = "__interpolate"
+    if antialias:
+        raise AssertionError(op + ": antialias is not supported")
+    spatial = len(input) - 2
+    if spatial < 1 or spatial > 3:
+        raise AssertionError(op + ": only 3D, 4D and 5D inputs are supported")
+    if mode == "nearest" or mode == "area":
+        if align_corners is not None:
+            raise AssertionError(op + ": align_corners can only be set with interpolating modes")
+    elif mode == "linear" or mode == "bilinear" or mode == "bicubic" or mode == "trilinear":
+        needed = 1 if mode == "linear" else (3 if mode == "trilinear" else 2)
+        if spatial != needed:
+            raise AssertionError(op + ": mode " + mode + " does not take an input of this rank")
+    else:
+        raise AssertionError(op + ": unsupported mode " + mode)
+    # A given size wins over scale factors; extra scale factors are ignored.
+    scales = scale_factor if size is None else None
+    if scales is not None and len(scales) > spatial:
+        scales = scales[:spatial]
+    sizes = _upsample_output_size(op, input, size, scales)
+    if mode == "area":
+        return _adaptive_shape(op, input, sizes, spatial)
+    return _upsample_shape(op, input, sizes, spatial, mode == "nearest")
+
+
+@dtype("aten.__interpolate.size_list_scale_list", invocations=[
+    Invocation(_T(1, 2, 5, 6, dtype=d), [3, 4], None, mode)
+    for d in _SWEEP for mode in ("nearest", "bilinear", "area")])
+def aten〇__interpolate〇size_list_scale_list〡dtype(input_rank_dtype: Tuple[int, int], size: Optional[List[int]] = None, scale_factor: Optional[List[float]] = None, mode: str = 'nearest', align_corners: Optional[bool] = None, recompute_scale_factor: Optional[bool] = None, antialias: bool = False) -> int:
+    return input_rank_dtype[1]
