@@ -174,9 +174,7 @@ def aten〇poisson_nll_loss〡dtype(input_rank_dtype: Tuple[int, int], target_ra
     input_rank, input_dtype = input_rank_dtype
     floating = apply_promotion_kind(2, input_dtype)  # INT_TO_FLOAT
     ranks, dtypes = rank_dtype_lists([(input_rank, floating), target_rank_dtype, input_rank_dtype])
-    result = promote_dtypes(ranks, dtypes)
-    _check_mean_dtype("poisson_nll_loss", result, reduction)
-    return result
+    return promote_dtypes(ranks, dtypes)
 
 
 def _nll_loss_shapes(op: str, self: List[int], target: List[int],
@@ -302,8 +300,7 @@ def aten〇cross_entropy_loss〡shape(self: List[int], target: List[int], weight
     class_dim = 1 if len(self) >= 2 else 0
     if weight is not None and (len(weight) != 1 or weight[0] != self[class_dim]):
         raise AssertionError("cross_entropy_loss: weight must be defined for all classes or none")
-    unreduced = self[:]
-    unreduced.pop(class_dim)
+    unreduced = self[:class_dim] + self[class_dim + 1:]
     # Equal sizes mean class probabilities; otherwise the target holds class indices.
     if target != self and target != unreduced:
         raise AssertionError("cross_entropy_loss: the target does not match the input")

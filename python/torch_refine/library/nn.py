@@ -981,11 +981,13 @@ def _trilinear_shape(i1: List[int], i2: List[int], i3: List[int], expand1: List[
     for k in range(3):
         if len(inputs[k]) + len(expands[k]) != total_dim:
             raise AssertionError("_trilinear: the inputs and expand dims give different ranks")
-        sizes = upstream._copy(inputs[k])
-        for dim in sorted(expands[k]):
+        for dim in expands[k]:
             if dim < 0 or dim >= total_dim:
                 raise AssertionError("_trilinear: expand dim out of range")
-            sizes.insert(dim, 1)
+        sizes = upstream._copy(inputs[k])
+        for dim in range(total_dim):
+            if dim in expands[k]:
+                sizes.insert(dim, 1)
         expanded.append(sizes)
     product = broadcast_shapes(expanded)
     out: List[int] = []
