@@ -893,9 +893,10 @@ def aten〇rms_norm〡shape(input: List[int], normalized_shape: List[int], weigh
     Invocation(_T(2, 3, dtype=d), [3], weight)
     for d in (torch.float16, torch.bfloat16, torch.float32, torch.float64)
     for weight in (None, _T(3, dtype=torch.float16), _T(3, dtype=torch.float64))]
+    + [Invocation(_T(2, 3, dtype=torch.complex64), [3], _T(3, dtype=torch.complex64))]
     + [KernelErrorInvocation(_T(2, 3, dtype=torch.int64), [3])])
 def aten〇rms_norm〡dtype(input_rank_dtype: Tuple[int, int], normalized_shape: List[int], weight_rank_dtype: Optional[Tuple[int, int]] = None, eps: Optional[float] = None) -> int:
-    _check_layer_norm_dtype("rms_norm", input_rank_dtype[1])
+    _check_float_or_complex("rms_norm", input_rank_dtype[1])
     return input_rank_dtype[1]
 
 

@@ -5904,7 +5904,7 @@ module {
     %str = torch.constant.str "rms_norm"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.nn._check_layer_norm_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %0) : (!torch.str, !torch.int) -> !torch.none
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
   }
