@@ -15,6 +15,7 @@ from ._helpers import rank_dtype_lists
 from .promotion import is_complex_dtype, promote_dtypes
 from .registry import dtype, shape
 from .testing import ErrorInvocation, Invocation, LongTensorOfShape, TensorOfShape
+from .views import aten〇constant_pad_nd〡shape
 
 _SWEEP = (
     torch.uint8, torch.int32, torch.int64, torch.float16, torch.bfloat16,
@@ -1111,3 +1112,794 @@ def aten〇grid_sampler_2d〡dtype(input_rank_dtype: Tuple[int, int], grid_rank_
     # PyTorch decomposes the op into elementwise arithmetic on both tensors.
     ranks, dtypes = rank_dtype_lists([input_rank_dtype, grid_rank_dtype])
     return promote_dtypes(ranks, dtypes)
+
+
+# ---------------------------------------------------------------------------- more convolutions
+
+
+_CONVOLUTION_FLAGS = (False, False, True)  # benchmark, deterministic, cudnn_enabled
+
+
+def _with_flags(invocations, flags):
+    """The cases of aten.convolution with the backend flags of `_convolution` appended."""
+    return [type(case)(*case.args, *flags) for case in invocations]
+
+
+_CONVOLUTION_CASES = [
+    Invocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    Invocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), _T(3), [2, 2], [1, 1], [1, 1], False, [0, 0], 1),
+    Invocation(_T(2, 2, 9, 9), _T(3, 2, 3, 3), None, [2, 1], [1, 2], [2, 1], False, [0, 0], 1),
+    Invocation(_T(1, 2, 5), _T(3, 2, 3), None, [1], [0], [1], False, [0], 1),
+    Invocation(_T(1, 4, 5, 5), _T(6, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 2),
+    Invocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3), None, [2, 2], [1, 1], [1, 1], True, [1, 1], 1),
+    Invocation(_T(1, 4, 5, 5), _T(4, 3, 3, 3), _T(6), [2, 2], [1, 1], [1, 1], True, [1, 1], 2),
+    ErrorInvocation(_T(1, 3, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 2, 2), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 3), None, [1], [0], [1], False, [0], 1),
+]
+
+
+@shape("aten._convolution", invocations=_with_flags(_CONVOLUTION_CASES, (*_CONVOLUTION_FLAGS, True)))
+def aten〇_convolution〡shape(input: List[int], weight: List[int], bias: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, benchmark: bool, deterministic: bool, cudnn_enabled: bool, allow_tf32: bool) -> List[int]:
+    return _conv_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
+
+
+@dtype("aten._convolution", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=a), _T(3, 2, 3, 3, dtype=b), None, [1, 1], [0, 0], [1, 1],
+               False, [0, 0], 1, *_CONVOLUTION_FLAGS, True)
+    for a, b in itertools.product(_SWEEP, _SWEEP)])
+def aten〇_convolution〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, benchmark: bool, deterministic: bool, cudnn_enabled: bool, allow_tf32: bool) -> int:
+    return input_rank_dtype[1]
+
+
+@shape("aten._convolution.deprecated", invocations=_with_flags(_CONVOLUTION_CASES, _CONVOLUTION_FLAGS))
+def aten〇_convolution〇deprecated〡shape(input: List[int], weight: List[int], bias: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, benchmark: bool, deterministic: bool, cudnn_enabled: bool) -> List[int]:
+    return _conv_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
+
+
+@dtype("aten._convolution.deprecated", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=a), _T(3, 2, 3, 3, dtype=b), None, [1, 1], [0, 0], [1, 1],
+               False, [0, 0], 1, *_CONVOLUTION_FLAGS)
+    for a, b in itertools.product(_SWEEP, _SWEEP)])
+def aten〇_convolution〇deprecated〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, benchmark: bool, deterministic: bool, cudnn_enabled: bool) -> int:
+    return input_rank_dtype[1]
+
+
+@shape("aten.conv_tbc", invocations=[
+    Invocation(_T(7, 2, 3), _T(3, 3, 4), _T(4)),
+    Invocation(_T(7, 2, 3), _T(3, 3, 4), _T(4), 1),
+    Invocation(_T(3, 2, 3), _T(3, 3, 4), _T(4)),
+    ErrorInvocation(_T(7, 2, 3), _T(3, 2, 4), _T(4)),
+    ErrorInvocation(_T(7, 2, 3), _T(3, 3, 4), _T(5)),
+    ErrorInvocation(_T(7, 3), _T(3, 3, 4), _T(4)),
+    ErrorInvocation(_T(7, 2, 3), _T(3, 3, 4, 1), _T(4)),
+    ErrorInvocation(_T(7, 2, 3), _T(3, 3, 4), _T(1, 4)),
+])
+def aten〇conv_tbc〡shape(self: List[int], weight: List[int], bias: List[int], pad: int = 0) -> List[int]:
+    # Time-batch-channel layout: weight is (kernel width, input channels, output channels).
+    if len(self) != 3 or len(weight) != 3 or len(bias) != 1:
+        raise AssertionError("conv_tbc: expected a 3D input, a 3D weight and a 1D bias")
+    if self[2] != weight[1]:
+        raise AssertionError("conv_tbc: input channels must match the weight's second dim")
+    if bias[0] != weight[2]:
+        raise AssertionError("conv_tbc: bias size must match the weight's output channels")
+    return [self[0] + 2 * pad - weight[0] + 1, self[1], weight[2]]
+
+
+@dtype("aten.conv_tbc", invocations=[
+    Invocation(_T(7, 2, 3, dtype=a), _T(3, 3, 4, dtype=b), _T(4, dtype=b))
+    for a, b in itertools.product(_SWEEP, (torch.float32, torch.float64, torch.int64))])
+def aten〇conv_tbc〡dtype(self_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Tuple[int, int], pad: int = 0) -> int:
+    return self_rank_dtype[1]
+
+
+def _conv_transpose_shape(op: str, n: int, input: List[int], weight: List[int], stride: List[int],
+                          padding: List[int], output_padding: List[int], groups: int,
+                          dilation: List[int]) -> List[int]:
+    """conv_transpose1d/2d/3d: a batched or unbatched input of `n` spatial dims."""
+    if len(input) != n + 1 and len(input) != n + 2:
+        raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
+    batched = input if len(input) == n + 2 else upstream.unsqueeze(input, 0)
+    out = _conv_shape(batched, weight, stride, padding, dilation, True, output_padding, groups)
+    return out if len(input) == n + 2 else out[1:]
+
+
+@shape("aten.conv_transpose1d", invocations=[
+    Invocation(_T(1, 2, 5), _T(2, 3, 3)),
+    Invocation(_T(2, 5), _T(2, 3, 3), _T(3), [2], [1], [1], 1, [1]),
+    Invocation(_T(1, 4, 5), _T(4, 3, 3), None, [3], [0], [2], 2, [2]),
+    ErrorInvocation(_T(5), _T(2, 3, 3)),
+    ErrorInvocation(_T(1, 1, 2, 5), _T(2, 3, 3)),
+    ErrorInvocation(_T(1, 2, 1), _T(2, 3, 1), None, [1], [2]),
+])
+def aten〇conv_transpose1d〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1,), padding: List[int] = (0,), output_padding: List[int] = (0,), groups: int = 1, dilation: List[int] = (1,)) -> List[int]:
+    return _conv_transpose_shape("conv_transpose1d", 1, input, weight, stride, padding,
+                                 output_padding, groups, dilation)
+
+
+@dtype("aten.conv_transpose1d", invocations=_convnd_dtype_invocations((1, 3, 5), (3, 2, 3)))
+def aten〇conv_transpose1d〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1,), padding: List[int] = (0,), output_padding: List[int] = (0,), groups: int = 1, dilation: List[int] = (1,)) -> int:
+    return _convnd_padding_dtype("conv_transpose1d", input_rank_dtype[1], weight_rank_dtype[1],
+                                 bias_rank_dtype)
+
+
+@shape("aten.conv_transpose2d.input", invocations=[
+    Invocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3)),
+    Invocation(_T(2, 5, 6), _T(2, 3, 3, 2), _T(3), [2, 1], [1, 0], [1, 0], 1, [1, 2]),
+    Invocation(_T(1, 4, 5, 5), _T(4, 3, 3, 3), _T(6), [2], [1], [1], 2),
+    Invocation(_T(0, 2, 5, 5), _T(2, 3, 3, 3)),
+    ErrorInvocation(_T(5, 5), _T(2, 3, 3, 3)),
+    ErrorInvocation(_T(1, 2, 1, 1), _T(2, 3, 1, 1), None, [1], [2]),
+])
+def aten〇conv_transpose2d〇input〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1, 1), padding: List[int] = (0, 0), output_padding: List[int] = (0, 0), groups: int = 1, dilation: List[int] = (1, 1)) -> List[int]:
+    return _conv_transpose_shape("conv_transpose2d", 2, input, weight, stride, padding,
+                                 output_padding, groups, dilation)
+
+
+@dtype("aten.conv_transpose2d.input",
+       invocations=_convnd_dtype_invocations((1, 3, 5, 5), (3, 2, 3, 3)))
+def aten〇conv_transpose2d〇input〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1, 1), padding: List[int] = (0, 0), output_padding: List[int] = (0, 0), groups: int = 1, dilation: List[int] = (1, 1)) -> int:
+    return _convnd_padding_dtype("conv_transpose2d", input_rank_dtype[1], weight_rank_dtype[1],
+                                 bias_rank_dtype)
+
+
+@shape("aten.conv_transpose3d.input", invocations=[
+    Invocation(_T(1, 2, 3, 4, 5), _T(2, 3, 3, 2, 1)),
+    Invocation(_T(2, 3, 4, 5), _T(2, 3, 1, 2, 3), _T(3), [2], [0], [1], 1, [1, 2, 1]),
+    ErrorInvocation(_T(3, 4, 5), _T(2, 3, 3, 2, 1)),
+])
+def aten〇conv_transpose3d〇input〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None, stride: List[int] = (1, 1, 1), padding: List[int] = (0, 0, 0), output_padding: List[int] = (0, 0, 0), groups: int = 1, dilation: List[int] = (1, 1, 1)) -> List[int]:
+    return _conv_transpose_shape("conv_transpose3d", 3, input, weight, stride, padding,
+                                 output_padding, groups, dilation)
+
+
+@dtype("aten.conv_transpose3d.input",
+       invocations=_convnd_dtype_invocations((1, 3, 2, 2, 2), (3, 2, 1, 1, 1)))
+def aten〇conv_transpose3d〇input〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, stride: List[int] = (1, 1, 1), padding: List[int] = (0, 0, 0), output_padding: List[int] = (0, 0, 0), groups: int = 1, dilation: List[int] = (1, 1, 1)) -> int:
+    return _convnd_padding_dtype("conv_transpose3d", input_rank_dtype[1], weight_rank_dtype[1],
+                                 bias_rank_dtype)
+
+
+# ---------------------------------------------------------------------------- more pooling
+
+
+def _pool1d_shape(op: str, self: List[int], kernel_size: List[int], stride: List[int],
+                  padding: List[int], dilation: List[int], ceil_mode: bool) -> List[int]:
+    """max_pool1d: the 2d pool of the input with a unit dim inserted before the last."""
+    for param in [kernel_size, padding, dilation]:
+        if len(param) != 1:
+            raise AssertionError(op + ": kernel_size, padding and dilation must contain one int")
+    if len(stride) > 1:
+        raise AssertionError(op + ": stride must be empty or contain one int")
+    if len(self) != 2 and len(self) != 3:
+        raise AssertionError(op + ": expected a 2D or 3D input")
+    stride_2d = [1, kernel_size[0] if len(stride) == 0 else stride[0]]
+    out = _pool2d_shape(op, upstream.unsqueeze(self, -2), [1, kernel_size[0]], stride_2d,
+                        [0, padding[0]], [1, dilation[0]], ceil_mode)
+    return upstream.squeeze(out, -2)
+
+
+_MAX_POOL1D_CASES = [
+    Invocation(_T(1, 2, 8), [2]),
+    Invocation(_T(2, 8), [3], [2], [1], [2], True),
+    Invocation(_T(0, 2, 8), [2], []),
+    ErrorInvocation(_T(8), [2]),
+    ErrorInvocation(_T(1, 2, 8), [2, 2]),
+    ErrorInvocation(_T(1, 2, 8), [2], [1, 1]),
+    ErrorInvocation(_T(1, 2, 8), [3], [1], [2]),
+    ErrorInvocation(_T(1, 2, 2), [3]),
+    ErrorInvocation(_T(1, 0, 8), [2]),
+    ErrorInvocation(_T(1, 2, 8), [2], [0]),
+]
+
+
+@shape("aten.max_pool1d", invocations=_MAX_POOL1D_CASES)
+def aten〇max_pool1d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), dilation: List[int] = (1,), ceil_mode: bool = False) -> List[int]:
+    return _pool1d_shape("max_pool1d", self, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+@dtype("aten.max_pool1d", invocations=[Invocation(_T(1, 2, 8, dtype=d), [2]) for d in _SWEEP])
+def aten〇max_pool1d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), dilation: List[int] = (1,), ceil_mode: bool = False) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.max_pool1d_with_indices", invocations=_MAX_POOL1D_CASES)
+def aten〇max_pool1d_with_indices〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), dilation: List[int] = (1,), ceil_mode: bool = False) -> Tuple[List[int], List[int]]:
+    out = _pool1d_shape("max_pool1d_with_indices", self, kernel_size, stride, padding, dilation,
+                        ceil_mode)
+    return out, upstream._copy(out)
+
+
+@dtype("aten.max_pool1d_with_indices", invocations=[
+    Invocation(_T(1, 2, 8, dtype=d), [2]) for d in _SWEEP])
+def aten〇max_pool1d_with_indices〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), dilation: List[int] = (1,), ceil_mode: bool = False) -> Tuple[int, int]:
+    return self_rank_dtype[1], 4  # int64 indices
+
+
+@shape("aten.max_pool3d", invocations=[
+    Invocation(_T(1, 2, 8, 8, 8), [2, 2, 2]),
+    Invocation(_T(2, 8, 7, 6), [3], [2], [1], [1], True),
+    Invocation(_T(1, 2, 9, 8, 7), [3, 2, 1], [2, 1, 1], [1, 1, 0], [2, 1, 1], False),
+    Invocation(_T(0, 2, 8, 8, 8), [3, 3, 3]),
+    ErrorInvocation(_T(0, 8, 8, 8), [3]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3, 3]),
+    ErrorInvocation(_T(1, 2, 8, 8, 8), [3], [], [2], [2]),
+    ErrorInvocation(_T(1, 2, 2, 8, 8), [3]),
+])
+def aten〇max_pool3d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), dilation: List[int] = (1, 1, 1), ceil_mode: bool = False) -> List[int]:
+    return _pool3d_shape("max_pool3d", self, kernel_size, stride, padding, dilation, ceil_mode,
+                         False)
+
+
+@dtype("aten.max_pool3d", invocations=[Invocation(_T(1, 2, 4, 4, 4, dtype=d), [2]) for d in _SWEEP])
+def aten〇max_pool3d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), dilation: List[int] = (1, 1, 1), ceil_mode: bool = False) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.adaptive_avg_pool3d", invocations=[
+    Invocation(_T(2, 3, 8, 8, 8), [2, 3, 4]),
+    Invocation(_T(3, 8, 8, 8), [2, 3, 4]),
+    Invocation(_T(2, 0, 8, 8, 8), [2, 3, 4]),
+    Invocation(_T(2, 3, 8, 8, 8), [0, 3, 4]),
+    ErrorInvocation(_T(2, 3, 8, 8, 8), [2]),
+    ErrorInvocation(_T(8, 8, 8), [2, 3, 4]),
+    ErrorInvocation(_T(2, 3, 8, 8, 8), [2, -3, 4]),
+])
+def aten〇adaptive_avg_pool3d〡shape(self: List[int], output_size: List[int]) -> List[int]:
+    if len(output_size) != 3:
+        raise AssertionError("adaptive_avg_pool3d: output_size must be 3")
+    return _adaptive_shape("adaptive_avg_pool3d", self, output_size, 3)
+
+
+@dtype("aten.adaptive_avg_pool3d", invocations=[
+    Invocation(_T(2, 3, 8, 8, 8, dtype=d), [2, 3, 4]) for d in _SWEEP])
+def aten〇adaptive_avg_pool3d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int]) -> int:
+    return self_rank_dtype[1]
+
+
+def _adaptive_max_shape(op: str, self: List[int], output_size: List[int],
+                        n: int) -> Tuple[List[int], List[int]]:
+    """adaptive_max_pool1d/2d/3d: the pooled sizes, twice (values and int64 indices)."""
+    if len(self) != n + 1 and len(self) != n + 2:
+        raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
+    for i in range(1, len(self)):
+        if self[i] <= 0:
+            raise AssertionError(op + ": expected non-zero sizes for the non-batch dims")
+    if len(output_size) != n:
+        raise AssertionError(op + ": output_size must have one size per pooled dim")
+    out = _adaptive_shape(op, self, output_size, n)
+    return out, upstream._copy(out)
+
+
+@shape("aten.adaptive_max_pool1d", invocations=[
+    Invocation(_T(2, 3, 8), [4]),
+    Invocation(_T(3, 8), [5]),
+    Invocation(_T(0, 3, 8), [4]),
+    ErrorInvocation(_T(2, 0, 8), [4]),
+    ErrorInvocation(_T(1, 2, 3, 8), [4]),
+    ErrorInvocation(_T(2, 3, 8), [4, 4]),
+])
+def aten〇adaptive_max_pool1d〡shape(self: List[int], output_size: List[int]) -> Tuple[List[int], List[int]]:
+    return _adaptive_max_shape("adaptive_max_pool1d", self, output_size, 1)
+
+
+@shape("aten.adaptive_max_pool2d", invocations=[
+    Invocation(_T(2, 3, 8, 8), [2, 3]),
+    Invocation(_T(3, 8, 8), [4, 4]),
+    Invocation(_T(0, 3, 8, 8), [2, 3]),
+    ErrorInvocation(_T(2, 3, 0, 8), [2, 3]),
+    ErrorInvocation(_T(8, 8), [2, 3]),
+    ErrorInvocation(_T(2, 3, 8, 8), [2]),
+])
+def aten〇adaptive_max_pool2d〡shape(self: List[int], output_size: List[int]) -> Tuple[List[int], List[int]]:
+    return _adaptive_max_shape("adaptive_max_pool2d", self, output_size, 2)
+
+
+@shape("aten.adaptive_max_pool3d", invocations=[
+    Invocation(_T(2, 3, 8, 8, 8), [2, 3, 4]),
+    Invocation(_T(3, 8, 8, 8), [2, 3, 4]),
+    ErrorInvocation(_T(2, 3, 8, 0, 8), [2, 3, 4]),
+    ErrorInvocation(_T(8, 8, 8), [2, 3, 4]),
+    ErrorInvocation(_T(2, 3, 8, 8, 8), [2, 3]),
+])
+def aten〇adaptive_max_pool3d〡shape(self: List[int], output_size: List[int]) -> Tuple[List[int], List[int]]:
+    return _adaptive_max_shape("adaptive_max_pool3d", self, output_size, 3)
+
+
+@dtype("aten.adaptive_max_pool1d", invocations=[
+    Invocation(_T(2, 3, 8, dtype=d), [4]) for d in _SWEEP])
+def aten〇adaptive_max_pool1d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int]) -> Tuple[int, int]:
+    return self_rank_dtype[1], 4  # int64 indices
+
+
+@dtype("aten.adaptive_max_pool2d", invocations=[
+    Invocation(_T(2, 3, 8, 8, dtype=d), [2, 3]) for d in _SWEEP])
+def aten〇adaptive_max_pool2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int]) -> Tuple[int, int]:
+    return self_rank_dtype[1], 4  # int64 indices
+
+
+@dtype("aten.adaptive_max_pool3d", invocations=[
+    Invocation(_T(2, 3, 8, 8, 8, dtype=d), [2, 3, 4]) for d in _SWEEP])
+def aten〇adaptive_max_pool3d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int]) -> Tuple[int, int]:
+    return self_rank_dtype[1], 4  # int64 indices
+
+
+def _max_unpool_shape(op: str, self: List[int], indices: List[int],
+                      output_size: List[int], n: int) -> List[int]:
+    if len(output_size) != n:
+        raise AssertionError(op + ": output_size must have one size per unpooled dim")
+    if len(self) != n + 1 and len(self) != n + 2:
+        raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
+    if self != indices:
+        raise AssertionError(op + ": indices must have the shape of the input")
+    for i in range(1, len(self)):
+        if self[i] <= 0:
+            raise AssertionError(op + ": expected non-zero sizes for the non-batch dims")
+    return _adaptive_shape(op, self, output_size, n)
+
+
+def _check_unpool_indices_dtype(op: str, dtype: int) -> None:
+    if dtype != 4:
+        raise AssertionError(op + ": elements in indices should be type int64")
+
+
+@shape("aten.max_unpool2d", invocations=[
+    Invocation(_T(2, 3, 4, 4), LongTensorOfShape(2, 3, 4, 4), [8, 8]),
+    Invocation(_T(3, 4, 4), LongTensorOfShape(3, 4, 4), [8, 9]),
+    Invocation(_T(0, 3, 4, 4), LongTensorOfShape(0, 3, 4, 4), [8, 8]),
+    ErrorInvocation(_T(2, 3, 4, 4), LongTensorOfShape(2, 3, 4, 4), [8]),
+    ErrorInvocation(_T(2, 3, 4, 4), LongTensorOfShape(2, 3, 4, 3), [8, 8]),
+    ErrorInvocation(_T(4, 4), LongTensorOfShape(4, 4), [8, 8]),
+    ErrorInvocation(_T(2, 0, 4, 4), LongTensorOfShape(2, 0, 4, 4), [8, 8]),
+    ErrorInvocation(_T(2, 3, 4, 4), LongTensorOfShape(2, 3, 4, 4), [8, -1]),
+])
+def aten〇max_unpool2d〡shape(self: List[int], indices: List[int], output_size: List[int]) -> List[int]:
+    return _max_unpool_shape("max_unpool2d", self, indices, output_size, 2)
+
+
+@dtype("aten.max_unpool2d", invocations=[
+    Invocation(_T(2, 3, 4, 4, dtype=d), LongTensorOfShape(2, 3, 4, 4), [8, 8]) for d in _SWEEP]
+    + [ErrorInvocation(_T(2, 3, 4, 4), _T(2, 3, 4, 4, dtype=torch.int32), [8, 8])])
+def aten〇max_unpool2d〡dtype(self_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], output_size: List[int]) -> int:
+    _check_unpool_indices_dtype("max_unpool2d", indices_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+@shape("aten.max_unpool3d", invocations=[
+    Invocation(_T(2, 3, 2, 4, 4), LongTensorOfShape(2, 3, 2, 4, 4), [4, 8, 8], [2, 2, 2], [0, 0, 0]),
+    Invocation(_T(3, 2, 4, 4), LongTensorOfShape(3, 2, 4, 4), [3, 8, 9], [1, 2, 2], [0, 1, 0]),
+    ErrorInvocation(_T(3, 2, 4, 4), LongTensorOfShape(3, 2, 4, 4), [3, 8], [1, 2, 2], [0, 0, 0]),
+    ErrorInvocation(_T(3, 2, 4, 4), LongTensorOfShape(3, 2, 4, 4), [3, 8, 8], [1, 2], [0, 0, 0]),
+    ErrorInvocation(_T(3, 2, 4, 4), LongTensorOfShape(3, 2, 4, 4), [3, 8, 8], [1, 2, 2], [0, 0]),
+    ErrorInvocation(_T(3, 2, 4, 4), LongTensorOfShape(3, 2, 4, 4), [3, 8, 8], [1, 0, 2], [0, 0, 0]),
+    ErrorInvocation(_T(3, 2, 4, 4), LongTensorOfShape(3, 2, 4, 3), [3, 8, 8], [1, 2, 2], [0, 0, 0]),
+    ErrorInvocation(_T(2, 4, 4), LongTensorOfShape(2, 4, 4), [3, 8, 8], [1, 2, 2], [0, 0, 0]),
+])
+def aten〇max_unpool3d〡shape(self: List[int], indices: List[int], output_size: List[int], stride: List[int], padding: List[int]) -> List[int]:
+    if len(stride) != 3 or len(padding) != 3:
+        raise AssertionError("max_unpool3d: stride and padding must have three elements")
+    for s in stride:
+        if s <= 0:
+            raise AssertionError("max_unpool3d: strides should be greater than zero")
+    return _max_unpool_shape("max_unpool3d", self, indices, output_size, 3)
+
+
+@dtype("aten.max_unpool3d", invocations=[
+    Invocation(_T(3, 2, 4, 4, dtype=d), LongTensorOfShape(3, 2, 4, 4), [3, 8, 8], [1, 2, 2],
+               [0, 0, 0]) for d in _SWEEP]
+    + [ErrorInvocation(_T(3, 2, 4, 4), _T(3, 2, 4, 4), [3, 8, 8], [1, 2, 2], [0, 0, 0])])
+def aten〇max_unpool3d〡dtype(self_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], output_size: List[int], stride: List[int], padding: List[int]) -> int:
+    _check_unpool_indices_dtype("max_unpool3d", indices_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- more upsampling
+
+
+def _upsample_shape(op: str, input: List[int], output_size: List[int], n: int,
+                    check_input_sizes: bool) -> List[int]:
+    """upsample_*{n}d with a given output_size (PyTorch's upsample_common_check)."""
+    if len(output_size) != n:
+        raise AssertionError(op + ": output_size must have one size per spatial dim")
+    if len(input) != n + 2:
+        raise AssertionError(op + ": expected a batched input with channels")
+    for i in range(1, len(input)):
+        if check_input_sizes and input[i] <= 0:
+            raise AssertionError(op + ": input sizes should be greater than 0 except the batch")
+    for size in output_size:
+        if size <= 0:
+            raise AssertionError(op + ": output sizes should be greater than 0")
+    out = input[:2]
+    for size in output_size:
+        out.append(size)
+    return out
+
+
+@shape("aten.upsample_nearest1d", invocations=[
+    Invocation(_T(1, 2, 5), [7]),
+    Invocation(_T(1, 2, 5), [3], 0.5),
+    ErrorInvocation(_T(1, 2, 5), [3, 3]),
+    ErrorInvocation(_T(2, 5), [3]),
+    ErrorInvocation(_T(1, 2, 0), [3]),
+    ErrorInvocation(_T(1, 0, 5), [3]),
+    ErrorInvocation(_T(1, 2, 5), [0]),
+])
+def aten〇upsample_nearest1d〡shape(self: List[int], output_size: List[int], scales: Optional[float] = None) -> List[int]:
+    return _upsample_shape("upsample_nearest1d", self, output_size, 1, True)
+
+
+@dtype("aten.upsample_nearest1d", invocations=[
+    Invocation(_T(1, 2, 5, dtype=d), [7]) for d in _SWEEP])
+def aten〇upsample_nearest1d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], scales: Optional[float] = None) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.upsample_nearest2d", invocations=[
+    Invocation(_T(1, 2, 5, 5), [7, 3]),
+    Invocation(_T(2, 2, 5, 5), [3, 4], 0.5, 0.7),
+    ErrorInvocation(_T(1, 2, 5, 5), [3]),
+    ErrorInvocation(_T(2, 5, 5), [3, 3]),
+    ErrorInvocation(_T(1, 2, 0, 5), [3, 3]),
+    ErrorInvocation(_T(1, 0, 5, 5), [3, 3]),
+    ErrorInvocation(_T(1, 2, 5, 5), [3, 0]),
+])
+def aten〇upsample_nearest2d〡shape(self: List[int], output_size: List[int], scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> List[int]:
+    return _upsample_shape("upsample_nearest2d", self, output_size, 2, True)
+
+
+@dtype("aten.upsample_nearest2d", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=d), [7, 3]) for d in _SWEEP])
+def aten〇upsample_nearest2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.upsample_bilinear2d", invocations=[
+    Invocation(_T(1, 2, 5, 5), [7, 3], False),
+    Invocation(_T(0, 2, 5, 5), [3, 4], True, 0.5, 0.7),
+    Invocation(_T(1, 0, 5, 5), [3, 3], False),
+    ErrorInvocation(_T(1, 2, 5, 5), [3], False),
+    Invocation(_T(1, 2, 0, 5), [3, 3], False),
+    ErrorInvocation(_T(1, 2, 5, 5), [3, 0], False),
+])
+def aten〇upsample_bilinear2d〡shape(self: List[int], output_size: List[int], align_corners: bool, scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> List[int]:
+    # PyTorch's decomposition accepts empty channels and spatial dims (its CPU kernel does not).
+    return _upsample_shape("upsample_bilinear2d", self, output_size, 2, False)
+
+
+@dtype("aten.upsample_bilinear2d", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=d), [7, 3], False) for d in _SWEEP])
+def aten〇upsample_bilinear2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], align_corners: bool, scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.upsample_nearest1d.vec", invocations=[
+    Invocation(_T(1, 2, 5), [3], None),
+    Invocation(_T(1, 2, 5), None, [2.0]),
+    Invocation(_T(1, 2, 7), None, [1.3]),
+    ErrorInvocation(_T(1, 2, 5), [3], [2.0]),
+    ErrorInvocation(_T(1, 2, 5), None, None),
+    ErrorInvocation(_T(2, 5), [3], None),
+    ErrorInvocation(_T(1, 2, 5), [3, 3], None),
+    ErrorInvocation(_T(1, 2, 5), [0], None),
+    ErrorInvocation(_T(1, 2, 0), [3], None),
+    ErrorInvocation(_T(1, 2, 5), None, [0.1]),
+])
+def aten〇upsample_nearest1d〇vec〡shape(input: List[int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> List[int]:
+    sizes = _upsample_output_size("upsample_nearest1d", input, output_size, scale_factors)
+    return _upsample_shape("upsample_nearest1d", input, sizes, 1, True)
+
+
+@dtype("aten.upsample_nearest1d.vec", invocations=[
+    Invocation(_T(1, 2, 5, dtype=d), [3], None) for d in _SWEEP])
+def aten〇upsample_nearest1d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> int:
+    return input_rank_dtype[1]
+
+
+@shape("aten.upsample_nearest2d_backward", invocations=[
+    Invocation(_T(1, 2, 7, 3), [7, 3], [1, 2, 5, 5]),
+    Invocation(_T(0, 2, 7, 3), [7, 3], [0, 2, 5, 5], 1.5, 0.5),
+    ErrorInvocation(_T(1, 2, 7, 4), [7, 3], [1, 2, 5, 5]),
+    ErrorInvocation(_T(1, 3, 7, 3), [7, 3], [1, 2, 5, 5]),
+    ErrorInvocation(_T(2, 7, 3), [7, 3], [1, 2, 5, 5]),
+    ErrorInvocation(_T(1, 2, 7, 3), [7], [1, 2, 5, 5]),
+    ErrorInvocation(_T(1, 2, 7, 3), [7, 3], [2, 5, 5]),
+    ErrorInvocation(_T(1, 2, 7, 0), [7, 0], [1, 2, 5, 5]),
+])
+def aten〇upsample_nearest2d_backward〡shape(grad_output: List[int], output_size: List[int], input_size: List[int], scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> List[int]:
+    if len(output_size) != 2:
+        raise AssertionError("upsample_nearest2d_backward: output_size must have two sizes")
+    if len(input_size) != 4:
+        raise AssertionError("upsample_nearest2d_backward: input_size must have four sizes")
+    for size in input_size[2:] + output_size:
+        if size <= 0:
+            raise AssertionError(
+                "upsample_nearest2d_backward: input and output sizes should be greater than 0")
+    if grad_output != [input_size[0], input_size[1], output_size[0], output_size[1]]:
+        raise AssertionError("upsample_nearest2d_backward: grad_output has the wrong sizes")
+    return upstream._copy(input_size)
+
+
+@dtype("aten.upsample_nearest2d_backward", invocations=[
+    Invocation(_T(1, 2, 7, 3, dtype=d), [7, 3], [1, 2, 5, 5]) for d in _SWEEP])
+def aten〇upsample_nearest2d_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], output_size: List[int], input_size: List[int], scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
+    return grad_output_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- more padding
+
+
+@shape("aten.replication_pad1d", invocations=[
+    Invocation(_T(2, 3, 5), [1, 2]),
+    Invocation(_T(3, 5), [7, 0]),
+    Invocation(_T(0, 3, 5), [1, 1]),
+    Invocation(_T(2, 5), [-2, 1]),
+    ErrorInvocation(_T(2, 5), [-3, -3]),
+    ErrorInvocation(_T(2, 5), [1]),
+    ErrorInvocation(_T(5), [1, 1]),
+    ErrorInvocation(_T(2, 0, 5), [1, 1]),
+])
+def aten〇replication_pad1d〡shape(self: List[int], padding: List[int]) -> List[int]:
+    return _pad_shape("replication_pad1d", self, padding, 1, False)
+
+
+@dtype("aten.replication_pad1d", invocations=[
+    Invocation(_T(2, 5, dtype=d), [1, 1]) for d in _SWEEP]
+    + [ErrorInvocation(_T(2, 5, dtype=torch.bool), [1, 1])])
+def aten〇replication_pad1d〡dtype(self_rank_dtype: Tuple[int, int], padding: List[int]) -> int:
+    _check_replication_pad_dtype("replication_pad1d", self_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+def _circular_pad_shape(self: List[int], pad: List[int]) -> List[int]:
+    """Circular padding of the last len(pad) // 2 dims; a pad may not wrap around twice."""
+    out = upstream._copy(self)
+    for i in range(len(pad) // 2):
+        dim = len(self) - 1 - i
+        before = pad[2 * i]
+        after = pad[2 * i + 1]
+        if before > self[dim] or after > self[dim]:
+            raise AssertionError(
+                "pad: padding value causes wrapping around more than once")
+        out[dim] = self[dim] + before + after
+        if out[dim] < 0:
+            raise AssertionError("pad: negative padding results in a negative output size")
+    return out
+
+
+@shape("aten.pad", invocations=[
+    Invocation(_T(2, 3, 5), [1, 2]),
+    Invocation(_T(2, 3, 5), [1, 2, 0, 3, 1, 1], "constant", 1.5),
+    Invocation(_T(2, 3, 5), [-1, -2]),
+    Invocation(_T(2, 3, 5), [1, 2], "reflect"),
+    Invocation(_T(2, 3, 5), [1, 2, 2, 1], "reflect"),
+    Invocation(_T(2, 3, 4, 5), [1, 2, 2, 1, 1, 1], "replicate"),
+    Invocation(_T(2, 3, 5), [1, 2], "circular"),
+    Invocation(_T(2, 3, 5), [5, -2, 3, 0], "circular"),
+    Invocation(_T(1, 2, 3, 4, 5), [1, 1, 1, 1, 1, 1], "circular"),
+    ErrorInvocation(_T(2, 3, 5), [1]),
+    ErrorInvocation(_T(2, 3, 5), [1, 1, 1, 1, 1, 1, 1, 1]),
+    ErrorInvocation(_T(2, 3, 5), [-3, -3]),
+    ErrorInvocation(_T(2, 3, 5), [1, 2], "reflect", 1.0),
+    ErrorInvocation(_T(2, 3, 5), [5, 2], "reflect"),
+    ErrorInvocation(_T(2, 3, 5), [6, 0], "circular"),
+    ErrorInvocation(_T(2, 3, 5), [1, 2], "wrap"),
+    ErrorInvocation(_T(5), [1, 2], "replicate"),
+    ErrorInvocation(_T(2, 3, 5), [1, 2, 1, 1, 1, 1], "replicate"),
+])
+def aten〇pad〡shape(self: List[int], pad: List[int], mode: str = 'constant', value: Optional[float] = None) -> List[int]:
+    if len(pad) % 2 != 0:
+        raise AssertionError("pad: padding length must be divisible by 2")
+    if len(pad) > 2 * len(self):
+        raise AssertionError("pad: padding length should be at most twice the input's rank")
+    if mode == "constant":
+        return aten〇constant_pad_nd〡shape(self, pad)
+    if mode != "reflect" and mode != "replicate" and mode != "circular":
+        raise AssertionError("pad: unrecognised padding mode " + mode)
+    if value is not None and value != 0.0:
+        raise AssertionError("pad: padding mode " + mode + " doesn't take in value argument")
+    n = len(pad) // 2
+    if len(self) != n + 1 and len(self) != n + 2 or n > 3 or n == 0:
+        raise AssertionError(
+            "pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    if mode == "circular":
+        return _circular_pad_shape(self, pad)
+    return _pad_shape("pad", self, pad, n, mode == "reflect")
+
+
+@dtype("aten.pad", invocations=[
+    Invocation(_T(2, 3, 5, dtype=d), [1, 2], mode) for d in _SWEEP
+    for mode in ("constant", "reflect", "replicate", "circular")
+    if d != torch.bool or mode != "replicate"]
+    + [ErrorInvocation(_T(2, 3, 5, dtype=torch.bool), [1, 2], "replicate")])
+def aten〇pad〡dtype(self_rank_dtype: Tuple[int, int], pad: List[int], mode: str = 'constant', value: Optional[float] = None) -> int:
+    if mode == "replicate":
+        _check_replication_pad_dtype("pad", self_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- pixel and channel shuffle
+
+
+@shape("aten.pixel_shuffle", invocations=[
+    Invocation(_T(1, 8, 2, 3), 2),
+    Invocation(_T(9, 2, 3), 3),
+    Invocation(_T(2, 1, 4, 2, 3), 1),
+    ErrorInvocation(_T(8, 3), 2),
+    ErrorInvocation(_T(1, 6, 2, 3), 2),
+    ErrorInvocation(_T(1, 6, 2, 3), 0),
+])
+def aten〇pixel_shuffle〡shape(self: List[int], upscale_factor: int) -> List[int]:
+    if len(self) < 3:
+        raise AssertionError("pixel_shuffle: expected an input with at least 3 dims")
+    factor_squared = upscale_factor * upscale_factor
+    if factor_squared == 0 or self[-3] % factor_squared != 0:
+        raise AssertionError("pixel_shuffle: channels must be divisible by upscale_factor**2")
+    if upscale_factor < 0:
+        raise AssertionError("pixel_shuffle: upscale_factor must be positive")
+    out = self[:-3]
+    out.append(self[-3] // factor_squared)
+    out.append(self[-2] * upscale_factor)
+    out.append(self[-1] * upscale_factor)
+    return out
+
+
+@dtype("aten.pixel_shuffle", invocations=[Invocation(_T(1, 4, 2, 3, dtype=d), 2) for d in _SWEEP])
+def aten〇pixel_shuffle〡dtype(self_rank_dtype: Tuple[int, int], upscale_factor: int) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.pixel_unshuffle", invocations=[
+    Invocation(_T(1, 2, 4, 6), 2),
+    Invocation(_T(2, 3, 6), 3),
+    Invocation(_T(2, 1, 2, 4, 6), 1),
+    ErrorInvocation(_T(4, 6), 2),
+    ErrorInvocation(_T(1, 2, 3, 6), 2),
+    ErrorInvocation(_T(1, 2, 4, 5), 2),
+    ErrorInvocation(_T(1, 2, 4, 6), 0),
+])
+def aten〇pixel_unshuffle〡shape(self: List[int], downscale_factor: int) -> List[int]:
+    if len(self) < 3:
+        raise AssertionError("pixel_unshuffle: expected an input with at least 3 dims")
+    if downscale_factor <= 0:
+        raise AssertionError("pixel_unshuffle: downscale_factor must be positive")
+    if self[-2] % downscale_factor != 0 or self[-1] % downscale_factor != 0:
+        raise AssertionError(
+            "pixel_unshuffle: height and width must be divisible by downscale_factor")
+    out = self[:-3]
+    out.append(self[-3] * downscale_factor * downscale_factor)
+    out.append(self[-2] // downscale_factor)
+    out.append(self[-1] // downscale_factor)
+    return out
+
+
+@dtype("aten.pixel_unshuffle", invocations=[
+    Invocation(_T(1, 2, 4, 6, dtype=d), 2) for d in _SWEEP])
+def aten〇pixel_unshuffle〡dtype(self_rank_dtype: Tuple[int, int], downscale_factor: int) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.channel_shuffle", invocations=[
+    Invocation(_T(1, 6, 2, 3), 2),
+    Invocation(_T(2, 6, 5), 3),
+    Invocation(_T(0, 6, 5), 6),
+    ErrorInvocation(_T(6, 5), 2),
+    ErrorInvocation(_T(1, 6, 5), 4),
+    ErrorInvocation(_T(1, 6, 5), 0),
+])
+def aten〇channel_shuffle〡shape(self: List[int], groups: int) -> List[int]:
+    if len(self) <= 2:
+        raise AssertionError("channel_shuffle: expected an input with more than 2 dims")
+    if groups <= 0:
+        raise AssertionError("channel_shuffle: the number of groups must be positive")
+    if self[1] % groups != 0:
+        raise AssertionError("channel_shuffle: channels must be divisible by groups")
+    return upstream._copy(self)
+
+
+@dtype("aten.channel_shuffle", invocations=[Invocation(_T(1, 6, 2, dtype=d), 2) for d in _SWEEP])
+def aten〇channel_shuffle〡dtype(self_rank_dtype: Tuple[int, int], groups: int) -> int:
+    return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- grid_sampler
+
+
+@shape("aten.grid_sampler", invocations=[
+    Invocation(_T(2, 3, 5, 5), _T(2, 4, 6, 2), 0, 0, False),
+    Invocation(_T(2, 3, 5, 5, 5), _T(2, 4, 6, 7, 3), 1, 2, True),
+    Invocation(_T(0, 3, 5, 5), _T(0, 4, 6, 2), 1, 1, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(1, 4, 6, 2), 0, 0, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 3), 0, 0, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 7, 3), 0, 0, False),
+    ErrorInvocation(_T(2, 3, 5), _T(2, 4, 2), 0, 0, False),
+    Invocation(_T(2, 3, 0, 5), _T(2, 4, 6, 2), 0, 0, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 2), 5, 0, False),
+    ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 2), 0, 5, False),
+    ErrorInvocation(_T(2, 3, 5, 5, 5), _T(2, 4, 6, 7, 3), 2, 0, False),
+])
+def aten〇grid_sampler〡shape(input: List[int], grid: List[int], interpolation_mode: int, padding_mode: int, align_corners: bool) -> List[int]:
+    if len(input) != len(grid) or (len(input) != 4 and len(input) != 5):
+        raise AssertionError("grid_sampler: expected 4D or 5D input and grid of the same rank")
+    if input[0] != grid[0]:
+        raise AssertionError("grid_sampler: input and grid must have the same batch size")
+    if grid[-1] != len(input) - 2:
+        raise AssertionError("grid_sampler: grid's last dim must hold one coordinate per spatial dim")
+    if interpolation_mode < 0 or interpolation_mode > 2 or padding_mode < 0 or padding_mode > 2:
+        raise AssertionError("grid_sampler: invalid interpolation or padding mode")
+    if len(input) == 5 and interpolation_mode == 2:
+        raise AssertionError("grid_sampler: bicubic interpolation supports 4D input only")
+    out = input[:2]
+    for size in grid[1:-1]:
+        out.append(size)
+    return out
+
+
+@dtype("aten.grid_sampler", invocations=[
+    Invocation(_T(2, 3, 5, 5, dtype=a), _T(2, 4, 6, 2, dtype=b), 0, 0, False)
+    for a, b in itertools.product(_SWEEP, (torch.float32, torch.float64, torch.float16))])
+def aten〇grid_sampler〡dtype(input_rank_dtype: Tuple[int, int], grid_rank_dtype: Tuple[int, int], interpolation_mode: int, padding_mode: int, align_corners: bool) -> int:
+    return aten〇grid_sampler_2d〡dtype(input_rank_dtype, grid_rank_dtype, interpolation_mode,
+                                       padding_mode, align_corners)
+
+
+# ---------------------------------------------------------------------------- interpolate
+
+
+@shape("aten.__interpolate.size_list_scale_list", invocations=[
+    Invocation(_T(1, 2, 5, 6), [3, 4]),
+    Invocation(_T(1, 2, 5, 6), None, [2.0, 1.5]),
+    Invocation(_T(1, 2, 5, 6), None, [1.3, 0.5], "bilinear", False, True),
+    Invocation(_T(1, 2, 5, 6), [3, 4], [1.0, 1.0]),
+    Invocation(_T(1, 2, 5, 6), None, [2.0, 1.5, 1.0]),
+    Invocation(_T(1, 2, 5, 6), [3, 4], None, "bicubic", True),
+    Invocation(_T(1, 2, 5, 6), [0, 4], None, "area"),
+    Invocation(_T(1, 2, 5, 6), None, [2.5, 1.0], "area", None, True),
+    Invocation(_T(1, 2, 5), [3], None, "linear"),
+    Invocation(_T(1, 2, 5), [3]),
+    Invocation(_T(1, 2, 5, 5, 5), [3, 3, 3], None, "trilinear"),
+    Invocation(_T(1, 0, 5, 6), [3, 4], None, "bilinear"),
+    ErrorInvocation(_T(1, 2, 5, 6), [3]),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4, 5]),
+    ErrorInvocation(_T(1, 2, 5, 6), None, [2.0]),
+    ErrorInvocation(_T(1, 2, 5, 6), [0, 4]),
+    ErrorInvocation(_T(1, 2, 5, 6), None, [0.1, 1.0]),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "nearest", True),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "linear"),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "trilinear"),
+    ErrorInvocation(_T(1, 2, 5), [3], None, "bicubic"),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "nearest-exact"),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "bilinear", False, None, True),
+    ErrorInvocation(_T(2, 5), [3]),
+    ErrorInvocation(_T(1, 2, 5, 6, 7, 8), [3, 4, 5, 6]),
+])
+def aten〇__interpolate〇size_list_scale_list〡shape(input: List[int], size: Optional[List[int]] = None, scale_factor: Optional[List[float]] = None, mode: str = 'nearest', align_corners: Optional[bool] = None, recompute_scale_factor: Optional[bool] = None, antialias: bool = False) -> List[int]:
+    op = "__interpolate"
+    if antialias:
+        raise AssertionError(op + ": antialias is not supported")
+    spatial = len(input) - 2
+    if spatial < 1 or spatial > 3:
+        raise AssertionError(op + ": only 3D, 4D and 5D inputs are supported")
+    if mode == "nearest" or mode == "area":
+        if align_corners is not None:
+            raise AssertionError(op + ": align_corners can only be set with interpolating modes")
+    elif mode == "linear" or mode == "bilinear" or mode == "bicubic" or mode == "trilinear":
+        needed = 1 if mode == "linear" else (3 if mode == "trilinear" else 2)
+        if spatial != needed:
+            raise AssertionError(op + ": mode " + mode + " does not take an input of this rank")
+    else:
+        raise AssertionError(op + ": unsupported mode " + mode)
+    # A given size wins over scale factors; extra scale factors are ignored.
+    scales = scale_factor if size is None else None
+    if scales is not None and len(scales) > spatial:
+        scales = scales[:spatial]
+    sizes = _upsample_output_size(op, input, size, scales)
+    if mode == "area":
+        return _adaptive_shape(op, input, sizes, spatial)
+    return _upsample_shape(op, input, sizes, spatial, mode == "nearest")
+
+
+@dtype("aten.__interpolate.size_list_scale_list", invocations=[
+    Invocation(_T(1, 2, 5, 6, dtype=d), [3, 4], None, mode)
+    for d in _SWEEP for mode in ("nearest", "bilinear", "area")])
+def aten〇__interpolate〇size_list_scale_list〡dtype(input_rank_dtype: Tuple[int, int], size: Optional[List[int]] = None, scale_factor: Optional[List[float]] = None, mode: str = 'nearest', align_corners: Optional[bool] = None, recompute_scale_factor: Optional[bool] = None, antialias: bool = False) -> int:
+    return input_rank_dtype[1]

@@ -10,15 +10,23 @@ dependent and the meta device answers like an accelerator, not like the CPU:
 """
 
 import itertools
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple, Union
 
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import rank_dtype_lists
+from ._helpers import broadcast_shapes, rank_dtype_lists
 from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes, to_real_dtype
+from .elementwise import _can_cast
+from .reductions import aten〇softmax〇int〡dtype, aten〇softmax〇int〡shape
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, LongTensorOfShape, TensorOfShape
+from .testing import (
+    ErrorInvocation,
+    Invocation,
+    KernelErrorInvocation,
+    LongTensorOfShape,
+    TensorOfShape,
+)
 
 _SWEEP = (
     torch.uint8, torch.int32, torch.int64, torch.float16, torch.bfloat16,
@@ -860,3 +868,356 @@ def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[Lis
     for d in (torch.float16, torch.bfloat16, torch.float32, torch.float64)])
 def aten〇gru〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype: Tuple[int, int], params_rank_dtype: List[Tuple[int, int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[int, int]:
     return input_rank_dtype[1], input_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- more norms
+
+
+_FLOAT_SWEEP = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
+@shape("aten.rms_norm", invocations=[
+    Invocation(_T(2, 4, 3), [3]),
+    Invocation(_T(2, 4, 3), [4, 3], _T(4, 3), 1e-5),
+    Invocation(_T(0, 3), [3], _T(3)),
+    ErrorInvocation(_T(2, 4, 3), []),
+    ErrorInvocation(_T(2, 4, 3), [4]),
+    ErrorInvocation(_T(3), [2, 3]),
+    ErrorInvocation(_T(2, 4, 3), [3], _T(4)),
+])
+def aten〇rms_norm〡shape(input: List[int], normalized_shape: List[int], weight: Optional[List[int]] = None, eps: Optional[float] = None) -> List[int]:
+    return _layer_norm_shapes("rms_norm", input, normalized_shape, weight, None)[0]
+
+
+@dtype("aten.rms_norm", invocations=[
+    Invocation(_T(2, 3, dtype=d), [3], weight)
+    for d in (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+    for weight in (None, _T(3, dtype=torch.float16), _T(3, dtype=torch.float64))]
+    + [Invocation(_T(2, 3, dtype=torch.complex64), [3], _T(3, dtype=torch.complex64))]
+    + [KernelErrorInvocation(_T(2, 3, dtype=torch.int64), [3])])
+def aten〇rms_norm〡dtype(input_rank_dtype: Tuple[int, int], normalized_shape: List[int], weight_rank_dtype: Optional[Tuple[int, int]] = None, eps: Optional[float] = None) -> int:
+    _check_float_or_complex("rms_norm", input_rank_dtype[1])
+    return input_rank_dtype[1]
+
+
+@shape("aten._weight_norm_interface", invocations=[
+    Invocation(_T(4, 3, 2), _T(4, 1, 1)),
+    Invocation(_T(4, 3, 2), _T(1, 3, 1), 1),
+    Invocation(_T(4, 3), _T(4, 1), 0),
+    Invocation(_T(4, 3, 2), _T(1, 1, 2), 2),
+    ErrorInvocation(_T(4, 3, 2), _T(5, 1, 1)),
+])
+def aten〇_weight_norm_interface〡shape(v: List[int], g: List[int], dim: int = 0) -> Tuple[List[int], List[int]]:
+    # The norm is taken over every dim but `dim` (a negative dim names none of them).
+    norm: List[int] = []
+    for i in range(len(v)):
+        norm.append(v[i] if i == dim else 1)
+    return broadcast_shapes([v, g, norm]), norm
+
+
+@dtype("aten._weight_norm_interface", invocations=[
+    Invocation(_T(4, 3, dtype=a), _T(4, 1, dtype=b))
+    for a, b in itertools.product(_FLOAT_SWEEP, _FLOAT_SWEEP)
+    if a != torch.float64 or b != torch.bfloat16]
+    + [ErrorInvocation(_T(4, 3, dtype=torch.float64), _T(4, 1, dtype=torch.bfloat16))])
+def aten〇_weight_norm_interface〡dtype(v_rank_dtype: Tuple[int, int], g_rank_dtype: Tuple[int, int], dim: int = 0) -> Tuple[int, int]:
+    # The norm is kept in float32 for a bfloat16 g (as CUDA does), else in v's dtype.
+    norm_dtype = 6 if g_rank_dtype[1] == 15 else v_rank_dtype[1]  # float32, bfloat16
+    if norm_dtype == 6 and v_rank_dtype[1] == 7:  # float32, float64
+        raise AssertionError("_weight_norm_interface: a float64 v cannot have a float32 norm")
+    ranks, dtypes = rank_dtype_lists([v_rank_dtype, g_rank_dtype])
+    return promote_dtypes(ranks, dtypes), norm_dtype
+
+
+# ---------------------------------------------------------------------------- more embedding
+
+
+@shape("aten.embedding_bag.padding_idx", invocations=[
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, None, False,
+               None),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 1, False, None, True,
+               2),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None, False,
+               1),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, _T(8), False,
+               None),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 1, False, _T(8),
+                    False, None),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(0), False, 0, False, None,
+                    True, None),
+])
+def aten〇embedding_bag〇padding_idx〡shape(weight: List[int], indices: List[int], offsets: List[int], scale_grad_by_freq: bool, mode: int, sparse: bool, per_sample_weights: Optional[List[int]], include_last_offset: bool, padding_idx: Optional[int]) -> Tuple[List[int], List[int], List[int], List[int]]:
+    return aten〇_embedding_bag〡shape(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
+                                     per_sample_weights, include_last_offset,
+                                     -1 if padding_idx is None else padding_idx)
+
+
+@dtype("aten.embedding_bag.padding_idx", invocations=[
+    Invocation(_T(10, 3, dtype=w), _T(8, dtype=i), _T(4, dtype=o), False, 0, False, None, False,
+               None)
+    for w in (torch.float16, torch.float32, torch.float64, torch.int64)
+    for i in (torch.int64, torch.int32) for o in (torch.int64, torch.int32)]
+    + [ErrorInvocation(_T(10, 3), _T(8, dtype=torch.int16), _T(4, dtype=torch.int64), False, 0,
+                       False, None, False, None)])
+def aten〇embedding_bag〇padding_idx〡dtype(weight_rank_dtype: Tuple[int, int], indices_rank_dtype: Tuple[int, int], offsets_rank_dtype: Tuple[int, int], scale_grad_by_freq: bool, mode: int, sparse: bool, per_sample_weights_rank_dtype: Optional[Tuple[int, int]], include_last_offset: bool, padding_idx: Optional[int]) -> Tuple[int, int, int, int]:
+    return aten〇_embedding_bag〡dtype(weight_rank_dtype, indices_rank_dtype, offsets_rank_dtype,
+                                     scale_grad_by_freq, mode, sparse,
+                                     per_sample_weights_rank_dtype, include_last_offset,
+                                     -1 if padding_idx is None else padding_idx)
+
+
+# ---------------------------------------------------------------------------- bilinear
+
+
+def _trilinear_shape(i1: List[int], i2: List[int], i3: List[int], expand1: List[int],
+                     expand2: List[int], expand3: List[int], sumdim: List[int],
+                     unroll_dim: int) -> List[int]:
+    """Each input unsqueezed at its expand dims; the product summed over sumdim."""
+    total_dim = len(i1) + len(expand1)
+    if unroll_dim < 0 or unroll_dim >= total_dim:
+        raise AssertionError("_trilinear: unroll_dim out of range")
+    inputs = [i1, i2, i3]
+    expands = [expand1, expand2, expand3]
+    expanded: List[List[int]] = []
+    for k in range(3):
+        if len(inputs[k]) + len(expands[k]) != total_dim:
+            raise AssertionError("_trilinear: the inputs and expand dims give different ranks")
+        for dim in expands[k]:
+            if dim < 0 or dim >= total_dim:
+                raise AssertionError("_trilinear: expand dim out of range")
+        sizes = upstream._copy(inputs[k])
+        for dim in range(total_dim):
+            if dim in expands[k]:
+                sizes.insert(dim, 1)
+        expanded.append(sizes)
+    product = broadcast_shapes(expanded)
+    out: List[int] = []
+    for i in range(total_dim):
+        if i not in sumdim:
+            out.append(product[i])
+    return out
+
+
+@shape("aten._trilinear", invocations=[
+    Invocation(_T(2, 4), _T(5, 4, 3), _T(2, 3), [1, 3], [0], [1, 2], [2, 3]),
+    Invocation(_T(2, 4), _T(5, 4, 3), _T(2, 3), [1, 3], [0], [1, 2], [2, 3], 0),
+    Invocation(_T(2, 3), _T(2, 3), _T(2, 3), [], [], [], [1]),
+    Invocation(_T(2, 3), _T(2, 3), _T(2, 3), [], [], [], []),
+    ErrorInvocation(_T(2, 4), _T(5, 5, 3), _T(2, 3), [1, 3], [0], [1, 2], [2, 3]),
+    ErrorInvocation(_T(2, 4), _T(5, 4, 3), _T(2, 3), [1, 3], [0], [1, 2], [2, 3], 4),
+    ErrorInvocation(_T(2, 4), _T(5, 4, 3), _T(2, 3), [1, 3], [0], [1], [2, 3]),
+])
+def aten〇_trilinear〡shape(i1: List[int], i2: List[int], i3: List[int], expand1: List[int], expand2: List[int], expand3: List[int], sumdim: List[int], unroll_dim: int = 1) -> List[int]:
+    return _trilinear_shape(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)
+
+
+@dtype("aten._trilinear", invocations=[
+    Invocation(_T(2, 3, dtype=a), _T(2, 3, dtype=b), _T(2, 3, dtype=c), [], [], [], [1])
+    for a, b, c in itertools.product(_PARAM_SWEEP, _PARAM_SWEEP, _PARAM_SWEEP)
+    if a != torch.int64 or b == c == torch.int64]
+    + [Invocation(_T(2, 3, dtype=d), _T(2, 3, dtype=d), _T(2, 3, dtype=d), [], [], [], [0])
+       for d in _SWEEP]
+    + [ErrorInvocation(_T(2, 3, dtype=torch.int64), _T(2, 3), _T(2, 3), [], [], [], [1]),
+       ErrorInvocation(_T(2, 3), _T(2, 3), _T(2, 3, dtype=torch.float16), [], [], [], [0])])
+def aten〇_trilinear〡dtype(i1_rank_dtype: Tuple[int, int], i2_rank_dtype: Tuple[int, int], i3_rank_dtype: Tuple[int, int], expand1: List[int], expand2: List[int], expand3: List[int], sumdim: List[int], unroll_dim: int = 1) -> int:
+    ranks, dtypes = rank_dtype_lists([i1_rank_dtype, i2_rank_dtype, i3_rank_dtype])
+    promoted = promote_dtypes(ranks, dtypes)
+    if unroll_dim not in sumdim:
+        # Products of pairs (bmm): the kernel rejects most mixed dtypes, the rest are rare.
+        if dtypes[0] != dtypes[1] or dtypes[1] != dtypes[2]:
+            raise AssertionError("_trilinear: expected i1, i2 and i3 of the same dtype")
+        return promoted
+    # Summing over unroll_dim, the kernel adds the products in place into zeros like i1.
+    if not _can_cast(promoted, i1_rank_dtype[1]):
+        raise AssertionError("_trilinear: the product's dtype cannot be cast to i1's dtype")
+    return i1_rank_dtype[1]
+
+
+@shape("aten.bilinear", invocations=[
+    Invocation(_T(2, 4), _T(2, 3), _T(5, 4, 3)),
+    Invocation(_T(6, 2, 4), _T(6, 2, 3), _T(5, 4, 3), _T(5)),
+    Invocation(_T(4), _T(3), _T(5, 4, 3), _T(5)),
+    ErrorInvocation(_T(2, 4), _T(3), _T(5, 4, 3)),
+    ErrorInvocation(_T(2, 4), _T(3, 3), _T(5, 4, 3)),
+    ErrorInvocation(_T(2, 4), _T(2, 3), _T(5, 3, 3)),
+    ErrorInvocation(_T(2, 4), _T(2, 2), _T(5, 4, 3)),
+    ErrorInvocation(_T(2, 4), _T(2, 3), _T(5, 4, 3), _T(4)),
+])
+def aten〇bilinear〡shape(input1: List[int], input2: List[int], weight: List[int], bias: Optional[List[int]] = None) -> List[int]:
+    if len(input1) != len(input2):
+        raise AssertionError("bilinear: input dimensions do not match")
+    if input1[:-1] != input2[:-1]:
+        raise AssertionError("bilinear: input batch dimensions do not match")
+    if len(weight) != 3 or input1[-1] != weight[1] or input2[-1] != weight[2]:
+        raise AssertionError("bilinear: input sizes do not match the weight's")
+    if bias is not None and (len(bias) == 0 or bias[0] != weight[0]):
+        raise AssertionError("bilinear: bias size does not match weight size")
+    out = input1[:-1]
+    out.append(weight[0])
+    if bias is None:
+        return out
+    return broadcast_shapes([out, bias])
+
+
+@dtype("aten.bilinear", invocations=[
+    Invocation(_T(2, 4, dtype=d), _T(2, 3, dtype=d), _T(5, 4, 3, dtype=d), bias)
+    for d in _SWEEP for bias in (None, _T(5, dtype=d))]
+    + [ErrorInvocation(_T(2, 4, dtype=a), _T(2, 3, dtype=b), _T(5, 4, 3, dtype=c), bias)
+       for a, b, c, bias in ((torch.float16, torch.float32, torch.float32, None),
+                             (torch.float32, torch.float64, torch.float32, None),
+                             (torch.float32, torch.float32, torch.int64, None),
+                             (torch.float32, torch.float32, torch.float32, _T(5, dtype=torch.float64)))])
+def aten〇bilinear〡dtype(input1_rank_dtype: Tuple[int, int], input2_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None) -> int:
+    result = input1_rank_dtype[1]
+    others = [input2_rank_dtype[1], weight_rank_dtype[1]]
+    if bias_rank_dtype is not None:
+        others.append(bias_rank_dtype[1])
+    for other in others:
+        if other != result:
+            raise AssertionError("bilinear: all tensors must have the same dtype")
+    return result
+
+
+# ---------------------------------------------------------------------------- more activations
+
+
+@shape("aten.glu", invocations=[
+    Invocation(_T(2, 6)),
+    Invocation(_T(4, 3), 0),
+    Invocation(_T(4, 0), 1),
+    ErrorInvocation(_T(2, 5)),
+    ErrorInvocation(_T()),
+    ErrorInvocation(_T(2, 4), 2),
+])
+def aten〇glu〡shape(self: List[int], dim: int = -1) -> List[int]:
+    if len(self) == 0:
+        raise AssertionError("glu: scalars are not supported (the halved dim must be even)")
+    wrapped = upstream.maybe_wrap_dim(dim, len(self))
+    if self[wrapped] % 2 != 0:
+        raise AssertionError("glu: halving dimension must be even")
+    out = upstream._copy(self)
+    out[wrapped] = self[wrapped] // 2
+    return out
+
+
+@dtype("aten.glu", invocations=[Invocation(_T(2, 6, dtype=d)) for d in _SWEEP])
+def aten〇glu〡dtype(self_rank_dtype: Tuple[int, int], dim: int = -1) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.prelu", invocations=[
+    Invocation(_T(2, 3, 4), _T(3)),
+    Invocation(_T(2, 3, 4), _T(1)),
+    Invocation(_T(2, 3, 4), _T()),
+    Invocation(_T(), _T(1)),
+    Invocation(_T(5), _T(1)),
+    ErrorInvocation(_T(2, 3, 4), _T(4)),
+    ErrorInvocation(_T(2, 3, 4), _T(1, 3)),
+    ErrorInvocation(_T(5), _T(5)),
+])
+def aten〇prelu〡shape(self: List[int], weight: List[int]) -> List[int]:
+    if len(weight) > 1:
+        raise AssertionError("prelu: expected weight to be a scalar or 1D tensor")
+    weight_numel = upstream.numel(weight)
+    channels = self[1] if len(self) >= 2 else 1
+    if weight_numel != 1 and (len(self) == 0 or weight_numel != channels):
+        raise AssertionError("prelu: the number of weights does not match the channels")
+    return upstream._copy(self)
+
+
+@dtype("aten.prelu", invocations=[Invocation(_T(2, 3, dtype=d), _T(3, dtype=d)) for d in _SWEEP]
+    + [ErrorInvocation(_T(2, 3, dtype=a), _T(3, dtype=b))
+       for a, b in ((torch.float32, torch.float64), (torch.int64, torch.float32))])
+def aten〇prelu〡dtype(self_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int]) -> int:
+    if self_rank_dtype[1] != weight_rank_dtype[1]:
+        raise AssertionError("prelu: type promotion is not supported (self and weight dtypes differ)")
+    return self_rank_dtype[1]
+
+
+@shape("aten.rrelu", invocations=[
+    Invocation(_T(2, 3)),
+    Invocation(_T(2, 3), 0.1, 0.3, True),
+    ErrorInvocation(_T(2, 3), 0.5, 0.3),
+])
+def aten〇rrelu〡shape(self: List[int], lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = False, generator: Optional[Any] = None) -> List[int]:
+    if lower > upper:
+        raise AssertionError("rrelu: lower bound should be less than or equal to the upper bound")
+    return upstream._copy(self)
+
+
+@dtype("aten.rrelu", invocations=[Invocation(_T(2, 3, dtype=d)) for d in _FLOAT_SWEEP])
+def aten〇rrelu〡dtype(self_rank_dtype: Tuple[int, int], lower: Union[int, float, complex] = 0.125, upper: Union[int, float, complex] = 0.3333333333333333, training: bool = False, generator: Optional[Any] = None) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.rrelu_with_noise", invocations=[
+    Invocation(_T(2, 3), _T(2, 3)),
+    Invocation(_T(2, 3), _T(2, 3), 0.1, 0.3, True),
+])
+def aten〇rrelu_with_noise〡shape(self: List[int], noise: List[int], lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = False, generator: Optional[Any] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.rrelu_with_noise", invocations=[
+    Invocation(_T(2, 3, dtype=a), _T(2, 3, dtype=b))
+    for a, b in itertools.product(_FLOAT_SWEEP, _FLOAT_SWEEP)])
+def aten〇rrelu_with_noise〡dtype(self_rank_dtype: Tuple[int, int], noise_rank_dtype: Tuple[int, int], lower: Union[int, float, complex] = 0.125, upper: Union[int, float, complex] = 0.3333333333333333, training: bool = False, generator: Optional[Any] = None) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.rrelu_with_noise_functional", invocations=[
+    Invocation(_T(2, 3), _T(2, 3)),
+    Invocation(_T(2, 3), _T(2, 3), 0.1, 0.3, True),
+])
+def aten〇rrelu_with_noise_functional〡shape(self: List[int], noise: List[int], lower: float = 0.125, upper: float = 0.3333333333333333, training: bool = False, generator: Optional[Any] = None) -> Tuple[List[int], List[int]]:
+    return upstream._copy(self), upstream._copy(noise)
+
+
+@dtype("aten.rrelu_with_noise_functional", invocations=[
+    Invocation(_T(2, 3, dtype=a), _T(2, 3, dtype=b))
+    for a, b in itertools.product(_FLOAT_SWEEP, _FLOAT_SWEEP)])
+def aten〇rrelu_with_noise_functional〡dtype(self_rank_dtype: Tuple[int, int], noise_rank_dtype: Tuple[int, int], lower: Union[int, float, complex] = 0.125, upper: Union[int, float, complex] = 0.3333333333333333, training: bool = False, generator: Optional[Any] = None) -> Tuple[int, int]:
+    return self_rank_dtype[1], noise_rank_dtype[1]
+
+
+@shape("aten.cosine_similarity", invocations=[
+    Invocation(_T(2, 3), _T(2, 3)),
+    Invocation(_T(2, 3), _T(3), 1),
+    Invocation(_T(4, 1, 3), _T(5, 1), 0, 1e-6),
+    Invocation(_T(3), _T(3), 0),
+    ErrorInvocation(_T(2, 3), _T(4)),
+    ErrorInvocation(_T(2, 3), _T(2, 3), 2),
+])
+def aten〇cosine_similarity〡shape(x1: List[int], x2: List[int], dim: int = 1, eps: float = 1e-08) -> List[int]:
+    common = broadcast_shapes([x1, x2])
+    return upstream.sum_mean_dim(common, [dim], False, None)
+
+
+@dtype("aten.cosine_similarity", invocations=[
+    Invocation(_T(2, 3, dtype=a), _T(2, 3, dtype=b))
+    for a, b in itertools.product(_FLOAT_SWEEP, _FLOAT_SWEEP)]
+    + [ErrorInvocation(_T(2, 3, dtype=torch.int64), _T(2, 3, dtype=torch.int64)),
+       ErrorInvocation(_T(2, 3, dtype=torch.complex64), _T(2, 3))])
+def aten〇cosine_similarity〡dtype(x1_rank_dtype: Tuple[int, int], x2_rank_dtype: Tuple[int, int], dim: int = 1, eps: float = 1e-08) -> int:
+    ranks, dtypes = rank_dtype_lists([x1_rank_dtype, x2_rank_dtype])
+    common = promote_dtypes(ranks, dtypes)
+    if not is_float_dtype(common):
+        raise AssertionError("cosine_similarity: expected the common dtype to be floating point")
+    return common
+
+
+@shape("aten._safe_softmax", invocations=[
+    Invocation(_T(2, 3), 1),
+    Invocation(_T(2, 3), -2, torch.float64),
+    ErrorInvocation(_T(2, 3), 2),
+])
+def aten〇_safe_softmax〡shape(self: List[int], dim: int, dtype: Optional[int] = None) -> List[int]:
+    return aten〇softmax〇int〡shape(self, dim, dtype)
+
+
+@dtype("aten._safe_softmax", invocations=[
+    Invocation(_T(2, 3, dtype=d), 1, out)
+    for d in _FLOAT_SWEEP for out in (None, torch.float16, torch.float64)]
+    + [KernelErrorInvocation(_T(2, 3, dtype=torch.int64), 1)])
+def aten〇_safe_softmax〡dtype(self_rank_dtype: Tuple[int, int], dim: int, dtype: Optional[int] = None) -> int:
+    return aten〇softmax〇int〡dtype(self_rank_dtype, dim, dtype)

@@ -46,6 +46,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.__interpolate.size_list_scale_list(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>, %arg3: !torch.str, %arg4: !torch.optional<bool>, %arg5: !torch.optional<bool>, %arg6: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.__ior__.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "aten.__ior__.Scalar"
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__or__\E3\80\87Scalar\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
@@ -329,6 +334,16 @@ module {
     %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %4 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._convolution(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool, %arg11: !torch.bool, %arg12: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten._convolution.deprecated(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool, %arg11: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._embedding_bag(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<tuple<int, int>>, %arg7: !torch.bool, %arg8: !torch.int) -> !torch.tuple<int, int, int, int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _embedding_bag: expected weight to be a floating point tensor"
@@ -439,6 +454,21 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%0, %arg2, %false) : (!torch.int, !torch.bool, !torch.bool) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._log_softmax_backward_data(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _log_softmax_backward_data: expected a floating-point grad_output"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %arg3 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._native_batch_norm_legit(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<int, int, int> {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -472,6 +502,10 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._safe_softmax(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
+    %0 = call @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.int, !torch.optional<int>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._scaled_dot_product_flash_attention_for_cpu(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.optional<tuple<int, int>>, %arg6: !torch.optional<float>) -> !torch.tuple<int, int> {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -486,6 +520,9 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%0, %arg2, %true) : (!torch.int, !torch.bool, !torch.bool) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._softmax_backward_data(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    return %arg3 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._to_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.bool, %arg6: !torch.optional<int>) -> !torch.int {
     %none = torch.constant.none
     %int1 = torch.constant.int 1
@@ -498,6 +535,54 @@ module {
       torch.prim.If.yield %2 : !torch.int
     }
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten._trilinear(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.int {
+    %str = torch.constant.str "AssertionError: _trilinear: the product's dtype cannot be cast to i1's dtype"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: _trilinear: expected i1, i2 and i3 of the same dtype"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.ListConstruct %arg0, %arg1, %arg2 : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%0) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %3 = torch.promote_dtypes %2#0, %2#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %4 = torch.aten.__contains__.int_list %arg6, %arg7 : !torch.list<int>, !torch.int -> !torch.bool
+    %5 = torch.aten.__not__ %4 : !torch.bool -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.int) {
+      %7 = torch.aten.__getitem__.t %2#1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.__getitem__.t %2#1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.ne.int %7, %8 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %11 = torch.aten.__getitem__.t %2#1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %12 = torch.aten.__getitem__.t %2#1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.ne.int %11, %12 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %13 : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield %3 : !torch.int
+    } else {
+      %7 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = func.call @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%3, %7) : (!torch.int, !torch.int) -> !torch.bool
+      %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %10 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %10 : !torch.int
+    }
+    return %6 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._unique(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.tuple<int, int> {
     %str = torch.constant.str "unique"
@@ -523,6 +608,43 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten._weight_norm_interface(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int) -> !torch.tuple<int, int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _weight_norm_interface: a float64 v cannot have a float32 norm"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int15 = torch.constant.int 15
+    %int6 = torch.constant.int 6
+    %int7 = torch.constant.int 7
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.eq.int %0, %int15 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int6 : !torch.int
+    } else {
+      %10 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %10 : !torch.int
+    }
+    %3 = torch.aten.eq.int %2, %int6 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      %10 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %11 = torch.aten.eq.int %10, %int7 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %11 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %6 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%5) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %7:2 = torch.prim.TupleUnpack %6 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %8 = torch.promote_dtypes %7#0, %7#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = torch.prim.TupleConstruct %8, %2 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %9 : !torch.tuple<int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.abs(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -641,6 +763,32 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.adaptive_avg_pool3d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.adaptive_max_pool1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.adaptive_max_pool2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.adaptive_max_pool3d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.add.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -1113,6 +1261,56 @@ module {
   func.func @__torch_refine_dtype_fn.aten.bernoulli_.float(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bilinear(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: bilinear: all tensors must have the same dtype"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.ListConstruct %1, %2 : (!torch.int, !torch.int) -> !torch.list<int>
+    %4 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    torch.prim.If %4 -> () {
+      %6 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.append.t %3, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %6 = torch.aten.__getitem__.t %3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = torch.aten.ne.int %6, %0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %7 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.binary_cross_entropy_with_logits(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.int) -> !torch.int {
+    %str = torch.constant.str "binary_cross_entropy_with_logits"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: binary_cross_entropy_with_logits: bool targets are not supported"
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.eq.int %0, %int11 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.losses._check_mean_dtype(%str, %0, %arg4) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.bitwise_and.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
@@ -1622,6 +1820,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.channel_shuffle(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.clamp(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<number>, %arg2: !torch.optional<number>) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.clamp: bool and complex tensors are not supported"
     %str_0 = torch.constant.str "AssertionError: aten.clamp: min and max cannot both be None"
@@ -1926,6 +2129,35 @@ module {
     %2 = call @__torch_refine_helper.torch_refine.library.conv_pool._convnd_padding_dtype(%str, %0, %1, %arg2) : (!torch.str, !torch.int, !torch.int, !torch.optional<tuple<int, int>>) -> !torch.int
     return %2 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.conv_tbc(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.conv_transpose1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.int, %arg7: !torch.list<int>) -> !torch.int {
+    %str = torch.constant.str "conv_transpose1d"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.conv_pool._convnd_padding_dtype(%str, %0, %1, %arg2) : (!torch.str, !torch.int, !torch.int, !torch.optional<tuple<int, int>>) -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.conv_transpose2d.input(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.int, %arg7: !torch.list<int>) -> !torch.int {
+    %str = torch.constant.str "conv_transpose2d"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.conv_pool._convnd_padding_dtype(%str, %0, %1, %arg2) : (!torch.str, !torch.int, !torch.int, !torch.optional<tuple<int, int>>) -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.conv_transpose3d.input(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.int, %arg7: !torch.list<int>) -> !torch.int {
+    %str = torch.constant.str "conv_transpose3d"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.conv_pool._convnd_padding_dtype(%str, %0, %1, %arg2) : (!torch.str, !torch.int, !torch.int, !torch.optional<tuple<int, int>>) -> !torch.int
+    return %2 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.convolution(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -2024,6 +2256,68 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cosh\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.cosine_similarity(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.float) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: cosine_similarity: expected the common dtype to be floating point"
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%0) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %3 = torch.promote_dtypes %2#0, %2#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%3) : (!torch.int) -> !torch.bool
+    %5 = torch.aten.__not__ %4 : !torch.bool -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.cross_entropy_loss(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.float) -> !torch.int {
+    %str = torch.constant.str "cross_entropy_loss"
+    %str_0 = torch.constant.str "AssertionError: cross_entropy_loss: class probabilities must be floating point"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: cross_entropy_loss: expected a floating-point input"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %7 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%0) : (!torch.int) -> !torch.bool
+      %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %6 = torch.aten.eq.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%7) : (!torch.int) -> !torch.bool
+      %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    } else {
+      %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = func.call @__torch_refine_helper.torch_refine.library.losses._check_nll_target_dtype(%str, %7) : (!torch.str, !torch.int) -> !torch.none
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.cumsum(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -2289,6 +2583,10 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.elu_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number, %arg3: !torch.number, %arg4: !torch.bool, %arg5: !torch.tuple<int, int>) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.backward._binary_dtype(%arg0, %arg5) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.embedding(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.int {
     %str = torch.constant.str "indices"
     %str_0 = torch.constant.str "embedding"
@@ -2297,6 +2595,19 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%str_0, %str, %0) : (!torch.str, !torch.str, !torch.int) -> !torch.none
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.embedding_bag.padding_idx(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<tuple<int, int>>, %arg7: !torch.bool, %arg8: !torch.optional<int>) -> !torch.tuple<int, int, int, int> {
+    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
+    %0 = torch.aten.__is__ %arg8, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int-1 : !torch.int
+    } else {
+      %3 = torch.prim.unchecked_cast %arg8 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    }
+    %2 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87_embedding_bag\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %1) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.bool, !torch.int, !torch.bool, !torch.optional<tuple<int, int>>, !torch.bool, !torch.int) -> !torch.tuple<int, int, int, int>
+    return %2 : !torch.tuple<int, int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.embedding_dense_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -2954,6 +3265,10 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.gelu_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.str) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.backward._binary_dtype(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.geometric_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: geometric_: bool and complex tensors are not supported"
@@ -2973,6 +3288,11 @@ module {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.glu(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.greater.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
@@ -3058,6 +3378,10 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.grid_sampler(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.int {
+    %0 = call @"__torch_refine_helper.torch_refine.library.conv_pool.aten\E3\80\87grid_sampler_2d\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.int, !torch.int, !torch.bool) -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.grid_sampler_2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.int {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
@@ -3244,6 +3568,10 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87hardtanh\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.hardtanh_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number, %arg3: !torch.number) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.backward._binary_dtype(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.heaviside(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -3501,6 +3829,41 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int3, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.kl_div(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.bool) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: kl_div: integral and complex inputs are not supported"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.ListConstruct %0, %1 : (!torch.int, !torch.int) -> !torch.list<int>
+    %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %8 = torch.aten.__getitem__.t %2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%8) : (!torch.int) -> !torch.bool
+      %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%4) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %6:2 = torch.prim.TupleUnpack %5 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %7 = torch.promote_dtypes %6#0, %6#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.l1_loss(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int) -> !torch.int {
+    %str = torch.constant.str "l1_loss"
+    %0 = call @__torch_refine_helper.torch_refine.library.losses._difference_dtype(%str, %arg0, %arg1) : (!torch.str, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.to_real_dtype(%0) : (!torch.int) -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.losses._check_mean_dtype(%str, %1, %arg2) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.layer_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.float, %arg5: !torch.bool) -> !torch.int {
     %str = torch.constant.str "layer_norm"
     %int1 = torch.constant.int 1
@@ -3629,6 +3992,10 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87leaky_relu\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.number) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.leaky_relu_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number, %arg3: !torch.bool) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.backward._binary_dtype(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.less.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -4255,6 +4622,18 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %8 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.max_pool1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.max_pool1d_with_indices(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten.max_pool2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -4283,12 +4662,33 @@ module {
     %3 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %3 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.max_pool3d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.max_pool3d_with_indices(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.tuple<int, int> {
     %int1 = torch.constant.int 1
     %int4 = torch.constant.int 4
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
     return %1 : !torch.tuple<int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.max_unpool2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.list<int>) -> !torch.int {
+    %str = torch.constant.str "max_unpool2d"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_unpool_indices_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.max_unpool3d(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>) -> !torch.int {
+    %str = torch.constant.str "max_unpool3d"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_unpool_indices_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.maximum(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -4402,6 +4802,12 @@ module {
   func.func @__torch_refine_dtype_fn.aten.movedim.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.mse_loss(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int) -> !torch.int {
+    %str = torch.constant.str "mse_loss"
+    %0 = call @__torch_refine_helper.torch_refine.library.losses._difference_dtype(%str, %arg0, %arg1) : (!torch.str, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.losses._check_mean_dtype(%str, %0, %arg2) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.mul.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
@@ -4803,6 +5209,60 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.nll_loss_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "nll_loss_backward"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.losses._check_nll_target_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      %4 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %5 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %6 = torch.prim.TupleIndex %4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %7 = func.call @__torch_refine_helper.torch_refine.library.promotion.promote_types(%5, %6) : (!torch.int, !torch.int) -> !torch.int
+      torch.prim.If.yield %7 : !torch.int
+    } else {
+      %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %5 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %6 = func.call @__torch_refine_helper.torch_refine.library.promotion.promote_types(%4, %5) : (!torch.int, !torch.int) -> !torch.int
+      torch.prim.If.yield %6 : !torch.int
+    }
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.nll_loss_forward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<int, int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: nll_loss_forward: expected a floating-point input"
+    %str_0 = torch.constant.str "nll_loss_forward"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.losses._check_nll_target_dtype(%str_0, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%2) : (!torch.int) -> !torch.bool
+    %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__is__ %arg2, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.tuple<int, int>) {
+      %7 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %9 = torch.prim.TupleConstruct %7, %8 : !torch.int, !torch.int -> !torch.tuple<int, int>
+      torch.prim.If.yield %9 : !torch.tuple<int, int>
+    } else {
+      %7 = torch.prim.unchecked_cast %arg2 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %8 = torch.prim.ListConstruct %arg0, %7 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+      %9 = func.call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%8) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+      %10:2 = torch.prim.TupleUnpack %9 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+      %11 = torch.promote_dtypes %10#0, %10#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      %12 = torch.prim.TupleConstruct %11, %11 : !torch.int, !torch.int -> !torch.tuple<int, int>
+      torch.prim.If.yield %12 : !torch.tuple<int, int>
+    }
+    return %6 : !torch.tuple<int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten.nonzero(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int4 = torch.constant.int 4
     return %int4 : !torch.int
@@ -4921,6 +5381,21 @@ module {
     }
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.pad(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.str, %arg3: !torch.optional<float>) -> !torch.int {
+    %str = torch.constant.str "pad"
+    %str_0 = torch.constant.str "replicate"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.eq.str %arg2, %str_0 : !torch.str, !torch.str -> !torch.bool
+    torch.prim.If %0 -> () {
+      %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %3 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._check_replication_pad_dtype(%str, %2) : (!torch.str, !torch.int) -> !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.permute(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -4930,6 +5405,27 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.pixel_shuffle(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.pixel_unshuffle(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.poisson_nll_loss(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.bool, %arg3: !torch.bool, %arg4: !torch.float, %arg5: !torch.int) -> !torch.int {
+    %int2 = torch.constant.int 2
+    %0:2 = torch.prim.TupleUnpack %arg0 : !torch.tuple<int, int> -> !torch.int, !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int2, %0#1) : (!torch.int, !torch.int) -> !torch.int
+    %2 = torch.prim.TupleConstruct %0#0, %1 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %3 = torch.prim.ListConstruct %2, %arg1, %arg0 : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%3) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %5:2 = torch.prim.TupleUnpack %4 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %6 = torch.promote_dtypes %5#0, %5#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %6 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.positive(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -5003,6 +5499,22 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87pow\E3\80\87Tensor_Tensor\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.prelu(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: prelu: type promotion is not supported (self and weight dtypes differ)"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.prod(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -5332,6 +5844,14 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.replication_pad1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %str = torch.constant.str "replication_pad1d"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_replication_pad_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.replication_pad2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %str = torch.constant.str "replication_pad2d"
     %int1 = torch.constant.int 1
@@ -5380,6 +5900,14 @@ module {
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.rms_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<float>) -> !torch.int {
+    %str = torch.constant.str "rms_norm"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.roll(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -5418,6 +5946,30 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87round\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.rrelu(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number, %arg3: !torch.bool, %arg4: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.rrelu_with_noise(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number, %arg3: !torch.number, %arg4: !torch.bool, %arg5: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.rrelu_with_noise_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.number, %arg4: !torch.number, %arg5: !torch.bool, %arg6: !torch.bool) -> !torch.int {
+    %0 = torch.prim.ListConstruct %arg0, %arg1, %arg2 : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%0) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %3 = torch.promote_dtypes %2#0, %2#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.rrelu_with_noise_functional(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number, %arg3: !torch.number, %arg4: !torch.bool, %arg5: !torch.optional<any>) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.TupleConstruct %0, %1 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %2 : !torch.tuple<int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.rsqrt(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -5672,6 +6224,10 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.sigmoid_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.backward._binary_dtype(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.sign(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.sign: complex tensors are not supported"
@@ -5837,6 +6393,10 @@ module {
     %4 = torch.prim.ListConstruct %3 : (!torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %4) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.softplus_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number, %arg3: !torch.number) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.backward._binary_dtype(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.softshrink(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -7339,6 +7899,10 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.tanh_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.backward._binary_dtype(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.threshold(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -7349,6 +7913,11 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87threshold\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.threshold_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.to.device(%arg0: !torch.tuple<int, int>, %arg1: !torch.Device, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool, %arg5: !torch.optional<int>) -> !torch.int {
     return %arg2 : !torch.int
@@ -7551,12 +8120,37 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.upsample_bilinear2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.upsample_bilinear2d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.upsample_nearest1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.optional<float>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.upsample_nearest1d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.upsample_nearest2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.upsample_nearest2d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.upsample_nearest2d_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
@@ -10158,6 +10752,105 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %0 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.sum_mean_dim(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.any) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.__is__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %2:2 = torch.prim.If %1 -> (!torch.bool, !torch.optional<list<int>>) {
+      torch.prim.If.yield %true, %arg1 : !torch.bool, !torch.optional<list<int>>
+    } else {
+      %5 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %6 = torch.aten.len.t %5 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.eq.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+      %8 = torch.derefine %5 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %7, %8 : !torch.bool, !torch.optional<list<int>>
+    }
+    %3 = torch.prim.If %2#0 -> (!torch.list<int>) {
+      %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %6 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %5, %true, init() {
+      ^bb0(%arg4: !torch.int):
+        %7 = torch.aten.append.t %6, %arg4 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %6 : !torch.list<int>
+    } else {
+      %5 = torch.prim.unchecked_cast %2#1 : !torch.optional<list<int>> -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    }
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %4, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %5 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+      %6 = torch.prim.Loop %5, %true, init(%false) {
+      ^bb0(%arg5: !torch.int, %arg6: !torch.bool):
+        %7 = torch.aten.__getitem__.t %3, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %int1_0 = torch.constant.int 1
+        %int0_1 = torch.constant.int 0
+        %none_2 = torch.constant.none
+        %true_3 = torch.constant.bool true
+        %str = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
+        %str_4 = torch.constant.str "AssertionError: "
+        %9 = torch.aten.le.int %8, %int0_1 : !torch.int, !torch.int -> !torch.bool
+        %10 = torch.prim.If %9 -> (!torch.int) {
+          torch.prim.If.yield %int1_0 : !torch.int
+        } else {
+          torch.prim.If.yield %8 : !torch.int
+        }
+        %11 = torch.aten.neg.int %10 : !torch.int -> !torch.int
+        %12 = torch.aten.sub.int %10, %int1_0 : !torch.int, !torch.int -> !torch.int
+        %13 = torch.aten.lt.int %7, %11 : !torch.int, !torch.int -> !torch.bool
+        %14 = torch.prim.If %13 -> (!torch.bool) {
+          torch.prim.If.yield %true_3 : !torch.bool
+        } else {
+          %19 = torch.aten.gt.int %7, %12 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %19 : !torch.bool
+        }
+        torch.prim.If %14 -> () {
+          %19 = torch.aten.format(%str, %7, %11, %12) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+          %20 = torch.aten.add.str %str_4, %19 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %20, %none_2 : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %15 = torch.aten.lt.int %7, %int0_1 : !torch.int, !torch.int -> !torch.bool
+        %16 = torch.prim.If %15 -> (!torch.int) {
+          %19 = torch.aten.add.int %7, %10 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %19 : !torch.int
+        } else {
+          torch.prim.If.yield %7 : !torch.int
+        }
+        %17 = torch.aten.eq.int %arg4, %16 : !torch.int, !torch.int -> !torch.bool
+        %18 = torch.prim.If %17 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          torch.prim.If.yield %arg6 : !torch.bool
+        }
+        torch.prim.Loop.condition %true, iter(%18 : !torch.bool)
+      } : (!torch.int, !torch.bool, !torch.bool) -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.If %arg2 -> () {
+          %7 = torch.aten.append.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.If.yield
+      } else {
+        %7 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.aten.append.t %0, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.t(%arg0: !torch.list<int>) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -10518,6 +11211,80 @@ module {
     %1 = torch.prim.dtype %0 : !torch.vtensor -> !torch.int
     return %1 : !torch.int
   }
+  func.func private @__torch_refine_helper.torch_refine.library.backward._binary_dtype(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%0) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %3 = torch.promote_dtypes %2#0, %2#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.backward.aten\E3\80\87leaky_relu_backward\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_max_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str ": output_size must have one size per pooled dim"
+    %str_0 = torch.constant.str ": expected non-zero sizes for the non-batch dims"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str ": expected an unbatched or batched input of the right rank"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %11 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.ne.int %11, %12 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      %11 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_1, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.__range_length %int1, %4, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %11 = torch.aten.__derive_index %arg4, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.__getitem__.t %arg1, %11 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.le.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %13 -> () {
+        %14 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %6 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %7 = torch.aten.ne.int %6, %arg3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      %11 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_1, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%arg0, %arg1, %arg2, %arg3) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
+    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
+    %10 = torch.prim.TupleConstruct %8, %9 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %10 : !torch.tuple<list<int>, list<int>>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
     %none = torch.constant.none
@@ -10744,6 +11511,74 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_unpool_indices_dtype(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": elements in indices should be type int64"
+    %int4 = torch.constant.int 4
+    %0 = torch.aten.ne.int %arg1, %int4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      %1 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %2 = torch.aten.add.str %str, %1 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._circular_pad_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: pad: negative padding results in a negative output size"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: pad: padding value causes wrapping around more than once"
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.floordiv.int %1, %int2 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.sub.int %3, %int1 : !torch.int, !torch.int -> !torch.int
+      %5 = torch.aten.sub.int %4, %arg2 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.mul.int %int2, %arg2 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.__getitem__.t %arg1, %6 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.mul.int %int2, %arg2 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.add.int %8, %int1 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.__getitem__.t %arg1, %9 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %arg0, %5 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.gt.int %7, %11 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %20 = torch.aten.__getitem__.t %arg0, %5 : !torch.list<int>, !torch.int -> !torch.int
+        %21 = torch.aten.gt.int %10, %20 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %21 : !torch.bool
+      }
+      torch.prim.If %13 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %14 = torch.aten.__getitem__.t %arg0, %5 : !torch.list<int>, !torch.int -> !torch.int
+      %15 = torch.aten.add.int %14, %7 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.add.int %15, %10 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten._set_item.t %0, %5, %16 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %18 = torch.aten.__getitem__.t %0, %5 : !torch.list<int>, !torch.int -> !torch.int
+      %19 = torch.aten.lt.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %19 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: convolution: calculated output size is too small"
     %str_0 = torch.constant.str "AssertionError: convolution: stride must not be zero"
@@ -10901,6 +11736,55 @@ module {
       torch.prim.If.yield
     }
     return %19 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._conv_transpose_shape(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.int, %arg8: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": expected an unbatched or batched input of the right rank"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.add.int %arg1, %int1 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %13 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.add.int %arg1, %int2 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.ne.int %13, %14 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      %13 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %14 = torch.aten.add.str %str, %13 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %14, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.add.int %arg1, %int2 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.eq.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      torch.prim.If.yield %arg2 : !torch.list<int>
+    } else {
+      %13 = func.call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg2, %int0) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %13 : !torch.list<int>
+    }
+    %8 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%7, %arg3, %arg4, %arg5, %arg8, %true, %arg6, %arg7) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
+    %9 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %10 = torch.aten.add.int %arg1, %int2 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.eq.int %9, %10 : !torch.int, !torch.int -> !torch.bool
+    %12 = torch.prim.If %11 -> (!torch.list<int>) {
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
+      %13 = torch.aten.slice.t %8, %int1, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %13 : !torch.list<int>
+    }
+    return %12 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._convnd_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<tuple<int, int>>) -> !torch.int {
     %str = torch.constant.str "AssertionError: "
@@ -11099,6 +11983,76 @@ module {
     }
     return %2 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._max_unpool_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str ": expected non-zero sizes for the non-batch dims"
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str ": indices must have the shape of the input"
+    %str_1 = torch.constant.str ": expected an unbatched or batched input of the right rank"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: "
+    %str_3 = torch.constant.str ": output_size must have one size per unpooled dim"
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %arg4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %10 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.add.int %arg4, %int1 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.aten.ne.int %2, %3 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %10 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %11 = torch.aten.add.int %arg4, %int2 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.ne.int %10, %11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      %10 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.ne.int_list %arg1, %arg2 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %6 -> () {
+      %10 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %8 = torch.aten.__range_length %int1, %7, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %8, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %10 = torch.aten.__derive_index %arg5, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %arg1, %10 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.le.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %12 -> () {
+        %13 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %14, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %9 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%arg0, %arg1, %arg3, %arg4) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
+    return %9 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str ": the padding results in a negative output size"
     %str_0 = torch.constant.str ": input is too small for the padding"
@@ -11234,6 +12188,84 @@ module {
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     return %12 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pool1d_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool) -> !torch.list<int> {
+    %int-2 = torch.constant.int -2
+    %str = torch.constant.str ": expected a 2D or 3D input"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str ": stride must be empty or contain one int"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str ": kernel_size, padding and dilation must contain one int"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.ListConstruct %arg2, %arg4, %arg5 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = torch.aten.len.t %0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg7: !torch.int):
+      %20 = torch.aten.__getitem__.t %0, %arg7 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %21 = torch.aten.len.t %20 : !torch.list<int> -> !torch.int
+      %22 = torch.aten.ne.int %21, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %22 -> () {
+        %23 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+        %24 = torch.aten.add.str %str_1, %23 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %24, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %2 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.gt.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      %20 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %21 = torch.aten.add.str %str_1, %20 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %21, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.ne.int %4, %int2 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %20 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %21 = torch.aten.ne.int %20, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      %20 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %21 = torch.aten.add.str %str_1, %20 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %21, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %8 = torch.aten.eq.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      %20 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %20 : !torch.int
+    } else {
+      %20 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %20 : !torch.int
+    }
+    %10 = torch.prim.ListConstruct %int1, %9 : (!torch.int, !torch.int) -> !torch.list<int>
+    %11 = call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg1, %int-2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %12 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %13 = torch.prim.ListConstruct %int1, %12 : (!torch.int, !torch.int) -> !torch.list<int>
+    %14 = torch.aten.__getitem__.t %arg4, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %15 = torch.prim.ListConstruct %int0, %14 : (!torch.int, !torch.int) -> !torch.list<int>
+    %16 = torch.aten.__getitem__.t %arg5, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %17 = torch.prim.ListConstruct %int1, %16 : (!torch.int, !torch.int) -> !torch.list<int>
+    %18 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool2d_shape(%arg0, %11, %13, %10, %15, %17, %arg6) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+    %19 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze(%18, %int-2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %19 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pool2d_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str ": output size is too small"
@@ -11672,6 +12704,93 @@ module {
       torch.prim.If.yield %12 : !torch.list<int>
     }
     return %7 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str ": output sizes should be greater than 0"
+    %str_0 = torch.constant.str ": input sizes should be greater than 0 except the batch"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str ": expected a batched input with channels"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: "
+    %str_3 = torch.constant.str ": output_size must have one size per spatial dim"
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %arg3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %10 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.aten.ne.int %2, %3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      %10 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.__range_length %int1, %5, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %6, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %10 = torch.aten.__derive_index %arg5, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %11 = torch.prim.If %arg4 -> (!torch.bool) {
+        %12 = torch.aten.__getitem__.t %arg1, %10 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.le.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %13 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %11 -> () {
+        %12 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %7 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %7, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %10 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.le.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %11 -> () {
+        %12 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %8 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %9 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %9, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %10 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.append.t %8, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %8 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.conv_pool.aten\E3\80\87grid_sampler_2d\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.int {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%0) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %3 = torch.promote_dtypes %2#0, %2#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %3 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._arange_dtype(%arg0: !torch.list<int>, %arg1: !torch.optional<int>) -> !torch.int {
     %str = torch.constant.str "AssertionError: arange: not implemented for bool or complex dtypes"
@@ -14910,6 +16029,209 @@ module {
     }
     return %0 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.losses._check_mean_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": the mean of an integer or bool loss is not supported"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.eq.int %arg2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg1) : (!torch.int) -> !torch.bool
+      %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%arg1) : (!torch.int) -> !torch.bool
+      %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %3 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %4 = torch.aten.add.str %str, %3 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.losses._check_nll_target_dtype(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": expected an int64 target"
+    %int4 = torch.constant.int 4
+    %0 = torch.aten.ne.int %arg1, %int4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      %1 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %2 = torch.aten.add.str %str, %1 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.losses._difference_dtype(%arg0: !torch.str, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": subtraction of two bool tensors is not supported"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.eq.int %0, %int11 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %7 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %7 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %8 = torch.aten.add.str %str, %7 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %8, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%3) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %5:2 = torch.prim.TupleUnpack %4 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %6 = torch.promote_dtypes %5#0, %5#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %6 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.losses._nll_loss_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>) -> !torch.none {
+    %str = torch.constant.str ": weight must be defined for all classes or none"
+    %int-1 = torch.constant.int -1
+    %str_0 = torch.constant.str ": the input and target batch sizes do not match"
+    %false = torch.constant.bool false
+    %str_1 = torch.constant.str ": expected a 0D or 1D target (multi-target is not supported)"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: "
+    %str_3 = torch.constant.str ": expected a 1D or 2D input"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.gt.int %12, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %12 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.gt.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      %12 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.eq.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      %12 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.eq.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      %12 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.eq.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      %14 = torch.prim.If %13 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %16 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+        %17 = torch.aten.eq.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %17 : !torch.bool
+      }
+      %15 = torch.prim.If %14 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %16 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %17 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %18 = torch.aten.ne.int %16, %17 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %18 : !torch.bool
+      }
+      torch.prim.If.yield %15 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      %12 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %10 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      %12 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+      %13 = torch.aten.len.t %12 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.ne.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
+      %15 = torch.prim.If %14 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %16 = torch.aten.__getitem__.t %12, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %17 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+        %18 = torch.aten.ne.int %16, %17 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %18 : !torch.bool
+      }
+      torch.prim.If.yield %15 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %11 -> () {
+      %12 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.losses._reduced(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.eq.int %arg1, %int1 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = torch.aten.eq.int %arg1, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      torch.prim.If.yield %arg0 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%arg0: !torch.int, %arg1: !torch.bool) -> !torch.tuple<int, int, int> {
     %true = torch.constant.bool true
     %none = torch.constant.none
@@ -15537,6 +16859,102 @@ module {
     %22 = call @__torch_refine_helper.torch.jit._shape_functions.matmul(%18, %8) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %22 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: _trilinear: expand dim out of range"
+    %str_0 = torch.constant.str "AssertionError: _trilinear: the inputs and expand dims give different ranks"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: _trilinear: unroll_dim out of range"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int3 = torch.constant.int 3
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.add.int %0, %1 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.lt.int %arg7, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %10 = torch.aten.ge.int %arg7, %2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.prim.ListConstruct %arg0, %arg1, %arg2 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %6 = torch.prim.ListConstruct %arg3, %arg4, %arg5 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %7 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    torch.prim.Loop %int3, %true, init() {
+    ^bb0(%arg8: !torch.int):
+      %10 = torch.aten.__getitem__.t %5, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %11 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.__getitem__.t %6, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %13 = torch.aten.len.t %12 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.add.int %11, %13 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.ne.int %14, %2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %15 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %16 = torch.aten.__getitem__.t %6, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %17 = torch.aten.len.t %16 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %17, %true, init() {
+      ^bb0(%arg9: !torch.int):
+        %21 = torch.aten.__getitem__.t %16, %arg9 : !torch.list<int>, !torch.int -> !torch.int
+        %22 = torch.aten.lt.int %21, %int0 : !torch.int, !torch.int -> !torch.bool
+        %23 = torch.prim.If %22 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %24 = torch.aten.ge.int %21, %2 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %24 : !torch.bool
+        }
+        torch.prim.If %23 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %18 = torch.aten.__getitem__.t %5, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %19 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%18) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.Loop %2, %true, init() {
+      ^bb0(%arg9: !torch.int):
+        %21 = torch.aten.__getitem__.t %6, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %22 = torch.aten.__contains__.int_list %21, %arg9 : !torch.list<int>, !torch.int -> !torch.bool
+        torch.prim.If %22 -> () {
+          torch.aten.insert.t %19, %arg9, %int1 : !torch.list<int>, !torch.int, !torch.int
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %20 = torch.aten.append.t %7, %19 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%7) : (!torch.list<list<int>>) -> !torch.list<int>
+    %9 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg8: !torch.int):
+      %10 = torch.aten.__contains__.int_list %arg6, %arg8 : !torch.list<int>, !torch.int -> !torch.bool
+      %11 = torch.aten.__not__ %10 : !torch.bool -> !torch.bool
+      torch.prim.If %11 -> () {
+        %12 = torch.aten.__getitem__.t %8, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.append.t %9, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %9 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
@@ -15549,6 +16967,102 @@ module {
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     return %0 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87_embedding_bag\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<tuple<int, int>>, %arg7: !torch.bool, %arg8: !torch.int) -> !torch.tuple<int, int, int, int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _embedding_bag: expected weight to be a floating point tensor"
+    %str_0 = torch.constant.str "offsets"
+    %str_1 = torch.constant.str "indices"
+    %str_2 = torch.constant.str "_embedding_bag"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%str_2, %str_1, %0) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%str_2, %str_0, %2) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%4) : (!torch.int) -> !torch.bool
+    %6 = torch.aten.__not__ %5 : !torch.bool -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %8 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %9 = torch.prim.TupleConstruct %8, %7, %7, %7 : !torch.int, !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int, int>
+    return %9 : !torch.tuple<int, int, int, int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87_embedding_bag\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<list<int>>, %arg7: !torch.bool, %arg8: !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>> {
+    %str = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to have one weight per index"
+    %str_0 = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to be a 1D tensor"
+    %str_1 = torch.constant.str "AssertionError: _embedding_bag: per_sample_weights only supported with mode='sum'"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: _embedding_bag: include_last_offset needs at least one offset"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %1 = torch.prim.If %arg7 -> (!torch.int) {
+      %11 = torch.aten.lt.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %11 -> () {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %12 = torch.aten.sub.int %0, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    } else {
+      torch.prim.If.yield %0 : !torch.int
+    }
+    %2 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    torch.prim.If %2 -> () {
+      %11 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %12 = torch.aten.ne.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %12 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %13 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.ne.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %14 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %15 = torch.aten.__getitem__.t %11, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+      %17 = torch.aten.ne.int %15, %16 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %17 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.eq.int %arg4, %int2 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.list<int>) {
+      %11 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.prim.ListConstruct %1, %11 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %12 : !torch.list<int>
+    } else {
+      %11 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %11 : !torch.list<int>
+    }
+    %5 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.prim.ListConstruct %1, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+    %10 = torch.prim.TupleConstruct %6, %8, %9, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    return %10 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87dropout\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.int {
     %str = torch.constant.str "dropout"
@@ -15582,6 +17096,36 @@ module {
   func.func private @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87dropout\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.promotion._slot(%arg0: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: type promotion is not defined for this dtype"
+    %false = torch.constant.bool false
+    %int0 = torch.constant.int 0
+    %int11 = torch.constant.int 11
+    %int15 = torch.constant.int 15
+    %int12 = torch.constant.int 12
+    %0 = torch.prim.Uninitialized : !torch.int
+    %1 = torch.aten.ge.int %arg0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %4 = torch.aten.le.int %arg0, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      torch.prim.If.yield %arg0 : !torch.int
+    } else {
+      %4 = torch.aten.eq.int %arg0, %int15 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.int) {
+        torch.prim.If.yield %int12 : !torch.int
+      } else {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield %0 : !torch.int
+      }
+      torch.prim.If.yield %5 : !torch.int
+    }
+    return %3 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
     %false = torch.constant.bool false
@@ -15696,6 +17240,46 @@ module {
       torch.prim.If.yield %false : !torch.bool
     }
     return %1 : !torch.bool
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.promotion.promote_types(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %int5 = torch.constant.int 5
+    %int6 = torch.constant.int 6
+    %int7 = torch.constant.int 7
+    %int8 = torch.constant.int 8
+    %int9 = torch.constant.int 9
+    %int10 = torch.constant.int 10
+    %int15 = torch.constant.int 15
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.ListConstruct %int0, %int2, %int2, %int3, %int4, %int5, %int6, %int7, %int8, %int9, %int10, %int0, %int15 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.prim.ListConstruct %int2, %int1, %int2, %int3, %int4, %int5, %int6, %int7, %int8, %int9, %int10, %int1, %int15 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %2 = torch.prim.ListConstruct %int2, %int2, %int2, %int3, %int4, %int5, %int6, %int7, %int8, %int9, %int10, %int2, %int15 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %3 = torch.prim.ListConstruct %int3, %int3, %int3, %int3, %int4, %int5, %int6, %int7, %int8, %int9, %int10, %int3, %int15 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %4 = torch.prim.ListConstruct %int4, %int4, %int4, %int4, %int4, %int5, %int6, %int7, %int8, %int9, %int10, %int4, %int15 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %5 = torch.prim.ListConstruct %int5, %int5, %int5, %int5, %int5, %int5, %int6, %int7, %int8, %int9, %int10, %int5, %int6 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %6 = torch.prim.ListConstruct %int6, %int6, %int6, %int6, %int6, %int6, %int6, %int7, %int9, %int9, %int10, %int6, %int6 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.prim.ListConstruct %int7, %int7, %int7, %int7, %int7, %int7, %int7, %int7, %int10, %int10, %int10, %int7, %int7 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.prim.ListConstruct %int8, %int8, %int8, %int8, %int8, %int8, %int9, %int10, %int8, %int9, %int10, %int8, %int9 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %9 = torch.prim.ListConstruct %int9, %int9, %int9, %int9, %int9, %int9, %int9, %int10, %int9, %int9, %int10, %int9, %int9 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %10 = torch.prim.ListConstruct %int10, %int10, %int10, %int10, %int10, %int10, %int10, %int10, %int10, %int10, %int10, %int10, %int10 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %11 = torch.prim.ListConstruct %int0, %int1, %int2, %int3, %int4, %int5, %int6, %int7, %int8, %int9, %int10, %int11, %int15 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %12 = torch.prim.ListConstruct %int15, %int15, %int15, %int15, %int15, %int6, %int6, %int7, %int9, %int9, %int10, %int15, %int15 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %13 = torch.prim.ListConstruct %0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12 : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %14 = torch.aten.eq.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+    %15 = torch.prim.If %14 -> (!torch.int) {
+      torch.prim.If.yield %arg0 : !torch.int
+    } else {
+      %16 = func.call @__torch_refine_helper.torch_refine.library.promotion._slot(%arg0) : (!torch.int) -> !torch.int
+      %17 = torch.aten.__getitem__.t %13, %16 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %18 = func.call @__torch_refine_helper.torch_refine.library.promotion._slot(%arg1) : (!torch.int) -> !torch.int
+      %19 = torch.aten.__getitem__.t %17, %18 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %19 : !torch.int
+    }
+    return %15 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.promotion.to_real_dtype(%arg0: !torch.int) -> !torch.int {
     %int8 = torch.constant.int 8
@@ -15996,6 +17580,34 @@ module {
     }
     %2 = call @__torch_refine_helper.torch_refine.library.promotion.to_real_dtype(%arg0) : (!torch.int) -> !torch.int
     return %2 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: softmax: only floating-point tensors are supported"
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    } else {
+      %3 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%1) : (!torch.int) -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %1 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__and__\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -17862,6 +19474,62 @@ module {
     %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
     return %7 : !torch.list<int>
   }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87constant_pad_nd\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.remainder.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.floordiv.int %3, %int2 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.gt.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.floordiv.int %8, %int2 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %9, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %10 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %11 = torch.aten.sub.int %10, %int1 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.sub.int %11, %arg3 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.__getitem__.t %arg0, %12 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.__getitem__.t %arg1, %14 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.add.int %13, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.add.int %17, %int1 : !torch.int, !torch.int -> !torch.int
+      %19 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
+      %20 = torch.aten.add.int %16, %19 : !torch.int, !torch.int -> !torch.int
+      %21 = torch.aten.lt.int %20, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %21 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %22 = torch.aten._set_item.t %7, %12, %20 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %7 : !torch.list<int>
+  }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87detach\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -17973,6 +19641,155 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87__lshift__\E3\80\87Scalar\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.__interpolate.size_list_scale_list(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>, %arg3: !torch.str, %arg4: !torch.optional<bool>, %arg5: !torch.optional<bool>, %arg6: !torch.bool) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %str = torch.constant.str "__interpolate: unsupported mode "
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str " does not take an input of this rank"
+    %str_2 = torch.constant.str "__interpolate: mode "
+    %str_3 = torch.constant.str "trilinear"
+    %str_4 = torch.constant.str "bicubic"
+    %str_5 = torch.constant.str "bilinear"
+    %str_6 = torch.constant.str "linear"
+    %str_7 = torch.constant.str "AssertionError: __interpolate: align_corners can only be set with interpolating modes"
+    %str_8 = torch.constant.str "area"
+    %str_9 = torch.constant.str "nearest"
+    %str_10 = torch.constant.str "AssertionError: __interpolate: only 3D, 4D and 5D inputs are supported"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_11 = torch.constant.str "AssertionError: __interpolate: antialias is not supported"
+    %str_12 = torch.constant.str "__interpolate"
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    torch.prim.If %arg6 -> () {
+      torch.prim.RaiseException %str_11, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.sub.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.lt.int %1, %int1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %14 = torch.aten.gt.int %1, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.eq.str %arg3, %str_9 : !torch.str, !torch.str -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %14 = torch.aten.eq.str %arg3, %str_8 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      %14 = torch.aten.__isnot__ %arg4, %none : !torch.optional<bool>, !torch.none -> !torch.bool
+      torch.prim.If %14 -> () {
+        torch.prim.RaiseException %str_7, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    } else {
+      %14 = torch.aten.eq.str %arg3, %str_6 : !torch.str, !torch.str -> !torch.bool
+      %15 = torch.prim.If %14 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %18 = torch.aten.eq.str %arg3, %str_5 : !torch.str, !torch.str -> !torch.bool
+        torch.prim.If.yield %18 : !torch.bool
+      }
+      %16 = torch.prim.If %15 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %18 = torch.aten.eq.str %arg3, %str_4 : !torch.str, !torch.str -> !torch.bool
+        torch.prim.If.yield %18 : !torch.bool
+      }
+      %17 = torch.prim.If %16 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %18 = torch.aten.eq.str %arg3, %str_3 : !torch.str, !torch.str -> !torch.bool
+        torch.prim.If.yield %18 : !torch.bool
+      }
+      torch.prim.If %17 -> () {
+        %18 = torch.aten.eq.str %arg3, %str_6 : !torch.str, !torch.str -> !torch.bool
+        %19 = torch.prim.If %18 -> (!torch.int) {
+          torch.prim.If.yield %int1 : !torch.int
+        } else {
+          %21 = torch.aten.eq.str %arg3, %str_3 : !torch.str, !torch.str -> !torch.bool
+          %22 = torch.prim.If %21 -> (!torch.int) {
+            torch.prim.If.yield %int3 : !torch.int
+          } else {
+            torch.prim.If.yield %int2 : !torch.int
+          }
+          torch.prim.If.yield %22 : !torch.int
+        }
+        %20 = torch.aten.ne.int %1, %19 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %20 -> () {
+          %21 = torch.aten.add.str %str_2, %arg3 : !torch.str, !torch.str -> !torch.str
+          %22 = torch.aten.add.str %21, %str_1 : !torch.str, !torch.str -> !torch.str
+          %23 = torch.aten.add.str %str_0, %22 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.If.yield
+      } else {
+        %18 = torch.aten.add.str %str, %arg3 : !torch.str, !torch.str -> !torch.str
+        %19 = torch.aten.add.str %str_0, %18 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %19, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.__is__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %7:2 = torch.prim.If %6 -> (!torch.optional<list<float>>, !torch.optional<list<int>>) {
+      torch.prim.If.yield %arg2, %arg1 : !torch.optional<list<float>>, !torch.optional<list<int>>
+    } else {
+      %14 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %15 = torch.derefine %none : !torch.none to !torch.optional<list<float>>
+      %16 = torch.derefine %14 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %15, %16 : !torch.optional<list<float>>, !torch.optional<list<int>>
+    }
+    %8 = torch.aten.__isnot__ %7#0, %none : !torch.optional<list<float>>, !torch.none -> !torch.bool
+    %9:2 = torch.prim.If %8 -> (!torch.bool, !torch.optional<list<float>>) {
+      %14 = torch.prim.unchecked_cast %7#0 : !torch.optional<list<float>> -> !torch.list<float>
+      %15 = torch.aten.len.t %14 : !torch.list<float> -> !torch.int
+      %16 = torch.aten.gt.int %15, %1 : !torch.int, !torch.int -> !torch.bool
+      %17 = torch.derefine %14 : !torch.list<float> to !torch.optional<list<float>>
+      torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<list<float>>
+    } else {
+      torch.prim.If.yield %false, %7#0 : !torch.bool, !torch.optional<list<float>>
+    }
+    %10 = torch.prim.If %9#0 -> (!torch.optional<list<float>>) {
+      %14 = torch.prim.unchecked_cast %9#1 : !torch.optional<list<float>> -> !torch.list<float>
+      %15 = torch.aten.slice.t %14, %none, %1, %int1 : !torch.list<float>, !torch.none, !torch.int, !torch.int -> !torch.list<float>
+      %16 = torch.derefine %15 : !torch.list<float> to !torch.optional<list<float>>
+      torch.prim.If.yield %16 : !torch.optional<list<float>>
+    } else {
+      torch.prim.If.yield %9#1 : !torch.optional<list<float>>
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_output_size(%str_12, %arg0, %7#1, %10) : (!torch.str, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<float>>) -> !torch.list<int>
+    %12 = torch.aten.eq.str %arg3, %str_8 : !torch.str, !torch.str -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.list<int>) {
+      %14 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%str_12, %arg0, %11, %1) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %14 : !torch.list<int>
+    } else {
+      %14 = torch.aten.eq.str %arg3, %str_9 : !torch.str, !torch.str -> !torch.bool
+      %15 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%str_12, %arg0, %11, %1, %14) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %15 : !torch.list<int>
+    }
+    return %13 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.__ior__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %str = torch.constant.str "aten.__ior__.Scalar"
@@ -18167,6 +19984,14 @@ module {
     %14 = torch.aten.append.t %10, %13 : !torch.list<int>, !torch.int -> !torch.list<int>
     return %10 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._convolution(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool, %arg11: !torch.bool, %arg12: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten._convolution.deprecated(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool, %arg11: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._embedding_bag(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<list<int>>, %arg7: !torch.bool, %arg8: !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>> {
     %str = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to have one weight per index"
     %str_0 = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to be a 1D tensor"
@@ -18269,6 +20094,14 @@ module {
     %2 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._log_softmax_backward_data(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%2) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %3 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._native_batch_norm_legit(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %0 = torch.derefine %arg3 : !torch.list<int> to !torch.optional<list<int>>
     %1 = torch.derefine %arg4 : !torch.list<int> to !torch.optional<list<int>>
@@ -18307,6 +20140,10 @@ module {
     }
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._safe_softmax(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.optional<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._scaled_dot_product_flash_attention_for_cpu(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<float>) -> !torch.tuple<list<int>, list<int>> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _scaled_dot_product_flash_attention_for_cpu: expected query to have at least 3 dims"
@@ -18337,8 +20174,20 @@ module {
     %2 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._softmax_backward_data(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %2 = torch.aten.len.t %1 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._to_copy(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.bool, %arg6: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten._trilinear(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_shape(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._unique(%arg0: !torch.list<int>, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
@@ -18355,6 +20204,28 @@ module {
   func.func @__torch_refine_shape_fn.aten._unsafe_view(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten._weight_norm_interface(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %5 = torch.aten.eq.int %arg3, %arg2 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.int) {
+        %8 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %8 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      %7 = torch.aten.append.t %0, %6 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %2 = torch.prim.ListConstruct %arg0, %arg1, %0 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%2) : (!torch.list<list<int>>) -> !torch.list<int>
+    %4 = torch.prim.TupleConstruct %3, %0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %4 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.abs(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -18421,6 +20292,40 @@ module {
     }
     %2 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%str, %arg0, %arg1, %int2) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.adaptive_avg_pool3d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "adaptive_avg_pool3d"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: adaptive_avg_pool3d: output_size must be 3"
+    %int3 = torch.constant.int 3
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%str, %arg0, %arg1, %int3) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.adaptive_max_pool1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str "adaptive_max_pool1d"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_max_shape(%str, %arg0, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.tuple<list<int>, list<int>>
+    return %0 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.adaptive_max_pool2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str "adaptive_max_pool2d"
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_max_shape(%str, %arg0, %arg1, %int2) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.tuple<list<int>, list<int>>
+    return %0 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.adaptive_max_pool3d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str "adaptive_max_pool3d"
+    %int3 = torch.constant.int 3
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_max_shape(%str, %arg0, %arg1, %int3) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.tuple<list<int>, list<int>>
+    return %0 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.add.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -19020,6 +20925,123 @@ module {
   func.func @__torch_refine_shape_fn.aten.bernoulli_.float(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.bilinear(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: bilinear: bias size does not match weight size"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "AssertionError: bilinear: input sizes do not match the weight's"
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str "AssertionError: bilinear: input batch dimensions do not match"
+    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: bilinear: input dimensions do not match"
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.Uninitialized : !torch.optional<list<int>>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %1, %2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.slice.t %arg0, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %5 = torch.aten.slice.t %arg1, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %6 = torch.aten.ne.int_list %4, %5 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %8 = torch.aten.ne.int %7, %int3 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %20 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %21 = torch.aten.ne.int %19, %20 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    }
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %20 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+      %21 = torch.aten.ne.int %19, %20 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %11 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %12:2 = torch.prim.If %11 -> (!torch.bool, !torch.optional<list<int>>) {
+      %19 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+      %20 = torch.aten.len.t %19 : !torch.list<int> -> !torch.int
+      %21 = torch.aten.eq.int %20, %int0 : !torch.int, !torch.int -> !torch.bool
+      %22 = torch.prim.If %21 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %24 = torch.aten.__getitem__.t %19, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %25 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %26 = torch.aten.ne.int %24, %25 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %26 : !torch.bool
+      }
+      %23 = torch.derefine %19 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %22, %23 : !torch.bool, !torch.optional<list<int>>
+    } else {
+      torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<list<int>>
+    }
+    %13 = torch.prim.If %12#0 -> (!torch.optional<list<int>>) {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield %0 : !torch.optional<list<int>>
+    } else {
+      torch.prim.If.yield %12#1 : !torch.optional<list<int>>
+    }
+    %14 = torch.aten.slice.t %arg0, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %15 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %16 = torch.aten.append.t %14, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %17 = torch.aten.__is__ %13, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %18 = torch.prim.If %17 -> (!torch.list<int>) {
+      torch.prim.If.yield %14 : !torch.list<int>
+    } else {
+      %19 = torch.prim.unchecked_cast %13 : !torch.optional<list<int>> -> !torch.list<int>
+      %20 = torch.prim.ListConstruct %14, %19 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+      %21 = func.call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%20) : (!torch.list<list<int>>) -> !torch.list<int>
+      torch.prim.If.yield %21 : !torch.list<int>
+    }
+    return %18 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.binary_cross_entropy_with_logits(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    torch.prim.If %1 -> () {
+      %5 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+      %6 = torch.aten.append.t %0, %5 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    torch.prim.If %2 -> () {
+      %5 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %6 = torch.aten.append.t %0, %5 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %4 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%3, %arg4) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %4 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.bitwise_and.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -19200,6 +21222,41 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87celu\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.channel_shuffle(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: channel_shuffle: channels must be divisible by groups"
+    %str_0 = torch.constant.str "AssertionError: channel_shuffle: the number of groups must be positive"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: channel_shuffle: expected an input with more than 2 dims"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.le.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.le.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.remainder.int %3, %arg1 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.ne.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %6 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.chunk(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<list<int>> {
     %false = torch.constant.bool false
@@ -19621,6 +21678,85 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._convnd_padding_shape(%str, %int3, %arg0, %arg1, %arg3, %arg4, %arg5, %arg6) : (!torch.str, !torch.int, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.conv_tbc(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: conv_tbc: bias size must match the weight's output channels"
+    %str_0 = torch.constant.str "AssertionError: conv_tbc: input channels must match the weight's second dim"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: conv_tbc: expected a 3D input, a 3D weight and a 1D bias"
+    %true = torch.constant.bool true
+    %int3 = torch.constant.int 3
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %20 = torch.aten.ne.int %19, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %20 : !torch.bool
+    }
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %20 = torch.aten.ne.int %19, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %20 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__getitem__.t %arg0, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.aten.ne.int %7, %8 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %10 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.add.int %10, %11 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %14 = torch.aten.sub.int %12, %13 : !torch.int, !torch.int -> !torch.int
+    %15 = torch.aten.add.int %14, %int1 : !torch.int, !torch.int -> !torch.int
+    %16 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %17 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %18 = torch.prim.ListConstruct %15, %16, %17 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    return %18 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.conv_transpose1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.int, %arg7: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "conv_transpose1d"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_transpose_shape(%str, %int1, %arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7) : (!torch.str, !torch.int, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.conv_transpose2d.input(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.int, %arg7: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "conv_transpose2d"
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_transpose_shape(%str, %int2, %arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7) : (!torch.str, !torch.int, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.conv_transpose3d.input(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.int, %arg7: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "conv_transpose3d"
+    %int3 = torch.constant.int 3
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_transpose_shape(%str, %int3, %arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7) : (!torch.str, !torch.int, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.convolution(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -19707,6 +21843,101 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87cosh\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.cosine_similarity(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %false = torch.constant.bool false
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %2 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
+    %3 = torch.derefine %2 : !torch.list<int> to !torch.optional<list<int>>
+    %4 = torch.derefine %none : !torch.none to !torch.any
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions.sum_mean_dim(%1, %3, %false, %4) : (!torch.list<int>, !torch.optional<list<int>>, !torch.bool, !torch.any) -> !torch.list<int>
+    return %5 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.cross_entropy_loss(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: cross_entropy_loss: the target does not match the input"
+    %str_0 = torch.constant.str "AssertionError: cross_entropy_loss: weight must be defined for all classes or none"
+    %false = torch.constant.bool false
+    %str_1 = torch.constant.str "AssertionError: cross_entropy_loss: expected an input with 1 or more dims"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: cross_entropy_loss: label_smoothing must be between 0.0 and 1.0"
+    %true = torch.constant.bool true
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %float1.000000e00 = torch.constant.float 1.000000e+00
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.lt.float %arg5, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %16 = torch.aten.gt.float %arg5, %float1.000000e00 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %16 : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.eq.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.ge.int %4, %int2 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      torch.prim.If.yield %int0 : !torch.int
+    }
+    %7 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.bool) {
+      %16 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %17 = torch.aten.len.t %16 : !torch.list<int> -> !torch.int
+      %18 = torch.aten.ne.int %17, %int1 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %20 = torch.aten.__getitem__.t %16, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %21 = torch.aten.__getitem__.t %arg0, %6 : !torch.list<int>, !torch.int -> !torch.int
+        %22 = torch.aten.ne.int %20, %21 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %22 : !torch.bool
+      }
+      torch.prim.If.yield %19 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %8 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %9 = torch.aten.slice.t %arg0, %none, %6, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %10 = torch.aten.add.int %6, %int1 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.slice.t %arg0, %10, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+    %12 = torch.aten.add.t %9, %11 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %13 = torch.aten.ne.int_list %arg1, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    %14 = torch.prim.If %13 -> (!torch.bool) {
+      %16 = torch.aten.ne.int_list %arg1, %12 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %16 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %14 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %15 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%12, %arg3) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %15 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.cumsum(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -19932,6 +22163,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.elu_backward(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg5 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.embedding(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: embedding: weight must be 2-D"
@@ -19949,6 +22185,19 @@ module {
     %3 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %4 = torch.aten.append.t %2, %3 : !torch.list<int>, !torch.int -> !torch.list<int>
     return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.embedding_bag.padding_idx(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<list<int>>, %arg7: !torch.bool, %arg8: !torch.optional<int>) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>> {
+    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
+    %0 = torch.aten.__is__ %arg8, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int-1 : !torch.int
+    } else {
+      %3 = torch.prim.unchecked_cast %arg8 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    }
+    %2 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87_embedding_bag\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %1) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.int, !torch.bool, !torch.optional<list<int>>, !torch.bool, !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    return %2 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.embedding_dense_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
     %int-1 = torch.constant.int -1
@@ -20281,6 +22530,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.gelu_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.str) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.geometric_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: geometric_: p must be in (0, 1)"
@@ -20301,6 +22555,38 @@ module {
       torch.prim.If.yield
     }
     return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.glu(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: glu: halving dimension must be even"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: glu: scalars are not supported (the halved dim must be even)"
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.remainder.int %4, %int2 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %8 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.aten.floordiv.int %8, %int2 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten._set_item.t %7, %3, %9 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.greater.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -20343,6 +22629,113 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87greater_equal\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.grid_sampler(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: grid_sampler: bicubic interpolation supports 4D input only"
+    %str_0 = torch.constant.str "AssertionError: grid_sampler: invalid interpolation or padding mode"
+    %str_1 = torch.constant.str "AssertionError: grid_sampler: grid's last dim must hold one coordinate per spatial dim"
+    %int-1 = torch.constant.int -1
+    %str_2 = torch.constant.str "AssertionError: grid_sampler: input and grid must have the same batch size"
+    %none = torch.constant.none
+    %str_3 = torch.constant.str "AssertionError: grid_sampler: expected 4D or 5D input and grid of the same rank"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int4 = torch.constant.int 4
+    %int5 = torch.constant.int 5
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %21 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %22 = torch.aten.ne.int %21, %int4 : !torch.int, !torch.int -> !torch.bool
+      %23 = torch.prim.If %22 -> (!torch.bool) {
+        %24 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %25 = torch.aten.ne.int %24, %int5 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %25 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If.yield %23 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.sub.int %8, %int2 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.ne.int %7, %9 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %11 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %12 = torch.prim.If %11 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %21 = torch.aten.gt.int %arg2, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    }
+    %13 = torch.prim.If %12 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %21 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    }
+    %14 = torch.prim.If %13 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %21 = torch.aten.gt.int %arg3, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    }
+    torch.prim.If %14 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %15 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %16 = torch.aten.eq.int %15, %int5 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.bool) {
+      %21 = torch.aten.eq.int %arg2, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %17 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %18 = torch.aten.slice.t %arg0, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %19 = torch.aten.slice.t %arg1, %int1, %int-1, %int1 : !torch.list<int>, !torch.int, !torch.int, !torch.int -> !torch.list<int>
+    %20 = torch.aten.len.t %19 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %20, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %21 = torch.aten.__getitem__.t %19, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %22 = torch.aten.append.t %18, %21 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %18 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.grid_sampler_2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: grid_sampler_2d: input and grid must have the same batch size"
@@ -20558,6 +22951,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.hardtanh_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.float) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.heaviside(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
@@ -20714,6 +23112,18 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.kl_div(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%1, %arg2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.l1_loss(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%1, %arg2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.layer_norm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.float, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "layer_norm"
     %int0 = torch.constant.int 0
@@ -20761,6 +23171,11 @@ module {
     %str = torch.constant.str "aten.leaky_relu_"
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87leaky_relu\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.float) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.leaky_relu_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.less.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -21171,6 +23586,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.max_pool1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "max_pool1d"
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool1d_shape(%str, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.max_pool1d_with_indices(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str "max_pool1d_with_indices"
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool1d_shape(%str, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%0) : (!torch.list<int>) -> !torch.list<int>
+    %2 = torch.prim.TupleConstruct %0, %1 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %2 : !torch.tuple<list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.max_pool2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "max_pool2d"
     %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool2d_shape(%str, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
@@ -21191,6 +23618,12 @@ module {
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
     return %3 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.max_pool3d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %str = torch.constant.str "max_pool3d"
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool3d_shape(%str, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.max_pool3d_with_indices(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
     %false = torch.constant.bool false
     %str = torch.constant.str "max_pool3d_with_indices"
@@ -21198,6 +23631,51 @@ module {
     %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%0) : (!torch.list<int>) -> !torch.list<int>
     %2 = torch.prim.TupleConstruct %0, %1 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
     return %2 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.max_unpool2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "max_unpool2d"
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._max_unpool_shape(%str, %arg0, %arg1, %arg2, %int2) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.max_unpool3d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "max_unpool3d"
+    %str_0 = torch.constant.str "AssertionError: max_unpool3d: strides should be greater than zero"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: max_unpool3d: stride and padding must have three elements"
+    %true = torch.constant.bool true
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %5 = torch.aten.len.t %arg4 : !torch.list<int> -> !torch.int
+      %6 = torch.aten.ne.int %5, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %6 : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %5 = torch.aten.__getitem__.t %arg3, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.le.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = call @__torch_refine_helper.torch_refine.library.conv_pool._max_unpool_shape(%str, %arg0, %arg1, %arg2, %int3) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.maximum(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -21251,6 +23729,12 @@ module {
     %2 = call @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0, %0, %1) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%2) : (!torch.list<int>) -> !torch.list<int>
     return %3 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.mse_loss(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%1, %arg2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.mul.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -21544,6 +24028,114 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.nll_loss_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: nll_loss_backward: expected a single element grad_output"
+    %str_0 = torch.constant.str "AssertionError: nll_loss_backward: expected grad_output of the batch size"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: nll_loss_backward: expected a single element total_weight"
+    %true = torch.constant.bool true
+    %str_2 = torch.constant.str "nll_loss_backward"
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.losses._nll_loss_shapes(%str_2, %arg1, %arg2, %arg3) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>) -> !torch.none
+    %1 = torch.aten.len.t %arg6 : !torch.list<int> -> !torch.int
+    %2 = torch.prim.Loop %1, %true, init(%int1) {
+    ^bb0(%arg7: !torch.int, %arg8: !torch.int):
+      %7 = torch.aten.__getitem__.t %arg6, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.mul.int %arg8, %7 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true, iter(%8 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.eq.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %7 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.eq.int %7, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %6 = torch.prim.If %5 -> (!torch.list<int>) {
+      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.ne.int %7, %int1 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %11 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %12 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.ne.int %11, %12 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %13 : !torch.bool
+      }
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %10 = torch.aten.slice.t %arg1, %none, %none, %int1 : !torch.list<int>, !torch.none, !torch.none, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %10 : !torch.list<int>
+    } else {
+      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.gt.int %7, %int1 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %11 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %12 = torch.aten.eq.int %11, %int1 : !torch.int, !torch.int -> !torch.bool
+        %13 = torch.prim.If %12 -> (!torch.bool) {
+          %14 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+          %15 = torch.aten.ne.int %14, %int1 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %15 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If.yield %13 : !torch.bool
+      }
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %10 = torch.aten.slice.t %arg1, %none, %none, %int1 : !torch.list<int>, !torch.none, !torch.none, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %10 : !torch.list<int>
+    }
+    return %6 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.nll_loss_forward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %false = torch.constant.bool false
+    %str = torch.constant.str "nll_loss_forward"
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.losses._nll_loss_shapes(%str, %arg0, %arg1, %arg2) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>) -> !torch.none
+    %1 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %2 = torch.aten.eq.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %6 = torch.aten.eq.int %5, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %6 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %4 = torch.prim.If %3 -> (!torch.tuple<list<int>, list<int>>) {
+      %5 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
+      %7 = torch.prim.TupleConstruct %6, %1 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+      torch.prim.If.yield %7 : !torch.tuple<list<int>, list<int>>
+    } else {
+      %5 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %6 = torch.prim.TupleConstruct %5, %1 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+      torch.prim.If.yield %6 : !torch.tuple<list<int>, list<int>>
+    }
+    return %4 : !torch.tuple<list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.nonzero(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg0) : (!torch.list<int>) -> !torch.int
     %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
@@ -21645,6 +24237,134 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.pad(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.str, %arg3: !torch.optional<float>) -> !torch.list<int> {
+    %str = torch.constant.str "pad"
+    %str_0 = torch.constant.str "AssertionError: pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str " doesn't take in value argument"
+    %str_2 = torch.constant.str "pad: padding mode "
+    %str_3 = torch.constant.str "AssertionError: "
+    %str_4 = torch.constant.str "pad: unrecognised padding mode "
+    %str_5 = torch.constant.str "circular"
+    %false = torch.constant.bool false
+    %str_6 = torch.constant.str "replicate"
+    %str_7 = torch.constant.str "reflect"
+    %str_8 = torch.constant.str "constant"
+    %str_9 = torch.constant.str "AssertionError: pad: padding length should be at most twice the input's rank"
+    %none = torch.constant.none
+    %str_10 = torch.constant.str "AssertionError: pad: padding length must be divisible by 2"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.remainder.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.mul.int %int2, %4 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.gt.int %3, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_9, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.eq.str %arg2, %str_8 : !torch.str, !torch.str -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.list<int>) {
+      %9 = func.call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87constant_pad_nd\E3\80\A1shape"(%arg0, %arg1, %float0.000000e00) : (!torch.list<int>, !torch.list<int>, !torch.float) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
+    } else {
+      %9 = torch.aten.ne.str %arg2, %str_7 : !torch.str, !torch.str -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        %24 = torch.aten.ne.str %arg2, %str_6 : !torch.str, !torch.str -> !torch.bool
+        torch.prim.If.yield %24 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %11 = torch.prim.If %10 -> (!torch.bool) {
+        %24 = torch.aten.ne.str %arg2, %str_5 : !torch.str, !torch.str -> !torch.bool
+        torch.prim.If.yield %24 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %11 -> () {
+        %24 = torch.aten.add.str %str_4, %arg2 : !torch.str, !torch.str -> !torch.str
+        %25 = torch.aten.add.str %str_3, %24 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %25, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %12 = torch.aten.__isnot__ %arg3, %none : !torch.optional<float>, !torch.none -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.bool) {
+        %24 = torch.prim.unchecked_cast %arg3 : !torch.optional<float> -> !torch.float
+        %25 = torch.aten.eq.float %24, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+        %26 = torch.aten.__not__ %25 : !torch.bool -> !torch.bool
+        torch.prim.If.yield %26 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %13 -> () {
+        %24 = torch.aten.add.str %str_2, %arg2 : !torch.str, !torch.str -> !torch.str
+        %25 = torch.aten.add.str %24, %str_1 : !torch.str, !torch.str -> !torch.str
+        %26 = torch.aten.add.str %str_3, %25 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %26, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %14 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.floordiv.int %14, %int2 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %17 = torch.aten.add.int %15, %int1 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.ne.int %16, %17 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.bool) {
+        %24 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %25 = torch.aten.add.int %15, %int2 : !torch.int, !torch.int -> !torch.int
+        %26 = torch.aten.ne.int %24, %25 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %26 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %20 = torch.prim.If %19 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %24 = torch.aten.gt.int %15, %int3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %24 : !torch.bool
+      }
+      %21 = torch.prim.If %20 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %24 = torch.aten.eq.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %24 : !torch.bool
+      }
+      torch.prim.If %21 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %22 = torch.aten.eq.str %arg2, %str_5 : !torch.str, !torch.str -> !torch.bool
+      %23 = torch.prim.If %22 -> (!torch.list<int>) {
+        %24 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._circular_pad_shape(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.If.yield %24 : !torch.list<int>
+      } else {
+        %24 = torch.aten.eq.str %arg2, %str_7 : !torch.str, !torch.str -> !torch.bool
+        %25 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%str, %arg0, %arg1, %15, %24) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+        torch.prim.If.yield %25 : !torch.list<int>
+      }
+      torch.prim.If.yield %23 : !torch.list<int>
+    }
+    return %8 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.permute(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: permute: a dim appears twice in the list of dims"
     %false = torch.constant.bool false
@@ -21729,6 +24449,124 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %4 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.pixel_shuffle(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %int-1 = torch.constant.int -1
+    %int-2 = torch.constant.int -2
+    %int1 = torch.constant.int 1
+    %str = torch.constant.str "AssertionError: pixel_shuffle: upscale_factor must be positive"
+    %str_0 = torch.constant.str "AssertionError: pixel_shuffle: channels must be divisible by upscale_factor**2"
+    %int-3 = torch.constant.int -3
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: pixel_shuffle: expected an input with at least 3 dims"
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.mul.int %arg1, %arg1 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.eq.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %16 = torch.aten.__getitem__.t %arg0, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.aten.remainder.int %16, %2 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.ne.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.lt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.slice.t %arg0, %none, %int-3, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %7 = torch.aten.__getitem__.t %arg0, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.aten.floordiv.int %7, %2 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.append.t %6, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %10 = torch.aten.__getitem__.t %arg0, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.mul.int %10, %arg1 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.append.t %6, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %13 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %14 = torch.aten.mul.int %13, %arg1 : !torch.int, !torch.int -> !torch.int
+    %15 = torch.aten.append.t %6, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
+    return %6 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.pixel_unshuffle(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
+    %int-3 = torch.constant.int -3
+    %str = torch.constant.str "AssertionError: pixel_unshuffle: height and width must be divisible by downscale_factor"
+    %int-1 = torch.constant.int -1
+    %true = torch.constant.bool true
+    %int-2 = torch.constant.int -2
+    %str_0 = torch.constant.str "AssertionError: pixel_unshuffle: downscale_factor must be positive"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: pixel_unshuffle: expected an input with at least 3 dims"
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.le.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.__getitem__.t %arg0, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.remainder.int %3, %arg1 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.ne.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %19 = torch.aten.remainder.int %18, %arg1 : !torch.int, !torch.int -> !torch.int
+      %20 = torch.aten.ne.int %19, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %20 : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.slice.t %arg0, %none, %int-3, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %8 = torch.aten.__getitem__.t %arg0, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.aten.mul.int %8, %arg1 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.mul.int %9, %arg1 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.append.t %7, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %12 = torch.aten.__getitem__.t %arg0, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+    %13 = torch.aten.floordiv.int %12, %arg1 : !torch.int, !torch.int -> !torch.int
+    %14 = torch.aten.append.t %7, %13 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %15 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %16 = torch.aten.floordiv.int %15, %arg1 : !torch.int, !torch.int -> !torch.int
+    %17 = torch.aten.append.t %7, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
+    return %7 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.poisson_nll_loss(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.bool, %arg4: !torch.float, %arg5: !torch.int) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%1, %arg5) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.positive(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -21751,6 +24589,55 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87pow\E3\80\87Tensor_Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.prelu(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: prelu: the number of weights does not match the channels"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: prelu: expected weight to be a scalar or 1D tensor"
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.gt.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.ge.int %3, %int2 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %9 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %9 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %6 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      %9 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.eq.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %12 = torch.aten.ne.int %2, %5 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %12 : !torch.bool
+      }
+      torch.prim.If.yield %11 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %8 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.prod(%arg0: !torch.list<int>, %arg1: !torch.optional<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
@@ -21986,6 +24873,13 @@ module {
     }
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.replication_pad1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %str = torch.constant.str "replication_pad1d"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%str, %arg0, %arg1, %int1, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.replication_pad2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %false = torch.constant.bool false
     %str = torch.constant.str "replication_pad2d"
@@ -22016,6 +24910,15 @@ module {
   func.func @__torch_refine_shape_fn.aten.resolve_neg(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.rms_norm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<float>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "rms_norm"
+    %int0 = torch.constant.int 0
+    %0 = torch.derefine %none : !torch.none to !torch.optional<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%str, %arg0, %arg1, %arg2, %0) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>>
+    %2 = torch.prim.TupleIndex %1, %int0 : !torch.tuple<list<int>, list<int>, list<int>>, !torch.int -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.roll(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -22077,6 +24980,43 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87round\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.rrelu(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.bool, %arg4: !torch.optional<any>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: rrelu: lower bound should be less than or equal to the upper bound"
+    %0 = torch.aten.gt.float %arg1, %arg2 : !torch.float, !torch.float -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.rrelu_with_noise(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.optional<any>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.rrelu_with_noise_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float, %arg5: !torch.bool, %arg6: !torch.bool) -> !torch.list<int> {
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.If %arg5 -> (!torch.list<int>) {
+      %1 = torch.prim.ListConstruct %arg0, %arg2 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+      %2 = func.call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%1) : (!torch.list<list<int>>) -> !torch.list<int>
+      torch.prim.If.yield %2 : !torch.list<int>
+    } else {
+      %1 = torch.aten.add.float %arg3, %arg4 : !torch.float, !torch.float -> !torch.float
+      %2 = torch.aten.div %1, %int2 : !torch.float, !torch.int -> !torch.float
+      %3 = func.call @"__torch_refine_helper.torch_refine.library.backward.aten\E3\80\87leaky_relu_backward\E3\80\A1shape"(%arg0, %arg1, %2, %arg6) : (!torch.list<int>, !torch.list<int>, !torch.float, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    }
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.rrelu_with_noise_functional(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.optional<any>) -> !torch.tuple<list<int>, list<int>> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %2 = torch.prim.TupleConstruct %0, %1 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %2 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.rsqrt(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -22210,6 +25150,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.sigmoid_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.sign(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -22286,6 +25231,11 @@ module {
   func.func @__torch_refine_shape_fn.aten.softplus(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.softplus_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.float) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.softshrink(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -22859,6 +25809,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.tanh_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.threshold(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -22867,6 +25822,11 @@ module {
     %str = torch.constant.str "aten.threshold_"
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87threshold\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.threshold_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.to.device(%arg0: !torch.list<int>, %arg1: !torch.Device, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool, %arg5: !torch.optional<int>) -> !torch.list<int> {
@@ -23175,6 +26135,13 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.upsample_bilinear2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %str = torch.constant.str "upsample_bilinear2d"
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%str, %arg0, %arg1, %int2, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.upsample_bilinear2d.vec(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: upsample_bilinear2d: output sizes should be greater than 0"
     %false = torch.constant.bool false
@@ -23225,6 +26192,28 @@ module {
     %7 = torch.aten.__getitem__.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %8 = torch.prim.ListConstruct %4, %5, %6, %7 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
     return %8 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.upsample_nearest1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<float>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_nearest1d"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%str, %arg0, %arg1, %int1, %true) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.upsample_nearest1d.vec(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_nearest1d"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_output_size(%str, %arg0, %arg1, %arg2) : (!torch.str, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<float>>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%str, %arg0, %0, %int1, %true) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.upsample_nearest2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_nearest2d"
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%str, %arg0, %arg1, %int2, %true) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.upsample_nearest2d.vec(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: upsample_nearest2d: output sizes should be greater than 0"
@@ -23278,6 +26267,63 @@ module {
     %7 = torch.aten.__getitem__.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %8 = torch.prim.ListConstruct %4, %5, %6, %7 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
     return %8 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.upsample_nearest2d_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: upsample_nearest2d_backward: grad_output has the wrong sizes"
+    %str_0 = torch.constant.str "AssertionError: upsample_nearest2d_backward: input and output sizes should be greater than 0"
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str "AssertionError: upsample_nearest2d_backward: input_size must have four sizes"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: upsample_nearest2d_backward: output_size must have two sizes"
+    %int2 = torch.constant.int 2
+    %int4 = torch.constant.int 4
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.slice.t %arg2, %int2, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+    %5 = torch.aten.add.t %4, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %6 = torch.aten.len.t %5 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %6, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %14 = torch.aten.__getitem__.t %5, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %15 = torch.aten.le.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %15 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %7 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %10 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.prim.ListConstruct %7, %8, %9, %10 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %12 = torch.aten.ne.int_list %arg0, %11 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %12 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %13 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+    return %13 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.var.correction(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<float>, %arg3: !torch.bool) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.reductions._reduced_flags(%arg0, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<bool>
