@@ -44,6 +44,9 @@ FAMILY_MODULES = (
     "special",
     "data_dependent",
     "inplace",
+    "complex",
+    "spectral",
+    "scalars",
 )
 
 
