@@ -593,7 +593,7 @@ def aten〇isclose〡shape(self: List[int], other: List[int], rtol: float = 1e-0
 
 
 @dtype("aten.isclose", invocations=[
-    Invocation(TensorOfShape(2, dtype=a), TensorOfShape(2, dtype=b))
+    (Invocation if a == b else ErrorInvocation)(TensorOfShape(2, dtype=a), TensorOfShape(2, dtype=b))
     for a, b in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP)
 ])
 def aten〇isclose〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int], rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> int:

@@ -393,7 +393,8 @@ def aten〇dot〡shape(self: List[int], tensor: List[int]) -> List[int]:
     return []
 
 
-@dtype("aten.dot", invocations=_pairs(lambda a, b: Invocation(_T(3, dtype=a), _T(3, dtype=b))))
+@dtype("aten.dot", invocations=_pairs(
+    lambda a, b: (Invocation if a == b else ErrorInvocation)(_T(3, dtype=a), _T(3, dtype=b))))
 def aten〇dot〡dtype(self_rank_dtype: Tuple[int, int], tensor_rank_dtype: Tuple[int, int]) -> int:
     _check_same_dtype("dot", self_rank_dtype[1], tensor_rank_dtype[1])
     return self_rank_dtype[1]
@@ -503,7 +504,8 @@ def aten〇_int_mm〡shape(self: List[int], mat2: List[int]) -> List[int]:
 
 
 @dtype("aten._int_mm", invocations=[
-    Invocation(_T(17, 16, dtype=a), _T(16, 8, dtype=b))
+    (Invocation if a != torch.float32 and b == torch.int8 else ErrorInvocation)(
+        _T(17, 16, dtype=a), _T(16, 8, dtype=b))
     for a, b in itertools.product((torch.int8, torch.uint8, torch.float32),
                                   (torch.int8, torch.uint8, torch.int32))
 ])
@@ -546,6 +548,11 @@ def _check_floating_or_complex(dtype: int, op: str) -> None:
         op + ": expected a floating point or complex tensor as input"
 
 
+def _floating_or_complex_case(tensor: TensorOfShape) -> Invocation:
+    accepted = tensor.dtype.is_floating_point or tensor.dtype.is_complex
+    return (Invocation if accepted else ErrorInvocation)(tensor)
+
+
 _SQUARE_SHAPES = [
     Invocation(_T(3, 3)), Invocation(_T(2, 3, 3)), Invocation(_T(0, 0)), Invocation(_T(0, 3, 3)),
     ErrorInvocation(_T(2, 3)), ErrorInvocation(_T(3)),
@@ -557,7 +564,7 @@ def aten〇linalg_det〡shape(A: List[int]) -> List[int]:
     return _square_batch(A, "linalg_det")
 
 
-@dtype("aten.linalg_det", invocations=[Invocation(_T(3, 3, dtype=d)) for d in _SWEEP])
+@dtype("aten.linalg_det", invocations=[_floating_or_complex_case(_T(3, 3, dtype=d)) for d in _SWEEP])
 def aten〇linalg_det〡dtype(A_rank_dtype: Tuple[int, int]) -> int:
     _check_floating_or_complex(A_rank_dtype[1], "linalg_det")
     return A_rank_dtype[1]
@@ -571,7 +578,7 @@ def aten〇_linalg_det〡shape(A: List[int]) -> Tuple[List[int], List[int], List
     return batch, upstream._copy(A), pivots
 
 
-@dtype("aten._linalg_det", invocations=[Invocation(_T(3, 3, dtype=d)) for d in _SWEEP])
+@dtype("aten._linalg_det", invocations=[_floating_or_complex_case(_T(3, 3, dtype=d)) for d in _SWEEP])
 def aten〇_linalg_det〡dtype(A_rank_dtype: Tuple[int, int]) -> Tuple[int, int, int]:
     _check_floating_or_complex(A_rank_dtype[1], "_linalg_det")
     return A_rank_dtype[1], A_rank_dtype[1], 3  # LU pivots are int32
@@ -583,8 +590,10 @@ def aten〇linalg_slogdet〡shape(A: List[int]) -> Tuple[List[int], List[int]]:
     return batch, upstream._copy(batch)
 
 
-@dtype("aten.linalg_slogdet", invocations=[Invocation(_T(3, 3, dtype=d)) for d in _SWEEP]
-       + [Invocation(_T(3, 3, dtype=torch.complex128))])
+@dtype("aten.linalg_slogdet", invocations=[
+    (Invocation if d in (torch.float32, torch.float64, torch.complex64, torch.complex128)
+     else ErrorInvocation)(_T(3, 3, dtype=d)) for d in _SWEEP + (torch.complex128,)
+])
 def aten〇linalg_slogdet〡dtype(A_rank_dtype: Tuple[int, int]) -> Tuple[int, int]:
     A_dtype = A_rank_dtype[1]
     _check_floating_or_complex(A_dtype, "linalg_slogdet")
