@@ -628,3 +628,86 @@ def aten〇renorm〡dtype(self_rank_dtype: Tuple[int, int], p: Union[int, float,
     assert not is_complex_dtype(scalar_dtype(maxnorm)), "renorm: maxnorm must be real-valued"
     _check_floating_or_complex(self_rank_dtype[1], "renorm")
     return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- scaled matmuls
+#
+# fp8 (or packed fp4) matrices times per-tensor, per-row or per-block scales. Only what the
+# result depends on is checked: 2D operands of fp8/fp4 dtypes. The layout and scale checks
+# of the CUDA kernels (row-major self, column-major mat2, sizes divisible by 16, the scales'
+# shapes for each recipe) are left to the kernels: the CPU kernels skip some of them, and
+# sizes alone do not decide a layout.
+
+
+def _is_fp8_or_fp4(dtype: int) -> bool:
+    # 23 float8_e5m2, 24 float8_e4m3fn, 25 float8_e5m2fnuz, 26 float8_e4m3fnuz, 45 float4_e2m1fn_x2
+    return (dtype >= 23 and dtype <= 26) or dtype == 45
+
+
+def _scaled_mm_shape(self: List[int], mat2: List[int]) -> List[int]:
+    assert len(self) == 2 and len(mat2) == 2, "_scaled_mm: inputs must be 2D"
+    return [self[0], mat2[1]]
+
+
+def _scaled_mm_dtype(self_dtype: int, mat2_dtype: int, out_dtype: Optional[int]) -> int:
+    assert _is_fp8_or_fp4(self_dtype) and _is_fp8_or_fp4(mat2_dtype), \
+        "_scaled_mm: expected both inputs to be fp8 or fp4 types"
+    return self_dtype if out_dtype is None else out_dtype
+
+
+_E4M3 = torch.float8_e4m3fn
+_E5M2 = torch.float8_e5m2
+
+
+def _scaled_mm_case(self_shape, mat2_shape, a=_E4M3, b=_E4M3, case=Invocation, **kwargs):
+    """A tensor-wise scaled product; mat2 has a zero-size dim, the one layout a meta
+    tensor's strides always satisfy."""
+    return case(_T(*self_shape, dtype=a), _T(*mat2_shape, dtype=b), _T(), _T(), **kwargs)
+
+
+@shape("aten._scaled_mm", invocations=[
+    _scaled_mm_case((16, 32), (32, 0)), _scaled_mm_case((32, 16), (16, 0)),
+    _scaled_mm_case((16, 32, 1), (32, 0), case=ErrorInvocation),
+    _scaled_mm_case((16, 32), (32,), case=ErrorInvocation),
+])
+def aten〇_scaled_mm〡shape(self: List[int], mat2: List[int], scale_a: List[int], scale_b: List[int], bias: Optional[List[int]] = None, scale_result: Optional[List[int]] = None, out_dtype: Optional[int] = None, use_fast_accum: bool = False) -> List[int]:
+    return _scaled_mm_shape(self, mat2)
+
+
+@dtype("aten._scaled_mm", invocations=[
+    _scaled_mm_case((16, 32), (32, 0), a, b, out_dtype=out)
+    for a, b in ((_E4M3, _E4M3), (_E4M3, _E5M2), (_E5M2, _E4M3))
+    for out in (None, torch.bfloat16, torch.float32, torch.float16)
+] + [
+    _scaled_mm_case((16, 32), (32, 0), torch.float32, torch.float32, ErrorInvocation),
+    _scaled_mm_case((16, 32), (32, 0), _E4M3, torch.bfloat16, ErrorInvocation),
+])
+def aten〇_scaled_mm〡dtype(self_rank_dtype: Tuple[int, int], mat2_rank_dtype: Tuple[int, int], scale_a_rank_dtype: Tuple[int, int], scale_b_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, scale_result_rank_dtype: Optional[Tuple[int, int]] = None, out_dtype: Optional[int] = None, use_fast_accum: bool = False) -> int:
+    return _scaled_mm_dtype(self_rank_dtype[1], mat2_rank_dtype[1], out_dtype)
+
+
+def _scaled_mm_v2_case(self_shape, mat2_shape, a=_E4M3, b=_E4M3, case=Invocation, out=None):
+    """_scaled_mm_case with the v2 arguments: one tensor-wise (recipe 0) scale per operand,
+    no swizzle (0)."""
+    return case(_T(*self_shape, dtype=a), _T(*mat2_shape, dtype=b), [_T()], [0], [0], [_T()],
+                [0], [0], None, out)
+
+
+@shape("aten._scaled_mm_v2", invocations=[
+    _scaled_mm_v2_case((16, 32), (32, 0)), _scaled_mm_v2_case((32, 16), (16, 0)),
+    _scaled_mm_v2_case((16, 32, 1), (32, 0), case=ErrorInvocation),
+    _scaled_mm_v2_case((16, 32), (32,), case=ErrorInvocation),
+])
+def aten〇_scaled_mm_v2〡shape(self: List[int], mat2: List[int], scale_a: List[List[int]], recipe_a: List[int], swizzle_a: List[int], scale_b: List[List[int]], recipe_b: List[int], swizzle_b: List[int], bias: Optional[List[int]], out_dtype: Optional[int], contraction_dim: List[int] = (), use_fast_accum: bool = False) -> List[int]:
+    return _scaled_mm_shape(self, mat2)
+
+
+@dtype("aten._scaled_mm_v2", invocations=[
+    _scaled_mm_v2_case((16, 32), (32, 0), a, b, out=out)
+    for a, b in ((_E4M3, _E4M3), (_E4M3, _E5M2))
+    for out in (None, torch.bfloat16, torch.float32)
+] + [
+    _scaled_mm_v2_case((16, 32), (32, 0), torch.float32, torch.float32, ErrorInvocation),
+])
+def aten〇_scaled_mm_v2〡dtype(self_rank_dtype: Tuple[int, int], mat2_rank_dtype: Tuple[int, int], scale_a_rank_dtype: List[Tuple[int, int]], recipe_a: List[int], swizzle_a: List[int], scale_b_rank_dtype: List[Tuple[int, int]], recipe_b: List[int], swizzle_b: List[int], bias_rank_dtype: Optional[Tuple[int, int]], out_dtype: Optional[int], contraction_dim: List[int] = (), use_fast_accum: bool = False) -> int:
+    return _scaled_mm_dtype(self_rank_dtype[1], mat2_rank_dtype[1], out_dtype)
