@@ -538,6 +538,20 @@ module {
     %2 = torch.prim.TupleConstruct %0, %1 : !torch.int, !torch.int -> !torch.tuple<int, int>
     return %2 : !torch.tuple<int, int>
   }
+  func.func @__torch_refine_dtype_fn.aten._scaled_mm(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.optional<tuple<int, int>>, %arg6: !torch.optional<int>, %arg7: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_dtype(%0, %1, %arg6) : (!torch.int, !torch.int, !torch.optional<int>) -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten._scaled_mm_v2(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.list<tuple<int, int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<tuple<int, int>>, %arg6: !torch.list<int>, %arg7: !torch.list<int>, %arg8: !torch.optional<tuple<int, int>>, %arg9: !torch.optional<int>, %arg10: !torch.list<int>, %arg11: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_dtype(%0, %1, %arg9) : (!torch.int, !torch.int, !torch.optional<int>) -> !torch.int
+    return %2 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._softmax(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.int {
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
@@ -15798,6 +15812,27 @@ module {
     %5 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%4, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
     return %5 : !torch.int
   }
+  func.func private @__torch_refine_helper.torch_refine.library.linalg._is_fp8_or_fp4(%arg0: !torch.int) -> !torch.bool {
+    %true = torch.constant.bool true
+    %false = torch.constant.bool false
+    %int23 = torch.constant.int 23
+    %int26 = torch.constant.int 26
+    %int45 = torch.constant.int 45
+    %0 = torch.aten.ge.int %arg0, %int23 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %3 = torch.aten.le.int %arg0, %int26 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = torch.aten.eq.int %arg0, %int45 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    return %2 : !torch.bool
+  }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._matmul_dtype(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %str = torch.constant.str "matmul"
     %false = torch.constant.bool false
@@ -15846,6 +15881,59 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     %2 = torch.promote_dtypes %0, %arg0 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_dtype(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _scaled_mm: expected both inputs to be fp8 or fp4 types"
+    %false = torch.constant.bool false
+    %0 = call @__torch_refine_helper.torch_refine.library.linalg._is_fp8_or_fp4(%arg0) : (!torch.int) -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %4 = func.call @__torch_refine_helper.torch_refine.library.linalg._is_fp8_or_fp4(%arg1) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      torch.prim.If.yield %arg0 : !torch.int
+    } else {
+      %4 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %4 : !torch.int
+    }
+    return %3 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _scaled_mm: inputs must be 2D"
+    %false = torch.constant.bool false
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.eq.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.prim.ListConstruct %3, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %5 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._square_batch(%arg0: !torch.list<int>, %arg1: !torch.str) -> !torch.list<int> {
     %int1 = torch.constant.int 1
@@ -20034,6 +20122,14 @@ module {
     %6 = torch.prim.ListConstruct %3, %4, %5 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
     %7 = torch.prim.TupleConstruct %2, %6 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
     return %7 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten._scaled_mm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<int>, %arg7: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_shape(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten._scaled_mm_v2(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<list<int>>, %arg6: !torch.list<int>, %arg7: !torch.list<int>, %arg8: !torch.optional<list<int>>, %arg9: !torch.optional<int>, %arg10: !torch.list<int>, %arg11: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_shape(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._softmax(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.list<int> {
     %true = torch.constant.bool true
