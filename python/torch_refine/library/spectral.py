@@ -8,7 +8,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import rank_dtype_lists
+from ._helpers import rank_dtype_lists, unknown_dim
 from .promotion import (
     is_complex_dtype,
     is_float_dtype,
@@ -111,7 +111,11 @@ def _stft_shape(self: List[int], n_fft: int, hop_length: Optional[int], win_leng
             "stft: expected a 1D window of size win_length"
     frame = win if align_to_window is not None and align_to_window else n_fft
     out = self[:-1]
-    out.append(n_fft // 2 + 1 if onesided is None or onesided else n_fft)
+    if onesided is None:
+        # One-sided unless the input or the window is complex: a dtype, which sizes do not show.
+        out.append(unknown_dim())
+    else:
+        out.append(n_fft // 2 + 1 if onesided else n_fft)
     out.append(1 + (length - frame) // hop)
     if return_complex is not None and not return_complex:
         out.append(2)
@@ -146,6 +150,7 @@ _STFT_SHAPES = [
     Invocation(TensorOfShape(100), 16, 5, return_complex=True),
     Invocation(TensorOfShape(100), 16, 4, 8, TensorOfShape(8), return_complex=True),
     Invocation(TensorOfShape(100), 16, window=TensorOfShape(16), onesided=False, return_complex=True),
+    Invocation(TensorOfShape(100, dtype=torch.complex64), 16, onesided=False),
     Invocation(TensorOfShape(16), 16, return_complex=True),
     Invocation(TensorOfShape(100), 16, 4, 8, align_to_window=True, return_complex=True),
     Invocation(TensorOfShape(100), 16, 4, 8, align_to_window=False, return_complex=True),
@@ -183,7 +188,12 @@ def _stft_dtype_cases() -> list:
     return cases
 
 
-@shape("aten.stft", invocations=_STFT_SHAPES)
+def _onesided(cases: list) -> list:
+    """`cases` with onesided=True where they leave it to the dtypes (see _stft_shape)."""
+    return [type(case)(*case.args, **{"onesided": True, **case.kwargs}) for case in cases]
+
+
+@shape("aten.stft", invocations=_onesided(_STFT_SHAPES))
 def aten〇stft〡shape(self: List[int], n_fft: int, hop_length: Optional[int] = None, win_length: Optional[int] = None, window: Optional[List[int]] = None, normalized: bool = False, onesided: Optional[bool] = None, return_complex: Optional[bool] = None, align_to_window: Optional[bool] = None) -> List[int]:
     length = self[-1] if len(self) > 0 else 0
     return _stft_shape(self, n_fft, hop_length, win_length, window, onesided, return_complex,
@@ -209,7 +219,7 @@ def _check_center_padding(self: List[int], length: int, pad: int, pad_mode: str)
         assert pad < length, "stft: reflect padding must be less than the input length"
 
 
-@shape("aten.stft.center", invocations=[
+@shape("aten.stft.center", invocations=_onesided([
     Invocation(*case.args, **case.kwargs) if not case.expects_error
     else ErrorInvocation(*case.args, **case.kwargs)
     for case in _STFT_SHAPES
@@ -235,7 +245,7 @@ def _check_center_padding(self: List[int], length: int, pad: int, pad_mode: str)
     ErrorInvocation(TensorOfShape(100), 16, pad_mode="bad", return_complex=True),
     ErrorInvocation(TensorOfShape(100), 16, align_to_window=False, return_complex=True),
     ErrorInvocation(TensorOfShape(10), 16, center=False, return_complex=True),
-])
+]))
 def aten〇stft〇center〡shape(self: List[int], n_fft: int, hop_length: Optional[int] = None, win_length: Optional[int] = None, window: Optional[List[int]] = None, center: bool = True, pad_mode: str = 'reflect', normalized: bool = False, onesided: Optional[bool] = None, return_complex: Optional[bool] = None, align_to_window: Optional[bool] = None) -> List[int]:
     length = self[-1] if len(self) > 0 else 0
     if center:
