@@ -19176,9 +19176,9 @@ module {
     %2 = torch.prim.If %1 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %27 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %28 = torch.aten.eq.int %27, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %28 : !torch.bool
+      %24 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %25 = torch.aten.eq.int %24, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %25 : !torch.bool
     }
     torch.prim.If %2 -> () {
       torch.prim.If.yield
@@ -19188,23 +19188,23 @@ module {
     }
     %3 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
     %4 = torch.prim.If %3 -> (!torch.int) {
-      %27 = torch.aten.floordiv.int %arg1, %int4 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %27 : !torch.int
+      %24 = torch.aten.floordiv.int %arg1, %int4 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
     } else {
-      %27 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %27 : !torch.int
+      %24 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
     }
     %5 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
     %6 = torch.prim.If %5 -> (!torch.int) {
       torch.prim.If.yield %arg1 : !torch.int
     } else {
-      %27 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %27 : !torch.int
+      %24 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
     }
     %7 = torch.aten.gt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
     %8 = torch.prim.If %7 -> (!torch.bool) {
-      %27 = torch.aten.le.int %arg1, %arg8 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %27 : !torch.bool
+      %24 = torch.aten.le.int %arg1, %arg8 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
@@ -19223,8 +19223,8 @@ module {
     }
     %10 = torch.aten.gt.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
     %11 = torch.prim.If %10 -> (!torch.bool) {
-      %27 = torch.aten.le.int %6, %arg1 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %27 : !torch.bool
+      %24 = torch.aten.le.int %6, %arg1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
@@ -19236,17 +19236,17 @@ module {
     }
     %12 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
     torch.prim.If %12 -> () {
-      %27 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
-      %28 = torch.aten.len.t %27 : !torch.list<int> -> !torch.int
-      %29 = torch.aten.eq.int %28, %int1 : !torch.int, !torch.int -> !torch.bool
-      %30 = torch.prim.If %29 -> (!torch.bool) {
-        %31 = torch.aten.__getitem__.t %27, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %32 = torch.aten.eq.int %31, %6 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %32 : !torch.bool
+      %24 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+      %25 = torch.aten.len.t %24 : !torch.list<int> -> !torch.int
+      %26 = torch.aten.eq.int %25, %int1 : !torch.int, !torch.int -> !torch.bool
+      %27 = torch.prim.If %26 -> (!torch.bool) {
+        %28 = torch.aten.__getitem__.t %24, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %29 = torch.aten.eq.int %28, %6 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %29 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %30 -> () {
+      torch.prim.If %27 -> () {
         torch.prim.If.yield
       } else {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
@@ -19258,8 +19258,8 @@ module {
     }
     %13 = torch.aten.__isnot__ %arg7, %none : !torch.optional<bool>, !torch.none -> !torch.bool
     %14 = torch.prim.If %13 -> (!torch.bool) {
-      %27 = torch.prim.unchecked_cast %arg7 : !torch.optional<bool> -> !torch.bool
-      torch.prim.If.yield %27 : !torch.bool
+      %24 = torch.prim.unchecked_cast %arg7 : !torch.optional<bool> -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
@@ -19270,34 +19270,36 @@ module {
     }
     %16 = torch.aten.slice.t %arg0, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
     %17 = torch.aten.__is__ %arg5, %none : !torch.optional<bool>, !torch.none -> !torch.bool
-    %18 = torch.prim.If %17 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
+    torch.prim.If %17 -> () {
+      %24 = torch.prim.Uninitialized : !torch.int
+      %25 = torch.aten.append.t %16, %24 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
     } else {
-      %27 = torch.prim.unchecked_cast %arg5 : !torch.optional<bool> -> !torch.bool
-      torch.prim.If.yield %27 : !torch.bool
+      %24 = torch.prim.unchecked_cast %arg5 : !torch.optional<bool> -> !torch.bool
+      %25 = torch.prim.If %24 -> (!torch.int) {
+        %27 = torch.aten.floordiv.int %arg1, %int2 : !torch.int, !torch.int -> !torch.int
+        %28 = torch.aten.add.int %27, %int1 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %28 : !torch.int
+      } else {
+        torch.prim.If.yield %arg1 : !torch.int
+      }
+      %26 = torch.aten.append.t %16, %25 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
     }
-    %19 = torch.prim.If %18 -> (!torch.int) {
-      %27 = torch.aten.floordiv.int %arg1, %int2 : !torch.int, !torch.int -> !torch.int
-      %28 = torch.aten.add.int %27, %int1 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %28 : !torch.int
-    } else {
-      torch.prim.If.yield %arg1 : !torch.int
-    }
-    %20 = torch.aten.append.t %16, %19 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %21 = torch.aten.sub.int %arg8, %15 : !torch.int, !torch.int -> !torch.int
-    %22 = torch.aten.floordiv.int %21, %4 : !torch.int, !torch.int -> !torch.int
-    %23 = torch.aten.add.int %int1, %22 : !torch.int, !torch.int -> !torch.int
-    %24 = torch.aten.append.t %16, %23 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %25 = torch.aten.__isnot__ %arg6, %none : !torch.optional<bool>, !torch.none -> !torch.bool
-    %26 = torch.prim.If %25 -> (!torch.bool) {
-      %27 = torch.prim.unchecked_cast %arg6 : !torch.optional<bool> -> !torch.bool
-      %28 = torch.aten.__not__ %27 : !torch.bool -> !torch.bool
-      torch.prim.If.yield %28 : !torch.bool
+    %18 = torch.aten.sub.int %arg8, %15 : !torch.int, !torch.int -> !torch.int
+    %19 = torch.aten.floordiv.int %18, %4 : !torch.int, !torch.int -> !torch.int
+    %20 = torch.aten.add.int %int1, %19 : !torch.int, !torch.int -> !torch.int
+    %21 = torch.aten.append.t %16, %20 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %22 = torch.aten.__isnot__ %arg6, %none : !torch.optional<bool>, !torch.none -> !torch.bool
+    %23 = torch.prim.If %22 -> (!torch.bool) {
+      %24 = torch.prim.unchecked_cast %arg6 : !torch.optional<bool> -> !torch.bool
+      %25 = torch.aten.__not__ %24 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %25 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %26 -> () {
-      %27 = torch.aten.append.t %16, %int2 : !torch.list<int>, !torch.int -> !torch.list<int>
+    torch.prim.If %23 -> () {
+      %24 = torch.aten.append.t %16, %int2 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
