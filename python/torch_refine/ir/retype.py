@@ -30,6 +30,7 @@ _REFINABLE_OPS = frozenset(
         "torch.prim.device",
         "torch.prim.layout",
         "torch.prim.NumToTensor.Scalar",
+        "torch.prim.abs.Scalar",
         "torch.prim.ListConstruct",
     }
 )

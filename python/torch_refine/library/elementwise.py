@@ -17,6 +17,7 @@ from . import promotion
 from ._helpers import (  # noqa: F401 (used by synthesized functions)
     broadcast_shapes,
     elementwise_dtype,
+    rank_dtype_lists,
     scalar_dtype,
 )
 from ._synthesize import define
@@ -462,3 +463,247 @@ def aten〇atan2〇out〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtyp
 ] + [KernelInvocation(TensorOfShape(1, 1, dtype=torch.int64))])
 def aten〇_local_scalar_dense〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
     return self_rank_dtype[1]
+
+
+
+
+# addcmul, addcdiv: self + value * tensor1 (* or /) tensor2. `value` scales and does not
+# promote; the CPU kernels refuse a complex value for a real result.
+
+def _check_real_value(promoted: int, value: Union[int, float, complex], op: str) -> None:
+    assert is_complex_dtype(promoted) or not is_complex_dtype(scalar_dtype(value)), \
+        op + ": a complex value cannot be converted to the real result dtype"
+
+
+_TERNARY_SHAPES = [
+    Invocation(TensorOfShape(2, 1), TensorOfShape(3), TensorOfShape(4, 1, 1)),
+    Invocation(TensorOfShape(), TensorOfShape(2, 3), TensorOfShape(3), value=2.0),
+    Invocation(TensorOfShape(0, 3), TensorOfShape(1), TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3), TensorOfShape(4), TensorOfShape(3)),
+]
+
+
+def _ternary_dtype_cases(case=Invocation) -> list:
+    """(self, tensor1, tensor2) over dtype pairs, with one of them a zero-rank tensor."""
+    return [case(TensorOfShape(2, dtype=a), TensorOfShape(2, dtype=b), TensorOfShape(dtype=b))
+            for a, b in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP)] + [
+        case(TensorOfShape(dtype=a), TensorOfShape(2, dtype=b), TensorOfShape(2, dtype=a))
+        for a, b in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP)]
+
+
+@shape("aten.addcmul", "aten.addcdiv", invocations=_TERNARY_SHAPES)
+def aten〇addcmul〡shape(self: List[int], tensor1: List[int], tensor2: List[int], value: float = 1) -> List[int]:
+    return broadcast_shapes([self, tensor1, tensor2])
+
+
+@dtype("aten.addcmul", invocations=_ternary_dtype_cases() + [
+    KernelInvocation(TensorOfShape(2, dtype=torch.int64), TensorOfShape(2, dtype=torch.int64),
+                     TensorOfShape(2, dtype=torch.int64), value=0.5),
+    KernelInvocation(TensorOfShape(2, dtype=torch.complex64), TensorOfShape(2),
+                     TensorOfShape(2), value=1j),
+    KernelErrorInvocation(TensorOfShape(2), TensorOfShape(2), TensorOfShape(2), value=1j),
+])
+def aten〇addcmul〡dtype(self_rank_dtype: Tuple[int, int], tensor1_rank_dtype: Tuple[int, int], tensor2_rank_dtype: Tuple[int, int], value: Union[int, float, complex] = 1) -> int:
+    ranks, dtypes = rank_dtype_lists([self_rank_dtype, tensor1_rank_dtype, tensor2_rank_dtype])
+    promoted = promote_dtypes(ranks, dtypes)
+    _check_real_value(promoted, value, "addcmul")
+    return promoted
+
+
+@dtype("aten.addcdiv", invocations=_ternary_dtype_cases(KernelInvocation) + [
+    KernelErrorInvocation(TensorOfShape(2), TensorOfShape(2, dtype=torch.int64),
+                          TensorOfShape(2, dtype=torch.bool)),
+    KernelErrorInvocation(TensorOfShape(2), TensorOfShape(2), TensorOfShape(2), value=1j),
+])
+def aten〇addcdiv〡dtype(self_rank_dtype: Tuple[int, int], tensor1_rank_dtype: Tuple[int, int], tensor2_rank_dtype: Tuple[int, int], value: Union[int, float, complex] = 1) -> int:
+    tensor1_dtype = tensor1_rank_dtype[1]
+    tensor2_dtype = tensor2_rank_dtype[1]
+    assert not ((is_integer_dtype(tensor1_dtype) or tensor1_dtype == 11)
+                and (is_integer_dtype(tensor2_dtype) or tensor2_dtype == 11)), \
+        "addcdiv: integer division of tensor1 by tensor2 is not supported"
+    ranks, dtypes = rank_dtype_lists([self_rank_dtype, tensor1_rank_dtype, tensor2_rank_dtype])
+    promoted = promote_dtypes(ranks, dtypes)
+    _check_real_value(promoted, value, "addcdiv")
+    return promoted
+
+
+# lerp: self + weight * (end - self), in self's dtype; end (and a weight tensor of rank > 0)
+# must have it too.
+
+@shape("aten.lerp.Scalar", invocations=[
+    Invocation(*case.args[:2], 0.5) if not case.expects_error
+    else ErrorInvocation(*case.args[:2], 0.5) for case in _BINARY_SHAPES
+])
+def aten〇lerp〇Scalar〡shape(self: List[int], end: List[int], weight: float) -> List[int]:
+    return broadcast_shapes([self, end])
+
+
+@dtype("aten.lerp.Scalar", invocations=[
+    Invocation(TensorOfShape(2, dtype=d), TensorOfShape(2, dtype=d), w)
+    for d in DTYPE_SWEEP for w in (0.5, 2, True)
+] + [
+    KernelInvocation(TensorOfShape(2, dtype=torch.complex64),
+                     TensorOfShape(2, dtype=torch.complex64), 1j),
+    ErrorInvocation(TensorOfShape(2), TensorOfShape(2, dtype=torch.float64), 0.5),
+    ErrorInvocation(TensorOfShape(2), TensorOfShape(dtype=torch.float64), 0.5),
+    KernelErrorInvocation(TensorOfShape(2), TensorOfShape(2), 1j),
+])
+def aten〇lerp〇Scalar〡dtype(self_rank_dtype: Tuple[int, int], end_rank_dtype: Tuple[int, int], weight: Union[int, float, complex]) -> int:
+    self_dtype = self_rank_dtype[1]
+    assert end_rank_dtype[1] == self_dtype, "lerp: end must have the dtype of self"
+    _check_real_value(self_dtype, weight, "lerp")
+    return self_dtype
+
+
+@shape("aten.lerp.Tensor", invocations=_TERNARY_SHAPES[:1] + [
+    Invocation(TensorOfShape(), TensorOfShape(2, 3), TensorOfShape(3)),
+    Invocation(TensorOfShape(0, 3), TensorOfShape(1), TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3), TensorOfShape(4), TensorOfShape(3)),
+])
+def aten〇lerp〇Tensor〡shape(self: List[int], end: List[int], weight: List[int]) -> List[int]:
+    return broadcast_shapes([self, end, weight])
+
+
+@dtype("aten.lerp.Tensor", invocations=[
+    Invocation(TensorOfShape(2, dtype=d), TensorOfShape(2, dtype=d), TensorOfShape(2, dtype=d))
+    for d in DTYPE_SWEEP
+] + [
+    Invocation(TensorOfShape(2), TensorOfShape(2), TensorOfShape(dtype=torch.float64)),
+    Invocation(TensorOfShape(), TensorOfShape(2), TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2), TensorOfShape(2), TensorOfShape(2, dtype=torch.float64)),
+    ErrorInvocation(TensorOfShape(2), TensorOfShape(dtype=torch.float64), TensorOfShape(2)),
+])
+def aten〇lerp〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], end_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int]) -> int:
+    self_dtype = self_rank_dtype[1]
+    assert end_rank_dtype[1] == self_dtype, "lerp: end must have the dtype of self"
+    assert weight_rank_dtype[0] == 0 or weight_rank_dtype[1] == self_dtype, \
+        "lerp: a weight tensor of rank > 0 must have the dtype of self"
+    return self_dtype
+
+
+@shape("aten.isclose", invocations=_BINARY_SHAPES + [
+    Invocation(TensorOfShape(2), TensorOfShape(2), 0.0, 0.0, True),
+    ErrorInvocation(TensorOfShape(2), TensorOfShape(2), -1.0),
+    ErrorInvocation(TensorOfShape(2), TensorOfShape(2), 1e-5, -1.0),
+])
+def aten〇isclose〡shape(self: List[int], other: List[int], rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> List[int]:
+    assert rtol >= 0, "isclose: rtol must be greater than or equal to zero"
+    assert atol >= 0, "isclose: atol must be greater than or equal to zero"
+    return broadcast_shapes([self, other])
+
+
+@dtype("aten.isclose", invocations=[
+    (Invocation if a == b else ErrorInvocation)(TensorOfShape(2, dtype=a), TensorOfShape(2, dtype=b))
+    for a, b in itertools.product(DTYPE_SWEEP, DTYPE_SWEEP)
+])
+def aten〇isclose〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int], rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> int:
+    assert self_rank_dtype[1] == other_rank_dtype[1], "isclose: self and other must have the same dtype"
+    return 11
+
+
+@shape("aten.round.decimals", invocations=[
+    Invocation(TensorOfShape(*s), decimals=d) for s in [(2, 3), (), (0, 4)] for d in (0, 2, -1)
+])
+def aten〇round〇decimals〡shape(self: List[int], decimals: int) -> List[int]:
+    return upstream.unary(self)
+
+
+# The meta kernel takes every dtype; the CPU kernel rounds floating-point tensors only.
+@dtype("aten.round.decimals", invocations=[
+    KernelInvocation(TensorOfShape(2, dtype=d), decimals=2) for d in DTYPE_SWEEP
+] + [KernelErrorInvocation(TensorOfShape(2, dtype=torch.int64), decimals=0)])
+def aten〇round〇decimals〡dtype(self_rank_dtype: Tuple[int, int], decimals: int) -> int:
+    assert is_float_dtype(self_rank_dtype[1]), "round: only floating-point tensors are supported"
+    return self_rank_dtype[1]
+
+
+# where with Scalar branches: the branches promote like the operands of an elementwise op.
+
+def _check_condition(condition_dtype: int) -> None:
+    # The real kernels still take uint8 conditions (deprecated); meta kernels refuse them.
+    assert condition_dtype == 11 or condition_dtype == 0, "where: condition must be a bool tensor"
+
+
+_WHERE_CONDITIONS = [
+    KernelInvocation(TensorOfShape(2, dtype=c), 1, 2.5) for c in (torch.bool, torch.uint8)
+] + [KernelErrorInvocation(TensorOfShape(2, dtype=torch.int64), 1, 2)]
+
+
+@shape("aten.where.Scalar", invocations=[
+    Invocation(TensorOfShape(*s, dtype=torch.bool), 1.0, 2.0) for s in [(2, 3), (), (0, 4)]
+])
+def aten〇where〇Scalar〡shape(condition: List[int], self: float, other: float) -> List[int]:
+    return upstream.unary(condition)
+
+
+@dtype("aten.where.Scalar", invocations=[
+    Invocation(TensorOfShape(2, dtype=torch.bool), a, b)
+    for a, b in itertools.product(_SCALAR_SWEEP, _SCALAR_SWEEP)
+] + _WHERE_CONDITIONS)
+def aten〇where〇Scalar〡dtype(condition_rank_dtype: Tuple[int, int], self: Union[int, float, complex], other: Union[int, float, complex]) -> int:
+    _check_condition(condition_rank_dtype[1])
+    ranks: List[Optional[int]] = [None, None]
+    return promote_dtypes(ranks, [scalar_dtype(self), scalar_dtype(other)])
+
+
+_WHERE_SHAPES = [
+    Invocation(TensorOfShape(2, 1, dtype=torch.bool), TensorOfShape(3)),
+    Invocation(TensorOfShape(dtype=torch.bool), TensorOfShape(0)),
+    Invocation(TensorOfShape(2, 3, dtype=torch.bool), TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3, dtype=torch.bool), TensorOfShape(4)),
+]
+
+
+@shape("aten.where.ScalarOther", invocations=[
+    type(case)(*case.args, 2.0) for case in _WHERE_SHAPES
+])
+def aten〇where〇ScalarOther〡shape(condition: List[int], self: List[int], other: float) -> List[int]:
+    return broadcast_shapes([condition, self])
+
+
+@dtype("aten.where.ScalarOther", invocations=[
+    Invocation(TensorOfShape(2, dtype=torch.bool), TensorOfShape(*s, dtype=d), v)
+    for d in DTYPE_SWEEP for v in _SCALAR_SWEEP for s in [(2,), ()]
+] + [type(case)(case.args[0], TensorOfShape(2), case.args[1]) for case in _WHERE_CONDITIONS])
+def aten〇where〇ScalarOther〡dtype(condition_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int], other: Union[int, float, complex]) -> int:
+    _check_condition(condition_rank_dtype[1])
+    ranks: List[Optional[int]] = [self_rank_dtype[0], None]
+    return promote_dtypes(ranks, [self_rank_dtype[1], scalar_dtype(other)])
+
+
+@shape("aten.where.ScalarSelf", invocations=[
+    type(case)(case.args[0], 2.0, case.args[1]) for case in _WHERE_SHAPES
+])
+def aten〇where〇ScalarSelf〡shape(condition: List[int], self: float, other: List[int]) -> List[int]:
+    return broadcast_shapes([condition, other])
+
+
+@dtype("aten.where.ScalarSelf", invocations=[
+    Invocation(TensorOfShape(2, dtype=torch.bool), v, TensorOfShape(*s, dtype=d))
+    for d in DTYPE_SWEEP for v in _SCALAR_SWEEP for s in [(2,), ()]
+] + [type(case)(case.args[0], case.args[1], TensorOfShape(2)) for case in _WHERE_CONDITIONS])
+def aten〇where〇ScalarSelf〡dtype(condition_rank_dtype: Tuple[int, int], self: Union[int, float, complex], other_rank_dtype: Tuple[int, int]) -> int:
+    _check_condition(condition_rank_dtype[1])
+    ranks: List[Optional[int]] = [None, other_rank_dtype[0]]
+    return promote_dtypes(ranks, [scalar_dtype(self), other_rank_dtype[1]])
+
+
+# ldexp: self * 2.0**other, with the 2.0 a zero-rank tensor of self's dtype (float32 for an
+# integral or bool self), as the meta kernel's decomposition computes it. The CPU kernel
+# differs in one corner: an integral self times a zero-rank float16 or bfloat16 exponent
+# gives that 16-bit dtype there, float32 here.
+
+@shape("aten.ldexp.Tensor", invocations=_BINARY_SHAPES)
+def aten〇ldexp〇Tensor〡shape(self: List[int], other: List[int]) -> List[int]:
+    return broadcast_shapes([self, other])
+
+
+@dtype("aten.ldexp.Tensor", invocations=_dtype_invocations(2, 0))
+def aten〇ldexp〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int]) -> int:
+    self_rank, self_dtype = self_rank_dtype
+    other_rank, other_dtype = other_rank_dtype
+    two_dtype = 6 if is_integer_dtype(self_dtype) or self_dtype == 11 else self_dtype  # 6: float32
+    power_ranks: List[Optional[int]] = [0, other_rank]
+    power_dtype = elementwise_dtype(5, power_ranks, [two_dtype, other_dtype])  # 5: BOOL_TO_LONG
+    ranks: List[Optional[int]] = [self_rank, other_rank]
+    return promote_dtypes(ranks, [self_dtype, power_dtype])

@@ -11,10 +11,22 @@ from typing import List, Optional, Tuple, Union
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import rank_dtype_lists
-from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
+from ._helpers import rank_dtype_lists, scalar_dtype
+from .promotion import (
+    is_complex_dtype,
+    is_float_dtype,
+    is_integer_dtype,
+    promote_dtypes,
+    to_real_dtype,
+)
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, TensorOfShape
+from .testing import (
+    ErrorInvocation,
+    Invocation,
+    KernelErrorInvocation,
+    KernelInvocation,
+    TensorOfShape,
+)
 
 _SWEEP = (
     torch.uint8, torch.int32, torch.int64, torch.float16, torch.bfloat16,
@@ -366,3 +378,336 @@ def aten〇_fft_c2r〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int], no
     if self_dtype == 10:  # complex128
         return 7  # float64
     return 6  # float32
+
+
+# ---------------------------------------------------------------------------- vector products
+
+
+@shape("aten.dot", invocations=[
+    Invocation(_T(3), _T(3)), Invocation(_T(0), _T(0)),
+    ErrorInvocation(_T(3), _T(4)), ErrorInvocation(_T(1, 3), _T(3)), ErrorInvocation(_T(), _T()),
+])
+def aten〇dot〡shape(self: List[int], tensor: List[int]) -> List[int]:
+    assert len(self) == 1 and len(tensor) == 1, "dot: 1D tensors expected"
+    assert self[0] == tensor[0], "dot: inconsistent tensor size"
+    return []
+
+
+@dtype("aten.dot", invocations=_pairs(
+    lambda a, b: (Invocation if a == b else ErrorInvocation)(_T(3, dtype=a), _T(3, dtype=b))))
+def aten〇dot〡dtype(self_rank_dtype: Tuple[int, int], tensor_rank_dtype: Tuple[int, int]) -> int:
+    _check_same_dtype("dot", self_rank_dtype[1], tensor_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+@shape("aten.mv", invocations=[
+    Invocation(_T(2, 3), _T(3)), Invocation(_T(0, 3), _T(3)), Invocation(_T(2, 0), _T(0)),
+    ErrorInvocation(_T(2, 3), _T(4)), ErrorInvocation(_T(3), _T(3)),
+    ErrorInvocation(_T(1, 2, 3), _T(3)), ErrorInvocation(_T(2, 3), _T(3, 1)),
+])
+def aten〇mv〡shape(self: List[int], vec: List[int]) -> List[int]:
+    assert len(self) == 2 and len(vec) == 1, "mv: matrix @ vector expected"
+    assert self[1] == vec[0], "mv: size mismatch between the matrix and the vector"
+    return [self[0]]
+
+
+# The meta kernel promotes, like addmv's; the CPU kernel wants equal dtypes.
+@dtype("aten.mv", invocations=_pairs(lambda a, b: Invocation(_T(2, 3, dtype=a), _T(3, dtype=b))))
+def aten〇mv〡dtype(self_rank_dtype: Tuple[int, int], vec_rank_dtype: Tuple[int, int]) -> int:
+    return _promote_all([self_rank_dtype[1], vec_rank_dtype[1]])
+
+
+@shape("aten.outer", invocations=[
+    Invocation(_T(2), _T(3)), Invocation(_T(0), _T(3)),
+    ErrorInvocation(_T(2, 1), _T(3)), ErrorInvocation(_T(), _T(3)), ErrorInvocation(_T(2), _T(3, 1)),
+])
+def aten〇outer〡shape(self: List[int], vec2: List[int]) -> List[int]:
+    assert len(self) == 1, "outer: expected a 1-D argument self"
+    assert len(vec2) == 1, "outer: expected a 1-D argument vec2"
+    return [self[0], vec2[0]]
+
+
+@dtype("aten.outer", invocations=_pairs(lambda a, b: Invocation(_T(2, dtype=a), _T(3, dtype=b))))
+def aten〇outer〡dtype(self_rank_dtype: Tuple[int, int], vec2_rank_dtype: Tuple[int, int]) -> int:
+    return _promote_all([self_rank_dtype[1], vec2_rank_dtype[1]])
+
+
+@shape("aten.linalg_cross", invocations=[
+    Invocation(_T(2, 3), _T(2, 3)), Invocation(_T(3, 2), _T(3, 2), dim=0),
+    Invocation(_T(3, 1), _T(3, 4), dim=0), Invocation(_T(0, 3), _T(1, 3)),
+    Invocation(_T(3, 4), _T(3, 1), dim=-2),
+    ErrorInvocation(_T(4, 1, 3), _T(5, 3)), ErrorInvocation(_T(2, 3), _T(2, 3), dim=0),
+    ErrorInvocation(_T(2, 3), _T(2, 3), dim=2), ErrorInvocation(_T(2, 3), _T(4, 3)),
+    ErrorInvocation(_T(2, 1), _T(2, 3)), ErrorInvocation(_T(), _T()),
+])
+def aten〇linalg_cross〡shape(self: List[int], other: List[int], dim: int = -1) -> List[int]:
+    assert len(self) == len(other), "linalg_cross: inputs must have the same number of dimensions"
+    wrapped = upstream.maybe_wrap_dim(dim, len(self))
+    assert self[wrapped] == 3 and other[wrapped] == 3, \
+        "linalg_cross: inputs must have length 3 in dim"
+    return upstream.broadcast(self, other)
+
+
+# The CPU kernel wants equal dtypes (the meta kernel keeps self's).
+@dtype("aten.linalg_cross", invocations=[
+    KernelInvocation(_T(3, dtype=d), _T(3, dtype=d)) for d in _SWEEP if d != torch.bool
+] + [KernelErrorInvocation(_T(3), _T(3, dtype=torch.float64))])
+def aten〇linalg_cross〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tuple[int, int], dim: int = -1) -> int:
+    _check_same_dtype("linalg_cross", self_rank_dtype[1], other_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- addbmm, _int_mm
+
+
+@shape("aten.addbmm", invocations=[
+    Invocation(_T(2, 4), _T(5, 2, 3), _T(5, 3, 4)),
+    Invocation(_T(4), _T(5, 2, 3), _T(5, 3, 4), beta=0.5, alpha=2.0),
+    Invocation(_T(), _T(0, 2, 3), _T(0, 3, 4)),
+    ErrorInvocation(_T(3), _T(5, 2, 3), _T(5, 3, 4)),
+    ErrorInvocation(_T(2, 4), _T(5, 2, 3), _T(4, 3, 4)),
+    ErrorInvocation(_T(2, 4), _T(5, 2, 3), _T(5, 2, 4)),
+    ErrorInvocation(_T(2, 4), _T(2, 3), _T(3, 4)),
+])
+def aten〇addbmm〡shape(self: List[int], batch1: List[int], batch2: List[int], beta: float = 1, alpha: float = 1) -> List[int]:
+    product = upstream.bmm(batch1, batch2)
+    out = [product[1], product[2]]
+    assert upstream.broadcast(self, out) == out, \
+        "addbmm: self cannot be broadcast to the shape of the summed products"
+    return out
+
+
+# The CPU kernel wants equal dtypes (the meta kernel keeps self's).
+@dtype("aten.addbmm", invocations=[
+    KernelInvocation(_T(2, 4, dtype=d), _T(1, 2, 3, dtype=d), _T(1, 3, 4, dtype=d))
+    for d in _SWEEP if d not in (torch.bool, torch.float16)
+] + [
+    KernelInvocation(_T(2, 4, dtype=torch.int64), _T(1, 2, 3, dtype=torch.int64),
+                     _T(1, 3, 4, dtype=torch.int64), beta=0.5),
+    KernelErrorInvocation(_T(2, 4), _T(1, 2, 3, dtype=torch.float64), _T(1, 3, 4, dtype=torch.float64)),
+    KernelErrorInvocation(_T(2, 4), _T(1, 2, 3), _T(1, 3, 4, dtype=torch.float64)),
+])
+def aten〇addbmm〡dtype(self_rank_dtype: Tuple[int, int], batch1_rank_dtype: Tuple[int, int], batch2_rank_dtype: Tuple[int, int], beta: Union[int, float, complex] = 1, alpha: Union[int, float, complex] = 1) -> int:
+    _check_same_dtype("addbmm", batch1_rank_dtype[1], batch2_rank_dtype[1])
+    _check_same_dtype("addbmm", self_rank_dtype[1], batch1_rank_dtype[1])
+    return self_rank_dtype[1]
+
+
+@shape("aten._int_mm", invocations=[
+    Invocation(_T(17, 16, dtype=torch.int8), _T(16, 8, dtype=torch.int8)),
+    Invocation(_T(0, 16, dtype=torch.int8), _T(16, 8, dtype=torch.int8)),
+    ErrorInvocation(_T(17, 16, dtype=torch.int8), _T(8, 8, dtype=torch.int8)),
+    ErrorInvocation(_T(1, 17, 16, dtype=torch.int8), _T(16, 8, dtype=torch.int8)),
+])
+def aten〇_int_mm〡shape(self: List[int], mat2: List[int]) -> List[int]:
+    return upstream.mm(self, mat2)
+
+
+@dtype("aten._int_mm", invocations=[
+    (Invocation if a != torch.float32 and b == torch.int8 else ErrorInvocation)(
+        _T(17, 16, dtype=a), _T(16, 8, dtype=b))
+    for a, b in itertools.product((torch.int8, torch.uint8, torch.float32),
+                                  (torch.int8, torch.uint8, torch.int32))
+])
+def aten〇_int_mm〡dtype(self_rank_dtype: Tuple[int, int], mat2_rank_dtype: Tuple[int, int]) -> int:
+    self_dtype = self_rank_dtype[1]
+    assert self_dtype == 1 or self_dtype == 0, "_int_mm: expected self to be int8 or uint8"
+    assert mat2_rank_dtype[1] == 1, "_int_mm: expected mat2 to be int8"
+    return 3  # int32
+
+
+# ---------------------------------------------------------------------------- trace, determinants
+
+
+@shape("aten.trace", invocations=[
+    Invocation(_T(2, 3)), Invocation(_T(0, 3)),
+    ErrorInvocation(_T(3)), ErrorInvocation(_T(2, 3, 4)),
+])
+def aten〇trace〡shape(self: List[int]) -> List[int]:
+    assert len(self) == 2, "trace: expected a matrix"
+    return []
+
+
+@dtype("aten.trace", invocations=[Invocation(_T(2, 2, dtype=d)) for d in _SWEEP])
+def aten〇trace〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
+    self_dtype = self_rank_dtype[1]
+    if is_integer_dtype(self_dtype) or self_dtype == 11:  # sums integers and bools in int64
+        return 4
+    return self_dtype
+
+
+def _square_batch(A: List[int], op: str) -> List[int]:
+    """The batch dims of a batch of square matrices."""
+    assert len(A) >= 2, op + ": the input tensor must have at least 2 dimensions"
+    assert A[-1] == A[-2], op + ": A must be batches of square matrices"
+    return A[:-2]
+
+
+def _check_floating_or_complex(dtype: int, op: str) -> None:
+    assert is_float_dtype(dtype) or is_complex_dtype(dtype), \
+        op + ": expected a floating point or complex tensor as input"
+
+
+def _floating_or_complex_case(tensor: TensorOfShape) -> Invocation:
+    accepted = tensor.dtype.is_floating_point or tensor.dtype.is_complex
+    return (Invocation if accepted else ErrorInvocation)(tensor)
+
+
+_SQUARE_SHAPES = [
+    Invocation(_T(3, 3)), Invocation(_T(2, 3, 3)), Invocation(_T(0, 0)), Invocation(_T(0, 3, 3)),
+    ErrorInvocation(_T(2, 3)), ErrorInvocation(_T(3)),
+]
+
+
+@shape("aten.linalg_det", invocations=_SQUARE_SHAPES)
+def aten〇linalg_det〡shape(A: List[int]) -> List[int]:
+    return _square_batch(A, "linalg_det")
+
+
+@dtype("aten.linalg_det", invocations=[_floating_or_complex_case(_T(3, 3, dtype=d)) for d in _SWEEP])
+def aten〇linalg_det〡dtype(A_rank_dtype: Tuple[int, int]) -> int:
+    _check_floating_or_complex(A_rank_dtype[1], "linalg_det")
+    return A_rank_dtype[1]
+
+
+@shape("aten._linalg_det", invocations=_SQUARE_SHAPES)
+def aten〇_linalg_det〡shape(A: List[int]) -> Tuple[List[int], List[int], List[int]]:
+    batch = _square_batch(A, "_linalg_det")
+    pivots = upstream._copy(batch)
+    pivots.append(A[-1])
+    return batch, upstream._copy(A), pivots
+
+
+@dtype("aten._linalg_det", invocations=[_floating_or_complex_case(_T(3, 3, dtype=d)) for d in _SWEEP])
+def aten〇_linalg_det〡dtype(A_rank_dtype: Tuple[int, int]) -> Tuple[int, int, int]:
+    _check_floating_or_complex(A_rank_dtype[1], "_linalg_det")
+    return A_rank_dtype[1], A_rank_dtype[1], 3  # LU pivots are int32
+
+
+@shape("aten.linalg_slogdet", invocations=_SQUARE_SHAPES)
+def aten〇linalg_slogdet〡shape(A: List[int]) -> Tuple[List[int], List[int]]:
+    batch = _square_batch(A, "linalg_slogdet")
+    return batch, upstream._copy(batch)
+
+
+@dtype("aten.linalg_slogdet", invocations=[
+    (Invocation if d in (torch.float32, torch.float64, torch.complex64, torch.complex128)
+     else ErrorInvocation)(_T(3, 3, dtype=d)) for d in _SWEEP + (torch.complex128,)
+])
+def aten〇linalg_slogdet〡dtype(A_rank_dtype: Tuple[int, int]) -> Tuple[int, int]:
+    A_dtype = A_rank_dtype[1]
+    _check_floating_or_complex(A_dtype, "linalg_slogdet")
+    assert A_dtype != 5 and A_dtype != 15, "linalg_slogdet: low precision dtypes are not supported"
+    return A_dtype, to_real_dtype(A_dtype)
+
+
+# ---------------------------------------------------------------------------- renorm
+
+
+@shape("aten.renorm", invocations=[
+    Invocation(_T(2, 3), 2.0, 0, 1.0), Invocation(_T(0, 3), 1.0, -1, 0.0),
+    Invocation(_T(2, 3, 4), 0.5, 1, 2.0),
+    ErrorInvocation(_T(3), 2.0, 0, 1.0), ErrorInvocation(_T(), 2.0, 0, 1.0),
+    ErrorInvocation(_T(2, 3), 0.0, 0, 1.0), ErrorInvocation(_T(2, 3), -1.0, 0, 1.0),
+    ErrorInvocation(_T(2, 3), 2.0, 0, -1.0), ErrorInvocation(_T(2, 3), 2.0, 2, 1.0),
+])
+def aten〇renorm〡shape(self: List[int], p: float, dim: int, maxnorm: float) -> List[int]:
+    assert len(self) >= 2, "renorm: input needs at least 2 dimensions"
+    upstream.maybe_wrap_dim(dim, len(self))
+    assert p > 0, "renorm: non-positive norm not supported"
+    assert maxnorm >= 0, "renorm: expected maxnorm to be >= 0"
+    return upstream.unary(self)
+
+
+@dtype("aten.renorm", invocations=[
+    Invocation(_T(2, 3, dtype=d), p, 0, maxnorm)
+    for d in _SWEEP for p, maxnorm in ((2, 1), (1.5, 0.5), (True, False))
+] + [ErrorInvocation(_T(2, 3), 1j, 0, 1), ErrorInvocation(_T(2, 3), 2, 0, 1j)])
+def aten〇renorm〡dtype(self_rank_dtype: Tuple[int, int], p: Union[int, float, complex], dim: int, maxnorm: Union[int, float, complex]) -> int:
+    assert not is_complex_dtype(scalar_dtype(p)), "renorm: p must be real-valued"
+    assert not is_complex_dtype(scalar_dtype(maxnorm)), "renorm: maxnorm must be real-valued"
+    _check_floating_or_complex(self_rank_dtype[1], "renorm")
+    return self_rank_dtype[1]
+
+
+# ---------------------------------------------------------------------------- scaled matmuls
+#
+# fp8 (or packed fp4) matrices times per-tensor, per-row or per-block scales. Only what the
+# result depends on is checked: 2D operands of fp8/fp4 dtypes. The layout and scale checks
+# of the CUDA kernels (row-major self, column-major mat2, sizes divisible by 16, the scales'
+# shapes for each recipe) are left to the kernels: the CPU kernels skip some of them, and
+# sizes alone do not decide a layout.
+
+
+def _is_fp8_or_fp4(dtype: int) -> bool:
+    # 23 float8_e5m2, 24 float8_e4m3fn, 25 float8_e5m2fnuz, 26 float8_e4m3fnuz, 45 float4_e2m1fn_x2
+    return (dtype >= 23 and dtype <= 26) or dtype == 45
+
+
+def _scaled_mm_shape(self: List[int], mat2: List[int]) -> List[int]:
+    assert len(self) == 2 and len(mat2) == 2, "_scaled_mm: inputs must be 2D"
+    return [self[0], mat2[1]]
+
+
+def _scaled_mm_dtype(self_dtype: int, mat2_dtype: int, out_dtype: Optional[int]) -> int:
+    assert _is_fp8_or_fp4(self_dtype) and _is_fp8_or_fp4(mat2_dtype), \
+        "_scaled_mm: expected both inputs to be fp8 or fp4 types"
+    return self_dtype if out_dtype is None else out_dtype
+
+
+_E4M3 = torch.float8_e4m3fn
+_E5M2 = torch.float8_e5m2
+
+
+def _scaled_mm_case(self_shape, mat2_shape, a=_E4M3, b=_E4M3, case=Invocation, **kwargs):
+    """A tensor-wise scaled product; mat2 has a zero-size dim, the one layout a meta
+    tensor's strides always satisfy."""
+    return case(_T(*self_shape, dtype=a), _T(*mat2_shape, dtype=b), _T(), _T(), **kwargs)
+
+
+@shape("aten._scaled_mm", invocations=[
+    _scaled_mm_case((16, 32), (32, 0)), _scaled_mm_case((32, 16), (16, 0)),
+    _scaled_mm_case((16, 32, 1), (32, 0), case=ErrorInvocation),
+    _scaled_mm_case((16, 32), (32,), case=ErrorInvocation),
+])
+def aten〇_scaled_mm〡shape(self: List[int], mat2: List[int], scale_a: List[int], scale_b: List[int], bias: Optional[List[int]] = None, scale_result: Optional[List[int]] = None, out_dtype: Optional[int] = None, use_fast_accum: bool = False) -> List[int]:
+    return _scaled_mm_shape(self, mat2)
+
+
+@dtype("aten._scaled_mm", invocations=[
+    _scaled_mm_case((16, 32), (32, 0), a, b, out_dtype=out)
+    for a, b in ((_E4M3, _E4M3), (_E4M3, _E5M2), (_E5M2, _E4M3))
+    for out in (None, torch.bfloat16, torch.float32, torch.float16)
+] + [
+    _scaled_mm_case((16, 32), (32, 0), torch.float32, torch.float32, ErrorInvocation),
+    _scaled_mm_case((16, 32), (32, 0), _E4M3, torch.bfloat16, ErrorInvocation),
+])
+def aten〇_scaled_mm〡dtype(self_rank_dtype: Tuple[int, int], mat2_rank_dtype: Tuple[int, int], scale_a_rank_dtype: Tuple[int, int], scale_b_rank_dtype: Tuple[int, int], bias_rank_dtype: Optional[Tuple[int, int]] = None, scale_result_rank_dtype: Optional[Tuple[int, int]] = None, out_dtype: Optional[int] = None, use_fast_accum: bool = False) -> int:
+    return _scaled_mm_dtype(self_rank_dtype[1], mat2_rank_dtype[1], out_dtype)
+
+
+def _scaled_mm_v2_case(self_shape, mat2_shape, a=_E4M3, b=_E4M3, case=Invocation, out=None):
+    """_scaled_mm_case with the v2 arguments: one tensor-wise (recipe 0) scale per operand,
+    no swizzle (0)."""
+    return case(_T(*self_shape, dtype=a), _T(*mat2_shape, dtype=b), [_T()], [0], [0], [_T()],
+                [0], [0], None, out)
+
+
+@shape("aten._scaled_mm_v2", invocations=[
+    _scaled_mm_v2_case((16, 32), (32, 0)), _scaled_mm_v2_case((32, 16), (16, 0)),
+    _scaled_mm_v2_case((16, 32, 1), (32, 0), case=ErrorInvocation),
+    _scaled_mm_v2_case((16, 32), (32,), case=ErrorInvocation),
+])
+def aten〇_scaled_mm_v2〡shape(self: List[int], mat2: List[int], scale_a: List[List[int]], recipe_a: List[int], swizzle_a: List[int], scale_b: List[List[int]], recipe_b: List[int], swizzle_b: List[int], bias: Optional[List[int]], out_dtype: Optional[int], contraction_dim: List[int] = (), use_fast_accum: bool = False) -> List[int]:
+    return _scaled_mm_shape(self, mat2)
+
+
+@dtype("aten._scaled_mm_v2", invocations=[
+    _scaled_mm_v2_case((16, 32), (32, 0), a, b, out=out)
+    for a, b in ((_E4M3, _E4M3), (_E4M3, _E5M2))
+    for out in (None, torch.bfloat16, torch.float32)
+] + [
+    _scaled_mm_v2_case((16, 32), (32, 0), torch.float32, torch.float32, ErrorInvocation),
+])
+def aten〇_scaled_mm_v2〡dtype(self_rank_dtype: Tuple[int, int], mat2_rank_dtype: Tuple[int, int], scale_a_rank_dtype: List[Tuple[int, int]], recipe_a: List[int], swizzle_a: List[int], scale_b_rank_dtype: List[Tuple[int, int]], recipe_b: List[int], swizzle_b: List[int], bias_rank_dtype: Optional[Tuple[int, int]], out_dtype: Optional[int], contraction_dim: List[int] = (), use_fast_accum: bool = False) -> int:
+    return _scaled_mm_dtype(self_rank_dtype[1], mat2_rank_dtype[1], out_dtype)

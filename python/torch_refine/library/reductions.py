@@ -6,13 +6,20 @@ integers) are verified against the CPU kernels (KernelInvocation).
 """
 
 import itertools
+import math
 from typing import List, Optional, Tuple, Union
 
 import torch
 import torch.jit._shape_functions as upstream
 
 from ._helpers import scalar_dtype
-from .promotion import is_complex_dtype, is_float_dtype, is_integer_dtype, to_real_dtype
+from .promotion import (
+    is_complex_dtype,
+    is_float_dtype,
+    is_integer_dtype,
+    promote_types,
+    to_real_dtype,
+)
 from .registry import dtype, shape
 from .testing import (
     ErrorInvocation,
@@ -178,7 +185,7 @@ def aten〇prod〇dim_int〡dtype(self_rank_dtype: Tuple[int, int], dim: int, ke
     return _sum_dtype(self_rank_dtype[1], dtype)
 
 
-@shape("aten.cumsum", invocations=[
+@shape("aten.cumsum", "aten.cumprod", invocations=[
     Invocation(TensorOfShape(2, 3), 1), Invocation(TensorOfShape(0, 3), -2),
     Invocation(TensorOfShape(), 0), Invocation(TensorOfShape(), -1),
     ErrorInvocation(TensorOfShape(2, 3), 2), ErrorInvocation(TensorOfShape(), 1),
@@ -188,7 +195,7 @@ def aten〇cumsum〡shape(self: List[int], dim: int, dtype: Optional[int] = None
     return upstream.unary(self)
 
 
-@dtype("aten.cumsum", invocations=_dtype_arg_sweep(0))
+@dtype("aten.cumsum", "aten.cumprod", invocations=_dtype_arg_sweep(0))
 def aten〇cumsum〡dtype(self_rank_dtype: Tuple[int, int], dim: int, dtype: Optional[int] = None) -> int:
     return _sum_dtype(self_rank_dtype[1], dtype)
 
@@ -219,12 +226,12 @@ def _any_dtype(self_dtype: int) -> int:
     return 0 if self_dtype == 0 else 11
 
 
-@shape("aten.any", invocations=_WHOLE_SHAPES)
+@shape("aten.any", "aten.all", invocations=_WHOLE_SHAPES)
 def aten〇any〡shape(self: List[int]) -> List[int]:
     return []
 
 
-@dtype("aten.any", invocations=_sweep())
+@dtype("aten.any", "aten.all", invocations=_sweep())
 def aten〇any〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
     return _any_dtype(self_rank_dtype[1])
 
@@ -427,3 +434,390 @@ def aten〇softmax〇int〡dtype(self_rank_dtype: Tuple[int, int], dim: int, dty
     result = self_rank_dtype[1] if dtype is None else dtype
     assert is_float_dtype(result), "softmax: only floating-point tensors are supported"
     return result
+
+
+# max, min over every dim: no identity, so no empty tensor (the CPU kernels check it; the
+# meta kernels do not).
+
+@shape("aten.max", "aten.min", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape()),
+    KernelErrorInvocation(TensorOfShape(0, 3)),
+])
+def aten〇max〡shape(self: List[int]) -> List[int]:
+    assert upstream.numel(self) != 0, \
+        "max/min: a reduction dim must be given for a tensor with no elements"
+    return []
+
+
+@dtype("aten.max", "aten.min", invocations=_sweep(KernelInvocation)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.complex64))])
+def aten〇max〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
+    _check_orderable(self_rank_dtype[1], "max/min", True)
+    return self_rank_dtype[1]
+
+
+# aminmax: (min, max), over one dim or, without one, over every dim.
+
+@shape("aten.aminmax", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(2, 3), keepdim=True),
+    Invocation(TensorOfShape(2, 3), dim=1), Invocation(TensorOfShape(0, 3), dim=1),
+    Invocation(TensorOfShape(2, 3, 4), dim=-2, keepdim=True),
+    Invocation(TensorOfShape(), dim=0, keepdim=True), Invocation(TensorOfShape()),
+    ErrorInvocation(TensorOfShape(0, 3)), ErrorInvocation(TensorOfShape(0, 3), dim=0),
+    ErrorInvocation(TensorOfShape(), dim=1),
+])
+def aten〇aminmax〡shape(self: List[int], dim: Optional[int] = None, keepdim: bool = False) -> Tuple[List[int], List[int]]:
+    flags = _reduced_flags(self, None if dim is None else [dim])
+    _check_nonzero_reduced(self, flags)
+    out = _reduce(self, flags, keepdim)
+    return out, out
+
+
+@dtype("aten.aminmax", invocations=_sweep(KernelInvocation) + _sweep(KernelInvocation, dim=0)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.complex64))])
+def aten〇aminmax〡dtype(self_rank_dtype: Tuple[int, int], dim: Optional[int] = None, keepdim: bool = False) -> Tuple[int, int]:
+    _check_orderable(self_rank_dtype[1], "aminmax", True)
+    return self_rank_dtype[1], self_rank_dtype[1]
+
+
+# argsort: sort's int64 indices.
+
+@shape("aten.argsort", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(2, 3), 0, True),
+    Invocation(TensorOfShape(0, 3), -2), Invocation(TensorOfShape(), 0),
+    KernelErrorInvocation(TensorOfShape(2), 1), KernelErrorInvocation(TensorOfShape(), 1),
+])
+def aten〇argsort〡shape(self: List[int], dim: int = -1, descending: bool = False) -> List[int]:
+    upstream.maybe_wrap_dim(dim, len(self))
+    return upstream.unary(self)
+
+
+@dtype("aten.argsort", invocations=_sweep(KernelInvocation)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.complex64))])
+def aten〇argsort〡dtype(self_rank_dtype: Tuple[int, int], dim: int = -1, descending: bool = False) -> int:
+    _check_orderable(self_rank_dtype[1], "argsort", True)
+    return 4
+
+
+# kthvalue: (values, int64 indices) of the k-th smallest along one dim, 1 <= k <= its size.
+
+@shape("aten.kthvalue", invocations=[
+    Invocation(TensorOfShape(2, 3), 3), Invocation(TensorOfShape(2, 3), 2, 0, True),
+    Invocation(TensorOfShape(0, 3), 1, 1), Invocation(TensorOfShape(), 1),
+    Invocation(TensorOfShape(), 1, -1, True), Invocation(TensorOfShape(2, 3, 4), 1, -2),
+    ErrorInvocation(TensorOfShape(2, 3), 0), ErrorInvocation(TensorOfShape(2, 3), 4),
+    ErrorInvocation(TensorOfShape(), 2), ErrorInvocation(TensorOfShape(0, 3), 1, 0),
+    ErrorInvocation(TensorOfShape(2, 3), 1, 2),
+])
+def aten〇kthvalue〡shape(self: List[int], k: int, dim: int = -1, keepdim: bool = False) -> Tuple[List[int], List[int]]:
+    wrapped = upstream.maybe_wrap_dim(dim, len(self))
+    size = 1 if len(self) == 0 else self[wrapped]
+    assert k >= 1 and k <= size, "kthvalue: k is out of range for the size of dim"
+    out = _reduce(self, _reduced_flags(self, [dim]), keepdim)
+    return out, out
+
+
+@dtype("aten.kthvalue", invocations=_sweep(KernelInvocation, 1)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.bool), 1)])
+def aten〇kthvalue〡dtype(self_rank_dtype: Tuple[int, int], k: int, dim: int = -1, keepdim: bool = False) -> Tuple[int, int]:
+    _check_orderable(self_rank_dtype[1], "kthvalue", False)
+    return self_rank_dtype[1], 4
+
+
+# logcumsumexp: same shape; floating-point and complex only (the CPU kernels check it).
+
+@shape("aten.logcumsumexp", invocations=[
+    Invocation(TensorOfShape(2, 3), 1), Invocation(TensorOfShape(0, 3), -2),
+    Invocation(TensorOfShape(), 0), ErrorInvocation(TensorOfShape(2, 3), 2),
+])
+def aten〇logcumsumexp〡shape(self: List[int], dim: int) -> List[int]:
+    upstream.maybe_wrap_dim(dim, len(self))
+    return upstream.unary(self)
+
+
+@dtype("aten.logcumsumexp", invocations=_sweep(KernelInvocation, 0)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int64), 0)])
+def aten〇logcumsumexp〡dtype(self_rank_dtype: Tuple[int, int], dim: int) -> int:
+    self_dtype = self_rank_dtype[1]
+    assert is_float_dtype(self_dtype) or is_complex_dtype(self_dtype), \
+        "logcumsumexp: only floating-point and complex tensors are supported"
+    return self_dtype
+
+
+# var, std, var_mean over every dim (the unbiased overloads) or over dims.
+
+@shape("aten.var", "aten.std", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(), False),
+    Invocation(TensorOfShape(0, 4), True),
+])
+def aten〇var〡shape(self: List[int], unbiased: bool = True) -> List[int]:
+    return []
+
+
+@dtype("aten.var", "aten.std", invocations=_sweep(KernelInvocation)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int64))])
+def aten〇var〡dtype(self_rank_dtype: Tuple[int, int], unbiased: bool = True) -> int:
+    return _var_dtype(self_rank_dtype[1])
+
+
+@shape("aten.var_mean", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(), False),
+    Invocation(TensorOfShape(0, 4), True),
+])
+def aten〇var_mean〡shape(self: List[int], unbiased: bool = True) -> Tuple[List[int], List[int]]:
+    return [], []
+
+
+@dtype("aten.var_mean", invocations=_sweep(KernelInvocation)
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int64))])
+def aten〇var_mean〡dtype(self_rank_dtype: Tuple[int, int], unbiased: bool = True) -> Tuple[int, int]:
+    return _var_dtype(self_rank_dtype[1]), self_rank_dtype[1]
+
+
+@shape("aten.var_mean.correction", invocations=[
+    Invocation(*case.args) for case in _OPTIONAL_DIMS_SHAPES if len(case.args) == 2
+] + [
+    Invocation(TensorOfShape(2, 3), [1], correction=0, keepdim=True),
+    Invocation(TensorOfShape(2, 3), correction=1.5),
+    ErrorInvocation(TensorOfShape(2, 3), [0, 0]),
+])
+def aten〇var_mean〇correction〡shape(self: List[int], dim: Optional[List[int]] = None, correction: Optional[float] = None, keepdim: bool = False) -> Tuple[List[int], List[int]]:
+    out = _reduce(self, _reduced_flags(self, dim), keepdim)
+    return out, out
+
+
+@dtype("aten.var_mean.correction", invocations=_sweep(KernelInvocation) + [
+    KernelInvocation(TensorOfShape(3), correction=0),
+    KernelInvocation(TensorOfShape(3, dtype=torch.float64), [0], correction=1.5),
+    ErrorInvocation(TensorOfShape(3), correction=1j),
+])
+def aten〇var_mean〇correction〡dtype(self_rank_dtype: Tuple[int, int], dim: Optional[List[int]] = None, correction: Optional[Union[int, float, complex]] = None, keepdim: bool = False) -> Tuple[int, int]:
+    if correction is not None:
+        assert not is_complex_dtype(scalar_dtype(correction)), \
+            "var_mean: correction must be an integer or a float"
+    return _var_dtype(self_rank_dtype[1]), self_rank_dtype[1]
+
+
+@shape("aten.var_mean.dim", invocations=_OPTIONAL_DIMS_SHAPES + [
+    Invocation(TensorOfShape(2, 3), [0], False, True),
+])
+def aten〇var_mean〇dim〡shape(self: List[int], dim: Optional[List[int]], unbiased: bool = True, keepdim: bool = False) -> Tuple[List[int], List[int]]:
+    out = _reduce(self, _reduced_flags(self, dim), keepdim)
+    return out, out
+
+
+@dtype("aten.var_mean.dim", invocations=_sweep(KernelInvocation, [0])
+    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int64), [0])])
+def aten〇var_mean〇dim〡dtype(self_rank_dtype: Tuple[int, int], dim: Optional[List[int]], unbiased: bool = True, keepdim: bool = False) -> Tuple[int, int]:
+    return _var_dtype(self_rank_dtype[1]), self_rank_dtype[1]
+
+
+# count_nonzero: int64 counts; an empty list of dims counts over every dim.
+
+@shape("aten.count_nonzero", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(2, 3), 1),
+    Invocation(TensorOfShape(0, 3), -2), Invocation(TensorOfShape(), 0),
+    ErrorInvocation(TensorOfShape(2, 3), 2),
+])
+def aten〇count_nonzero〡shape(self: List[int], dim: Optional[int] = None) -> List[int]:
+    if dim is None:
+        return []
+    return _reduce(self, _reduced_flags(self, [dim]), False)
+
+
+@dtype("aten.count_nonzero", invocations=_sweep() + _sweep(Invocation, 0))
+def aten〇count_nonzero〡dtype(self_rank_dtype: Tuple[int, int], dim: Optional[int] = None) -> int:
+    return 4
+
+
+@shape("aten.count_nonzero.dim_IntList", invocations=[
+    Invocation(*case.args[:2]) if case.expects_error is False else ErrorInvocation(*case.args[:2])
+    for case in _DIMS_SHAPES
+])
+def aten〇count_nonzero〇dim_IntList〡shape(self: List[int], dim: List[int]) -> List[int]:
+    return _reduce(self, _reduced_flags(self, dim), False)
+
+
+@dtype("aten.count_nonzero.dim_IntList", invocations=_sweep(Invocation, [0]))
+def aten〇count_nonzero〇dim_IntList〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int]) -> int:
+    return 4
+
+
+# Vector and matrix norms: real results of floating-point or complex inputs.
+
+def _norm_dtype(self_dtype: int, dtype: Optional[int]) -> int:
+    """The real dtype of a norm of `self_dtype`, computed in `dtype` if given."""
+    assert is_float_dtype(self_dtype) or is_complex_dtype(self_dtype), \
+        "norm: expected a floating-point or complex tensor as input"
+    if dtype is None:
+        return to_real_dtype(self_dtype)
+    assert is_float_dtype(dtype) or is_complex_dtype(dtype), \
+        "norm: dtype should be floating point or complex"
+    assert is_complex_dtype(self_dtype) == is_complex_dtype(dtype), \
+        "norm: dtype should be complex for complex inputs and real for real inputs"
+    assert promote_types(self_dtype, dtype) == dtype, \
+        "norm: the input dtype should be convertible without narrowing to dtype"
+    return to_real_dtype(dtype)
+
+
+def _check_real_order(ord: Union[int, float, complex]) -> None:
+    assert not is_complex_dtype(scalar_dtype(ord)), "norm: the order must not be complex"
+
+
+def _vector_norm_shape(self: List[int], ord: float, dim: Optional[List[int]], keepdim: bool) -> List[int]:
+    flags = _reduced_flags(self, dim)
+    if ord < 0 or ord == math.inf:  # the norms without an identity: min, max, negative powers
+        _check_nonzero_reduced(self, flags)
+    return _reduce(self, flags, keepdim)
+
+
+_NORM_DTYPE_CASES = [
+    Invocation(TensorOfShape(2, 3, dtype=d), dtype=out)
+    for d, out in itertools.product(_DTYPE_SWEEP + (torch.complex128,),
+                                    (None, torch.float16, torch.float32, torch.float64,
+                                     torch.complex64, torch.complex128, torch.int64))
+]
+
+
+@shape("aten.linalg_vector_norm", invocations=[
+    Invocation(*case.args[:1], 2.0, *case.args[1:2], *case.args[2:])
+    if not case.expects_error else ErrorInvocation(case.args[0], 2.0, *case.args[1:])
+    for case in _OPTIONAL_DIMS_SHAPES
+] + [
+    Invocation(TensorOfShape(0, 3), 0.0), Invocation(TensorOfShape(0, 3), math.inf, [1]),
+    Invocation(TensorOfShape(2, 3), -1.0, [0], True),
+    ErrorInvocation(TensorOfShape(0, 3), math.inf), ErrorInvocation(TensorOfShape(0, 3), -1.0),
+    ErrorInvocation(TensorOfShape(0, 3), -math.inf, [0]),
+])
+def aten〇linalg_vector_norm〡shape(self: List[int], ord: float = 2, dim: Optional[List[int]] = None, keepdim: bool = False, dtype: Optional[int] = None) -> List[int]:
+    return _vector_norm_shape(self, ord, dim, keepdim)
+
+
+@dtype("aten.linalg_vector_norm", invocations=[
+    Invocation(*case.args, **case.kwargs) for case in _NORM_DTYPE_CASES
+] + [Invocation(TensorOfShape(2, 3), True), ErrorInvocation(TensorOfShape(2, 3), 1j)])
+def aten〇linalg_vector_norm〡dtype(self_rank_dtype: Tuple[int, int], ord: Union[int, float, complex] = 2, dim: Optional[List[int]] = None, keepdim: bool = False, dtype: Optional[int] = None) -> int:
+    _check_real_order(ord)
+    return _norm_dtype(self_rank_dtype[1], dtype)
+
+
+def _is_matrix_norm(rank: int, ord_given: bool, dim: Optional[List[int]]) -> bool:
+    """linalg_norm computes a matrix norm when given an order and two dims (or a matrix)."""
+    if not ord_given:
+        return False
+    if dim is not None:
+        return len(dim) == 2
+    return rank == 2
+
+
+def _check_linalg_norm_dims(rank: int, ord_given: bool, dim: Optional[List[int]]) -> None:
+    if dim is not None:
+        assert len(dim) == 1 or len(dim) == 2, "linalg_norm: dim must have length 1 or 2"
+    elif ord_given:
+        assert rank == 1 or rank == 2, \
+            "linalg_norm: with an order but no dim, the input must be 1D or 2D"
+
+
+@shape("aten.linalg_norm", invocations=[
+    Invocation(TensorOfShape(2, 3, 4)), Invocation(TensorOfShape(2, 3, 4), keepdim=True),
+    Invocation(TensorOfShape(2, 3), 2.0), Invocation(TensorOfShape(3), 3.0),
+    Invocation(TensorOfShape(2, 3, 4), 3.0, [1]), Invocation(TensorOfShape(2, 3, 4), 2.0, [0, 1]),
+    Invocation(TensorOfShape(2, 3, 4), -2.0, [0, 2], True),
+    Invocation(TensorOfShape(2, 3, 4), math.inf, [-1, -3]),
+    Invocation(TensorOfShape(2, 3, 4), None, [0, 1]), Invocation(TensorOfShape(2, 3, 4), None, [0]),
+    Invocation(TensorOfShape(0, 3), 1.0), Invocation(TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 2.0), ErrorInvocation(TensorOfShape(2, 3), 3.0),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 3.0, [0, 1]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), -2.0, [0, 0]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), None, [0, 1, 2]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), None, []), ErrorInvocation(TensorOfShape(), 2.0),
+    ErrorInvocation(TensorOfShape(0), math.inf), ErrorInvocation(TensorOfShape(2, 3, 4), 1.0, [0, 3]),
+])
+def aten〇linalg_norm〡shape(self: List[int], ord: Optional[float] = None, dim: Optional[List[int]] = None, keepdim: bool = False, dtype: Optional[int] = None) -> List[int]:
+    _check_linalg_norm_dims(len(self), ord is not None, dim)
+    if ord is None:
+        return _vector_norm_shape(self, 2.0, dim, keepdim)
+    if not _is_matrix_norm(len(self), True, dim):
+        return _vector_norm_shape(self, ord, dim, keepdim)
+    assert ord == 1.0 or ord == -1.0 or ord == 2.0 or ord == -2.0 or ord == math.inf \
+        or ord == -math.inf, "linalg_norm: this order is not supported for matrix norms"
+    dims = [-2, -1] if dim is None else dim
+    first = upstream.maybe_wrap_dim(dims[0], len(self))
+    second = upstream.maybe_wrap_dim(dims[1], len(self))
+    assert first != second, "linalg_norm: the dims of a matrix norm must be different"
+    return _reduce(self, _reduced_flags(self, dims), keepdim)
+
+
+@dtype("aten.linalg_norm", invocations=_NORM_DTYPE_CASES + [
+    Invocation(TensorOfShape(2, 3, dtype=d), o, dim, dtype=out)
+    for d in (torch.float16, torch.bfloat16, torch.float32, torch.complex64)
+    for o, dim in ((2, None), (-2, [0, 1]), (1, None), (2, [1]), (2.5, [0]))
+    for out in (None, torch.float64)
+] + [Invocation(TensorOfShape(2, 3), True), ErrorInvocation(TensorOfShape(2, 3), 1j)])
+def aten〇linalg_norm〡dtype(self_rank_dtype: Tuple[int, int], ord: Optional[Union[int, float, complex]] = None, dim: Optional[List[int]] = None, keepdim: bool = False, dtype: Optional[int] = None) -> int:
+    self_rank, self_dtype = self_rank_dtype
+    result = _norm_dtype(self_dtype, dtype)
+    if ord is None:
+        return result
+    _check_real_order(ord)
+    if not _is_matrix_norm(self_rank, True, dim) or scalar_dtype(ord) == 11:
+        return result  # a bool order is 0 or 1
+    order = float(ord)
+    if order == 2.0 or order == -2.0:  # through singular values, which need float32 or wider
+        assert self_dtype != 5 and self_dtype != 15, \
+            "linalg_norm: low precision dtypes are not supported for the 2-norm of a matrix"
+    return result
+
+
+@shape("aten.norm.Scalar", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(), 1.0),
+    Invocation(TensorOfShape(0, 3), 0.0),
+    ErrorInvocation(TensorOfShape(0, 3), math.inf), ErrorInvocation(TensorOfShape(0, 3), -1.0),
+])
+def aten〇norm〇Scalar〡shape(self: List[int], p: float = 2) -> List[int]:
+    return _vector_norm_shape(self, p, None, False)
+
+
+@dtype("aten.norm.Scalar", invocations=[Invocation(TensorOfShape(2, 3, dtype=d), p)
+                                         for d in _DTYPE_SWEEP for p in (2, 1.5, True)]
+       + [ErrorInvocation(TensorOfShape(2, 3), 1j)])
+def aten〇norm〇Scalar〡dtype(self_rank_dtype: Tuple[int, int], p: Union[int, float, complex] = 2) -> int:
+    _check_real_order(p)
+    return _norm_dtype(self_rank_dtype[1], None)
+
+
+@shape("aten.norm.ScalarOpt_dim", invocations=[
+    Invocation(case.args[0], 2.0, *case.args[1:])
+    if not case.expects_error else ErrorInvocation(case.args[0], 2.0, *case.args[1:])
+    for case in _DIMS_SHAPES
+] + [
+    Invocation(TensorOfShape(2, 3), None, [1]), Invocation(TensorOfShape(2, 3, 4), 3.0, [0, 1, 2]),
+    ErrorInvocation(TensorOfShape(0, 3), math.inf, [0]),
+])
+def aten〇norm〇ScalarOpt_dim〡shape(self: List[int], p: Optional[float], dim: List[int], keepdim: bool = False) -> List[int]:
+    return _vector_norm_shape(self, 2.0 if p is None else p, dim, keepdim)
+
+
+@dtype("aten.norm.ScalarOpt_dim", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=d), p, [0]) for d in _DTYPE_SWEEP for p in (None, 2, 1.5)
+] + [ErrorInvocation(TensorOfShape(2, 3), 1j, [0])])
+def aten〇norm〇ScalarOpt_dim〡dtype(self_rank_dtype: Tuple[int, int], p: Optional[Union[int, float, complex]], dim: List[int], keepdim: bool = False) -> int:
+    if p is not None:
+        _check_real_order(p)
+    return _norm_dtype(self_rank_dtype[1], None)
+
+
+@shape("aten.frobenius_norm.dim", invocations=[
+    Invocation(TensorOfShape(2, 3, 4), [0, 1]), Invocation(TensorOfShape(2, 3, 4), [1], True),
+    Invocation(TensorOfShape(2, 3, 4), []), Invocation(TensorOfShape(0, 3), [0]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), [0, 1, 2]), ErrorInvocation(TensorOfShape(2, 3), [1, 1]),
+    ErrorInvocation(TensorOfShape(2, 3), [2]),
+])
+def aten〇frobenius_norm〇dim〡shape(self: List[int], dim: List[int], keepdim: bool = False) -> List[int]:
+    assert len(dim) <= 2, "frobenius_norm: expected at most 2 dims"
+    return _vector_norm_shape(self, 2.0, dim, keepdim)
+
+
+@dtype("aten.frobenius_norm.dim", invocations=_sweep(Invocation, [0]))
+def aten〇frobenius_norm〇dim〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int], keepdim: bool = False) -> int:
+    return _norm_dtype(self_rank_dtype[1], None)

@@ -45,6 +45,9 @@ FAMILY_MODULES = (
     "inplace",
     "backward",
     "losses",
+    "complex",
+    "spectral",
+    "scalars",
 )
 
 

@@ -34,9 +34,15 @@ _DTYPE_CODES = {
     torch.complex128: 10,
     torch.bool: 11,
     torch.bfloat16: 15,
+    torch.float8_e5m2: 23,
+    torch.float8_e4m3fn: 24,
+    torch.float8_e5m2fnuz: 25,
+    torch.float8_e4m3fnuz: 26,
     torch.uint16: 27,
     torch.uint32: 28,
     torch.uint64: 29,
+    torch.float8_e8m0fnu: 44,
+    torch.float4_e2m1fn_x2: 45,
 }
 
 
