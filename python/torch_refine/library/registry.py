@@ -44,6 +44,7 @@ FAMILY_MODULES = (
     "special",
     "data_dependent",
     "inplace",
+    "random",
 )
 
 
