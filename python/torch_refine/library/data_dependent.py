@@ -330,7 +330,7 @@ def aten〇bincount〡shape(self: List[int], weights: Optional[List[int]] = None
         raise AssertionError("bincount: minlength should be >= 0")
     if len(self) != 1:
         raise AssertionError("bincount: only supports 1-d non-negative integral inputs")
-    if weights is not None and weights != self:
+    if weights is not None and (len(weights) != 1 or weights[0] != self[0]):
         raise AssertionError("bincount: weights should be 1-d and have the same length as input")
     if self[0] == 0:
         return [minlength]

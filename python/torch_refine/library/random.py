@@ -39,8 +39,13 @@ def _float_only_errors(*args) -> list[ErrorInvocation]:
 # --- Samples shaped like `self` --------------------------------------------------------------
 
 
-@shape("aten.uniform", "aten.bernoulli", invocations=_SELF_SHAPES)
+@shape("aten.uniform", invocations=_SELF_SHAPES)
 def aten〇uniform〡shape(self: List[int], from_: float = 0.0, to: float = 1.0, generator: Optional[Any] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@shape("aten.bernoulli", invocations=_SELF_SHAPES)
+def aten〇bernoulli〡shape(self: List[int], generator: Optional[Any] = None) -> List[int]:
     return upstream._copy(self)
 
 

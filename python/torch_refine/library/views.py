@@ -926,7 +926,9 @@ def aten〇rot90〡shape(self: List[int], k: int = 1, dims: List[int] = (0, 1)) 
     _check_rank_at_least("rot90", self, 2)
     wrapped = _wrap_dims(dims, len(self), "rot90")
     out = upstream._copy(self)
-    if k % 4 == 1 or k % 4 == 3:  # a quarter turn swaps the two sizes
+    # Written so that C's remainder (the Torch dialect's folder: -1 % 4 == -1) agrees too.
+    turns = (k % 4 + 4) % 4
+    if turns == 1 or turns == 3:  # a quarter turn swaps the two sizes
         out[wrapped[0]] = self[wrapped[1]]
         out[wrapped[1]] = self[wrapped[0]]
     return out
@@ -1047,7 +1049,7 @@ def aten〇narrow〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], dim: int, s
 ])
 def aten〇diag〡shape(self: List[int], diagonal: int = 0) -> List[int]:
     if len(self) == 1:
-        size = self[0] + abs(diagonal)
+        size = self[0] + max(diagonal, -diagonal)
         return [size, size]
     if len(self) == 2:
         return aten〇diagonal〡shape(self, diagonal)
@@ -1073,7 +1075,7 @@ def aten〇diag_embed〡shape(self: List[int], offset: int = 0, dim1: int = -2, 
     d2 = upstream.maybe_wrap_dim(dim2, rank)
     if d1 == d2:
         raise AssertionError("diag_embed: diagonal dimensions cannot be identical")
-    size = self[-1] + abs(offset)
+    size = self[-1] + max(offset, -offset)
     out: List[int] = []
     kept = 0
     for i in range(rank):

@@ -304,6 +304,14 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._cast_Float(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool) -> !torch.int {
+    %int6 = torch.constant.int 6
+    return %int6 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten._cast_Long(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._cdist_forward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float, %arg3: !torch.optional<int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _cdist_forward: x1 and x2 must be floating point tensors"
@@ -427,6 +435,13 @@ module {
     }
     return %3 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._index_put_impl(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<optional<tuple<int, int>>>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._index_put_dtype(%0, %arg1, %1) : (!torch.int, !torch.list<optional<tuple<int, int>>>, !torch.int) -> !torch.int
+    return %2 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._local_scalar_dense(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -472,12 +487,21 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._reshape_alias(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._scaled_dot_product_flash_attention_for_cpu(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.optional<tuple<int, int>>, %arg6: !torch.optional<float>) -> !torch.tuple<int, int> {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.nn._computation_dtype(%0) : (!torch.int) -> !torch.int
     %2 = torch.prim.TupleConstruct %0, %1 : !torch.int, !torch.int -> !torch.tuple<int, int>
     return %2 : !torch.tuple<int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten._shape_as_tensor(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._softmax(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.int {
     %true = torch.constant.bool true
@@ -518,6 +542,14 @@ module {
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %3 = torch.prim.TupleConstruct %2, %int4, %int4 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
     return %3 : !torch.tuple<int, int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten._unsafe_index_put.hacked_twin(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<tuple<int, int>>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._optional_indices(%arg1) : (!torch.list<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>>
+    %2 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.indexing._index_put_dtype(%0, %1, %2) : (!torch.int, !torch.list<optional<tuple<int, int>>>, !torch.int) -> !torch.int
+    return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._unsafe_view(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -1055,6 +1087,16 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.atleast_1d(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.atleast_2d(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.avg_pool1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.int {
     %str = torch.constant.str "avg_pool1d"
     %int1 = torch.constant.int 1
@@ -1110,10 +1152,65 @@ module {
     %2 = torch.prim.TupleIndex %1, %int0 : !torch.tuple<int, int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.bernoulli(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bernoulli.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bernoulli.p(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.bernoulli_.float(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bincount(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: bincount: only supports 1-d non-negative integral inputs"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %int4 = torch.constant.int 4
+    %int6 = torch.constant.int 6
+    %int7 = torch.constant.int 7
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ge.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %6 = torch.aten.le.int %0, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %6 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %3 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__is__ %arg1, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      torch.prim.If.yield %int4 : !torch.int
+    } else {
+      %6 = torch.prim.unchecked_cast %arg1 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.eq.int %7, %int6 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.int) {
+        torch.prim.If.yield %int6 : !torch.int
+      } else {
+        torch.prim.If.yield %int7 : !torch.int
+      }
+      torch.prim.If.yield %9 : !torch.int
+    }
+    return %5 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.bitwise_and.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.bitwise_and.Scalar: only integral and bool tensors are supported"
@@ -1534,9 +1631,32 @@ module {
     %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %3 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.broadcast_tensors(%arg0: !torch.list<tuple<int, int>>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg0 : !torch.list<tuple<int, int>> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %2 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+      %3:2 = torch.prim.TupleUnpack %2 : !torch.tuple<int, int> -> !torch.int, !torch.int
+      %4 = torch.aten.append.t %0, %3#1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_dtype_fn.aten.broadcast_to(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bucketize.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.int {
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.If %arg2 -> (!torch.int) {
+      torch.prim.If.yield %int3 : !torch.int
+    } else {
+      torch.prim.If.yield %int4 : !torch.int
+    }
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.cat(%arg0: !torch.list<tuple<int, int>>, %arg1: !torch.int) -> !torch.int {
@@ -1851,6 +1971,11 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.column_stack(%arg0: !torch.list<tuple<int, int>>) -> !torch.int {
+    %str = torch.constant.str "column_stack"
+    %0 = call @__torch_refine_helper.torch_refine.library.views._stack_dtype(%str, %arg0) : (!torch.str, !torch.list<tuple<int, int>>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.conj_physical(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -2025,6 +2150,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.cpu(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.cumsum(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -2070,6 +2200,16 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87detach\E3\80\A1dtype"(%arg0) : (!torch.tuple<int, int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.diag(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.diag_embed(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.diagonal(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -2489,6 +2629,22 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.exponential(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: exponential: a continuous distribution, dtype must be floating point"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.exponential_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: exponential_: only floating-point tensors are supported"
@@ -2503,6 +2659,14 @@ module {
     }
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.eye(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.eye.m(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg2) : (!torch.optional<int>) -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.fill.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -2549,6 +2713,16 @@ module {
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.flip(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fliplr(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.flipud(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
@@ -3144,6 +3318,19 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.hann_window.periodic(%arg0: !torch.int, %arg1: !torch.bool, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: hann_window: expects floating point dtypes"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg2) : (!torch.optional<int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._is_integral(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.hardshrink(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -3265,6 +3452,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.hstack(%arg0: !torch.list<tuple<int, int>>) -> !torch.int {
+    %str = torch.constant.str "hstack"
+    %0 = call @__torch_refine_helper.torch_refine.library.views._stack_dtype(%str, %arg0) : (!torch.str, !torch.list<tuple<int, int>>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.hypot(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -3371,6 +3563,14 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.index_put.hacked_twin(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<tuple<int, int>>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._optional_indices(%arg1) : (!torch.list<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>>
+    %2 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.indexing._index_put_dtype(%0, %1, %2) : (!torch.int, !torch.list<optional<tuple<int, int>>>, !torch.int) -> !torch.int
+    return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.index_put_(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<optional<tuple<int, int>>>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -4444,6 +4644,22 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.multinomial(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool, %arg3: !torch.optional<any>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: multinomial: only supports floating-point dtypes for input"
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %int4 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.multiply.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %int0 = torch.constant.int 0
@@ -4505,6 +4721,22 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.narrow.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: narrow: start must be a 0-dim integral Tensor"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.native_batch_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<int, int, int> {
     %int1 = torch.constant.int 1
@@ -4822,6 +5054,10 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_dtype_fn.aten.nonzero_static(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.normal_(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: normal_: only floating-point and complex tensors are supported"
@@ -4839,6 +5075,28 @@ module {
       torch.prim.If.yield
     } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.normal_functional(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: normal: expected a floating-point or complex dtype"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %4 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%0) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    }
+    %3 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
       torch.prim.If.yield
     }
     return %0 : !torch.int
@@ -4888,6 +5146,11 @@ module {
   func.func @__torch_refine_dtype_fn.aten.numel(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int4 = torch.constant.int 4
     return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.numpy_T(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.one_hot(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
     %none = torch.constant.none
@@ -5051,11 +5314,62 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.creation._check_random_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.rand_like(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.int {
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    } else {
+      %2 = torch.prim.unchecked_cast %arg1 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    }
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.randint(%arg0: !torch.int, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg2) : (!torch.optional<int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._check_randint(%int0, %arg0, %0) : (!torch.int, !torch.int, !torch.int) -> !torch.none
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.randint.low(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg3) : (!torch.optional<int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._check_randint(%arg0, %arg1, %0) : (!torch.int, !torch.int, !torch.int) -> !torch.none
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.randn(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.int {
     %str = torch.constant.str "rand"
     %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.creation._check_random_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.randn.generator(%arg0: !torch.list<int>, %arg1: !torch.optional<any>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
+    %str = torch.constant.str "randn"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg2) : (!torch.optional<int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._check_random_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.randn_like(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: randn_like: expected a floating-point or complex dtype"
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    } else {
+      %3 = torch.prim.unchecked_cast %arg1 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._is_integral(%1) : (!torch.int) -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.random_(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<any>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -5353,6 +5667,11 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.reshape_as(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.resize_(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -5381,6 +5700,11 @@ module {
     return %5 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.roll(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.rot90(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
@@ -7339,6 +7663,34 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.tensor.bool(%arg0: !torch.bool, %arg1: !torch.optional<int>, %arg2: !torch.optional<Device>, %arg3: !torch.bool) -> !torch.int {
+    %none = torch.constant.none
+    %int11 = torch.constant.int 11
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int11 : !torch.int
+    } else {
+      %2 = torch.prim.unchecked_cast %arg1 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    }
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.tensor.float(%arg0: !torch.float, %arg1: !torch.optional<int>, %arg2: !torch.optional<Device>, %arg3: !torch.bool) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.tensor.int(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<Device>, %arg3: !torch.bool) -> !torch.int {
+    %none = torch.constant.none
+    %int4 = torch.constant.int 4
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int4 : !torch.int
+    } else {
+      %2 = torch.prim.unchecked_cast %arg1 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    }
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.threshold(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -7349,6 +7701,11 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87threshold\E3\80\A1dtype"(%arg0, %arg1, %arg2) : (!torch.tuple<int, int>, !torch.number, !torch.number) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.tile(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.to.device(%arg0: !torch.tuple<int, int>, %arg1: !torch.Device, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool, %arg5: !torch.optional<int>) -> !torch.int {
     return %arg2 : !torch.int
@@ -7373,6 +7730,19 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.to.prim_Device(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<Device>, %arg2: !torch.optional<int>, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.int {
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    } else {
+      %2 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    }
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.topk(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.tuple<int, int> {
     %int1 = torch.constant.int 1
@@ -7408,6 +7778,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.tril_indices(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.int {
+    %str = torch.constant.str "tril_indices"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._index_dtype(%str, %arg3) : (!torch.str, !torch.optional<int>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.triu(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -7418,6 +7793,11 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87triu\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.int) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.triu_indices(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.int {
+    %str = torch.constant.str "triu_indices"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._index_dtype(%str, %arg3) : (!torch.str, !torch.optional<int>) -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.true_divide.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -7506,6 +7886,11 @@ module {
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.unfold(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.uniform(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
@@ -11942,6 +12327,80 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._check_non_negative(%arg0: !torch.str, %arg1: !torch.str, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "{}: {} must be non-negative, got {}"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      %1 = torch.aten.format(%str_0, %arg0, %arg1, %arg2) : !torch.str, !torch.str, !torch.str, !torch.int -> !torch.str
+      %2 = torch.aten.add.str %str, %1 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._check_randint(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
+    %str = torch.constant.str "AssertionError: randint: the range is out of bounds for the result dtype"
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: randint: handles only integral, floating-point and boolean types"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: randint: expects 'low' to be less than 'high'"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.ge.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._is_complex(%arg2) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._randint_bounds(%arg2) : (!torch.int) -> !torch.tuple<int, int>
+    %3:2 = torch.prim.TupleUnpack %2 : !torch.tuple<int, int> -> !torch.int, !torch.int
+    %4 = torch.aten.gt.int %3#0, %3#1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.If.yield
+    } else {
+      %5 = torch.aten.lt.int %arg0, %3#0 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %9 = torch.aten.gt.int %arg0, %3#1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %9 : !torch.bool
+      }
+      %7 = torch.prim.If %6 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %9 = torch.aten.sub.int %arg1, %int1 : !torch.int, !torch.int -> !torch.int
+        %10 = torch.aten.lt.int %9, %3#0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %10 : !torch.bool
+      }
+      %8 = torch.prim.If %7 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %9 = torch.aten.sub.int %arg1, %int1 : !torch.int, !torch.int -> !torch.int
+        %10 = torch.aten.gt.int %9, %3#1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %10 : !torch.bool
+      }
+      torch.prim.If %8 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.creation._check_random_dtype(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -11956,6 +12415,68 @@ module {
       torch.prim.If.yield
     }
     return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._check_triangle(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "col"
+    %str_0 = torch.constant.str "row"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._check_non_negative(%arg0, %str_0, %arg1) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._check_non_negative(%arg0, %str, %arg2) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._clamped_ramp_sum(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+    %1 = torch.prim.max.int %0, %int0 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.prim.min.int %1, %arg0 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.sub.int %arg2, %arg1 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.prim.max.int %3, %2 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.prim.min.int %4, %arg0 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.sub.int %5, %2 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.mul.int %6, %arg1 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.add.int %2, %5 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.sub.int %8, %int1 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.sub.int %5, %2 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.mul.int %9, %10 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.floordiv.int %11, %int2 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.aten.add.int %7, %12 : !torch.int, !torch.int -> !torch.int
+    %14 = torch.aten.sub.int %arg0, %5 : !torch.int, !torch.int -> !torch.int
+    %15 = torch.aten.mul.int %14, %arg2 : !torch.int, !torch.int -> !torch.int
+    %16 = torch.aten.add.int %13, %15 : !torch.int, !torch.int -> !torch.int
+    return %16 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._index_dtype(%arg0: !torch.str, %arg1: !torch.optional<int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": only int32 and int64 results are implemented"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %int4 = torch.constant.int 4
+    %int3 = torch.constant.int 3
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int4 : !torch.int
+    } else {
+      %4 = torch.prim.unchecked_cast %arg1 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %4 : !torch.int
+    }
+    %2 = torch.aten.ne.int %1, %int3 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %4 = torch.aten.ne.int %1, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      %4 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %5 = torch.aten.add.str %str, %4 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %1 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._is_complex(%arg0: !torch.int) -> !torch.bool {
     %true = torch.constant.bool true
@@ -12055,6 +12576,72 @@ module {
     }
     return %1 : !torch.int
   }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._randint_bounds(%arg0: !torch.int) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleConstruct %int1, %int0 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %int-65504 = torch.constant.int -65504
+    %int65504 = torch.constant.int 65504
+    %1 = torch.prim.TupleConstruct %int-65504, %int65504 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %int-2147483648 = torch.constant.int -2147483648
+    %int2147483647 = torch.constant.int 2147483647
+    %2 = torch.prim.TupleConstruct %int-2147483648, %int2147483647 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %int-32768 = torch.constant.int -32768
+    %int32767 = torch.constant.int 32767
+    %3 = torch.prim.TupleConstruct %int-32768, %int32767 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %int-128 = torch.constant.int -128
+    %int127 = torch.constant.int 127
+    %4 = torch.prim.TupleConstruct %int-128, %int127 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %int0_0 = torch.constant.int 0
+    %int255 = torch.constant.int 255
+    %5 = torch.prim.TupleConstruct %int0_0, %int255 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %int0_1 = torch.constant.int 0
+    %int1_2 = torch.constant.int 1
+    %6 = torch.prim.TupleConstruct %int0_1, %int1_2 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %int11 = torch.constant.int 11
+    %int0_3 = torch.constant.int 0
+    %int1_4 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int5 = torch.constant.int 5
+    %7 = torch.aten.eq.int %arg0, %int11 : !torch.int, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.tuple<int, int>) {
+      torch.prim.If.yield %6 : !torch.tuple<int, int>
+    } else {
+      %9 = torch.aten.eq.int %arg0, %int0_3 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.tuple<int, int>) {
+        torch.prim.If.yield %5 : !torch.tuple<int, int>
+      } else {
+        %11 = torch.aten.eq.int %arg0, %int1_4 : !torch.int, !torch.int -> !torch.bool
+        %12 = torch.prim.If %11 -> (!torch.tuple<int, int>) {
+          torch.prim.If.yield %4 : !torch.tuple<int, int>
+        } else {
+          %13 = torch.aten.eq.int %arg0, %int2 : !torch.int, !torch.int -> !torch.bool
+          %14 = torch.prim.If %13 -> (!torch.tuple<int, int>) {
+            torch.prim.If.yield %3 : !torch.tuple<int, int>
+          } else {
+            %15 = torch.aten.eq.int %arg0, %int3 : !torch.int, !torch.int -> !torch.bool
+            %16 = torch.prim.If %15 -> (!torch.tuple<int, int>) {
+              torch.prim.If.yield %2 : !torch.tuple<int, int>
+            } else {
+              %17 = torch.aten.eq.int %arg0, %int5 : !torch.int, !torch.int -> !torch.bool
+              %18 = torch.prim.If %17 -> (!torch.tuple<int, int>) {
+                torch.prim.If.yield %1 : !torch.tuple<int, int>
+              } else {
+                torch.prim.If.yield %0 : !torch.tuple<int, int>
+              }
+              torch.prim.If.yield %18 : !torch.tuple<int, int>
+            }
+            torch.prim.If.yield %16 : !torch.tuple<int, int>
+          }
+          torch.prim.If.yield %14 : !torch.tuple<int, int>
+        }
+        torch.prim.If.yield %12 : !torch.tuple<int, int>
+      }
+      torch.prim.If.yield %10 : !torch.tuple<int, int>
+    }
+    return %8 : !torch.tuple<int, int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.creation._randperm_limit(%arg0: !torch.int) -> !torch.int {
     %int-1 = torch.constant.int -1
     %int0 = torch.constant.int 0
@@ -12105,6 +12692,12 @@ module {
       }
       torch.prim.If.yield %3 : !torch.int
     }
+    return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.add.int %arg2, %int1 : !torch.int, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._clamped_ramp_sum(%arg0, %0, %arg1) : (!torch.int, !torch.int, !torch.int) -> !torch.int
     return %1 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._value_dtype(%arg0: !torch.number) -> !torch.int {
@@ -14702,6 +15295,19 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._index_put_dtype(%arg0: !torch.int, %arg1: !torch.list<optional<tuple<int, int>>>, %arg2: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: index_put: requires the source and destination dtypes match"
+    %0 = call @__torch_refine_helper.torch_refine.library.indexing._check_index_dtypes(%arg1) : (!torch.list<optional<tuple<int, int>>>) -> !torch.none
+    %1 = torch.aten.ne.int %arg2, %arg0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %arg0 : !torch.int
+  }
   func.func private @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: Dimension out of range"
@@ -14724,6 +15330,19 @@ module {
       torch.prim.If.yield %5 : !torch.int
     }
     return %2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._optional_indices(%arg0: !torch.list<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>> {
+    %true = torch.constant.bool true
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<optional<tuple<int, int>>>
+    %1 = torch.aten.len.t %arg0 : !torch.list<tuple<int, int>> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %2 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+      %3 = torch.derefine %2 : !torch.tuple<int, int> to !torch.optional<tuple<int, int>>
+      %4 = torch.aten.append.t %0, %3 : !torch.list<optional<tuple<int, int>>>, !torch.optional<tuple<int, int>> -> !torch.list<optional<tuple<int, int>>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<optional<tuple<int, int>>>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "masked_scatter"
@@ -17602,6 +18221,39 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.views._check_non_empty(%arg0: !torch.str, %arg1: !torch.list<list<int>>) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": expects a non-empty TensorList"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<list<int>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %2 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %3 = torch.aten.add.str %str, %2 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._check_rank_at_least(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "{}: input must be >= {}-d"
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %arg2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %2 = torch.aten.format(%str_0, %arg0, %arg2) : !torch.str, !torch.str, !torch.int -> !torch.str
+      %3 = torch.aten.add.str %str, %2 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -17711,6 +18363,42 @@ module {
       torch.prim.Loop.condition %17, iter(%15 : !torch.int)
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
     return %4 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._narrow_length(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: narrow: start + length exceeds the dimension size"
+    %str_0 = torch.constant.str "AssertionError: narrow: length must be non-negative"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: narrow: cannot be applied to a 0-dim tensor"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.gt.int %arg2, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %8 = torch.aten._set_item.t %7, %3, %arg2 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.views._remove_dim(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -17851,6 +18539,39 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %8 : !torch.list<list<int>>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.views._stack_dtype(%arg0: !torch.str, %arg1: !torch.list<tuple<int, int>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": expects a non-empty TensorList"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<tuple<int, int>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %6 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %7 = torch.aten.add.str %str, %6 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %7, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<optional<int>>
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %4 = torch.aten.len.t %arg1 : !torch.list<tuple<int, int>> -> !torch.int
+    torch.prim.Loop %4, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+      %7:2 = torch.prim.TupleUnpack %6 : !torch.tuple<int, int> -> !torch.int, !torch.int
+      %8 = torch.prim.max.int %7#0, %int1 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.derefine %8 : !torch.int to !torch.optional<int>
+      %10 = torch.aten.append.t %2, %9 : !torch.list<optional<int>>, !torch.optional<int> -> !torch.list<optional<int>>
+      %11 = torch.aten.append.t %3, %7#1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %2, %3) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %5 : !torch.int
+  }
   func.func private @__torch_refine_helper.torch_refine.library.views._view(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -17942,6 +18663,97 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87diagonal\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: diagonal: dim1 and dim2 cannot be identical"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg3, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %3 = torch.aten.eq.int %1, %2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.ge.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %9 = torch.aten.__getitem__.t %arg0, %1 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.__getitem__.t %arg0, %2 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.sub.int %10, %arg1 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.prim.min.int %9, %11 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    } else {
+      %9 = torch.aten.__getitem__.t %arg0, %1 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.add.int %9, %arg1 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %arg0, %2 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.prim.min.int %10, %11 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    }
+    %6 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %9 = torch.aten.ne.int %arg4, %1 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        %11 = torch.aten.ne.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %11 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        %11 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %12 = torch.aten.append.t %6, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %7 = torch.prim.max.int %5, %int0 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.append.t %6, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
+    return %6 : !torch.list<int>
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87repeat\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "repeat"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: repeat: the number of repeat dims can not be smaller than the number of dimensions of the tensor"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.lt.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.sub.int %4, %5 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %8, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %9 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.int) {
+        torch.prim.If.yield %int1 : !torch.int
+      } else {
+        %14 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
+        %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %15 : !torch.int
+      }
+      %11 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.mul.int %10, %11 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.append.t %7, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %7 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dims\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -18171,6 +18983,14 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%str, %arg0, %arg1, %int3) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._cast_Float(%arg0: !torch.list<int>, %arg1: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten._cast_Long(%arg0: !torch.list<int>, %arg1: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._cdist_forward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.optional<int>) -> !torch.list<int> {
     %int1 = torch.constant.int 1
     %int-2 = torch.constant.int -2
@@ -18338,6 +19158,10 @@ module {
     }
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._index_put_impl(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._log_softmax(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
@@ -18383,6 +19207,23 @@ module {
     }
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._reshape_alias(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "_reshape_alias"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: _reshape_alias: dimensionality of sizes must match dimensionality of strides"
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %4 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._scaled_dot_product_flash_attention_for_cpu(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.bool, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<float>) -> !torch.tuple<list<int>, list<int>> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _scaled_dot_product_flash_attention_for_cpu: expected query to have at least 3 dims"
@@ -18406,6 +19247,11 @@ module {
     %7 = torch.prim.TupleConstruct %2, %6 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
     return %7 : !torch.tuple<list<int>, list<int>>
   }
+  func.func @__torch_refine_shape_fn.aten._shape_as_tensor(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.prim.ListConstruct %0 : (!torch.int) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._softmax(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
@@ -18427,6 +19273,10 @@ module {
   func.func @__torch_refine_shape_fn.aten._unique2(%arg0: !torch.list<int>, %arg1: !torch.bool, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %0 = call @__torch_refine_helper.torch_refine.library.data_dependent._flat_unique(%arg0, %arg2, %arg3) : (!torch.list<int>, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
     return %0 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten._unsafe_index_put.hacked_twin(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<int>, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._unsafe_view(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
@@ -18925,6 +19775,43 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.atleast_1d(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.atleast_2d(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.eq.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.list<int>) {
+        %6 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %7 = torch.prim.ListConstruct %int1, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+        torch.prim.If.yield %7 : !torch.list<int>
+      } else {
+        %6 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+        torch.prim.If.yield %6 : !torch.list<int>
+      }
+      torch.prim.If.yield %5 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.avg_pool1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "avg_pool1d"
     %int-2 = torch.constant.int -2
@@ -19093,8 +19980,98 @@ module {
     %10 = torch.prim.TupleIndex %9, %int0 : !torch.tuple<list<int>, list<int>, list<int>>, !torch.int -> !torch.list<int>
     return %10 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.bernoulli(%arg0: !torch.list<int>, %arg1: !torch.optional<any>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bernoulli.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast_inplace(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bernoulli.p(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: bernoulli: expects p to be in [0, 1]"
+    %false = torch.constant.bool false
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %float1.000000e00 = torch.constant.float 1.000000e+00
+    %0 = torch.aten.ge.float %arg1, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %4 = torch.aten.ge.float %float1.000000e00, %arg1 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %3 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.bernoulli_.float(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bincount(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: bincount: weights should be 1-d and have the same length as input"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: bincount: only supports 1-d non-negative integral inputs"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: bincount: minlength should be >= 0"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %1, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      %8 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.ne.int %9, %int1 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %12 = torch.aten.__getitem__.t %8, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %14 = torch.aten.ne.int %12, %13 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %14 : !torch.bool
+      }
+      torch.prim.If.yield %11 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      %8 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
+      %8 = torch.prim.Uninitialized : !torch.int
+      %9 = torch.prim.ListConstruct %8 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
+    }
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bitwise_and.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -19235,9 +20212,37 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.bmm(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.broadcast_tensors(%arg0: !torch.list<list<int>>) -> !torch.list<list<int>> {
+    %true = torch.constant.bool true
+    %0 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%arg0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %1 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %2 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%0) : (!torch.list<int>) -> !torch.list<int>
+      %4 = torch.aten.append.t %1, %3 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %1 : !torch.list<list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.broadcast_to(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.views._expand(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bucketize.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: bucketize: boundaries tensor must be 1 dimension"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.cat(%arg0: !torch.list<list<int>>, %arg1: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
@@ -19587,6 +20592,31 @@ module {
     %25 = torch.aten.append.t %18, %24 : !torch.list<int>, !torch.int -> !torch.list<int>
     return %18 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.column_stack(%arg0: !torch.list<list<int>>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "column_stack"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.views._check_non_empty(%str, %arg0) : (!torch.str, !torch.list<list<int>>) -> !torch.none
+    %1 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %2 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %4 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %5 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
+      %6 = torch.aten.le.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+      %7 = torch.prim.If %6 -> (!torch.list<int>) {
+        %9 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%4) : (!torch.list<int>) -> !torch.int
+        %10 = torch.prim.ListConstruct %9, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+        torch.prim.If.yield %10 : !torch.list<int>
+      } else {
+        torch.prim.If.yield %4 : !torch.list<int>
+      }
+      %8 = torch.aten.append.t %1, %7 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.cat(%1, %int1) : (!torch.list<list<int>>, !torch.int) -> !torch.list<int>
+    return %3 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.conj_physical(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -19780,6 +20810,10 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.cpu(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.cumsum(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
@@ -19804,6 +20838,81 @@ module {
   func.func @__torch_refine_shape_fn.aten.detach_(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87alias\E3\80\A1shape"(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.diag(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: diag: supports 1D or 2D tensors"
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.Uninitialized : !torch.list<int>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.eq.int %1, %int1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.list<int>) {
+      %4 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %5 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+      %6 = torch.prim.max.int %arg1, %5 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.add.int %4, %6 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.prim.ListConstruct %7, %7 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
+      %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %5 = torch.aten.eq.int %4, %int2 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.list<int>) {
+        %7 = func.call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87diagonal\E3\80\A1shape"(%arg0, %arg1, %int0, %int1) : (!torch.list<int>, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+        torch.prim.If.yield %7 : !torch.list<int>
+      } else {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield %0 : !torch.list<int>
+      }
+      torch.prim.If.yield %6 : !torch.list<int>
+    }
+    return %3 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.diag_embed(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: diag_embed: diagonal dimensions cannot be identical"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.add.int %0, %int1 : !torch.int, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg3, %1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.aten.eq.int %2, %3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+    %7 = torch.prim.max.int %arg1, %6 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.add.int %5, %7 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %10 = torch.prim.Loop %1, %true, init(%int0) {
+    ^bb0(%arg4: !torch.int, %arg5: !torch.int):
+      %11 = torch.aten.eq.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
+      %12 = torch.prim.If %11 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %14 = torch.aten.eq.int %arg4, %3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %14 : !torch.bool
+      }
+      %13 = torch.prim.If %12 -> (!torch.int) {
+        %14 = torch.aten.append.t %9, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield %arg5 : !torch.int
+      } else {
+        %14 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.append.t %9, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %16 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %16 : !torch.int
+      }
+      torch.prim.Loop.condition %true, iter(%13 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.diagonal(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %false = torch.constant.bool false
@@ -20157,6 +21266,21 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.exponential(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: exponential: expects lambda > 0.0"
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %0 = torch.aten.gt.float %arg1, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.exponential_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: exponential_: lambd must be positive"
@@ -20169,6 +21293,22 @@ module {
       torch.prim.If.yield
     }
     return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.eye(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "n"
+    %str_0 = torch.constant.str "eye"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._check_non_negative(%str_0, %str, %arg0) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %1 = torch.prim.ListConstruct %arg0, %arg0 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.eye.m(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "m"
+    %str_0 = torch.constant.str "n"
+    %str_1 = torch.constant.str "eye"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._check_non_negative(%str_1, %str_0, %arg0) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._check_non_negative(%str_1, %str, %arg1) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fill.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -20221,6 +21361,20 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.views._wrap_dims(%arg1, %0, %str) : (!torch.list<int>, !torch.int, !torch.str) -> !torch.list<int>
     %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fliplr(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "fliplr"
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.views._check_rank_at_least(%str, %arg0, %int2) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.flipud(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "flipud"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.views._check_rank_at_least(%str, %arg0, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.floor(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -20594,6 +21748,13 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.hann_window.periodic(%arg0: !torch.int, %arg1: !torch.bool, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "window_length"
+    %str_0 = torch.constant.str "hann_window"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._check_non_negative(%str_0, %str, %arg0) : (!torch.str, !torch.str, !torch.int) -> !torch.none
+    %1 = torch.prim.ListConstruct %arg0 : (!torch.int) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.hardshrink(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -20638,6 +21799,39 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87heaviside\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.hstack(%arg0: !torch.list<list<int>>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "hstack"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.views._check_non_empty(%str, %arg0) : (!torch.str, !torch.list<list<int>>) -> !torch.none
+    %1 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %2 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %8 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %9 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.gt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.list<int>) {
+        torch.prim.If.yield %8 : !torch.list<int>
+      } else {
+        %13 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+        torch.prim.If.yield %13 : !torch.list<int>
+      }
+      %12 = torch.aten.append.t %1, %11 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %3 = torch.aten.__getitem__.t %1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %4 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.eq.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions.cat(%1, %6) : (!torch.list<list<int>>, !torch.int) -> !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.hypot(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -20701,6 +21895,10 @@ module {
     return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.index_put(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>, %arg2: !torch.list<int>, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.index_put.hacked_twin(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<int>, %arg3: !torch.bool) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
@@ -21343,6 +22541,62 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.multinomial(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool, %arg3: !torch.optional<any>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: multinomial: cannot sample more samples than categories without replacement"
+    %int-1 = torch.constant.int -1
+    %str_0 = torch.constant.str "AssertionError: multinomial: cannot sample num_samples <= 0 samples"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: multinomial: the probability distributions must be 1-D or 2-D"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %8 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.le.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__not__ %arg2 : !torch.bool -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %8 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.gt.int %arg1, %8 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.eq.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      %8 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
+      %8 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.prim.ListConstruct %8, %arg1 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
+    }
+    return %7 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.multiply.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -21432,6 +22686,21 @@ module {
     %13 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     %14 = torch.aten._set_item.t %13, %3, %arg3 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
     return %13 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.narrow.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: narrow: start must be a 0-dim integral Tensor"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.views._narrow_length(%arg0, %arg1, %arg3) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.native_batch_norm(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %0 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_shapes(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5) : (!torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
@@ -21635,6 +22904,21 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %1 : !torch.list<list<int>>
   }
+  func.func @__torch_refine_shape_fn.aten.nonzero_static(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: nonzero_static: 'size' must be a non-negative integer"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.lt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.prim.ListConstruct %arg1, %1 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.normal_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: normal_: std must be non-negative"
@@ -21647,6 +22931,21 @@ module {
       torch.prim.If.yield
     }
     return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.normal_functional(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: normal: expects std >= 0.0"
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %0 = torch.aten.ge.float %arg2, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.not_equal.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -21668,6 +22967,23 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87not_equal\E3\80\87Tensor\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.numpy_T(%arg0: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int-1 = torch.constant.int -1
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.sub.int %1, %int1 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.__range_length %2, %int-1, %int-1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %4 = torch.aten.__derive_index %arg1, %2, %int-1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %5 = torch.aten.__getitem__.t %arg0, %4 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.append.t %0, %5 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.one_hot(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: one_hot: can not infer the number of classes from an empty tensor"
@@ -21772,9 +23088,51 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.rand_like(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.randint(%arg0: !torch.int, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "randint"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: randint: expects 'high' to be positive"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.le.int %arg0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.randint.low(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "randint"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: randint: expects 'low' to be less than 'high'"
+    %0 = torch.aten.ge.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg2) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.randn(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "zeros"
     %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.randn.generator(%arg0: !torch.list<int>, %arg1: !torch.optional<any>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "randn"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.randn_like(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.random_(%arg0: !torch.list<int>, %arg1: !torch.optional<any>) -> !torch.list<int> {
@@ -21998,6 +23356,10 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.reshape_as(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.resize_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %str = torch.constant.str "resize_"
     %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
@@ -22059,6 +23421,53 @@ module {
       } : (!torch.int, !torch.bool) -> ()
       %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
       torch.prim.If.yield %10 : !torch.list<int>
+    }
+    return %5 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.rot90(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "rot90"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: rot90: expected total rotation dims == 2"
+    %int2 = torch.constant.int 2
+    %int4 = torch.constant.int 4
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.views._check_rank_at_least(%str, %arg0, %int2) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.views._wrap_dims(%arg2, %3, %str) : (!torch.list<int>, !torch.int, !torch.str) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %6 = torch.aten.remainder.int %arg1, %int4 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.add.int %6, %int4 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.remainder.int %7, %int4 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.eq.int %8, %int1 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = torch.aten.eq.int %8, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %11 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      %11 = torch.aten.__getitem__.t %4, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.__getitem__.t %arg0, %11 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.__getitem__.t %4, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten._set_item.t %5, %13, %12 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %15 = torch.aten.__getitem__.t %4, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.aten.__getitem__.t %4, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten._set_item.t %5, %17, %16 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
     }
     return %5 : !torch.list<int>
   }
@@ -22853,6 +24262,18 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.tensor.bool(%arg0: !torch.bool, %arg1: !torch.optional<int>, %arg2: !torch.optional<Device>, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.tensor.float(%arg0: !torch.float, %arg1: !torch.optional<int>, %arg2: !torch.optional<Device>, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.tensor.int(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<Device>, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.threshold(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -22862,6 +24283,22 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87threshold\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.float) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.tile(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.sub.int %1, %2 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.append.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.aten.add.t %0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %5 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87repeat\E3\80\A1shape"(%arg0, %4) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %5 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.to.device(%arg0: !torch.list<int>, %arg1: !torch.Device, %arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool, %arg5: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -22876,6 +24313,10 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.to.other(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.bool, %arg4: !torch.optional<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.to.prim_Device(%arg0: !torch.list<int>, %arg1: !torch.optional<Device>, %arg2: !torch.optional<int>, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
@@ -22955,6 +24396,14 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.tril_indices(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "tril_indices"
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._check_triangle(%str, %arg0, %arg1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0, %arg1, %arg2) : (!torch.int, !torch.int, !torch.int) -> !torch.int
+    %2 = torch.prim.ListConstruct %int2, %1 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.triu(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: tril/triu: input tensor must have at least 2 dimensions"
@@ -22975,6 +24424,18 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87tril\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.triu_indices(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "triu_indices"
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._check_triangle(%str, %arg0, %arg1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %1 = torch.aten.mul.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.sub.int %arg2, %int1 : !torch.int, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0, %arg1, %2) : (!torch.int, !torch.int, !torch.int) -> !torch.int
+    %4 = torch.aten.sub.int %1, %3 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.prim.ListConstruct %int2, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %5 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.true_divide.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -23134,6 +24595,10 @@ module {
       torch.prim.If.yield %11 : !torch.list<int>
     }
     return %10 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.uniform(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.uniform_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
