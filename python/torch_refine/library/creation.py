@@ -9,7 +9,7 @@ meta kernels do not (integer `rand`, `arange` in bool).
 """
 
 import math
-from typing import List, Optional, Tuple, Union
+from typing import Any, List, Optional, Tuple, Union
 
 import torch
 import torch.jit._shape_functions as upstream
@@ -18,7 +18,7 @@ from torch import device
 from ._helpers import scalar_dtype
 from .elementwise import DTYPE_SWEEP
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, TensorOfShape
+from .testing import ErrorInvocation, Invocation, KernelInvocation, TensorOfShape
 from .views import keep_self_dtype
 
 _DTYPES_OR_NONE = (None, *DTYPE_SWEEP)
@@ -632,3 +632,354 @@ keep_self_dtype(
     globals(),
     "aten.clone", "aten.lift_fresh_copy", "aten.zero", "aten.contiguous", "aten.resize_",
 )
+
+
+# --- More factories: identity, triangle indices, windows, number tensors ---------------------
+
+
+def _check_non_negative(op: str, name: str, value: int) -> None:
+    if value < 0:
+        raise AssertionError(f"{op}: {name} must be non-negative, got {value}")
+
+
+@shape("aten.eye", invocations=[
+    Invocation(3), Invocation(0), ErrorInvocation(-1),
+])
+def aten〇eye〡shape(n: int, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    _check_non_negative("eye", "n", n)
+    return [n, n]
+
+
+@dtype("aten.eye", invocations=[Invocation(3, dtype=d) for d in _DTYPES_OR_NONE])
+def aten〇eye〡dtype(n: int, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _or_default_float(dtype)
+
+
+@shape("aten.eye.m", invocations=[
+    Invocation(2, 3), Invocation(3, 0), Invocation(0, 0),
+    ErrorInvocation(-1, 2), ErrorInvocation(2, -1),
+])
+def aten〇eye〇m〡shape(n: int, m: int, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    _check_non_negative("eye", "n", n)
+    _check_non_negative("eye", "m", m)
+    return [n, m]
+
+
+@dtype("aten.eye.m", invocations=[Invocation(2, 3, dtype=d) for d in _DTYPES_OR_NONE])
+def aten〇eye〇m〡dtype(n: int, m: int, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _or_default_float(dtype)
+
+
+def _clamped_ramp_sum(count: int, start: int, cap: int) -> int:
+    """sum(min(max(start + i, 0), cap) for i in range(count)) in closed form (cap >= 0)."""
+    low = min(max(-start, 0), count)  # before `low` the ramp is at most 0
+    high = min(max(cap - start, low), count)  # from `high` on it is at least cap
+    ramp = (high - low) * start + (low + high - 1) * (high - low) // 2
+    return ramp + (count - high) * cap
+
+
+def _tril_count(row: int, col: int, offset: int) -> int:
+    """How many (i, j) of a row x col matrix have j - i <= offset: row i holds i + offset + 1
+    of them, clamped to [0, col]."""
+    return _clamped_ramp_sum(row, offset + 1, col)
+
+
+def _check_triangle(op: str, row: int, col: int) -> None:
+    _check_non_negative(op, "row", row)
+    _check_non_negative(op, "col", col)
+
+
+_TRIANGLE_CASES = [
+    Invocation(row, col, offset)
+    for row, col in ((3, 4), (5, 2), (4, 4), (0, 4), (3, 0), (1, 1))
+    for offset in (0, -1, 1, 2, -3, 10, -10)
+] + [
+    Invocation(3, 4),
+    ErrorInvocation(-1, 4),
+    ErrorInvocation(3, -4, 0),
+]
+_TRIANGLE_DTYPE_CASES = [
+    Invocation(3, 4, dtype=d) for d in (None, torch.int32, torch.int64)
+] + [Invocation(3, 4)] + [
+    ErrorInvocation(3, 4, dtype=d) for d in (torch.float32, torch.uint8, torch.bool)
+]
+
+
+@shape("aten.tril_indices", invocations=_TRIANGLE_CASES)
+def aten〇tril_indices〡shape(row: int, col: int, offset: int = 0, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    _check_triangle("tril_indices", row, col)
+    return [2, _tril_count(row, col, offset)]
+
+
+@shape("aten.triu_indices", invocations=_TRIANGLE_CASES)
+def aten〇triu_indices〡shape(row: int, col: int, offset: int = 0, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    _check_triangle("triu_indices", row, col)
+    # j - i >= offset is the complement of j - i <= offset - 1.
+    return [2, row * col - _tril_count(row, col, offset - 1)]
+
+
+def _index_dtype(op: str, dtype_: Optional[int]) -> int:
+    """int64 by default; the kernels produce int32 or int64 only."""
+    result = 4 if dtype_ is None else dtype_
+    if result != 3 and result != 4:
+        raise AssertionError(op + ": only int32 and int64 results are implemented")
+    return result
+
+
+@dtype("aten.tril_indices", invocations=_TRIANGLE_DTYPE_CASES)
+def aten〇tril_indices〡dtype(row: int, col: int, offset: int = 0, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _index_dtype("tril_indices", dtype)
+
+
+@dtype("aten.triu_indices", invocations=_TRIANGLE_DTYPE_CASES)
+def aten〇triu_indices〡dtype(row: int, col: int, offset: int = 0, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _index_dtype("triu_indices", dtype)
+
+
+@shape("aten.hann_window.periodic", invocations=[
+    Invocation(5, True), Invocation(5, False), Invocation(0, True), Invocation(1, False),
+    ErrorInvocation(-1, True),
+])
+def aten〇hann_window〇periodic〡shape(window_length: int, periodic: bool, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    _check_non_negative("hann_window", "window_length", window_length)
+    return [window_length]
+
+
+@dtype("aten.hann_window.periodic", invocations=[
+    Invocation(length, True, dtype=d) for length in (0, 1)
+    for d in _DTYPES_OR_NONE if d is None or d.is_floating_point or d.is_complex
+] + [
+    ErrorInvocation(5, True, dtype=d) for d in (torch.int32, torch.uint8, torch.bool)
+])
+def aten〇hann_window〇periodic〡dtype(window_length: int, periodic: bool, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    # Complex passes this check (and works for lengths 0 and 1); integral types never do.
+    result = _or_default_float(dtype)
+    if _is_integral(result):
+        raise AssertionError("hann_window: expects floating point dtypes")
+    return result
+
+
+@shape("aten.tensor.bool", invocations=[Invocation(True), Invocation(False, dtype=torch.int32)])
+def aten〇tensor〇bool〡shape(t: bool, dtype: Optional[int] = None, device: Optional[device] = None, requires_grad: bool = False) -> List[int]:
+    return []
+
+
+@shape("aten.tensor.float", invocations=[Invocation(1.5), Invocation(2.0, dtype=torch.int32)])
+def aten〇tensor〇float〡shape(t: float, dtype: Optional[int] = None, device: Optional[device] = None, requires_grad: bool = False) -> List[int]:
+    return []
+
+
+@shape("aten.tensor.int", invocations=[Invocation(3), Invocation(-2, dtype=torch.float64)])
+def aten〇tensor〇int〡shape(t: int, dtype: Optional[int] = None, device: Optional[device] = None, requires_grad: bool = False) -> List[int]:
+    return []
+
+
+@dtype("aten.tensor.bool", invocations=[Invocation(True, dtype=d) for d in _DTYPES_OR_NONE])
+def aten〇tensor〇bool〡dtype(t: bool, dtype: Optional[int] = None, device: Optional[device] = None, requires_grad: bool = False) -> int:
+    return 11 if dtype is None else dtype  # bool
+
+
+@dtype("aten.tensor.float", invocations=[Invocation(1.5, dtype=d) for d in _DTYPES_OR_NONE])
+def aten〇tensor〇float〡dtype(t: float, dtype: Optional[int] = None, device: Optional[device] = None, requires_grad: bool = False) -> int:
+    return _or_default_float(dtype)
+
+
+@dtype("aten.tensor.int", invocations=[Invocation(3, dtype=d) for d in _DTYPES_OR_NONE])
+def aten〇tensor〇int〡dtype(t: int, dtype: Optional[int] = None, device: Optional[device] = None, requires_grad: bool = False) -> int:
+    return 4 if dtype is None else dtype  # int64
+
+
+# --- More random factories -------------------------------------------------------------------
+
+
+def _randint_bounds(dtype_: int) -> Tuple[int, int]:
+    """The values `dtype_` holds exactly for random_; (1, 0) when it holds every int64."""
+    if dtype_ == 11:  # bool
+        return 0, 1
+    if dtype_ == 0:  # uint8
+        return 0, 255
+    if dtype_ == 1:  # int8
+        return -128, 127
+    if dtype_ == 2:  # int16
+        return -32768, 32767
+    if dtype_ == 3:  # int32
+        return -2147483648, 2147483647
+    if dtype_ == 5:  # float16: its largest finite value
+        return -65504, 65504
+    return 1, 0
+
+
+def _check_randint(low: int, high: int, dtype_: int) -> None:
+    """random_'s checks: a non-empty range whose ends the dtype holds."""
+    if low >= high:
+        raise AssertionError("randint: expects 'low' to be less than 'high'")
+    if _is_complex(dtype_):
+        raise AssertionError("randint: handles only integral, floating-point and boolean types")
+    smallest, largest = _randint_bounds(dtype_)
+    if smallest > largest:
+        return
+    if low < smallest or low > largest or high - 1 < smallest or high - 1 > largest:
+        raise AssertionError("randint: the range is out of bounds for the result dtype")
+
+
+_RANDINT_DTYPE_CASES = [Invocation(5, [2, 3], dtype=d) for d in _DTYPES_OR_NONE
+                        if d is None or not d.is_complex] + [
+    Invocation(5, [2, 3]),
+    Invocation(2, [2], dtype=torch.bool),
+    Invocation(65505, [2], dtype=torch.float16),
+    Invocation(256, [2], dtype=torch.uint8),
+    ErrorInvocation(65506, [2], dtype=torch.float16),
+    ErrorInvocation(257, [2], dtype=torch.uint8),
+    ErrorInvocation(3, [2], dtype=torch.bool),
+    ErrorInvocation(3, [0], dtype=torch.bool),
+    ErrorInvocation(5, [2], dtype=torch.complex64),
+]
+
+
+@shape("aten.randint", invocations=[
+    Invocation(5, [2, 3]), Invocation(5, []), Invocation(5, [0, 2]),
+    ErrorInvocation(5, [2, -1]), ErrorInvocation(0, [2]), ErrorInvocation(-3, [0]),
+])
+def aten〇randint〡shape(high: int, size: List[int], dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    if high <= 0:
+        raise AssertionError("randint: expects 'high' to be positive")
+    return _new_size("randint", size)
+
+
+@dtype("aten.randint", invocations=_RANDINT_DTYPE_CASES)
+def aten〇randint〡dtype(high: int, size: List[int], dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    result = _or_default_float(dtype)  # an explicit None is float32, unlike the default int64
+    _check_randint(0, high, result)
+    return result
+
+
+@shape("aten.randint.low", invocations=[
+    Invocation(-2, 5, [2, 3]), Invocation(3, 4, []), Invocation(0, 5, [0]),
+    ErrorInvocation(0, 5, [-1]), ErrorInvocation(3, 3, [2]), ErrorInvocation(4, 3, [0]),
+])
+def aten〇randint〇low〡shape(low: int, high: int, size: List[int], dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    if low >= high:
+        raise AssertionError("randint: expects 'low' to be less than 'high'")
+    return _new_size("randint", size)
+
+
+@dtype("aten.randint.low", invocations=[
+    Invocation(-2, 5, [2, 3], dtype=d) for d in _DTYPES_OR_NONE
+    if d is None or d not in (torch.complex64, torch.uint8, torch.bool)
+] + [
+    Invocation(-128, 128, [2], dtype=torch.int8),
+    Invocation(0, 2, [2], dtype=torch.bool),
+    Invocation(-2, 5, [2]),
+    ErrorInvocation(-129, 5, [2], dtype=torch.int8),
+    ErrorInvocation(-1, 5, [2], dtype=torch.uint8),
+    ErrorInvocation(-1, 1, [2], dtype=torch.bool),
+    ErrorInvocation(-70000, 0, [2], dtype=torch.float16),
+    ErrorInvocation(0, 5, [2], dtype=torch.complex64),
+])
+def aten〇randint〇low〡dtype(low: int, high: int, size: List[int], dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    result = _or_default_float(dtype)  # an explicit None is float32, unlike the default int64
+    _check_randint(low, high, result)
+    return result
+
+
+@shape("aten.randn.generator", invocations=[
+    Invocation([2, 3], generator=None), Invocation([], generator=None),
+    ErrorInvocation([2, -1], generator=None),
+])
+def aten〇randn〇generator〡shape(size: List[int], generator: Optional[Any], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _new_size("randn", size)
+
+
+@dtype("aten.randn.generator", invocations=[
+    Invocation([2, 3], generator=None, dtype=d) for d in _DTYPES_OR_NONE
+] + [ErrorInvocation([2, 3], generator=None, dtype=torch.int64)])
+def aten〇randn〇generator〡dtype(size: List[int], generator: Optional[Any], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    result = _or_default_float(dtype)
+    _check_random_dtype("randn", result)
+    return result
+
+
+@shape("aten.randn_like", "aten.rand_like", invocations=_LIKE_CASES)
+def aten〇randn_like〡shape(self: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.randn_like", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=a), dtype=b)
+    for a in DTYPE_SWEEP for b in (None, torch.float64, torch.complex64)
+    if b is not None or a.is_floating_point or a.is_complex
+] + [
+    ErrorInvocation(TensorOfShape(2, dtype=torch.int64)),
+    ErrorInvocation(TensorOfShape(2, dtype=torch.bool)),
+    ErrorInvocation(TensorOfShape(2), dtype=torch.int32),
+])
+def aten〇randn_like〡dtype(self_rank_dtype: Tuple[int, int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> int:
+    result = self_rank_dtype[1] if dtype is None else dtype
+    if _is_integral(result):
+        raise AssertionError("randn_like: expected a floating-point or complex dtype")
+    return result
+
+
+@dtype("aten.rand_like", invocations=_LIKE_DTYPE_CASES)
+def aten〇rand_like〡dtype(self_rank_dtype: Tuple[int, int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> int:
+    # The meta kernel accepts integral dtypes, which the CPU kernel refuses.
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+# --- More conversions ------------------------------------------------------------------------
+
+
+@shape("aten.cpu", invocations=[KernelInvocation(TensorOfShape(2, 3)),
+                                KernelInvocation(TensorOfShape())])
+def aten〇cpu〡shape(self: List[int]) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.cpu", invocations=[KernelInvocation(TensorOfShape(2, dtype=d)) for d in DTYPE_SWEEP])
+def aten〇cpu〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.to.prim_Device", invocations=[
+    Invocation(TensorOfShape(2, 3), None),
+    Invocation(TensorOfShape(), _META, torch.int32, copy=True),
+])
+def aten〇to〇prim_Device〡shape(self: List[int], device: Optional[device], dtype: Optional[int] = None, non_blocking: bool = False, copy: bool = False) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.to.prim_Device", invocations=[
+    Invocation(TensorOfShape(2, dtype=a), None, b)
+    for a in DTYPE_SWEEP for b in (None, torch.int32, torch.float64, torch.bool)
+])
+def aten〇to〇prim_Device〡dtype(self_rank_dtype: Tuple[int, int], device: Optional[device], dtype: Optional[int] = None, non_blocking: bool = False, copy: bool = False) -> int:
+    return self_rank_dtype[1] if dtype is None else dtype
+
+
+@shape("aten._cast_Float", "aten._cast_Long", invocations=[
+    *_COPY_CASES, Invocation(TensorOfShape(2, 3), True),
+])
+def aten〇_cast_Float〡shape(self: List[int], non_blocking: bool = False) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten._cast_Float", invocations=[Invocation(TensorOfShape(2, dtype=d)) for d in DTYPE_SWEEP])
+def aten〇_cast_Float〡dtype(self_rank_dtype: Tuple[int, int], non_blocking: bool = False) -> int:
+    return 6  # float32
+
+
+@dtype("aten._cast_Long", invocations=[Invocation(TensorOfShape(2, dtype=d)) for d in DTYPE_SWEEP])
+def aten〇_cast_Long〡dtype(self_rank_dtype: Tuple[int, int], non_blocking: bool = False) -> int:
+    return 4  # int64
+
+
+@shape("aten._shape_as_tensor", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape()), Invocation(TensorOfShape(0, 1, 2)),
+])
+def aten〇_shape_as_tensor〡shape(self: List[int]) -> List[int]:
+    return [len(self)]
+
+
+@dtype("aten._shape_as_tensor", invocations=[Invocation(TensorOfShape(2, dtype=d)) for d in DTYPE_SWEEP])
+def aten〇_shape_as_tensor〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
+    return 4  # int64

@@ -1,5 +1,6 @@
 """Ops whose result sizes PyTorch computes from the tensor data: nonzero, masked_select,
-unique, repeat_interleave by a tensor, one_hot without num_classes.
+unique, repeat_interleave by a tensor, one_hot without num_classes, bincount (and
+nonzero_static, whose size the caller fixes).
 
 Such a size is `unknown_dim()`: the refined dim is `?` and the other dims stay exact. A
 size the data cannot change is still computed (nonzero's second dim is the rank; unique of
@@ -24,7 +25,9 @@ from .testing import (
     DataDependentInvocation,
     DataDependentKernelInvocation,
     ErrorInvocation,
+    Invocation,
     KernelErrorInvocation,
+    KernelInvocation,
     LongTensorOfShape,
     TensorOfShape,
 )
@@ -304,4 +307,68 @@ def aten〇one_hot〡shape(self: List[int], num_classes: int = -1) -> List[int]:
 def aten〇one_hot〡dtype(self_rank_dtype: Tuple[int, int], num_classes: int = -1) -> int:
     if self_rank_dtype[1] != 4:  # int64
         raise AssertionError("one_hot: self must be an int64 (LongTensor) index tensor")
+    return 4  # int64
+
+
+# --- bincount, nonzero_static ----------------------------------------------------------------
+
+
+@shape("aten.bincount", invocations=[
+    DataDependentInvocation(LongTensorOfShape(5)),
+    DataDependentInvocation(LongTensorOfShape(5), TensorOfShape(5), 7),
+    KernelInvocation(LongTensorOfShape(0), None, 7),
+    KernelInvocation(LongTensorOfShape(0)),
+    KernelErrorInvocation(LongTensorOfShape(5), None, -1),
+    KernelErrorInvocation(LongTensorOfShape(2, 3)),
+    KernelErrorInvocation(LongTensorOfShape()),
+    KernelErrorInvocation(LongTensorOfShape(5), TensorOfShape(4)),
+    KernelErrorInvocation(LongTensorOfShape(5), TensorOfShape(5, 1)),
+])
+def aten〇bincount〡shape(self: List[int], weights: Optional[List[int]] = None, minlength: int = 0) -> List[int]:
+    # max(self) + 1 bins, at least minlength: only an empty input fixes the count.
+    if minlength < 0:
+        raise AssertionError("bincount: minlength should be >= 0")
+    if len(self) != 1:
+        raise AssertionError("bincount: only supports 1-d non-negative integral inputs")
+    if weights is not None and (len(weights) != 1 or weights[0] != self[0]):
+        raise AssertionError("bincount: weights should be 1-d and have the same length as input")
+    if self[0] == 0:
+        return [minlength]
+    return [unknown_dim()]
+
+
+@dtype("aten.bincount", invocations=[
+    DataDependentInvocation(TensorOfShape(5, dtype=d)) for d in (torch.int64, torch.int32, torch.uint8)
+] + [
+    KernelInvocation(LongTensorOfShape(5), TensorOfShape(5, dtype=d)) for d in DTYPE_SWEEP
+] + [
+    KernelErrorInvocation(TensorOfShape(5, dtype=d)) for d in (torch.float32, torch.bool)
+])
+def aten〇bincount〡dtype(self_rank_dtype: Tuple[int, int], weights_rank_dtype: Optional[Tuple[int, int]] = None, minlength: int = 0) -> int:
+    self_dtype = self_rank_dtype[1]
+    if not (self_dtype >= 0 and self_dtype <= 4):  # integral, bool excluded
+        raise AssertionError("bincount: only supports 1-d non-negative integral inputs")
+    if weights_rank_dtype is None:
+        return 4  # int64 counts
+    # float32 weights sum in float32, any other weights in float64.
+    return 6 if weights_rank_dtype[1] == 6 else 7
+
+
+@shape("aten.nonzero_static", invocations=[
+    Invocation(TensorOfShape(3, 4), size=4),
+    Invocation(TensorOfShape(), size=4),
+    Invocation(TensorOfShape(0, 3), size=2, fill_value=7),
+    Invocation(TensorOfShape(5), size=0),
+    KernelErrorInvocation(TensorOfShape(3, 4), size=-1),
+])
+def aten〇nonzero_static〡shape(self: List[int], size: int, fill_value: int = -1) -> List[int]:
+    if size < 0:
+        raise AssertionError("nonzero_static: 'size' must be a non-negative integer")
+    return [size, len(self)]
+
+
+@dtype("aten.nonzero_static", invocations=[
+    Invocation(TensorOfShape(3, dtype=d), size=2) for d in DTYPE_SWEEP
+])
+def aten〇nonzero_static〡dtype(self_rank_dtype: Tuple[int, int], size: int, fill_value: int = -1) -> int:
     return 4  # int64

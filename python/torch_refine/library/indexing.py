@@ -18,7 +18,14 @@ import torch.jit._shape_functions as upstream
 from ._helpers import broadcast_shapes
 from .elementwise import DTYPE_SWEEP
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, LongTensorOfShape, TensorOfShape
+from .testing import (
+    ErrorInvocation,
+    Invocation,
+    KernelErrorInvocation,
+    KernelInvocation,
+    LongTensorOfShape,
+    TensorOfShape,
+)
 from .views import keep_self_dtype
 
 # A smaller sweep for pairs of dtypes that must agree.
@@ -478,3 +485,86 @@ keep_self_dtype(
     globals(),
     "aten.masked_fill_.Scalar", "aten.gather", "aten.index_select", "aten.tril", "aten.triu",
 )
+
+
+# --- More index_put overloads ----------------------------------------------------------------
+# The meta kernels check nothing; every real kernel checks the index dtypes and wants
+# `values` in `self`'s dtype, so those checks are verified on CPU (all-one indices).
+
+
+def _index_put_dtype(self_dtype: int, indices: List[Optional[Tuple[int, int]]], values_dtype: int) -> int:
+    _check_index_dtypes(indices)
+    if values_dtype != self_dtype:
+        raise AssertionError("index_put: requires the source and destination dtypes match")
+    return self_dtype
+
+
+def _optional_indices(indices: List[Tuple[int, int]]) -> List[Optional[Tuple[int, int]]]:
+    optional_indices: List[Optional[Tuple[int, int]]] = []
+    for index in indices:
+        optional_indices.append(index)
+    return optional_indices
+
+
+_INDEX_PUT_DTYPE_CASES = [
+    Invocation(TensorOfShape(5, 4, dtype=d), [LongTensorOfShape(3)], TensorOfShape(4, dtype=d))
+    for d in DTYPE_SWEEP
+] + [
+    KernelInvocation(TensorOfShape(5, 4), [TensorOfShape(3, dtype=torch.int32)], TensorOfShape(4)),
+    KernelErrorInvocation(TensorOfShape(5, 4), [LongTensorOfShape(3)],
+                          TensorOfShape(4, dtype=torch.float64)),
+    KernelErrorInvocation(TensorOfShape(5, 4, dtype=torch.int32), [LongTensorOfShape(3)],
+                          TensorOfShape(4, dtype=torch.int64)),
+    KernelErrorInvocation(TensorOfShape(5, 4), [TensorOfShape(3)], TensorOfShape(4)),
+]
+
+
+@shape("aten._index_put_impl", invocations=[
+    Invocation(*case.args[:3], *extra) for case in _INDEX_PUT_CASES
+    for extra in ((), (True, False), (False, True))
+])
+def aten〇_index_put_impl〡shape(self: List[int], indices: List[Optional[List[int]]], values: List[int], accumulate: bool = False, unsafe: bool = False) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten._index_put_impl", invocations=_INDEX_PUT_DTYPE_CASES)
+def aten〇_index_put_impl〡dtype(self_rank_dtype: Tuple[int, int], indices_rank_dtype: List[Optional[Tuple[int, int]]], values_rank_dtype: Tuple[int, int], accumulate: bool = False, unsafe: bool = False) -> int:
+    return _index_put_dtype(self_rank_dtype[1], indices_rank_dtype, values_rank_dtype[1])
+
+
+@shape("aten.index_put.hacked_twin", "aten._unsafe_index_put.hacked_twin",
+       invocations=_without_none(_INDEX_PUT_CASES))
+def aten〇index_put〇hacked_twin〡shape(self: List[int], indices: List[List[int]], values: List[int], accumulate: bool = False) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten.index_put.hacked_twin", "aten._unsafe_index_put.hacked_twin",
+       invocations=_INDEX_PUT_DTYPE_CASES)
+def aten〇index_put〇hacked_twin〡dtype(self_rank_dtype: Tuple[int, int], indices_rank_dtype: List[Tuple[int, int]], values_rank_dtype: Tuple[int, int], accumulate: bool = False) -> int:
+    return _index_put_dtype(self_rank_dtype[1], _optional_indices(indices_rank_dtype),
+                            values_rank_dtype[1])
+
+
+# --- Bucketing -------------------------------------------------------------------------------
+
+
+@shape("aten.bucketize.Tensor", invocations=[
+    Invocation(TensorOfShape(2, 3), TensorOfShape(4)),
+    Invocation(TensorOfShape(), TensorOfShape(4), out_int32=True, right=True),
+    Invocation(TensorOfShape(0, 3), TensorOfShape(0)),
+    KernelErrorInvocation(TensorOfShape(2, 3), TensorOfShape(2, 4)),
+    KernelErrorInvocation(TensorOfShape(2, 3), TensorOfShape()),
+])
+def aten〇bucketize〇Tensor〡shape(self: List[int], boundaries: List[int], out_int32: bool = False, right: bool = False) -> List[int]:
+    # The meta kernel skips this check.
+    if len(boundaries) != 1:
+        raise AssertionError("bucketize: boundaries tensor must be 1 dimension")
+    return upstream._copy(self)
+
+
+@dtype("aten.bucketize.Tensor", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=d), TensorOfShape(4, dtype=b), out_int32=flag)
+    for d in DTYPE_SWEEP for b in (torch.float32, torch.int64) for flag in (False, True)
+])
+def aten〇bucketize〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], boundaries_rank_dtype: Tuple[int, int], out_int32: bool = False, right: bool = False) -> int:
+    return 3 if out_int32 else 4  # int32 or int64

@@ -48,6 +48,7 @@ FAMILY_MODULES = (
     "complex",
     "spectral",
     "scalars",
+    "random",
 )
 
 

@@ -11,11 +11,19 @@ import torch
 import torch.jit._shape_functions as upstream
 from torch import device  # noqa: F401 (annotation of synthesized functions)
 
-from ._helpers import elementwise_dtype, rank_dtype_lists
+from ._helpers import broadcast_shapes, elementwise_dtype, rank_dtype_lists
 from ._synthesize import define
 from .elementwise import DTYPE_SWEEP
+from .promotion import is_integer_dtype
 from .registry import _FUNCTIONS, dtype, shape
-from .testing import ErrorInvocation, Invocation, TensorOfShape
+from .testing import (
+    ErrorInvocation,
+    Invocation,
+    KernelErrorInvocation,
+    KernelInvocation,
+    LongTensorOfShape,
+    TensorOfShape,
+)
 
 # --- Declaring "same dtype as self" functions ------------------------------------------------
 
@@ -861,3 +869,346 @@ keep_self_dtype(
     "aten.repeat", "aten.repeat_interleave.self_int", "aten.flip", "aten.roll",
     "aten.as_strided", "aten.as_strided_copy",
 )
+
+
+# --- More views: at-least ranks, flips and rotations, tiling, reshapes -----------------------
+
+
+@shape("aten.atleast_1d", invocations=[
+    Invocation(TensorOfShape()), Invocation(TensorOfShape(3)), Invocation(TensorOfShape(2, 3)),
+])
+def aten〇atleast_1d〡shape(self: List[int]) -> List[int]:
+    if len(self) == 0:
+        return [1]
+    return upstream._copy(self)
+
+
+@shape("aten.atleast_2d", invocations=[
+    Invocation(TensorOfShape()), Invocation(TensorOfShape(3)), Invocation(TensorOfShape(0)),
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(2, 3, 4)),
+])
+def aten〇atleast_2d〡shape(self: List[int]) -> List[int]:
+    if len(self) == 0:
+        return [1, 1]
+    if len(self) == 1:
+        return [1, self[0]]
+    return upstream._copy(self)
+
+
+def _check_rank_at_least(op: str, self: List[int], rank: int) -> None:
+    if len(self) < rank:
+        raise AssertionError(f"{op}: input must be >= {rank}-d")
+
+
+@shape("aten.fliplr", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(2, 3, 4)),
+    ErrorInvocation(TensorOfShape(3)), ErrorInvocation(TensorOfShape()),
+])
+def aten〇fliplr〡shape(self: List[int]) -> List[int]:
+    _check_rank_at_least("fliplr", self, 2)
+    return upstream._copy(self)
+
+
+@shape("aten.flipud", invocations=[
+    Invocation(TensorOfShape(3)), Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(0)),
+    ErrorInvocation(TensorOfShape()),
+])
+def aten〇flipud〡shape(self: List[int]) -> List[int]:
+    _check_rank_at_least("flipud", self, 1)
+    return upstream._copy(self)
+
+
+@shape("aten.rot90", invocations=[
+    Invocation(TensorOfShape(2, 3)),
+    Invocation(TensorOfShape(2, 3), 2),
+    Invocation(TensorOfShape(2, 3, 4), -1, [2, 0]),
+    Invocation(TensorOfShape(2, 3, 4), 0, [0, 2]),
+    Invocation(TensorOfShape(2, 3, 4), 4, [0, 2]),
+    Invocation(TensorOfShape(2, 3, 4), 5, [-1, 1]),
+    Invocation(TensorOfShape(2, 3, 4), -7, [0, 1]),
+    ErrorInvocation(TensorOfShape(3)),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 1, [0, 1, 2]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 1, [1, 1]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 1, [-1, 2]),
+    ErrorInvocation(TensorOfShape(2, 3, 4), 1, [0, 3]),
+])
+def aten〇rot90〡shape(self: List[int], k: int = 1, dims: List[int] = (0, 1)) -> List[int]:
+    if len(dims) != 2:
+        raise AssertionError("rot90: expected total rotation dims == 2")
+    _check_rank_at_least("rot90", self, 2)
+    wrapped = _wrap_dims(dims, len(self), "rot90")
+    out = upstream._copy(self)
+    # Written so that C's remainder (the Torch dialect's folder: -1 % 4 == -1) agrees too.
+    turns = (k % 4 + 4) % 4
+    if turns == 1 or turns == 3:  # a quarter turn swaps the two sizes
+        out[wrapped[0]] = self[wrapped[1]]
+        out[wrapped[1]] = self[wrapped[0]]
+    return out
+
+
+@shape("aten.tile", invocations=[
+    Invocation(TensorOfShape(2, 3), [2]),
+    Invocation(TensorOfShape(2, 3), [2, 1, 3]),
+    Invocation(TensorOfShape(2, 3), []),
+    Invocation(TensorOfShape(), [2, 3]),
+    Invocation(TensorOfShape(), []),
+    Invocation(TensorOfShape(2, 3, 4), [0, 2]),
+    ErrorInvocation(TensorOfShape(2, 3), [-1]),
+])
+def aten〇tile〡shape(self: List[int], dims: List[int]) -> List[int]:
+    # Fewer dims than `self` has are padded with leading ones; then it is `repeat`.
+    repeats: List[int] = []
+    for _ in range(len(self) - len(dims)):
+        repeats.append(1)
+    return aten〇repeat〡shape(self, repeats + dims)
+
+
+@shape("aten.numpy_T", invocations=[
+    Invocation(TensorOfShape(2, 3)), Invocation(TensorOfShape(2, 3, 4)),
+    Invocation(TensorOfShape(3)), Invocation(TensorOfShape()),
+])
+def aten〇numpy_T〡shape(self: List[int]) -> List[int]:
+    out: List[int] = []
+    for i in range(len(self) - 1, -1, -1):
+        out.append(self[i])
+    return out
+
+
+@shape("aten.reshape_as", invocations=[
+    Invocation(TensorOfShape(2, 3), TensorOfShape(3, 2)),
+    Invocation(TensorOfShape(2, 3), TensorOfShape(6)),
+    Invocation(TensorOfShape(1), TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3), TensorOfShape(3, 3)),
+])
+def aten〇reshape_as〡shape(self: List[int], other: List[int]) -> List[int]:
+    return _view(self, other)
+
+
+@shape("aten._reshape_alias", invocations=[
+    Invocation(TensorOfShape(2, 3), [3, 2], [2, 1]),
+    Invocation(TensorOfShape(2, 3), [6], [1]),
+    Invocation(TensorOfShape(2, 3), [], []),
+    ErrorInvocation(TensorOfShape(2, 3), [-1, 2], [2, 1]),
+    ErrorInvocation(TensorOfShape(2, 3), [3, 2], [1]),
+])
+def aten〇_reshape_alias〡shape(self: List[int], size: List[int], stride: List[int]) -> List[int]:
+    # A view with the given sizes and strides: like as_strided, no numel check.
+    if len(size) != len(stride):
+        raise AssertionError("_reshape_alias: dimensionality of sizes must match "
+                             "dimensionality of strides")
+    _check_sizes_non_negative("_reshape_alias", size)
+    return upstream._copy(size)
+
+
+def _narrow_length(self: List[int], dim: int, length: int) -> List[int]:
+    """narrow's result when the start is unknown: `length` must fit in the dim anyway."""
+    if len(self) == 0:
+        raise AssertionError("narrow: cannot be applied to a 0-dim tensor")
+    dim = upstream.maybe_wrap_dim(dim, len(self))
+    if length < 0:
+        raise AssertionError("narrow: length must be non-negative")
+    if length > self[dim]:
+        raise AssertionError("narrow: start + length exceeds the dimension size")
+    out = upstream._copy(self)
+    out[dim] = length
+    return out
+
+
+# The start tensor is read with .item(), so these cases run on CPU (all-one tensors: start 1).
+@shape("aten.narrow.Tensor", invocations=[
+    KernelInvocation(TensorOfShape(5, 3), 0, LongTensorOfShape(), 2),
+    KernelInvocation(TensorOfShape(5, 3), -1, LongTensorOfShape(), 2),
+    KernelInvocation(TensorOfShape(5, 3), 0, LongTensorOfShape(), 0),
+    KernelErrorInvocation(TensorOfShape(5, 3), 0, LongTensorOfShape(), 6),
+    KernelErrorInvocation(TensorOfShape(5, 3), 0, LongTensorOfShape(), -1),
+    KernelErrorInvocation(TensorOfShape(5, 3), 2, LongTensorOfShape(), 1),
+    KernelErrorInvocation(TensorOfShape(5, 3), 0, LongTensorOfShape(1), 2),
+    KernelErrorInvocation(TensorOfShape(), 0, LongTensorOfShape(), 1),
+])
+def aten〇narrow〇Tensor〡shape(self: List[int], dim: int, start: List[int], length: int) -> List[int]:
+    if len(start) != 0:
+        raise AssertionError("narrow: start must be a 0-dim integral Tensor")
+    return _narrow_length(self, dim, length)
+
+
+@dtype("aten.narrow.Tensor", invocations=[
+    KernelInvocation(TensorOfShape(5, 3, dtype=d), 0, LongTensorOfShape(), 2) for d in DTYPE_SWEEP
+] + [
+    KernelInvocation(TensorOfShape(5, 3), 0, TensorOfShape(dtype=d), 2)
+    for d in (torch.int32, torch.uint8)
+] + [
+    KernelErrorInvocation(TensorOfShape(5, 3), 0, TensorOfShape(dtype=d), 2)
+    for d in (torch.float32, torch.bool)
+])
+def aten〇narrow〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], dim: int, start_rank_dtype: Tuple[int, int], length: int) -> int:
+    if not is_integer_dtype(start_rank_dtype[1]):
+        raise AssertionError("narrow: start must be a 0-dim integral Tensor")
+    return self_rank_dtype[1]
+
+
+@shape("aten.diag", invocations=[
+    Invocation(TensorOfShape(3)),
+    Invocation(TensorOfShape(3), -1),
+    Invocation(TensorOfShape(3), 5),
+    Invocation(TensorOfShape(0)),
+    Invocation(TensorOfShape(2, 3)),
+    Invocation(TensorOfShape(2, 3), 1),
+    Invocation(TensorOfShape(2, 3), -1),
+    Invocation(TensorOfShape(2, 3), 5),
+    Invocation(TensorOfShape(2, 3), -5),
+    ErrorInvocation(TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3, 4)),
+])
+def aten〇diag〡shape(self: List[int], diagonal: int = 0) -> List[int]:
+    if len(self) == 1:
+        size = self[0] + max(diagonal, -diagonal)
+        return [size, size]
+    if len(self) == 2:
+        return aten〇diagonal〡shape(self, diagonal)
+    raise AssertionError("diag: supports 1D or 2D tensors")
+
+
+@shape("aten.diag_embed", invocations=[
+    Invocation(TensorOfShape(3)),
+    Invocation(TensorOfShape(2, 3)),
+    Invocation(TensorOfShape(2, 3), 2, 0, 2),
+    Invocation(TensorOfShape(2, 3), -1, 0, 2),
+    Invocation(TensorOfShape(2, 3, 4), -1, 2, 0),
+    Invocation(TensorOfShape(0)),
+    ErrorInvocation(TensorOfShape()),
+    ErrorInvocation(TensorOfShape(2, 3), 0, 1, 1),
+    ErrorInvocation(TensorOfShape(2, 3), 0, 1, -2),
+    ErrorInvocation(TensorOfShape(2, 3), 0, 0, 3),
+])
+def aten〇diag_embed〡shape(self: List[int], offset: int = 0, dim1: int = -2, dim2: int = -1) -> List[int]:
+    # The last dim becomes a diagonal of the plane (dim1, dim2) of a result one rank higher.
+    rank = len(self) + 1
+    d1 = upstream.maybe_wrap_dim(dim1, rank)
+    d2 = upstream.maybe_wrap_dim(dim2, rank)
+    if d1 == d2:
+        raise AssertionError("diag_embed: diagonal dimensions cannot be identical")
+    size = self[-1] + max(offset, -offset)
+    out: List[int] = []
+    kept = 0
+    for i in range(rank):
+        if i == d1 or i == d2:
+            out.append(size)
+        else:
+            out.append(self[kept])
+            kept += 1
+    return out
+
+
+keep_self_dtype(
+    globals(),
+    "aten.atleast_1d", "aten.atleast_2d", "aten.fliplr", "aten.flipud", "aten.rot90",
+    "aten.tile", "aten.numpy_T", "aten.reshape_as", "aten._reshape_alias", "aten.diag",
+    "aten.diag_embed",
+)
+
+
+# --- More lists of tensors: broadcast_tensors, hstack, column_stack --------------------------
+
+
+@shape("aten.broadcast_tensors", invocations=[
+    Invocation([TensorOfShape(2, 1), TensorOfShape(3), TensorOfShape()]),
+    Invocation([TensorOfShape(2, 3)]),
+    Invocation([TensorOfShape(0, 1), TensorOfShape(4)]),
+    Invocation([]),
+    ErrorInvocation([TensorOfShape(2), TensorOfShape(3)]),
+])
+def aten〇broadcast_tensors〡shape(tensors: List[List[int]]) -> List[List[int]]:
+    shape_ = broadcast_shapes(tensors)
+    out: List[List[int]] = []
+    for _ in tensors:
+        out.append(upstream._copy(shape_))
+    return out
+
+
+@dtype("aten.broadcast_tensors", invocations=[
+    Invocation([TensorOfShape(2, 1, dtype=a), TensorOfShape(3, dtype=b)])
+    for a in DTYPE_SWEEP for b in (torch.int32, torch.float64, torch.bool)
+] + [Invocation([])])
+def aten〇broadcast_tensors〡dtype(tensors_rank_dtype: List[Tuple[int, int]]) -> List[int]:
+    # Each tensor keeps its own dtype.
+    dtypes: List[int] = []
+    for _, dtype_ in tensors_rank_dtype:
+        dtypes.append(dtype_)
+    return dtypes
+
+
+def _check_non_empty(op: str, tensors: List[List[int]]) -> None:
+    if len(tensors) == 0:
+        raise AssertionError(op + ": expects a non-empty TensorList")
+
+
+@shape("aten.hstack", invocations=[
+    Invocation([TensorOfShape(3), TensorOfShape(4)]),
+    Invocation([TensorOfShape(), TensorOfShape()]),
+    Invocation([TensorOfShape(), TensorOfShape(2)]),
+    Invocation([TensorOfShape(2, 3), TensorOfShape(2, 1)]),
+    Invocation([TensorOfShape(2, 3, 4), TensorOfShape(2, 1, 4)]),
+    Invocation([TensorOfShape(0), TensorOfShape(2, 3)]),
+    ErrorInvocation([TensorOfShape(3), TensorOfShape(3, 2)]),
+    ErrorInvocation([TensorOfShape(2, 3), TensorOfShape(3)]),
+    ErrorInvocation([]),
+])
+def aten〇hstack〡shape(tensors: List[List[int]]) -> List[int]:
+    _check_non_empty("hstack", tensors)
+    at_least_1d: List[List[int]] = []
+    for t in tensors:
+        at_least_1d.append(t if len(t) > 0 else [1])
+    # 1-D tensors concatenate along their only dim, others along the second.
+    return upstream.cat(at_least_1d, 0 if len(at_least_1d[0]) == 1 else 1)
+
+
+@shape("aten.column_stack", invocations=[
+    Invocation([TensorOfShape(3), TensorOfShape(3)]),
+    Invocation([TensorOfShape(), TensorOfShape()]),
+    Invocation([TensorOfShape(2, 3), TensorOfShape(2, 1)]),
+    Invocation([TensorOfShape(2, 3), TensorOfShape(2)]),
+    Invocation([TensorOfShape(3), TensorOfShape(3, 2)]),
+    Invocation([TensorOfShape(2, 3, 4), TensorOfShape(2, 1, 4)]),
+    ErrorInvocation([TensorOfShape(3), TensorOfShape(4)]),
+    ErrorInvocation([TensorOfShape(), TensorOfShape(2)]),
+    ErrorInvocation([TensorOfShape(0), TensorOfShape(2, 3)]),
+    ErrorInvocation([]),
+])
+def aten〇column_stack〡shape(tensors: List[List[int]]) -> List[int]:
+    _check_non_empty("column_stack", tensors)
+    columns: List[List[int]] = []
+    for t in tensors:  # a tensor of rank 0 or 1 becomes one column
+        columns.append([upstream.numel(t), 1] if len(t) <= 1 else t)
+    return upstream.cat(columns, 1)
+
+
+def _stack_dtype(op: str, tensors_rank_dtype: List[Tuple[int, int]]) -> int:
+    """cat's promotion after atleast_1d: a zero-rank tensor promotes as a dimensioned one."""
+    if len(tensors_rank_dtype) == 0:
+        raise AssertionError(op + ": expects a non-empty TensorList")
+    ranks: List[Optional[int]] = []
+    dtypes: List[int] = []
+    for rank, dtype_ in tensors_rank_dtype:
+        ranks.append(max(rank, 1))
+        dtypes.append(dtype_)
+    return elementwise_dtype(0, ranks, dtypes)  # 0: DEFAULT promotion
+
+
+_STACK_DTYPE_CASES = [
+    Invocation([TensorOfShape(3, dtype=a), TensorOfShape(3, dtype=b)])
+    for a in DTYPE_SWEEP for b in DTYPE_SWEEP
+] + [
+    Invocation([TensorOfShape(dtype=torch.float32), TensorOfShape(dtype=torch.int32)]),
+    Invocation([TensorOfShape(dtype=torch.float64), TensorOfShape(1, dtype=torch.float32)]),
+    ErrorInvocation([]),
+]
+
+
+@dtype("aten.hstack", invocations=_STACK_DTYPE_CASES)
+def aten〇hstack〡dtype(tensors_rank_dtype: List[Tuple[int, int]]) -> int:
+    return _stack_dtype("hstack", tensors_rank_dtype)
+
+
+@dtype("aten.column_stack", invocations=_STACK_DTYPE_CASES)
+def aten〇column_stack〡dtype(tensors_rank_dtype: List[Tuple[int, int]]) -> int:
+    return _stack_dtype("column_stack", tensors_rank_dtype)
