@@ -364,8 +364,11 @@ def _guard_finding(case: Case, refined, tensors: dict, truth: _Truth) -> Outcome
 
 
 def _first_line(error) -> str:
+    """The message's first line (two when the first only introduces the second)."""
     lines = str(error).strip().splitlines()
-    return lines[0] if lines else repr(error)
+    if not lines:
+        return repr(error)
+    return " ".join(lines[:2]) if lines[0].endswith(":") else lines[0]
 
 
 # --- workers -----------------------------------------------------------------------------
