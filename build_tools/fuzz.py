@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""Differential fuzzing of torch-refine against PyTorch (see test/python/robustness/fuzzer.py).
+
+    build_tools/fuzz.py --seed 0 --cases 3000 --jobs 2
+    build_tools/fuzz.py --seed 0 --case 'aten.mm#1'     # one case, with its reproducer
+
+Prints a summary line (cases, and the count of each verdict) and the reproducer IR of every
+failure; exits 1 when a case fails that test/python/robustness/known_failures.json does not
+list for this seed.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "test" / "python"))
+sys.path.insert(0, str(ROOT / "python"))
+
+from robustness import fuzzer  # noqa: E402
+from robustness.known import known_failures  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cases", type=int, default=1000)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--timeout", type=float, default=fuzzer.TIMEOUT_SECONDS,
+                        help="seconds per case before it counts as a hang")
+    parser.add_argument("--case", action="append", default=[],
+                        help="run only this case (`<op>#<k>`); repeatable")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also print skipped and cpu-only cases, with their reasons")
+    options = parser.parse_args()
+
+    cases = options.case or fuzzer.case_ids(options.seed, options.cases, fuzzer.fuzzed_ops())
+    done = 0
+
+    def progress(outcome):
+        nonlocal done
+        done += 1
+        if outcome.failed or (options.verbose and outcome.verdict != "ok"):
+            print(outcome.reproducer(), flush=True)
+        elif done % 100 == 0:
+            print(f"... {done}/{len(cases)}", file=sys.stderr, flush=True)
+
+    outcomes = fuzzer.run(options.seed, cases, options.jobs, options.timeout, progress)
+    known = known_failures(options.seed)
+    new = [o for o in outcomes if o.failed and known.get(o.case, (None,))[0] != o.verdict]
+    print(fuzzer.summary(outcomes))
+    if new:
+        print(f"{len(new)} not in known_failures.json: " + ", ".join(o.case for o in new))
+    return 1 if new else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
