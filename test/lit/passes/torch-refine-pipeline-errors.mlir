@@ -20,3 +20,54 @@ func.func @unique_consecutive_of_zero_rank(%arg0: !torch.vtensor<[],f32>) -> !to
   %0:3 = torch.aten.unique_consecutive %arg0, %true, %true, %dim : !torch.vtensor<[],f32>, !torch.bool, !torch.bool, !torch.optional<int> -> !torch.vtensor, !torch.vtensor, !torch.vtensor
   return %0#0 : !torch.vtensor
 }
+
+// -----
+
+// Element counts past int64: PyTorch raises "Storage size calculation overflowed". The
+// library's check avoids aten.floordiv.int, whose torch-mlir folder computes in doubles
+// (9223372036854775807 // 1 folds to -2**63, which refused every zeros of known sizes).
+func.func @zeros_past_int64() -> !torch.vtensor {
+  %int2_40 = torch.constant.int 1099511627776
+  %none = torch.constant.none
+  %size = torch.prim.ListConstruct %int2_40, %int2_40 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error@+1 {{'torch.aten.zeros' op shape check failed: AssertionError: zeros: storage size calculation overflowed}}
+  %0 = torch.aten.zeros %size, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+func.func @expand_past_int64(%arg0: !torch.vtensor<[1,1],f32>) -> !torch.vtensor {
+  %int2_62 = torch.constant.int 4611686018427387904
+  %int4 = torch.constant.int 4
+  %false = torch.constant.bool false
+  %size = torch.prim.ListConstruct %int2_62, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error@+1 {{'torch.aten.expand' op shape check failed: AssertionError: expand: storage size calculation overflowed}}
+  %0 = torch.aten.expand %arg0, %size, %false : !torch.vtensor<[1,1],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// 2**62 float32 elements are 2**64 bytes.
+func.func @zeros_bytes_past_int64() -> !torch.vtensor {
+  %int2_62 = torch.constant.int 4611686018427387904
+  %none = torch.constant.none
+  %size = torch.prim.ListConstruct %int2_62 : (!torch.int) -> !torch.list<int>
+  // expected-error@+1 {{'torch.aten.zeros' op shape check failed: AssertionError: zeros: storage size calculation overflowed}}
+  %0 = torch.aten.zeros %size, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// 7 * 2**60 int8 elements fit (no error expected).
+func.func @new_zeros_below_int64(%arg0: !torch.vtensor<[2],f32>) -> !torch.vtensor {
+  %int2_60 = torch.constant.int 1152921504606846976
+  %int7 = torch.constant.int 7
+  %int8_dtype = torch.constant.int 1
+  %none = torch.constant.none
+  %size = torch.prim.ListConstruct %int2_60, %int7 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.new_zeros %arg0, %size, %int8_dtype, %none, %none, %none : !torch.vtensor<[2],f32>, !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
