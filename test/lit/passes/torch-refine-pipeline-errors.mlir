@@ -71,3 +71,46 @@ func.func @new_zeros_below_int64(%arg0: !torch.vtensor<[2],f32>) -> !torch.vtens
   %0 = torch.aten.new_zeros %arg0, %size, %int8_dtype, %none, %none, %none : !torch.vtensor<[2],f32>, !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// In place, the result is self: an operand broadcasting self to more dims is an error.
+func.func @add_inplace_broadcasting_past_self(%arg0: !torch.tensor<[3],f32>, %arg1: !torch.tensor<[2,3],f32>) -> !torch.tensor {
+  %int1 = torch.constant.int 1
+  // expected-error@+1 {{'torch.aten.add_.Tensor' op shape check failed: AssertionError: aten.add_.Tensor: the result's rank differs from self's}}
+  %0 = torch.aten.add_.Tensor %arg0, %arg1, %int1 : !torch.tensor<[3],f32>, !torch.tensor<[2,3],f32>, !torch.int -> !torch.tensor
+  return %0 : !torch.tensor
+}
+
+// -----
+
+// Softmax of an empty floating-point tensor is accepted (no error expected).
+func.func @softmax_of_empty(%arg0: !torch.vtensor<[0,3],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten._softmax %arg0, %int0, %false : !torch.vtensor<[0,3],f32>, !torch.int, !torch.bool -> !torch.vtensor
+  %1 = torch.aten._log_softmax %arg0, %int1, %false : !torch.vtensor<[0,3],f32>, !torch.int, !torch.bool -> !torch.vtensor
+  %2 = torch.aten.softmax.int %arg0, %int0, %none : !torch.vtensor<[0,3],f32>, !torch.int, !torch.none -> !torch.vtensor
+  return %0, %1, %2 : !torch.vtensor, !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+func.func @add_alpha_float_of_integers(%arg0: !torch.vtensor<[3],si64>, %arg1: !torch.vtensor<[3],si64>) -> !torch.vtensor {
+  %alpha = torch.constant.float 1.500000e+00
+  // expected-error@+1 {{'torch.aten.add.Tensor' op dtype check failed: AssertionError: aten.add.Tensor: For integral input tensors, argument alpha must not be a floating point number}}
+  %0 = torch.aten.add.Tensor %arg0, %arg1, %alpha : !torch.vtensor<[3],si64>, !torch.vtensor<[3],si64>, !torch.float -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+func.func @scatter_float_index(%arg0: !torch.vtensor<[3,4],f32>, %arg1: !torch.vtensor<[3,2],f32>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %value = torch.constant.float 1.500000e+00
+  // expected-error@+1 {{'torch.aten.scatter.value' op dtype check failed: AssertionError: scatter: expected dtype int32/int64 for index}}
+  %0 = torch.aten.scatter.value %arg0, %int1, %arg1, %value : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[3,2],f32>, !torch.float -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
