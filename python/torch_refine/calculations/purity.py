@@ -33,6 +33,8 @@ def is_pure(op) -> bool:
         return False
     if len(operation.results) == 0:
         return False
+    if name == "torch.prim.NumToTensor.Scalar":
+        return True  # a fresh tensor of a number: how `scalar_dtype` reads a number's type
     if any(is_tensor_type_text(str(result.type)) for result in operation.results):
         return False
     # Any list an op returns is a new object: moving or cloning the op without the ops that

@@ -24,6 +24,54 @@ def broadcast_shapes(shapes: List[List[int]]) -> List[int]:
     return result
 
 
+def _product_overflows(sizes: List[int], itemsize: int) -> bool:
+    """Whether `itemsize` times the product of non-negative `sizes` surely exceeds the
+    int64 maximum, where PyTorch's size checks raise.
+
+    In floats: the bound is 2**63 raised by a 2**-40 part of itself, more than the rounding
+    of the product (at most ~2**-46 over 64 dims), so the float product reaches it only where
+    the exact one exceeds the maximum; one within 2**-40 of it passes. (An exact integer
+    bound needs `//` of numbers above 2**53, which torch-mlir's aten.floordiv.int folder
+    computes in doubles.) Sizes with a 0 pass too, though PyTorch also raises where the
+    product before the 0 wrapped around 2**64: checking that costs a guard many times
+    this size on every dynamic shape, for sizes no program has."""
+    product = float(itemsize)
+    for size in sizes:
+        product = product * float(size)
+    return product >= 9223372036863164416.0  # 2**63 + 2**23
+
+
+def dtype_itemsize(dtype: int) -> int:
+    """Bytes per element of a dtype code; 1 for codes not listed, a lower bound, so that
+    size checks using it never refuse what PyTorch accepts."""
+    if dtype == 10:  # complex128
+        return 16
+    if dtype == 4 or dtype == 7 or dtype == 9 or dtype == 29:  # int64, float64, complex64, uint64
+        return 8
+    if dtype == 3 or dtype == 6 or dtype == 8 or dtype == 28:  # int32, float32, complex32, uint32
+        return 4
+    if dtype == 2 or dtype == 5 or dtype == 15 or dtype == 27:  # int16, float16, bfloat16, uint16
+        return 2
+    return 1
+
+
+def check_numel_fits(op: str, sizes: List[int], itemsize: int = 1) -> None:
+    """PyTorch's overflow check of a tensor's sizes (c10::safe_compute_numel; with the
+    element size, computeStorageNbytesContiguous of a new tensor), see _product_overflows."""
+    if _product_overflows(sizes, itemsize):
+        raise AssertionError(op + ": storage size calculation overflowed")
+
+
+def check_contiguous_strides_fit(op: str, sizes: List[int]) -> None:
+    """The contiguous strides of a new tensor (products of the later sizes, 0 counting as
+    1) must fit in int64."""
+    later: List[int] = []
+    for i in range(1, len(sizes)):
+        later.append(max(sizes[i], 1))
+    if _product_overflows(later, 1):
+        raise AssertionError(op + ": stride calculation overflowed")
+
+
 def elementwise_dtype(
     kind: int, ranks: List[Optional[int]], dtypes: List[int]
 ) -> int:

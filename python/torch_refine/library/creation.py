@@ -15,7 +15,12 @@ import torch
 import torch.jit._shape_functions as upstream
 from torch import device
 
-from ._helpers import scalar_dtype
+from ._helpers import (
+    check_contiguous_strides_fit,
+    check_numel_fits,
+    dtype_itemsize,
+    scalar_dtype,
+)
 from .elementwise import DTYPE_SWEEP
 from .registry import dtype, shape
 from .testing import ErrorInvocation, Invocation, KernelInvocation, TensorOfShape
@@ -26,11 +31,22 @@ _DTYPES_OR_NONE = (None, *DTYPE_SWEEP)
 # --- Family-private helpers (TorchScript) ----------------------------------------------------
 
 
-def _new_size(op: str, size: List[int]) -> List[int]:
+def _new_size(op: str, size: List[int], itemsize: int = 1) -> List[int]:
+    """The sizes of a new tensor: non-negative, their product (in bytes, with the element
+    size) fitting in int64."""
     for s in size:
         if s < 0:
             raise AssertionError(op + ": trying to create tensor with negative dimension")
+    check_numel_fits(op, size, itemsize)
     return upstream._copy(size)
+
+
+def _new_contiguous_size(op: str, size: List[int], dtype_: Optional[int]) -> List[int]:
+    """The sizes of a new contiguous tensor of `dtype_` (None: not known here, so its
+    bytes are not checked): its strides fit in int64 too."""
+    result = _new_size(op, size, 1 if dtype_ is None else dtype_itemsize(dtype_))
+    check_contiguous_strides_fit(op, size)
+    return result
 
 
 def _is_complex(dtype_: int) -> bool:
@@ -118,13 +134,32 @@ _SIZE_CASES = [
     Invocation([]),
     Invocation([0, 4]),
     ErrorInvocation([2, -1]),
+    # Sizes whose product, bytes or strides overflow int64 (on meta tensors: CPU ones
+    # would be allocated).
+    ErrorInvocation([2**40, 2**40], device="meta"),
+    ErrorInvocation([2**62, 4], device="meta"),
+    ErrorInvocation([2**61, 2], device="meta"),  # 2**64 bytes of float32
+    ErrorInvocation([0, 2**62, 8], device="meta"),  # the first dim's stride
+    Invocation([2**62, 2, 0], device="meta"),
+    Invocation([0, 2**60, 4], device="meta"),
 ]
 _SIZE_DTYPE_CASES = [Invocation([2, 3], dtype=d) for d in _DTYPES_OR_NONE]
+_ITEMSIZE_CASES = [
+    Invocation([2**62, 1], dtype=torch.int8, device="meta"),
+    ErrorInvocation([2**62, 1], dtype=torch.int32, device="meta"),
+    ErrorInvocation([2**60], dtype=torch.complex128, device="meta"),
+]
 
 
-@shape("aten.zeros", "aten.ones", "aten.rand", "aten.randn", invocations=_SIZE_CASES)
+@shape("aten.zeros", "aten.ones", "aten.rand", invocations=_SIZE_CASES + _ITEMSIZE_CASES)
 def aten〇zeros〡shape(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
-    return _new_size("zeros", size)
+    return _new_contiguous_size("zeros", size, _or_default_float(dtype))
+
+
+# randn's meta kernel (a Python reference) checks the element count, not the bytes.
+@shape("aten.randn", invocations=[case for case in _SIZE_CASES if case.args[0] != [2**61, 2]])
+def aten〇randn〡shape(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    return _new_contiguous_size("randn", size, None)
 
 
 @dtype("aten.zeros", "aten.ones", invocations=_SIZE_DTYPE_CASES)
@@ -142,10 +177,13 @@ def aten〇rand〡dtype(size: List[int], dtype: Optional[int] = None, layout: Op
 
 @shape("aten.empty.memory_format", invocations=[
     *_SIZE_CASES,
+    *_ITEMSIZE_CASES,
     Invocation([2, 3], memory_format=torch.contiguous_format),
 ])
 def aten〇empty〇memory_format〡shape(size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None, memory_format: Optional[int] = None) -> List[int]:
-    return _new_size("empty", size)
+    if memory_format is not None and memory_format != 0:  # 0: torch.contiguous_format
+        return _new_size("empty", size)
+    return _new_contiguous_size("empty", size, _or_default_float(dtype))
 
 
 @dtype("aten.empty.memory_format", invocations=_SIZE_DTYPE_CASES)
@@ -180,9 +218,12 @@ def aten〇empty_strided〡dtype(size: List[int], stride: List[int], dtype: Opti
     Invocation([], 2.0),
     Invocation([0], 2.0),
     ErrorInvocation([-1], 2.0),
+    ErrorInvocation([2**62, 4], True, device="meta"),
+    ErrorInvocation([2**61, 2], 2.0, dtype=torch.float32, device="meta"),
+    Invocation([2**62, 1], True, device="meta"),
 ])
 def aten〇full〡shape(size: List[int], fill_value: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
-    return _new_size("full", size)
+    return _new_contiguous_size("full", size, dtype)
 
 
 _FILL_VALUES = (2, 2.5, True, 1j)
@@ -218,9 +259,11 @@ def aten〇scalar_tensor〡dtype(s: Union[int, float, complex], dtype: Optional[
     Invocation(0),
     Invocation(5, dtype=torch.float32),
     ErrorInvocation(-1),
+    ErrorInvocation(2**61, device="meta"),  # 2**64 bytes of int64
+    Invocation(2**59, device="meta"),
 ])
 def aten〇randperm〡shape(n: int, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
-    return _new_size("randperm", [n])
+    return _new_contiguous_size("randperm", [n], dtype)
 
 
 def _randperm_limit(dtype_: int) -> int:
@@ -398,6 +441,9 @@ _NEW_CASES = [
     Invocation(TensorOfShape(), []),
     Invocation(TensorOfShape(2), [0]),
     ErrorInvocation(TensorOfShape(2), [-1]),
+    ErrorInvocation(TensorOfShape(2), [2**62, 4]),
+    ErrorInvocation(TensorOfShape(2), [2**61, 2], dtype=torch.int32),
+    ErrorInvocation(TensorOfShape(2), [0, 2**62, 8]),
 ]
 _NEW_DTYPE_CASES = [
     Invocation(TensorOfShape(2, 3, dtype=a), [4], dtype=b)
@@ -407,7 +453,7 @@ _NEW_DTYPE_CASES = [
 
 @shape("aten.new_zeros", "aten.new_ones", "aten.new_empty", invocations=_NEW_CASES)
 def aten〇new_zeros〡shape(self: List[int], size: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
-    return _new_size("new_zeros", size)
+    return _new_contiguous_size("new_zeros", size, dtype)
 
 
 @dtype("aten.new_zeros", "aten.new_ones", "aten.new_empty", invocations=_NEW_DTYPE_CASES)
@@ -421,7 +467,7 @@ def aten〇new_zeros〡dtype(self_rank_dtype: Tuple[int, int], size: List[int], 
     ErrorInvocation(TensorOfShape(2), [-1], 2.0),
 ])
 def aten〇new_full〡shape(self: List[int], size: List[int], fill_value: float, dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
-    return _new_size("new_full", size)
+    return _new_contiguous_size("new_full", size, dtype)
 
 
 @dtype("aten.new_full", invocations=[
@@ -601,9 +647,16 @@ def aten〇copy〡dtype(self_rank_dtype: Tuple[int, int], src_rank_dtype: Tuple[
     Invocation(TensorOfShape(3), []),
     Invocation(TensorOfShape(3), [0]),
     ErrorInvocation(TensorOfShape(3), [-2, 5]),
+    ErrorInvocation(TensorOfShape(3), [2**62, 4]),
+    ErrorInvocation(TensorOfShape(3), [0, 2**62, 8]),
+    Invocation(TensorOfShape(3), [2**62, 1]),
 ])
 def aten〇resize_〡shape(self: List[int], size: List[int], memory_format: Optional[int] = None) -> List[int]:
-    return _new_size("resize_", size)
+    if memory_format is not None and memory_format != 0:  # 0: torch.contiguous_format
+        return _new_size("resize_", size)
+    result = _new_size("resize_", size)
+    check_contiguous_strides_fit("resize_", size)
+    return result
 
 
 # --- Fills -----------------------------------------------------------------------------------

@@ -62,6 +62,9 @@ def _unique_along(
     op: str, self: List[int], dim: int
 ) -> Tuple[List[int], List[int], List[int]]:
     """Unique slices along `dim`: the inverse and counts are always computed."""
+    if len(self) == 0:  # maybe_wrap_dim accepts dims 0 and -1 of a zero-rank tensor
+        raise AssertionError(op + ": Dimension specified as " + str(dim)
+                             + " but tensor has no dimensions")
     dim = upstream.maybe_wrap_dim(dim, len(self))
     if self[dim] != 0 and _numel(self) == 0:
         raise AssertionError(
@@ -185,6 +188,7 @@ def aten〇_unique〡shape(self: List[int], sorted: bool = True, return_inverse:
     DataDependentInvocation(TensorOfShape(0, 4), 0, True, True, True),
     ErrorInvocation(TensorOfShape(3, 4), 2),
     ErrorInvocation(TensorOfShape(), 0),
+    ErrorInvocation(TensorOfShape(), -1),
     KernelErrorInvocation(TensorOfShape(0, 4), 1),
 ])
 def aten〇unique_dim〡shape(self: List[int], dim: int, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False) -> Tuple[List[int], List[int], List[int]]:
@@ -202,6 +206,7 @@ def aten〇unique_dim〡shape(self: List[int], dim: int, sorted: bool = True, re
     DataDependentInvocation(TensorOfShape(0, 2), True, True, 0),
     ErrorInvocation(TensorOfShape(3, 4), True, True, 2),
     ErrorInvocation(TensorOfShape(), True, True, 0),
+    ErrorInvocation(TensorOfShape(), False, False, -1),
 ])
 def aten〇unique_consecutive〡shape(self: List[int], return_inverse: bool = False, return_counts: bool = False, dim: Optional[int] = None) -> Tuple[List[int], List[int], List[int]]:
     if dim is None:

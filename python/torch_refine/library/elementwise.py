@@ -66,6 +66,15 @@ REAL = ("is_integer_dtype(promoted) or is_float_dtype(promoted)",
         "bool and complex tensors are not supported", torch.complex64)
 FLOATING = ("is_float_dtype(promoted)", "only floating-point tensors are supported",
             torch.int64)
+# PyTorch's alpha_check on the result dtype (`alpha` scales the other operand of add/sub).
+ALPHA_BOOL = ("scalar_dtype(alpha) != 11 or promoted == 11",
+              "Boolean alpha only supported for Boolean results", None)
+ALPHA_FLOAT = ("_alpha_fits(scalar_dtype(alpha), promoted)",
+               "For integral input tensors, argument alpha must not be a floating point number",
+               None)
+ALPHA_COMPLEX = ("scalar_dtype(alpha) != 10 or is_complex_dtype(promoted)",
+                 "For non-complex input tensors, argument alpha must not be a complex number",
+                 None)
 GELU_APPROXIMATE = ("approximate == 'none' or approximate == 'tanh'",
                     "approximate must be 'none' or 'tanh'", None)
 
@@ -75,6 +84,13 @@ def _has_bool(dtypes: List[int]) -> bool:
         if code == 11:
             return True
     return False
+
+
+def _alpha_fits(alpha_dtype: int, result: int) -> bool:
+    """Whether a float or complex `alpha` (codes 7, 10) scales into a floating or complex result."""
+    if alpha_dtype != 7 and alpha_dtype != 10:
+        return True
+    return is_float_dtype(result) or is_complex_dtype(result)
 
 
 def operands(op: str, non_promoting: frozenset = _NON_PROMOTING) -> tuple[list[str], list[str]]:
@@ -185,9 +201,29 @@ _FLOAT_UNARY = (
 )
 elementwise(_FLOAT_UNARY + ("aten.atan2", "aten.div.Tensor", "aten.div.Scalar"),
             promotion.INT_TO_FLOAT)
-elementwise(("aten.add.Tensor", "aten.mul.Tensor", "aten.add.Scalar", "aten.mul.Scalar"),
-            promotion.DEFAULT)
-elementwise(("aten.sub.Tensor", "aten.sub.Scalar"), promotion.DEFAULT, (NO_BOOL,), KERNEL)
+elementwise(("aten.mul.Tensor", "aten.mul.Scalar"), promotion.DEFAULT)
+_ALPHA = (ALPHA_BOOL, ALPHA_FLOAT, ALPHA_COMPLEX)
+_ALPHA_ERRORS = (
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.int64), TensorOfShape(2, dtype=torch.int64),
+                          alpha=1.5),
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.float32), TensorOfShape(2), alpha=True),
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.float32), TensorOfShape(2), alpha=1j),
+    KernelInvocation(TensorOfShape(2, dtype=torch.int64), TensorOfShape(2), alpha=1.5),
+    KernelInvocation(TensorOfShape(2, dtype=torch.int32), TensorOfShape(2, dtype=torch.complex64),
+                     alpha=1j),
+)
+_ALPHA_SCALAR_ERRORS = (
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.int64), 2, alpha=1.5),
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.bool), 2, alpha=True),
+    KernelInvocation(TensorOfShape(2, dtype=torch.int64), 2.5, alpha=1.5),
+)
+elementwise(("aten.add.Tensor",), promotion.DEFAULT, _ALPHA, KERNEL,
+            _ALPHA_ERRORS + (KernelInvocation(TensorOfShape(2, dtype=torch.bool),
+                                              TensorOfShape(2, dtype=torch.bool), alpha=True),))
+elementwise(("aten.add.Scalar",), promotion.DEFAULT, _ALPHA, KERNEL, _ALPHA_SCALAR_ERRORS)
+elementwise(("aten.sub.Tensor",), promotion.DEFAULT, (NO_BOOL,) + _ALPHA, KERNEL, _ALPHA_ERRORS)
+elementwise(("aten.sub.Scalar",), promotion.DEFAULT, (NO_BOOL,) + _ALPHA, KERNEL,
+            _ALPHA_SCALAR_ERRORS)
 elementwise(("aten.neg",), promotion.DEFAULT, (NO_BOOL,))
 elementwise(("aten.abs",), promotion.COMPLEX_TO_FLOAT)
 elementwise(("aten.ceil", "aten.floor", "aten.round", "aten.trunc", "aten.relu"),

@@ -63,6 +63,13 @@ def _check_index_shape(op: str, self: List[int], dim: int, index: List[int],
     return dim
 
 
+def _check_scatter_index_dtype(op: str, index_dtype: int) -> None:
+    """PyTorch skips this check for an empty index; a dtype function cannot see that, so
+    an empty float index is refused too."""
+    if index_dtype != 4 and index_dtype != 3:  # int64, int32
+        raise AssertionError(op + ": expected dtype int32/int64 for index")
+
+
 def _check_same_dtype(op: str, self_dtype: int, src_dtype: int) -> None:
     if self_dtype != src_dtype:
         raise AssertionError(op + ": expected self.dtype to be equal to src.dtype")
@@ -263,8 +270,11 @@ def aten〇scatter〇src〡shape(self: List[int], dim: int, index: List[int], sr
         1,
         TensorOfShape(3, 2, dtype=torch.int64),
         TensorOfShape(3, 3),
-    )])
+    ), ErrorInvocation(TensorOfShape(3, 4), 1, TensorOfShape(3, 2), TensorOfShape(3, 3)),
+        Invocation(TensorOfShape(3, 4), 1, TensorOfShape(3, 2, dtype=torch.int32),
+                   TensorOfShape(3, 3))])
 def aten〇scatter〇src〡dtype(self_rank_dtype: Tuple[int, int], dim: int, index_rank_dtype: Tuple[int, int], src_rank_dtype: Tuple[int, int]) -> int:
+    _check_scatter_index_dtype("scatter", index_rank_dtype[1])
     _check_same_dtype("scatter", self_rank_dtype[1], src_rank_dtype[1])
     return self_rank_dtype[1]
 
@@ -284,8 +294,13 @@ def aten〇scatter〇value〡shape(self: List[int], dim: int, index: List[int], 
 @dtype("aten.scatter.value", invocations=[
     Invocation(TensorOfShape(3, 4, dtype=d), 1, LongTensorOfShape(3, 2), v)
     for d in DTYPE_SWEEP for v in (2, 2.5, True)
+] + [
+    ErrorInvocation(TensorOfShape(3, 4), 1, TensorOfShape(3, 2), 1.5),
+    ErrorInvocation(TensorOfShape(3, 4), 1, TensorOfShape(3, 2, dtype=torch.uint8), 1.5),
+    Invocation(TensorOfShape(3, 4), 1, TensorOfShape(3, 2, dtype=torch.int32), 1.5),
 ])
 def aten〇scatter〇value〡dtype(self_rank_dtype: Tuple[int, int], dim: int, index_rank_dtype: Tuple[int, int], value: Union[int, float, complex]) -> int:
+    _check_scatter_index_dtype("scatter", index_rank_dtype[1])
     return self_rank_dtype[1]
 
 
@@ -317,8 +332,11 @@ def aten〇scatter_reduce〇two〡shape(self: List[int], dim: int, index: List[i
         TensorOfShape(3, 2, dtype=torch.int64),
         TensorOfShape(3, 3),
         'sum',
-    )])
+    ), ErrorInvocation(TensorOfShape(3, 4), 1, TensorOfShape(3, 2), TensorOfShape(3, 3), "sum"),
+        ErrorInvocation(TensorOfShape(3, 4), 1, TensorOfShape(3, 2, dtype=torch.bool),
+                        TensorOfShape(3, 3), "amax")])
 def aten〇scatter_reduce〇two〡dtype(self_rank_dtype: Tuple[int, int], dim: int, index_rank_dtype: Tuple[int, int], src_rank_dtype: Tuple[int, int], reduce: str, include_self: bool = True) -> int:
+    _check_scatter_index_dtype("scatter_reduce", index_rank_dtype[1])
     _check_same_dtype("scatter_reduce", self_rank_dtype[1], src_rank_dtype[1])
     return self_rank_dtype[1]
 

@@ -366,8 +366,22 @@ _ALL_GRADS = [True, True, True]
     Invocation(_T(2, 4, 3), _T(2, 4, 3), [4, 3], _T(2, 1, 1), _T(2, 1, 1), _T(4, 3), _T(4, 3),
                _ALL_GRADS),
     Invocation(_T(0, 3), _T(0, 3), [3], _T(0, 1), _T(0, 1), _T(3), _T(3), _ALL_GRADS),
+    ErrorInvocation(_T(2, 4, 5), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(3), _T(3),
+                    _ALL_GRADS),
+    ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [5], _T(2, 4, 1), _T(2, 4, 1), _T(5), _T(5),
+                    _ALL_GRADS),
+    ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(4), _T(3),
+                    [True, False, False]),
+    # Checks of the CPU and CUDA kernels that the meta decomposition skips.
+    KernelErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(3), _T(4),
+                          _ALL_GRADS),
+    KernelErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [], _T(2, 4, 3), _T(2, 4, 3), _T(), _T(),
+                          _ALL_GRADS),
 ])
 def aten〇native_layer_norm_backward〡shape(grad_out: List[int], input: List[int], normalized_shape: List[int], mean: List[int], rstd: List[int], weight: Optional[List[int]], bias: Optional[List[int]], output_mask: List[bool]) -> Tuple[List[int], List[int], List[int]]:
+    _layer_norm_shapes("native_layer_norm_backward", input, normalized_shape, weight, bias)
+    if grad_out != input:
+        raise AssertionError("native_layer_norm_backward: grad_out's shape differs from input's")
     # Without weight (bias) the weight (bias) gradient is undefined; its sizes are still given.
     grad_weight = upstream._copy(normalized_shape) if weight is None else upstream._copy(weight)
     grad_bias = upstream._copy(normalized_shape) if bias is None else upstream._copy(bias)
@@ -767,6 +781,8 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
                 group_size: int, num_layers: int, bidirectional: bool,
                 batch_first: bool) -> Tuple[List[int], List[int]]:
     """The output and final hidden state sizes of a multi-layer RNN (PyTorch's decomposition)."""
+    if num_layers <= 0:
+        raise AssertionError(op + ": num_layers must be positive")
     if len(input) != 3 or len(hidden) != 3:
         raise AssertionError(op + ": expected a batched 3D input and 3D hidden states")
     directions = 2 if bidirectional else 1
@@ -828,6 +844,8 @@ def _rnn_case(input, hx, params, num_layers, bidirectional=False, has_biases=Tru
     _rnn_case(_T(7, 2, 4), _lstm_hx(1), _lstm_params(1, False, True), 1, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), 2, error=True),
     _rnn_case(_T(0, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), 1, error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), 0, error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), -1, error=True),
 ])
 def aten〇lstm〇input〡shape(input: List[int], hx: List[List[int]], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int], List[int]]:
     if len(hx) != 2:
@@ -856,6 +874,8 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
     _rnn_case(_T(7, 2, 3), _T(2, 2, 5), _gru_params(2, False, False), 2, has_biases=False),
     _rnn_case(_T(7, 2, 4), _T(1, 2, 5), _gru_params(1, False, True), 1, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), 2, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), 0, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), -1, error=True),
 ])
 def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
     group_size = 4 if has_biases else 2

@@ -11,7 +11,13 @@ import torch
 import torch.jit._shape_functions as upstream
 from torch import device  # noqa: F401 (annotation of synthesized functions)
 
-from ._helpers import broadcast_shapes, elementwise_dtype, rank_dtype_lists
+from ._helpers import (
+    broadcast_shapes,
+    check_contiguous_strides_fit,
+    check_numel_fits,
+    elementwise_dtype,
+    rank_dtype_lists,
+)
 from ._synthesize import define
 from .elementwise import DTYPE_SWEEP
 from .promotion import is_integer_dtype
@@ -81,6 +87,7 @@ def _expand(self: List[int], size: List[int]) -> List[int]:
             raise AssertionError("expand: the expanded size must match the existing size "
                                  "at a non-singleton dimension")
         out.append(target)
+    check_numel_fits("expand", out)
     return out
 
 
@@ -145,6 +152,9 @@ def _split(self: List[int], split_size: int, dim: int) -> List[List[int]]:
 
 
 def _view(self: List[int], size: List[int]) -> List[int]:
+    # Unlike expand, no overflow check: the sizes multiply to self's element count, which
+    # fits; only an empty self lets the other sizes overflow (PyTorch then raises), too
+    # rare a case for a guard on every view of dynamic sizes.
     return upstream.view(self, size)
 
 
@@ -174,6 +184,7 @@ _VIEW_CASES = [
     ErrorInvocation(TensorOfShape(2, 3), [-1, -1]),
     ErrorInvocation(TensorOfShape(2, 3), [7]),
     ErrorInvocation(TensorOfShape(2, 3), [-2, -3]),
+    Invocation(TensorOfShape(0), [2**62, 2, 0]),
 ]
 
 
@@ -304,12 +315,25 @@ _EXPAND_CASES = [
     ErrorInvocation(TensorOfShape(3, 1), [4]),
     ErrorInvocation(TensorOfShape(3, 1), [-1, 3, 4]),
     ErrorInvocation(TensorOfShape(3, 1), [3, -2]),
+    ErrorInvocation(TensorOfShape(1, 1), [2**62, 4]),
+    Invocation(TensorOfShape(1, 1, 1), [2**62, 2, 0]),
 ]
 
 
-@shape("aten.expand", "aten.expand_copy", invocations=_EXPAND_CASES)
+@shape("aten.expand", invocations=_EXPAND_CASES + [
+    Invocation(TensorOfShape(1, 1, 1), [0, 2**62, 4]),
+])
 def aten〇expand〡shape(self: List[int], size: List[int], implicit: bool = False) -> List[int]:
     return _expand(self, size)
+
+
+@shape("aten.expand_copy", invocations=_EXPAND_CASES + [
+    ErrorInvocation(TensorOfShape(1, 1, 1), [0, 2**62, 8]),
+])
+def aten〇expand_copy〡shape(self: List[int], size: List[int], implicit: bool = False) -> List[int]:
+    out = _expand(self, size)
+    check_contiguous_strides_fit("expand_copy", out)  # the copy is a new contiguous tensor
+    return out
 
 
 @shape("aten.broadcast_to", invocations=_EXPAND_CASES)

@@ -343,3 +343,39 @@ func.func @check_reads_a_list_mutated_through_an_alias(%arg0: !torch.vtensor) ->
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A check on the type of a number not known (`scalar_dtype` is prim.dtype of NumToTensor)
+// is kept: NumToTensor of a number has no effect and moves out with the condition.
+// CHECK-LABEL: func.func @check_on_number_type(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor<[3],si64>, %[[ALPHA:.*]]: !torch.number
+// CHECK:         %[[T:.*]] = torch.prim.NumToTensor.Scalar %[[ALPHA]]
+// CHECK-NEXT:    %[[CODE:.*]] = torch.prim.dtype %[[T]]
+// CHECK:         %[[OK:.*]] = torch.aten.ne.int %[[CODE]], %{{.*}}
+// CHECK-NEXT:    torch.runtime.assert %[[OK]], "alpha must not be a float"
+// CHECK-NEXT:    torch.aten.add.Tensor
+// NOASSERT-LABEL: func.func @check_on_number_type(
+// NOASSERT-NOT:    torch.runtime.assert
+func.func @check_on_number_type(%arg0: !torch.vtensor<[3],si64>, %alpha: !torch.number) -> !torch.vtensor {
+  %0 = torch.dtype.calculate {
+    %1 = torch.aten.add.Tensor %arg0, %arg0, %alpha : !torch.vtensor<[3],si64>, !torch.vtensor<[3],si64>, !torch.number -> !torch.vtensor
+    torch.dtype.calculate.yield %1 : !torch.vtensor
+  } dtypes {
+    %none = torch.constant.none
+    %int7 = torch.constant.int 7
+    %int4 = torch.constant.int 4
+    %msg = torch.constant.str "alpha must not be a float"
+    %t = torch.prim.NumToTensor.Scalar %alpha : !torch.number -> !torch.vtensor
+    %code = torch.prim.dtype %t : !torch.vtensor -> !torch.int
+    %ok = torch.aten.ne.int %code, %int7 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %ok -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %msg, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    torch.dtype.calculate.yield.dtypes %int4 : !torch.int
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}

@@ -1,0 +1,116 @@
+// RUN: torch-refine-opt %s --split-input-file --verify-diagnostics --torch-refine-pipeline
+
+// A dim of a zero-rank tensor: PyTorch raises for every dim (maybe_wrap_dim alone accepts
+// 0 and -1, and the list index that then fails left no check behind).
+func.func @unique_dim_of_zero_rank(%arg0: !torch.vtensor<[],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %true = torch.constant.bool true
+  // expected-error@+1 {{'torch.aten.unique_dim' op shape check failed: AssertionError: unique_dim: Dimension specified as 0 but tensor has no dimensions}}
+  %0:3 = torch.aten.unique_dim %arg0, %int0, %true, %true, %true : !torch.vtensor<[],f32>, !torch.int, !torch.bool, !torch.bool, !torch.bool -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  return %0#0 : !torch.vtensor
+}
+
+// -----
+
+func.func @unique_consecutive_of_zero_rank(%arg0: !torch.vtensor<[],f32>) -> !torch.vtensor {
+  %int-1 = torch.constant.int -1
+  %true = torch.constant.bool true
+  %dim = torch.derefine %int-1 : !torch.int to !torch.optional<int>
+  // expected-error@+1 {{'torch.aten.unique_consecutive' op shape check failed: AssertionError: unique_consecutive: Dimension specified as -1 but tensor has no dimensions}}
+  %0:3 = torch.aten.unique_consecutive %arg0, %true, %true, %dim : !torch.vtensor<[],f32>, !torch.bool, !torch.bool, !torch.optional<int> -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  return %0#0 : !torch.vtensor
+}
+
+// -----
+
+// Element counts past int64: PyTorch raises "Storage size calculation overflowed". The
+// library's check avoids aten.floordiv.int, whose torch-mlir folder computes in doubles
+// (9223372036854775807 // 1 folds to -2**63, which refused every zeros of known sizes).
+func.func @zeros_past_int64() -> !torch.vtensor {
+  %int2_40 = torch.constant.int 1099511627776
+  %none = torch.constant.none
+  %size = torch.prim.ListConstruct %int2_40, %int2_40 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error@+1 {{'torch.aten.zeros' op shape check failed: AssertionError: zeros: storage size calculation overflowed}}
+  %0 = torch.aten.zeros %size, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+func.func @expand_past_int64(%arg0: !torch.vtensor<[1,1],f32>) -> !torch.vtensor {
+  %int2_62 = torch.constant.int 4611686018427387904
+  %int4 = torch.constant.int 4
+  %false = torch.constant.bool false
+  %size = torch.prim.ListConstruct %int2_62, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  // expected-error@+1 {{'torch.aten.expand' op shape check failed: AssertionError: expand: storage size calculation overflowed}}
+  %0 = torch.aten.expand %arg0, %size, %false : !torch.vtensor<[1,1],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// 2**62 float32 elements are 2**64 bytes.
+func.func @zeros_bytes_past_int64() -> !torch.vtensor {
+  %int2_62 = torch.constant.int 4611686018427387904
+  %none = torch.constant.none
+  %size = torch.prim.ListConstruct %int2_62 : (!torch.int) -> !torch.list<int>
+  // expected-error@+1 {{'torch.aten.zeros' op shape check failed: AssertionError: zeros: storage size calculation overflowed}}
+  %0 = torch.aten.zeros %size, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// 7 * 2**60 int8 elements fit (no error expected).
+func.func @new_zeros_below_int64(%arg0: !torch.vtensor<[2],f32>) -> !torch.vtensor {
+  %int2_60 = torch.constant.int 1152921504606846976
+  %int7 = torch.constant.int 7
+  %int8_dtype = torch.constant.int 1
+  %none = torch.constant.none
+  %size = torch.prim.ListConstruct %int2_60, %int7 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.new_zeros %arg0, %size, %int8_dtype, %none, %none, %none : !torch.vtensor<[2],f32>, !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// In place, the result is self: an operand broadcasting self to more dims is an error.
+func.func @add_inplace_broadcasting_past_self(%arg0: !torch.tensor<[3],f32>, %arg1: !torch.tensor<[2,3],f32>) -> !torch.tensor {
+  %int1 = torch.constant.int 1
+  // expected-error@+1 {{'torch.aten.add_.Tensor' op shape check failed: AssertionError: aten.add_.Tensor: the result's rank differs from self's}}
+  %0 = torch.aten.add_.Tensor %arg0, %arg1, %int1 : !torch.tensor<[3],f32>, !torch.tensor<[2,3],f32>, !torch.int -> !torch.tensor
+  return %0 : !torch.tensor
+}
+
+// -----
+
+// Softmax of an empty floating-point tensor is accepted (no error expected).
+func.func @softmax_of_empty(%arg0: !torch.vtensor<[0,3],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %0 = torch.aten._softmax %arg0, %int0, %false : !torch.vtensor<[0,3],f32>, !torch.int, !torch.bool -> !torch.vtensor
+  %1 = torch.aten._log_softmax %arg0, %int1, %false : !torch.vtensor<[0,3],f32>, !torch.int, !torch.bool -> !torch.vtensor
+  %2 = torch.aten.softmax.int %arg0, %int0, %none : !torch.vtensor<[0,3],f32>, !torch.int, !torch.none -> !torch.vtensor
+  return %0, %1, %2 : !torch.vtensor, !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+func.func @add_alpha_float_of_integers(%arg0: !torch.vtensor<[3],si64>, %arg1: !torch.vtensor<[3],si64>) -> !torch.vtensor {
+  %alpha = torch.constant.float 1.500000e+00
+  // expected-error@+1 {{'torch.aten.add.Tensor' op dtype check failed: AssertionError: aten.add.Tensor: For integral input tensors, argument alpha must not be a floating point number}}
+  %0 = torch.aten.add.Tensor %arg0, %arg1, %alpha : !torch.vtensor<[3],si64>, !torch.vtensor<[3],si64>, !torch.float -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+func.func @scatter_float_index(%arg0: !torch.vtensor<[3,4],f32>, %arg1: !torch.vtensor<[3,2],f32>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %value = torch.constant.float 1.500000e+00
+  // expected-error@+1 {{'torch.aten.scatter.value' op dtype check failed: AssertionError: scatter: expected dtype int32/int64 for index}}
+  %0 = torch.aten.scatter.value %arg0, %int1, %arg1, %value : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[3,2],f32>, !torch.float -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
