@@ -930,9 +930,15 @@ module {
     return %4 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.add.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.add.Scalar: For non-complex input tensors, argument alpha must not be a complex number"
+    %str_0 = torch.constant.str "AssertionError: aten.add.Scalar: For integral input tensors, argument alpha must not be a floating point number"
+    %str_1 = torch.constant.str "AssertionError: aten.add.Scalar: Boolean alpha only supported for Boolean results"
+    %true = torch.constant.bool true
     %none = torch.constant.none
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int10 = torch.constant.int 10
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
     %2 = torch.derefine %none : !torch.none to !torch.optional<int>
@@ -940,12 +946,56 @@ module {
     %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
     %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
-    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    return %7 : !torch.int
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %9 = torch.aten.ne.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %17 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %12 = call @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%11, %7) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %12 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %13 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %14 = torch.aten.ne.int %13, %int10 : !torch.int, !torch.int -> !torch.bool
+    %15 = torch.prim.If %14 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %17 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    torch.prim.If %15 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %16 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %16 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.add.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.add.Tensor: For non-complex input tensors, argument alpha must not be a complex number"
+    %str_0 = torch.constant.str "AssertionError: aten.add.Tensor: For integral input tensors, argument alpha must not be a floating point number"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: aten.add.Tensor: Boolean alpha only supported for Boolean results"
+    %true = torch.constant.bool true
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int10 = torch.constant.int 10
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
@@ -954,8 +1004,45 @@ module {
     %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
-    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    return %8 : !torch.int
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %10 = torch.aten.ne.int %9, %int11 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = torch.aten.eq.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %11 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %13 = call @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%12, %8) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %13 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %14 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %15 = torch.aten.ne.int %14, %int10 : !torch.int, !torch.int -> !torch.bool
+    %16 = torch.prim.If %15 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %16 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %17 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %17 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.add_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %str = torch.constant.str "aten.add_.Scalar"
@@ -7066,16 +7153,21 @@ module {
   func.func @__torch_refine_dtype_fn.aten.scatter.src(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "scatter"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_scatter_index_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %2, %3) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %5 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.scatter.value(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.number) -> !torch.int {
+    %str = torch.constant.str "scatter"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_scatter_index_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.scatter_.src(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "aten.scatter_.src"
@@ -7092,11 +7184,13 @@ module {
   func.func @__torch_refine_dtype_fn.aten.scatter_add(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "scatter"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_scatter_index_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %2, %3) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %5 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.scatter_add_(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "aten.scatter_add_"
@@ -7107,11 +7201,13 @@ module {
   func.func @__torch_refine_dtype_fn.aten.scatter_reduce.two(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.str, %arg5: !torch.bool) -> !torch.int {
     %str = torch.constant.str "scatter_reduce"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_scatter_index_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %2, %3) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %5 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.select.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -8680,10 +8776,16 @@ module {
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sub.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
-    %str = torch.constant.str "AssertionError: aten.sub.Scalar: bool tensors are not supported"
+    %str = torch.constant.str "AssertionError: aten.sub.Scalar: For non-complex input tensors, argument alpha must not be a complex number"
+    %str_0 = torch.constant.str "AssertionError: aten.sub.Scalar: For integral input tensors, argument alpha must not be a floating point number"
+    %str_1 = torch.constant.str "AssertionError: aten.sub.Scalar: Boolean alpha only supported for Boolean results"
+    %true = torch.constant.bool true
+    %str_2 = torch.constant.str "AssertionError: aten.sub.Scalar: bool tensors are not supported"
     %none = torch.constant.none
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int10 = torch.constant.int 10
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
     %2 = torch.derefine %none : !torch.none to !torch.optional<int>
@@ -8697,17 +8799,59 @@ module {
     torch.prim.If %9 -> () {
       torch.prim.If.yield
     } else {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %11 = torch.aten.ne.int %10, %int11 : !torch.int, !torch.int -> !torch.bool
+    %12 = torch.prim.If %11 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    torch.prim.If %12 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %13 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %14 = call @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%13, %7) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %14 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %15 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %16 = torch.aten.ne.int %15, %int10 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    torch.prim.If %17 -> () {
+      torch.prim.If.yield
+    } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
-    return %10 : !torch.int
+    %18 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %18 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sub.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.sub.Tensor: For non-complex input tensors, argument alpha must not be a complex number"
+    %str_0 = torch.constant.str "AssertionError: aten.sub.Tensor: For integral input tensors, argument alpha must not be a floating point number"
+    %str_1 = torch.constant.str "AssertionError: aten.sub.Tensor: Boolean alpha only supported for Boolean results"
+    %true = torch.constant.bool true
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: aten.sub.Tensor: bool tensors are not supported"
+    %str_2 = torch.constant.str "AssertionError: aten.sub.Tensor: bool tensors are not supported"
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int10 = torch.constant.int 10
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
@@ -8722,11 +8866,47 @@ module {
     torch.prim.If %10 -> () {
       torch.prim.If.yield
     } else {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %12 = torch.aten.ne.int %11, %int11 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %20 = torch.aten.eq.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %20 : !torch.bool
+    }
+    torch.prim.If %13 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %14 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %15 = call @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%14, %8) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %15 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %16 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %17 = torch.aten.ne.int %16, %int10 : !torch.int, !torch.int -> !torch.bool
+    %18 = torch.prim.If %17 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %20 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %20 : !torch.bool
+    }
+    torch.prim.If %18 -> () {
+      torch.prim.If.yield
+    } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
-    return %11 : !torch.int
+    %19 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %19 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.sub_.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %str = torch.constant.str "aten.sub_.Scalar"
@@ -12383,6 +12563,21 @@ module {
     }
     return %9 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers._product_overflows(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.bool {
+    %true = torch.constant.bool true
+    %float9.223370e18 = torch.constant.float 9.2233720368631644E+18
+    %0 = torch.aten.Float.Scalar %arg1 : !torch.int -> !torch.float
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.prim.Loop %1, %true, init(%0) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.float):
+      %4 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %5 = torch.aten.Float.Scalar %4 : !torch.int -> !torch.float
+      %6 = torch.aten.mul.float %arg3, %5 : !torch.float, !torch.float -> !torch.float
+      torch.prim.Loop.condition %true, iter(%6 : !torch.float)
+    } : (!torch.int, !torch.bool, !torch.float) -> !torch.float
+    %3 = torch.aten.ge.float %2, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+    return %3 : !torch.bool
+  }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%arg0: !torch.list<list<int>>) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
@@ -12394,6 +12589,146 @@ module {
       torch.prim.Loop.condition %true, iter(%4 : !torch.list<int>)
     } : (!torch.int, !torch.bool, !torch.list<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": stride calculation overflowed"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.__range_length %int1, %1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %4 = torch.aten.__derive_index %arg2, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %5 = torch.aten.__getitem__.t %arg1, %4 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.prim.max.int %5, %int1 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.append.t %0, %6 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers._product_overflows(%0, %int1) : (!torch.list<int>, !torch.int) -> !torch.bool
+    torch.prim.If %3 -> () {
+      %4 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %5 = torch.aten.add.str %str, %4 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": storage size calculation overflowed"
+    %0 = call @__torch_refine_helper.torch_refine.library._helpers._product_overflows(%arg1, %arg2) : (!torch.list<int>, !torch.int) -> !torch.bool
+    torch.prim.If %0 -> () {
+      %1 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %2 = torch.aten.add.str %str, %1 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%arg0: !torch.int) -> !torch.int {
+    %true = torch.constant.bool true
+    %int10 = torch.constant.int 10
+    %int16 = torch.constant.int 16
+    %int4 = torch.constant.int 4
+    %int7 = torch.constant.int 7
+    %int9 = torch.constant.int 9
+    %int29 = torch.constant.int 29
+    %int8 = torch.constant.int 8
+    %int3 = torch.constant.int 3
+    %int6 = torch.constant.int 6
+    %int28 = torch.constant.int 28
+    %int2 = torch.constant.int 2
+    %int5 = torch.constant.int 5
+    %int15 = torch.constant.int 15
+    %int27 = torch.constant.int 27
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.eq.int %arg0, %int10 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int16 : !torch.int
+    } else {
+      %2 = torch.aten.eq.int %arg0, %int4 : !torch.int, !torch.int -> !torch.bool
+      %3 = torch.prim.If %2 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %7 = torch.aten.eq.int %arg0, %int7 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %7 : !torch.bool
+      }
+      %4 = torch.prim.If %3 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %7 = torch.aten.eq.int %arg0, %int9 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %7 : !torch.bool
+      }
+      %5 = torch.prim.If %4 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %7 = torch.aten.eq.int %arg0, %int29 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %7 : !torch.bool
+      }
+      %6 = torch.prim.If %5 -> (!torch.int) {
+        torch.prim.If.yield %int8 : !torch.int
+      } else {
+        %7 = torch.aten.eq.int %arg0, %int3 : !torch.int, !torch.int -> !torch.bool
+        %8 = torch.prim.If %7 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %12 = torch.aten.eq.int %arg0, %int6 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %12 : !torch.bool
+        }
+        %9 = torch.prim.If %8 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %12 = torch.aten.eq.int %arg0, %int8 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %12 : !torch.bool
+        }
+        %10 = torch.prim.If %9 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %12 = torch.aten.eq.int %arg0, %int28 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %12 : !torch.bool
+        }
+        %11 = torch.prim.If %10 -> (!torch.int) {
+          torch.prim.If.yield %int4 : !torch.int
+        } else {
+          %12 = torch.aten.eq.int %arg0, %int2 : !torch.int, !torch.int -> !torch.bool
+          %13 = torch.prim.If %12 -> (!torch.bool) {
+            torch.prim.If.yield %true : !torch.bool
+          } else {
+            %17 = torch.aten.eq.int %arg0, %int5 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %17 : !torch.bool
+          }
+          %14 = torch.prim.If %13 -> (!torch.bool) {
+            torch.prim.If.yield %true : !torch.bool
+          } else {
+            %17 = torch.aten.eq.int %arg0, %int15 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %17 : !torch.bool
+          }
+          %15 = torch.prim.If %14 -> (!torch.bool) {
+            torch.prim.If.yield %true : !torch.bool
+          } else {
+            %17 = torch.aten.eq.int %arg0, %int27 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %17 : !torch.bool
+          }
+          %16 = torch.prim.If %15 -> (!torch.int) {
+            torch.prim.If.yield %int2 : !torch.int
+          } else {
+            torch.prim.If.yield %int1 : !torch.int
+          }
+          torch.prim.If.yield %16 : !torch.int
+        }
+        torch.prim.If.yield %11 : !torch.int
+      }
+      torch.prim.If.yield %6 : !torch.int
+    }
+    return %1 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%arg0: !torch.int, %arg1: !torch.list<optional<int>>, %arg2: !torch.list<int>) -> !torch.int {
     %0 = torch.promote_dtypes %arg1, %arg2 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
@@ -14418,7 +14753,22 @@ module {
     }
     return %2 : !torch.bool
   }
-  func.func private @__torch_refine_helper.torch_refine.library.creation._new_size(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.list<int> {
+  func.func private @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.optional<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      %4 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      %5 = func.call @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%4) : (!torch.int) -> !torch.int
+      torch.prim.If.yield %5 : !torch.int
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%arg0, %arg1, %1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
+    return %2 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._new_size(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
     %str_0 = torch.constant.str ": trying to create tensor with negative dimension"
@@ -14426,21 +14776,22 @@ module {
     %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     torch.prim.Loop %0, %true, init() {
-    ^bb0(%arg2: !torch.int):
-      %2 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %3 = torch.aten.lt.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %3 -> () {
-        %4 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-        %5 = torch.aten.add.str %str, %4 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %5, %none : !torch.str, !torch.none
+    ^bb0(%arg3: !torch.int):
+      %3 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %4 = torch.aten.lt.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %4 -> () {
+        %5 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %6 = torch.aten.add.str %str, %5 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %6, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    return %1 : !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %arg1, %arg2) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg0: !torch.optional<int>) -> !torch.int {
     %none = torch.constant.none
@@ -14704,39 +15055,80 @@ module {
     return %2 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.data_dependent._unique_along(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: "
-    %str_0 = torch.constant.str "{}: there are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+    %str = torch.constant.str "{}: there are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
     %false = torch.constant.bool false
     %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str " but tensor has no dimensions"
+    %str_2 = torch.constant.str ": Dimension specified as "
     %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-    %2 = torch.aten.__getitem__.t %arg1, %1 : !torch.list<int>, !torch.int -> !torch.int
-    %3 = torch.aten.ne.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.bool) {
-      %12 = func.call @__torch_refine_helper.torch_refine.library.data_dependent._numel(%arg1) : (!torch.list<int>) -> !torch.int
-      %13 = torch.aten.eq.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %13 : !torch.bool
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %14 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %15 = torch.aten.str %arg2 : !torch.int -> !torch.str
+      %16 = torch.aten.add.str %14, %15 : !torch.str, !torch.str -> !torch.str
+      %17 = torch.aten.add.str %16, %str_1 : !torch.str, !torch.str -> !torch.str
+      %18 = torch.aten.add.str %str_0, %17 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %18, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg1, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.ne.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %14 = func.call @__torch_refine_helper.torch_refine.library.data_dependent._numel(%arg1) : (!torch.list<int>) -> !torch.int
+      %15 = torch.aten.eq.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %4 -> () {
-      %12 = torch.aten.format(%str_0, %arg0) : !torch.str, !torch.str -> !torch.str
-      %13 = torch.aten.add.str %str, %12 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+    torch.prim.If %6 -> () {
+      %14 = torch.aten.format(%str, %arg0) : !torch.str, !torch.str -> !torch.str
+      %15 = torch.aten.add.str %str_0, %14 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %15, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %5 = call @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg1) : (!torch.list<int>) -> !torch.int
-    %6 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %7 = torch.aten._set_item.t %6, %1, %5 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-    %8 = torch.aten.__getitem__.t %arg1, %1 : !torch.list<int>, !torch.int -> !torch.int
-    %9 = torch.prim.ListConstruct %8 : (!torch.int) -> !torch.list<int>
-    %10 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
-    %11 = torch.prim.TupleConstruct %6, %9, %10 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %11 : !torch.tuple<list<int>, list<int>, list<int>>
+    %7 = call @__torch_refine_helper.torch_refine.library.data_dependent._selected_count(%arg1) : (!torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %9 = torch.aten._set_item.t %8, %3, %7 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    %10 = torch.aten.__getitem__.t %arg1, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.prim.ListConstruct %10 : (!torch.int) -> !torch.list<int>
+    %12 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+    %13 = torch.prim.TupleConstruct %8, %11, %12 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %13 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%arg0: !torch.int, %arg1: !torch.int) -> !torch.bool {
+    %true = torch.constant.bool true
+    %false = torch.constant.bool false
+    %int7 = torch.constant.int 7
+    %int10 = torch.constant.int 10
+    %0 = torch.aten.ne.int %arg0, %int7 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %3 = torch.aten.ne.int %arg0, %int10 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg1) : (!torch.int) -> !torch.bool
+      %4 = torch.prim.If %3 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %5 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%arg1) : (!torch.int) -> !torch.bool
+        torch.prim.If.yield %5 : !torch.bool
+      }
+      torch.prim.If.yield %4 : !torch.bool
+    }
+    return %2 : !torch.bool
   }
   func.func private @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%arg0: !torch.int, %arg1: !torch.int) -> !torch.bool {
     %true = torch.constant.bool true
@@ -14989,9 +15381,15 @@ module {
     return %0 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.add.Scalar: For non-complex input tensors, argument alpha must not be a complex number"
+    %str_0 = torch.constant.str "AssertionError: aten.add.Scalar: For integral input tensors, argument alpha must not be a floating point number"
+    %str_1 = torch.constant.str "AssertionError: aten.add.Scalar: Boolean alpha only supported for Boolean results"
+    %true = torch.constant.bool true
     %none = torch.constant.none
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int10 = torch.constant.int 10
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
     %2 = torch.derefine %none : !torch.none to !torch.optional<int>
@@ -14999,16 +15397,60 @@ module {
     %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %5 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg1) : (!torch.number) -> !torch.int
     %6 = torch.prim.ListConstruct %4, %5 : (!torch.int, !torch.int) -> !torch.list<int>
-    %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    return %7 : !torch.int
+    %7 = torch.promote_dtypes %3, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %9 = torch.aten.ne.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %17 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %12 = call @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%11, %7) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %12 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %13 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %14 = torch.aten.ne.int %13, %int10 : !torch.int, !torch.int -> !torch.bool
+    %15 = torch.prim.If %14 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %17 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    torch.prim.If %15 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %16 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %16 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.add.Tensor: For non-complex input tensors, argument alpha must not be a complex number"
+    %str_0 = torch.constant.str "AssertionError: aten.add.Tensor: For integral input tensors, argument alpha must not be a floating point number"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: aten.add.Tensor: Boolean alpha only supported for Boolean results"
+    %true = torch.constant.bool true
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int10 = torch.constant.int 10
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
@@ -15017,8 +15459,45 @@ module {
     %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %6 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %7 = torch.prim.ListConstruct %5, %6 : (!torch.int, !torch.int) -> !torch.list<int>
-    %8 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int0, %4, %7) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    return %8 : !torch.int
+    %8 = torch.promote_dtypes %4, %7 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %10 = torch.aten.ne.int %9, %int11 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = torch.aten.eq.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %11 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %13 = call @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%12, %8) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %13 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %14 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %15 = torch.aten.ne.int %14, %int10 : !torch.int, !torch.int -> !torch.bool
+    %16 = torch.prim.If %15 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %16 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %17 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %17 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87add\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -16771,10 +17250,16 @@ module {
     return %0 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Scalar\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
-    %str = torch.constant.str "AssertionError: aten.sub.Scalar: bool tensors are not supported"
+    %str = torch.constant.str "AssertionError: aten.sub.Scalar: For non-complex input tensors, argument alpha must not be a complex number"
+    %str_0 = torch.constant.str "AssertionError: aten.sub.Scalar: For integral input tensors, argument alpha must not be a floating point number"
+    %str_1 = torch.constant.str "AssertionError: aten.sub.Scalar: Boolean alpha only supported for Boolean results"
+    %true = torch.constant.bool true
+    %str_2 = torch.constant.str "AssertionError: aten.sub.Scalar: bool tensors are not supported"
     %none = torch.constant.none
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int10 = torch.constant.int 10
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
     %2 = torch.derefine %none : !torch.none to !torch.optional<int>
@@ -16788,21 +17273,63 @@ module {
     torch.prim.If %9 -> () {
       torch.prim.If.yield
     } else {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %10 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %11 = torch.aten.ne.int %10, %int11 : !torch.int, !torch.int -> !torch.bool
+    %12 = torch.prim.If %11 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    torch.prim.If %12 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %13 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %14 = call @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%13, %7) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %14 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %15 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %16 = torch.aten.ne.int %15, %int10 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%7) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    torch.prim.If %17 -> () {
+      torch.prim.If.yield
+    } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %10 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
-    return %10 : !torch.int
+    %18 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %7) : (!torch.int, !torch.int) -> !torch.int
+    return %18 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Scalar\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Tensor\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.number) -> !torch.int {
+    %str = torch.constant.str "AssertionError: aten.sub.Tensor: For non-complex input tensors, argument alpha must not be a complex number"
+    %str_0 = torch.constant.str "AssertionError: aten.sub.Tensor: For integral input tensors, argument alpha must not be a floating point number"
+    %str_1 = torch.constant.str "AssertionError: aten.sub.Tensor: Boolean alpha only supported for Boolean results"
+    %true = torch.constant.bool true
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: aten.sub.Tensor: bool tensors are not supported"
+    %str_2 = torch.constant.str "AssertionError: aten.sub.Tensor: bool tensors are not supported"
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int10 = torch.constant.int 10
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = torch.derefine %0 : !torch.int to !torch.optional<int>
@@ -16817,11 +17344,47 @@ module {
     torch.prim.If %10 -> () {
       torch.prim.If.yield
     } else {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %12 = torch.aten.ne.int %11, %int11 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %20 = torch.aten.eq.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %20 : !torch.bool
+    }
+    torch.prim.If %13 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %14 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %15 = call @__torch_refine_helper.torch_refine.library.elementwise._alpha_fits(%14, %8) : (!torch.int, !torch.int) -> !torch.bool
+    torch.prim.If %15 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %16 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg2) : (!torch.number) -> !torch.int
+    %17 = torch.aten.ne.int %16, %int10 : !torch.int, !torch.int -> !torch.bool
+    %18 = torch.prim.If %17 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %20 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%8) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %20 : !torch.bool
+    }
+    torch.prim.If %18 -> () {
+      torch.prim.If.yield
+    } else {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %11 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
-    return %11 : !torch.int
+    %19 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int0, %8) : (!torch.int, !torch.int) -> !torch.int
+    return %19 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.elementwise.aten\E3\80\87sub\E3\80\87Tensor\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -17218,6 +17781,30 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.indexing._check_scatter_index_dtype(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": expected dtype int32/int64 for index"
+    %false = torch.constant.bool false
+    %int4 = torch.constant.int 4
+    %int3 = torch.constant.int 3
+    %0 = torch.aten.ne.int %arg1, %int4 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %2 = torch.aten.ne.int %arg1, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %2 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      %2 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %3 = torch.aten.add.str %str, %2 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.indexing._index_put_dtype(%arg0: !torch.int, %arg1: !torch.list<optional<tuple<int, int>>>, %arg2: !torch.int) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: index_put: requires the source and destination dtypes match"
@@ -17283,11 +17870,13 @@ module {
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87src\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "scatter"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_scatter_index_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %2, %3) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %5 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87src\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "scatter"
@@ -17297,9 +17886,12 @@ module {
     return %2 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87value\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.number) -> !torch.int {
+    %str = torch.constant.str "scatter"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.indexing._check_scatter_index_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87scatter\E3\80\87value\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.float) -> !torch.list<int> {
     %none = torch.constant.none
@@ -18255,115 +18847,125 @@ module {
     %str_0 = torch.constant.str ": input size does not match the first layer's weight"
     %str_1 = torch.constant.str ": hidden state has fewer entries than layers times directions"
     %str_2 = torch.constant.str ": params do not hold one weight group per layer and direction"
-    %none = torch.constant.none
-    %str_3 = torch.constant.str "AssertionError: "
-    %str_4 = torch.constant.str ": expected a batched 3D input and 3D hidden states"
+    %str_3 = torch.constant.str ": expected a batched 3D input and 3D hidden states"
     %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_4 = torch.constant.str "AssertionError: "
+    %str_5 = torch.constant.str ": num_layers must be positive"
+    %int0 = torch.constant.int 0
     %int3 = torch.constant.int 3
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
-    %int0 = torch.constant.int 0
-    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.ne.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
-    %2 = torch.prim.If %1 -> (!torch.bool) {
+    %0 = torch.aten.le.int %arg5, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      %29 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
+      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %1, %int3 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %28 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-      %29 = torch.aten.ne.int %28, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %29 : !torch.bool
+      %29 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %30 = torch.aten.ne.int %29, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %30 : !torch.bool
     }
-    torch.prim.If %2 -> () {
-      %28 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
-      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
+    torch.prim.If %3 -> () {
+      %29 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %3 = torch.prim.If %arg6 -> (!torch.int) {
+    %4 = torch.prim.If %arg6 -> (!torch.int) {
       torch.prim.If.yield %int2 : !torch.int
     } else {
       torch.prim.If.yield %int1 : !torch.int
     }
-    %4 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-    %5 = torch.aten.floordiv.int %4, %arg4 : !torch.int, !torch.int -> !torch.int
-    %6 = torch.aten.mul.int %5, %arg4 : !torch.int, !torch.int -> !torch.int
-    %7 = torch.aten.sub.int %4, %6 : !torch.int, !torch.int -> !torch.int
-    %8 = torch.aten.ne.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
-    %9 = torch.prim.If %8 -> (!torch.bool) {
+    %5 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+    %6 = torch.aten.floordiv.int %5, %arg4 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.mul.int %6, %arg4 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.sub.int %5, %7 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.ne.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %28 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-      %29 = torch.aten.floordiv.int %28, %arg4 : !torch.int, !torch.int -> !torch.int
-      %30 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
-      %31 = torch.aten.lt.int %29, %30 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %31 : !torch.bool
+      %29 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+      %30 = torch.aten.floordiv.int %29, %arg4 : !torch.int, !torch.int -> !torch.int
+      %31 = torch.aten.mul.int %arg5, %4 : !torch.int, !torch.int -> !torch.int
+      %32 = torch.aten.lt.int %30, %31 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %32 : !torch.bool
     }
-    torch.prim.If %9 -> () {
-      %28 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
+    torch.prim.If %10 -> () {
+      %29 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %10 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %11 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
-    %12 = torch.aten.lt.int %10, %11 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %12 -> () {
-      %28 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
+    %11 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %12 = torch.aten.mul.int %arg5, %4 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.aten.lt.int %11, %12 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %13 -> () {
+      %29 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %13 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
-    %15 = torch.aten.ne.int %14, %int2 : !torch.int, !torch.int -> !torch.bool
-    %16 = torch.prim.If %15 -> (!torch.bool) {
+    %14 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %15 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
+    %16 = torch.aten.ne.int %15, %int2 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %28 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %29 = torch.aten.__getitem__.t %28, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %30 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
-      %31 = torch.aten.ne.int %29, %30 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %31 : !torch.bool
+      %29 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %30 = torch.aten.__getitem__.t %29, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %31 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+      %32 = torch.aten.ne.int %30, %31 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %32 : !torch.bool
     }
-    torch.prim.If %16 -> () {
-      %28 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
+    torch.prim.If %17 -> () {
+      %29 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %17 = torch.prim.If %arg7 -> (!torch.int) {
-      %28 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %28 : !torch.int
+    %18 = torch.prim.If %arg7 -> (!torch.int) {
+      %29 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %29 : !torch.int
     } else {
-      %28 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %28 : !torch.int
+      %29 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %29 : !torch.int
     }
-    %18 = torch.aten.eq.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %18 -> () {
-      %28 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %29 = torch.aten.add.str %str_3, %28 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %29, %none : !torch.str, !torch.none
+    %19 = torch.aten.eq.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %19 -> () {
+      %29 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %19 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-    %20 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %21 = torch.aten.mul.int %3, %20 : !torch.int, !torch.int -> !torch.int
-    %22 = torch.aten.append.t %19, %21 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %23 = torch.aten.mul.int %arg5, %3 : !torch.int, !torch.int -> !torch.int
-    %24 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %25 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %26 = torch.prim.ListConstruct %23, %24, %25 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-    %27 = torch.prim.TupleConstruct %19, %26 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %27 : !torch.tuple<list<int>, list<int>>
+    %20 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %21 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %22 = torch.aten.mul.int %4, %21 : !torch.int, !torch.int -> !torch.int
+    %23 = torch.aten.append.t %20, %22 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %24 = torch.aten.mul.int %arg5, %4 : !torch.int, !torch.int -> !torch.int
+    %25 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %26 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %27 = torch.prim.ListConstruct %24, %25, %26 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %28 = torch.prim.TupleConstruct %20, %27 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %28 : !torch.tuple<list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: scaled_dot_product_attention: key and value must have the same sequence length"
@@ -21448,13 +22050,14 @@ module {
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.views._expand(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: expand: the expanded size must match the existing size at a non-singleton dimension"
-    %str_0 = torch.constant.str "AssertionError: expand: negative expanded size"
+    %str = torch.constant.str "expand"
+    %str_0 = torch.constant.str "AssertionError: expand: the expanded size must match the existing size at a non-singleton dimension"
+    %str_1 = torch.constant.str "AssertionError: expand: negative expanded size"
     %int-1 = torch.constant.int -1
-    %str_1 = torch.constant.str "AssertionError: expand: the expanded size -1 is not allowed in a leading, non-existing dimension"
+    %str_2 = torch.constant.str "AssertionError: expand: the expanded size -1 is not allowed in a leading, non-existing dimension"
     %int9223372036854775807 = torch.constant.int 9223372036854775807
     %none = torch.constant.none
-    %str_2 = torch.constant.str "AssertionError: expand: the number of sizes provided must be greater or equal to the number of dimensions in the tensor"
+    %str_3 = torch.constant.str "AssertionError: expand: the number of sizes provided must be greater or equal to the number of dimensions in the tensor"
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
     %false = torch.constant.bool false
@@ -21464,7 +22067,7 @@ module {
     %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %3 = torch.aten.lt.int %1, %2 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %3 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21477,61 +22080,62 @@ module {
     %9 = torch.aten.gt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
     %10 = torch.prim.Loop %int9223372036854775807, %9, init(%int0) {
     ^bb0(%arg2: !torch.int, %arg3: !torch.int):
-      %11 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.aten.lt.int %arg3, %7 : !torch.int, !torch.int -> !torch.bool
-      %13:3 = torch.prim.If %12 -> (!torch.bool, !torch.bool, !torch.bool) {
-        %18 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If %18 -> () {
-          torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      %12 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.lt.int %arg3, %7 : !torch.int, !torch.int -> !torch.bool
+      %14:3 = torch.prim.If %13 -> (!torch.bool, !torch.bool, !torch.bool) {
+        %19 = torch.aten.lt.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %19 -> () {
+          torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
           torch.prim.If.yield
         }
-        %19 = torch.aten.append.t %4, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %20 = torch.aten.append.t %4, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
         torch.prim.If.yield %true, %true, %0 : !torch.bool, !torch.bool, !torch.bool
       } else {
-        %18 = torch.aten.sub.int %arg3, %7 : !torch.int, !torch.int -> !torch.int
-        %19 = torch.aten.__getitem__.t %arg0, %18 : !torch.list<int>, !torch.int -> !torch.int
-        %20 = torch.aten.eq.int %11, %int-1 : !torch.int, !torch.int -> !torch.bool
-        %21:3 = torch.prim.If %20 -> (!torch.bool, !torch.bool, !torch.bool) {
-          %22 = torch.aten.append.t %4, %19 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %19 = torch.aten.sub.int %arg3, %7 : !torch.int, !torch.int -> !torch.int
+        %20 = torch.aten.__getitem__.t %arg0, %19 : !torch.list<int>, !torch.int -> !torch.int
+        %21 = torch.aten.eq.int %12, %int-1 : !torch.int, !torch.int -> !torch.bool
+        %22:3 = torch.prim.If %21 -> (!torch.bool, !torch.bool, !torch.bool) {
+          %23 = torch.aten.append.t %4, %20 : !torch.list<int>, !torch.int -> !torch.list<int>
           torch.prim.If.yield %true, %true, %0 : !torch.bool, !torch.bool, !torch.bool
         } else {
-          %22 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If %22 -> () {
+          %23 = torch.aten.lt.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %23 -> () {
+            torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          %24 = torch.aten.ne.int %20, %12 : !torch.int, !torch.int -> !torch.bool
+          %25 = torch.prim.If %24 -> (!torch.bool) {
+            %27 = torch.aten.ne.int %20, %int1 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %27 : !torch.bool
+          } else {
+            torch.prim.If.yield %false : !torch.bool
+          }
+          torch.prim.If %25 -> () {
             torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
             torch.prim.If.yield
           } else {
             torch.prim.If.yield
           }
-          %23 = torch.aten.ne.int %19, %11 : !torch.int, !torch.int -> !torch.bool
-          %24 = torch.prim.If %23 -> (!torch.bool) {
-            %26 = torch.aten.ne.int %19, %int1 : !torch.int, !torch.int -> !torch.bool
-            torch.prim.If.yield %26 : !torch.bool
-          } else {
-            torch.prim.If.yield %false : !torch.bool
-          }
-          torch.prim.If %24 -> () {
-            torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-            torch.prim.If.yield
-          } else {
-            torch.prim.If.yield
-          }
-          %25 = torch.aten.append.t %4, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+          %26 = torch.aten.append.t %4, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
           torch.prim.If.yield %false, %0, %true : !torch.bool, !torch.bool, !torch.bool
         }
-        torch.prim.If.yield %21#0, %21#1, %21#2 : !torch.bool, !torch.bool, !torch.bool
+        torch.prim.If.yield %22#0, %22#1, %22#2 : !torch.bool, !torch.bool, !torch.bool
       }
-      %14 = torch.prim.If %13#0 -> (!torch.bool) {
-        torch.prim.If.yield %13#1 : !torch.bool
+      %15 = torch.prim.If %14#0 -> (!torch.bool) {
+        torch.prim.If.yield %14#1 : !torch.bool
       } else {
-        torch.prim.If.yield %13#2 : !torch.bool
+        torch.prim.If.yield %14#2 : !torch.bool
       }
-      %15 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
-      %16 = torch.aten.lt.int %15, %8 : !torch.int, !torch.int -> !torch.bool
-      %17 = torch.aten.__and__.bool %16, %14 : !torch.bool, !torch.bool -> !torch.bool
-      torch.prim.Loop.condition %17, iter(%15 : !torch.int)
+      %16 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.lt.int %16, %8 : !torch.int, !torch.int -> !torch.bool
+      %18 = torch.aten.__and__.bool %17, %15 : !torch.bool, !torch.bool -> !torch.bool
+      torch.prim.Loop.condition %18, iter(%16 : !torch.int)
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %4, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %4 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.views._narrow_length(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
@@ -25110,15 +25714,36 @@ module {
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.empty.memory_format(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "empty"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.__isnot__ %arg5, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %3 = torch.prim.unchecked_cast %arg5 : !torch.optional<int> -> !torch.int
+      %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
+      %4 = torch.derefine %3 : !torch.int to !torch.optional<int>
+      %5 = func.call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg0, %4) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.empty_like(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.empty_strided(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "empty_strided"
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: empty_strided: dimensionality of sizes must match dimensionality of strides"
@@ -25131,7 +25756,7 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %3 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %3 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.eq.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -25214,7 +25839,9 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.expand_copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "expand_copy"
     %0 = call @__torch_refine_helper.torch_refine.library.views._expand(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%str, %0) : (!torch.str, !torch.list<int>) -> !torch.none
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.expm1(%arg0: !torch.list<int>) -> !torch.list<int> {
@@ -25456,7 +26083,7 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.full(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "full"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg0, %arg2) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.full_like(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>, %arg6: !torch.optional<int>) -> !torch.list<int> {
@@ -27320,27 +27947,37 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.native_layer_norm_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<list<int>>, %arg7: !torch.list<bool>) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %none = torch.constant.none
-    %0 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %1 = torch.prim.If %0 -> (!torch.list<int>) {
-      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %6 : !torch.list<int>
+    %str = torch.constant.str "AssertionError: native_layer_norm_backward: grad_out's shape differs from input's"
+    %str_0 = torch.constant.str "native_layer_norm_backward"
+    %0 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%str_0, %arg1, %arg2, %arg5, %arg6) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>>
+    %1 = torch.aten.ne.int_list %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
     } else {
-      %6 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
-      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%6) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %7 : !torch.list<int>
+      torch.prim.If.yield
     }
-    %2 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %2 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
     %3 = torch.prim.If %2 -> (!torch.list<int>) {
-      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %6 : !torch.list<int>
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
     } else {
-      %6 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
-      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%6) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %7 : !torch.list<int>
+      %8 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
     }
-    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %5 = torch.prim.TupleConstruct %4, %1, %3 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %5 : !torch.tuple<list<int>, list<int>, list<int>>
+    %4 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.list<int>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
+      %8 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
+    }
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %7 = torch.prim.TupleConstruct %6, %3, %5 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %7 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.ne.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -27385,10 +28022,11 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.new_empty(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "new_zeros"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg1, %arg2) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.new_empty_strided(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "new_empty_strided"
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: new_empty_strided: dimensionality of sizes must match dimensionality of strides"
@@ -27401,22 +28039,22 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %3 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %3 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.new_full(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "new_full"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg1, %arg3) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.new_ones(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "new_zeros"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg1, %arg2) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.new_zeros(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "new_zeros"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg1, %arg2) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.nextafter(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
@@ -27700,8 +28338,10 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.ones(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "zeros"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg0, %1) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.ones_like(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -28171,14 +28811,17 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.rand(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "zeros"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg0, %1) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.rand_like(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.randint(%arg0: !torch.int, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "randint"
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: randint: expects 'high' to be positive"
@@ -28190,10 +28833,11 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.randint.low(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "randint"
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: randint: expects 'low' to be less than 'high'"
@@ -28204,17 +28848,20 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg2) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg2, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.randn(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
-    %str = torch.constant.str "zeros"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %none = torch.constant.none
+    %str = torch.constant.str "randn"
+    %0 = torch.derefine %none : !torch.none to !torch.optional<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg0, %0) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.randn.generator(%arg0: !torch.list<int>, %arg1: !torch.optional<any>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "randn"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.randn_like(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
@@ -28233,7 +28880,7 @@ module {
   func.func @__torch_refine_shape_fn.aten.randperm(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "randperm"
     %0 = torch.prim.ListConstruct %arg0 : (!torch.int) -> !torch.list<int>
-    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %0, %arg1) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.real(%arg0: !torch.list<int>) -> !torch.list<int> {
@@ -28493,9 +29140,28 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.resize_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "resize_"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.__isnot__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %3 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
+      torch.prim.If.yield %3 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.resolve_conj(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -30229,8 +30895,10 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.zeros(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "zeros"
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._new_size(%str, %arg0) : (!torch.str, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg1) : (!torch.optional<int>) -> !torch.int
+    %1 = torch.derefine %0 : !torch.int to !torch.optional<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %arg0, %1) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.zeros_like(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
