@@ -86,7 +86,7 @@ class TensorOfShape:
         return f"T{list(self.shape)}:{dtype}"
 
 
-def LongTensorOfShape(*shape: int) -> TensorOfShape:  # noqa: N802 (reads like a type)
+def LongTensorOfShape(*shape: int) -> TensorOfShape:
     return TensorOfShape(*shape, dtype=torch.int64)
 
 
@@ -275,7 +275,7 @@ def run_pytorch(op: str, invocation: Invocation) -> tuple[Any, Exception | None]
     """(what PyTorch's `op` returns on `invocation`, None), or (None, the error it raises)."""
     try:
         return invocation.run(op_overload(op)), None
-    except Exception as error:  # noqa: BLE001 (any PyTorch failure counts as 'raises')
+    except Exception as error:
         return None, error
 
 

@@ -311,7 +311,7 @@ def _wrapped_op(calc):
     """The op a calculate wraps, looking through a nested calculate."""
     op = calc
     while op.operation.name in ("torch.shape.calculate", "torch.dtype.calculate"):
-        op = list(op.regions[0].blocks[0].operations)[0]
+        op = next(iter(op.regions[0].blocks[0].operations))
     return op
 
 
