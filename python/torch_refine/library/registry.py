@@ -43,6 +43,8 @@ FAMILY_MODULES = (
     "special",
     "data_dependent",
     "inplace",
+    "prims",
+    "quantized",
 )
 
 
