@@ -1,0 +1,31 @@
+// RUN: torch-refine-opt %s --split-input-file --pass-pipeline='builtin.module(torch-refine-pipeline)' | filecheck %s
+
+// Ops outside aten are found by name: prims with their own Torch dialect op, and
+// `torch.operator`s (quantized_decomposed) by their `name`.
+
+// CHECK-LABEL: func.func @prims_ops(
+// CHECK:         torch.prims.convert_element_type %{{.*}} : !torch.vtensor<[2,3,4],f32>, !torch.int -> !torch.vtensor<[2,3,4],si32>
+// CHECK:         torch.prims.collapse %{{.*}} : !torch.vtensor<[2,3,4],si32>, !torch.int, !torch.int -> !torch.vtensor<[6,4],si32>
+func.func @prims_ops(%arg0: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor {
+  %int3 = torch.constant.int 3
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.prims.convert_element_type %arg0, %int3 : !torch.vtensor<[2,3,4],f32>, !torch.int -> !torch.vtensor
+  %1 = torch.prims.collapse %0, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
+
+// -----
+
+// CHECK-LABEL: func.func @quantized_decomposed_ops(
+// CHECK:         torch.operator "quantized_decomposed.quantize_per_tensor"(%{{.*}}) : (!torch.vtensor<[2,3],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.vtensor<[2,3],ui8>
+// CHECK:         torch.operator "quantized_decomposed.dequantize_per_tensor"(%{{.*}}) : (!torch.vtensor<[2,3],ui8>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int, !torch.none) -> !torch.vtensor<[2,3],f32>
+func.func @quantized_decomposed_ops(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[2,3],ui8>) -> (!torch.vtensor, !torch.vtensor) {
+  %scale = torch.constant.float 1.000000e-01
+  %int0 = torch.constant.int 0
+  %int255 = torch.constant.int 255
+  %none = torch.constant.none
+  %0 = torch.operator "quantized_decomposed.quantize_per_tensor"(%arg0, %scale, %int0, %int0, %int255, %int0) : (!torch.vtensor<[2,3],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.vtensor
+  %1 = torch.operator "quantized_decomposed.dequantize_per_tensor"(%arg1, %scale, %int0, %int0, %int255, %int0, %none) : (!torch.vtensor<[2,3],ui8>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int, !torch.none) -> !torch.vtensor
+  return %0, %1 : !torch.vtensor, !torch.vtensor
+}
