@@ -45,6 +45,7 @@ FAMILY_MODULES = (
     "inplace",
     "prims",
     "quantized",
+    "value_forms",
 )
 
 

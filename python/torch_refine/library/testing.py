@@ -257,10 +257,17 @@ def _expected_size(size) -> int:
 
 
 def op_overload(op: str):
-    """`aten.add.Tensor` -> torch.ops.aten.add.Tensor (`aten.tanh` -> .default)."""
+    """`aten.add.Tensor` -> torch.ops.aten.add.Tensor (`aten.tanh` -> .default).
+
+    A value form that only torch-mlir has (`aten.bernoulli.float`) runs its in-place
+    overload (`aten.bernoulli_.float`), which gives the same sizes and dtype.
+    """
     namespace, name, *overload = op.split(".")
+    overload_name = overload[0] if overload else "default"
     packet = getattr(getattr(torch.ops, namespace), name)
-    return getattr(packet, overload[0] if overload else "default")
+    if not hasattr(packet, overload_name) and hasattr(getattr(torch.ops, namespace), name + "_"):
+        packet = getattr(getattr(torch.ops, namespace), name + "_")
+    return getattr(packet, overload_name)
 
 
 def run_pytorch(op: str, invocation: Invocation) -> tuple[Any, Exception | None]:
