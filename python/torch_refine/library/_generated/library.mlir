@@ -1131,6 +1131,12 @@ module {
     %2 = torch.prim.TupleIndex %1, %int0 : !torch.tuple<int, int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.bernoulli.float(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.value_forms._check_probability(%arg1) : (!torch.float) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.bernoulli_.float(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -18189,6 +18195,28 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.value_forms._check_probability(%arg0: !torch.float) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: bernoulli expects p to be in [0, 1]"
+    %false = torch.constant.bool false
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %float1.000000e00 = torch.constant.float 1.000000e+00
+    %0 = torch.aten.ge.float %arg0, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %3 = torch.aten.ge.float %float1.000000e00, %arg0 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -19689,6 +19717,10 @@ module {
     %9 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_shapes(%arg0, %arg1, %arg2, %8#1, %arg4, %arg5) : (!torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
     %10 = torch.prim.TupleIndex %9, %int0 : !torch.tuple<list<int>, list<int>, list<int>>, !torch.int -> !torch.list<int>
     return %10 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bernoulli.float(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.value_forms._check_probability(%arg1) : (!torch.float) -> !torch.none
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bernoulli_.float(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
