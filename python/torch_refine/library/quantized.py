@@ -456,3 +456,67 @@ def aten〇fake_quantize_per_channel_affine_cachemask〡dtype(self_rank_dtype: T
     _check_fake_quant_range(quant_min, quant_max)
     _check_fake_quant_input(self_rank_dtype[1])
     return self_rank_dtype[1], 11
+
+
+# --- ATen: out of quantized dtypes ----------------------------------------------------------
+
+_QU8 = TensorOfShape(2, 3, dtype=torch.quint8)
+
+
+@shape("aten.dequantize.self", invocations=[
+    KernelInvocation(_QU8),
+    KernelInvocation(TensorOfShape(dtype=torch.qint8)),
+])
+def aten〇dequantize〇self〡shape(self: List[int]) -> List[int]:
+    return self
+
+
+@dtype("aten.dequantize.self", invocations=[
+    KernelInvocation(_QU8),
+    KernelInvocation(TensorOfShape(2, dtype=torch.qint32)),
+    KernelInvocation(TensorOfShape(2, dtype=torch.float16)),  # a float tensor: cast to float32
+    KernelInvocation(TensorOfShape(2, dtype=torch.int64)),
+])
+def aten〇dequantize〇self〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
+    return 6
+
+
+@shape("aten.dequantize.tensor", invocations=[
+    KernelInvocation(_QU8),
+])
+def aten〇dequantize〇tensor〡shape(qtensor: List[int]) -> List[int]:
+    return qtensor
+
+
+@dtype("aten.dequantize.tensor", invocations=[
+    KernelInvocation(_QU8),
+    KernelInvocation(TensorOfShape(2, dtype=torch.qint8)),
+])
+def aten〇dequantize〇tensor〡dtype(qtensor_rank_dtype: Tuple[int, int]) -> int:
+    return 6
+
+
+@shape("aten.int_repr", invocations=[
+    KernelInvocation(_QU8),
+    KernelInvocation(TensorOfShape(dtype=torch.qint32)),
+])
+def aten〇int_repr〡shape(self: List[int]) -> List[int]:
+    return self
+
+
+@dtype("aten.int_repr", invocations=[
+    KernelInvocation(_QU8),
+    KernelInvocation(TensorOfShape(2, dtype=torch.qint8)),
+    KernelInvocation(TensorOfShape(2, dtype=torch.qint32)),
+    KernelErrorInvocation(TensorOfShape(2, dtype=torch.float32)),
+])
+def aten〇int_repr〡dtype(self_rank_dtype: Tuple[int, int]) -> int:
+    self_dtype = self_rank_dtype[1]
+    if self_dtype == 12:
+        return 1
+    if self_dtype == 14:
+        return 3
+    # quint8, quint4x2 and quint2x4 are stored as uint8
+    if self_dtype in [13, 16, 17]:
+        return 0
+    raise AssertionError("int_repr: the input must be a quantized tensor")

@@ -115,7 +115,12 @@ def _to_meta(t: TensorOfShape) -> torch.Tensor:
     return torch.empty(t.shape, dtype=t.dtype, device="meta")
 
 
+_QUANTIZED_DTYPES = (torch.qint8, torch.quint8, torch.qint32)
+
+
 def _to_cpu(t: TensorOfShape) -> torch.Tensor:
+    if t.dtype in _QUANTIZED_DTYPES:  # no factory makes quantized tensors: quantize ones
+        return torch.quantize_per_tensor(torch.ones(t.shape), 1.0, 0, t.dtype)
     # Ones, not uninitialized memory: integer division by zero raises on CPU.
     return torch.ones(t.shape, dtype=t.dtype)
 

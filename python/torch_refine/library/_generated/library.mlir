@@ -2087,6 +2087,14 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.dequantize.self(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int6 = torch.constant.int 6
+    return %int6 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.dequantize.tensor(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int6 = torch.constant.int 6
+    return %int6 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.detach(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -3475,6 +3483,41 @@ module {
     %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%1, %arg5) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
     %3 = torch.prim.TupleIndex %2, %int0 : !torch.tuple<int, int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.int_repr(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: int_repr: the input must be a quantized tensor"
+    %int1 = torch.constant.int 1
+    %int12 = torch.constant.int 12
+    %int14 = torch.constant.int 14
+    %int3 = torch.constant.int 3
+    %int13 = torch.constant.int 13
+    %int16 = torch.constant.int 16
+    %int17 = torch.constant.int 17
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.Uninitialized : !torch.int
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.aten.eq.int %1, %int12 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      %4 = torch.aten.eq.int %1, %int14 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.int) {
+        torch.prim.If.yield %int3 : !torch.int
+      } else {
+        %6 = torch.prim.ListConstruct %int13, %int16, %int17 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+        %7 = torch.aten.__contains__.int_list %6, %1 : !torch.list<int>, !torch.int -> !torch.bool
+        %8 = torch.prim.If %7 -> (!torch.int) {
+          torch.prim.If.yield %int0 : !torch.int
+        } else {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield %0 : !torch.int
+        }
+        torch.prim.If.yield %8 : !torch.int
+      }
+      torch.prim.If.yield %5 : !torch.int
+    }
     return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.isfinite(%arg0: !torch.tuple<int, int>) -> !torch.int {
@@ -20426,6 +20469,12 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.dequantize.self(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.dequantize.tensor(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.detach(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -21411,6 +21460,9 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg4, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
     %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %9 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.int_repr(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.isfinite(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
