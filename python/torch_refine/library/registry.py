@@ -46,6 +46,7 @@ FAMILY_MODULES = (
     "prims",
     "quantized",
     "value_forms",
+    "torchvision_ops",
 )
 
 

@@ -275,10 +275,18 @@ def op_overload(op: str):
     return getattr(packet, overload_name)
 
 
+def with_reference(invocation: Invocation, reference) -> Invocation:
+    """`invocation`, checked against `reference` (a Python function that computes the op
+    with PyTorch's own ops on the same tensors) instead of a registry op: for ops PyTorch's
+    registry lacks (torchvision's, ONNX's)."""
+    object.__setattr__(invocation, "reference", reference)
+    return invocation
+
+
 def run_pytorch(op: str, invocation: Invocation) -> tuple[Any, Exception | None]:
     """(what PyTorch's `op` returns on `invocation`, None), or (None, the error it raises)."""
     try:
-        return invocation.run(op_overload(op)), None
+        return invocation.run(getattr(invocation, "reference", None) or op_overload(op)), None
     except Exception as error:  # noqa: BLE001 (any PyTorch failure counts as 'raises')
         return None, error
 

@@ -8005,6 +8005,27 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_quantizable(%0) : (!torch.int) -> !torch.none
     return %arg5 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.torchvision.deform_conv2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int, %arg8: !torch.int, %arg9: !torch.int, %arg10: !torch.int, %arg11: !torch.int, %arg12: !torch.int, %arg13: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.torchvision.nms(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.torchvision.roi_align(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.torchvision.roi_pool(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0: !torch.list<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
@@ -18238,6 +18259,49 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.torchvision_ops._check_roi_operands(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.none {
+    %str = torch.constant.str "AssertionError: rois must have shape as Tensor[K, 5]"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: RoI ops: input must be a 4-D tensor [N, C, H, W]"
+    %int4 = torch.constant.int 4
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int5 = torch.constant.int 5
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %5 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.ne.int %5, %int5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %6 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.torchvision_ops._roi_sizes(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.torchvision_ops._check_roi_operands(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.none
+    %1 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %2 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %3 = torch.prim.ListConstruct %1, %2, %arg2, %arg3 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    return %3 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.value_forms._check_probability(%arg0: !torch.float) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: bernoulli expects p to be in [0, 1]"
@@ -24246,5 +24310,132 @@ module {
   }
   func.func @__torch_refine_shape_fn.quantized_decomposed.quantize_per_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.torchvision.deform_conv2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int, %arg8: !torch.int, %arg9: !torch.int, %arg10: !torch.int, %arg11: !torch.int, %arg12: !torch.int, %arg13: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: deform_conv2d: the output would be empty"
+    %str_0 = torch.constant.str "AssertionError: deform_conv2d: input channels must equal weight channels * groups"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: deform_conv2d: input and weight must be 4-D"
+    %true = torch.constant.bool true
+    %int4 = torch.constant.int 4
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int4 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %32 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %33 = torch.aten.ne.int %32, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %33 : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.mul.int %4, %arg11 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %3, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.__getitem__.t %arg0, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.aten.mul.int %int2, %arg7 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.add.int %7, %8 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.sub.int %10, %int1 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.mul.int %arg9, %11 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.aten.add.int %12, %int1 : !torch.int, !torch.int -> !torch.int
+    %14 = torch.aten.sub.int %9, %13 : !torch.int, !torch.int -> !torch.int
+    %15 = torch.aten.floordiv.int %14, %arg5 : !torch.int, !torch.int -> !torch.int
+    %16 = torch.aten.add.int %15, %int1 : !torch.int, !torch.int -> !torch.int
+    %17 = torch.aten.__getitem__.t %arg0, %int3 : !torch.list<int>, !torch.int -> !torch.int
+    %18 = torch.aten.mul.int %int2, %arg8 : !torch.int, !torch.int -> !torch.int
+    %19 = torch.aten.add.int %17, %18 : !torch.int, !torch.int -> !torch.int
+    %20 = torch.aten.__getitem__.t %arg1, %int3 : !torch.list<int>, !torch.int -> !torch.int
+    %21 = torch.aten.sub.int %20, %int1 : !torch.int, !torch.int -> !torch.int
+    %22 = torch.aten.mul.int %arg10, %21 : !torch.int, !torch.int -> !torch.int
+    %23 = torch.aten.add.int %22, %int1 : !torch.int, !torch.int -> !torch.int
+    %24 = torch.aten.sub.int %19, %23 : !torch.int, !torch.int -> !torch.int
+    %25 = torch.aten.floordiv.int %24, %arg6 : !torch.int, !torch.int -> !torch.int
+    %26 = torch.aten.add.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+    %27 = torch.aten.le.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+    %28 = torch.prim.If %27 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %32 = torch.aten.le.int %26, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %32 : !torch.bool
+    }
+    torch.prim.If %28 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %29 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %30 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %31 = torch.prim.ListConstruct %29, %30, %16, %26 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    return %31 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.torchvision.nms(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: nms: boxes and scores must have the same number of elements"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: nms: boxes must be [N, 4] and scores [N]"
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.ne.int %9, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    }
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.ne.int %9, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.prim.Uninitialized : !torch.int
+    %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+    return %8 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.torchvision.roi_align(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.torchvision_ops._roi_sizes(%arg0, %arg1, %arg3, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.torchvision.roi_pool(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %0 = call @__torch_refine_helper.torch_refine.library.torchvision_ops._roi_sizes(%arg0, %arg1, %arg3, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.prim.TupleConstruct %0, %0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %1 : !torch.tuple<list<int>, list<int>>
   }
 }
