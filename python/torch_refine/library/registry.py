@@ -47,6 +47,7 @@ FAMILY_MODULES = (
     "quantized",
     "value_forms",
     "torchvision_ops",
+    "onnx_ops",
 )
 
 
