@@ -34,7 +34,7 @@ def _rotary_case(input: TensorOfShape, cls=Invocation) -> Invocation:
     _rotary_case(TensorOfShape(1, 2, 18)),
     _rotary_case(TensorOfShape(2, 6), ErrorInvocation),
 ])
-def onnx〇rotary_embedding〡shape(input: List[int], position_ids: List[int], cos_cache: List[int], sin_cache: List[int], interleaved: int, is_packed_batching: int, num_heads: int, rotary_embedding_dim: int, scale: float) -> List[int]:  # noqa: E501
+def onnx〇rotary_embedding〡shape(input: List[int], position_ids: List[int], cos_cache: List[int], sin_cache: List[int], interleaved: int, is_packed_batching: int, num_heads: int, rotary_embedding_dim: int, scale: float) -> List[int]:
     if len(input) != 3 and len(input) != 4:
         raise AssertionError("RotaryEmbedding: input must be 3-D or 4-D")
     return input
@@ -44,5 +44,5 @@ def onnx〇rotary_embedding〡shape(input: List[int], position_ids: List[int], c
     _rotary_case(TensorOfShape(1, 3, 2, 6)),
     _rotary_case(TensorOfShape(1, 3, 2, 6, dtype=torch.float16)),
 ])
-def onnx〇rotary_embedding〡dtype(input_rank_dtype: Tuple[int, int], position_ids_rank_dtype: Tuple[int, int], cos_cache_rank_dtype: Tuple[int, int], sin_cache_rank_dtype: Tuple[int, int], interleaved: int, is_packed_batching: int, num_heads: int, rotary_embedding_dim: int, scale: float) -> int:  # noqa: E501
+def onnx〇rotary_embedding〡dtype(input_rank_dtype: Tuple[int, int], position_ids_rank_dtype: Tuple[int, int], cos_cache_rank_dtype: Tuple[int, int], sin_cache_rank_dtype: Tuple[int, int], interleaved: int, is_packed_batching: int, num_heads: int, rotary_embedding_dim: int, scale: float) -> int:
     return input_rank_dtype[1]

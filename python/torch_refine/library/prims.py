@@ -186,7 +186,7 @@ _META = torch.device("meta")
     ErrorInvocation(-1, start=0, step=1, dtype=torch.int64, device=_META, requires_grad=False),
     ErrorInvocation(5, start=0, step=0, dtype=torch.int64, device=_META, requires_grad=False),
 ])
-def prims〇iota〡shape(length: int, start: int, step: int, dtype: int, device: device, requires_grad: bool) -> List[int]:  # noqa: E501
+def prims〇iota〡shape(length: int, start: int, step: int, dtype: int, device: device, requires_grad: bool) -> List[int]:
     if length < 0:
         raise AssertionError("prims.iota: negative length")
     if step == 0:
@@ -200,7 +200,7 @@ def prims〇iota〡shape(length: int, start: int, step: int, dtype: int, device:
     ErrorInvocation(5, start=0, step=1, dtype=torch.float32, device=_META, requires_grad=False),
     ErrorInvocation(5, start=0, step=1, dtype=torch.bool, device=_META, requires_grad=False),
 ])
-def prims〇iota〡dtype(length: int, start: int, step: int, dtype: int, device: device, requires_grad: bool) -> int:  # noqa: E501
+def prims〇iota〡dtype(length: int, start: int, step: int, dtype: int, device: device, requires_grad: bool) -> int:
     # uint8, int8, int16, int32, int64 and the unsigned 16/32/64-bit codes.
     if dtype not in [0, 1, 2, 3, 4, 27, 28, 29]:
         raise AssertionError("prims.iota only supports integer dtypes")
@@ -219,7 +219,7 @@ def prims〇iota〡dtype(length: int, start: int, step: int, dtype: int, device:
     ErrorInvocation(TensorOfShape(2, 3, 4), [-1]),
     ErrorInvocation(TensorOfShape(2, 3, 4), [3]),
 ])
-def prims〇sum〡shape(inp: List[int], dims: Optional[List[int]], output_dtype: Optional[int] = None) -> List[int]:  # noqa: E501
+def prims〇sum〡shape(inp: List[int], dims: Optional[List[int]], output_dtype: Optional[int] = None) -> List[int]:
     return _reduced(inp, dims)
 
 
@@ -229,7 +229,7 @@ def prims〇sum〡shape(inp: List[int], dims: Optional[List[int]], output_dtype:
     Invocation(TensorOfShape(2, 3, dtype=torch.bool), [0]),
     Invocation(TensorOfShape(2, 3), [1], output_dtype=torch.float64),
 ])
-def prims〇sum〡dtype(inp_rank_dtype: Tuple[int, int], dims: Optional[List[int]], output_dtype: Optional[int] = None) -> int:  # noqa: E501
+def prims〇sum〡dtype(inp_rank_dtype: Tuple[int, int], dims: Optional[List[int]], output_dtype: Optional[int] = None) -> int:
     return _reduced_dtype(inp_rank_dtype[1], output_dtype)
 
 
@@ -239,7 +239,7 @@ def prims〇sum〡dtype(inp_rank_dtype: Tuple[int, int], dims: Optional[List[int
     ErrorInvocation(TensorOfShape(2, 3, 4), [3], 1.0),
     ErrorInvocation(TensorOfShape(2, 3, 4), [1], 1.0, output_dtype=torch.float64),
 ])
-def prims〇var〡shape(inp: List[int], dims: Optional[List[int]], correction: Optional[float] = 1, output_dtype: Optional[int] = None) -> List[int]:  # noqa: E501
+def prims〇var〡shape(inp: List[int], dims: Optional[List[int]], correction: Optional[float] = 1, output_dtype: Optional[int] = None) -> List[int]:
     # The prim's meta kernel takes no output_dtype: PyTorch rejects the argument.
     if output_dtype is not None:
         raise AssertionError("prims.var: output_dtype is not supported")
@@ -253,7 +253,7 @@ def prims〇var〡shape(inp: List[int], dims: Optional[List[int]], correction: O
     Invocation(TensorOfShape(2, 3, dtype=torch.int32), [1], 1.0),
     ErrorInvocation(TensorOfShape(2, 3), [1], 1.0, output_dtype=torch.float64),
 ])
-def prims〇var〡dtype(inp_rank_dtype: Tuple[int, int], dims: Optional[List[int]], correction: Optional[float] = 1, output_dtype: Optional[int] = None) -> int:  # noqa: E501
+def prims〇var〡dtype(inp_rank_dtype: Tuple[int, int], dims: Optional[List[int]], correction: Optional[float] = 1, output_dtype: Optional[int] = None) -> int:
     if output_dtype is not None:
         raise AssertionError("prims.var: output_dtype is not supported")
     return to_real_dtype(inp_rank_dtype[1])

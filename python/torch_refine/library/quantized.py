@@ -13,7 +13,13 @@ from typing import List, Optional, Tuple
 import torch
 
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, KernelErrorInvocation, KernelInvocation, TensorOfShape
+from .testing import (
+    ErrorInvocation,
+    Invocation,
+    KernelErrorInvocation,
+    KernelInvocation,
+    TensorOfShape,
+)
 
 # --- Family-private helpers (TorchScript) ----------------------------------------------------
 
@@ -109,7 +115,7 @@ _ZEROS = TensorOfShape(3, dtype=torch.int64)
     Invocation(_F32, 0.1, 0, 0, 255, torch.uint8),
     Invocation(TensorOfShape(), 0.1, 0, -128, 127, torch.int8),
 ])
-def quantized_decomposed〇quantize_per_tensor〡shape(input: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int) -> List[int]:  # noqa: E501
+def quantized_decomposed〇quantize_per_tensor〡shape(input: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int) -> List[int]:
     return input
 
 
@@ -119,7 +125,7 @@ def quantized_decomposed〇quantize_per_tensor〡shape(input: List[int], scale: 
     ErrorInvocation(TensorOfShape(2, dtype=torch.float64), 0.1, 0, -128, 127, torch.int8),
     ErrorInvocation(TensorOfShape(2, dtype=torch.int32), 0.1, 0, -128, 127, torch.int8),
 ])
-def quantized_decomposed〇quantize_per_tensor〡dtype(input_rank_dtype: Tuple[int, int], scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int) -> int:  # noqa: E501
+def quantized_decomposed〇quantize_per_tensor〡dtype(input_rank_dtype: Tuple[int, int], scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int) -> int:
     _check_quantizable(input_rank_dtype[1])
     return dtype
 
@@ -128,7 +134,7 @@ def quantized_decomposed〇quantize_per_tensor〡dtype(input_rank_dtype: Tuple[i
     Invocation(_U8, 0.1, 0, 0, 255, torch.uint8),
     Invocation(TensorOfShape(), 0.1, 0, 0, 255, torch.uint8, out_dtype=torch.float16),
 ])
-def quantized_decomposed〇dequantize_per_tensor〡shape(input: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int, out_dtype: Optional[int] = None) -> List[int]:  # noqa: E501
+def quantized_decomposed〇dequantize_per_tensor〡shape(input: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int, out_dtype: Optional[int] = None) -> List[int]:
     return input
 
 
@@ -136,7 +142,7 @@ def quantized_decomposed〇dequantize_per_tensor〡shape(input: List[int], scale
     Invocation(_U8, 0.1, 0, 0, 255, torch.uint8),
     Invocation(_U8, 0.1, 0, 0, 255, torch.uint8, out_dtype=torch.float16),
 ])
-def quantized_decomposed〇dequantize_per_tensor〡dtype(input_rank_dtype: Tuple[int, int], scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int, out_dtype: Optional[int] = None) -> int:  # noqa: E501
+def quantized_decomposed〇dequantize_per_tensor〡dtype(input_rank_dtype: Tuple[int, int], scale: float, zero_point: int, quant_min: int, quant_max: int, dtype: int, out_dtype: Optional[int] = None) -> int:
     if out_dtype is None:
         return 6
     return out_dtype
@@ -146,7 +152,7 @@ def quantized_decomposed〇dequantize_per_tensor〡dtype(input_rank_dtype: Tuple
     Invocation(_F32, _SCALES, _ZEROS, 1, 0, 255, torch.uint8),
     ErrorInvocation(_F32, _SCALES, _ZEROS, 2, 0, 255, torch.uint8),
 ])
-def quantized_decomposed〇quantize_per_channel〡shape(input: List[int], scales: List[int], zero_points: List[int], axis: int, quant_min: int, quant_max: int, dtype: int) -> List[int]:  # noqa: E501
+def quantized_decomposed〇quantize_per_channel〡shape(input: List[int], scales: List[int], zero_points: List[int], axis: int, quant_min: int, quant_max: int, dtype: int) -> List[int]:
     _check_axis_below_rank(axis, len(input))
     return input
 
@@ -160,7 +166,7 @@ def quantized_decomposed〇quantize_per_channel〡shape(input: List[int], scales
                     torch.uint8),
     ErrorInvocation(_F32, _SCALES, _ZEROS, 2, 0, 255, torch.uint8),
 ])
-def quantized_decomposed〇quantize_per_channel〡dtype(input_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Tuple[int, int], axis: int, quant_min: int, quant_max: int, dtype: int) -> int:  # noqa: E501
+def quantized_decomposed〇quantize_per_channel〡dtype(input_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Tuple[int, int], axis: int, quant_min: int, quant_max: int, dtype: int) -> int:
     _check_quantizable(input_rank_dtype[1])
     _check_axis_below_rank(axis, input_rank_dtype[0])
     _check_quant_range(quant_min, quant_max, dtype)
@@ -172,7 +178,7 @@ def quantized_decomposed〇quantize_per_channel〡dtype(input_rank_dtype: Tuple[
     Invocation(_U8, _SCALES, None, 0, 0, 255, torch.uint8),
     ErrorInvocation(_U8, _SCALES, _ZEROS, 2, 0, 255, torch.uint8),
 ])
-def quantized_decomposed〇dequantize_per_channel〡shape(input: List[int], scales: List[int], zero_points: Optional[List[int]], axis: int, quant_min: int, quant_max: int, dtype: int, out_dtype: Optional[int] = None) -> List[int]:  # noqa: E501
+def quantized_decomposed〇dequantize_per_channel〡shape(input: List[int], scales: List[int], zero_points: Optional[List[int]], axis: int, quant_min: int, quant_max: int, dtype: int, out_dtype: Optional[int] = None) -> List[int]:
     _check_axis_below_rank(axis, len(input))
     return input
 
@@ -185,7 +191,7 @@ def quantized_decomposed〇dequantize_per_channel〡shape(input: List[int], scal
                     torch.int8),
     ErrorInvocation(_U8, _SCALES, _ZEROS, 2, 0, 255, torch.uint8),
 ])
-def quantized_decomposed〇dequantize_per_channel〡dtype(input_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Optional[Tuple[int, int]], axis: int, quant_min: int, quant_max: int, dtype: int, out_dtype: Optional[int] = None) -> int:  # noqa: E501
+def quantized_decomposed〇dequantize_per_channel〡dtype(input_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Optional[Tuple[int, int]], axis: int, quant_min: int, quant_max: int, dtype: int, out_dtype: Optional[int] = None) -> int:
     if input_rank_dtype[1] != dtype:
         raise AssertionError("dequantize_per_channel: the input's dtype must be `dtype`")
     _check_axis_below_rank(axis, input_rank_dtype[0])
@@ -206,7 +212,7 @@ _GROUP_ZEROS = TensorOfShape(2, 2, dtype=torch.int64)
     ErrorInvocation(TensorOfShape(2, 5), _GROUP_SCALES, _GROUP_ZEROS, -8, 7, torch.int8, 2),
     ErrorInvocation(TensorOfShape(2, 2, 4), _GROUP_SCALES, _GROUP_ZEROS, -8, 7, torch.int8, 2),
 ])
-def quantized_decomposed〇quantize_per_channel_group〡shape(input: List[int], scales: List[int], zero_points: List[int], quant_min: int, quant_max: int, dtype: int, group_size: int) -> List[int]:  # noqa: E501
+def quantized_decomposed〇quantize_per_channel_group〡shape(input: List[int], scales: List[int], zero_points: List[int], quant_min: int, quant_max: int, dtype: int, group_size: int) -> List[int]:
     _check_channel_group(input, scales, group_size)
     return input
 
@@ -216,7 +222,7 @@ def quantized_decomposed〇quantize_per_channel_group〡shape(input: List[int], 
     Invocation(TensorOfShape(2, 4, dtype=torch.float16), _GROUP_SCALES, _GROUP_ZEROS, 0, 15,
                torch.uint8, 2),
 ])
-def quantized_decomposed〇quantize_per_channel_group〡dtype(input_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Tuple[int, int], quant_min: int, quant_max: int, dtype: int, group_size: int) -> int:  # noqa: E501
+def quantized_decomposed〇quantize_per_channel_group〡dtype(input_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Tuple[int, int], quant_min: int, quant_max: int, dtype: int, group_size: int) -> int:
     return dtype
 
 
@@ -224,7 +230,7 @@ def quantized_decomposed〇quantize_per_channel_group〡dtype(input_rank_dtype: 
     KernelInvocation(TensorOfShape(2, 4, dtype=torch.int8), _GROUP_SCALES, _GROUP_ZEROS, -8, 7,
                      torch.int8, 2, torch.float32),
 ])
-def quantized_decomposed〇dequantize_per_channel_group〡shape(input: List[int], scales: List[int], zero_points: Optional[List[int]], quant_min: int, quant_max: int, dtype: int, group_size: int, output_dtype: int) -> List[int]:  # noqa: E501
+def quantized_decomposed〇dequantize_per_channel_group〡shape(input: List[int], scales: List[int], zero_points: Optional[List[int]], quant_min: int, quant_max: int, dtype: int, group_size: int, output_dtype: int) -> List[int]:
     return input
 
 
@@ -234,7 +240,7 @@ def quantized_decomposed〇dequantize_per_channel_group〡shape(input: List[int]
     KernelInvocation(TensorOfShape(2, 4, dtype=torch.int8), _GROUP_SCALES, None, -8, 7,
                      torch.int8, 2, torch.float32),
 ])
-def quantized_decomposed〇dequantize_per_channel_group〡dtype(input_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Optional[Tuple[int, int]], quant_min: int, quant_max: int, dtype: int, group_size: int, output_dtype: int) -> int:  # noqa: E501
+def quantized_decomposed〇dequantize_per_channel_group〡dtype(input_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Optional[Tuple[int, int]], quant_min: int, quant_max: int, dtype: int, group_size: int, output_dtype: int) -> int:
     return output_dtype
 
 
@@ -245,7 +251,7 @@ def quantized_decomposed〇dequantize_per_channel_group〡dtype(input_rank_dtype
     KernelInvocation(_F32, 0.1, 0, torch.quint8),
     KernelInvocation(TensorOfShape(), 0.1, 0, torch.qint32),
 ])
-def aten〇quantize_per_tensor〡shape(self: List[int], scale: float, zero_point: int, dtype: int) -> List[int]:  # noqa: E501
+def aten〇quantize_per_tensor〡shape(self: List[int], scale: float, zero_point: int, dtype: int) -> List[int]:
     return self
 
 
@@ -256,7 +262,7 @@ def aten〇quantize_per_tensor〡shape(self: List[int], scale: float, zero_point
     KernelErrorInvocation(TensorOfShape(2, dtype=torch.float16), 0.1, 0, torch.qint8),
     KernelErrorInvocation(_F32, 0.1, 0, torch.uint8),
 ])
-def aten〇quantize_per_tensor〡dtype(self_rank_dtype: Tuple[int, int], scale: float, zero_point: int, dtype: int) -> int:  # noqa: E501
+def aten〇quantize_per_tensor〡dtype(self_rank_dtype: Tuple[int, int], scale: float, zero_point: int, dtype: int) -> int:
     if self_rank_dtype[1] != 6:
         raise AssertionError("Quantize only works on Float Tensor")
     _check_quantized_dtype(dtype)
@@ -272,7 +278,7 @@ _F64_SCALES = TensorOfShape(3, dtype=torch.float64)
         2, dtype=torch.int64), 0, torch.quint8),
     KernelErrorInvocation(_F32, _F64_SCALES, _ZEROS, 2, torch.qint8),
 ])
-def aten〇quantize_per_channel〡shape(self: List[int], scales: List[int], zero_points: List[int], axis: int, dtype: int) -> List[int]:  # noqa: E501
+def aten〇quantize_per_channel〡shape(self: List[int], scales: List[int], zero_points: List[int], axis: int, dtype: int) -> List[int]:
     if axis < 0 or axis >= len(self):
         raise AssertionError("Channel axis out of range in per channel affine quantization")
     return self
@@ -284,7 +290,7 @@ def aten〇quantize_per_channel〡shape(self: List[int], scales: List[int], zero
     KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.float64), _F64_SCALES, _ZEROS, 1,
                           torch.qint8),
 ])
-def aten〇quantize_per_channel〡dtype(self_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Tuple[int, int], axis: int, dtype: int) -> int:  # noqa: E501
+def aten〇quantize_per_channel〡dtype(self_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Tuple[int, int], axis: int, dtype: int) -> int:
     if self_rank_dtype[1] != 6:
         raise AssertionError("Quantize only works on Float Tensor")
     _check_quantized_dtype(dtype)
@@ -294,7 +300,7 @@ def aten〇quantize_per_channel〡dtype(self_rank_dtype: Tuple[int, int], scales
 @shape("aten._make_per_tensor_quantized_tensor", invocations=[
     KernelInvocation(_U8, 0.1, 0),
 ])
-def aten〇_make_per_tensor_quantized_tensor〡shape(self: List[int], scale: float, zero_point: int) -> List[int]:  # noqa: E501
+def aten〇_make_per_tensor_quantized_tensor〡shape(self: List[int], scale: float, zero_point: int) -> List[int]:
     return self
 
 
@@ -304,14 +310,14 @@ def aten〇_make_per_tensor_quantized_tensor〡shape(self: List[int], scale: flo
     KernelInvocation(TensorOfShape(2, dtype=torch.int32), 0.1, 0),
     KernelErrorInvocation(_F32, 0.1, 0),
 ])
-def aten〇_make_per_tensor_quantized_tensor〡dtype(self_rank_dtype: Tuple[int, int], scale: float, zero_point: int) -> int:  # noqa: E501
+def aten〇_make_per_tensor_quantized_tensor〡dtype(self_rank_dtype: Tuple[int, int], scale: float, zero_point: int) -> int:
     return _quantized_of(self_rank_dtype[1])
 
 
 @shape("aten._make_per_channel_quantized_tensor", invocations=[
     KernelInvocation(TensorOfShape(2, 3, dtype=torch.int8), _F64_SCALES, _ZEROS, 1),
 ])
-def aten〇_make_per_channel_quantized_tensor〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int) -> List[int]:  # noqa: E501
+def aten〇_make_per_channel_quantized_tensor〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int) -> List[int]:
     return self
 
 
@@ -320,7 +326,7 @@ def aten〇_make_per_channel_quantized_tensor〡shape(self: List[int], scale: Li
     KernelInvocation(_U8, _F64_SCALES, _ZEROS, 1),
     KernelErrorInvocation(_F32, _F64_SCALES, _ZEROS, 1),
 ])
-def aten〇_make_per_channel_quantized_tensor〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int) -> int:  # noqa: E501
+def aten〇_make_per_channel_quantized_tensor〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int) -> int:
     return _quantized_of(self_rank_dtype[1])
 
 
@@ -331,7 +337,7 @@ def aten〇_make_per_channel_quantized_tensor〡dtype(self_rank_dtype: Tuple[int
     KernelInvocation(_F32, 0.1, 0, 0, 255),
     KernelErrorInvocation(_F32, 0.1, 0, 255, 0),
 ])
-def aten〇fake_quantize_per_tensor_affine〡shape(self: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> List[int]:  # noqa: E501
+def aten〇fake_quantize_per_tensor_affine〡shape(self: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> List[int]:
     _check_fake_quant_range(quant_min, quant_max)
     return self
 
@@ -342,7 +348,7 @@ def aten〇fake_quantize_per_tensor_affine〡shape(self: List[int], scale: float
     KernelErrorInvocation(TensorOfShape(2, dtype=torch.int32), 0.1, 0, 0, 255),
     KernelErrorInvocation(_F32, 0.1, 0, 255, 0),
 ])
-def aten〇fake_quantize_per_tensor_affine〡dtype(self_rank_dtype: Tuple[int, int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> int:  # noqa: E501
+def aten〇fake_quantize_per_tensor_affine〡dtype(self_rank_dtype: Tuple[int, int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> int:
     _check_fake_quant_range(quant_min, quant_max)
     _check_fake_quant_input(self_rank_dtype[1])
     return self_rank_dtype[1]
@@ -352,7 +358,7 @@ def aten〇fake_quantize_per_tensor_affine〡dtype(self_rank_dtype: Tuple[int, i
     KernelInvocation(_F32, 0.1, 0, 0, 255),
     KernelErrorInvocation(_F32, 0.1, 0, 255, 0),
 ])
-def aten〇fake_quantize_per_tensor_affine_cachemask〡shape(self: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:  # noqa: E501
+def aten〇fake_quantize_per_tensor_affine_cachemask〡shape(self: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:
     _check_fake_quant_range(quant_min, quant_max)
     return self, self
 
@@ -362,7 +368,7 @@ def aten〇fake_quantize_per_tensor_affine_cachemask〡shape(self: List[int], sc
     KernelInvocation(TensorOfShape(2, dtype=torch.float16), 0.1, 0, 0, 255),
     KernelErrorInvocation(TensorOfShape(2, dtype=torch.int32), 0.1, 0, 0, 255),
 ])
-def aten〇fake_quantize_per_tensor_affine_cachemask〡dtype(self_rank_dtype: Tuple[int, int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> Tuple[int, int]:  # noqa: E501
+def aten〇fake_quantize_per_tensor_affine_cachemask〡dtype(self_rank_dtype: Tuple[int, int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> Tuple[int, int]:
     _check_fake_quant_range(quant_min, quant_max)
     _check_fake_quant_input(self_rank_dtype[1])
     return self_rank_dtype[1], 11
@@ -375,7 +381,7 @@ _ZERO1 = TensorOfShape(1, dtype=torch.int32)
 @shape("aten.fake_quantize_per_tensor_affine.tensor_qparams", invocations=[
     KernelInvocation(_F32, _SCALE1, _ZERO1, 0, 255),
 ])
-def aten〇fake_quantize_per_tensor_affine〇tensor_qparams〡shape(self: List[int], scale: List[int], zero_point: List[int], quant_min: int, quant_max: int) -> List[int]:  # noqa: E501
+def aten〇fake_quantize_per_tensor_affine〇tensor_qparams〡shape(self: List[int], scale: List[int], zero_point: List[int], quant_min: int, quant_max: int) -> List[int]:
     return self
 
 
@@ -384,7 +390,7 @@ def aten〇fake_quantize_per_tensor_affine〇tensor_qparams〡shape(self: List[i
     KernelInvocation(TensorOfShape(2, dtype=torch.float64), _SCALE1, _ZERO1, 0, 255),
     KernelErrorInvocation(TensorOfShape(2, dtype=torch.int64), _SCALE1, _ZERO1, 0, 255),
 ])
-def aten〇fake_quantize_per_tensor_affine〇tensor_qparams〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], quant_min: int, quant_max: int) -> int:  # noqa: E501
+def aten〇fake_quantize_per_tensor_affine〇tensor_qparams〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], quant_min: int, quant_max: int) -> int:
     _check_fake_quant_input(self_rank_dtype[1])
     return self_rank_dtype[1]
 
@@ -395,7 +401,7 @@ _ENABLED = TensorOfShape(1, dtype=torch.int64)
 @shape("aten._fake_quantize_per_tensor_affine_cachemask_tensor_qparams", invocations=[
     KernelInvocation(_F32, _SCALE1, _ZERO1, _ENABLED, 0, 255),
 ])
-def aten〇_fake_quantize_per_tensor_affine_cachemask_tensor_qparams〡shape(self: List[int], scale: List[int], zero_point: List[int], fake_quant_enabled: List[int], quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:  # noqa: E501
+def aten〇_fake_quantize_per_tensor_affine_cachemask_tensor_qparams〡shape(self: List[int], scale: List[int], zero_point: List[int], fake_quant_enabled: List[int], quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:
     return self, self
 
 
@@ -405,7 +411,7 @@ def aten〇_fake_quantize_per_tensor_affine_cachemask_tensor_qparams〡shape(sel
     KernelErrorInvocation(TensorOfShape(2, dtype=torch.int32), _SCALE1, _ZERO1, _ENABLED, 0,
                           255),
 ])
-def aten〇_fake_quantize_per_tensor_affine_cachemask_tensor_qparams〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], fake_quant_enabled_rank_dtype: Tuple[int, int], quant_min: int, quant_max: int) -> Tuple[int, int]:  # noqa: E501
+def aten〇_fake_quantize_per_tensor_affine_cachemask_tensor_qparams〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], fake_quant_enabled_rank_dtype: Tuple[int, int], quant_min: int, quant_max: int) -> Tuple[int, int]:
     _check_fake_quant_input(self_rank_dtype[1])
     return self_rank_dtype[1], 11
 
@@ -421,7 +427,7 @@ _ZEROS32 = TensorOfShape(3, dtype=torch.int32)
                           255),
     KernelErrorInvocation(_F32, _SCALES, _ZEROS32, 1, 255, 0),
 ])
-def aten〇fake_quantize_per_channel_affine〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int, quant_min: int, quant_max: int) -> List[int]:  # noqa: E501
+def aten〇fake_quantize_per_channel_affine〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int, quant_min: int, quant_max: int) -> List[int]:
     _check_fake_quant_range(quant_min, quant_max)
     _check_per_channel_params(self, scale, axis)
     return self
@@ -432,7 +438,7 @@ def aten〇fake_quantize_per_channel_affine〡shape(self: List[int], scale: List
     KernelInvocation(TensorOfShape(2, 3, dtype=torch.float64), _SCALES, _ZEROS32, 1, 0, 255),
     KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int32), _SCALES, _ZEROS32, 1, 0, 255),
 ])
-def aten〇fake_quantize_per_channel_affine〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int, quant_min: int, quant_max: int) -> int:  # noqa: E501
+def aten〇fake_quantize_per_channel_affine〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int, quant_min: int, quant_max: int) -> int:
     _check_fake_quant_range(quant_min, quant_max)
     _check_fake_quant_input(self_rank_dtype[1])
     return self_rank_dtype[1]
@@ -442,7 +448,7 @@ def aten〇fake_quantize_per_channel_affine〡dtype(self_rank_dtype: Tuple[int, 
     KernelInvocation(_F32, _SCALES, _ZEROS32, 1, 0, 255),
     KernelErrorInvocation(_F32, _SCALES, _ZEROS32, 0, 0, 255),
 ])
-def aten〇fake_quantize_per_channel_affine_cachemask〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int, quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:  # noqa: E501
+def aten〇fake_quantize_per_channel_affine_cachemask〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int, quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:
     _check_fake_quant_range(quant_min, quant_max)
     _check_per_channel_params(self, scale, axis)
     return self, self
@@ -452,7 +458,7 @@ def aten〇fake_quantize_per_channel_affine_cachemask〡shape(self: List[int], s
     KernelInvocation(_F32, _SCALES, _ZEROS32, 1, 0, 255),
     KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int64), _SCALES, _ZEROS32, 1, 0, 255),
 ])
-def aten〇fake_quantize_per_channel_affine_cachemask〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int, quant_min: int, quant_max: int) -> Tuple[int, int]:  # noqa: E501
+def aten〇fake_quantize_per_channel_affine_cachemask〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int, quant_min: int, quant_max: int) -> Tuple[int, int]:
     _check_fake_quant_range(quant_min, quant_max)
     _check_fake_quant_input(self_rank_dtype[1])
     return self_rank_dtype[1], 11

@@ -10,7 +10,7 @@ pooling of one crop per box for the RoI ops, `nonzero` (a data-dependent count) 
 from typing import List, Tuple
 
 import torch
-import torch.nn.functional as F  # noqa: N812
+import torch.nn.functional as F
 
 from ._helpers import unknown_dim
 from .registry import dtype, shape
@@ -63,7 +63,7 @@ def _check_roi_operands(input: List[int], rois: List[int]) -> None:
         raise AssertionError("rois must have shape as Tensor[K, 5]")
 
 
-def _roi_sizes(input: List[int], rois: List[int], pooled_height: int, pooled_width: int) -> List[int]:  # noqa: E501
+def _roi_sizes(input: List[int], rois: List[int], pooled_height: int, pooled_width: int) -> List[int]:
     _check_roi_operands(input, rois)
     return [rois[0], input[1], pooled_height, pooled_width]
 
@@ -79,7 +79,7 @@ _SCORES = TensorOfShape(5)
     ref(ErrorInvocation(TensorOfShape(5, 3), _SCORES, 0.5), _nms_reference),
     ref(ErrorInvocation(_BOXES, TensorOfShape(4), 0.5), _nms_reference),
 ])
-def torchvision〇nms〡shape(dets: List[int], scores: List[int], iou_threshold: float) -> List[int]:  # noqa: E501
+def torchvision〇nms〡shape(dets: List[int], scores: List[int], iou_threshold: float) -> List[int]:
     if len(dets) != 2 or dets[1] != 4 or len(scores) != 1:
         raise AssertionError("nms: boxes must be [N, 4] and scores [N]")
     if dets[0] != scores[0]:
@@ -90,7 +90,7 @@ def torchvision〇nms〡shape(dets: List[int], scores: List[int], iou_threshold:
 @dtype("torchvision.nms", signature_check=False, invocations=[
     ref(DataDependentInvocation(_BOXES, _SCORES, 0.5), _nms_reference),
 ])
-def torchvision〇nms〡dtype(dets_rank_dtype: Tuple[int, int], scores_rank_dtype: Tuple[int, int], iou_threshold: float) -> int:  # noqa: E501
+def torchvision〇nms〡dtype(dets_rank_dtype: Tuple[int, int], scores_rank_dtype: Tuple[int, int], iou_threshold: float) -> int:
     return 4  # int64 indices
 
 
@@ -105,7 +105,7 @@ _ROIS = TensorOfShape(4, 5)
     ref(ErrorInvocation(_IMAGES, TensorOfShape(4, 4), 0.5, 7, 7, 2, False), _roi_reference),
     ref(ErrorInvocation(TensorOfShape(3, 16, 16), _ROIS, 0.5, 7, 7, 2, False), _roi_reference),
 ])
-def torchvision〇roi_align〡shape(input: List[int], rois: List[int], spatial_scale: float, pooled_height: int, pooled_width: int, sampling_ratio: int, aligned: bool) -> List[int]:  # noqa: E501
+def torchvision〇roi_align〡shape(input: List[int], rois: List[int], spatial_scale: float, pooled_height: int, pooled_width: int, sampling_ratio: int, aligned: bool) -> List[int]:
     return _roi_sizes(input, rois, pooled_height, pooled_width)
 
 
@@ -114,7 +114,7 @@ def torchvision〇roi_align〡shape(input: List[int], rois: List[int], spatial_s
     ref(Invocation(TensorOfShape(1, 3, 8, 8, dtype=torch.float64), _ROIS, 1.0, 2, 2, 0, True),
         _roi_reference),
 ])
-def torchvision〇roi_align〡dtype(input_rank_dtype: Tuple[int, int], rois_rank_dtype: Tuple[int, int], spatial_scale: float, pooled_height: int, pooled_width: int, sampling_ratio: int, aligned: bool) -> int:  # noqa: E501
+def torchvision〇roi_align〡dtype(input_rank_dtype: Tuple[int, int], rois_rank_dtype: Tuple[int, int], spatial_scale: float, pooled_height: int, pooled_width: int, sampling_ratio: int, aligned: bool) -> int:
     return input_rank_dtype[1]
 
 
@@ -122,7 +122,7 @@ def torchvision〇roi_align〡dtype(input_rank_dtype: Tuple[int, int], rois_rank
     ref(Invocation(_IMAGES, _ROIS, 0.5, 7, 5), _roi_pool_reference),
     ref(ErrorInvocation(_IMAGES, TensorOfShape(4), 0.5, 7, 7), _roi_pool_reference),
 ])
-def torchvision〇roi_pool〡shape(input: List[int], rois: List[int], spatial_scale: float, pooled_height: int, pooled_width: int) -> Tuple[List[int], List[int]]:  # noqa: E501
+def torchvision〇roi_pool〡shape(input: List[int], rois: List[int], spatial_scale: float, pooled_height: int, pooled_width: int) -> Tuple[List[int], List[int]]:
     sizes = _roi_sizes(input, rois, pooled_height, pooled_width)
     return sizes, sizes
 
@@ -132,7 +132,7 @@ def torchvision〇roi_pool〡shape(input: List[int], rois: List[int], spatial_sc
     ref(Invocation(TensorOfShape(1, 3, 8, 8, dtype=torch.float16), _ROIS, 1.0, 2, 2),
         _roi_pool_reference),
 ])
-def torchvision〇roi_pool〡dtype(input_rank_dtype: Tuple[int, int], rois_rank_dtype: Tuple[int, int], spatial_scale: float, pooled_height: int, pooled_width: int) -> Tuple[int, int]:  # noqa: E501
+def torchvision〇roi_pool〡dtype(input_rank_dtype: Tuple[int, int], rois_rank_dtype: Tuple[int, int], spatial_scale: float, pooled_height: int, pooled_width: int) -> Tuple[int, int]:
     return input_rank_dtype[1], 4  # the pooled values and the int64 argmax
 
 
@@ -158,7 +158,7 @@ _BIAS = TensorOfShape(6)
     ref(ErrorInvocation(TensorOfShape(2, 4, 2, 2), _W, _OFFSET, _MASK, _BIAS, 1, 1, 0, 0, 1, 1,
                         1, 1, True), _deform_conv2d_reference),
 ])
-def torchvision〇deform_conv2d〡shape(input: List[int], weight: List[int], offset: List[int], mask: List[int], bias: List[int], stride_h: int, stride_w: int, pad_h: int, pad_w: int, dilation_h: int, dilation_w: int, groups: int, offset_groups: int, use_mask: bool) -> List[int]:  # noqa: E501
+def torchvision〇deform_conv2d〡shape(input: List[int], weight: List[int], offset: List[int], mask: List[int], bias: List[int], stride_h: int, stride_w: int, pad_h: int, pad_w: int, dilation_h: int, dilation_w: int, groups: int, offset_groups: int, use_mask: bool) -> List[int]:
     if len(input) != 4 or len(weight) != 4:
         raise AssertionError("deform_conv2d: input and weight must be 4-D")
     if input[1] != weight[1] * groups:
@@ -177,5 +177,5 @@ def torchvision〇deform_conv2d〡shape(input: List[int], weight: List[int], off
                    TensorOfShape(6, 4, 3, 3, dtype=torch.float64), _OFFSET, _MASK, _BIAS, 1, 1,
                    0, 0, 1, 1, 1, 1, True), _deform_conv2d_reference),
 ])
-def torchvision〇deform_conv2d〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], offset_rank_dtype: Tuple[int, int], mask_rank_dtype: Tuple[int, int], bias_rank_dtype: Tuple[int, int], stride_h: int, stride_w: int, pad_h: int, pad_w: int, dilation_h: int, dilation_w: int, groups: int, offset_groups: int, use_mask: bool) -> int:  # noqa: E501
+def torchvision〇deform_conv2d〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Tuple[int, int], offset_rank_dtype: Tuple[int, int], mask_rank_dtype: Tuple[int, int], bias_rank_dtype: Tuple[int, int], stride_h: int, stride_w: int, pad_h: int, pad_w: int, dilation_h: int, dilation_w: int, groups: int, offset_groups: int, use_mask: bool) -> int:
     return input_rank_dtype[1]

@@ -23,7 +23,7 @@ def _check_probability(p: float) -> None:
     KernelErrorInvocation(TensorOfShape(2, 3), 1.5),
     KernelErrorInvocation(TensorOfShape(2, 3), -0.5),
 ])
-def aten〇bernoulli〇float〡shape(self: List[int], p: float = 0.5, generator: Optional[Any] = None) -> List[int]:  # noqa: E501
+def aten〇bernoulli〇float〡shape(self: List[int], p: float = 0.5, generator: Optional[Any] = None) -> List[int]:
     _check_probability(p)
     return self
 
@@ -34,6 +34,6 @@ def aten〇bernoulli〇float〡shape(self: List[int], p: float = 0.5, generator:
     Invocation(TensorOfShape(2, 3, dtype=torch.float64), 1.0),
     KernelErrorInvocation(TensorOfShape(2, 3), 1.5),
 ])
-def aten〇bernoulli〇float〡dtype(self_rank_dtype: Tuple[int, int], p: float = 0.5, generator: Optional[Any] = None) -> int:  # noqa: E501
+def aten〇bernoulli〇float〡dtype(self_rank_dtype: Tuple[int, int], p: float = 0.5, generator: Optional[Any] = None) -> int:
     _check_probability(p)
     return self_rank_dtype[1]
