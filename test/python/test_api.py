@@ -6,12 +6,12 @@ import io
 import os
 import shlex
 import tempfile
+from pathlib import Path
 
 import pytest
 from torch_mlir import ir
 
 import torch_refine
-from torch_refine import report
 
 MM = """
 func.func @main(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[B,5],f32>) -> !torch.vtensor {
@@ -61,18 +61,28 @@ def test_internal_error_saves_a_reproducer_and_says_where(tmp_path, monkeypatch)
     assert "torch.aten.mm" in open(error.reproducer).read()
 
 
-def test_unknown_values_get_a_reason():
-    text = """
-    func.func @main(%a: !torch.vtensor) -> !torch.vtensor {
-      %0 = torch.aten.tanh %a : !torch.vtensor -> !torch.vtensor
-      %1 = torch.operator "nowhere.op"(%0) : (!torch.vtensor) -> !torch.vtensor
-      return %1 : !torch.vtensor
-    }
-    """
-    _, result = torch_refine.refine(text)
-    reasons = [row.reason for row in result.unknown_rows]
-    assert reasons == [report.UNKNOWN_OPERANDS, f"{report.NO_LIBRARY_FUNCTION}: nowhere.op"]
+EXPLAIN = Path(__file__).parents[1] / "lit" / "passes" / "torch-refine-pipeline-explain.mlir"
+
+# The reasons the report gives on the lit test's module: its remarks.
+EXPLAINED = {
+    "foo.bar": "no shape function for foo.bar",
+    "view": "shape function did not simplify: a loop with a non-constant trip count "
+    "(computed by aten.len.t)",
+    "nonzero": "data-dependent size (aten.nonzero)",
+}
+
+
+def test_unknown_and_partial_values_get_the_passes_reasons():
+    module, result = torch_refine.refine(EXPLAIN.read_text())
+    reasons = {row.op_name: row.reason for row in result.unknown_rows + result.partial_rows}
+    assert reasons['torch.operator "foo.bar"'] == EXPLAINED["foo.bar"]
+    assert reasons["torch.aten.view"] == EXPLAINED["view"]
+    assert reasons["torch.aten.nonzero"] == EXPLAINED["nonzero"]
+    tanh = [row.reason for row in result.unknown_rows if row.op_name == "torch.aten.tanh"]
+    assert tanh == ["operand already unknown (from %0 at -:12:8)"]
+    assert result.unknown_reasons() == {"no shape function": 1, "operand already unknown": 1}
     assert "why values stayed unknown" in result.format_table()
+    assert "torch_refine." not in str(module)
 
 
 def test_specialize_rejects_mismatched_arguments():

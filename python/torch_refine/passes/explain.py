@@ -68,7 +68,7 @@ def blocker(calc, kind: CalculationKind, op_key: str) -> str | None:
         if (text := _blocking(op)) is not None:
             where = location_text(op.location)
             at = "" if where == "unknown" else f" at {where}"
-            return f"{kind.name} function of {op_key} did not simplify: {text}{at}"
+            return f"{kind.name} function did not simplify: {text}{at}"
     return None
 
 
@@ -130,9 +130,9 @@ def recorded_blocker(wrapped, kind: CalculationKind) -> str | None:
 
 
 def annotate(module: ir.Operation, has_function) -> None:
-    """Give each op with a tensor result that is not exact its reason (`WHY`), in program
-    order; remove the simplifier's blocker marks. `has_function(key, kind_names)` is the
-    library's `has_function`."""
+    """Give each op with a tensor result that is not exact its reason (`WHY`, kept when it
+    has one), in program order; remove the simplifier's blocker marks.
+    `has_function(key, kind_names)` is the library's `has_function`."""
     for fn in user_functions(module):
         state = None  # value names as printed; built once, for the first inherited reason
         ops: list = []
@@ -143,7 +143,7 @@ def annotate(module: ir.Operation, has_function) -> None:
 
         fn.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
         for op in ops[1:]:
-            if (missing := _missing(op)) is not None:
+            if WHY not in op.attributes and (missing := _missing(op)) is not None:
                 if state is None:
                     state = ir.AsmState(fn.operation)
                 op.attributes[WHY] = ir.StringAttr.get(_reason(op, missing, has_function, state))
@@ -212,6 +212,13 @@ def _describe(value: ir.Value, state) -> str:
     if isinstance(value, ir.BlockArgument):
         return f"{name}, an argument"
     return f"{name} at {location_text(value.owner.location)}"
+
+
+def category(reason: str) -> str:
+    """A reason without what locates it: the op, the operand, the blocking op."""
+    for mark in (" for ", " (", ":"):
+        reason = reason.split(mark, 1)[0]
+    return reason
 
 
 def take(module: ir.Operation) -> list[tuple[ir.Location, str]]:
