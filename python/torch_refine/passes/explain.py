@@ -12,12 +12,14 @@ every op with a tensor result that is not exact one reason, in this order:
   where it was made, so a chain of reasons leads to its first cause;
 - what blocked the calculation: a data-dependent size, a loop with a non-constant trip
   count, an unroll cap hit, an If on an unknown condition, a list mutated where it cannot
-  be followed;
+  be followed; with a hint at the operand the calculation could not see (a scalar that is
+  not a constant, a list that is not a literal or is mutated);
 - an operand already partial (dynamic sizes flow on); otherwise the function left it
   undecided.
 
 Reasons are kept as a `torch_refine.why` string attribute on the op until `take` reads and
-removes them. An op whose reason is not inherited from an operand stopped refinement.
+removes them (a mark on the module says there are some: `take` costs nothing otherwise).
+An op whose reason is not inherited from an operand (or a cast) stopped refinement.
 """
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value
+from torch_refine.ir.constants import NotConstant, constant_value, is_constant
 from torch_refine.ir.diagnostics import position_of
 
 WHY = "torch_refine.why"
+_EXPLAINED = "torch_refine.explained"  # on the module: `take` has reasons to read
 _BLOCKED = {SHAPE.name: "torch_refine.shape_blocked", DTYPE.name: "torch_refine.dtype_blocked"}
 CAST = "a cast to the type its users need (its operand holds the refined type)"
 INHERITED = ("operand already unknown", "operand already partial", CAST)
@@ -73,17 +76,28 @@ def blocker(calc, kind: CalculationKind, op_key: str) -> str | None:
 
 
 def _yields_unknown_dim(calc) -> bool:
-    """Whether the yielded sizes hold a dim the library function left unknown on purpose
-    (`unknown_dim()`, lowered to `torch.prim.Uninitialized`)."""
+    """Whether the yielded sizes may hold a dim the library function left unknown on
+    purpose (`unknown_dim()`, lowered to `torch.prim.Uninitialized`), directly or out of
+    the branches of an undecided If."""
     terminator = list(calc.regions[1].blocks[0].operations)[-1]
+    pending = []
     for value in terminator.operands:
         literal = value.owner if isinstance(value, ir.OpResult) else None
-        if literal is None or literal.name != "torch.prim.ListConstruct":
+        if literal is not None and literal.name == "torch.prim.ListConstruct":
+            pending += list(literal.operands)
+    seen = 0
+    while pending and seen < 10_000:  # an If's branches can nest deeply; stop somewhere
+        seen += 1
+        value = pending.pop()
+        producer = value.owner if isinstance(value, ir.OpResult) else None
+        if producer is None:
             continue
-        for element in literal.operands:
-            producer = element.owner if isinstance(element, ir.OpResult) else None
-            if producer is not None and producer.name == "torch.prim.Uninitialized":
-                return True
+        if producer.name == "torch.prim.Uninitialized":
+            return True
+        if producer.name == "torch.prim.If":
+            for region in producer.regions:
+                branch_yield = list(region.blocks[0].operations)[-1]
+                pending.append(branch_yield.operands[value.result_number])
     return False
 
 
@@ -91,7 +105,7 @@ def _blocking(op: ir.Operation) -> str | None:
     name = op.name
     if name in LIST_MUTATING_OPS:
         return f"a list mutated by {name.removeprefix('torch.')} where it cannot be followed"
-    if name == "torch.prim.If" and not _is_constant(op.operands[0]):
+    if name == "torch.prim.If" and not is_constant(op.operands[0]):
         return f"an If on an unknown condition ({_made_by(op.operands[0])})"
     if name != "torch.prim.Loop":
         return None
@@ -106,14 +120,6 @@ def _made_by(value: ir.Value) -> str:
     if isinstance(value, ir.OpResult):
         return f"computed by {value.owner.name.removeprefix('torch.')}"
     return "a block argument"
-
-
-def _is_constant(value: ir.Value) -> bool:
-    try:
-        constant_value(value)
-    except NotConstant:
-        return False
-    return True
 
 
 def record_blocker(wrapped, kind: CalculationKind, text: str) -> None:
@@ -133,6 +139,7 @@ def annotate(module: ir.Operation, has_function) -> None:
     """Give each op with a tensor result that is not exact its reason (`WHY`, kept when it
     has one), in program order; remove the simplifier's blocker marks.
     `has_function(key, kind_names)` is the library's `has_function`."""
+    module.operation.attributes[_EXPLAINED] = ir.UnitAttr.get()
     for fn in user_functions(module):
         state = None  # value names as printed; built once, for the first inherited reason
         ops: list = []
@@ -180,7 +187,8 @@ def _reason(op: ir.Operation, kind: CalculationKind, has_function, state) -> str
         return f"operand already unknown (from {_describe(unknown, state)})"
     blocked = recorded_blocker(op, kind)
     if blocked is not None:
-        return blocked
+        opaque = _opaque_operand(op, state)
+        return blocked if opaque is None else f"{blocked}; {opaque}"
     if partial is not None:
         return f"operand already partial (from {_describe(partial, state)})"
     return f"{kind.name} function left it undecided"
@@ -207,6 +215,33 @@ def _lacking_operands(op: ir.Operation, kind: CalculationKind):
     return unknown, partial
 
 
+def _opaque_operand(op: ir.Operation, state) -> str | None:
+    """A hint at why a calculation did not fold: the first scalar operand that is not a
+    constant, or list operand whose elements the calculation could not see (not a list
+    literal, or one something mutates); None when there is none."""
+    for value in op.operands:
+        type_text = str(value.type)
+        if types.parse_text(type_text) is not None or type_text == "!torch.none":
+            continue
+        producer = value.owner if isinstance(value, ir.OpResult) else None
+        name = value.get_name(state)
+        where = "a function argument" if producer is None else _made_at(producer)
+        if not type_text.startswith("!torch.list<"):
+            if not is_constant(value):
+                return f"its operand {name} is not a constant ({where})"
+            continue
+        if producer is None or producer.name != "torch.prim.ListConstruct":
+            return f"its list operand {name} is not a list literal ({where})"
+        for use in value.uses:
+            if use.owner.name in LIST_MUTATING_OPS:
+                return f"its list operand {name} is mutated ({_made_at(use.owner)})"
+    return None
+
+
+def _made_at(op: ir.Operation) -> str:
+    return f"by {op.name.removeprefix('torch.')} at {location_text(op.location)}"
+
+
 def _describe(value: ir.Value, state) -> str:
     name = value.get_name(state)
     if isinstance(value, ir.BlockArgument):
@@ -223,7 +258,11 @@ def category(reason: str) -> str:
 
 def take(module: ir.Operation) -> list[tuple[ir.Location, str]]:
     """The reasons `annotate` left, as (location of the op, reason) in program order,
-    removed from the IR."""
+    removed from the IR; nothing, without a walk, when `annotate` did not run."""
+    attributes = module.operation.attributes
+    if _EXPLAINED not in attributes:
+        return []
+    del attributes[_EXPLAINED]
     found: list = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
