@@ -10,12 +10,14 @@ every op with a tensor result that is not exact one reason, in this order:
 - no shape (or dtype) function for the op;
 - an operand the function needs is already unknown: the reason names that operand and
   where it was made, so a chain of reasons leads to its first cause;
-- what blocked the calculation: a data-dependent size, a loop with a non-constant trip
-  count, an unroll cap hit, an If on an unknown condition, a list mutated where it cannot
-  be followed; with a hint at the operand the calculation could not see (a scalar that is
-  not a constant, a list that is not a literal or is mutated);
-- an operand already partial (dynamic sizes flow on); otherwise the function left it
-  undecided.
+- a data-dependent size;
+- what blocked the calculation (a loop with a non-constant trip count, an unroll cap hit,
+  an If on an unknown condition, a list mutated where it cannot be followed) when an
+  operand the calculation could not see explains it: a scalar that is not a constant, a
+  list that is not a literal or is mutated (named in the reason);
+- an operand already partial: its dynamic dims (or a size read off a tensor) flow on, and
+  are what blocked folding;
+- what blocked the calculation; otherwise the function left it undecided.
 
 Reasons are kept as a `torch_refine.why` string attribute on the op until `take` reads and
 removes them (a mark on the module says there are some: `take` costs nothing otherwise).
@@ -40,6 +42,7 @@ CAST = "a cast to the type its users need (its operand holds the refined type)"
 INHERITED = ("operand already unknown", "operand already partial", CAST)
 CONTROL_FLOW = "control flow: the branches or iterations yield different types"
 CALL_RESULT = "function call: the callee's result type"
+DATA_DEPENDENT = "data-dependent size"
 
 
 def location_text(location: ir.Location) -> str:
@@ -66,7 +69,7 @@ def blocker(calc, kind: CalculationKind, op_key: str) -> str | None:
     for op in calc.regions[1].blocks[0].operations:
         op.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
     if kind is SHAPE and _yields_unknown_dim(calc):
-        return f"data-dependent size ({op_key})"
+        return f"{DATA_DEPENDENT} ({op_key})"
     for op in found:
         if (text := _blocking(op)) is not None:
             where = location_text(op.location)
@@ -186,18 +189,21 @@ def _reason(op: ir.Operation, kind: CalculationKind, has_function, state) -> str
     if unknown is not None:
         return f"operand already unknown (from {_describe(unknown, state)})"
     blocked = recorded_blocker(op, kind)
-    if blocked is not None:
-        opaque = _opaque_operand(op, state)
-        return blocked if opaque is None else f"{blocked}; {opaque}"
-    if partial is not None:
+    if blocked is not None and blocked.startswith(DATA_DEPENDENT):
+        return blocked
+    opaque = _opaque_operand(op, state) if blocked is not None else None
+    if opaque is not None:
+        return f"{blocked}; {opaque}"
+    if partial is not None:  # what blocked the calculation were the operand's dynamic dims
         return f"operand already partial (from {_describe(partial, state)})"
-    return f"{kind.name} function left it undecided"
+    return blocked or f"{kind.name} function left it undecided"
 
 
 def _lacking_operands(op: ir.Operation, kind: CalculationKind):
     """The first tensor operand lacking what the function reads (a rank for shapes, a rank
-    or dtype for dtypes), and the first one that is otherwise not exact; each may be None.
-    Tensors inside a list literal count as operands."""
+    or dtype for dtypes), and the first operand that is otherwise not exact (a tensor with
+    dynamic dims, a size read off one); each may be None. A list literal's elements count
+    as operands."""
     unknown = partial = None
     pending = list(reversed(list(op.operands)))
     while pending and unknown is None:
@@ -207,6 +213,8 @@ def _lacking_operands(op: ir.Operation, kind: CalculationKind):
             producer = value.owner if isinstance(value, ir.OpResult) else None
             if producer is not None and producer.name == "torch.prim.ListConstruct":
                 pending.extend(reversed(list(producer.operands)))
+            elif partial is None and _is_dynamic_size(value):
+                partial = value
             continue
         if info.sizes is None or (kind is DTYPE and info.dtype is None):
             unknown = value
@@ -227,7 +235,8 @@ def _opaque_operand(op: ir.Operation, state) -> str | None:
         name = value.get_name(state)
         where = "a function argument" if producer is None else _made_at(producer)
         if not type_text.startswith("!torch.list<"):
-            if not is_constant(value):
+            made_by_constant = producer is not None and producer.name.startswith("torch.constant.")
+            if not (made_by_constant or is_constant(value) or _is_dynamic_size(value)):
                 return f"its operand {name} is not a constant ({where})"
             continue
         if producer is None or producer.name != "torch.prim.ListConstruct":
@@ -236,6 +245,11 @@ def _opaque_operand(op: ir.Operation, state) -> str | None:
             if use.owner.name in LIST_MUTATING_OPS:
                 return f"its list operand {name} is mutated ({_made_at(use.owner)})"
     return None
+
+
+def _is_dynamic_size(value: ir.Value) -> bool:
+    """A size read off a tensor (`aten.size.int`): unknown only because the tensor's dim is."""
+    return isinstance(value, ir.OpResult) and value.owner.name == "torch.aten.size.int"
 
 
 def _made_at(op: ir.Operation) -> str:
