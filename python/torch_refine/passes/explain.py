@@ -138,10 +138,11 @@ def recorded_blocker(wrapped, kind: CalculationKind) -> str | None:
 # --- one reason per op ------------------------------------------------------------------------
 
 
-def annotate(module: ir.Operation, has_function) -> None:
+def annotate(module: ir.Operation, has_function, without_blockers: bool = False) -> None:
     """Give each op with a tensor result that is not exact its reason (`WHY`, kept when it
     has one), in program order; remove the simplifier's blocker marks.
-    `has_function(key, kind_names)` is the library's `has_function`."""
+    `has_function(key, kind_names)` is the library's `has_function`; `without_blockers`:
+    the simplifier recorded nothing (the pipeline did not run, or not with `explain`)."""
     module.operation.attributes[_EXPLAINED] = ir.UnitAttr.get()
     for fn in user_functions(module):
         state = None  # value names as printed; built once, for the first inherited reason
@@ -156,7 +157,10 @@ def annotate(module: ir.Operation, has_function) -> None:
             if WHY not in op.attributes and (missing := _missing(op)) is not None:
                 if state is None:
                     state = ir.AsmState(fn.operation)
-                op.attributes[WHY] = ir.StringAttr.get(_reason(op, missing, has_function, state))
+                reason = _reason(op, missing, has_function, state)
+                if without_blockers and reason == _undecided(missing):
+                    reason += " (torch-refine-pipeline{explain=true} says why)"
+                op.attributes[WHY] = ir.StringAttr.get(reason)
             for name in _BLOCKED.values():
                 if name in op.attributes:
                     del op.attributes[name]
@@ -196,7 +200,11 @@ def _reason(op: ir.Operation, kind: CalculationKind, has_function, state) -> str
         return f"{blocked}; {opaque}"
     if partial is not None:  # what blocked the calculation were the operand's dynamic dims
         return f"operand already partial (from {_describe(partial, state)})"
-    return blocked or f"{kind.name} function left it undecided"
+    return blocked or _undecided(kind)
+
+
+def _undecided(kind: CalculationKind) -> str:
+    return f"{kind.name} function left it undecided"
 
 
 def _lacking_operands(op: ir.Operation, kind: CalculationKind):
