@@ -116,6 +116,8 @@ def _blocking(op: ir.Operation) -> str | None:
         trip_count = constant_value(op.operands[0])
     except NotConstant:
         return f"a loop with a non-constant trip count ({_made_by(op.operands[0])})"
+    if not is_constant(op.operands[1]):  # a while-like loop is peeled while this is known
+        return f"a loop whose condition is unknown ({_made_by(op.operands[1])})"
     return f"a loop of {trip_count} iterations over the unroll cap"
 
 
