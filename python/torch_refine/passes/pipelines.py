@@ -29,6 +29,7 @@ from torch_refine.calculations.symbols import user_functions
 from torch_refine.library.loader import Library
 from torch_refine.passes.base import ModulePass
 from torch_refine.passes.drop_calculations import drop
+from torch_refine.passes.explain import annotate
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
@@ -79,6 +80,7 @@ class RefinePipeline(ModulePass):
     runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
     max_iterations: int = 10
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
+    explain: bool = False  # say why values stay unknown or partial (docs/explain.md)
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
@@ -87,8 +89,8 @@ class RefinePipeline(ModulePass):
         memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
         for round_index in range(self.max_iterations):
             keep_asserts = self.runtime_asserts and round_index == 0
-            refine(module, SHAPE, library, keep_asserts, memos[SHAPE.name])
-            refine(module, DTYPE, library, keep_asserts, memos[DTYPE.name])
+            refine(module, SHAPE, library, keep_asserts, memos[SHAPE.name], self.explain)
+            refine(module, DTYPE, library, keep_asserts, memos[DTYPE.name], self.explain)
             with module.context:
                 propagate.run(module)
             if not propagate.changed:
@@ -100,12 +102,20 @@ class RefinePipeline(ModulePass):
                 stacklevel=2,
             )
         _cleanup(module)
+        if self.explain:
+            with module.context:
+                annotate(module, library.has_function)
         if not self.keep_symbolic_dims:
             dim_facts.strip(module)
 
 
 def refine(
-    module, kind: CalculationKind, library: Library, runtime_asserts: bool, memo: dict | None = None
+    module,
+    kind: CalculationKind,
+    library: Library,
+    runtime_asserts: bool,
+    memo: dict | None = None,
+    explain: bool = False,
 ) -> None:
     """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
     a time in program order.
@@ -115,12 +125,16 @@ def refine(
     memo (`memo`, kept by the caller across rounds, or a fresh one) already knows gets its
     types without a calculation; the others are wrapped, their library calls inlined,
     simplified and dropped at once. Library functions left unused are the caller's to
-    erase.
+    erase. `explain` marks what blocked calculations that left something unknown.
     """
     with module.context:  # some steps build IR without naming the context
         cloner = LibraryCloner(module, library)
         simplifier = Simplifier(
-            kind, Options(), {} if memo is None else memo, memoize_undecided=not runtime_asserts
+            kind,
+            Options(),
+            {} if memo is None else memo,
+            memoize_undecided=not runtime_asserts,
+            record_blockers=explain,
         )
 
         def inline(calculate) -> None:
