@@ -36,16 +36,14 @@ def mylib〇rotary〡dtype(
 
 
 # An ATen op the built-in library lacks: its signature is checked against PyTorch's registry.
-@shape("aten.pixel_shuffle")
-def aten〇pixel_shuffle〡shape(self: List[int], upscale_factor: int) -> List[int]:
-    assert len(self) >= 3, "pixel_shuffle expects at least 3 dimensions"
-    channels = self[-3]
-    factor_squared = upscale_factor * upscale_factor
-    assert channels % factor_squared == 0, "pixel_shuffle: channels not divisible by factor**2"
-    batch = self[:-3]
-    return batch + [channels // factor_squared, self[-2] * upscale_factor, self[-1] * upscale_factor]
+@shape("aten.native_channel_shuffle")
+def aten〇native_channel_shuffle〡shape(self: List[int], groups: int) -> List[int]:
+    assert len(self) >= 3, "channel_shuffle expects at least 3 dimensions"
+    assert groups > 0, "channel_shuffle: groups must be positive"
+    assert self[1] % groups == 0, "channel_shuffle: channels not divisible by groups"
+    return self
 
 
-@dtype("aten.pixel_shuffle")
-def aten〇pixel_shuffle〡dtype(self_rank_dtype: Tuple[int, int], upscale_factor: int) -> int:
+@dtype("aten.native_channel_shuffle")
+def aten〇native_channel_shuffle〡dtype(self_rank_dtype: Tuple[int, int], groups: int) -> int:
     return self_rank_dtype[1]

@@ -19,8 +19,9 @@ from torch_refine.library.registry import dtype, functions, shape
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "custom_op"
 ROTARY = '"mylib.rotary"'
+SHUFFLE = 'torch.operator "aten.native_channel_shuffle"'
 ROTARY_TYPE = "!torch.vtensor<[2,8,16,64],f32>"
-SHUFFLED_TYPE = "!torch.vtensor<[2,2,32,128],f32>"
+SHUFFLED_TYPE = "!torch.vtensor<[2,8,16,64],f32>"
 
 
 def _opt_command() -> list[str]:
@@ -50,7 +51,7 @@ def test_readme_command_refines_the_custom_and_the_missing_op():
     )
     assert run.returncode == 0, run.stderr
     assert _result_type(run.stdout, ROTARY) == ROTARY_TYPE
-    assert _result_type(run.stdout, "torch.aten.pixel_shuffle") == SHUFFLED_TYPE
+    assert _result_type(run.stdout, SHUFFLE) == SHUFFLED_TYPE
     assert _result_type(run.stdout, "torch.aten.tanh") == SHUFFLED_TYPE
 
 
@@ -66,11 +67,11 @@ def test_precompiled_mlir_gives_the_same_types(tmp_path):
     model = "examples/custom_op/model.mlir"
     run = _run(f"--extra-library={precompiled}", "--torch-refine-pipeline", model)
     assert run.returncode == 0, run.stderr
-    assert _result_type(run.stdout, "torch.aten.pixel_shuffle") == SHUFFLED_TYPE
+    assert _result_type(run.stdout, SHUFFLE) == SHUFFLED_TYPE
 
 
 def test_the_example_op_is_truly_missing_from_the_builtin_library():
-    assert "aten.pixel_shuffle" not in {entry.op for entry in functions()}
+    assert "aten.native_channel_shuffle" not in {entry.op for entry in functions()}
 
 
 def test_refine_api_takes_a_python_extra_library():
@@ -96,11 +97,11 @@ def test_compile_extra_library_takes_decorated_functions():
 
 
 def test_user_functions_never_join_the_builtin_registry():
-    @shape("aten.pixel_shuffle")
-    def aten〇pixel_shuffle〡shape(self: List[int], upscale_factor: int) -> List[int]:  # noqa: UP006
+    @shape("aten.native_channel_shuffle")
+    def aten〇native_channel_shuffle〡shape(self: List[int], groups: int) -> List[int]:  # noqa: UP006
         return self
 
-    assert all(entry.fn is not aten〇pixel_shuffle〡shape for entry in functions())
+    assert all(entry.fn is not aten〇native_channel_shuffle〡shape for entry in functions())
 
 
 def test_undecorated_function_is_refused():
