@@ -4,12 +4,12 @@
 - `refine(module)`: refine IR from anywhere (text or a `torch_mlir.ir.Module`), in place;
 - `specialize(module, input_types)`: new argument types, derived types dropped, refined again.
 
-Each returns a `Refined(module, report)`, which stands in for the module; the report (`report.TypeReport`, no truth) counts
-the tensor values fully refined, partially refined and unknown, with a reason for every
-unknown one. Function signatures: after refinement the result types of every function
-that nothing in the module calls are narrowed to what its returned values are known to be,
-so the signature says what refinement learned; called functions keep their signatures,
-which their call sites depend on.
+Each returns a `Refined(module, report)`, which stands in for the module; the report
+(`report.TypeReport`, no truth) counts the tensor values fully refined, partially refined
+and unknown, with a reason for every unknown one. Function signatures: after refinement the
+result types of every function that nothing in the module calls are narrowed to what its
+returned values are known to be, so the signature says what refinement learned; called
+functions keep their signatures, which their call sites depend on.
 
 Only `export_and_import` imports torch; it takes torch_mlir.fx.export_and_import's
 arguments, so switching from torch-mlir is a change of module name.

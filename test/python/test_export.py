@@ -147,7 +147,8 @@ def test_every_output_type(output_type):
 def test_the_result_is_a_module():
     refined = torch_refine.export_and_import(Small(), torch.randn(3, 8))
     module, result = refined
-    assert module is refined.module and result is refined.report
+    assert module is refined.module
+    assert result is refined.report
     assert str(refined) == str(module)
     assert refined.operation.name == "builtin.module"
     assert refined.context is module.context
