@@ -4,14 +4,15 @@
 - `refine(module)`: refine IR from anywhere (text or a `torch_mlir.ir.Module`), in place;
 - `specialize(module, input_types)`: new argument types, derived types dropped, refined again.
 
-Each returns a `Refined(module, report)`; the report (`report.TypeReport`, no truth) counts
-the tensor values fully refined, partially refined and unknown, with a reason for every
-unknown one. Function signatures: after refinement the result types of every function
-that nothing in the module calls are narrowed to what its returned values are known to be,
-so the signature says what refinement learned; called functions keep their signatures,
-which their call sites depend on.
+Each returns a `Refined(module, report)`, which stands in for the module; the report
+(`report.TypeReport`, no truth) counts the tensor values fully refined, partially refined
+and unknown, with a reason for every unknown one. Function signatures: after refinement the
+result types of every function that nothing in the module calls are narrowed to what its
+returned values are known to be, so the signature says what refinement learned; called
+functions keep their signatures, which their call sites depend on.
 
-Only `export_and_import` imports torch.
+Only `export_and_import` imports torch; it takes torch_mlir.fx.export_and_import's
+arguments, so switching from torch-mlir is a change of module name.
 """
 
 from __future__ import annotations
@@ -38,34 +39,129 @@ PIPELINE = "torch-refine-pipeline"
 
 @dataclass
 class Refined:
-    """A refined module and its report; unpacks as `module, report = ...`."""
+    """A refined module and its report. It stands in for its `ir.Module` (`str()` is the IR;
+    `.operation`, `.body`, `.context` and every other attribute are the module's), and
+    unpacks as `module, report = ...`. `input_names` names the arguments of an exported
+    program (`execute` places keyword arguments by them); None for other IR."""
 
     module: ir.Module
     report: report.TypeReport
+    input_names: tuple[str, ...] | None = None
 
     def __iter__(self):
         return iter((self.module, self.report))
 
     def __str__(self) -> str:
-        return self.report.format_table()
+        return str(self.module)
+
+    def __getattr__(self, name: str):
+        if name in ("module", "report", "input_names"):  # not set yet (copy, pickle)
+            raise AttributeError(name)
+        return getattr(self.module, name)
 
 
-def export_and_import(model, *args, dynamic_shapes=None, refine: bool = True, **kwargs) -> Refined:
-    """Export `model(*args, **kwargs)` with `torch.export`, import it into the Torch dialect
-    with torch-mlir's FX importer and, unless `refine=False`, run `torch-refine-pipeline`.
+# torch_mlir.fx.export_and_import's options, passed through unchanged.
+_FX_OPTIONS = ("fx_importer", "strict", "experimental_support_mutation",
+               "import_symbolic_shape_expressions", "hooks", "func_name",
+               "enable_graph_printing", "verbose", "enable_ir_printing", "backend_legal_ops",
+               "allow_non_finites")
 
-    The importer already types most values; refinement adds what it can derive and the
-    report says what is left.
+
+def export_and_import(
+    f,
+    *args,
+    output_type="torch",
+    dynamic_shapes=None,
+    strict: bool = False,
+    decomposition_table=None,
+    refine: bool = True,
+    extra_library: str = "",
+    runtime_asserts: bool = True,
+    max_iterations: int = 10,
+    **kwargs,
+) -> Refined:
+    """`torch_mlir.fx.export_and_import` with refinement: export `f(*args, **kwargs)` (an
+    `nn.Module`, or an `ExportedProgram` as it is), import it with torch-mlir's FX importer
+    and, unless `refine=False`, run `torch-refine-pipeline` on the Torch-dialect IR.
+
+    Takes every argument torch-mlir's function takes (`output_type`, `fx_importer`,
+    `strict`, `experimental_support_mutation`, `import_symbolic_shape_expressions`,
+    `hooks`, `decomposition_table`, `func_name`, the printing flags, `backend_legal_ops`,
+    `allow_non_finites`), plus `refine`'s options. `output_type` "raw" refines the imported
+    IR, "torch" (the default) the backend-contract IR; "linalg-on-tensors", "tosa" and
+    "stablehlo" refine the Torch IR first, then run torch-mlir's backend lowering (the
+    report is of the refined Torch IR). Non-persistent buffers (rotary frequencies,
+    position ids) are imported from the program's constants; the model is not changed.
     """
+    import torch
     from torch_mlir import fx
+    from torch_mlir.compiler_utils import BackendLoweringOptions, OutputType, lower_mlir_module
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
-    module = fx.export_and_import(
-        model, *args, output_type="torch", dynamic_shapes=dynamic_shapes, **kwargs
-    )
-    if not refine:
+    fx_options = {name: kwargs.pop(name) for name in _FX_OPTIONS if name in kwargs}
+    output = OutputType.get(output_type)
+    _check_options(extra_library, runtime_asserts, max_iterations)
+    if isinstance(f, torch.export.ExportedProgram):
+        program = f
+    else:
+        program = torch.export.export(f, args, kwargs, dynamic_shapes=dynamic_shapes,
+                                      strict=strict)
+    if decomposition_table is None:
+        decomposition_table = get_decomposition_table()
+    if decomposition_table:
+        program = program.run_decompositions(decomposition_table)
+    if not fx_options.get("experimental_support_mutation", False):
+        program = _with_buffers_in_state_dict(program)
+    torch_ir = OutputType.RAW if output == OutputType.RAW else OutputType.TORCH
+    module = fx.export_and_import(program, output_type=torch_ir, decomposition_table={},
+                                  **fx_options)
+    names = tuple(program.graph_signature.user_inputs)
+    if refine:
+        refined = _refine(module, extra_library, runtime_asserts, max_iterations)
+    else:
         with module.context:
-            return Refined(module, _count(module.operation))
-    return _refine(module)
+            refined = Refined(module, _count(module.operation))
+    refined.input_names = names
+    if output not in (OutputType.RAW, OutputType.TORCH):
+        _erase_symbolic_shape_ops(module)  # no backend lowering legalizes them
+        backend_options = BackendLoweringOptions(
+            allow_non_finites=fx_options.get("allow_non_finites", True))
+        lower_mlir_module(fx_options.get("verbose", False), output, module, backend_options)
+    return refined
+
+
+def _erase_symbolic_shape_ops(module: ir.Module) -> None:
+    found: list[ir.Operation] = []
+
+    def visit(op):
+        if op.name in ("torch.bind_symbolic_shape", "torch.symbolic_int"):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    # Binding ops first: they are the symbols' only users.
+    for op in sorted(found, key=lambda op: op.name != "torch.bind_symbolic_shape"):
+        op.erase()
+
+
+def _with_buffers_in_state_dict(program):
+    """A shallow copy of `program` whose state dict also holds its non-persistent buffers.
+
+    torch-mlir's frozen import looks every buffer up in the state dict, but `torch.export`
+    keeps non-persistent ones (never saved with the model) in `constants`."""
+    import copy
+    import warnings
+
+    missing = {name: program.constants[name]
+               for name in program.graph_signature.inputs_to_buffers.values()
+               if name not in program.state_dict and name in program.constants}
+    if not missing:
+        return program
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # torch's pytree deprecations
+        frozen = copy.copy(program)
+    frozen._state_dict = {**program.state_dict, **missing}
+    return frozen
 
 
 def refine(

@@ -143,17 +143,22 @@ class TypeMismatchError(ExecutionError):
 
 
 def execute(module, *tensors, function: str = "main", check_types: bool = False,
-            allow_side_effects: bool = False, seed: int = 0):
+            allow_side_effects: bool = False, seed: int = 0, **named_tensors):
     """Run `function` of a Torch-dialect module (an `ir.Module`, a `Refined` or MLIR text)
     on `tensors`; returns one value, or a tuple for several results.
+
+    Keyword arguments are the model's keyword arguments: a `Refined` from
+    `export_and_import` places them by the exported program's input names; for other IR
+    they follow the positional ones in the order given.
 
     Only the allow-list of pure ops runs (see the module docstring); `allow_side_effects=True`
     runs any op `torch.ops` has, file I/O and printing included: only for trusted IR.
     Random ops draw from a generator seeded with `seed`; the caller's RNG state and
     argument tensors are left as they were.
     """
+    ordered = _ordered_arguments(getattr(module, "input_names", None), tensors, named_tensors)
     module = parsing.as_module(module)
-    arguments = [t.clone() if isinstance(t, torch.Tensor) else t for t in tensors]
+    arguments = [t.clone() if isinstance(t, torch.Tensor) else t for t in ordered]
     with module.context, torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         interpreter = _Interpreter(module, check_types, allow_side_effects)
@@ -161,6 +166,63 @@ def execute(module, *tensors, function: str = "main", check_types: bool = False,
     if interpreter.mismatches:
         raise TypeMismatchError(interpreter.mismatches)
     return results[0] if len(results) == 1 else tuple(results)
+
+
+def _ordered_arguments(names, positional: tuple, named: dict) -> list:
+    """Positional then keyword arguments, the keyword ones in the order of `names` (the
+    program's inputs) when it is known."""
+    if not named:
+        return list(positional)
+    if names is None:
+        return [*positional, *named.values()]
+    expected = names[len(positional):]
+    unexpected = [name for name in named if name not in expected]
+    missing = [name for name in expected if name not in named]
+    if unexpected or missing:
+        raise TypeError(f"the program's inputs after {len(positional)} positional ones are "
+                        f"{list(expected)}; unexpected {unexpected}, missing {missing}")
+    return [*positional, *(named[name] for name in expected)]
+
+
+@dataclass
+class _SymbolicInt:
+    """A `torch.symbolic_int`: the range torch.export gave a dynamic size, and the size
+    it takes in this run once a `torch.bind_symbolic_shape` binds it."""
+
+    name: str
+    min_val: int
+    max_val: int
+    value: int | None = None
+
+
+def _symbolic_int(self: _Interpreter, op, operands):
+    attributes = op.attributes
+    return [_SymbolicInt(ir.StringAttr(attributes["symbol_name"]).value,
+                         ir.IntegerAttr(attributes["min_val"]).value,
+                         ir.IntegerAttr(attributes["max_val"]).value)]
+
+
+def _bind_symbolic_shape(self: _Interpreter, op, operands):
+    """Binds each size that is a lone symbol, checking it against the symbol's range and
+    earlier bindings; compound expressions constrain nothing here."""
+    tensor, symbols = operands[0], operands[1:]
+    expressions = ir.AffineMapAttr(op.attributes["shape_expressions"]).value.results
+    for dim, expression in enumerate(expressions):
+        expression = expression.maybe_downcast()
+        if not isinstance(expression, ir.AffineSymbolExpr):
+            continue
+        symbol = symbols[expression.position]
+        size = tensor.shape[dim]
+        if not symbol.min_val <= size <= symbol.max_val:
+            raise ExecutionError(
+                f"'torch.bind_symbolic_shape' at {_where(op)}: dim {dim} is {size}, outside "
+                f"the range [{symbol.min_val}, {symbol.max_val}] of {symbol.name}")
+        if symbol.value is not None and symbol.value != size:
+            raise ExecutionError(
+                f"'torch.bind_symbolic_shape' at {_where(op)}: dim {dim} is {size}, but "
+                f"{symbol.name} is {symbol.value}")
+        symbol.value = size
+    return []
 
 
 class _Interpreter:
@@ -435,6 +497,8 @@ _SPECIAL = {
     "torch.tensor.literal": _Interpreter.literal,
     "func.call": _call,
     "torch.runtime.assert": _runtime_assert,
+    "torch.symbolic_int": _symbolic_int,
+    "torch.bind_symbolic_shape": _bind_symbolic_shape,
     "torch.prim.RaiseException": _raise,
     "torch.overwrite.tensor.contents": _overwrite,
     "torch.copy.to_tensor": lambda self, op, o: [o[0].clone()],
