@@ -78,9 +78,15 @@ class PassManager:
 
     def enable_ir_printing(self, **options) -> None:
         """MLIR prints around every pass; with `print_after_all`, Python passes also
-        print after each of their stages (`instrumentation.after_stage`)."""
+        print after each of their stages (`instrumentation.after_stage`) on stderr (not
+        into a tree directory, whose file names MLIR chooses)."""
         self._pm.enable_ir_printing(**options)
-        if options.get("print_after_all") and not options.get("print_after_failure"):
+        stages_printable = not options.get("print_after_failure")
+        if (
+            options.get("print_after_all")
+            and stages_printable
+            and not options.get("tree_printing_dir_path")
+        ):
             instrumentation.print_after_stages(self._stage_printer(options))
 
     def _stage_printer(self, options: dict):

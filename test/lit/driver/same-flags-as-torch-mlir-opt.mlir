@@ -1,0 +1,27 @@
+// Flags whose output is byte-identical to torch-mlir-opt's for C++ passes.
+
+// RUN: torch-refine-opt %s --emit-bytecode -o %t.ours.mlirbc
+// RUN: torch-mlir-opt %s --emit-bytecode -o %t.theirs.mlirbc
+// RUN: diff %t.ours.mlirbc %t.theirs.mlirbc
+// Bytecode input reads as text input does.
+// RUN: torch-refine-opt %t.theirs.mlirbc -p 'builtin.module(canonicalize)' > %t.ours
+// RUN: torch-mlir-opt %t.theirs.mlirbc -p 'builtin.module(canonicalize)' > %t.theirs
+// RUN: diff %t.ours %t.theirs
+// RUN: torch-refine-opt %s --mlir-elide-elementsattrs-if-larger=2 > %t.ours-elided
+// RUN: torch-mlir-opt %s --mlir-elide-elementsattrs-if-larger=2 > %t.theirs-elided
+// RUN: diff %t.ours-elided %t.theirs-elided
+// RUN: torch-refine-opt %s -p 'builtin.module(canonicalize,func.func(cse))' --dump-pass-pipeline -o /dev/null 2> %t.ours-dump
+// RUN: torch-mlir-opt %s -p 'builtin.module(canonicalize,func.func(cse))' --dump-pass-pipeline -o /dev/null 2> %t.theirs-dump
+// RUN: diff %t.ours-dump %t.theirs-dump
+// An empty input is an empty module.
+// RUN: torch-refine-opt %S/Inputs/empty.mlir > %t.ours-empty
+// RUN: torch-mlir-opt %S/Inputs/empty.mlir > %t.theirs-empty
+// RUN: diff %t.ours-empty %t.theirs-empty
+// Flags match exactly: no abbreviations.
+// RUN: not torch-refine-opt %s --mlir-print-debug 2>&1 | filecheck %s --check-prefix=ABBREV
+// ABBREV: unrecognized arguments: --mlir-print-debug
+
+func.func @forward() -> !torch.vtensor<[4],f32> {
+  %0 = torch.vtensor.literal(dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>) : !torch.vtensor<[4],f32>
+  return %0 : !torch.vtensor<[4],f32>
+}
