@@ -39,6 +39,8 @@ IDENTICAL = {
         PIPELINE,
     ],
     "statistics": ["--mlir-pass-statistics", "-p", PIPELINE],
+    "verify-roundtrip": ["--verify-roundtrip", "-p", PIPELINE],
+    "any-anchor": ["-p", "any(canonicalize,func.func(cse))"],
 }
 
 

@@ -300,6 +300,8 @@ class OptMain:
             module.operation.verify()
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), False
+        if args.verify_roundtrip and (problem := _roundtrip_problem(module.operation)):
+            return None, [diagnostics.error(f"round-trip testing failed: {problem}")], False
         try:
             pass_manager.run(module.operation)
         except ir.MLIRError as error:
@@ -357,6 +359,23 @@ def _split(source_name: str, lines: list[str], marker: str = SPLIT_MARKER):
 
 
 _NO_TIMER = contextlib.nullcontext()
+
+
+def _roundtrip_problem(module_op: ir.Operation) -> str | None:
+    """What `--verify-roundtrip` finds: the module printed in generic form, and written as
+    bytecode, must parse back to the same generic print."""
+    reference = module_op.get_asm(print_generic_op_form=True, enable_debug_info=True)
+    bytecode = io.BytesIO()
+    module_op.write_bytecode(bytecode)
+    for form, serialized in (("generic text", reference), ("bytecode", bytecode.getvalue())):
+        try:
+            reparsed = ir.Module.parse(serialized)
+        except ir.MLIRError as error:
+            return f"the {form} form does not parse back: {error}"
+        printed = reparsed.operation.get_asm(print_generic_op_form=True, enable_debug_info=True)
+        if printed != reference:
+            return f"the module read back from its {form} form differs"
+    return None
 
 
 def _pretty_pipeline(text: str) -> str:
@@ -552,3 +571,4 @@ def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     add("--list-passes", action="store_true", help="print torch-refine's passes and exit")
     add("--show-dialects", action="store_true", help="print the registered dialects and exit")
     add("--version", action="store_true", help="display the version of this program")
+    add("--verify-roundtrip", action="store_true", help="round-trip the IR after parsing")

@@ -17,6 +17,9 @@
 // RUN: torch-refine-opt %S/Inputs/empty.mlir > %t.ours-empty
 // RUN: torch-mlir-opt %S/Inputs/empty.mlir > %t.theirs-empty
 // RUN: diff %t.ours-empty %t.theirs-empty
+// RUN: torch-refine-opt %s --verify-roundtrip -p 'any(canonicalize)' > %t.ours-any
+// RUN: torch-mlir-opt %s --verify-roundtrip -p 'any(canonicalize)' > %t.theirs-any
+// RUN: diff %t.ours-any %t.theirs-any
 // Flags match exactly: no abbreviations.
 // RUN: not torch-refine-opt %s --mlir-print-debug 2>&1 | filecheck %s --check-prefix=ABBREV
 // ABBREV: unrecognized arguments: --mlir-print-debug
