@@ -41,6 +41,7 @@ IDENTICAL = {
     "statistics": ["--mlir-pass-statistics", "-p", PIPELINE],
     "verify-roundtrip": ["--verify-roundtrip", "-p", PIPELINE],
     "any-anchor": ["-p", "any(canonicalize,func.func(cse))"],
+    "pass-flags": ["--canonicalize=max-iterations=2", "--cse", "--torch-shape-refinement-pipeline"],
 }
 
 

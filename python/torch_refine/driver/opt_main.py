@@ -26,6 +26,7 @@ if "numpy" not in sys.modules:
     finally:
         del sys.modules["numpy"]
 from torch_mlir import ir
+from torch_mlir import passmanager as mlir_passmanager
 
 from torch_refine import passes
 from torch_refine.driver import pipeline_syntax, timing, verify_diagnostics
@@ -126,7 +127,7 @@ class OptMain:
 
     def parse_args(self, argv: Sequence[str]) -> argparse.Namespace:
         parser = _argument_parser()
-        args = parser.parse_args([_long_flag(arg) for arg in argv])
+        args = parser.parse_args(_mlir_pass_flags(parser, [_long_flag(arg) for arg in argv]))
         if args.version:
             self.stdout.write(VERSION + "\n")
             parser.exit(0)
@@ -472,6 +473,38 @@ class _HelpFormatter(argparse.HelpFormatter):
         return action.help
 
 
+class _AppendMlirPassFlag(argparse.Action):
+    """Record `--<C++ pass>[=options]` (rewritten by `_mlir_pass_flags`) in order."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, [*getattr(namespace, self.dest), (values, None)])
+
+
+def _mlir_pass_flags(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`--<pass>[=options]` for a pass MLIR registers (and the driver has no flag of that
+    name) becomes `--mlir-pass-flag=<pipeline element>`, nested under `func.func` for a
+    pass that runs on functions only, as mlir-opt nests it implicitly."""
+    rewritten = []
+    for arg in argv:
+        name, sep, options = arg.removeprefix("--").partition("=")
+        known = not arg.startswith("--") or f"--{name}" in parser._option_string_actions
+        element = None if known else _mlir_pass_element(name, options if sep else None)
+        rewritten.append(arg if element is None else f"--mlir-pass-flag={element}")
+    return rewritten
+
+
+def _mlir_pass_element(name: str, options: str | None) -> str | None:
+    element = name if options is None else f"{name}{{{options}}}"
+    with ir.Context():
+        for candidate in (element, f"func.func({element})"):
+            try:
+                mlir_passmanager.PassManager.parse(f"{pipeline_syntax.ROOT_ANCHOR}({candidate})")
+            except ValueError:
+                continue
+            return candidate
+    return None
+
+
 def _llvm_bool(text: str) -> bool:
     if text.lower() in ("true", "1"):
         return True
@@ -534,6 +567,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("--mlir-print-local-scope", action="store_true")
     add("--mlir-print-op-generic", action="store_true")
     _add_instrumentation_flags(parser)
+    add("--mlir-pass-flag", action=_AppendMlirPassFlag, dest="pass_flags", help=argparse.SUPPRESS)
     flags = parser.add_argument_group("torch-refine passes and pipelines")
     for name in passes.names():
         flags.add_argument(

@@ -20,6 +20,10 @@
 // RUN: torch-refine-opt %s --verify-roundtrip -p 'any(canonicalize)' > %t.ours-any
 // RUN: torch-mlir-opt %s --verify-roundtrip -p 'any(canonicalize)' > %t.theirs-any
 // RUN: diff %t.ours-any %t.theirs-any
+// One flag per C++ pass or pipeline, with options, nested under func.func when needed.
+// RUN: torch-refine-opt %s --canonicalize=max-iterations=2 --cse --torch-shape-refinement-pipeline > %t.ours-flags
+// RUN: torch-mlir-opt %s --canonicalize=max-iterations=2 --cse --torch-shape-refinement-pipeline > %t.theirs-flags
+// RUN: diff %t.ours-flags %t.theirs-flags
 // Flags match exactly: no abbreviations.
 // RUN: not torch-refine-opt %s --mlir-print-debug 2>&1 | filecheck %s --check-prefix=ABBREV
 // ABBREV: unrecognized arguments: --mlir-print-debug
