@@ -297,14 +297,15 @@ class OptMain:
             return None, [too_deep], False
         try:
             with self._timer("Parser"):
-                module = self.parse_module(chunk)
+                module = self._parse_top_level(chunk, args)
             module.operation.verify()
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), False
         if args.verify_roundtrip and (problem := _roundtrip_problem(module.operation)):
             return None, [diagnostics.error(f"round-trip testing failed: {problem}")], False
         try:
-            pass_manager.run(module.operation)
+            if module.operation.name == pipeline_syntax.ROOT_ANCHOR or _pipeline_elements(args):
+                pass_manager.run(module.operation)  # MLIR rejects a builtin.module pipeline
         except ir.MLIRError as error:
             errors = _errors_of(error, chunk)
             diagnosed = errors or any(d.severity == "error" for d in self.collected)
@@ -320,6 +321,12 @@ class OptMain:
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), True  # the pipeline produced invalid IR
         return self._print(module.operation, args), [], False
+
+    def _parse_top_level(self, chunk: Chunk, args: argparse.Namespace):
+        """With --no-implicit-module, the input's single top-level op, whatever it is."""
+        if args.no_implicit_module and isinstance(chunk.text, str):
+            return ir.Operation.parse(chunk.text, source_name=chunk.source_name)
+        return self.parse_module(chunk)
 
     def _internal_error(self, error: InternalPassError) -> diagnostics.Diagnostic:
         cause = error.__cause__
@@ -360,6 +367,10 @@ def _split(source_name: str, lines: list[str], marker: str = SPLIT_MARKER):
 
 
 _NO_TIMER = contextlib.nullcontext()
+
+
+def _pipeline_elements(args: argparse.Namespace) -> tuple:
+    return pipeline_syntax.parse(args.pass_pipeline).elements
 
 
 def _roundtrip_problem(module_op: ir.Operation) -> str | None:
@@ -606,3 +617,4 @@ def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     add("--show-dialects", action="store_true", help="print the registered dialects and exit")
     add("--version", action="store_true", help="display the version of this program")
     add("--verify-roundtrip", action="store_true", help="round-trip the IR after parsing")
+    add("--no-implicit-module", action="store_true", help="parse no implicit top-level module")

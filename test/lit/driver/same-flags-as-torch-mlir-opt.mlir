@@ -24,6 +24,11 @@
 // RUN: torch-refine-opt %s --canonicalize=max-iterations=2 --cse --torch-shape-refinement-pipeline > %t.ours-flags
 // RUN: torch-mlir-opt %s --canonicalize=max-iterations=2 --cse --torch-shape-refinement-pipeline > %t.theirs-flags
 // RUN: diff %t.ours-flags %t.theirs-flags
+// RUN: torch-refine-opt %s --no-implicit-module > %t.ours-explicit
+// RUN: torch-mlir-opt %s --no-implicit-module > %t.theirs-explicit
+// RUN: diff %t.ours-explicit %t.theirs-explicit
+// RUN: not torch-refine-opt %S/Inputs/split-marker.mlir --no-implicit-module 2>&1 | filecheck %s --check-prefix=EXPLICIT
+// EXPLICIT: split-marker.mlir:0:0: error: source must contain a single top-level operation, found: 2
 // Flags match exactly: no abbreviations.
 // RUN: not torch-refine-opt %s --mlir-print-debug 2>&1 | filecheck %s --check-prefix=ABBREV
 // ABBREV: unrecognized arguments: --mlir-print-debug
