@@ -303,10 +303,12 @@ class OptMain:
             return None, _errors_of(error, chunk), False
         if args.verify_roundtrip and (problem := _roundtrip_problem(module.operation)):
             return None, [diagnostics.error(f"round-trip testing failed: {problem}")], False
+        reproducer_input = self._reproducer_input(module.operation, args)
         try:
             if module.operation.name == pipeline_syntax.ROOT_ANCHOR or _pipeline_elements(args):
                 pass_manager.run(module.operation)  # MLIR rejects a builtin.module pipeline
         except ir.MLIRError as error:
+            self._save_crash_reproducer(reproducer_input, args)
             errors = _errors_of(error, chunk)
             diagnosed = errors or any(d.severity == "error" for d in self.collected)
             if not diagnosed:
@@ -315,12 +317,37 @@ class OptMain:
                 ]
             return None, errors, not diagnosed
         except InternalPassError as error:
+            self._save_crash_reproducer(reproducer_input, args)
             return None, [self._internal_error(error)], True
         try:
             module.operation.verify()
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), True  # the pipeline produced invalid IR
         return self._print(module.operation, args), [], False
+
+    def _reproducer_input(self, op: ir.Operation, args: argparse.Namespace) -> str | None:
+        """The IR the pipeline starts from, with --mlir-pass-pipeline-crash-reproducer."""
+        if args.mlir_pass_pipeline_crash_reproducer is None:
+            return None
+        return op.get_asm(enable_debug_info=True, assume_verified=True)
+
+    def _save_crash_reproducer(self, asm: str | None, args: argparse.Namespace) -> None:
+        """mlir-opt's reproducer: the input IR and, as an external resource, the pipeline
+        (which `torch-mlir-opt --run-reproducer` can run only without Python passes)."""
+        if asm is None:
+            return
+        pipeline = args.pass_pipeline.replace("\\", "\\\\").replace('"', '\\"')
+        resource = (
+            "\n{-#\n  external_resources: {\n    mlir_reproducer: {\n"
+            f'      pipeline: "{pipeline}",\n'
+            f"      disable_threading: {str(args.mlir_disable_threading).lower()},\n"
+            f"      verify_each: {str(args.verify_each).lower()}\n"
+            "    }\n  }\n#-}\n"
+        )
+        with open(args.mlir_pass_pipeline_crash_reproducer, "w", encoding="utf-8") as file:
+            file.write(asm + "\n" + resource)
+        path = args.mlir_pass_pipeline_crash_reproducer
+        self.stderr.write(f"note: pipeline failed: the reproducer is in {path}\n")
 
     def _parse_top_level(self, chunk: Chunk, args: argparse.Namespace):
         """With --no-implicit-module, the input's single top-level op, whatever it is."""
@@ -618,3 +645,8 @@ def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     add("--version", action="store_true", help="display the version of this program")
     add("--verify-roundtrip", action="store_true", help="round-trip the IR after parsing")
     add("--no-implicit-module", action="store_true", help="parse no implicit top-level module")
+    add(
+        "--mlir-pass-pipeline-crash-reproducer",
+        metavar="FILE",
+        help="write a .mlir reproducer to FILE if the pass pipeline fails",
+    )

@@ -22,3 +22,12 @@ func.func @forward(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
   %0 = torch.aten.tanh %arg0 : !torch.vtensor<[2,3],f32> -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// A failing pipeline leaves mlir-opt's reproducer: the input IR and the pipeline.
+// RUN: not torch-refine-opt %S/Inputs/shape-check-fails.mlir --torch-refine-pipeline --mlir-pass-pipeline-crash-reproducer=%t.repro.mlir 2>&1 | filecheck %s --check-prefix=NOTE
+// RUN: filecheck %s --check-prefix=REPRO < %t.repro.mlir
+// NOTE: note: pipeline failed: the reproducer is in {{.*}}repro.mlir
+// REPRO: torch.aten.unique_dim
+// REPRO: pipeline: "builtin.module(torch-refine-pipeline)",
+// REPRO-NEXT: disable_threading: false,
+// REPRO-NEXT: verify_each: true
