@@ -39,6 +39,18 @@ IDENTICAL = {
         PIPELINE,
     ],
     "statistics": ["--mlir-pass-statistics", "-p", PIPELINE],
+    "print-before-named": [
+        "--mlir-print-ir-before=cse",
+        "--mlir-disable-threading",
+        "-p",
+        PIPELINE,
+    ],
+    "print-after-named": [
+        "--mlir-print-ir-after=canonicalize,symbol-dce",
+        "--mlir-disable-threading",
+        "-p",
+        PIPELINE,
+    ],
     "verify-roundtrip": ["--verify-roundtrip", "-p", PIPELINE],
     "any-anchor": ["-p", "any(canonicalize,func.func(cse))"],
     "pass-flags": ["--canonicalize=max-iterations=2", "--cse", "--torch-shape-refinement-pipeline"],

@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import dataclasses
 import io
+import re
 import sys
 import traceback
 from collections.abc import Sequence
@@ -150,10 +151,13 @@ class OptMain:
         if args.mlir_disable_threading:
             context.enable_multithreading(False)
         printing = {
-            "print_before_all": args.mlir_print_ir_before_all,
+            # named passes: MLIR prints around all, the driver keeps those named (_filter_dumps)
+            "print_before_all": args.mlir_print_ir_before_all or bool(args.mlir_print_ir_before),
             # the bindings print after a pass only with print_after_all; print_after_failure
             # then narrows it to failures (mlir-opt needs no --mlir-print-ir-after-all)
-            "print_after_all": args.mlir_print_ir_after_all or args.mlir_print_ir_after_failure,
+            "print_after_all": args.mlir_print_ir_after_all
+            or args.mlir_print_ir_after_failure
+            or bool(args.mlir_print_ir_after),
             "print_after_change": args.mlir_print_ir_after_change,
             "print_after_failure": args.mlir_print_ir_after_failure,
         }
@@ -306,7 +310,7 @@ class OptMain:
         reproducer_input = self._reproducer_input(module.operation, args)
         try:
             if module.operation.name == pipeline_syntax.ROOT_ANCHOR or _pipeline_elements(args):
-                pass_manager.run(module.operation)  # MLIR rejects a builtin.module pipeline
+                self._run_pipeline(pass_manager, module.operation, args)
         except ir.MLIRError as error:
             self._save_crash_reproducer(reproducer_input, args)
             errors = _errors_of(error, chunk)
@@ -348,6 +352,20 @@ class OptMain:
             file.write(asm + "\n" + resource)
         path = args.mlir_pass_pipeline_crash_reproducer
         self.stderr.write(f"note: pipeline failed: the reproducer is in {path}\n")
+
+    def _run_pipeline(self, pass_manager: PassManager, op: ir.Operation, args) -> None:
+        """Run; with --mlir-print-ir-before/after=PASS, keep only the dumps of those passes
+        from what MLIR prints around every pass (its binding has no pass filter)."""
+        if not (args.mlir_print_ir_before or args.mlir_print_ir_after):
+            pass_manager.run(op)  # MLIR rejects a builtin.module pipeline on another op
+            return
+        with timing.captured_stderr_fd() as captured:
+            try:
+                pass_manager.run(op)
+            finally:
+                sys.stderr.flush()
+        self.stderr.write(_filter_dumps(captured[0], args))
+        self.stderr.flush()
 
     def _parse_top_level(self, chunk: Chunk, args: argparse.Namespace):
         """With --no-implicit-module, the input's single top-level op, whatever it is."""
@@ -394,6 +412,28 @@ def _split(source_name: str, lines: list[str], marker: str = SPLIT_MARKER):
 
 
 _NO_TIMER = contextlib.nullcontext()
+
+
+_DUMP_HEADER = re.compile(r"^// -----// IR Dump (Before|After) [^:]+: ([^{ ]+)")
+
+
+def _filter_dumps(text: str, args: argparse.Namespace) -> str:
+    """The IR dumps in `text` that the --mlir-print-ir-* flags ask for."""
+    wanted = {
+        "Before": (args.mlir_print_ir_before_all, set(args.mlir_print_ir_before)),
+        "After": (
+            args.mlir_print_ir_after_all or args.mlir_print_ir_after_failure,
+            set(args.mlir_print_ir_after),
+        ),
+    }
+    kept, keep = [], True
+    for line in text.splitlines(keepends=True):
+        if (header := _DUMP_HEADER.match(line)) is not None:
+            every, named = wanted[header.group(1)]
+            keep = every or header.group(2) in named
+        if keep:
+            kept.append(line)
+    return "".join(kept)
 
 
 def _pipeline_elements(args: argparse.Namespace) -> tuple:
@@ -645,6 +685,15 @@ def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     add("--version", action="store_true", help="display the version of this program")
     add("--verify-roundtrip", action="store_true", help="round-trip the IR after parsing")
     add("--no-implicit-module", action="store_true", help="parse no implicit top-level module")
+    for when in ("before", "after"):
+        add(
+            f"--mlir-print-ir-{when}",
+            type=lambda text: text.split(","),
+            action="extend",
+            default=[],
+            metavar="PASS",
+            help=f"print IR {when} the passes named (comma-separated)",
+        )
     add(
         "--mlir-pass-pipeline-crash-reproducer",
         metavar="FILE",

@@ -31,3 +31,9 @@ func.func @forward(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
 // REPRO: pipeline: "builtin.module(torch-refine-pipeline)",
 // REPRO-NEXT: disable_threading: false,
 // REPRO-NEXT: verify_each: true
+
+// Dumps around named passes only, Python passes included.
+// RUN: torch-refine-opt %s -p 'builtin.module(canonicalize,torch-refine-pipeline)' --mlir-print-ir-after=torch-refine-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=NAMED
+// NAMED-NOT: IR Dump After CanonicalizerPass
+// NAMED: // -----// IR Dump After RefinePipeline: torch-refine-pipeline (round 1/shape) //----- //
+// NAMED: // -----// IR Dump After RefinePipeline: torch-refine-pipeline //----- //
