@@ -3,6 +3,7 @@
 #                and the model end-to-end tests (a few minutes on 2 cores)
 #   make test    the full suite CI runs: lit + every pytest test
 #   make lint    ruff over the package, tests, tools and benchmark
+#   make fuzz    the differential fuzzer against PyTorch at 3,000 cases (FUZZ_FLAGS)
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -10,11 +11,12 @@ STAMP := $(VENV)/.installed
 INPUT ?=
 JOBS ?= 2
 BENCH_FLAGS ?=
+FUZZ_FLAGS ?= --seed 0 --cases 3000
 # The library sweeps: one test per (function, case) and per OpInfo sample (~45,000 items).
 SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py \
 	test/python/library/test_ir_agreement.py
 
-.PHONY: run test check lint lit pytest venv regenerate bench clean
+.PHONY: run test check lint fuzz lit pytest venv regenerate bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -44,6 +46,10 @@ check: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check python test build_tools bench examples
+
+# The differential fuzzer at thousands of cases (make test runs a few hundred).
+fuzz: $(STAMP)
+	$(PY) build_tools/fuzz.py $(FUZZ_FLAGS) --jobs $(JOBS)
 
 regenerate: $(STAMP)
 	build_tools/update_abstract_interp_lib.sh

@@ -25,6 +25,7 @@ Usage: .venv/bin/python bench/run.py [--runs N] [--quick] [--only NAME...] [--up
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import re
@@ -795,7 +796,7 @@ def _flatness(blocks: list[dict], empty: dict | None) -> str:
     span = [r for r in blocks if r["scale"] <= 16]
     wall = [1e6 * r["torch_refine"]["median_s"] / r["ops"] for r in span]
     net = [_net_cpu_per_op(r, "torch_refine", empty) for r in span]
-    marginal = [_marginal_cpu_per_op(r, p, "torch_refine") for p, r in zip(blocks, blocks[1:])]
+    marginal = [_marginal_cpu_per_op(r, p, "torch_refine") for p, r in itertools.pairwise(blocks)]
     spreads = [max(v) / min(v) - 1 for v in (wall, net)]
     verdict = "met" if max(spreads) <= 0.2 else "not met"
     return (f"- Time per op flat within 20% from {span[0]['input']} to {span[-1]['input']}: "

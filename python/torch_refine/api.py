@@ -103,6 +103,7 @@ def _refine(
         extra_library=str(extra_library),
         runtime_asserts=runtime_asserts,
         max_iterations=max_iterations,
+        explain=True,  # the report says why values stay unknown
     )
     with module.context:
         _run_pipeline(module, pipeline_pass)

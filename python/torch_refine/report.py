@@ -13,7 +13,7 @@ tensor value is classified:
   sizes at run time, so claiming one is unsound).
 
 Without a truth (`count_module`), a value is exact when its sizes and dtype are all known,
-and every value left unknown gets a reason (see `unknown_reason`).
+and every value left unknown gets a reason (`torch_refine.passes.explain`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from torch_refine.ir import types
+from torch_refine.passes import explain
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class ValueRecord:
     location: str
     result_index: int
     info: types.TensorInfo
-    reason: str | None = None  # why an unknown value stayed unknown (count_module only)
+    reason: str | None = None  # why a value is not exact (`passes.explain`), if known
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ class TypeReport:
     op_count: int = 0
     has_truth: bool = True
     unknown_rows: list[ValueRow] = field(default_factory=list)
+    partial_rows: list[ValueRow] = field(default_factory=list)  # count_module only, with reasons
     contradiction_rows: list[ValueRow] = field(default_factory=list)
 
     @property
@@ -82,15 +84,16 @@ class TypeReport:
             "op_count": self.op_count,
             "has_truth": self.has_truth,
             "unknown_rows": [row.to_dict() for row in self.unknown_rows],
+            "partial_rows": [row.to_dict() for row in self.partial_rows],
             "contradiction_rows": [row.to_dict() for row in self.contradiction_rows],
             "unknown_reasons": self.unknown_reasons(),
         }
 
     def unknown_reasons(self) -> dict[str, int]:
-        """How many unknown values each reason explains (reasons without the op name)."""
+        """How many unknown values each kind of reason explains (`explain.category`)."""
         counts: dict[str, int] = {}
         for row in self.unknown_rows:
-            kind = (row.reason or "no reason recorded").split(":")[0]
+            kind = explain.category(row.reason or "no reason recorded")
             counts[kind] = counts.get(kind, 0) + 1
         return counts
 
@@ -114,6 +117,7 @@ class TypeReport:
             lines += [f"  {count:>8}  {kind}" for kind, count in sorted(reasons.items())]
         lines += _format_rows("contradictions", self.contradiction_rows, max_rows)
         lines += _format_rows("unknown values", self.unknown_rows, max_rows)
+        lines += _format_rows("partial values", self.partial_rows, max_rows)
         return "\n".join(lines)
 
 
@@ -153,12 +157,10 @@ def op_name(op: ir.Operation) -> str:
     return name
 
 
-def tensor_values(module: ir.Operation, explain=None) -> tuple[list[ValueRecord], int]:
+def tensor_values(module: ir.Operation) -> tuple[list[ValueRecord], int]:
     """The tensor results of every op inside the module's functions, in walk order, and
-    the number of ops walked. Reads everything at once: no handle outlives the walk.
-
-    `explain`, an `UnknownExplainer`, gives each unknown value its reason.
-    """
+    the number of ops walked; an unknown value carries its op's reason (`passes.explain`),
+    if any. Reads everything at once: no handle outlives the walk."""
     records: list[ValueRecord] = []
     op_count = 0
 
@@ -168,13 +170,12 @@ def tensor_values(module: ir.Operation, explain=None) -> tuple[list[ValueRecord]
             return ir.WalkResult.ADVANCE
         op_count += 1
         name = None
-        undecided = explain is not None and explain.saw(op)
         for index, result in enumerate(op.results):
             info = types.parse(result.type)
             if info is None:
                 continue
             name = name or op_name(op)
-            reason = explain.reason(op, undecided) if explain and info.is_unknown else None
+            reason = None if info.is_exact else explain.reason_of(op)
             records.append(ValueRecord(name, str(op.location), index, info, reason))
         return ir.WalkResult.ADVANCE
 
@@ -265,10 +266,13 @@ def compare_modules(refined: ir.Operation, truth: ir.Operation) -> TypeReport:
 
 def count_module(module: ir.Operation, has_library_function=None) -> TypeReport:
     """Counts exact, partial and unknown tensor values when no truth is at hand, with the
-    reason each unknown value stayed unknown. `has_library_function(key)` says whether the
-    library knows an op (key: the op name without `torch.`); None: do not blame the library.
-    """
-    records, op_count = tensor_values(module, UnknownExplainer(has_library_function))
+    reason each unknown value stayed unknown (`passes.explain`: the pipeline's own, when it
+    ran with `explain`). `has_library_function` (`Library.has_function`) explains the ops
+    the pipeline did not; None: only its reasons. The reasons are removed from the IR."""
+    if has_library_function is not None:
+        explain.annotate(module, has_library_function, without_blockers=True)
+    records, op_count = tensor_values(module)
+    explain.take(module)
     report = TypeReport(op_count=op_count, has_truth=False)
     for record in records:
         if record.info.is_exact:
@@ -278,78 +282,8 @@ def count_module(module: ir.Operation, has_library_function=None) -> TypeReport:
             report.unknown_rows.append(_row(record, None))
         else:
             report.partial += 1
+            report.partial_rows.append(_row(record, None))
     return report
-
-
-# Why a tensor value stayed unknown, in the order they are tried.
-NO_LIBRARY_FUNCTION = "no library function"
-CONTROL_FLOW = "control flow: the branches or iterations disagree"
-CALL_RESULT = "function call: the callee's result type"
-UNKNOWN_OPERANDS = "unknown operand types upstream"
-UNDECIDED_CHECK = "undecided check: a runtime assert was emitted"
-DATA_DEPENDENT = "data-dependent size"
-
-
-class UnknownExplainer:
-    """Gives reasons for unknown values during one walk in program order.
-
-    Refinement keeps an undecided library check as a `torch.runtime.assert` right in front
-    of the op it guards, so an assert is charged to the next op with tensor results in the
-    same block.
-    """
-
-    def __init__(self, has_library_function=None):
-        self.has_library_function = has_library_function
-        self._assert_blocks: list = []  # parents of asserts not yet charged to an op
-
-    def saw(self, op) -> bool:
-        """Record `op`; True when an undecided check guards it."""
-        if op.name == "torch.runtime.assert":
-            self._assert_blocks.append(op.parent)
-            return False
-        if not any(types.parse(r.type) is not None for r in op.results):
-            return False
-        parent = op.parent
-        guarded = any(block == parent for block in self._assert_blocks)
-        self._assert_blocks = [block for block in self._assert_blocks if block != parent]
-        return guarded
-
-    def reason(self, op, undecided: bool) -> str:
-        name = op.name
-        if name in ("torch.prim.If", "torch.prim.Loop"):
-            return CONTROL_FLOW
-        if name == "func.call":
-            return CALL_RESULT
-        key = _library_key(op)
-        if self.has_library_function is not None and not self.has_library_function(key):
-            return f"{NO_LIBRARY_FUNCTION}: {key}"
-        if any(_lacks_rank(operand) for operand in op.operands):
-            return UNKNOWN_OPERANDS
-        return UNDECIDED_CHECK if undecided else DATA_DEPENDENT
-
-
-def _library_key(op) -> str:
-    if op.name == "torch.operator":
-        return ir.StringAttr(op.attributes["name"]).value
-    return op.name.removeprefix("torch.")
-
-
-def _lacks_rank(value: ir.Value) -> bool:
-    """A tensor without a rank, directly or as an element of a constructed list (lists of
-    lists walked with a stack, not recursion)."""
-    pending = [value]
-    while pending:
-        value = pending.pop()
-        if (info := types.parse(value.type)) is not None:
-            if info.sizes is None:
-                return True
-            continue
-        if "tensor" not in str(value.type):
-            continue
-        if not isinstance(value, ir.OpResult) or value.owner.operation.name != "torch.prim.ListConstruct":
-            return True
-        pending.extend(value.owner.operation.operands)
-    return False
 
 
 def pair_by_location(

@@ -6,12 +6,12 @@ import io
 import os
 import shlex
 import tempfile
+from pathlib import Path
 
 import pytest
 from torch_mlir import ir
 
 import torch_refine
-from torch_refine import report
 
 MM = """
 func.func @main(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[B,5],f32>) -> !torch.vtensor {
@@ -61,18 +61,37 @@ def test_internal_error_saves_a_reproducer_and_says_where(tmp_path, monkeypatch)
     assert "torch.aten.mm" in open(error.reproducer).read()
 
 
-def test_unknown_values_get_a_reason():
-    text = """
-    func.func @main(%a: !torch.vtensor) -> !torch.vtensor {
-      %0 = torch.aten.tanh %a : !torch.vtensor -> !torch.vtensor
-      %1 = torch.operator "nowhere.op"(%0) : (!torch.vtensor) -> !torch.vtensor
-      return %1 : !torch.vtensor
-    }
-    """
-    _, result = torch_refine.refine(text)
-    reasons = [row.reason for row in result.unknown_rows]
-    assert reasons == [report.UNKNOWN_OPERANDS, f"{report.NO_LIBRARY_FUNCTION}: nowhere.op"]
+EXPLAIN = Path(__file__).parents[1] / "lit" / "passes" / "torch-refine-pipeline-explain.mlir"
+
+# Reasons the report gives on the lit test's module: its remarks, and one inherited reason.
+EXPLAINED = (
+    "no shape function for foo.bar",
+    "shape function did not simplify: a loop with a non-constant trip count "
+    "(computed by aten.len.t); its list operand %arg1 is not a list literal (a function argument)",
+    "data-dependent size (aten.nonzero)",
+    "shape function did not simplify: an If on an unknown condition (computed by aten.lt.int)",
+    "shape function did not simplify: a loop of 1001 iterations over the unroll cap",
+    "its list operand %8 is mutated (by aten.append.t at",
+    "operand already unknown (from %0 at",
+)
+
+
+def line_of(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+def test_unknown_and_partial_values_get_the_passes_reasons():
+    text = EXPLAIN.read_text()
+    module, result = torch_refine.refine(text)
+    reasons = [row.reason for row in result.unknown_rows + result.partial_rows]
+    for expected in EXPLAINED:
+        assert any(expected in reason for reason in reasons), expected
+    foo_line = line_of(text, '"foo.bar"')
+    tanh = next(row for row in result.unknown_rows if row.op_name == "torch.aten.tanh")
+    assert tanh.reason == f"operand already unknown (from %0 at -:{foo_line}:8)"
+    assert result.unknown_reasons() == {"no shape function": 1, "operand already unknown": 1}
     assert "why values stayed unknown" in result.format_table()
+    assert "torch_refine." not in str(module)
 
 
 def test_specialize_rejects_mismatched_arguments():

@@ -143,5 +143,5 @@ def test_refined_ir_keeps_the_guard_and_stops_before_the_kernel():
     erased = erased.replace(") -> !torch.vtensor<[2,4,3],f32> {", ") -> !torch.vtensor {")
     module, _ = torch_refine.refine(erased)
     assert "torch.runtime.assert" in str(module)
-    with pytest.raises(ExecutionError, match="torch.runtime.assert failed .*eval mode"):
+    with pytest.raises(ExecutionError, match=r"torch\.runtime\.assert failed .*eval mode"):
         torch_refine.execute(module, torch.randn(2, 4, 3), torch.ones(4), False)

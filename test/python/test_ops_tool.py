@@ -158,3 +158,28 @@ def test_module_runs_as_a_script(model):
         capture_output=True, text=True, check=True,
     )
     assert run.stdout.splitlines()[-1].startswith("2 ops, 2 Core ATen")
+
+
+def test_missing_without_a_file_lists_both_sections(capsys, monkeypatch):
+    monkeypatch.setattr(ops, "torch_mlir_ops", lambda: frozenset({"aten.mm", "mylib.custom"}))
+    monkeypatch.setattr(ops, "registry_aten_ops", lambda: frozenset({"aten.tanh", "aten.nope"}))
+    sections = json.loads(_stdout(capsys, "--missing", "--json"))
+    assert set(sections) == {"torch-mlir", "registry"}
+    assert [row["op"] for row in sections["torch-mlir"]] == ["mylib.custom"]
+    assert [row["op"] for row in sections["registry"]] == ["aten.nope"]
+    assert ops.main(["--missing", "--against=torch-mlir"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("== missing against torch-mlir: 1 of 2 ops ==")
+    assert "mylib.custom" in text
+    assert "registry" not in text
+
+
+def test_registry_list_leaves_out_the_out_variants():
+    registry_ops = ops.registry_aten_ops()
+    assert "aten.mm" in registry_ops
+    assert "aten.mm.out" not in registry_ops
+
+
+def _stdout(capsys, *argv: str) -> str:
+    assert ops.main(list(argv)) == 0
+    return capsys.readouterr().out

@@ -8,6 +8,7 @@ from torch_mlir import ir
 from torch_refine import report
 from torch_refine.ir import types
 from torch_refine.ir.context import create_context
+from torch_refine.library import loader
 
 FUNCTION = """
 func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {{
@@ -92,6 +93,26 @@ def test_count_module_without_truth():
     assert (result.exact, result.partial, result.unknown, result.contradictions) == (2, 2, 1, 0)
     assert not result.has_truth
     assert "no truth" in result.format_table()
+
+
+def test_count_module_explains_a_module_the_pipeline_did_not():
+    """Without the pipeline's own reasons (an imported module, not refined), the library
+    still tells which ops have no function and which values inherit unknown operands."""
+    refined_types = ("!torch.vtensor<[2,3],f32>", "!torch.vtensor", "!torch.vtensor<[2,?],f32>",
+                     "!torch.vtensor<[2,3],f32>")
+    with create_context() as context:
+        module = _parse(refined_types).operation
+        library = loader.load(context)
+        result = report.count_module(module, lambda key, kinds: key != "aten.tanh")
+        reasons = [row.reason for row in result.unknown_rows + result.partial_rows]
+        assert reasons == ["no shape function for aten.tanh", "no shape function for aten.tanh"]
+        result = report.count_module(module, library.has_function)
+        reasons = [row.reason for row in result.unknown_rows + result.partial_rows]
+        assert reasons[0] == (
+            "shape function left it undecided (torch-refine-pipeline{explain=true} says why)"
+        )
+        assert reasons[1].startswith("operand already unknown (from %1 at ")
+        assert "torch_refine." not in str(module)
 
 
 def test_compare_modules_skips_casts_added_by_erasure():

@@ -50,6 +50,20 @@ def test_user_file_is_refined_as_given(tmp_path, capsys):
     assert "!torch.vtensor<[2,4],f32>" in output.read_text()
 
 
+def test_user_file_says_why_values_stay_unknown(tmp_path, capsys):
+    """The same reasons as the API's report and torch-refine-opt's remarks, on the same module."""
+    from test_api import EXPLAIN, EXPLAINED, line_of
+
+    assert run.main([str(EXPLAIN), "-o", str(tmp_path / "refined.mlir")]) == 0
+    printed = capsys.readouterr().out
+    foo_line = line_of(EXPLAIN.read_text(), '"foo.bar"')
+    where = f"{EXPLAIN.name}:{foo_line}:8"
+    assert f'torch.operator "foo.bar" #0 at {where}: !torch.vtensor  ({EXPLAINED[0]})' in printed
+    for reason in EXPLAINED:
+        assert reason in printed
+    assert "data-dependent size (foo.bar)" not in printed
+
+
 def test_ir_paths_do_not_import_torch(tmp_path):
     source = tmp_path / "model.mlir"
     source.write_text(USER_MODULE)

@@ -57,7 +57,7 @@ def test_executor_refuses_to_read_a_file(secret):
 
 
 def test_executor_refuses_to_write_a_file_through_shared_storage(secret):
-    with pytest.raises(SideEffectError, match="refusing 'aten.from_file'"):
+    with pytest.raises(SideEffectError, match=r"refusing 'aten\.from_file'"):
         torch_refine.execute(_from_file(secret, shared=True, body=COPY_INTO_FILE))
     assert secret.read_bytes() == b"KEYS"
 
@@ -166,12 +166,9 @@ def test_input_ir_cannot_override_the_library():
       return %0 : !torch.vtensor
     }
     """
-    try:
-        module, _ = torch_refine.refine(text)
-    except torch_refine.RefinementError as error:
-        assert "__torch_refine_shape_fn.aten.tanh" in str(error)  # rejected, and said why
-        return
-    assert "-> !torch.vtensor<[2,3],f32>" in str(module)
+    # Rejected, and said why (a forged function is never used).
+    with pytest.raises(torch_refine.RefinementError, match=r"__torch_refine_shape_fn\.aten\.tanh"):
+        torch_refine.refine(text)
 
 
 def test_executor_checks_use_the_builtin_library_not_the_inputs():

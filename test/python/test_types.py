@@ -47,7 +47,7 @@ def test_parse_of_ir_type():
         assert types.parse(types.to_type(info)) == info
 
 
-@pytest.mark.parametrize("a,b", PAIRS)
+@pytest.mark.parametrize(("a", "b"), PAIRS)
 def test_meet_and_join_commute(a, b):
     assert types.meet(a, b) == types.meet(b, a)
     assert types.join(a, b) == types.join(b, a)
@@ -62,7 +62,7 @@ def test_idempotent_and_top(a):
     assert types.join(a, top) == top
 
 
-@pytest.mark.parametrize("a,b", PAIRS)
+@pytest.mark.parametrize(("a", "b"), PAIRS)
 def test_meet_is_a_lower_bound_and_join_an_upper_bound(a, b):
     joined = types.join(a, b)
     assert types.is_at_least_as_precise(a, joined)
@@ -73,12 +73,12 @@ def test_meet_is_a_lower_bound_and_join_an_upper_bound(a, b):
         assert types.is_at_least_as_precise(met, b)
 
 
-@pytest.mark.parametrize("a,b,c", list(itertools.product(SAMPLES[:6], repeat=3)))
+@pytest.mark.parametrize(("a", "b", "c"), list(itertools.product(SAMPLES[:6], repeat=3)))
 def test_join_associates(a, b, c):
     assert types.join(types.join(a, b), c) == types.join(a, types.join(b, c))
 
 
-@pytest.mark.parametrize("a,b", PAIRS)
+@pytest.mark.parametrize(("a", "b"), PAIRS)
 def test_absorption(a, b):
     assert types.join(a, types.meet(a, b) or a) == a
     met = types.meet(a, types.join(a, b))

@@ -34,6 +34,7 @@ from torch_refine.driver import pipeline_syntax, timing, verify_diagnostics
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.ir import diagnostics, parsing
 from torch_refine.ir.context import create_context
+from torch_refine.passes import explain
 
 PROG = "torch-refine-opt"
 SPLIT_MARKER = "// -----"
@@ -323,6 +324,7 @@ class OptMain:
         except InternalPassError as error:
             self._save_crash_reproducer(reproducer_input, args)
             return None, [self._internal_error(error)], True
+        self.collected += _refinement_remarks(module.operation, chunk.source_name)
         try:
             module.operation.verify()
         except ir.MLIRError as error:
@@ -395,6 +397,16 @@ class OptMain:
 
 def _errors_of(error: ir.MLIRError, chunk: Chunk) -> list[diagnostics.Diagnostic]:
     return [diagnostics.from_mlir(d, chunk.source_name) for d in error.error_diagnostics]
+
+
+def _refinement_remarks(module_op: ir.Operation, source_name: str) -> list[diagnostics.Diagnostic]:
+    """A remark at each op that stopped refinement, from the reasons `torch-refine-pipeline
+    {explain=true}` left (removed from the output, like mlir-opt's remarks)."""
+    return [
+        diagnostics.Diagnostic("remark", diagnostics.position_of(location, source_name), reason)
+        for location, reason in explain.take(module_op)
+        if explain.stopped_refinement(reason)
+    ]
 
 
 def _split(source_name: str, lines: list[str], marker: str = SPLIT_MARKER):

@@ -70,5 +70,5 @@ def persist_buffers(model):
     return model
 
 
-def TextModel(model):  # noqa: N802 (a class, built lazily so importing this needs no torch)
+def TextModel(model):
     return _text_model_class()(model)

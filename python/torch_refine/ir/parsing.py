@@ -80,12 +80,13 @@ def parse_source(
 
 
 def as_module(module) -> ir.Module:
-    """The module to work on: an `ir.Module` (checked for the Torch dialect), anything
+    """The module to work on: an `ir.Module` or `builtin.module` op (checked for the Torch
+    dialect), anything
     holding one as `.module` (a `Refined`), or IR as text or bytes (text or MLIR
     bytecode), parsed in a new context. Raises TypeError for anything else and
     RefinementError for IR that does not parse."""
     module = getattr(module, "module", module)
-    if isinstance(module, ir.Module):
+    if isinstance(module, ir.Module) or _is_module_op(module):
         if not module.context.is_registered_operation("torch.constant.int"):
             raise RefinementError(
                 "the module's context has no Torch dialect registered: parse the IR in "
@@ -106,6 +107,12 @@ def as_module(module) -> ir.Module:
     except ir.MLIRError as error:
         text = module if isinstance(module, str) else None
         raise RefinementError("invalid IR", format_error(error, text)) from None
+
+
+def _is_module_op(value) -> bool:
+    """A `builtin.module` op (what `parse_source` returns for an explicit module)."""
+    operation = getattr(value, "operation", None)
+    return isinstance(operation, ir.Operation) and operation.name == "builtin.module"
 
 
 def format_error(error: ir.MLIRError, source: str | None = None) -> str:

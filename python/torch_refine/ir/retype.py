@@ -21,7 +21,7 @@ from torch_refine.ir import types
 # (init operands), torch.prim.TupleConstruct (the tuple type names each element type),
 # torch.operator (opaque), and the calculate yields. A `!torch.list<vtensor>` takes
 # elements of any refined vtensor type (the FX importer emits exactly that).
-_REFINABLE_PREFIXES = ("torch.aten.", "torch.prims.")
+_REFINABLE_PREFIXES = ("torch.aten.", "torch.prims.", "torch.quantized_decomposed.", "torch.onnx.")
 _REFINABLE_OPS = frozenset(
     {
         "torch.tensor_static_info_cast",

@@ -27,7 +27,14 @@ DTYPE_TO_ELEMENT = {
     9: "complex<f32>",
     10: "complex<f64>",
     11: "i1",
+    12: "!torch.qint8",
+    13: "!torch.quint8",
+    14: "!torch.qint32",
     15: "bf16",
+    23: "f8E5M2",
+    24: "f8E4M3FN",
+    25: "f8E5M2FNUZ",
+    26: "f8E4M3FNUZ",
 }
 ELEMENT_TO_DTYPE = {element: code for code, element in DTYPE_TO_ELEMENT.items()}
 

@@ -20,7 +20,7 @@ _SWEEP = (torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float
 _INTEGRAL = (torch.int32, torch.uint8, torch.bool)
 
 
-def _T(*sizes, dtype=torch.float32):  # noqa: N802 (reads like a type)
+def _T(*sizes, dtype=torch.float32):
     return TensorOfShape(*sizes, dtype=dtype)
 
 

@@ -23,7 +23,7 @@ _SWEEP = (
 )
 
 
-def _T(*sizes, dtype=torch.float32):  # noqa: N802 (reads like a type)
+def _T(*sizes, dtype=torch.float32):
     return TensorOfShape(*sizes, dtype=dtype)
 
 
@@ -1698,7 +1698,7 @@ def aten〇pad〡shape(self: List[int], pad: List[int], mode: str = 'constant', 
     if value is not None and value != 0.0:
         raise AssertionError("pad: padding mode " + mode + " doesn't take in value argument")
     n = len(pad) // 2
-    if len(self) != n + 1 and len(self) != n + 2 or n > 3 or n == 0:
+    if (len(self) != n + 1 and len(self) != n + 2) or n > 3 or n == 0:
         raise AssertionError(
             "pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
     if mode == "circular":

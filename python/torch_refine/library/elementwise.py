@@ -8,13 +8,13 @@ so rows with checks are verified against the CPU kernels (`reference=KERNEL`).
 """
 
 import itertools
-from typing import List, Optional, Tuple, Union  # noqa: F401 (used by synthesized functions)
+from typing import List, Optional, Tuple, Union
 
 import torch
-import torch.jit._shape_functions as upstream  # noqa: F401 (used by synthesized functions)
+import torch.jit._shape_functions as upstream
 
 from . import promotion
-from ._helpers import (  # noqa: F401 (used by synthesized functions)
+from ._helpers import (
     broadcast_shapes,
     elementwise_dtype,
     rank_dtype_lists,

@@ -40,7 +40,7 @@ def _pairs(make, dtypes=_SWEEP) -> List[Invocation]:
     return [make(a, b) for a, b in itertools.product(dtypes, dtypes)]
 
 
-def _T(*sizes, dtype=torch.float32):  # noqa: N802 (reads like a type)
+def _T(*sizes, dtype=torch.float32):
     return TensorOfShape(*sizes, dtype=dtype)
 
 

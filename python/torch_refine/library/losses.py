@@ -30,7 +30,7 @@ _FLOATS = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 _SWEEP = (torch.int64, torch.bool, torch.complex64) + _FLOATS
 
 
-def _T(*sizes, dtype=torch.float32):  # noqa: N802 (reads like a type)
+def _T(*sizes, dtype=torch.float32):
     return TensorOfShape(*sizes, dtype=dtype)
 
 

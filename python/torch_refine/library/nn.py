@@ -16,8 +16,8 @@ import torch
 import torch.jit._shape_functions as upstream
 
 from ._helpers import broadcast_shapes, rank_dtype_lists
-from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes, to_real_dtype
 from .elementwise import _can_cast
+from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes, to_real_dtype
 from .reductions import aten〇softmax〇int〡dtype, aten〇softmax〇int〡shape
 from .registry import dtype, shape
 from .testing import (
@@ -35,7 +35,7 @@ _SWEEP = (
 _PARAM_SWEEP = (torch.float32, torch.float16, torch.float64, torch.int64)
 
 
-def _T(*sizes, dtype=torch.float32):  # noqa: N802 (reads like a type)
+def _T(*sizes, dtype=torch.float32):
     return TensorOfShape(*sizes, dtype=dtype)
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from torch_refine.calculations.symbols import function_symbol
 
-from .signatures import KINDS, check_signature
+from .signatures import KINDS, check_signature, schemas
 
 # The library's modules, one per op family. Importing them fills the registry.
 FAMILY_MODULES = (
@@ -49,6 +49,11 @@ FAMILY_MODULES = (
     "spectral",
     "scalars",
     "random",
+    "prims",
+    "quantized",
+    "value_forms",
+    "torchvision_ops",
+    "onnx_ops",
 )
 
 
@@ -148,6 +153,8 @@ def functions(kind: str | None = None) -> list[LibraryFunction]:
 
 
 def check_all() -> None:
-    """Check every signature against the registry; raises on the first mismatch."""
+    """Check every signature against the registry; raises on the first mismatch. An op the
+    registry does not know is skipped where its function says `signature_check=False`."""
     for entry in functions():
-        check_signature(entry.op, entry.kind, entry.source)
+        if entry.signature_check or entry.op in schemas():
+            check_signature(entry.op, entry.kind, entry.source)

@@ -31,6 +31,7 @@ class SignatureError(ValueError):
 def schemas() -> dict[str, object]:
     """All JIT schemas keyed by `ns.name[.overload]` (the Torch dialect op name without `torch.`)."""
     import torch
+    import torch.ao.quantization.fx._decomposed
 
     table = {}
     for schema in torch._C._jit_get_all_schemas():

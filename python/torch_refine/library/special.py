@@ -7,10 +7,10 @@ logaddexp of two bools ...) the row carries a check; dtypes that only some backe
 kernels reject (erfinv of complex on the CPU) are not refused here.
 """
 
-from typing import List, Optional, Tuple, Union  # noqa: F401 (used by synthesized functions)
+from typing import List, Optional, Tuple, Union
 
 import torch
-import torch.jit._shape_functions as upstream  # noqa: F401 (used by synthesized functions)
+import torch.jit._shape_functions as upstream
 
 from . import promotion
 from ._helpers import (  # noqa: F401 (used by synthesized functions)

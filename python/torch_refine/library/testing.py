@@ -40,7 +40,12 @@ _DTYPE_CODES = {
     torch.complex64: 9,
     torch.complex128: 10,
     torch.bool: 11,
+    torch.qint8: 12,
+    torch.quint8: 13,
+    torch.qint32: 14,
     torch.bfloat16: 15,
+    torch.quint4x2: 16,
+    torch.quint2x4: 17,
     torch.float8_e5m2: 23,
     torch.float8_e4m3fn: 24,
     torch.float8_e5m2fnuz: 25,
@@ -86,7 +91,7 @@ class TensorOfShape:
         return f"T{list(self.shape)}:{dtype}"
 
 
-def LongTensorOfShape(*shape: int) -> TensorOfShape:  # noqa: N802 (reads like a type)
+def LongTensorOfShape(*shape: int) -> TensorOfShape:
     return TensorOfShape(*shape, dtype=torch.int64)
 
 
@@ -123,7 +128,12 @@ def _to_meta(t: TensorOfShape) -> torch.Tensor:
     return torch.empty(t.shape, dtype=t.dtype, device="meta")
 
 
+_QUANTIZED_DTYPES = (torch.qint8, torch.quint8, torch.qint32)
+
+
 def _to_cpu(t: TensorOfShape) -> torch.Tensor:
+    if t.dtype in _QUANTIZED_DTYPES:  # no factory makes quantized tensors: quantize ones
+        return torch.quantize_per_tensor(torch.ones(t.shape), 1.0, 0, t.dtype)
     # Ones, not uninitialized memory: integer division by zero raises on CPU.
     return torch.ones(t.shape, dtype=t.dtype)
 
@@ -265,16 +275,31 @@ def _expected_size(size) -> int:
 
 
 def op_overload(op: str):
-    """`aten.add.Tensor` -> torch.ops.aten.add.Tensor (`aten.tanh` -> .default)."""
+    """`aten.add.Tensor` -> torch.ops.aten.add.Tensor (`aten.tanh` -> .default).
+
+    A value form that only torch-mlir has (`aten.bernoulli.float`) runs its in-place
+    overload (`aten.bernoulli_.float`), which gives the same sizes and dtype.
+    """
     namespace, name, *overload = op.split(".")
+    overload_name = overload[0] if overload else "default"
     packet = getattr(getattr(torch.ops, namespace), name)
-    return getattr(packet, overload[0] if overload else "default")
+    if not hasattr(packet, overload_name) and hasattr(getattr(torch.ops, namespace), name + "_"):
+        packet = getattr(getattr(torch.ops, namespace), name + "_")
+    return getattr(packet, overload_name)
+
+
+def with_reference(invocation: Invocation, reference) -> Invocation:
+    """`invocation`, checked against `reference` (a Python function that computes the op
+    with PyTorch's own ops on the same tensors) instead of a registry op: for ops PyTorch's
+    registry lacks (torchvision's, ONNX's)."""
+    object.__setattr__(invocation, "reference", reference)
+    return invocation
 
 
 def run_pytorch(op: str, invocation: Invocation) -> tuple[Any, Exception | None]:
     """(what PyTorch's `op` returns on `invocation`, None), or (None, the error it raises)."""
     try:
-        return invocation.run(op_overload(op)), None
+        return invocation.run(getattr(invocation, "reference", None) or op_overload(op)), None
     except Exception as error:  # noqa: BLE001 (any PyTorch failure counts as 'raises')
         return None, error
 

@@ -30,6 +30,7 @@ from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass
 from torch_refine.passes.drop_calculations import drop
+from torch_refine.passes.explain import annotate
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
@@ -80,6 +81,7 @@ class RefinePipeline(ModulePass):
     runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
     max_iterations: int = 10
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
+    explain: bool = False  # say why values stay unknown or partial (docs/explain.md)
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
@@ -92,7 +94,7 @@ class RefinePipeline(ModulePass):
             round_name = f"round {round_index + 1}"
             with instrumentation.stage(round_name):
                 for kind in (SHAPE, DTYPE):
-                    refine(module, kind, library, keep_asserts, memos[kind.name])
+                    refine(module, kind, library, keep_asserts, memos[kind.name], self.explain)
                     instrumentation.after_stage(f"{round_name}/{kind.name}", module)
                 with module.context, instrumentation.stage("propagate"):
                     propagate.run(module)
@@ -107,12 +109,20 @@ class RefinePipeline(ModulePass):
             )
         with instrumentation.stage("cleanup"):
             _cleanup(module)
+        if self.explain:
+            with module.context:
+                annotate(module, library.has_function)
         if not self.keep_symbolic_dims:
             dim_facts.strip(module)
 
 
 def refine(
-    module, kind: CalculationKind, library: Library, runtime_asserts: bool, memo: dict | None = None
+    module,
+    kind: CalculationKind,
+    library: Library,
+    runtime_asserts: bool,
+    memo: dict | None = None,
+    explain: bool = False,
 ) -> None:
     """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
     a time in program order.
@@ -122,7 +132,7 @@ def refine(
     memo (`memo`, kept by the caller across rounds, or a fresh one) already knows gets its
     types without a calculation; the others are wrapped, their library calls inlined,
     simplified and dropped at once. Library functions left unused are the caller's to
-    erase.
+    erase. `explain` marks what blocked calculations that left something unknown.
 
     With timing on (`instrumentation`), reify, inline, simplify and drop are timed as
     stages of `kind`; with it off they are the plain functions.
@@ -130,7 +140,11 @@ def refine(
     with module.context, instrumentation.stage(kind.name):
         cloner = LibraryCloner(module, library)
         simplifier = Simplifier(
-            kind, Options(), {} if memo is None else memo, memoize_undecided=not runtime_asserts
+            kind,
+            Options(),
+            {} if memo is None else memo,
+            memoize_undecided=not runtime_asserts,
+            record_blockers=explain,
         )
         reify = instrumentation.timed("reify", wrap)
         inline_in = instrumentation.timed("inline", inline_library_calls_in)

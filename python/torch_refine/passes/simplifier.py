@@ -36,6 +36,7 @@ from torch_refine.calculations.kind import (
     CalculationKind,
 )
 from torch_refine.calculations.lists import READ_ONLY_USERS, unmutated_literals_memo
+from torch_refine.calculations.symbols import library_key
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -47,6 +48,7 @@ from torch_refine.ir.constants import (
 from torch_refine.ir.polynomial import format_polynomial
 from torch_refine.ir.retype import accepts, cast, refine_value, result_allows_refinement
 from torch_refine.passes.base import PassFailure
+from torch_refine.passes.explain import blocker, record_blocker
 from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
 from torch_refine.patterns.lists import literal_elements
 
@@ -81,6 +83,9 @@ class Simplifier:
     # Memoize calculations that left a check undecided too: right when nothing keeps
     # checks (each op otherwise keeps its own guard).
     memoize_undecided: bool = False
+    # Record why a calculation left something unknown (`blocker`): off by default,
+    # since it walks every calculation that did not fold completely.
+    record_blockers: bool = False
     statistics: Statistics = field(default_factory=Statistics)
     failed: bool = False
 
@@ -126,6 +131,7 @@ class Simplifier:
             self._refine(calc, known)
             if self.kind is SHAPE:
                 dim_facts.restore(_wrapped_op(calc), self.memo, key)
+            self._restore_blocker(_wrapped_op(calc), key)
             return True
         if prepare is not None:
             prepare(calc)
@@ -140,6 +146,8 @@ class Simplifier:
         self._refine(calc, calculated)
         if self.kind is SHAPE:
             dim_facts.record(_wrapped_op(calc), self._yield(calc), self.memo, key)
+        if self.record_blockers and not _complete(calculated, self.kind):
+            self._record_blocker(calc, key)
         if key is not None and (self.memoize_undecided or _is_decided(calc)):
             self.memo[key] = calculated  # a None (nothing calculated) is a result too
         return True
@@ -155,6 +163,7 @@ class Simplifier:
         self.statistics.memo_hits += 1
         if self.kind is SHAPE:
             dim_facts.restore(op, self.memo, key)
+        self._restore_blocker(op, key)
         for value, fact in zip(results, known, strict=True):
             if fact is None:
                 continue
@@ -166,6 +175,19 @@ class Simplifier:
                 self.statistics.refined += 1
                 refine_value(value, new_type, defining_op(value))
         return True
+
+    def _record_blocker(self, calc, key) -> None:
+        wrapped = _wrapped_op(calc)
+        text = blocker(calc, self.kind, library_key(wrapped) or wrapped.operation.name)
+        if text is None:
+            return
+        record_blocker(wrapped, self.kind, text)
+        if key is not None:
+            self.memo[(_BLOCKER, key)] = text
+
+    def _restore_blocker(self, op, key) -> None:
+        if self.record_blockers and (text := self.memo.get((_BLOCKER, key))) is not None:
+            record_blocker(op, self.kind, text)
 
     def _operand_fact(self, value: ir.Value) -> tuple | None:
         producer = defining_op(value)
@@ -278,6 +300,19 @@ class Simplifier:
         self.failed = True
 
 
+_BLOCKER = "explain.blocker"  # memo: (_BLOCKER, key) -> why the calculation left an unknown
+
+
+def _complete(calculated: list, kind: CalculationKind) -> bool:
+    """Whether every result got all the kind describes (all sizes, or a dtype)."""
+    for fact in calculated:
+        if fact is None:
+            return False
+        if kind is SHAPE and isinstance(fact, types.TensorInfo) and None in (fact.sizes or (None,)):
+            return False
+    return True
+
+
 @contextlib.contextmanager
 def _wrapped_ops_detached(calc):
     """Keep the wrapped ops out of the rewrite: only the calculation is simplified. The
@@ -311,7 +346,7 @@ def _wrapped_op(calc):
     """The op a calculate wraps, looking through a nested calculate."""
     op = calc
     while op.operation.name in ("torch.shape.calculate", "torch.dtype.calculate"):
-        op = list(op.regions[0].blocks[0].operations)[0]
+        op = next(iter(op.regions[0].blocks[0].operations))
     return op
 
 

@@ -218,20 +218,7 @@ def interpret_mutations(op, rewriter):
     mutations, readers, barriers = classified
     if not mutations:
         return True
-    # First pass: decide everything without touching the IR.
-    plan = []
-    state = list(op.operands)
-    applied = []
-    stop = None
-    anchors = {**mutations, **{k: a for k, (a, _) in readers.items()}, **barriers}
-    for key, anchor in _in_program_order(anchors):
-        if key in barriers or (key in mutations and not _apply(state, anchor)):
-            stop = anchor
-            break
-        if key in mutations:
-            applied.append(anchor)
-        elif applied:
-            plan.append((anchor, readers[key][1], list(state)))
+    plan, applied, stop, state = _plan_mutations(op, mutations, readers, barriers)
     if not applied:
         return True
     # Second pass: rewrite.
@@ -246,6 +233,25 @@ def interpret_mutations(op, rewriter):
     for mutation in applied:
         rewriter.erase_op(mutation)
     return None
+
+
+def _plan_mutations(op, mutations: dict, readers: dict, barriers: dict):
+    """Decide everything without touching the IR: (reads to rewrite with the state they
+    see, mutations applied, the user interpretation stops at or None, the final state)."""
+    plan = []
+    state = list(op.operands)
+    applied = []
+    stop = None
+    anchors = {**mutations, **{k: a for k, (a, _) in readers.items()}, **barriers}
+    for key, anchor in _in_program_order(anchors):
+        if key in barriers or (key in mutations and not _apply(state, anchor)):
+            stop = anchor
+            break
+        if key in mutations:
+            applied.append(anchor)
+        elif applied:
+            plan.append((anchor, readers[key][1], list(state)))
+    return plan, applied, stop, state
 
 
 def _continue_from(literal, stop, state: list) -> None:

@@ -355,7 +355,8 @@ def unmark_divisors(region) -> None:
 def patterns(options) -> list:
     found = [(name, fold_constant_operands) for name in _EVALUATORS]
     found += [(name, fold_sign_comparison) for name in _SIGN_DECIDED]
-    return found + [
+    return [
+        *found,
         ("torch.aten.size.int", fold_size_int),
         ("torch.aten.dim", fold_dim),
         ("torch.aten.__is__", fold_is),

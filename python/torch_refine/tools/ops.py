@@ -3,6 +3,9 @@
     torch-refine-ops                       every op overload with a library function
     torch-refine-ops model.mlir            the ops `model.mlir` uses, with their counts
     torch-refine-ops model.mlir --missing  ... only those lacking a shape or dtype function
+    torch-refine-ops --missing             what the library still lacks, in two sections:
+                                           against torch-mlir's library and against the registry
+    torch-refine-ops --missing --against=torch-mlir     ... only one of the two sections
     torch-refine-ops --all-core --core-only --json
 
 One row per op overload (the Torch dialect name without `torch.`; a `torch.operator`'s
@@ -18,6 +21,13 @@ tensor or number result (`aten.sym_size.int` has a dtype function and no shape f
 not apply the table says `n/a` and `--json` gives null; such an op counts as covered when
 it has every function that applies. Ops PyTorch's registry does not know (custom ops) need
 both.
+
+`--missing` without a file compares the library with two lists (`--against`, default both):
+`torch-mlir`, the ops torch-mlir's own library has a shape or dtype function for (the public
+symbol names `__torch_mlir_{shape,dtype}_fn.<op>` in the installed wheel's
+`libTorchMLIRAggregateCAPI.so`), and `registry`, every `aten` op overload of PyTorch's registry
+except the `out=` variants (which the Torch dialect does not express). Each section lists the
+ops not covered; `--json` then prints an object with one list per section.
 """
 
 from __future__ import annotations
@@ -25,10 +35,12 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 from torch_mlir import ir
 
@@ -41,6 +53,9 @@ PROG = "torch-refine-ops"
 KINDS = ("shape", "dtype", "decomposition")
 OP_PREFIXES = ("torch.aten.", "torch.prims.")
 JSON_KEYS = ("op", "core", "shape", "dtype", "decomposition", "cases", "count")
+AGAINST = ("torch-mlir", "registry")
+TORCH_MLIR_LIBRARY = "libTorchMLIRAggregateCAPI.so"
+_TORCH_MLIR_SYMBOL = re.compile(rb"__torch_mlir_(?:shape|dtype)_fn\.([A-Za-z0-9_.]+)")
 
 
 @dataclass
@@ -124,6 +139,32 @@ def core_ops() -> frozenset[str]:
     return frozenset(core)
 
 
+@functools.cache
+def torch_mlir_ops() -> frozenset[str]:
+    """The ops torch-mlir's library has a shape or dtype function for: the names in the public
+    symbols of the installed wheel's C API library, read as `strings | grep` would."""
+    import torch_mlir
+
+    path = Path(next(iter(torch_mlir.__path__))) / "_mlir_libs" / TORCH_MLIR_LIBRARY
+    names = {match.decode() for match in _TORCH_MLIR_SYMBOL.findall(path.read_bytes())}
+    return frozenset(name.removesuffix(".default") for name in names)
+
+
+@functools.cache
+def registry_aten_ops() -> frozenset[str]:
+    """Every `aten` op overload of PyTorch's registry but the `out=` variants (imports torch)."""
+    from torch_refine.library import signatures
+
+    return frozenset(
+        op for op, schema in signatures.schemas().items()
+        if op.startswith("aten.") and not any(arg.is_out for arg in schema.arguments)
+    )
+
+
+def _against(name: str) -> frozenset[str]:
+    return torch_mlir_ops() if name == "torch-mlir" else registry_aten_ops()
+
+
 def _overload(name: str, overload_name: str):
     import torch
 
@@ -153,12 +194,17 @@ def _has(library: dict[str, set[str]], op: str, kind: str) -> bool | None:
 # --- rows ----------------------------------------------------------------------------------
 
 
-def build_rows(args: argparse.Namespace, counts: Counter | None) -> list[Row]:
+def build_rows(
+    args: argparse.Namespace, counts: Counter | None, against: str | None = None
+) -> list[Row]:
+    """The rows for the file's ops, for the ops of the `against` list, or for the library's."""
     library = library_ops(args.extra_library)
     cases = registry_cases()
     core = core_ops()
     if counts is not None:
         names = set(counts)
+    elif against is not None:
+        names = set(_against(against))
     else:
         names = set().union(*library.values(), cases)
     if args.all_core:
@@ -225,6 +271,8 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("--core-only", action="store_true", help="only Core ATen op overloads")
     add("--missing", action="store_true",
         help="only ops lacking an applicable shape or dtype function")
+    add("--against", choices=AGAINST,
+        help="with --missing and no file: only this section (default: both)")
     add("--all-core", action="store_true", help="add every Core ATen overload, used or not")
     add("--extra-library", metavar="FILE", default="", help="also these functions (.mlir or .py)")
     return parser
@@ -249,12 +297,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ir.MLIRError as error:
             print(f"{PROG}: error: cannot parse '{args.input}': {error}", file=sys.stderr)
             return 1
+    if args.missing and counts is None:
+        return _print_missing_sections(args)
     rows = build_rows(args, counts)
     if args.json:
         print(json.dumps([asdict(row) for row in rows], indent=2))
         return 0
     sys.stdout.write(format_table(rows, with_count=counts is not None))
     print(summary(rows))
+    return 0
+
+
+def _print_missing_sections(args: argparse.Namespace) -> int:
+    """`--missing` without a file: what the library lacks against each list of `--against`."""
+    sections = {name: build_rows(args, None, against=name)
+                for name in ([args.against] if args.against else AGAINST)}
+    if args.json:
+        print(json.dumps({name: [asdict(row) for row in rows] for name, rows in sections.items()},
+                         indent=2))
+        return 0
+    for name, rows in sections.items():
+        total = len(_against(name))
+        print(f"== missing against {name}: {len(rows)} of {total} ops ==")
+        sys.stdout.write(format_table(rows, with_count=False))
     return 0
 
 

@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from torch_mlir._mlir_libs._mlir import globals as _mlir_globals  # noqa: I001
+from torch_mlir._mlir_libs._mlir import globals as _mlir_globals
 
 from torch_refine.driver.opt_main import OptMain  # first: it loads the bindings without numpy
 

@@ -38,7 +38,7 @@ def test_library_function_matches_pytorch(entry, invocation):
     args, kwargs = _library_args(entry, invocation)
     fn = scripted(entry.fn)
     if torch_error is not None:
-        with pytest.raises(Exception):  # noqa: B017 (TorchScript raises its own error types)
+        with pytest.raises(Exception):  # noqa: PT011 (TorchScript raises its own error types)
             fn(*args, **kwargs)
         return
     assert not invocation.expects_error, f"PyTorch accepts {invocation}; it is no error case"

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-import torch  # noqa: E402
+import torch
 
-from torch_refine.examples import tiny_llama  # noqa: E402
-from torch_refine.examples.tiny_llama import TextModel, persist_buffers  # noqa: E402
+from torch_refine.examples import tiny_llama
+from torch_refine.examples.tiny_llama import TextModel, persist_buffers
 
 BATCH = 2
 SEQ = 8

@@ -121,7 +121,8 @@ def test_pipeline_matches_meta_tensors(program):
     infos, printed = _run("torch-refine-pipeline", text)
     actual = [(info.sizes, info.dtype) for info in infos]
     assert actual == _expected(args, ops), printed
-    assert "torch.shape.calculate" not in printed and "torch.dtype.calculate" not in printed
+    assert "torch.shape.calculate" not in printed
+    assert "torch.dtype.calculate" not in printed
     assert "__torch_refine_" not in printed
 
 

@@ -160,7 +160,8 @@ def test_memo_key_knows_non_constant_sizes_as_polynomials():
         same_batch, same_batch_again, twice_batch, unknown = (memo_key(v, 1) for v in _views(module))
         assert same_batch is not None
         assert same_batch == same_batch_again  # another SSA value, the same number
-        assert twice_batch is not None and twice_batch != same_batch
+        assert twice_batch is not None
+        assert twice_batch != same_batch
         assert unknown is None  # an int argument is no polynomial over argument dims
 
 
@@ -239,5 +240,6 @@ def test_memo_key_tells_results_of_one_producer_apart():
         selects = [op for op in module.body.operations[0].regions[0].blocks[0].operations
                    if op.operation.name == "torch.aten.select.int"]
         first, second = (memo_key(op, 1, driver._operand_fact) for op in selects)
-        assert first is not None and second is not None
+        assert first is not None
+        assert second is not None
         assert first != second  # %r#0 is the first dim, %r#1 the second

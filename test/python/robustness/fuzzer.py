@@ -283,7 +283,7 @@ def _refined_outcome(case: Case, module, truths: list[_Truth]) -> Outcome:
         refined = refine(module).module
     except RefinementError as error:
         return _error_outcome(case, error, truths)
-    except Exception as error:  # noqa: BLE001 (any other exception is the finding)
+    except Exception as error:
         return Outcome(case.id, "traceback", f"refine raised {error!r}")
     guarded = "torch.runtime.assert" in str(refined)
     found = [_type_or_guard_finding(case, refined, tensors, truth, guarded)
@@ -339,7 +339,7 @@ def _executed(case: Case, refined, tensors: dict) -> str | None:
     case.phase("execute")
     try:
         execute(refined, *inputs)
-    except Exception as error:  # noqa: BLE001 (an ExecutionError, or the executor's limits)
+    except Exception as error:
         return _first_line(error)
     return None
 
@@ -390,7 +390,7 @@ def _worker(connection, seed: int) -> None:
         try:
             outcome = check(seed, case_id, templates[case_id.rpartition("#")[0]], context,
                             phase=lambda name, text: connection.send(("phase", (name, text))))
-        except Exception as error:  # noqa: BLE001 (a bug in this harness)
+        except Exception as error:
             import traceback
 
             outcome = Outcome(case_id, "harness error", traceback.format_exc() or repr(error))
@@ -458,6 +458,11 @@ def run(seed: int, cases: list[str], jobs: int = 1, timeout: float = TIMEOUT_SEC
             finish(slot, outcome)
             if pending:
                 slot.start(pending.pop(), timeout)
+    _shut_down(slots)
+    return outcomes
+
+
+def _shut_down(slots: list) -> None:
     for slot in slots:
         try:
             slot.connection.send(None)
@@ -465,7 +470,6 @@ def run(seed: int, cases: list[str], jobs: int = 1, timeout: float = TIMEOUT_SEC
         except OSError:
             pass
         slot.stop()
-    return outcomes
 
 
 def _poll(slot: _Slot, ready) -> tuple[Outcome | None, bool]:

@@ -393,6 +393,15 @@ module {
     %9 = torch.prim.TupleConstruct %8, %7, %7, %7 : !torch.int, !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int, int>
     return %9 : !torch.tuple<int, int, int, int>
   }
+  func.func @__torch_refine_dtype_fn.aten._fake_quantize_per_tensor_affine_cachemask_tensor_qparams(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%0) : (!torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = torch.prim.TupleConstruct %2, %int11 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %3 : !torch.tuple<int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten._fft_c2r(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _fft_c2r: expected a complex input"
@@ -542,6 +551,18 @@ module {
       torch.prim.If.yield
     }
     return %arg3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten._make_per_channel_quantized_tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._quantized_of(%0) : (!torch.int) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten._make_per_tensor_quantized_tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._quantized_of(%0) : (!torch.int) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._native_batch_norm_legit(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<int, int, int> {
     %int1 = torch.constant.int 1
@@ -1593,6 +1614,12 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.bernoulli.float(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.value_forms._check_probability(%arg1) : (!torch.float) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.bernoulli.p(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -2782,6 +2809,14 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.dequantize.self(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int6 = torch.constant.int 6
+    return %int6 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.dequantize.tensor(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int6 = torch.constant.int 6
+    return %int6 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.detach(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -3285,6 +3320,49 @@ module {
   func.func @__torch_refine_dtype_fn.aten.eye.m(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
     %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg2) : (!torch.optional<int>) -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fake_quantize_per_channel_affine(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%1) : (!torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fake_quantize_per_channel_affine_cachemask(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%1) : (!torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.TupleConstruct %3, %int11 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %4 : !torch.tuple<int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.fake_quantize_per_tensor_affine(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg3, %arg4) : (!torch.int, !torch.int) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%1) : (!torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fake_quantize_per_tensor_affine.tensor_qparams(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%0) : (!torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fake_quantize_per_tensor_affine_cachemask(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg3, %arg4) : (!torch.int, !torch.int) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%1) : (!torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.TupleConstruct %3, %int11 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %4 : !torch.tuple<int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.fft_fft(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -4293,6 +4371,41 @@ module {
     %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%1, %arg5) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
     %3 = torch.prim.TupleIndex %2, %int0 : !torch.tuple<int, int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.int_repr(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: int_repr: the input must be a quantized tensor"
+    %int1 = torch.constant.int 1
+    %int12 = torch.constant.int 12
+    %int14 = torch.constant.int 14
+    %int3 = torch.constant.int 3
+    %int13 = torch.constant.int 13
+    %int16 = torch.constant.int 16
+    %int17 = torch.constant.int 17
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.Uninitialized : !torch.int
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.aten.eq.int %1, %int12 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      %4 = torch.aten.eq.int %1, %int14 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.int) {
+        torch.prim.If.yield %int3 : !torch.int
+      } else {
+        %6 = torch.prim.ListConstruct %int13, %int16, %int17 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+        %7 = torch.aten.__contains__.int_list %6, %1 : !torch.list<int>, !torch.int -> !torch.bool
+        %8 = torch.prim.If %7 -> (!torch.int) {
+          torch.prim.If.yield %int0 : !torch.int
+        } else {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield %0 : !torch.int
+        }
+        torch.prim.If.yield %8 : !torch.int
+      }
+      torch.prim.If.yield %5 : !torch.int
+    }
     return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.isclose(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float, %arg3: !torch.float, %arg4: !torch.bool) -> !torch.int {
@@ -6476,6 +6589,38 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._sum_dtype(%0, %arg3) : (!torch.int, !torch.optional<int>) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.quantize_per_channel(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: Quantize only works on Float Tensor"
+    %int1 = torch.constant.int 1
+    %int6 = torch.constant.int 6
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int6 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_quantized_dtype(%arg4) : (!torch.int) -> !torch.none
+    return %arg4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.quantize_per_tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: Quantize only works on Float Tensor"
+    %int1 = torch.constant.int 1
+    %int6 = torch.constant.int 6
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int6 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_quantized_dtype(%arg3) : (!torch.int) -> !torch.none
+    return %arg3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.rad2deg(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -9691,6 +9836,11 @@ module {
     }
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.onnx.rotary_embedding(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int, %arg8: !torch.float) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.prim.NumToTensor.Scalar(%arg0: !torch.number) -> !torch.int {
     %0 = call @__torch_refine_helper.torch_refine.library._helpers.scalar_dtype(%arg0) : (!torch.number) -> !torch.int
     return %0 : !torch.int
@@ -9707,6 +9857,164 @@ module {
       torch.prim.If.yield %0 : !torch.int
     }
     return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.collapse(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.convert_element_type(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    return %arg1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.iota(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.Device, %arg5: !torch.bool) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: prims.iota only supports integer dtypes"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %int27 = torch.constant.int 27
+    %int28 = torch.constant.int 28
+    %int29 = torch.constant.int 29
+    %0 = torch.prim.ListConstruct %int0, %int1, %int2, %int3, %int4, %int27, %int28, %int29 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.__contains__.int_list %0, %arg3 : !torch.list<int>, !torch.int -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %arg3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.prod(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.prims._reduced_dtype(%0, %arg2) : (!torch.int, !torch.optional<int>) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.split_dim(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.sqrt(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.squeeze(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.sum(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.prims._reduced_dtype(%0, %arg2) : (!torch.int, !torch.optional<int>) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.var(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<float>, %arg3: !torch.optional<int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: prims.var: output_dtype is not supported"
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.promotion.to_real_dtype(%1) : (!torch.int) -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.prims.view_of(%arg0: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.quantized_decomposed.dequantize_per_channel(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.optional<int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: dequantize_per_channel: the input's dtype must be `dtype`"
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %int6 = torch.constant.int 6
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %arg6 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.quantized._check_axis_below_rank(%arg3, %2) : (!torch.int, !torch.int) -> !torch.none
+    %4 = call @__torch_refine_helper.torch_refine.library.quantized._check_quant_range(%arg4, %arg5, %arg6) : (!torch.int, !torch.int, !torch.int) -> !torch.none
+    %5 = torch.aten.__is__ %arg7, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.int) {
+      torch.prim.If.yield %int6 : !torch.int
+    } else {
+      %7 = torch.prim.unchecked_cast %arg7 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %7 : !torch.int
+    }
+    return %6 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.quantized_decomposed.dequantize_per_channel_group(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int) -> !torch.int {
+    return %arg7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.quantized_decomposed.dequantize_per_tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.optional<int>) -> !torch.int {
+    %none = torch.constant.none
+    %int6 = torch.constant.int 6
+    %0 = torch.aten.__is__ %arg6, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int6 : !torch.int
+    } else {
+      %2 = torch.prim.unchecked_cast %arg6 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    }
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.quantized_decomposed.quantize_per_channel(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_quantizable(%0) : (!torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.quantized._check_axis_below_rank(%arg3, %2) : (!torch.int, !torch.int) -> !torch.none
+    %4 = call @__torch_refine_helper.torch_refine.library.quantized._check_quant_range(%arg4, %arg5, %arg6) : (!torch.int, !torch.int, !torch.int) -> !torch.none
+    return %arg6 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.quantized_decomposed.quantize_per_channel_group(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int) -> !torch.int {
+    return %arg5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.quantized_decomposed.quantize_per_tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_quantizable(%0) : (!torch.int) -> !torch.none
+    return %arg5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.torchvision.deform_conv2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int, %arg8: !torch.int, %arg9: !torch.int, %arg10: !torch.int, %arg11: !torch.int, %arg12: !torch.int, %arg13: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.torchvision.nms(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float) -> !torch.int {
+    %int4 = torch.constant.int 4
+    return %int4 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.torchvision.roi_align(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.bool) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.torchvision.roi_pool(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
   }
   func.func private @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0: !torch.list<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -19338,6 +19646,82 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.prims._check_index(%arg0: !torch.int, %arg1: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: prims: index out of bounds for the tensor's rank"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.gt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %arg1 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %2 = torch.aten.lt.int %arg0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %4 = torch.aten.ge.int %arg0, %1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.prims._reduced(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "AssertionError: prims reductions: dims must be a list"
+    %none = torch.constant.none
+    %0 = torch.prim.Uninitialized : !torch.list<int>
+    %1 = torch.aten.__is__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield %0 : !torch.list<int>
+    } else {
+      %6 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      torch.prim.If.yield %6 : !torch.list<int>
+    }
+    %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.__getitem__.t %2, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %8 = func.call @__torch_refine_helper.torch_refine.library.prims._check_index(%6, %7) : (!torch.int, !torch.int) -> !torch.none
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %6 = torch.aten.__contains__.int_list %2, %arg2 : !torch.list<int>, !torch.int -> !torch.bool
+      %7 = torch.aten.__not__ %6 : !torch.bool -> !torch.bool
+      torch.prim.If %7 -> () {
+        %8 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %9 = torch.aten.append.t %4, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %4 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.prims._reduced_dtype(%arg0: !torch.int, %arg1: !torch.optional<int>) -> !torch.int {
+    %none = torch.constant.none
+    %0 = torch.aten.__isnot__ %arg1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      %2 = torch.prim.unchecked_cast %arg1 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    } else {
+      torch.prim.If.yield %arg0 : !torch.int
+    }
+    return %1 : !torch.int
+  }
   func.func private @__torch_refine_helper.torch_refine.library.promotion._slot(%arg0: !torch.int) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: type promotion is not defined for this dtype"
@@ -19568,6 +19952,286 @@ module {
       torch.prim.If.yield %3 : !torch.int
     }
     return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_axis_below_rank(%arg0: !torch.int, %arg1: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: quantize_per_channel: expecting axis to be < the input's rank"
+    %0 = torch.aten.ge.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_channel_group(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
+    %str = torch.constant.str "AssertionError: input.shape[-1] must be divisible by group_size"
+    %false = torch.constant.bool false
+    %int-1 = torch.constant.int -1
+    %str_0 = torch.constant.str "AssertionError: input must be 2-dimensional"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: group_size must be > 1"
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.le.int %arg2, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %1, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.gt.int %arg2, %3 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %6 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = torch.aten.eq.int %6, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      torch.prim.If.yield
+    } else {
+      %6 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = torch.aten.floordiv.int %6, %arg2 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.aten.mul.int %7, %arg2 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.sub.int %6, %8 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.ne.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%arg0: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: fake_quantize: the input must be a floating-point tensor"
+    %int5 = torch.constant.int 5
+    %int6 = torch.constant.int 6
+    %int7 = torch.constant.int 7
+    %int15 = torch.constant.int 15
+    %0 = torch.prim.ListConstruct %int5, %int6, %int7, %int15 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.__contains__.int_list %0, %arg0 : !torch.list<int>, !torch.int -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg0: !torch.int, %arg1: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: fake_quantize: quant_min should be less than or equal to quant_max"
+    %0 = torch.aten.gt.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
+    %str = torch.constant.str "AssertionError: dimensions of scale and zero-point are not consistent with input"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: per-channel quantization: axis out of range"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.neg.int %0 : !torch.int -> !torch.int
+    %2 = torch.aten.lt.int %arg2, %1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.ge.int %arg2, %7 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.ne.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %7 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.ne.int %7, %8 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_quant_range(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
+    %str = torch.constant.str "AssertionError: quant_max out of bounds for dtype"
+    %str_0 = torch.constant.str "AssertionError: quant_min out of bounds for dtype"
+    %none = torch.constant.none
+    %int-2147483648 = torch.constant.int -2147483648
+    %int-32768 = torch.constant.int -32768
+    %int-128 = torch.constant.int -128
+    %int0 = torch.constant.int 0
+    %int255 = torch.constant.int 255
+    %int1 = torch.constant.int 1
+    %int127 = torch.constant.int 127
+    %int2 = torch.constant.int 2
+    %int32767 = torch.constant.int 32767
+    %int3 = torch.constant.int 3
+    %int2147483647 = torch.constant.int 2147483647
+    %int27 = torch.constant.int 27
+    %int65535 = torch.constant.int 65535
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.eq.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %5 = torch.prim.ListConstruct %int0, %int255 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %5 = torch.aten.eq.int %arg2, %int1 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.list<int>) {
+        %7 = torch.prim.ListConstruct %int-128, %int127 : (!torch.int, !torch.int) -> !torch.list<int>
+        torch.prim.If.yield %7 : !torch.list<int>
+      } else {
+        %7 = torch.aten.eq.int %arg2, %int2 : !torch.int, !torch.int -> !torch.bool
+        %8 = torch.prim.If %7 -> (!torch.list<int>) {
+          %9 = torch.prim.ListConstruct %int-32768, %int32767 : (!torch.int, !torch.int) -> !torch.list<int>
+          torch.prim.If.yield %9 : !torch.list<int>
+        } else {
+          %9 = torch.aten.eq.int %arg2, %int3 : !torch.int, !torch.int -> !torch.bool
+          %10 = torch.prim.If %9 -> (!torch.list<int>) {
+            %11 = torch.prim.ListConstruct %int-2147483648, %int2147483647 : (!torch.int, !torch.int) -> !torch.list<int>
+            torch.prim.If.yield %11 : !torch.list<int>
+          } else {
+            %11 = torch.aten.eq.int %arg2, %int27 : !torch.int, !torch.int -> !torch.bool
+            %12 = torch.prim.If %11 -> (!torch.list<int>) {
+              %13 = torch.prim.ListConstruct %int0, %int65535 : (!torch.int, !torch.int) -> !torch.list<int>
+              torch.prim.If.yield %13 : !torch.list<int>
+            } else {
+              torch.prim.If.yield %0 : !torch.list<int>
+            }
+            torch.prim.If.yield %12 : !torch.list<int>
+          }
+          torch.prim.If.yield %10 : !torch.list<int>
+        }
+        torch.prim.If.yield %8 : !torch.list<int>
+      }
+      torch.prim.If.yield %6 : !torch.list<int>
+    }
+    %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.If.yield
+    } else {
+      %5 = torch.aten.__getitem__.t %2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.lt.int %arg0, %5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %7 = torch.aten.__getitem__.t %2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.gt.int %arg1, %7 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %8 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_quantizable(%arg0: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: quantize: expecting input to have dtype torch.float32"
+    %int5 = torch.constant.int 5
+    %int6 = torch.constant.int 6
+    %int15 = torch.constant.int 15
+    %0 = torch.prim.ListConstruct %int5, %int6, %int15 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.__contains__.int_list %0, %arg0 : !torch.list<int>, !torch.int -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_quantized_dtype(%arg0: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: quantize: the dtype must be a quantized dtype"
+    %int12 = torch.constant.int 12
+    %int13 = torch.constant.int 13
+    %int14 = torch.constant.int 14
+    %int16 = torch.constant.int 16
+    %int17 = torch.constant.int 17
+    %0 = torch.prim.ListConstruct %int12, %int13, %int14, %int16, %int17 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.__contains__.int_list %0, %arg0 : !torch.list<int>, !torch.int -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._quantized_of(%arg0: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: Creation of quantized tensor requires quantized dtype like torch.quint8"
+    %int0 = torch.constant.int 0
+    %int13 = torch.constant.int 13
+    %int1 = torch.constant.int 1
+    %int12 = torch.constant.int 12
+    %int3 = torch.constant.int 3
+    %int14 = torch.constant.int 14
+    %0 = torch.prim.Uninitialized : !torch.int
+    %1 = torch.aten.eq.int %arg0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int13 : !torch.int
+    } else {
+      %3 = torch.aten.eq.int %arg0, %int1 : !torch.int, !torch.int -> !torch.bool
+      %4 = torch.prim.If %3 -> (!torch.int) {
+        torch.prim.If.yield %int12 : !torch.int
+      } else {
+        %5 = torch.aten.eq.int %arg0, %int3 : !torch.int, !torch.int -> !torch.bool
+        %6 = torch.prim.If %5 -> (!torch.int) {
+          torch.prim.If.yield %int14 : !torch.int
+        } else {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield %0 : !torch.int
+        }
+        torch.prim.If.yield %6 : !torch.int
+      }
+      torch.prim.If.yield %4 : !torch.int
+    }
+    return %2 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.reductions._any_dtype(%arg0: !torch.int) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -21993,6 +22657,71 @@ module {
     }
     return %16 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.torchvision_ops._check_roi_operands(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.none {
+    %str = torch.constant.str "AssertionError: rois must have shape as Tensor[K, 5]"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: RoI ops: input must be a 4-D tensor [N, C, H, W]"
+    %int4 = torch.constant.int 4
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int5 = torch.constant.int 5
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %5 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.ne.int %5, %int5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %6 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.torchvision_ops._roi_sizes(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.torchvision_ops._check_roi_operands(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.none
+    %1 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %2 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %3 = torch.prim.ListConstruct %1, %2, %arg2, %arg3 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    return %3 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.value_forms._check_probability(%arg0: !torch.float) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: bernoulli expects p to be in [0, 1]"
+    %false = torch.constant.bool false
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %float1.000000e00 = torch.constant.float 1.000000e+00
+    %0 = torch.aten.ge.float %arg0, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %3 = torch.aten.ge.float %float1.000000e00, %arg0 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.views._check_non_empty(%arg0: !torch.str, %arg1: !torch.list<list<int>>) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -23123,6 +23852,10 @@ module {
     %10 = torch.prim.TupleConstruct %6, %8, %9, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
     return %10 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
   }
+  func.func @__torch_refine_shape_fn.aten._fake_quantize_per_tensor_affine_cachemask_tensor_qparams(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %0 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %0 : !torch.tuple<list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten._fft_c2r(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "_fft_c2r"
     %0 = call @__torch_refine_helper.torch_refine.library.linalg._fft_last_dim(%arg0, %arg1, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.int
@@ -23180,6 +23913,12 @@ module {
     %2 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     %3 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%2) : (!torch.list<list<int>>) -> !torch.list<int>
     return %3 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten._make_per_channel_quantized_tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten._make_per_tensor_quantized_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._native_batch_norm_legit(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %0 = torch.derefine %arg3 : !torch.list<int> to !torch.optional<list<int>>
@@ -24137,6 +24876,10 @@ module {
   func.func @__torch_refine_shape_fn.aten.bernoulli.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<any>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast_inplace(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.bernoulli.float(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.value_forms._check_probability(%arg1) : (!torch.float) -> !torch.none
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bernoulli.p(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
     %none = torch.constant.none
@@ -25344,6 +26087,12 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.dequantize.self(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.dequantize.tensor(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.detach(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -25897,6 +26646,29 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.creation._check_non_negative(%str_1, %str, %arg1) : (!torch.str, !torch.str, !torch.int) -> !torch.none
     %2 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.int, !torch.int) -> !torch.list<int>
     return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fake_quantize_per_channel_affine(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fake_quantize_per_channel_affine_cachemask(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %2 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg3, %arg4) : (!torch.int, !torch.int) -> !torch.none
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine.tensor_qparams(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine_cachemask(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg3, %arg4) : (!torch.int, !torch.int) -> !torch.none
+    %1 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %1 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.fft_fft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
@@ -26747,6 +27519,9 @@ module {
     %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg4, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
     %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %9 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.int_repr(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.isclose(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.float, %arg4: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: isclose: atol must be greater than or equal to zero"
@@ -28798,6 +29573,30 @@ module {
     %2 = call @__torch_refine_helper.torch_refine.library.reductions._reduced_flags(%arg0, %1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<bool>
     %3 = call @__torch_refine_helper.torch_refine.library.reductions._reduce(%arg0, %2, %arg2) : (!torch.list<int>, !torch.list<bool>, !torch.bool) -> !torch.list<int>
     return %3 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.quantize_per_channel(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: Channel axis out of range in per channel affine quantization"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %3 = torch.aten.ge.int %arg3, %2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.quantize_per_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.rad2deg(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -30904,8 +31703,335 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.onnx.rotary_embedding(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int, %arg8: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: RotaryEmbedding: input must be 3-D or 4-D"
+    %false = torch.constant.bool false
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.ne.int %3, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %arg0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.prim.NumToTensor.Scalar(%arg0: !torch.float) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.collapse(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: prims.collapse: end is less than start"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.prims._check_index(%arg1, %0) : (!torch.int, !torch.int) -> !torch.none
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.prims._check_index(%arg2, %2) : (!torch.int, !torch.int) -> !torch.none
+    %4 = torch.aten.lt.int %arg2, %arg1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      %8 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
+      %8 = torch.aten.add.int %arg2, %int1 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.__range_length %arg1, %8, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %10 = torch.prim.Loop %9, %true, init(%int1) {
+      ^bb0(%arg3: !torch.int, %arg4: !torch.int):
+        %17 = torch.aten.__derive_index %arg3, %arg1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+        %18 = torch.aten.__getitem__.t %arg0, %17 : !torch.list<int>, !torch.int -> !torch.int
+        %19 = torch.aten.mul.int %arg4, %18 : !torch.int, !torch.int -> !torch.int
+        torch.prim.Loop.condition %true, iter(%19 : !torch.int)
+      } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+      %11 = torch.aten.slice.t %arg0, %none, %arg1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+      %12 = torch.prim.ListConstruct %10 : (!torch.int) -> !torch.list<int>
+      %13 = torch.aten.add.t %11, %12 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+      %14 = torch.aten.add.int %arg2, %int1 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.slice.t %arg0, %14, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+      %16 = torch.aten.add.t %13, %15 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+      torch.prim.If.yield %16 : !torch.list<int>
+    }
+    return %7 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.convert_element_type(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.iota(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.Device, %arg5: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: prims.iota: step must be nonzero"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: prims.iota: negative length"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.lt.int %arg0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.eq.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.ListConstruct %arg0 : (!torch.int) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.prod(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.prims._reduced(%arg0, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.split_dim(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: prims.split_dim: the outer length does not divide the dimension"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.prims._check_index(%arg1, %0) : (!torch.int, !torch.int) -> !torch.none
+    %2 = torch.aten.le.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %12 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.floordiv.int %12, %arg2 : !torch.int, !torch.int -> !torch.int
+      %14 = torch.aten.mul.int %13, %arg2 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.sub.int %12, %14 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.ne.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %16 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.slice.t %arg0, %none, %arg1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %5 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.floordiv.int %5, %arg2 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.prim.ListConstruct %arg2, %6 : (!torch.int, !torch.int) -> !torch.list<int>
+    %8 = torch.aten.add.t %4, %7 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %9 = torch.aten.add.int %arg1, %int1 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.slice.t %arg0, %9, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+    %11 = torch.aten.add.t %8, %10 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    return %11 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.sqrt(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.squeeze(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: prims.squeeze: cannot squeeze a dimension whose size is not 1"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %3 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %5 = func.call @__torch_refine_helper.torch_refine.library.prims._check_index(%3, %4) : (!torch.int, !torch.int) -> !torch.none
+      %6 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = torch.aten.ne.int %6, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %7 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %1 = torch.derefine %arg1 : !torch.list<int> to !torch.optional<list<int>>
+    %2 = call @__torch_refine_helper.torch_refine.library.prims._reduced(%arg0, %1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+    return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.sum(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<int>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.prims._reduced(%arg0, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.var(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<float>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: prims.var: output_dtype is not supported"
+    %none = torch.constant.none
+    %0 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = call @__torch_refine_helper.torch_refine.library.prims._reduced(%arg0, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.prims.view_of(%arg0: !torch.list<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_channel(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.optional<int>) -> !torch.list<int> {
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_axis_below_rank(%arg3, %0) : (!torch.int, !torch.int) -> !torch.none
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_channel_group(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.optional<int>) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.quantized_decomposed.quantize_per_channel(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int) -> !torch.list<int> {
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_axis_below_rank(%arg3, %0) : (!torch.int, !torch.int) -> !torch.none
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.quantized_decomposed.quantize_per_channel_group(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_channel_group(%arg0, %arg1, %arg6) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.quantized_decomposed.quantize_per_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.list<int> {
+    return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.torchvision.deform_conv2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int, %arg8: !torch.int, %arg9: !torch.int, %arg10: !torch.int, %arg11: !torch.int, %arg12: !torch.int, %arg13: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: deform_conv2d: the output would be empty"
+    %str_0 = torch.constant.str "AssertionError: deform_conv2d: input channels must equal weight channels * groups"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: deform_conv2d: input and weight must be 4-D"
+    %true = torch.constant.bool true
+    %int4 = torch.constant.int 4
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int4 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %32 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %33 = torch.aten.ne.int %32, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %33 : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.mul.int %4, %arg11 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %3, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.__getitem__.t %arg0, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.aten.mul.int %int2, %arg7 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.add.int %7, %8 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.sub.int %10, %int1 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.mul.int %arg9, %11 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.aten.add.int %12, %int1 : !torch.int, !torch.int -> !torch.int
+    %14 = torch.aten.sub.int %9, %13 : !torch.int, !torch.int -> !torch.int
+    %15 = torch.aten.floordiv.int %14, %arg5 : !torch.int, !torch.int -> !torch.int
+    %16 = torch.aten.add.int %15, %int1 : !torch.int, !torch.int -> !torch.int
+    %17 = torch.aten.__getitem__.t %arg0, %int3 : !torch.list<int>, !torch.int -> !torch.int
+    %18 = torch.aten.mul.int %int2, %arg8 : !torch.int, !torch.int -> !torch.int
+    %19 = torch.aten.add.int %17, %18 : !torch.int, !torch.int -> !torch.int
+    %20 = torch.aten.__getitem__.t %arg1, %int3 : !torch.list<int>, !torch.int -> !torch.int
+    %21 = torch.aten.sub.int %20, %int1 : !torch.int, !torch.int -> !torch.int
+    %22 = torch.aten.mul.int %arg10, %21 : !torch.int, !torch.int -> !torch.int
+    %23 = torch.aten.add.int %22, %int1 : !torch.int, !torch.int -> !torch.int
+    %24 = torch.aten.sub.int %19, %23 : !torch.int, !torch.int -> !torch.int
+    %25 = torch.aten.floordiv.int %24, %arg6 : !torch.int, !torch.int -> !torch.int
+    %26 = torch.aten.add.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+    %27 = torch.aten.le.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+    %28 = torch.prim.If %27 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %32 = torch.aten.le.int %26, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %32 : !torch.bool
+    }
+    torch.prim.If %28 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %29 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %30 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %31 = torch.prim.ListConstruct %29, %30, %16, %26 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    return %31 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.torchvision.nms(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: nms: boxes and scores must have the same number of elements"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: nms: boxes must be [N, 4] and scores [N]"
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.ne.int %9, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    }
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %9 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.ne.int %9, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.prim.Uninitialized : !torch.int
+    %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+    return %8 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.torchvision.roi_align(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.torchvision_ops._roi_sizes(%arg0, %arg1, %arg3, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.torchvision.roi_pool(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %0 = call @__torch_refine_helper.torch_refine.library.torchvision_ops._roi_sizes(%arg0, %arg1, %arg3, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.prim.TupleConstruct %0, %0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %1 : !torch.tuple<list<int>, list<int>>
   }
 }

@@ -1,4 +1,4 @@
-# ruff: noqa: UP006, UP035 (library signatures spell typing.List/Tuple)
+
 from typing import List, Tuple
 
 from torch_refine.library.registry import dtype, shape

@@ -1,0 +1,52 @@
+// RUN: torch-refine-opt %s --split-input-file --pass-pipeline='builtin.module(torch-refine-pipeline)' | filecheck %s
+
+// Ops outside aten are found by name: prims with their own Torch dialect op, and
+// `torch.operator`s (quantized_decomposed) by their `name`.
+
+// CHECK-LABEL: func.func @prims_ops(
+// CHECK:         torch.prims.convert_element_type %{{.*}} : !torch.vtensor<[2,3,4],f32>, !torch.int -> !torch.vtensor<[2,3,4],si32>
+// CHECK:         torch.prims.collapse %{{.*}} : !torch.vtensor<[2,3,4],si32>, !torch.int, !torch.int -> !torch.vtensor<[6,4],si32>
+func.func @prims_ops(%arg0: !torch.vtensor<[2,3,4],f32>) -> !torch.vtensor {
+  %int3 = torch.constant.int 3
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.prims.convert_element_type %arg0, %int3 : !torch.vtensor<[2,3,4],f32>, !torch.int -> !torch.vtensor
+  %1 = torch.prims.collapse %0, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
+
+// -----
+
+// CHECK-LABEL: func.func @quantized_decomposed_ops(
+// CHECK:         torch.operator "quantized_decomposed.quantize_per_tensor"(%{{.*}}) : (!torch.vtensor<[2,3],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.vtensor<[2,3],ui8>
+// CHECK:         torch.operator "quantized_decomposed.dequantize_per_tensor"(%{{.*}}) : (!torch.vtensor<[2,3],ui8>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int, !torch.none) -> !torch.vtensor<[2,3],f32>
+func.func @quantized_decomposed_ops(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[2,3],ui8>) -> (!torch.vtensor, !torch.vtensor) {
+  %scale = torch.constant.float 1.000000e-01
+  %int0 = torch.constant.int 0
+  %int255 = torch.constant.int 255
+  %none = torch.constant.none
+  %0 = torch.operator "quantized_decomposed.quantize_per_tensor"(%arg0, %scale, %int0, %int0, %int255, %int0) : (!torch.vtensor<[2,3],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.vtensor
+  %1 = torch.operator "quantized_decomposed.dequantize_per_tensor"(%arg1, %scale, %int0, %int0, %int255, %int0, %none) : (!torch.vtensor<[2,3],ui8>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.int, !torch.none) -> !torch.vtensor
+  return %0, %1 : !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+// torch.onnx.rotary_embedding is not on retype's list of ops whose results may be refined
+// in place: its sizes and dtype reach its users through static info casts.
+// CHECK-LABEL: func.func @onnx_and_torchvision_ops(
+// CHECK:         %[[R:.*]] = torch.onnx.rotary_embedding {{.*}} -> !torch.vtensor
+// CHECK:         %[[D:.*]] = torch.tensor_static_info_cast %[[R]] : !torch.vtensor to !torch.vtensor<*,f32>
+// CHECK:         torch.tensor_static_info_cast %[[D]] : !torch.vtensor<*,f32> to !torch.vtensor<[1,3,2,6],unk>
+// CHECK:         torch.operator "torchvision.roi_align"({{.*}}) : (!torch.vtensor<[2,3,16,16],f32>, !torch.vtensor<[4,5],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.bool) -> !torch.vtensor<[4,3,7,5],f32>
+func.func @onnx_and_torchvision_ops(%arg0: !torch.vtensor<[1,3,2,6],f32>, %arg1: !torch.vtensor<[1,2],si64>, %arg2: !torch.vtensor<[4,3],f32>, %images: !torch.vtensor<[2,3,16,16],f32>, %rois: !torch.vtensor<[4,5],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int2 = torch.constant.int 2
+  %int5 = torch.constant.int 5
+  %int7 = torch.constant.int 7
+  %true = torch.constant.bool true
+  %float1 = torch.constant.float 1.000000e+00
+  %0 = torch.onnx.rotary_embedding %arg0, %arg1, %arg2, %arg2, %int0, %int0, %int0, %int0, %float1 : !torch.vtensor<[1,3,2,6],f32>, !torch.vtensor<[1,2],si64>, !torch.vtensor<[4,3],f32>, !torch.vtensor<[4,3],f32>, !torch.int, !torch.int, !torch.int, !torch.int, !torch.float -> !torch.vtensor
+  %1 = torch.operator "torchvision.roi_align"(%images, %rois, %float1, %int7, %int5, %int2, %true) : (!torch.vtensor<[2,3,16,16],f32>, !torch.vtensor<[4,5],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.bool) -> !torch.vtensor
+  return %0, %1 : !torch.vtensor, !torch.vtensor
+}
