@@ -243,10 +243,10 @@ def test_split_input_file_keeps_line_numbers(capfd, tmp_path):
     assert out.count("// -----\n") == 1
 
 
-def test_empty_input_prints_nothing(capfd, tmp_path):
+def test_empty_input_prints_an_empty_module(capfd, tmp_path):
     path = tmp_path / "empty.mlir"
     path.write_text("")
-    assert run(capfd, path) == (0, "", "")
+    assert run(capfd, path) == (0, "module {\n}\n\n", "")  # as torch-mlir-opt
 
 
 def test_malformed_ir(capfd, tmp_path):
@@ -270,7 +270,12 @@ def test_binary_input_and_unwritable_output(capfd, func_file, tmp_path):
     binary.write_bytes(b"ML\xefR\x00\x01")
     status, _, err = run(capfd, binary)
     assert status == 1
-    assert err.startswith(f"cannot read input file '{binary}': not UTF-8 text")
+    assert err == f"{binary}:0:0: error: attempting to parse 8 bytes when only 1 remain\n"
+    latin1 = tmp_path / "latin1.mlir"
+    latin1.write_bytes(b"\xff")
+    status, _, err = run(capfd, latin1)
+    assert status == 1
+    assert err.startswith(f"cannot read input file '{latin1}': neither UTF-8 text")
     unwritable = tmp_path / "no-such-dir" / "out.mlir"
     status, _, err = run(capfd, func_file, "-o", unwritable)
     assert status == 1

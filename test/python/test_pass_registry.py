@@ -54,4 +54,7 @@ def test_flag_runs_the_pass_under_its_name_in_ir_dumps(name, tmp_path, capfd):
     assert main([f"--{name}", "--mlir-print-ir-after-all", str(source)]) == 0
     captured = capfd.readouterr()  # MLIR prints dumps to the file descriptor
     dumps = [line for line in (captured.out + captured.err).splitlines() if "IR Dump After" in line]
-    assert dumps == [f"// -----// IR Dump After {passes.get(name).__name__}: {name} //----- //"]
+    # the dump after the whole pass comes last, after those of its stages (`name (stage)`)
+    stages = [f"// -----// IR Dump After {passes.get(name).__name__}: {name} (" for _ in dumps[:-1]]
+    assert [dump[: len(stage)] for dump, stage in zip(dumps, stages)] == stages
+    assert dumps[-1] == f"// -----// IR Dump After {passes.get(name).__name__}: {name} //----- //"

@@ -9,7 +9,10 @@ stay fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import io
+import re
 import sys
 import traceback
 from collections.abc import Sequence
@@ -24,9 +27,10 @@ if "numpy" not in sys.modules:
     finally:
         del sys.modules["numpy"]
 from torch_mlir import ir
+from torch_mlir import passmanager as mlir_passmanager
 
 from torch_refine import passes
-from torch_refine.driver import pipeline_syntax, verify_diagnostics
+from torch_refine.driver import pipeline_syntax, timing, verify_diagnostics
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.ir import diagnostics, parsing
 from torch_refine.ir.context import create_context
@@ -35,19 +39,22 @@ from torch_refine.passes import explain
 PROG = "torch-refine-opt"
 SPLIT_MARKER = "// -----"
 STDIN_NAME = "<stdin>"
+BYTECODE_MAGIC = b"ML\xefR"
+VERSION = "torch-refine-opt (torch-refine) over MLIR's bindings from torch-mlir"
 
 
 @dataclasses.dataclass(frozen=True)
 class Chunk:
     source_name: str
-    text: str  # padded with blank lines so that line numbers are those of the whole input
+    text: str | bytes  # padded with blank lines so that line numbers are those of the whole
+    # input; bytes for MLIR bytecode
     implicit_module_line: int  # where mlir-opt places an implicit module: 0 or the marker line
     implicit_module_col: int
 
 
 @dataclasses.dataclass(frozen=True)
 class ChunkResult:
-    output: str | None  # the printed module, None when the chunk failed
+    output: str | bytes | None  # the printed module (bytes: bytecode), None on failure
     succeeded: bool
 
 
@@ -60,10 +67,16 @@ class OptMain:
         self.sources: dict[str, list[str]] = {}  # file name -> lines, to quote in diagnostics
         self.collected: list[diagnostics.Diagnostic] = []
         self.current_source_name: str | None = None  # names the `-` buffer in diagnostics
+        self.timing: timing.TimingReport | None = None  # with --mlir-timing
 
     def run(self, argv: Sequence[str]) -> int:
         args = self.parse_args(argv)
+        if args.mlir_timing:
+            self.timing = timing.TimingReport()
         context = create_context(args.allow_unregistered_dialect)
+        if (listed := self.list_and_exit(args, context)) is not None:
+            self.stdout.write(listed)
+            return 0
         handler = context.attach_diagnostic_handler(self._collect)
         try:
             return self._run_with_context(args, context)
@@ -82,23 +95,44 @@ class OptMain:
             self.stderr.write(f"cannot open input file '{args.input}': {error.strerror}\n")
             return 1
         except UnicodeDecodeError:
-            message = "not UTF-8 text (MLIR bytecode input is not supported)"
+            message = "neither UTF-8 text nor MLIR bytecode"
             self.stderr.write(f"cannot read input file '{args.input}': {message}\n")
             return 1
+        if args.dump_pass_pipeline:
+            self.stderr.write(_pretty_pipeline(str(pass_manager)))
         results = [self.run_chunk(chunk, pass_manager, context, args) for chunk in chunks]
         succeeded = all(result.succeeded for result in results)
         try:
-            self.emit(results, args, succeeded)
+            with self._timer("Output"):
+                self.emit(results, args, succeeded)
         except OSError as error:
             self.stderr.write(f"cannot open output file '{args.output}': {error.strerror}\n")
             return 1
+        finally:
+            self.report_instrumentation(pass_manager, args)
         return 0 if succeeded else 1
+
+    def report_instrumentation(self, pass_manager: PassManager, args: argparse.Namespace) -> None:
+        """Statistics, then timing, on stderr, as mlir-opt prints them at exit."""
+        if args.mlir_pass_statistics:
+            display = args.mlir_pass_statistics_display
+            self.stderr.write(timing.render_statistics(pass_manager.statistics, display))
+        if self.timing is not None:
+            self.timing.add_passes(pass_manager.finish_timing())
+            self.stderr.write(self.timing.render(args.mlir_timing_display))
+        self.stderr.flush()
+
+    def _timer(self, name: str):
+        return self.timing.timer(name) if self.timing is not None else _NO_TIMER
 
     # --- steps ---------------------------------------------------------------------------
 
     def parse_args(self, argv: Sequence[str]) -> argparse.Namespace:
         parser = _argument_parser()
-        args = parser.parse_args([_long_flag(arg) for arg in argv])
+        args = parser.parse_args(_mlir_pass_flags(parser, [_long_flag(arg) for arg in argv]))
+        if args.version:
+            self.stdout.write(VERSION + "\n")
+            parser.exit(0)
         if args.pass_flags and args.pass_pipeline is not None:
             parser.error("'--pass-pipeline' option can't be used with individual pass options")
         if args.pass_pipeline is None:
@@ -111,11 +145,20 @@ class OptMain:
         pass_manager = PassManager(context)
         pass_manager.add_pipeline(pipeline_syntax.parse(args.pass_pipeline))
         pass_manager.enable_verifier(args.verify_each)
+        if args.mlir_timing:
+            pass_manager.enable_timing()
+        if args.mlir_pass_statistics:
+            pass_manager.enable_statistics()
         if args.mlir_disable_threading:
             context.enable_multithreading(False)
         printing = {
-            "print_before_all": args.mlir_print_ir_before_all,
-            "print_after_all": args.mlir_print_ir_after_all,
+            # named passes: MLIR prints around all, the driver keeps those named (_filter_dumps)
+            "print_before_all": args.mlir_print_ir_before_all or bool(args.mlir_print_ir_before),
+            # the bindings print after a pass only with print_after_all; print_after_failure
+            # then narrows it to failures (mlir-opt needs no --mlir-print-ir-after-all)
+            "print_after_all": args.mlir_print_ir_after_all
+            or args.mlir_print_ir_after_failure
+            or bool(args.mlir_print_ir_after),
             "print_after_change": args.mlir_print_ir_after_change,
             "print_after_failure": args.mlir_print_ir_after_failure,
         }
@@ -124,23 +167,42 @@ class OptMain:
                 **printing,
                 print_module_scope=args.mlir_print_ir_module_scope,
                 enable_debug_info=args.mlir_print_debuginfo,
+                large_elements_limit=args.mlir_elide_elementsattrs_if_larger,
+                print_generic_op_form=args.mlir_print_op_generic,
+                tree_printing_dir_path=args.mlir_print_ir_tree_dir,
             )
         return pass_manager
+
+    def list_and_exit(self, args: argparse.Namespace, context: ir.Context) -> str | None:
+        """The text of `--list-passes` or `--show-dialects`, or None to go on."""
+        if args.show_dialects:
+            names = _dialect_names(context)
+            return "Available Dialects: " + ",".join(names) + "\n"
+        if args.list_passes:
+            lines = ["Passes:\n"]
+            for name in passes.names():
+                lines.append(f"  --{name:<39}-   {passes.get(name).description}\n")
+            lines.append("(MLIR's and torch-mlir's passes: see torch-mlir-opt --list-passes)\n")
+            return "".join(lines)
+        return None
 
     def read_chunks(self, args: argparse.Namespace) -> list[Chunk]:
         """Raises OSError when the input cannot be read, UnicodeDecodeError if not text."""
         if args.input == "-":
-            source_name, text = STDIN_NAME, sys.stdin.read()
+            stdin = sys.stdin
+            data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read().encode()
+            source_name = STDIN_NAME
         else:
-            with open(args.input, encoding="utf-8") as file:
-                source_name, text = args.input, file.read()
+            with open(args.input, "rb") as file:
+                source_name, data = args.input, file.read()
+        if data.startswith(BYTECODE_MAGIC):
+            return [Chunk(source_name, data, 0, 0)]
+        text = data.decode("utf-8")
         lines = text.splitlines(keepends=True)
         self.sources[source_name] = [line.rstrip("\r\n") for line in lines]
-        if not text:
-            return []  # mlir-opt prints nothing for an empty input, not an empty module
-        if not args.split_input_file:
-            return [Chunk(source_name, text, 0, 0)]
-        return list(_split(source_name, lines))
+        if args.split_input_file is None:
+            return [Chunk(source_name, text, 0, 0)]  # empty text: an empty module, as mlir-opt
+        return list(_split(source_name, lines, args.split_input_file))
 
     def run_chunk(
         self, chunk: Chunk, pass_manager: PassManager, context: ir.Context, args: argparse.Namespace
@@ -162,6 +224,9 @@ class OptMain:
 
     def emit(self, results: list[ChunkResult], args: argparse.Namespace, succeeded: bool) -> None:
         """Like mlir-opt: chunks joined by `// -----`; `-o` is written only on success."""
+        if args.emit_bytecode:
+            self._emit_bytecode(results, args, succeeded)
+            return
         text = f"{SPLIT_MARKER}\n".join(result.output or "" for result in results)
         if args.output == "-":
             self.stdout.write(text)
@@ -170,6 +235,18 @@ class OptMain:
         if succeeded:
             with open(args.output, "w", encoding="utf-8") as file:
                 file.write(text)
+
+    def _emit_bytecode(
+        self, results: list[ChunkResult], args: argparse.Namespace, succeeded: bool
+    ) -> None:
+        data = b"".join(result.output or b"" for result in results)
+        if args.output == "-":
+            self.stdout.flush()
+            getattr(self.stdout, "buffer", self.stdout).write(data)
+            self.stdout.flush()
+        elif succeeded:
+            with open(args.output, "wb") as file:
+                file.write(data)
 
     # --- helpers -------------------------------------------------------------------------
 
@@ -182,8 +259,13 @@ class OptMain:
             self.stderr.write(diagnostics.format_diagnostic(diagnostic, self.sources))
         self.stderr.flush()
 
-    def _print(self, module_op: ir.Operation, args: argparse.Namespace) -> str:
+    def _print(self, module_op: ir.Operation, args: argparse.Namespace) -> str | bytes:
+        if args.emit_bytecode:
+            buffer = io.BytesIO()
+            module_op.write_bytecode(buffer)
+            return buffer.getvalue()
         asm = module_op.get_asm(
+            large_elements_limit=args.mlir_elide_elementsattrs_if_larger,
             enable_debug_info=args.mlir_print_debuginfo,
             pretty_debug_info=args.mlir_pretty_debuginfo,
             print_generic_op_form=args.mlir_print_op_generic,
@@ -200,8 +282,12 @@ class OptMain:
         def retrying() -> None:
             del self.collected[collected_before:]
 
+        if isinstance(chunk.text, bytes):  # bytecode: the bindings read it as text is read
+            return ir.Module.parse(chunk.text)
         return parsing.parse_source(
-            chunk.text, chunk.source_name, (chunk.implicit_module_line, chunk.implicit_module_col),
+            chunk.text,
+            chunk.source_name,
+            (chunk.implicit_module_line, chunk.implicit_module_col),
             before_retry=retrying,
         )
 
@@ -209,22 +295,34 @@ class OptMain:
         """Returns (printed module or None, error diagnostics, whether torch-refine or MLIR
         failed on its own: a pass raised, failed without a diagnostic, or left invalid IR).
         A diagnosed failure is about the input and is not an internal error."""
-        if (too_deep := parsing.nesting_too_deep(chunk.text, chunk.source_name)) is not None:
+        if (
+            isinstance(chunk.text, str)
+            and (too_deep := parsing.nesting_too_deep(chunk.text, chunk.source_name)) is not None
+        ):
             return None, [too_deep], False
         try:
-            module = self.parse_module(chunk)
+            with self._timer("Parser"):
+                module = self._parse_top_level(chunk, args)
             module.operation.verify()
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), False
+        if args.verify_roundtrip and (problem := _roundtrip_problem(module.operation)):
+            return None, [diagnostics.error(f"round-trip testing failed: {problem}")], False
+        reproducer_input = self._reproducer_input(module.operation, args)
         try:
-            pass_manager.run(module.operation)
+            if module.operation.name == pipeline_syntax.ROOT_ANCHOR or _pipeline_elements(args):
+                self._run_pipeline(pass_manager, module.operation, args)
         except ir.MLIRError as error:
+            self._save_crash_reproducer(reproducer_input, args)
             errors = _errors_of(error, chunk)
             diagnosed = errors or any(d.severity == "error" for d in self.collected)
             if not diagnosed:
-                errors = [diagnostics.error(f"the pass pipeline failed without a diagnostic: {error}")]
+                errors = [
+                    diagnostics.error(f"the pass pipeline failed without a diagnostic: {error}")
+                ]
             return None, errors, not diagnosed
         except InternalPassError as error:
+            self._save_crash_reproducer(reproducer_input, args)
             return None, [self._internal_error(error)], True
         self.collected += _refinement_remarks(module.operation, chunk.source_name)
         try:
@@ -232,6 +330,50 @@ class OptMain:
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), True  # the pipeline produced invalid IR
         return self._print(module.operation, args), [], False
+
+    def _reproducer_input(self, op: ir.Operation, args: argparse.Namespace) -> str | None:
+        """The IR the pipeline starts from, with --mlir-pass-pipeline-crash-reproducer."""
+        if args.mlir_pass_pipeline_crash_reproducer is None:
+            return None
+        return op.get_asm(enable_debug_info=True, assume_verified=True)
+
+    def _save_crash_reproducer(self, asm: str | None, args: argparse.Namespace) -> None:
+        """mlir-opt's reproducer: the input IR and, as an external resource, the pipeline
+        (which `torch-mlir-opt --run-reproducer` can run only without Python passes)."""
+        if asm is None:
+            return
+        pipeline = args.pass_pipeline.replace("\\", "\\\\").replace('"', '\\"')
+        resource = (
+            "\n{-#\n  external_resources: {\n    mlir_reproducer: {\n"
+            f'      pipeline: "{pipeline}",\n'
+            f"      disable_threading: {str(args.mlir_disable_threading).lower()},\n"
+            f"      verify_each: {str(args.verify_each).lower()}\n"
+            "    }\n  }\n#-}\n"
+        )
+        with open(args.mlir_pass_pipeline_crash_reproducer, "w", encoding="utf-8") as file:
+            file.write(asm + "\n" + resource)
+        path = args.mlir_pass_pipeline_crash_reproducer
+        self.stderr.write(f"note: pipeline failed: the reproducer is in {path}\n")
+
+    def _run_pipeline(self, pass_manager: PassManager, op: ir.Operation, args) -> None:
+        """Run; with --mlir-print-ir-before/after=PASS, keep only the dumps of those passes
+        from what MLIR prints around every pass (its binding has no pass filter)."""
+        if not (args.mlir_print_ir_before or args.mlir_print_ir_after):
+            pass_manager.run(op)  # MLIR rejects a builtin.module pipeline on another op
+            return
+        with timing.captured_stderr_fd() as captured:
+            try:
+                pass_manager.run(op)
+            finally:
+                sys.stderr.flush()
+        self.stderr.write(_filter_dumps(captured[0], args))
+        self.stderr.flush()
+
+    def _parse_top_level(self, chunk: Chunk, args: argparse.Namespace):
+        """With --no-implicit-module, the input's single top-level op, whatever it is."""
+        if args.no_implicit_module and isinstance(chunk.text, str):
+            return ir.Operation.parse(chunk.text, source_name=chunk.source_name)
+        return self.parse_module(chunk)
 
     def _internal_error(self, error: InternalPassError) -> diagnostics.Diagnostic:
         cause = error.__cause__
@@ -267,18 +409,106 @@ def _refinement_remarks(module_op: ir.Operation, source_name: str) -> list[diagn
     ]
 
 
-def _split(source_name: str, lines: list[str]):
-    """Chunks between `// -----` lines, each padded to keep its true line numbers."""
+def _split(source_name: str, lines: list[str], marker: str = SPLIT_MARKER):
+    """Chunks between `marker` lines, each padded to keep its true line numbers."""
     start = 0
     marker_col = 0
-    for index, line in enumerate([*lines, SPLIT_MARKER]):
-        if line.strip() != SPLIT_MARKER:
+    for index, line in enumerate([*lines, marker]):
+        if line.strip() != marker:
             continue
         padding = "\n" * start
         marker_line = start  # 1-based number of the marker line above this chunk, or 0
         yield Chunk(source_name, padding + "".join(lines[start:index]), marker_line, marker_col)
         start = index + 1
-        marker_col = line.index(SPLIT_MARKER) + len(SPLIT_MARKER) + 1
+        marker_col = line.index(marker) + len(marker) + 1
+
+
+_NO_TIMER = contextlib.nullcontext()
+
+
+_DUMP_HEADER = re.compile(r"^// -----// IR Dump (Before|After) [^:]+: ([^{ ]+)")
+
+
+def _filter_dumps(text: str, args: argparse.Namespace) -> str:
+    """The IR dumps in `text` that the --mlir-print-ir-* flags ask for."""
+    wanted = {
+        "Before": (args.mlir_print_ir_before_all, set(args.mlir_print_ir_before)),
+        "After": (
+            args.mlir_print_ir_after_all or args.mlir_print_ir_after_failure,
+            set(args.mlir_print_ir_after),
+        ),
+    }
+    kept, keep = [], True
+    for line in text.splitlines(keepends=True):
+        if (header := _DUMP_HEADER.match(line)) is not None:
+            every, named = wanted[header.group(1)]
+            keep = every or header.group(2) in named
+        if keep:
+            kept.append(line)
+    return "".join(kept)
+
+
+def _pipeline_elements(args: argparse.Namespace) -> tuple:
+    return pipeline_syntax.parse(args.pass_pipeline).elements
+
+
+def _roundtrip_problem(module_op: ir.Operation) -> str | None:
+    """What `--verify-roundtrip` finds: the module printed in generic form, and written as
+    bytecode, must parse back to the same generic print."""
+    reference = module_op.get_asm(print_generic_op_form=True, enable_debug_info=True)
+    bytecode = io.BytesIO()
+    module_op.write_bytecode(bytecode)
+    for form, serialized in (("generic text", reference), ("bytecode", bytecode.getvalue())):
+        try:
+            reparsed = ir.Module.parse(serialized)
+        except ir.MLIRError as error:
+            return f"the {form} form does not parse back: {error}"
+        printed = reparsed.operation.get_asm(print_generic_op_form=True, enable_debug_info=True)
+        if printed != reference:
+            return f"the module read back from its {form} form differs"
+    return None
+
+
+def _pretty_pipeline(text: str) -> str:
+    """`--dump-pass-pipeline`: MLIR's one-line pipeline laid out as mlir-opt prints it."""
+    pipeline = pipeline_syntax.parse(text)
+    root = pipeline_syntax.PipelineElement(
+        pipeline_syntax.ROOT_ANCHOR, None, pipeline.elements, 0, 0
+    )
+    lines = "\n".join(_layout((root,), 0))
+    return f"Pass Manager with {len(pipeline.elements)} passes:\n{lines}\n\n"
+
+
+def _layout(elements: tuple[pipeline_syntax.PipelineElement, ...], depth: int) -> list[str]:
+    lines = []
+    for index, element in enumerate(elements):
+        comma = "," if index < len(elements) - 1 else ""
+        indent = "  " * depth
+        if element.nested is None:
+            options = "" if element.options is None else f"{{{element.options}}}"
+            lines.append(f"{indent}{element.name}{options}{comma}")
+            continue
+        lines += [
+            f"{indent}{element.name}(",
+            *_layout(element.nested, depth + 1),
+            f"{indent}){comma}",
+        ]
+    return lines
+
+
+# Dialect namespaces `--show-dialects` probes: the bindings cannot list what a context
+# registers, only say whether a namespace loads.
+_KNOWN_DIALECTS = (
+    "acc affine amdgpu amx arith arm_neon arm_sme arm_sve async bufferization builtin chlo "
+    "complex cf dlti emitc func gpu index irdl linalg llvm math memref ml_program mpi nvgpu "
+    "nvvm omp pdl pdl_interp ptr quant rocdl scf shape shard smt sparse_tensor spirv "
+    "stablehlo tensor tm_tensor torch torch_c tosa transform ub vector vhlo x86vector xegpu"
+).split()
+
+
+def _dialect_names(context: ir.Context) -> list[str]:
+    context.load_all_available_dialects()
+    return [name for name in _KNOWN_DIALECTS if context.is_dialect_loaded(name)]
 
 
 def _with_extra_library(text: str, path: str) -> str:
@@ -333,6 +563,38 @@ class _HelpFormatter(argparse.HelpFormatter):
         return action.help
 
 
+class _AppendMlirPassFlag(argparse.Action):
+    """Record `--<C++ pass>[=options]` (rewritten by `_mlir_pass_flags`) in order."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, [*getattr(namespace, self.dest), (values, None)])
+
+
+def _mlir_pass_flags(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """`--<pass>[=options]` for a pass MLIR registers (and the driver has no flag of that
+    name) becomes `--mlir-pass-flag=<pipeline element>`, nested under `func.func` for a
+    pass that runs on functions only, as mlir-opt nests it implicitly."""
+    rewritten = []
+    for arg in argv:
+        name, sep, options = arg.removeprefix("--").partition("=")
+        known = not arg.startswith("--") or f"--{name}" in parser._option_string_actions
+        element = None if known else _mlir_pass_element(name, options if sep else None)
+        rewritten.append(arg if element is None else f"--mlir-pass-flag={element}")
+    return rewritten
+
+
+def _mlir_pass_element(name: str, options: str | None) -> str | None:
+    element = name if options is None else f"{name}{{{options}}}"
+    with ir.Context():
+        for candidate in (element, f"func.func({element})"):
+            try:
+                mlir_passmanager.PassManager.parse(f"{pipeline_syntax.ROOT_ANCHOR}({candidate})")
+            except ValueError:
+                continue
+            return candidate
+    return None
+
+
 def _llvm_bool(text: str) -> bool:
     if text.lower() in ("true", "1"):
         return True
@@ -360,17 +622,26 @@ def _argument_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="MLIR modular optimizer driver with torch-refine's Python passes",
         formatter_class=_HelpFormatter,
+        allow_abbrev=False,  # as LLVM: `--mlir-print-debug` is not `--mlir-print-debuginfo`
     )
     parser.set_defaults(pass_flags=[])
     add = parser.add_argument
     add("input", nargs="?", default="-", help="input file, '-' for stdin (default)")
     add("-o", dest="output", default="-", metavar="FILE", help="output file (default stdout)")
-    add("--pass-pipeline", help="a textual pipeline, e.g. 'builtin.module(func.func(cse))'")
-    add("--split-input-file", action="store_true", help="process chunks split by '// -----'")
+    add("-p", "--pass-pipeline", help="a textual pipeline, e.g. 'builtin.module(func.func(cse))'")
+    add(
+        "--split-input-file",
+        nargs="?",
+        const=SPLIT_MARKER,
+        metavar="MARKER",
+        help="process chunks split by the marker ('// -----' when none is given)",
+    )
     add("--verify-diagnostics", action="store_true", help="check expected-* comments")
     add("--allow-unregistered-dialect", action="store_true")
     add(
-        "--extra-library", metavar="FILE", default="",
+        "--extra-library",
+        metavar="FILE",
+        default="",
         help="shape and dtype functions (an .mlir file, or a .py file of decorated functions, "
         "compiled with torch) for every pass of the pipeline that takes 'extra-library'",
     )
@@ -385,10 +656,58 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("--mlir-pretty-debuginfo", action="store_true")
     add("--mlir-print-local-scope", action="store_true")
     add("--mlir-print-op-generic", action="store_true")
+    _add_instrumentation_flags(parser)
+    add("--mlir-pass-flag", action=_AppendMlirPassFlag, dest="pass_flags", help=argparse.SUPPRESS)
     flags = parser.add_argument_group("torch-refine passes and pipelines")
     for name in passes.names():
         flags.add_argument(
-            f"--{name}", action=_AppendPassFlag, dest="pass_flags", default=[], nargs="?",
-            metavar="OPTIONS", help=name,  # the description is loaded by _HelpFormatter
+            f"--{name}",
+            action=_AppendPassFlag,
+            dest="pass_flags",
+            default=[],
+            nargs="?",
+            metavar="OPTIONS",
+            help=name,  # the description is loaded by _HelpFormatter
         )
     return parser
+
+
+def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
+    """Timing, statistics, output formats and listings (docs/driver.md)."""
+    add = parser.add_argument
+    add("--mlir-timing", action="store_true", help="display execution times")
+    add("--mlir-timing-display", choices=("list", "tree"), default="tree")
+    add("--mlir-pass-statistics", action="store_true", help="display the statistics of each pass")
+    add("--mlir-pass-statistics-display", choices=("list", "pipeline"), default="pipeline")
+    add("--dump-pass-pipeline", action="store_true", help="print the pipeline that will be run")
+    add("--emit-bytecode", action="store_true", help="emit bytecode when generating output")
+    add(
+        "--mlir-elide-elementsattrs-if-larger",
+        type=int,
+        metavar="N",
+        help="elide ElementsAttrs with '...' that have more elements than N",
+    )
+    add(
+        "--mlir-print-ir-tree-dir",
+        metavar="DIR",
+        help="with --mlir-print-ir-*, print into a file tree rooted at DIR",
+    )
+    add("--list-passes", action="store_true", help="print torch-refine's passes and exit")
+    add("--show-dialects", action="store_true", help="print the registered dialects and exit")
+    add("--version", action="store_true", help="display the version of this program")
+    add("--verify-roundtrip", action="store_true", help="round-trip the IR after parsing")
+    add("--no-implicit-module", action="store_true", help="parse no implicit top-level module")
+    for when in ("before", "after"):
+        add(
+            f"--mlir-print-ir-{when}",
+            type=lambda text: text.split(","),
+            action="extend",
+            default=[],
+            metavar="PASS",
+            help=f"print IR {when} the passes named (comma-separated)",
+        )
+    add(
+        "--mlir-pass-pipeline-crash-reproducer",
+        metavar="FILE",
+        help="write a .mlir reproducer to FILE if the pass pipeline fails",
+    )

@@ -10,12 +10,14 @@ Binding traps handled here (see design/bindings-notes.md):
 from __future__ import annotations
 
 import shlex
+import sys
 import tempfile
 
 from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
 
-from torch_refine.driver import pipeline_syntax
+from torch_refine.driver import pipeline_syntax, timing
+from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass, PassFailure
 
 
@@ -31,6 +33,11 @@ class PassManager:
     def __init__(self, context: ir.Context):
         self._pm = mlir_passmanager.PassManager(pipeline_syntax.ROOT_ANCHOR, context)
         self._escaped: list[tuple[str, BaseException]] = []
+        self._stage_timer: instrumentation.StageTimer | None = None
+        self._running = ""  # the Python pass running, as IR dumps name it
+        # (MLIR's name of the pass, its stage tree) per Python pass run, in order
+        self.stage_trees: list[tuple[str, instrumentation.TimerNode]] = []
+        self.statistics: list[tuple[str, dict[instrumentation.Statistic, int]]] = []
 
     def add_pipeline(self, pipeline: pipeline_syntax.PassPipeline) -> None:
         """Raises PipelineError, pointing into the pipeline text, for anything MLIR rejects."""
@@ -45,8 +52,12 @@ class PassManager:
 
     def add_python_pass(self, pass_instance: ModulePass) -> None:
         pass_name = pass_instance.name
+        mlir_name = type(pass_instance).__name__
 
         def run(op, external_pass) -> None:
+            self._running = f"{mlir_name}: {pass_name}"
+            if self._stage_timer is not None:
+                self.stage_trees.append((mlir_name, self._stage_timer.begin_pass()))
             try:
                 pass_instance.run(op)
             except PassFailure:
@@ -54,16 +65,66 @@ class PassManager:
             except BaseException as error:  # re-raised by `run` after MLIR returns
                 self._escaped.append((pass_name, error))
                 external_pass.signal_pass_failure()
+            finally:
+                if instrumentation.statistics_enabled():
+                    self.statistics.append((mlir_name, instrumentation.take_statistics()))
 
         self._pm.add(
             run,
-            name=type(pass_instance).__name__,
+            name=mlir_name,
             argument=pass_name,
             description=pass_instance.description,
         )
 
     def enable_ir_printing(self, **options) -> None:
+        """MLIR prints around every pass; with `print_after_all`, Python passes also
+        print after each of their stages (`instrumentation.after_stage`) on stderr (not
+        into a tree directory, whose file names MLIR chooses)."""
         self._pm.enable_ir_printing(**options)
+        stages_printable = not options.get("print_after_failure")
+        if (
+            options.get("print_after_all")
+            and stages_printable
+            and not options.get("tree_printing_dir_path")
+        ):
+            instrumentation.print_after_stages(self._stage_printer(options))
+
+    def _stage_printer(self, options: dict):
+        def print_stage(stage_name: str, module) -> None:
+            asm = module.get_asm(
+                enable_debug_info=options.get("enable_debug_info", False),
+                print_generic_op_form=options.get("print_generic_op_form", False),
+                large_elements_limit=options.get("large_elements_limit"),
+                assume_verified=True,
+            )
+            header = f"// -----// IR Dump After {self._running} ({stage_name}) //----- //"
+            sys.stderr.write(f"{header}\n{asm}\n\n")
+            sys.stderr.flush()
+
+        return print_stage
+
+    def enable_timing(self) -> None:
+        """MLIR times every pass; the stages inside Python passes are timed too."""
+        self._pm.enable_timing()
+        self._stage_timer = instrumentation.enable_timing()
+
+    def enable_statistics(self) -> None:
+        """Count the statistics of Python passes (MLIR's own are compiled out of
+        torch-mlir's release build: its report is empty)."""
+        instrumentation.enable_statistics()
+
+    def finish_timing(self) -> list[instrumentation.TimerNode]:
+        """Destroy MLIR's PassManager, which prints its timing report, and return the
+        report's timers with the stages of Python passes nested in. Unusable afterwards."""
+        with timing.captured_stderr_fd() as captured:
+            del self._pm
+        timers = timing.parse_mlir_timing(captured[0])
+        timing.nest_python_stages(timers, self.stage_trees)
+        return timers
+
+    def __str__(self) -> str:
+        """The pipeline as MLIR prints it (`--dump-pass-pipeline`)."""
+        return str(self._pm)
 
     def enable_verifier(self, enable: bool) -> None:
         self._pm.enable_verifier(enable)

@@ -14,6 +14,7 @@ import typing
 from torch_refine import passes
 
 ROOT_ANCHOR = "builtin.module"
+ANY_ANCHOR = "any"
 _DELIMITERS = "(){},"
 
 
@@ -76,7 +77,8 @@ def parse(text: str) -> PassPipeline:
     parser = _Parser(text)
     anchor_start = parser.skip_space()
     anchor = parser.name()
-    if anchor != ROOT_ANCHOR or not parser.peek("("):
+    # `any(...)` on the input's top-level module runs what `builtin.module(...)` runs
+    if anchor not in (ROOT_ANCHOR, ANY_ANCHOR) or not parser.peek("("):
         raise parser.error(
             f"expected pass pipeline to be wrapped with the anchor operation type, "
             f"e.g. '{ROOT_ANCHOR}(...)'",

@@ -27,6 +27,7 @@ from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.library.loader import Library
+from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass
 from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.explain import annotate
@@ -84,15 +85,20 @@ class RefinePipeline(ModulePass):
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
-        library = load_library(module, self.extra_library)
+        with instrumentation.stage("load library"):
+            library = load_library(module, self.extra_library)
         propagate = PropagateControlFlow()
         memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
         for round_index in range(self.max_iterations):
             keep_asserts = self.runtime_asserts and round_index == 0
-            refine(module, SHAPE, library, keep_asserts, memos[SHAPE.name], self.explain)
-            refine(module, DTYPE, library, keep_asserts, memos[DTYPE.name], self.explain)
-            with module.context:
-                propagate.run(module)
+            round_name = f"round {round_index + 1}"
+            with instrumentation.stage(round_name):
+                for kind in (SHAPE, DTYPE):
+                    refine(module, kind, library, keep_asserts, memos[kind.name], self.explain)
+                    instrumentation.after_stage(f"{round_name}/{kind.name}", module)
+                with module.context, instrumentation.stage("propagate"):
+                    propagate.run(module)
+                instrumentation.after_stage(f"{round_name}/propagate", module)
             if not propagate.changed:
                 break
         else:
@@ -101,7 +107,8 @@ class RefinePipeline(ModulePass):
                 RuntimeWarning,
                 stacklevel=2,
             )
-        _cleanup(module)
+        with instrumentation.stage("cleanup"):
+            _cleanup(module)
         if self.explain:
             with module.context:
                 annotate(module, library.has_function)
@@ -126,8 +133,11 @@ def refine(
     types without a calculation; the others are wrapped, their library calls inlined,
     simplified and dropped at once. Library functions left unused are the caller's to
     erase. `explain` marks what blocked calculations that left something unknown.
+
+    With timing on (`instrumentation`), reify, inline, simplify and drop are timed as
+    stages of `kind`; with it off they are the plain functions.
     """
-    with module.context:  # some steps build IR without naming the context
+    with module.context, instrumentation.stage(kind.name):
         cloner = LibraryCloner(module, library)
         simplifier = Simplifier(
             kind,
@@ -136,21 +146,53 @@ def refine(
             memoize_undecided=not runtime_asserts,
             record_blockers=explain,
         )
+        reify = instrumentation.timed("reify", wrap)
+        inline_in = instrumentation.timed("inline", inline_library_calls_in)
+        simplify = instrumentation.timed("simplify", simplifier.simplify)
+        drop_calculation = instrumentation.timed("drop", drop)
+        guards_before = _count_guards(module)
 
         def inline(calculate) -> None:
-            inline_library_calls_in(calculate, cloner.functions)
+            inline_in(calculate, cloner.functions)
 
         views: dict[str, tuple] = {}
+        wrapped = 0
         for op, unpack, symbol in targets(module, kind, cloner):
             described = list((op if unpack is None else unpack).operation.results)
             if symbol not in views:
                 views[symbol] = cloner.parameter_views(symbol)
             if simplifier.refine_known(op, described, views[symbol]):
                 continue
-            calculate = wrap(op, unpack, kind, cloner.import_function(symbol, op))
-            if simplifier.simplify(calculate, prepare=inline, views=views[symbol]):
-                drop(calculate, runtime_asserts)
+            calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
+            wrapped += 1
+            if simplify(calculate, prepare=inline, views=views[symbol]):
+                drop_calculation(calculate, runtime_asserts)
         simplifier.finish()
+        _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
+
+
+def _count_guards(module) -> int:
+    """The module's runtime asserts, counted only when statistics are on."""
+    if not instrumentation.statistics_enabled():
+        return 0
+    found = 0
+
+    def visit(op):
+        nonlocal found
+        found += op.name == "torch.runtime.assert"
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found
+
+
+def _count_statistics(simplifier: Simplifier, wrapped: int, guards_kept: int) -> None:
+    statistics = simplifier.statistics
+    instrumentation.count(instrumentation.OPS_WRAPPED, wrapped)
+    instrumentation.count(instrumentation.CALCULATIONS, statistics.calculations)
+    instrumentation.count(instrumentation.MEMO_HITS, statistics.memo_hits)
+    instrumentation.count(instrumentation.TYPES_REFINED, statistics.refined)
+    instrumentation.count(instrumentation.GUARDS_KEPT, guards_kept)
 
 
 def _cleanup(module) -> None:

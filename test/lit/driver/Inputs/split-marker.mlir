@@ -1,0 +1,7 @@
+func.func @first() {
+  return
+}
+// XX
+func.func @second() {
+  return
+}
