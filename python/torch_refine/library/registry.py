@@ -49,6 +49,7 @@ FAMILY_MODULES = (
     "spectral",
     "scalars",
     "random",
+    "decompositions",
 )
 
 
