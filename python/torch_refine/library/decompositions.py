@@ -195,3 +195,27 @@ def aten〇scaled_dot_product_attention〡decomposition(query: Tensor, key: Tens
     if dropout_p > 0.0:
         weights = torch.dropout(weights, dropout_p, True)
     return torch.matmul(weights, value)
+
+
+@decomposition("aten.split.Tensor", invocations=[
+    Invocation(TensorOfShape(5, 4), 2),
+    Invocation(TensorOfShape(3, 6), 3, 1),
+])
+def aten〇split〇Tensor〡decomposition(self: Tensor, split_size: int, dim: int = 0) -> List[Tensor]:
+    # Unrolled by the decompose pass when the size along `dim` is known.
+    size = self.size(dim)
+    count = max((size + split_size - 1) // split_size, 1)
+    pieces: List[Tensor] = []
+    for index in range(count):
+        start = index * split_size
+        pieces.append(self.narrow(dim, start, min(split_size, size - start)))
+    return pieces
+
+
+@decomposition("aten.chunk", invocations=[
+    Invocation(TensorOfShape(5, 4), 2),
+    Invocation(TensorOfShape(3, 6), 4, 1),
+])
+def aten〇chunk〡decomposition(self: Tensor, chunks: int, dim: int = 0) -> List[Tensor]:
+    size = self.size(dim)
+    return torch.split(self, (size + chunks - 1) // chunks, dim)

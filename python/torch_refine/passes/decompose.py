@@ -8,7 +8,9 @@ are passed as the function's parameters (a tensor through a static-info cast to
 elements one by one; a tensor-list result through its `torch.prim.ListUnpack`). The copy is
 then simplified on its own with the refinement patterns and MLIR's folders (`None` tests,
 constant `prim.If`s and loops over known ranks go away), never touching the rest of the
-function. Ops a decomposition introduces are decomposed in turn.
+function. Ops a decomposition introduces are decomposed in turn. A loop over a size the
+types leave unknown (`split` along a dynamic dim) stays in the program, and the list it
+builds then replaces the op's list result.
 
 With `refine=true` (the default) `torch-refine-pipeline` runs afterwards, so the new ops
 get shapes and dtypes; the casts back to the replaced ops' result types that became
@@ -234,11 +236,11 @@ def _unwrap(container) -> tuple[list, list]:
 
 
 def _replace_results(op, returned: list, location) -> None:
-    values = _elements(returned, len(op.results))
-    unpack = None
+    unpack = _list_unpack(op)
+    values = _list_elements(returned, unpack)
     if values is None:
-        unpack = _list_unpack(op)
-        values = _list_elements(returned, unpack)
+        unpack = None
+        values = _elements(returned, len(op.results))
     if values is None:
         location.emit_error(
             f"'{op.operation.name}' op: its decomposition's results do not match the op's"

@@ -90,3 +90,22 @@ func.func @untouched(%x: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> {
   %0 = torch.aten.tanh %x : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>
   return %0 : !torch.vtensor<[2],f32>
 }
+
+// -----
+
+// A list result: the loop over the known size is unrolled and each piece replaces a
+// result of the ListUnpack.
+// CHECK-LABEL: func.func @split(
+// CHECK-NOT:     torch.prim.Loop
+// CHECK-NOT:     torch.prim.ListUnpack
+// CHECK:         %[[A:.*]] = torch.aten.narrow {{.*}} -> !torch.vtensor<[2,4],f32>
+// CHECK:         %[[B:.*]] = torch.aten.narrow {{.*}} -> !torch.vtensor<[2,4],f32>
+// CHECK:         %[[C:.*]] = torch.aten.narrow {{.*}} -> !torch.vtensor<[1,4],f32>
+// CHECK:         return %[[A]], %[[B]], %[[C]]
+func.func @split(%x: !torch.vtensor<[5,4],f32>) -> (!torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[1,4],f32>) {
+  %int2 = torch.constant.int 2
+  %int0 = torch.constant.int 0
+  %0 = torch.aten.split.Tensor %x, %int2, %int0 : !torch.vtensor<[5,4],f32>, !torch.int, !torch.int -> !torch.list<vtensor>
+  %1:3 = torch.prim.ListUnpack %0 : !torch.list<vtensor> -> !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[1,4],f32>
+  return %1#0, %1#1, %1#2 : !torch.vtensor<[2,4],f32>, !torch.vtensor<[2,4],f32>, !torch.vtensor<[1,4],f32>
+}

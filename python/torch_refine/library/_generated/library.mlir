@@ -39,6 +39,15 @@ module {
     %2 = torch.aten.add.Tensor %0, %1, %arg4 : !torch.vtensor, !torch.vtensor, !torch.number -> !torch.vtensor
     return %2 : !torch.vtensor
   }
+  func.func @__torch_refine_decomposition_fn.aten.chunk(%arg0: !torch.vtensor, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<vtensor> {
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.size.int %arg0, %arg2 : !torch.vtensor, !torch.int -> !torch.int
+    %1 = torch.aten.add.int %0, %arg1 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.sub.int %1, %int1 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.floordiv.int %2, %arg1 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.aten.split.Tensor %arg0, %3, %arg2 : !torch.vtensor, !torch.int, !torch.int -> !torch.list<vtensor>
+    return %4 : !torch.list<vtensor>
+  }
   func.func @__torch_refine_decomposition_fn.aten.gelu(%arg0: !torch.vtensor, %arg1: !torch.str) -> !torch.vtensor {
     %float7.071070e-01 = torch.constant.float 0.70710678118654746
     %int1 = torch.constant.int 1
@@ -262,6 +271,26 @@ module {
       torch.prim.If.yield %4 : !torch.vtensor
     }
     return %1 : !torch.vtensor
+  }
+  func.func @__torch_refine_decomposition_fn.aten.split.Tensor(%arg0: !torch.vtensor, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<vtensor> {
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.size.int %arg0, %arg2 : !torch.vtensor, !torch.int -> !torch.int
+    %1 = torch.aten.add.int %0, %arg1 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.sub.int %1, %int1 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.floordiv.int %2, %arg1 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.prim.max.int %3, %int1 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.prim.ListConstruct  : () -> !torch.list<vtensor>
+    torch.prim.Loop %4, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %6 = torch.aten.mul.int %arg3, %arg1 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.sub.int %0, %6 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.prim.min.int %arg1, %7 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.narrow %arg0, %arg2, %6, %8 : !torch.vtensor, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+      %10 = torch.aten.append.t %5, %9 : !torch.list<vtensor>, !torch.vtensor -> !torch.list<vtensor>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %5 : !torch.list<vtensor>
   }
   func.func @__torch_refine_decomposition_fn.aten.var_mean.correction(%arg0: !torch.vtensor, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<number>, %arg3: !torch.bool) -> !torch.tuple<vtensor, vtensor> {
     %none = torch.constant.none
