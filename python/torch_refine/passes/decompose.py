@@ -37,7 +37,7 @@ from torch_refine.passes.inline_library_calls import (
     inline_library_calls_in,
 )
 from torch_refine.passes.pipelines import RefinePipeline
-from torch_refine.passes.reify import LibraryCloner, load_library
+from torch_refine.passes.reify import LibraryCloner, _list_result_unpack, load_library
 from torch_refine.passes.simplifier import Options
 from torch_refine.patterns import control_flow, lists, scalars
 
@@ -236,7 +236,8 @@ def _unwrap(container) -> tuple[list, list]:
 
 
 def _replace_results(op, returned: list, location) -> None:
-    unpack = _list_unpack(op)
+    results = list(op.results)
+    unpack = _list_result_unpack(results, [str(r.type) for r in results])
     values = _list_elements(returned, unpack)
     if values is None:
         unpack = None
@@ -263,16 +264,6 @@ def _elements(returned: list, count: int) -> list | None:
         return None
     elements = list(producer.operands)
     return elements if len(elements) == count else None
-
-
-def _list_unpack(op):
-    results = list(op.results)
-    if len(results) != 1:
-        return None
-    uses = list(results[0].uses)
-    if len(uses) != 1 or uses[0].owner.operation.name != "torch.prim.ListUnpack":
-        return None
-    return uses[0].owner
 
 
 def _list_elements(returned: list, unpack) -> list | None:
