@@ -183,3 +183,66 @@ def test_registry_list_leaves_out_the_out_variants():
 def _stdout(capsys, *argv: str) -> str:
     assert ops.main(list(argv)) == 0
     return capsys.readouterr().out
+
+
+# --- --legal: what a backend must implement after decomposition --------------------------
+
+DECOMPOSABLE = """\
+func.func @f(%x: !torch.vtensor<[2,3],f32>, %w: !torch.vtensor<[4,3],f32>) -> !torch.vtensor {
+  %none = torch.constant.none
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.linear %x, %w, %none
+      : !torch.vtensor<[2,3],f32>, !torch.vtensor<[4,3],f32>, !torch.none -> !torch.vtensor
+  %1 = torch.aten.softmax.int %0, %int1, %none
+      : !torch.vtensor, !torch.int, !torch.none -> !torch.vtensor
+  %2 = torch.aten.tanh %1 : !torch.vtensor -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+"""
+
+
+@pytest.fixture
+def decomposable(tmp_path) -> str:
+    path = tmp_path / "decomposable.mlir"
+    path.write_text(DECOMPOSABLE)
+    return str(path)
+
+
+def _legal_rows(capsys, *argv: str) -> dict[str, dict]:
+    assert ops.main([*argv, "--json"]) == 0
+    return {row["op"]: row for row in json.loads(capsys.readouterr().out)}
+
+
+def test_legal_lists_the_ops_left_after_decomposing_a_module(capsys, decomposable):
+    rows = _legal_rows(capsys, decomposable, "--legal=aten.softmax.int,torch.aten.tanh")
+    assert rows["aten.softmax.int"] == {"op": "aten.softmax.int", "legal": True, "count": 1}
+    assert rows["aten.tanh"]["legal"]
+    assert "aten.linear" not in rows  # decomposed: its pieces remain instead
+    assert rows["aten.matmul"] == {"op": "aten.matmul", "legal": False, "count": 1}
+    assert not any(op in rows for op in ("aten.amax", "aten.exp"))  # softmax kept
+
+
+def test_legal_reads_a_file_with_comments(capsys, decomposable, tmp_path):
+    legal = tmp_path / "legal.txt"
+    legal.write_text("# my backend\naten.linear  # fused GEMM\n\naten.tanh\n")
+    rows = _legal_rows(capsys, decomposable, f"--legal={legal}")
+    assert rows["aten.linear"]["legal"]
+    assert rows["aten.tanh"]["legal"]
+    assert {"aten.amax", "aten.exp", "aten.sum.dim_IntList", "aten.div.Tensor"} <= set(rows)
+    assert "aten.softmax.int" not in rows
+
+
+def test_legal_table_ends_with_the_number_still_missing(capsys, decomposable):
+    assert ops.main([decomposable, "--legal=aten.tanh"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "aten.tanh  legal  1" in lines
+    assert lines[-1].endswith(f"(the backend must implement): {len(lines) - 2}")
+
+
+def test_legal_without_a_file_expands_every_decomposition_of_the_library(capsys):
+    rows = _legal_rows(capsys, "--legal=aten.mm")
+    assert rows["aten.mm"]["legal"]
+    assert rows["aten.mm"]["count"] is None
+    for decomposed in ("aten.linear", "aten.silu", "aten.layer_norm", "aten.softmax.int"):
+        assert decomposed not in rows
+    assert {"aten.matmul", "aten.sigmoid", "aten.var.correction", "aten.amax"} <= set(rows)

@@ -15,8 +15,9 @@ from torch_refine.ir.module import functions, symbol_name
 
 SHAPE_FN_PREFIX = "__torch_refine_shape_fn."
 DTYPE_FN_PREFIX = "__torch_refine_dtype_fn."
+DECOMPOSITION_FN_PREFIX = "__torch_refine_decomposition_fn."
 HELPER_PREFIX = "__torch_refine_helper."
-LIBRARY_PREFIXES = (SHAPE_FN_PREFIX, DTYPE_FN_PREFIX, HELPER_PREFIX)
+LIBRARY_PREFIXES = (SHAPE_FN_PREFIX, DTYPE_FN_PREFIX, DECOMPOSITION_FN_PREFIX, HELPER_PREFIX)
 _FN_PREFIX = "__torch_refine_{kind}_fn."
 
 

@@ -54,6 +54,7 @@ FAMILY_MODULES = (
     "value_forms",
     "torchvision_ops",
     "onnx_ops",
+    "decompositions",
 )
 
 

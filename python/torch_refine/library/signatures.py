@@ -9,7 +9,8 @@ so that the reify passes can pass the op's operands positionally. The rules:
   return one `int` dtype code per Tensor or number result;
 - decomposition functions take and return the op's own types;
 - a `Scalar` is `float` for shape functions and `Union[int, float, complex]` for dtype
-  functions (the value's Python type decides promotion);
+  functions (the value's Python type decides promotion) and decomposition functions
+  (TorchScript has no `number` annotation; this one scripts to `Scalar`);
 - list defaults become tuples (TorchScript rejects mutable defaults), `from` becomes
   `from_`, and keyword-only parameters are ordinary positional parameters.
 """
@@ -74,11 +75,9 @@ def _tensor_annotation(kind: str) -> str:
 
 
 def _number_annotation(kind: str) -> str:
-    if kind == "dtype":
-        return "Union[int, float, complex]"
     if kind == "shape":
         return "float"
-    return "number"
+    return "Union[int, float, complex]"
 
 
 def annotation(jit_type, kind: str) -> str:

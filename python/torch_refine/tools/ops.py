@@ -7,6 +7,7 @@
                                            against torch-mlir's library and against the registry
     torch-refine-ops --missing --against=torch-mlir     ... only one of the two sections
     torch-refine-ops --all-core --core-only --json
+    torch-refine-ops --legal=aten.mm,aten.add.Tensor [model.mlir]   what a backend must implement
 
 One row per op overload (the Torch dialect name without `torch.`; a `torch.operator`'s
 `name`): Core ATen or not, whether the library has its shape, dtype and decomposition
@@ -28,6 +29,13 @@ symbol names `__torch_mlir_{shape,dtype}_fn.<op>` in the installed wheel's
 `libTorchMLIRAggregateCAPI.so`), and `registry`, every `aten` op overload of PyTorch's registry
 except the `out=` variants (which the Torch dialect does not express). Each section lists the
 ops not covered; `--json` then prints an object with one list per section.
+
+`--legal` answers "which ops must my backend implement": given the backend's legal ops (a
+comma list, or a file with one op a line, `#` comments), it lists the ops left after
+`torch-refine-decompose{legal-ops=...}`: for a file, the ops the decomposed module holds
+(with counts); without one, for every op overload the library has functions for, the ops
+its decomposition reaches (any branch of it) or the op itself. Each row says whether the
+op is legal; the ops that are not are what the backend still lacks.
 """
 
 from __future__ import annotations
@@ -257,6 +265,89 @@ def _cell(value) -> str:
     return str(value)
 
 
+# --- what a backend must implement --------------------------------------------------------
+
+
+def read_legal(text: str) -> frozenset[str]:
+    """Legal ops from a file (one a line, `#` comments) or a comma list; without `torch.`."""
+    from torch_refine.passes.decompose import legal_op_names
+
+    try:
+        with open(text, encoding="utf-8") as file:
+            text = ",".join(line.split("#", 1)[0] for line in file)
+    except OSError:
+        pass  # not a file: a comma list
+    return legal_op_names(text)
+
+
+def decomposed_counts(text: str, legal: frozenset[str]) -> Counter:
+    """The ops `text` uses after `torch-refine-decompose` keeping `legal` (no refinement)."""
+    from torch_refine.passes.decompose import Decompose
+
+    context = create_context(allow_unregistered_dialects=True)
+    module = ir.Module.parse(text, context)
+    Decompose(legal_ops=",".join(sorted(legal)), refine=False).run(module.operation)
+    return ops_in_text(str(module))
+
+
+def reached_ops(op: str, legal: frozenset[str], library) -> set[str]:
+    """The ops left of `op` after decomposing it: itself when legal or without a
+    decomposition, else what its decomposition's body (and its helpers) use, decomposed in turn."""
+    from torch_refine.calculations.symbols import DECOMPOSITION_FN_PREFIX
+
+    reached: set[str] = set()
+    pending, seen = [op], set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        fn = library.get(DECOMPOSITION_FN_PREFIX + name)
+        if name in legal or fn is None:
+            reached.add(name)
+            continue
+        pending.extend(_ops_in_function(fn, library))
+    return reached
+
+
+def _ops_in_function(fn, library) -> list[str]:
+    found: list[str] = []
+    callees = [fn]
+    while callees:
+        current = callees.pop()
+
+        def visit(op: ir.Operation) -> ir.WalkResult:
+            if op.name == "func.call":
+                callees.append(library.get(ir.FlatSymbolRefAttr(op.attributes["callee"]).value))
+            elif op.name.startswith(OP_PREFIXES):
+                found.append(op.name.removeprefix("torch."))
+            return ir.WalkResult.ADVANCE
+
+        current.operation.walk(visit)
+    return found
+
+
+def backend_rows(legal: frozenset[str], counts: Counter | None, extra_library: str) -> list[dict]:
+    """One row per op a backend must implement: op, legal, count (None without a file)."""
+    if counts is not None:
+        return [{"op": op, "legal": op in legal, "count": n} for op, n in sorted(counts.items())]
+    library = library_loader.load(create_context(), extra_library)
+    names = set().union(*library_ops(extra_library).values())
+    needed = set().union(*(reached_ops(name, legal, library) for name in names))
+    return [{"op": op, "legal": op in legal, "count": None} for op in sorted(needed)]
+
+
+def print_backend_rows(rows: list[dict], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(rows, indent=2))
+        return
+    for row in rows:
+        count = "" if row["count"] is None else f"  {row['count']}"
+        print(f"{row['op']}  {'legal' if row['legal'] else 'MISSING'}{count}")
+    missing = sum(not row["legal"] for row in rows)
+    print(f"{len(rows)} ops after decomposition; not legal (the backend must implement): {missing}")
+
+
 # --- command line --------------------------------------------------------------------------
 
 
@@ -275,6 +366,8 @@ def _argument_parser() -> argparse.ArgumentParser:
         help="with --missing and no file: only this section (default: both)")
     add("--all-core", action="store_true", help="add every Core ATen overload, used or not")
     add("--extra-library", metavar="FILE", default="", help="also these functions (.mlir or .py)")
+    add("--legal", metavar="FILE_OR_LIST", default=None,
+        help="a backend's legal ops: list the ops left after decomposition and which are not legal")
     return parser
 
 
@@ -288,15 +381,23 @@ def _read(path: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _argument_parser().parse_args(argv)
     counts = None
+    legal = None if args.legal is None else read_legal(args.legal)
     if args.input is not None:
         try:
-            counts = ops_in_text(_read(args.input), args.input)
+            text = _read(args.input)
+            if legal is None:
+                counts = ops_in_text(text, args.input)
+            else:
+                counts = decomposed_counts(text, legal)
         except OSError as error:
             print(f"{PROG}: error: cannot read '{args.input}': {error.strerror}", file=sys.stderr)
             return 1
         except ir.MLIRError as error:
             print(f"{PROG}: error: cannot parse '{args.input}': {error}", file=sys.stderr)
             return 1
+    if legal is not None:
+        print_backend_rows(backend_rows(legal, counts, args.extra_library), args.json)
+        return 0
     if args.missing and counts is None:
         return _print_missing_sections(args)
     rows = build_rows(args, counts)

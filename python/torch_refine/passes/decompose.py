@@ -1,0 +1,304 @@
+"""torch-refine-decompose: replace ops by the library's decomposition functions.
+
+Each op of a user function that has a decomposition function (`library/decompositions.py`)
+and is not in `legal-ops` is replaced by a copy of the function's body: the op's operands
+are passed as the function's parameters (a tensor through a static-info cast to
+`!torch.vtensor` that users which accept the precise type skip, an optional through
+`torch.derefine`), and the body's returned values replace the op's results (a tuple's
+elements one by one; a tensor-list result through its `torch.prim.ListUnpack`). The copy is
+then simplified on its own with the refinement patterns and MLIR's folders (`None` tests,
+constant `prim.If`s and loops over known ranks go away), never touching the rest of the
+function. Ops a decomposition introduces are decomposed in turn. A loop over a size the
+types leave unknown (`split` along a dynamic dim) stays in the program, and the list it
+builds then replaces the op's list result.
+
+With `refine=true` (the default) `torch-refine-pipeline` runs afterwards, so the new ops
+get shapes and dtypes; the casts back to the replaced ops' result types that became
+no-ops are then erased. `legal-ops` mirrors torch-mlir's `backend-legal-ops`: a comma list
+of op names (`aten.softmax.int` or `torch.aten.softmax.int`) to keep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from torch_mlir import ir, rewrite
+
+from torch_refine.calculations.purity import erase_if_dead
+from torch_refine.calculations.symbols import DECOMPOSITION_FN_PREFIX, library_key, user_functions
+from torch_refine.ir import types
+from torch_refine.ir.constants import defining_name, defining_op
+from torch_refine.ir.module import copy_body_before, ops_in
+from torch_refine.ir.retype import accepts, cast
+from torch_refine.passes.base import ModulePass, PassFailure
+from torch_refine.passes.inline_library_calls import (
+    erase_unused_library_functions,
+    inline_library_calls_in,
+)
+from torch_refine.passes.pipelines import RefinePipeline
+from torch_refine.passes.reify import LibraryCloner, _list_result_unpack, load_library
+from torch_refine.passes.simplifier import Options
+from torch_refine.patterns import control_flow, lists, scalars
+
+# A decomposition that (through others) keeps producing decomposable ops is cut off here.
+MAX_ROUNDS = 16
+
+
+@dataclass
+class Decompose(ModulePass):
+    name: ClassVar[str] = "torch-refine-decompose"
+    description: ClassVar[str] = (
+        "Replace ops by the library's decomposition functions (except legal-ops), then refine types"
+    )
+
+    legal_ops: str = ""  # comma list of ops to keep, like torch-mlir's backend-legal-ops
+    refine: bool = True  # run torch-refine-pipeline on the result
+    extra_library: str = ""  # path of extra library functions (.mlir or .py)
+
+    def run(self, module) -> None:
+        legal = legal_op_names(self.legal_ops)
+        library = load_library(module, self.extra_library)
+        with module.context:
+            simplify = _simplifier()
+            for _ in range(MAX_ROUNDS):
+                if not decompose_once(module, LibraryCloner(module, library), legal, simplify):
+                    break
+            _finish_casts(module)
+        erase_unused_library_functions(module)
+        if not self.refine:
+            return
+        RefinePipeline(extra_library=self.extra_library).run(module)
+        _erase_identity_casts(module)
+
+
+def legal_op_names(text: str) -> frozenset[str]:
+    """`aten.softmax.int,torch.aten.gelu` -> {"aten.softmax.int", "aten.gelu"}."""
+    names = (name.strip() for name in text.split(","))
+    return frozenset(name.removeprefix("torch.") for name in names if name)
+
+
+def decomposable_ops(module, has_function, legal: frozenset[str]) -> list:
+    """The ops of user functions with a decomposition function that are not legal."""
+    found = []
+    for fn in user_functions(module):
+        found += ops_in(fn.regions[0], lambda op: _decomposable(op, has_function, legal))
+    return found
+
+
+def _decomposable(op, has_function, legal: frozenset[str]) -> bool:
+    key = library_key(op)
+    return key is not None and key not in legal and has_function(DECOMPOSITION_FN_PREFIX + key)
+
+
+def decompose_once(module, cloner: LibraryCloner, legal: frozenset[str], simplify) -> int:
+    """Decompose every decomposable op once; returns how many."""
+    found = decomposable_ops(module, cloner.has, legal)
+    for op in found:
+        key = library_key(op)
+        fn = cloner.import_function(DECOMPOSITION_FN_PREFIX + key, op)
+        _replace(op, fn, cloner.functions, simplify)
+    return len(found)
+
+
+def _replace(op, fn, by_symbol: dict, simplify) -> None:
+    location = op.location
+    parameters = fn.regions[0].blocks[0].arguments
+    with location, ir.InsertionPoint(op):
+        arguments = [_adapt(value, p.type, op)
+                     for value, p in zip(op.operands, parameters, strict=True)]
+        container = _container(fn, arguments)
+    inline_library_calls_in(container, by_symbol)
+    adapters = [defining_op(a) for a, v in zip(arguments, op.operands, strict=True) if a != v]
+    definers = [d for v in op.operands if (d := defining_op(v)) is not None]
+    # Folding an optional's None test exposes the cast under it: bypass, simplify again.
+    for _ in range(2):
+        _bypass_casts(adapters, container.regions[1])
+        simplify(container)
+    _bypass_casts(adapters, container.regions[1])
+    operations, returned = _unwrap(container)
+    _replace_results(op, returned, location)
+    erase_if_dead([*adapters, *operations, *definers])
+
+
+def _adapt(value: ir.Value, param_type: ir.Type, op) -> ir.Value:
+    """`value` as the parameter type: a cast to `!torch.vtensor`, a derefine to an optional."""
+    if value.type == param_type:
+        return value
+    text = str(param_type)
+    if text.startswith("!torch.optional<") and str(value.type) != "!torch.none":
+        value = _adapt(value, ir.Type.parse("!torch." + text[len("!torch.optional<"):-1]), op)
+    if types.parse(param_type) is not None and types.parse(value.type) is not None:
+        erasing = cast(value, param_type)
+        erasing.owner.attributes[_MARK] = ir.UnitAttr.get()
+        return erasing
+    if text.startswith(_DEREFINED):
+        return ir.Operation.create("torch.derefine", results=[param_type], operands=[value]).result
+    op.location.emit_error(
+        f"'{op.operation.name}' op operand of type {value.type} does not fit its decomposition's "
+        f"parameter of type {param_type}"
+    )
+    raise PassFailure
+
+
+_DEREFINED = ("!torch.optional<", "!torch.number", "!torch.union<")
+
+
+def _container(fn, arguments: list):
+    """A `torch.shape.calculate` whose calculation region holds a copy of `fn`'s body on
+    `arguments` while it is simplified: the library-call inliner and the simplifier's
+    patterns then see the copy alone, as they see a calculation. Never verified: it is
+    unwrapped right after."""
+    container = ir.Operation.create("torch.shape.calculate", results=_result_types(fn), regions=2)
+    body = ir.Block.create_at_start(container.regions[0])
+    calculation = ir.Block.create_at_start(container.regions[1])
+    with ir.InsertionPoint(body):
+        ir.Operation.create("torch.shape.calculate.yield", operands=[])
+    with ir.InsertionPoint(calculation):
+        placeholder = ir.Operation.create("torch.shape.calculate.yield.shapes", operands=[])
+    _, returned = copy_body_before(fn, arguments, placeholder)
+    with ir.InsertionPoint(placeholder):
+        ir.Operation.create("torch.shape.calculate.yield.shapes", operands=returned)
+    placeholder.erase()
+    return container
+
+
+_CAST = "torch.tensor_static_info_cast"
+# Marks the casts to `!torch.vtensor` that pass operands as parameters: users that accept
+# the operand's own type read it instead (the cast would hide what the type says).
+_MARK = "torch_refine.decompose_cast"
+
+
+def _is_cast(op) -> bool:
+    return op.operation.name == _CAST
+
+
+def _bypass_casts(adapters: list, region) -> None:
+    for adapter in adapters:
+        _bypass_adapter(adapter)
+    for cast_op in ops_in(region, _is_erasing_cast):
+        _bypass(cast_op)
+
+
+def _bypass_adapter(adapter) -> None:
+    """An operand's cast, also under the derefine that makes it an optional."""
+    if adapter.operation.name == "torch.derefine" and defining_name(adapter.operands[0]) == _CAST:
+        adapter = defining_op(adapter.operands[0])
+    if _is_erasing_cast(adapter):
+        _bypass(adapter)
+
+
+def _is_erasing_cast(op) -> bool:
+    """A cast this pass made to pass an operand as a `!torch.vtensor` parameter."""
+    return _is_cast(op) and _MARK in op.operation.attributes
+
+
+def _bypass(cast_op) -> None:
+    """Users of a static-info cast that accept its operand's type read the operand directly:
+    a cast to `!torch.vtensor` made for a parameter would hide what the operand's type says."""
+    source = cast_op.operands[0]
+    for use in list(cast_op.results[0].uses):
+        if accepts(use, source.type):
+            use.owner.operands[use.operand_number] = source
+
+
+def _simplifier():
+    pattern_set = rewrite.RewritePatternSet()
+    for family in (scalars, lists, control_flow):
+        for root, fn in family.patterns(Options()):
+            pattern_set.add(root, fn)
+    frozen = pattern_set.freeze()
+    config = rewrite.GreedyRewriteConfig()
+    config.use_top_down_traversal = True
+    config.max_iterations = -1
+    # As the simplifier's: hoisting folded constants out of the container (to the
+    # function's entry) can break dominance inside peeled loops.
+    config.region_simplification_level = rewrite.GreedySimplifyRegionLevel.DISABLED
+    config.enable_constant_cse = False
+
+    def simplify(container) -> None:
+        scalars.mark_divisors(container.regions[1])
+        rewrite.apply_patterns_and_fold_greedily(container, frozen, config)
+        scalars.unmark_divisors(container.regions[1])
+
+    return simplify
+
+
+def _unwrap(container) -> tuple[list, list]:
+    """Move the simplified body out before the container; returns its ops and what it yielded."""
+    operations = list(container.regions[1].blocks[0].operations)
+    terminator = operations.pop()
+    for inner in operations:
+        inner.operation.move_before(container)
+    yielded = list(terminator.operands)
+    container.erase()
+    return operations, yielded
+
+
+def _replace_results(op, returned: list, location) -> None:
+    results = list(op.results)
+    unpack = _list_result_unpack(results, [str(r.type) for r in results])
+    values = _list_elements(returned, unpack)
+    if values is None:
+        unpack = None
+        values = _elements(returned, len(op.results))
+    if values is None:
+        location.emit_error(
+            f"'{op.operation.name}' op: its decomposition's results do not match the op's"
+        )
+        raise PassFailure
+    targets = list(unpack.results) if unpack is not None else list(op.results)
+    with location, ir.InsertionPoint(op):
+        for old, new in zip(targets, values, strict=True):
+            old.replace_all_uses_with(new if new.type == old.type else cast(new, old.type))
+    if unpack is not None:
+        unpack.erase()
+    op.erase()
+
+
+def _elements(returned: list, count: int) -> list | None:
+    if len(returned) == count:
+        return returned
+    producer = defining_op(returned[0]) if len(returned) == 1 else None
+    if producer is None or producer.operation.name != "torch.prim.TupleConstruct":
+        return None
+    elements = list(producer.operands)
+    return elements if len(elements) == count else None
+
+
+def _list_elements(returned: list, unpack) -> list | None:
+    if unpack is None or len(returned) != 1:
+        return None
+    producer = defining_op(returned[0])
+    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
+        return None
+    elements = list(producer.operands)
+    return elements if len(elements) == len(unpack.results) else None
+
+
+def _finish_casts(module) -> None:
+    """Bypass the marked casts everywhere (one made for an op a later decomposition
+    replaced may now feed another), erase the unused ones and unmark the rest."""
+    for fn in user_functions(module):
+        marked = ops_in(fn.regions[0], _is_erasing_cast)
+        for cast_op in marked:
+            _bypass(cast_op)
+            if list(cast_op.results[0].uses):
+                del cast_op.operation.attributes[_MARK]
+            else:
+                cast_op.operation.erase()
+
+
+def _erase_identity_casts(module) -> None:
+    def identity(op) -> bool:
+        return _is_cast(op) and op.operands[0].type == op.results[0].type
+
+    for fn in user_functions(module):
+        for cast_op in ops_in(fn.regions[0], identity):
+            cast_op.results[0].replace_all_uses_with(cast_op.operands[0])
+            cast_op.erase()
+
+
+def _result_types(fn) -> list:
+    function_type = ir.TypeAttr(fn.operation.attributes["function_type"]).value
+    return list(ir.FunctionType(function_type).results)
