@@ -52,6 +52,20 @@ def table(outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
+def causes(outcomes: list[Outcome], limit: int = 40) -> str:
+    """Non-exact values grouped by (op, reason), most frequent first, with where seen."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for o in outcomes:
+        for row in o.rows:
+            if "op" in row:
+                key = (row["op"], row["reason"])
+                groups.setdefault(key, []).append(f"{o.model}/{o.level}/{o.dynamism}")
+    ranked = sorted(groups.items(), key=lambda item: -len(item[1]))
+    lines = [f"{len(seen):>6}  {op}: {reason}  [{', '.join(sorted(set(seen))[:4])}]"
+             for (op, reason), seen in ranked[:limit]]
+    return "\n".join(["non-exact values by op and reason:", *lines])
+
+
 def write_details(outcomes: list[Outcome], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w") as out:
@@ -74,6 +88,8 @@ def main() -> int:
     parser.add_argument("--dynamisms", default=",".join(DYNAMISMS))
     parser.add_argument("--out", type=Path, default=CACHE_DIR / "non-exact.tsv")
     parser.add_argument("--json", type=Path, help="also write every outcome as JSON")
+    parser.add_argument("--from-json", type=Path, nargs="*", default=[],
+                        help="print the table of earlier runs' JSON instead of measuring")
     args = parser.parse_args()
     names = [c.name for c in MODELS]
     if args.only:
@@ -81,6 +97,13 @@ def main() -> int:
         if unknown:
             parser.error(f"no such models: {', '.join(sorted(unknown))}")
         names = [n for n in names if n in args.only.split(",")]
+    if args.from_json:
+        outcomes = [Outcome(**record) for path in args.from_json
+                    for record in json.loads(path.read_text())]
+        print(table(outcomes))
+        print(causes(outcomes))
+        write_details(outcomes, args.out)
+        return 1 if any(o.contradictions for o in outcomes) else 0
     jobs = [(n, level, dyn) for n in names for level in args.levels.split(",")
             for dyn in args.dynamisms.split(",")]
     outcomes = []
@@ -90,6 +113,7 @@ def main() -> int:
             if args.json:  # written as they come, so an interrupted run keeps its numbers
                 args.json.write_text(json.dumps([o.__dict__ for o in outcomes], indent=1))
     print(table(outcomes))
+    print(causes(outcomes))
     write_details(outcomes, args.out)
     print(f"non-exact values and failures: {args.out}")
     return 1 if any(o.contradictions for o in outcomes) else 0

@@ -8,6 +8,7 @@ be exported, imported or refined. Shared by build_tools/corpus.py and test_corpu
 from __future__ import annotations
 
 import os
+import re
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ class Outcome:
     level: str
     dynamism: str
     failure: str | None = None  # why the variant has no numbers
-    stage: str | None = None  # export, refine
+    stage: str | None = None  # export, import (invalid IR), refine
     exact: int = 0
     partial: int = 0
     unknown: int = 0
@@ -79,11 +80,31 @@ def measure(name: str, level: str, dynamism: str, cache_dir: Path = CACHE_DIR) -
         outcome.failure, outcome.stage = str(failure), "export"
         return outcome
     try:
+        _parse(text)
+    except Exception as error:  # the importer emitted IR that does not verify
+        outcome.failure, outcome.stage = _reason(error) + _first_error(error), "import"
+        return outcome
+    try:
         _compare(text, outcome)
     except Exception as error:  # a refinement failure is recorded, not fatal
         outcome.failure, outcome.stage = _reason(error), "refine"
         outcome.rows = [{"traceback": traceback.format_exc(limit=3)}]
     return outcome
+
+
+def _parse(text: str):
+    from torch_mlir import ir
+
+    from torch_refine.ir.context import create_context
+
+    with create_context():
+        return ir.Module.parse(text)
+
+
+def _first_error(error: BaseException) -> str:
+    """The verifier's message without its (long) location."""
+    match = re.search(r"'([\w.]+)' op (.*)", str(error))
+    return f" '{match[1]}' op {match[2][:300]}" if match else ""
 
 
 def _compare(text: str, outcome: Outcome) -> None:
