@@ -29,15 +29,26 @@ class ModelCase:
     build: Callable[[], tuple[torch.nn.Module, tuple[torch.Tensor, ...]]]
     # For each example input, the indices of its batch dims (usually dim 0).
     batch_dims: tuple[tuple[int, ...], ...] = field(default=((0,),))
+    # For each example input, the indices of its sequence-length (or image-size) dims;
+    # empty when the model has none that torch.export could leave dynamic.
+    extent_dims: tuple[tuple[int, ...], ...] = field(default=())
 
     def make(self) -> tuple[torch.nn.Module, tuple[torch.Tensor, ...]]:
         torch.manual_seed(0)
         model, inputs = self.build()
         return model.eval(), inputs
 
-    def dynamic_shapes(self) -> tuple[dict[int, torch.export.Dim], ...]:
+    def dynamic_shapes(self, extent: bool = False) -> tuple[dict[int, torch.export.Dim], ...]:
+        """A dynamic batch; with `extent`, a dynamic sequence length or image size too."""
         batch = torch.export.Dim("batch", min=2, max=64)
-        return tuple({d: batch for d in dims} for dims in self.batch_dims)
+        shapes = tuple({d: batch for d in dims} for dims in self.batch_dims)
+        if not extent:
+            return shapes
+        size = torch.export.Dim("extent", min=4, max=32)
+        return tuple(
+            {**dims, **{d: size for d in extents}}
+            for dims, extents in zip(shapes, self.extent_dims, strict=True)
+        )
 
 
 def _tensors(out) -> tuple[torch.Tensor, ...]:

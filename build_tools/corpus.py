@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Refinement on the broad model corpus (test/python/models/corpus3.py): every model at
+three import levels and three dynamisms, erased, refined and compared with the imported types.
+
+    build_tools/corpus.py [--jobs N] [--only llama,bert] [--levels raw,core]
+                          [--dynamisms static,batch] [--out out/corpus/non-exact.tsv]
+
+Exports are cached under out/corpus/ (gitignored; delete it after changing a model).
+Prints the table (level x dynamism) and writes every non-exact value, and every variant
+that failed, with its reason to the --out file. Exits 1 on any contradiction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "test" / "python"))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from models.corpus3 import DYNAMISMS, LEVELS, MODELS  # noqa: E402
+from models.measure import CACHE_DIR, Outcome, measure  # noqa: E402
+
+
+def _measure(job: tuple[str, str, str]) -> Outcome:
+    return measure(*job)
+
+
+def table(outcomes: list[Outcome]) -> str:
+    header = (f"{'level':<6} {'dynamism':<13} {'models':>6} {'values':>7} {'exact %':>8} "
+              f"{'partial':>7} {'unknown':>7} {'contra':>6} {'failed':>6}")
+    lines = [header, "-" * len(header)]
+    for level in LEVELS:
+        for dynamism in DYNAMISMS:
+            cell = [o for o in outcomes if o.level == level and o.dynamism == dynamism]
+            if not cell:
+                continue
+            done = [o for o in cell if o.failure is None]
+            values = sum(o.values for o in done)
+            exact = sum(o.exact for o in done)
+            percent = 100.0 * exact / values if values else 100.0
+            lines.append(
+                f"{level:<6} {dynamism:<13} {len(done):>6} {values:>7} {percent:>8.3f} "
+                f"{sum(o.partial for o in done):>7} {sum(o.unknown for o in done):>7} "
+                f"{sum(o.contradictions for o in done):>6} {len(cell) - len(done):>6}"
+            )
+    return "\n".join(lines)
+
+
+def causes(outcomes: list[Outcome], limit: int = 40) -> str:
+    """Non-exact values grouped by (op, reason), most frequent first, with where seen."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for o in outcomes:
+        for row in o.rows:
+            if "op" in row:
+                key = (row["op"], row["reason"])
+                groups.setdefault(key, []).append(f"{o.model}/{o.level}/{o.dynamism}")
+    ranked = sorted(groups.items(), key=lambda item: -len(item[1]))
+    lines = [f"{len(seen):>6}  {op}: {reason}  [{', '.join(sorted(set(seen))[:4])}]"
+             for (op, reason), seen in ranked[:limit]]
+    return "\n".join(["non-exact values by op and reason:", *lines])
+
+
+def write_details(outcomes: list[Outcome], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as out:
+        out.write("model\tlevel\tdynamism\tkind\top\tlocation\trefined\ttruth\treason\n")
+        for o in outcomes:
+            where = f"{o.model}\t{o.level}\t{o.dynamism}"
+            if o.failure is not None:
+                out.write(f"{where}\tfailed:{o.stage}\t\t\t\t\t{o.failure}\n")
+                continue
+            for row in o.rows:
+                out.write(f"{where}\t{row['kind']}\t{row['op']}\t{row['location']}\t"
+                          f"{row['refined']}\t{row['truth']}\t{row['reason']}\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--only", default="", help="comma-separated model names")
+    parser.add_argument("--levels", default=",".join(LEVELS))
+    parser.add_argument("--dynamisms", default=",".join(DYNAMISMS))
+    parser.add_argument("--out", type=Path, default=CACHE_DIR / "non-exact.tsv")
+    parser.add_argument("--json", type=Path, help="also write every outcome as JSON")
+    parser.add_argument("--from-json", type=Path, nargs="*", default=[],
+                        help="print the table of earlier runs' JSON instead of measuring")
+    args = parser.parse_args()
+    names = [c.name for c in MODELS]
+    if args.only:
+        unknown = set(args.only.split(",")) - set(names)
+        if unknown:
+            parser.error(f"no such models: {', '.join(sorted(unknown))}")
+        names = [n for n in names if n in args.only.split(",")]
+    if args.from_json:
+        outcomes = [Outcome(**record) for path in args.from_json
+                    for record in json.loads(path.read_text())]
+        print(table(outcomes))
+        print(causes(outcomes))
+        write_details(outcomes, args.out)
+        return 1 if any(o.contradictions for o in outcomes) else 0
+    jobs = [(n, level, dyn) for n in names for level in args.levels.split(",")
+            for dyn in args.dynamisms.split(",")]
+    outcomes = []
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for outcome in pool.map(_measure, jobs):
+            outcomes.append(outcome)
+            if args.json:  # written as they come, so an interrupted run keeps its numbers
+                args.json.write_text(json.dumps([o.__dict__ for o in outcomes], indent=1))
+    print(table(outcomes))
+    print(causes(outcomes))
+    write_details(outcomes, args.out)
+    print(f"non-exact values and failures: {args.out}")
+    return 1 if any(o.contradictions for o in outcomes) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

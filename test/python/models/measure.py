@@ -1,0 +1,150 @@
+"""Refinement measured on the broad corpus: export (cached), erase, refine, compare.
+
+One `Outcome` per (model, level, dynamism): the counts against the imported types, every
+value left non-exact with its op, location and reason, or the reason the variant could not
+be exported, imported or refined. Shared by build_tools/corpus.py and test_corpus3.py.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .corpus3 import BY_NAME, export_text
+
+REPO = Path(__file__).resolve().parents[3]
+CACHE_DIR = REPO / "out" / "corpus"
+
+
+@dataclass
+class Outcome:
+    model: str
+    level: str
+    dynamism: str
+    failure: str | None = None  # why the variant has no numbers
+    stage: str | None = None  # export, import (invalid IR), refine
+    exact: int = 0
+    partial: int = 0
+    unknown: int = 0
+    contradictions: int = 0
+    rows: list[dict] = field(default_factory=list)  # every non-exact value
+
+    @property
+    def values(self) -> int:
+        return self.exact + self.partial + self.unknown + self.contradictions
+
+
+def cached_export(name: str, level: str, dynamism: str, cache_dir: Path = CACHE_DIR) -> str:
+    """The variant's IR text, exported once; a failure is cached too (as its reason) and
+    raised again as ExportFailure."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    stem = cache_dir / f"{name}-{level}-{dynamism}"
+    text_path, error_path = stem.with_suffix(".mlir"), stem.with_suffix(".err")
+    if text_path.exists():
+        return text_path.read_text()
+    if error_path.exists():
+        raise ExportFailure(error_path.read_text())
+    try:
+        text = export_text(BY_NAME[name], level, dynamism)
+    except Exception as error:  # any export or import failure is data
+        _write(error_path, _reason(error))
+        raise ExportFailure(_reason(error)) from None
+    _write(text_path, text)
+    return text
+
+
+class ExportFailure(Exception):
+    pass
+
+
+def _reason(error: BaseException) -> str:
+    lines = [line for line in str(error).strip().splitlines() if line.strip()]
+    first = lines[0] if lines else ""
+    return f"{type(error).__name__}: {first}"[:400]
+
+
+def _write(path: Path, text: str) -> None:
+    partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
+def measure(name: str, level: str, dynamism: str, cache_dir: Path = CACHE_DIR) -> Outcome:
+    outcome = Outcome(name, level, dynamism)
+    try:
+        text = cached_export(name, level, dynamism, cache_dir)
+    except ExportFailure as failure:
+        outcome.failure, outcome.stage = str(failure), "export"
+        return outcome
+    try:
+        _parse(text)
+    except Exception as error:  # the importer emitted IR that does not verify
+        outcome.failure, outcome.stage = _reason(error) + _first_error(error), "import"
+        return outcome
+    try:
+        _compare(text, outcome)
+    except Exception as error:  # a refinement failure is recorded, not fatal
+        outcome.failure, outcome.stage = _reason(error), "refine"
+        outcome.rows = [{"traceback": traceback.format_exc(limit=3)}]
+    return outcome
+
+
+def _parse(text: str):
+    from torch_mlir import ir
+
+    from torch_refine.ir.context import create_context
+
+    with create_context():
+        return ir.Module.parse(text)
+
+
+def _first_error(error: BaseException) -> str:
+    """The verifier's message without its (long) location."""
+    match = re.search(r"'([\w.]+)' op (.*)", str(error))
+    return f" '{match[1]}' op {match[2][:300]}" if match else ""
+
+
+def _compare(text: str, outcome: Outcome) -> None:
+    from torch_mlir import ir
+
+    import torch_refine
+    from torch_refine import report
+    from torch_refine.ir.context import create_context
+    from torch_refine.ir.erase import erase_tensor_types
+    from torch_refine.library import loader
+
+    with create_context():
+        truth = ir.Module.parse(text)
+        erased = ir.Module.parse(text)
+        erase_tensor_types(erased.operation)
+    refined = torch_refine.refine(erased).module
+    with refined.context:
+        library = loader.load(refined.context)
+        explainer = report.UnknownExplainer(library.has_function)
+        ours, _ = report.tensor_values(refined.operation, explainer)
+    with truth.context:
+        theirs, _ = report.tensor_values(truth.operation)
+    for mine, true in report.pair_records(ours, theirs):
+        kind = report.classify(mine.info, true.info)
+        if kind == "contradiction":
+            kind = "contradictions"
+        setattr(outcome, kind, getattr(outcome, kind) + 1)
+        if kind == "exact":
+            continue
+        outcome.rows.append({
+            "kind": kind, "op": mine.op_name, "location": report.short_location(mine.location),
+            "refined": mine.info.text(), "truth": true.info.text(),
+            "reason": mine.reason or _partial_reason(mine.info, true.info),
+        })
+
+
+def _partial_reason(refined, truth) -> str:
+    if refined.dtype != truth.dtype:
+        return "dtype lost"
+    if refined.sizes is None:
+        return "rank lost"
+    lost = [i for i, (r, t) in enumerate(zip(refined.sizes, truth.sizes, strict=True)) if r != t]
+    return f"dims lost: {lost}"
