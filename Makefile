@@ -4,6 +4,7 @@
 #   make test    the full suite CI runs: lit + every pytest test
 #   make lint    ruff over the package, tests, tools and benchmark
 #   make fuzz    the differential fuzzer against PyTorch at 3,000 cases (FUZZ_FLAGS)
+#   make corpus  the three-level model corpus (docs/corpus.md)
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -16,7 +17,7 @@ FUZZ_FLAGS ?= --seed 0 --cases 3000
 SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py \
 	test/python/library/test_ir_agreement.py
 
-.PHONY: run test check lint fuzz lit pytest venv regenerate bench clean
+.PHONY: run test check lint fuzz corpus lit pytest venv regenerate bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -50,6 +51,12 @@ lint: $(STAMP)
 # The differential fuzzer at thousands of cases (make test runs a few hundred).
 fuzz: $(STAMP)
 	$(PY) build_tools/fuzz.py $(FUZZ_FLAGS) --jobs $(JOBS)
+
+# The three-level model corpus (raw torch.export, Core ATen, torch-mlir's decompositions);
+# the dynamic-batch column for now (docs/corpus.md). CI runs it after make test.
+corpus: $(STAMP)
+	PYTHONPATH=python $(PY) build_tools/corpus.py --jobs $(JOBS) --dynamisms batch
+	PYTHONPATH=python $(PY) -m pytest -q -m corpus test/python/models/test_corpus3.py -k batch
 
 regenerate: $(STAMP)
 	build_tools/update_abstract_interp_lib.sh

@@ -3,8 +3,6 @@ shape or dtype function for has every function kind that applies to it here."""
 
 from __future__ import annotations
 
-import pytest
-
 from torch_refine.tools import ops
 
 
