@@ -194,10 +194,11 @@ MODELS: tuple[ModelCase, ...] = (
 BY_NAME = {case.name: case for case in MODELS}
 
 
-def export_torch_ir(case: ModelCase, dynamic: bool, context=None):
-    """The model's Torch-dialect module as torch-mlir's FX importer emits it."""
+def export_torch_ir(case: ModelCase, dynamic: bool, context=None, output_type: str = "torch"):
+    """The model's Torch-dialect module as torch-mlir's FX importer emits it ("raw": as
+    torch.export leaves it, without torch-mlir's decompositions)."""
     from torch_mlir import fx
 
     model, inputs = case.make()
     kwargs = {"dynamic_shapes": case.dynamic_shapes()} if dynamic else {}
-    return fx.export_and_import(model, *inputs, output_type="torch", **kwargs)
+    return fx.export_and_import(model, *inputs, output_type=output_type, **kwargs)
