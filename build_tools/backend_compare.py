@@ -97,7 +97,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--backends", default=",".join(BACKENDS))
     parser.add_argument("--cache", type=Path, default=Path("/tmp/torch-refine-backend-compare"))
     parser.add_argument("--timeout", type=float, default=900.0)
-    parser.add_argument("--one", nargs=3, metavar=("FLOW", "BACKEND", "FILE"), help=argparse.SUPPRESS)
+    parser.add_argument("--one", nargs=3, metavar=("FLOW", "BACKEND", "FILE"),
+                        help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         print(json.dumps(lower(*args.one)))

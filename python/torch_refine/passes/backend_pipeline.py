@@ -63,8 +63,9 @@ class BackendPipeline(ModulePass):
 
     def run(self, module) -> None:
         if self.backend not in BACKENDS:
+            expected = ", ".join(BACKENDS)
             module.location.emit_error(
-                f"{self.name}: unknown backend '{self.backend}'; expected one of {', '.join(BACKENDS)}"
+                f"{self.name}: unknown backend '{self.backend}'; expected one of {expected}"
             )
             raise PassFailure
         keep_guards = self._keep_guards()
@@ -103,7 +104,8 @@ class BackendPipeline(ModulePass):
         )
 
     def _refine(self, module, runtime_asserts: bool) -> None:
-        RefinePipeline(extra_library=self.extra_library, runtime_asserts=runtime_asserts).run(module)
+        refine = RefinePipeline(extra_library=self.extra_library, runtime_asserts=runtime_asserts)
+        refine.run(module)
 
     def _decompose(self, module) -> None:
         if passes.is_registered(self.decomposition):  # one of ours, a module pass
