@@ -16,7 +16,7 @@ import warnings
 
 import pytest
 import torch
-from models.corpus import BY_NAME
+from models.corpus import BY_NAME, rebatched
 from models.export_cache import exported_ir, variants
 from torch_mlir import ir
 
@@ -55,20 +55,6 @@ def _ops(module: ir.Module) -> set[str]:
     return names
 
 
-def _rebatched(case, inputs, batch: int):
-    """Inputs with `batch` rows: the example rows repeated; float inputs drawn afresh."""
-    generator = torch.Generator().manual_seed(1)
-    rows = torch.arange(batch) % inputs[0].shape[0]
-    result = []
-    for tensor, dims in zip(inputs, case.batch_dims, strict=True):
-        for dim in dims:
-            tensor = tensor.index_select(dim, rows)
-        if tensor.is_floating_point():
-            tensor = torch.randn(tensor.shape, generator=generator, dtype=tensor.dtype)
-        result.append(tensor)
-    return tuple(result)
-
-
 def _assert_close(got, expected) -> None:
     expected = [expected] if isinstance(expected, torch.Tensor) else list(expected)
     assert len(got) == len(expected)
@@ -87,7 +73,7 @@ def test_raw_ir_reaches_linalg_and_runs_as_eager(name, dynamic, corpus_dir):
     case = BY_NAME[name]
     model, inputs = case.make()
     for batch in JIT_BATCHES if dynamic else (inputs[0].shape[0],):
-        batched = _rebatched(case, inputs, batch) if dynamic else inputs
+        batched = rebatched(case, inputs, batch) if dynamic else inputs
         with torch.no_grad():
             _assert_close(compiled("main", *batched), model(*batched))
 

@@ -26,6 +26,7 @@ from torch_mlir import ir
 from torch_mlir.passmanager import PassManager
 
 from torch_refine import passes
+from torch_refine.ir.module import ops_in
 from torch_refine.passes.base import ModulePass, PassFailure
 from torch_refine.passes.pipelines import RefinePipeline
 
@@ -133,13 +134,5 @@ def _fingerprint(module) -> str:
 
 
 def _erase_runtime_asserts(module) -> None:
-    found = []
-
-    def visit(op):
-        if op.name == "torch.runtime.assert":
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
-    for op in found:
+    for op in ops_in(module.regions[0], lambda op: op.name == "torch.runtime.assert"):
         op.erase()
