@@ -70,17 +70,29 @@ _SCALAR_CTYPES = {"i1": ctypes.c_bool, "i64": ctypes.c_int64, "f32": ctypes.c_fl
 
 def lower_to_linalg(module) -> ir.Module:
     """A copy of `module` (an `ir.Module`, a `Refined` or text) lowered to linalg on tensors."""
-    source = parsing.as_module(module)
-    copy = ir.Module.parse(source.operation.get_asm(enable_debug_info=True), source.context)
+    copy = _copy(parsing.as_module(module))
     _run(copy, f"builtin.module({LINALG_PIPELINE})", "lowering to linalg-on-tensors")
     return copy
 
 
 def compile_module(module, opt_level: int = 2) -> CompiledModule:
     """Lower a Torch-dialect module to LLVM and JIT-compile it."""
-    lowered = lower_to_linalg(module)
+    return _compile(lower_to_linalg(module), opt_level)
+
+
+def compile_linalg(module, opt_level: int = 2) -> CompiledModule:
+    """JIT-compile a copy of a module already lowered to linalg on tensors (for example by
+    `torch-refine-backend-pipeline{backend=linalg-on-tensors}`)."""
+    return _compile(_copy(parsing.as_module(module)), opt_level)
+
+
+def _compile(lowered: ir.Module, opt_level: int) -> CompiledModule:
     _run(lowered, f"builtin.module({','.join(_TO_LLVM)})", "lowering linalg to LLVM")
     return CompiledModule(lowered, opt_level)
+
+
+def _copy(module: ir.Module) -> ir.Module:
+    return ir.Module.parse(module.operation.get_asm(enable_debug_info=True), module.context)
 
 
 def _run(module: ir.Module, pipeline: str, what: str) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 import torch
-from models.corpus import BY_NAME
+from models.corpus import BY_NAME, rebatched
 from models.export_cache import exported_ir, variants
 
 import torch_refine
@@ -41,20 +41,6 @@ def _assert_close(got, expected) -> None:
         torch.testing.assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
 
 
-def _rebatched(case, inputs: tuple[torch.Tensor, ...], batch: int) -> tuple[torch.Tensor, ...]:
-    """Inputs with `batch` rows: the example rows repeated; float inputs drawn afresh."""
-    generator = torch.Generator().manual_seed(1)
-    rows = torch.arange(batch) % inputs[0].shape[0]
-    result = []
-    for tensor, dims in zip(inputs, case.batch_dims, strict=True):
-        for dim in dims:
-            tensor = tensor.index_select(dim, rows)
-        if tensor.is_floating_point():
-            tensor = torch.randn(tensor.shape, generator=generator, dtype=tensor.dtype)
-        result.append(tensor)
-    return tuple(result)
-
-
 @pytest.mark.parametrize(("name", "dynamic"), VARIANTS)
 def test_refined_model_runs_as_eager(name, dynamic, corpus_dir):
     case = BY_NAME[name]
@@ -67,7 +53,7 @@ def test_refined_model_runs_as_eager(name, dynamic, corpus_dir):
     if not dynamic:
         return
 
-    batched = _rebatched(case, inputs, RESPECIALIZED_BATCH)
+    batched = rebatched(case, inputs, RESPECIALIZED_BATCH)
     shapes = [tuple(t.shape) for t in batched]
     respecialized = torch_refine.specialize(refined, shapes)
     with torch.no_grad():
@@ -88,6 +74,6 @@ def test_refined_model_runs_on_the_jit(name, dynamic, corpus_dir):
     model, inputs = case.make()
     compiled = jit.compile_module(torch_refine.refine(_erased(exported_ir(name, dynamic, corpus_dir))))
     for batch in JIT_BATCHES if dynamic else (inputs[0].shape[0],):
-        batched = _rebatched(case, inputs, batch)
+        batched = rebatched(case, inputs, batch)
         with torch.no_grad():
             _assert_close(compiled("main", *batched), model(*batched))

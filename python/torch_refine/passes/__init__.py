@@ -20,6 +20,7 @@ from torch_refine.passes.base import ModulePass
 
 # name -> "module:Class", relative to this package. Keep sorted by name.
 _REGISTRY: dict[str, str] = {
+    "torch-refine-backend-pipeline": "backend_pipeline:BackendPipeline",
     "torch-refine-decompose": "decompose:Decompose",
     "torch-refine-drop-calculations": "drop_calculations:DropCalculations",
     "torch-refine-dtype-pipeline": "pipelines:DtypePipeline",

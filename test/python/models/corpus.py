@@ -205,10 +205,25 @@ MODELS: tuple[ModelCase, ...] = (
 BY_NAME = {case.name: case for case in MODELS}
 
 
-def export_torch_ir(case: ModelCase, dynamic: bool, context=None):
-    """The model's Torch-dialect module as torch-mlir's FX importer emits it."""
+def rebatched(case, inputs: tuple[torch.Tensor, ...], batch: int) -> tuple[torch.Tensor, ...]:
+    """Inputs with `batch` rows: the example rows repeated; float inputs drawn afresh."""
+    generator = torch.Generator().manual_seed(1)
+    rows = torch.arange(batch) % inputs[0].shape[0]
+    result = []
+    for tensor, dims in zip(inputs, case.batch_dims, strict=True):
+        for dim in dims:
+            tensor = tensor.index_select(dim, rows)
+        if tensor.is_floating_point():
+            tensor = torch.randn(tensor.shape, generator=generator, dtype=tensor.dtype)
+        result.append(tensor)
+    return tuple(result)
+
+
+def export_torch_ir(case: ModelCase, dynamic: bool, context=None, output_type: str = "torch"):
+    """The model's Torch-dialect module as torch-mlir's FX importer emits it ("raw": as
+    torch.export leaves it, without torch-mlir's decompositions)."""
     from torch_mlir import fx
 
     model, inputs = case.make()
     kwargs = {"dynamic_shapes": case.dynamic_shapes()} if dynamic else {}
-    return fx.export_and_import(model, *inputs, output_type="torch", **kwargs)
+    return fx.export_and_import(model, *inputs, output_type=output_type, **kwargs)

@@ -17,11 +17,12 @@ def variant_name(dynamic: bool) -> str:
     return "dynamic" if dynamic else "static"
 
 
-def exported_ir(name: str, dynamic: bool, cache_dir: Path) -> str:
-    path = cache_dir / f"{name}-{variant_name(dynamic)}.mlir"
+def exported_ir(name: str, dynamic: bool, cache_dir: Path, output_type: str = "torch") -> str:
+    suffix = "" if output_type == "torch" else f".{output_type}"
+    path = cache_dir / f"{name}-{variant_name(dynamic)}{suffix}.mlir"
     if path.exists():
         return path.read_text()
-    module = export_torch_ir(BY_NAME[name], dynamic)
+    module = export_torch_ir(BY_NAME[name], dynamic, output_type=output_type)
     text = module.operation.get_asm(enable_debug_info=True)
     partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     partial.write_text(text)
