@@ -1,4 +1,4 @@
-# ruff: noqa: RUF005 (signatures spell typing.List/Tuple as the registry does; TorchScript has no list unpacking)
+
 """Shape and dtype functions for torch-refine, compiled at run time from this file:
 
     torch-refine-opt --extra-library=my_ops.py --torch-refine-pipeline model.mlir

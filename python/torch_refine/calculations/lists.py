@@ -1,6 +1,7 @@
 """The list vocabulary of the Torch dialect: which ops mutate a list in place, which only
-read one, and whether a list value (through every alias) is only ever read. Calculations build and read lists (`!torch.list<int>` sizes); what may change
-a list decides whether a read can be answered from the literal that built it."""
+read one, and whether a list value (through every alias) is only ever read. Calculations
+build and read lists (`!torch.list<int>` sizes); what may change a list decides whether a
+read can be answered from the literal that built it."""
 
 from __future__ import annotations
 

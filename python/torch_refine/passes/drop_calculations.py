@@ -7,7 +7,8 @@ the simplify passes could not decide, and it becomes
     torch.runtime.assert %ok, "<the library's message>"
 
 (`%ok` negated, where the branch raises on true, with ops every torch-mlir backend
-conversion lowers, not `aten.__not__`) in front of the wrapped op, with the pure ops computing `%ok` moved out of the region.
+conversion lowers, not `aten.__not__`) in front of the wrapped op, with the pure ops
+computing `%ok` moved out of the region.
 Guards nested in the non-raising branch of a guard are kept too (that branch runs
 whenever the op does). A condition's slice may contain `torch.prim.If`s made of pure ops
 (short-circuit `and`/`or`). A message built with `aten.format` keeps its format string.

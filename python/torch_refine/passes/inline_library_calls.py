@@ -31,7 +31,9 @@ from torch_refine.passes.base import ModulePass, PassFailure
 @dataclass
 class InlineLibraryCalls(ModulePass):
     name: ClassVar[str] = "torch-refine-inline-library-calls"
-    description: ClassVar[str] = "Inline calls to library functions inside calculate ops and erase unused library functions"
+    description: ClassVar[str] = (
+        "Inline calls to library functions inside calculate ops and erase unused library functions"
+    )
 
     def run(self, module) -> None:
         with module.context:
@@ -90,7 +92,8 @@ def _check_inlinable(call, callee, symbol: str, chain: tuple) -> None:
         _fail(call, f"calls @{symbol} recursively (through {' -> '.join(chain)}); library functions cannot recurse")
     blocks = list(callee.regions[0].blocks)
     if len(blocks) != 1:
-        _fail(call, f"calls @{symbol}, which has {len(blocks)} blocks; only single-block library functions can be inlined")
+        _fail(call, f"calls @{symbol}, which has {len(blocks)} blocks; "
+                    "only single-block library functions can be inlined")
     operations = list(blocks[0].operations)
     if not operations or operations[-1].operation.name != "func.return":
         _fail(call, f"calls @{symbol}, whose body does not end in func.return")

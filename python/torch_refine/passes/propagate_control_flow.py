@@ -162,7 +162,8 @@ def _set_carried_type(loop, index: int, new_type: ir.Type) -> None:
 
 def _erase_if_unused_cast(value: ir.Value) -> None:
     producer = defining_op(value)
-    if producer is not None and producer.operation.name == "torch.tensor_static_info_cast" and not len(list(value.uses)):
+    is_cast = producer is not None and producer.operation.name == "torch.tensor_static_info_cast"
+    if is_cast and not len(list(value.uses)):
         producer.operation.erase()
 
 

@@ -275,7 +275,8 @@ class _Builder:
 
     def constant_int(self, value: int) -> ir.Value:
         attribute = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
-        return self.create("torch.constant.int", results=[self.type("!torch.int")], attributes={"value": attribute}).result
+        int_type = self.type("!torch.int")
+        return self.create("torch.constant.int", results=[int_type], attributes={"value": attribute}).result
 
     # Calls the function and yields one value per wrapped result.
     def yield_calculation(self, outer_results, from_list: bool) -> None:
@@ -322,7 +323,8 @@ class _Builder:
         if str(result.type) != expected:
             self.fail(f"expects @\"{self.symbol}\" to return '{expected}', not '{result.type}'")
         if values is None:
-            values = list(self.create("torch.prim.TupleUnpack", [result], [self.type(element)] * len(described)).results)
+            element_types = [self.type(element)] * len(described)
+            values = list(self.create("torch.prim.TupleUnpack", [result], element_types).results)
         by_index = dict(zip(described, values, strict=True))
         return [by_index[i] if i in by_index else self.placeholder() for i in range(len(outer_results))]
 
