@@ -32,12 +32,9 @@ func.func @quantized_decomposed_ops(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !to
 
 // -----
 
-// torch.onnx.rotary_embedding is not on retype's list of ops whose results may be refined
-// in place: its sizes and dtype reach its users through static info casts.
+// torch.onnx ops, like aten and prims ops, take refined result types in place.
 // CHECK-LABEL: func.func @onnx_and_torchvision_ops(
-// CHECK:         %[[R:.*]] = torch.onnx.rotary_embedding {{.*}} -> !torch.vtensor
-// CHECK:         %[[D:.*]] = torch.tensor_static_info_cast %[[R]] : !torch.vtensor to !torch.vtensor<*,f32>
-// CHECK:         torch.tensor_static_info_cast %[[D]] : !torch.vtensor<*,f32> to !torch.vtensor<[1,3,2,6],unk>
+// CHECK:         %[[R:.*]] = torch.onnx.rotary_embedding {{.*}} -> !torch.vtensor<[1,3,2,6],f32>
 // CHECK:         torch.operator "torchvision.roi_align"({{.*}}) : (!torch.vtensor<[2,3,16,16],f32>, !torch.vtensor<[4,5],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.bool) -> !torch.vtensor<[4,3,7,5],f32>
 func.func @onnx_and_torchvision_ops(%arg0: !torch.vtensor<[1,3,2,6],f32>, %arg1: !torch.vtensor<[1,2],si64>, %arg2: !torch.vtensor<[4,3],f32>, %images: !torch.vtensor<[2,3,16,16],f32>, %rois: !torch.vtensor<[4,5],f32>) -> (!torch.vtensor, !torch.vtensor) {
   %int0 = torch.constant.int 0
