@@ -31,3 +31,19 @@ func.func @arange_float_step(%n: !torch.int) -> !torch.vtensor {
   %0 = torch.aten.arange.start_step %int0, %n, %step, %none, %none, %none, %none : !torch.int, !torch.int, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A bool Scalar operand of a torch.operator op reaches the shape function as 1.0 and the
+// dtype function as the int 1: promotion ranks a bool Scalar below every tensor category,
+// so the int answers alike for an si32 tensor. For a bool tensor it would not (bool ^ 1
+// is int64, bool ^ True is bool), so the dtype stays unknown there.
+// CHECK-LABEL: func.func @bool_scalar(
+// CHECK:         torch.operator "aten.bitwise_xor.Scalar"(%arg0, %{{.*}}) : (!torch.vtensor<[3],si32>, !torch.bool) -> !torch.vtensor<[3],si32>
+// CHECK:         torch.operator "aten.bitwise_xor.Scalar"(%arg1, %{{.*}}) : (!torch.vtensor<[3],i1>, !torch.bool) -> !torch.vtensor<[3],unk>
+func.func @bool_scalar(%ints: !torch.vtensor<[3],si32>, %bools: !torch.vtensor<[3],i1>) -> (!torch.vtensor, !torch.vtensor) {
+  %true = torch.constant.bool true
+  %0 = torch.operator "aten.bitwise_xor.Scalar"(%ints, %true) : (!torch.vtensor<[3],si32>, !torch.bool) -> !torch.vtensor
+  %1 = torch.operator "aten.bitwise_xor.Scalar"(%bools, %true) : (!torch.vtensor<[3],i1>, !torch.bool) -> !torch.vtensor
+  return %0, %1 : !torch.vtensor, !torch.vtensor
+}
