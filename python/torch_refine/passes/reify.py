@@ -285,7 +285,8 @@ class _Builder:
         if len(operands) != len(params):
             self.fail(f"has {len(operands)} operands but @\"{self.symbol}\" takes {len(params)} parameters")
         if self.kind.name == "dtype" and _bool_scalar_changes_promotion(operands, params):
-            self.create(self.kind.calculation_yield_op, operands=[self.placeholder() for _ in outer_results])
+            unknown = [self.placeholder() for _ in outer_results]
+            self.create(self.kind.calculation_yield_op, operands=unknown)
             return
         args = [self.adapt(v, p, i) for i, (v, p) in enumerate(zip(operands, params, strict=True))]
         call = self.create(
