@@ -47,3 +47,17 @@ func.func @bool_scalar(%ints: !torch.vtensor<[3],si32>, %bools: !torch.vtensor<[
   %1 = torch.operator "aten.bitwise_xor.Scalar"(%bools, %true) : (!torch.vtensor<[3],i1>, !torch.bool) -> !torch.vtensor
   return %0, %1 : !torch.vtensor, !torch.vtensor
 }
+
+// -----
+
+// A while-like loop peeled one iteration (expand's loop over an unranked operand's dims)
+// gets its remaining trip count from a constant defined before it (once, it came after:
+// "operand #0 does not dominate this use").
+// CHECK-LABEL: func.func @peeled_loop_trip_count(
+// CHECK:         torch.aten.broadcast_to {{.*}} -> !torch.vtensor<*,f32>
+func.func @peeled_loop_trip_count(%arg0: !torch.vtensor<*,f32>) -> !torch.vtensor {
+  %int4 = torch.constant.int 4
+  %sizes = torch.prim.ListConstruct %int4 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %sizes : !torch.vtensor<*,f32>, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
