@@ -112,7 +112,25 @@ def express(value: ir.Value, cache: dict | None = None, depth: int = 0) -> Polyn
     return result
 
 
+# The opaque marker patterns/scalars.py puts between a division and its divisor while a
+# calculation is simplified (torch-mlir's folders must not see the divisor).
+DIVISOR_MARKER = "torch_refine.divisor"
+
+
+def is_divisor_marker(op) -> bool:
+    if op.operation.name != "torch.operator":
+        return False
+    return ir.StringAttr(op.attributes["name"]).value == DIVISOR_MARKER
+
+
+def through_divisor_marker(value: ir.Value) -> ir.Value:
+    """`value`, or the divisor a marker `value` stands for."""
+    producer = defining_op(value)
+    return producer.operands[0] if producer is not None and is_divisor_marker(producer) else value
+
+
 def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
+    value = through_divisor_marker(value)
     producer = defining_op(value)
     if producer is None:
         return None

@@ -396,27 +396,35 @@ def aten〇_softmax〡shape(self: List[int], dim: int, half_to_float: bool) -> L
     return upstream.unary(self)
 
 
-def _softmax_dtype(self_dtype: int, half_to_float: bool, bfloat16_to_float: bool) -> int:
-    if half_to_float:
-        assert self_dtype == 5 or (bfloat16_to_float and self_dtype == 15), \
-            "softmax: half_to_float needs a float16 tensor (or bfloat16 for _softmax)"
-        return 6
-    assert is_float_dtype(self_dtype), "softmax: only floating-point tensors are supported"
-    return self_dtype
+def _softmax_dtype(result: int, log: bool) -> int:
+    """Any dtype, as the meta kernels have it (the CPU kernels reject integral, bool and
+    complex tensors, but only non-empty ones, which a dtype function cannot tell apart);
+    log_softmax of bool subtracts two bool tensors, which raises."""
+    assert not (log and result == 11), "log_softmax: bool tensors are not supported"
+    return result
 
 
-# CPU kernels have no half_to_float; the meta kernels define it.
-_SOFTMAX_DTYPES = _sweep(KernelInvocation, 0, False) + _sweep(Invocation, 0, True)
+def _half_to_float_dtype(self_dtype: int, half_to_float: bool, bfloat16_to_float: bool) -> int:
+    if not half_to_float:
+        return self_dtype
+    assert self_dtype == 5 or (bfloat16_to_float and self_dtype == 15), \
+        "softmax: half_to_float needs a float16 tensor (or bfloat16 for _softmax)"
+    return 6
+
+
+_SOFTMAX_DTYPES = _sweep(Invocation, 0, False) + _sweep(Invocation, 0, True) + [
+    ErrorInvocation(TensorOfShape(2, 3, dtype=torch.float32), 0, True)]
 
 
 @dtype("aten._softmax", invocations=_SOFTMAX_DTYPES)
 def aten〇_softmax〡dtype(self_rank_dtype: Tuple[int, int], dim: int, half_to_float: bool) -> int:
-    return _softmax_dtype(self_rank_dtype[1], half_to_float, True)
+    return _softmax_dtype(_half_to_float_dtype(self_rank_dtype[1], half_to_float, True), False)
 
 
-@dtype("aten._log_softmax", invocations=_SOFTMAX_DTYPES)
+@dtype("aten._log_softmax", invocations=_SOFTMAX_DTYPES
+       + [ErrorInvocation(TensorOfShape(2, 3, dtype=torch.bool), 0, False)])
 def aten〇_log_softmax〡dtype(self_rank_dtype: Tuple[int, int], dim: int, half_to_float: bool) -> int:
-    return _softmax_dtype(self_rank_dtype[1], half_to_float, False)
+    return _softmax_dtype(_half_to_float_dtype(self_rank_dtype[1], half_to_float, False), True)
 
 
 @shape("aten.softmax.int", "aten.log_softmax.int", invocations=_SOFTMAX_SHAPES)
@@ -425,15 +433,21 @@ def aten〇softmax〇int〡shape(self: List[int], dim: int, dtype: Optional[int]
     return upstream.unary(self)
 
 
-@dtype("aten.softmax.int", "aten.log_softmax.int", invocations=[
-    KernelInvocation(TensorOfShape(2, 3, dtype=d), 0, out)
-    for d, out in itertools.product(_DTYPE_SWEEP, (None, torch.float16, torch.float64))
+_SOFTMAX_INT_DTYPES = [
+    Invocation(TensorOfShape(2, 3, dtype=d), 0, out)
+    for d, out in itertools.product(_DTYPE_SWEEP, (None, torch.float16, torch.float64, torch.int32))
 ]
-    + [KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.uint8), 0, None)])
+
+
+@dtype("aten.softmax.int", invocations=_SOFTMAX_INT_DTYPES)
 def aten〇softmax〇int〡dtype(self_rank_dtype: Tuple[int, int], dim: int, dtype: Optional[int] = None) -> int:
-    result = self_rank_dtype[1] if dtype is None else dtype
-    assert is_float_dtype(result), "softmax: only floating-point tensors are supported"
-    return result
+    return _softmax_dtype(self_rank_dtype[1] if dtype is None else dtype, False)
+
+
+@dtype("aten.log_softmax.int", invocations=_SOFTMAX_INT_DTYPES
+       + [ErrorInvocation(TensorOfShape(2, 3, dtype=torch.bool), 0, None)])
+def aten〇log_softmax〇int〡dtype(self_rank_dtype: Tuple[int, int], dim: int, dtype: Optional[int] = None) -> int:
+    return _softmax_dtype(self_rank_dtype[1] if dtype is None else dtype, True)
 
 
 # max, min over every dim: no identity, so no empty tensor (the CPU kernels check it; the

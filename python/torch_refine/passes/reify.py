@@ -38,6 +38,7 @@ from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.symbols import is_library_symbol, library_key, user_functions
 from torch_refine.ir.module import functions, symbol_name
 from torch_refine.ir.types import is_tensor_type_text
+from torch_refine.ir.types import parse as parse_type
 from torch_refine.library import loader as library_loader
 from torch_refine.library.loader import Library
 from torch_refine.passes.base import PassFailure
@@ -284,6 +285,10 @@ class _Builder:
         params = list(self.fn_type.inputs)
         if len(operands) != len(params):
             self.fail(f"has {len(operands)} operands but @\"{self.symbol}\" takes {len(params)} parameters")
+        if self.kind.name == "dtype" and _bool_scalar_changes_promotion(operands, params):
+            unknown = [self.placeholder() for _ in outer_results]
+            self.create(self.kind.calculation_yield_op, operands=unknown)
+            return
         args = [self.adapt(v, p, i) for i, (v, p) in enumerate(zip(operands, params, strict=True))]
         call = self.create(
             "func.call",
@@ -348,6 +353,10 @@ class _Builder:
             return self.adapt_list(value, param_type, index)
         if param_text == "!torch.float" and value_text in ("!torch.int", "!torch.number"):
             return self.create("torch.aten.Float.Scalar", [value], [param_type]).result
+        if value_text == "!torch.bool" and param_text in ("!torch.float", "!torch.number"):
+            # A bool Scalar (torch.operator only: a registered op's Scalar is a number).
+            as_int = self.create("torch.aten.Int.bool", [value], [self.type("!torch.int")]).result
+            return self.adapt(as_int, param_type, index)
         return self.derefine(value, param_type, index)
 
     def copy_literal(self, value: ir.Value) -> ir.Value:
@@ -430,6 +439,25 @@ class _Builder:
             f"operand #{index} of type '{value.type}' cannot be passed as parameter of type "
             f"'{param_type}' of @\"{self.symbol}\""
         )
+
+
+def _bool_scalar_changes_promotion(operands, params) -> bool:
+    """Whether a dtype function could answer differently for a bool Scalar passed as the
+    int 0/1 (no number is typed bool). Promotion ranks a bool Scalar below every tensor
+    category, so the int stands in exactly unless a tensor operand is (or may be) bool."""
+    passes_bool = any(
+        str(v.type) == "!torch.bool" and str(p) in ("!torch.number", "!torch.optional<number>")
+        for v, p in zip(operands, params, strict=False)
+    )
+    if not passes_bool:
+        return False
+    for value in operands:
+        if not is_tensor_type_text(str(value.type)):
+            continue
+        info = parse_type(value.type)
+        if info is None or info.dtype in (None, "i1"):
+            return True
+    return False
 
 
 def _verifies(op) -> bool:

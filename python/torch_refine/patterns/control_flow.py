@@ -125,8 +125,9 @@ class Unroller:
             return True
         with rewriter.ip, op.location:
             condition, carried = _copy_iteration(op, 0, list(op.operands[2:]))
+            remaining = make_constant(trip_count - 1)  # before the clone, which uses it
             rest = op.operation.clone(ip=rewriter.ip)
-            rest.operands[0] = make_constant(trip_count - 1)
+            rest.operands[0] = remaining
         forget_new_literals(rest)
         rest.operands[1] = condition
         for index, value in enumerate(carried):

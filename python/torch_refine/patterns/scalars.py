@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations.dim_facts import express
+from torch_refine.calculations.dim_facts import (
+    DIVISOR_MARKER,
+    express,
+    is_divisor_marker,
+    through_divisor_marker,
+)
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
 from torch_refine.ir.module import ops_in
@@ -219,7 +224,7 @@ def is_non_negative(value: ir.Value, depth: int = 0) -> bool:
         return isinstance(constant, int) and constant >= 0
     except NotConstant:
         pass
-    producer = defining_op(value)
+    producer = defining_op(through_divisor_marker(value))
     if producer is None or depth > _MAX_DEPTH:
         return False
     name = producer.operation.name
@@ -283,13 +288,18 @@ def fold_sign_comparison(op, rewriter):
 # marker (`mark_divisors`); `unmark_divisor` removes the marker once the divisor is a
 # non-zero constant or a symbolic size (which no folder folds), and turns a division by
 # a constant zero into the raise it is; `unmark_divisors` removes the markers left.
+# `floordiv.int`'s folder also computes in doubles (9223372036854775807 // 1 gives -2**63),
+# so its divisor stays marked until the end, and `fold_floordiv` divides two constants
+# exactly (`express` and `is_non_negative` look through the marker).
 DIVISIONS = frozenset({"torch.aten.floordiv.int", "torch.aten.remainder.int", "torch.aten.div.int"})
-DIVISOR_MARKER = "torch_refine.divisor"
+FLOORDIV = "torch.aten.floordiv.int"
 ZERO_DIVISION = "ZeroDivisionError: integer division or modulo by zero"
 
 
 def mark_divisors(region) -> None:
     def may_divide_by_zero(op) -> bool:
+        if op.name == FLOORDIV:
+            return True
         return op.name in DIVISIONS and not _is_non_zero_constant(op.operands[1])
 
     for division in ops_in(region, may_divide_by_zero):
@@ -312,14 +322,24 @@ def _is_non_zero_constant(value: ir.Value) -> bool:
         return False
 
 
-def _is_divisor_marker(op) -> bool:
-    if op.operation.name != "torch.operator":
-        return False
-    return ir.StringAttr(op.attributes["name"]).value == DIVISOR_MARKER
+def fold_floordiv(op, rewriter):
+    """`a // b` of two int constants (b marked), in Python's exact ints."""
+    try:
+        dividend, divisor = (constant_value(through_divisor_marker(v)) for v in op.operands)
+    except NotConstant:
+        return True
+    if not isinstance(dividend, int) or not isinstance(divisor, int) or divisor == 0:
+        return True  # a zero divisor is unmark_divisor's
+    quotient = dividend // divisor
+    if not -(2**63) <= quotient < 2**63:
+        return True  # -2**63 // -1 overflows int64
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(quotient)])
+    return None
 
 
 def unmark_divisor(op, rewriter):
-    if not _is_divisor_marker(op):
+    if not is_divisor_marker(op):
         return True
     divisor = op.operands[0]
     try:
@@ -330,6 +350,8 @@ def unmark_divisor(op, rewriter):
             return True
         zero = False
     if not zero:
+        if any(use.owner.operation.name == FLOORDIV for use in op.result.uses):
+            return True  # stays opaque: fold_floordiv divides exactly
         rewriter.replace_op(op, [divisor])
         return None
     for use in list(op.result.uses):
@@ -347,7 +369,7 @@ def unmark_divisor(op, rewriter):
 
 
 def unmark_divisors(region) -> None:
-    for marker in ops_in(region, _is_divisor_marker):
+    for marker in ops_in(region, is_divisor_marker):
         marker.result.replace_all_uses_with(marker.operands[0])
         marker.erase()
 
@@ -365,4 +387,5 @@ def patterns(options) -> list:
         ("torch.prim.dtype", fold_prim_dtype),
         ("torch.aten.__not__", lower_not),
         ("torch.operator", unmark_divisor),
+        (FLOORDIV, fold_floordiv),
     ]

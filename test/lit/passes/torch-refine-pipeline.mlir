@@ -31,3 +31,33 @@ func.func @arange_float_step(%n: !torch.int) -> !torch.vtensor {
   %0 = torch.aten.arange.start_step %int0, %n, %step, %none, %none, %none, %none : !torch.int, !torch.int, !torch.float, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A bool Scalar operand of a torch.operator op reaches the shape function as 1.0 and the
+// dtype function as the int 1: promotion ranks a bool Scalar below every tensor category,
+// so the int answers alike for an si32 tensor. For a bool tensor it would not (bool ^ 1
+// is int64, bool ^ True is bool), so the dtype stays unknown there.
+// CHECK-LABEL: func.func @bool_scalar(
+// CHECK:         torch.operator "aten.bitwise_xor.Scalar"(%arg0, %{{.*}}) : (!torch.vtensor<[3],si32>, !torch.bool) -> !torch.vtensor<[3],si32>
+// CHECK:         torch.operator "aten.bitwise_xor.Scalar"(%arg1, %{{.*}}) : (!torch.vtensor<[3],i1>, !torch.bool) -> !torch.vtensor<[3],unk>
+func.func @bool_scalar(%ints: !torch.vtensor<[3],si32>, %bools: !torch.vtensor<[3],i1>) -> (!torch.vtensor, !torch.vtensor) {
+  %true = torch.constant.bool true
+  %0 = torch.operator "aten.bitwise_xor.Scalar"(%ints, %true) : (!torch.vtensor<[3],si32>, !torch.bool) -> !torch.vtensor
+  %1 = torch.operator "aten.bitwise_xor.Scalar"(%bools, %true) : (!torch.vtensor<[3],i1>, !torch.bool) -> !torch.vtensor
+  return %0, %1 : !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+// A while-like loop peeled one iteration (expand's loop over an unranked operand's dims)
+// gets its remaining trip count from a constant defined before it (once, it came after:
+// "operand #0 does not dominate this use").
+// CHECK-LABEL: func.func @peeled_loop_trip_count(
+// CHECK:         torch.aten.broadcast_to {{.*}} -> !torch.vtensor<*,f32>
+func.func @peeled_loop_trip_count(%arg0: !torch.vtensor<*,f32>) -> !torch.vtensor {
+  %int4 = torch.constant.int 4
+  %sizes = torch.prim.ListConstruct %int4 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %arg0, %sizes : !torch.vtensor<*,f32>, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}

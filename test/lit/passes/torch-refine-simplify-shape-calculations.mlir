@@ -731,3 +731,26 @@ func.func @sizes_are_not_negative(%arg0: !torch.vtensor<[?,4],f32>) -> !torch.vt
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// Int floor division is folded exactly, never by torch-mlir's folder of aten.floordiv.int,
+// which computes in doubles (it gives 9007199254740996 here, and -2**63 for
+// 9223372036854775807 // 1).
+// CHECK-LABEL: func.func @floordiv_is_exact(
+// CHECK:         torch.shape.calculate.yield %{{.*}} : !torch.vtensor<[9007199254740995,9223372036854775807],unk>
+func.func @floordiv_is_exact(%arg0: !torch.vtensor<[3],f32>) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor<[3],f32> -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %int1 = torch.constant.int 1
+    %big = torch.constant.int 9007199254740995
+    %max = torch.constant.int 9223372036854775807
+    %q = torch.aten.floordiv.int %big, %int1 : !torch.int, !torch.int -> !torch.int
+    %r = torch.aten.floordiv.int %max, %int1 : !torch.int, !torch.int -> !torch.int
+    %list = torch.prim.ListConstruct %q, %r : (!torch.int, !torch.int) -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %list : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}

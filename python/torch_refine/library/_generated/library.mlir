@@ -830,11 +830,13 @@ module {
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._log_softmax(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.int {
+    %true = torch.constant.bool true
     %false = torch.constant.bool false
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%0, %arg2, %false) : (!torch.int, !torch.bool, !torch.bool) -> !torch.int
-    return %1 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.reductions._half_to_float_dtype(%0, %arg2, %false) : (!torch.int, !torch.bool, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%1, %true) : (!torch.int, !torch.bool) -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._log_softmax_backward_data(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %none = torch.constant.none
@@ -931,11 +933,13 @@ module {
     return %int4 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._softmax(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.int {
+    %false = torch.constant.bool false
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%0, %arg2, %true) : (!torch.int, !torch.bool, !torch.bool) -> !torch.int
-    return %1 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.reductions._half_to_float_dtype(%0, %arg2, %true) : (!torch.int, !torch.bool, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%1, %false) : (!torch.int, !torch.bool) -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._softmax_backward_data(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     return %arg3 : !torch.int
@@ -5477,7 +5481,7 @@ module {
     return %7 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.log_softmax.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
-    %str = torch.constant.str "AssertionError: softmax: only floating-point tensors are supported"
+    %true = torch.constant.bool true
     %none = torch.constant.none
     %int1 = torch.constant.int 1
     %0 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
@@ -5488,14 +5492,8 @@ module {
       %3 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
       torch.prim.If.yield %3 : !torch.int
     }
-    %2 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%1) : (!torch.int) -> !torch.bool
-    torch.prim.If %2 -> () {
-      torch.prim.If.yield
-    } else {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    }
-    return %1 : !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%1, %true) : (!torch.int, !torch.bool) -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.logaddexp(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -7876,7 +7874,7 @@ module {
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.softmax.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
-    %str = torch.constant.str "AssertionError: softmax: only floating-point tensors are supported"
+    %false = torch.constant.bool false
     %none = torch.constant.none
     %int1 = torch.constant.int 1
     %0 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
@@ -7887,14 +7885,8 @@ module {
       %3 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
       torch.prim.If.yield %3 : !torch.int
     }
-    %2 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%1) : (!torch.int) -> !torch.bool
-    torch.prim.If %2 -> () {
-      torch.prim.If.yield
-    } else {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    }
-    return %1 : !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%1, %false) : (!torch.int, !torch.bool) -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.softplus(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -20693,6 +20685,40 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.reductions._half_to_float_dtype(%arg0: !torch.int, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: softmax: half_to_float needs a float16 tensor (or bfloat16 for _softmax)"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int5 = torch.constant.int 5
+    %int15 = torch.constant.int 15
+    %int6 = torch.constant.int 6
+    %0 = torch.aten.__not__ %arg1 : !torch.bool -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %arg0 : !torch.int
+    } else {
+      %2 = torch.aten.eq.int %arg0, %int5 : !torch.int, !torch.int -> !torch.bool
+      %3 = torch.prim.If %2 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %4 = torch.prim.If %arg2 -> (!torch.bool) {
+          %5 = torch.aten.eq.int %arg0, %int15 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %5 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If.yield %4 : !torch.bool
+      }
+      torch.prim.If %3 -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield %int6 : !torch.int
+    }
+    return %1 : !torch.int
+  }
   func.func private @__torch_refine_helper.torch_refine.library.reductions._is_matrix_norm(%arg0: !torch.int, %arg1: !torch.bool, %arg2: !torch.optional<list<int>>) -> !torch.bool {
     %none = torch.constant.none
     %false = torch.constant.bool false
@@ -20891,46 +20917,25 @@ module {
     }
     return %1 : !torch.list<bool>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%arg0: !torch.int, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.int {
-    %str = torch.constant.str "AssertionError: softmax: only floating-point tensors are supported"
+  func.func private @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%arg0: !torch.int, %arg1: !torch.bool) -> !torch.int {
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: softmax: half_to_float needs a float16 tensor (or bfloat16 for _softmax)"
+    %str = torch.constant.str "AssertionError: log_softmax: bool tensors are not supported"
     %false = torch.constant.bool false
-    %true = torch.constant.bool true
-    %int5 = torch.constant.int 5
-    %int15 = torch.constant.int 15
-    %int6 = torch.constant.int 6
-    %0 = torch.prim.If %arg1 -> (!torch.int) {
-      %1 = torch.aten.eq.int %arg0, %int5 : !torch.int, !torch.int -> !torch.bool
-      %2 = torch.prim.If %1 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %3 = torch.prim.If %arg2 -> (!torch.bool) {
-          %4 = torch.aten.eq.int %arg0, %int15 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If.yield %4 : !torch.bool
-        } else {
-          torch.prim.If.yield %false : !torch.bool
-        }
-        torch.prim.If.yield %3 : !torch.bool
-      }
-      torch.prim.If %2 -> () {
-        torch.prim.If.yield
-      } else {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      }
-      torch.prim.If.yield %int6 : !torch.int
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.If %arg1 -> (!torch.bool) {
+      %2 = torch.aten.eq.int %arg0, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %2 : !torch.bool
     } else {
-      %1 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg0) : (!torch.int) -> !torch.bool
-      torch.prim.If %1 -> () {
-        torch.prim.If.yield
-      } else {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      }
-      torch.prim.If.yield %arg0 : !torch.int
+      torch.prim.If.yield %false : !torch.bool
     }
-    return %0 : !torch.int
+    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    return %arg0 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.reductions._sum_dtype(%arg0: !torch.int, %arg1: !torch.optional<int>) -> !torch.int {
     %true = torch.constant.bool true
@@ -21000,7 +21005,7 @@ module {
     return %3 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
-    %str = torch.constant.str "AssertionError: softmax: only floating-point tensors are supported"
+    %false = torch.constant.bool false
     %none = torch.constant.none
     %int1 = torch.constant.int 1
     %0 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
@@ -21011,14 +21016,8 @@ module {
       %3 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
       torch.prim.If.yield %3 : !torch.int
     }
-    %2 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%1) : (!torch.int) -> !torch.bool
-    torch.prim.If %2 -> () {
-      torch.prim.If.yield
-    } else {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    }
-    return %1 : !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.reductions._softmax_dtype(%1, %false) : (!torch.int, !torch.bool) -> !torch.int
+    return %2 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -25156,44 +25155,52 @@ module {
     %str_2 = torch.constant.str "bias"
     %str_3 = torch.constant.str "weight"
     %str_4 = torch.constant.str "batch_norm"
-    %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
-    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.gt.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
-    %2 = torch.prim.If %1 -> (!torch.int) {
-      %11 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %11 : !torch.int
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
     } else {
-      torch.prim.If.yield %int0 : !torch.int
-    }
-    %3 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_4, %str_3, %arg1, %2) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %4 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_4, %str_2, %arg2, %2) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %5 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_4, %str_1, %arg3, %2) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %6 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_4, %str_0, %arg4, %2) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %7 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
-    %8:2 = torch.prim.If %7 -> (!torch.bool, !torch.optional<list<int>>) {
-      %11 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %12:2 = torch.prim.If %11 -> (!torch.bool, !torch.optional<list<int>>) {
-        torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
+      %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.gt.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.int) {
+        %14 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %14 : !torch.int
       } else {
-        %13 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %14 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-        %15 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %14, %15 : !torch.bool, !torch.optional<list<int>>
+        torch.prim.If.yield %int0 : !torch.int
       }
-      torch.prim.If.yield %12#0, %12#1 : !torch.bool, !torch.optional<list<int>>
-    } else {
-      torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<list<int>>
+      %6 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_4, %str_3, %arg1, %5) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %7 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_4, %str_2, %arg2, %5) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %8 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_4, %str_1, %arg3, %5) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %9 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_4, %str_0, %arg4, %5) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %10 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
+      %11:2 = torch.prim.If %10 -> (!torch.bool, !torch.optional<list<int>>) {
+        %14 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %15:2 = torch.prim.If %14 -> (!torch.bool, !torch.optional<list<int>>) {
+          torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
+        } else {
+          %16 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+          %17 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+          %18 = torch.derefine %16 : !torch.list<int> to !torch.optional<list<int>>
+          torch.prim.If.yield %17, %18 : !torch.bool, !torch.optional<list<int>>
+        }
+        torch.prim.If.yield %15#0, %15#1 : !torch.bool, !torch.optional<list<int>>
+      } else {
+        torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<list<int>>
+      }
+      torch.prim.If %11#0 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %12 = func.call @__torch_refine_helper.torch_refine.library.nn._batch_norm_shapes(%arg0, %arg1, %arg2, %11#1, %arg4, %arg5) : (!torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
+      %13 = torch.prim.TupleIndex %12, %int0 : !torch.tuple<list<int>, list<int>, list<int>>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %13 : !torch.list<int>
     }
-    torch.prim.If %8#0 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %9 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_shapes(%arg0, %arg1, %arg2, %8#1, %arg4, %arg5) : (!torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>>
-    %10 = torch.prim.TupleIndex %9, %int0 : !torch.tuple<list<int>, list<int>, list<int>>, !torch.int -> !torch.list<int>
-    return %10 : !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bernoulli(%arg0: !torch.list<int>, %arg1: !torch.optional<any>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
