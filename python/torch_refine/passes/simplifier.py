@@ -136,6 +136,7 @@ class Simplifier:
         if prepare is not None:
             prepare(calc)
         scalars.mark_divisors(calc.regions[1])  # or the folders fold divisions by zero
+        lists.negate_list_equalities(calc.regions[1])  # or the folders compare mutated lists
         with _wrapped_ops_detached(calc):
             with unmutated_literals_memo():
                 rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)

@@ -12,6 +12,12 @@ in a nested region, or a user through which the list may be changed or aliased w
 cannot see (a call, a container storing it, a region yield, a cast, an op not modelled, a
 mutation whose returned alias is used). From there on, every user uses one fresh literal of
 the state reached, which keeps at least the length known: the same single object as before.
+
+List equality is compared here too: torch-mlir's folder of `aten.eq.int_list` reads the
+operands of two literals without asking whether either is mutated (an empty literal that a
+loop appends to "differs" from a two-element one). So before a calculation is simplified
+every `eq.int_list` becomes the negation of an `ne.int_list`, which no C++ folder touches,
+and `fold_ne_int_list` compares unmutated literals only.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from torch_refine.ir.constants import (
     make_constant,
     op_key,
 )
+from torch_refine.ir.module import ops_in
+from torch_refine.patterns.scalars import negation
 
 MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
 
@@ -140,6 +148,46 @@ def fold_slice(op, rewriter):
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [_list_construct(elements[start:end:step], op.result.type)])
     return None
+
+
+def negate_list_equalities(region) -> None:
+    """Every `eq.int_list` of `region` becomes `not ne.int_list` (see the module doc)."""
+    for equality in ops_in(region, lambda op: op.name == "torch.aten.eq.int_list"):
+        with ir.InsertionPoint(equality), equality.location:
+            differ = ir.Operation.create(
+                "torch.aten.ne.int_list", results=[equality.result.type], operands=list(equality.operands)
+            ).result
+            equality.result.replace_all_uses_with(negation(differ))
+        equality.erase()
+
+
+def fold_ne_int_list(op, rewriter):
+    lhs, rhs = (literal_elements(v) for v in op.operands)
+    if lhs is None or rhs is None:
+        return True
+    differ = _lists_differ(lhs, rhs)
+    if differ is None:
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(differ)])
+    return None
+
+
+def _lists_differ(lhs: list[ir.Value], rhs: list[ir.Value]) -> bool | None:
+    """Whether two lists of ints differ: decided by their lengths, by one pair of distinct
+    constants, or by every pair being one value or equal constants; else None."""
+    if len(lhs) != len(rhs):
+        return True
+    undecided = False
+    for a, b in zip(lhs, rhs, strict=True):
+        if a == b:
+            continue
+        try:
+            if constant_value(a) != constant_value(b):
+                return True
+        except NotConstant:
+            undecided = True
+    return None if undecided else False
 
 
 def ancestor_in(op, block: ir.Block):
@@ -274,5 +322,6 @@ def patterns(options) -> list:
         ("torch.aten.__getitem__.t", fold_getitem),
         ("torch.aten.add.t", fold_add),
         ("torch.aten.slice.t", fold_slice),
+        ("torch.aten.ne.int_list", fold_ne_int_list),
         ("torch.prim.ListConstruct", interpret_mutations),
     ]

@@ -36,6 +36,8 @@ _EVALUATORS = {
     "torch.aten.Bool.int": bool,
     "torch.aten.Int.bool": int,
     "torch.aten.eq.bool": lambda a, b: a == b,
+    # torch-mlir's folder takes positive steps only (`range(n - 1, -1, -1)` is common).
+    "torch.aten.__range_length": lambda lo, hi, step: len(range(lo, hi, step)),
     # Mixed comparisons compare in double, as the kernels do (an int converts to float).
     "torch.aten.ne.float_int": lambda a, b: a != float(b),
     "torch.aten.lt.float_int": lambda a, b: a < float(b),

@@ -754,3 +754,72 @@ func.func @floordiv_is_exact(%arg0: !torch.vtensor<[3],f32>) -> !torch.vtensor {
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// List equality waits for the loop that fills one operand: torch-mlir's folder of
+// `eq.int_list` would compare the empty literal with [2,4] and take the error branch.
+// CHECK-LABEL: func.func @list_equality_after_a_filling_loop(
+// CHECK-NOT: torch.prim.RaiseException
+// CHECK: } : !torch.vtensor<[2,4],unk>
+func.func @list_equality_after_a_filling_loop(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %int4 = torch.constant.int 4
+    %shape = torch.prim.ListConstruct %int2, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %copy = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %int2, %true, init() {
+    ^bb0(%i: !torch.int):
+      %dim = torch.aten.__getitem__.t %shape, %i : !torch.list<int>, !torch.int -> !torch.int
+      %2 = torch.aten.append.t %copy, %dim : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %same = torch.aten.eq.int_list %copy, %shape : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %same -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    torch.shape.calculate.yield.shapes %copy : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// A range with a negative step (`range(n - 1, -1, -1)`) has a known length: torch-mlir
+// folds positive steps only.
+// CHECK-LABEL: func.func @reversed_range(
+// CHECK: } : !torch.vtensor<[3,2],unk>
+func.func @reversed_range(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %true = torch.constant.bool true
+    %int-1 = torch.constant.int -1
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %shape = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+    %out = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %n = torch.aten.__range_length %int1, %int-1, %int-1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %n, %true, init() {
+    ^bb0(%i: !torch.int):
+      %index = torch.aten.__derive_index %i, %int1, %int-1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %dim = torch.aten.__getitem__.t %shape, %index : !torch.list<int>, !torch.int -> !torch.int
+      %2 = torch.aten.append.t %out, %dim : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    torch.shape.calculate.yield.shapes %out : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
