@@ -11,6 +11,7 @@ Python); ATen's quantization ops have no meta kernels, so they are verified on C
 from typing import List, Optional, Tuple
 
 import torch
+import torch.jit._shape_functions as upstream
 
 from .registry import dtype, shape
 from .testing import (
@@ -73,6 +74,29 @@ def _check_fake_quant_range(quant_min: int, quant_max: int) -> None:
         raise AssertionError("fake_quantize: quant_min should be less than or equal to quant_max")
 
 
+def _check_fake_quant_zero_point(zero_point: int, quant_min: int, quant_max: int) -> None:
+    if zero_point < quant_min or zero_point > quant_max:
+        raise AssertionError("fake_quantize: zero_point must be between quant_min and quant_max")
+
+
+def _check_single_elements(qparams: List[List[int]]) -> None:
+    """The tensor quantization parameters are read as Scalars: one element each."""
+    for sizes in qparams:
+        numel = 1
+        for size in sizes:
+            numel *= size
+        if numel != 1:
+            raise AssertionError("fake_quantize: a quantization parameter tensor must have one element")
+
+
+def _check_per_channel_qparam_dtypes(scale_dtype: int, zero_point_dtype: int) -> None:
+    # float32 or bfloat16 scales; int32, float32 or float16 zero points
+    if scale_dtype not in [6, 15]:
+        raise AssertionError("fake_quantize per channel: scale must be float32 or bfloat16")
+    if zero_point_dtype not in [3, 5, 6]:
+        raise AssertionError("fake_quantize per channel: zero_point must be int32, float32 or float16")
+
+
 def _check_fake_quant_input(self_dtype: int) -> None:
     # float16, float32, float64, bfloat16
     if self_dtype not in [5, 6, 7, 15]:
@@ -84,6 +108,12 @@ def _check_per_channel_params(self: List[int], scale: List[int], axis: int) -> N
         raise AssertionError("per-channel quantization: axis out of range")
     if len(scale) != 1 or scale[0] != self[axis]:
         raise AssertionError("dimensions of scale and zero-point are not consistent with input")
+
+
+def _is_floating(dtype: int) -> bool:
+    # float16, float32, float64, bfloat16 and the float8 types (e5m2, e4m3fn, e5m2fnuz,
+    # e4m3fnuz, e8m0fnu)
+    return dtype in [5, 6, 7, 15, 23, 24, 25, 26, 44]
 
 
 def _check_quantized_dtype(dtype: int) -> None:
@@ -229,8 +259,13 @@ def quantized_decomposed〇quantize_per_channel_group〡dtype(input_rank_dtype: 
 @shape("quantized_decomposed.dequantize_per_channel_group", invocations=[
     KernelInvocation(TensorOfShape(2, 4, dtype=torch.int8), _GROUP_SCALES, _GROUP_ZEROS, -8, 7,
                      torch.int8, 2, torch.float32),
+    ErrorInvocation(TensorOfShape(2, 3, dtype=torch.int8), _GROUP_SCALES, _GROUP_ZEROS, -8, 7,
+                    torch.int8, 2, torch.float32),
+    ErrorInvocation(TensorOfShape(2, 4, 4, dtype=torch.int8), _GROUP_SCALES, _GROUP_ZEROS, -8, 7,
+                    torch.int8, 2, torch.float32),
 ])
 def quantized_decomposed〇dequantize_per_channel_group〡shape(input: List[int], scales: List[int], zero_points: Optional[List[int]], quant_min: int, quant_max: int, dtype: int, group_size: int, output_dtype: int) -> List[int]:
+    _check_channel_group(input, scales, group_size)
     return input
 
 
@@ -316,17 +351,31 @@ def aten〇_make_per_tensor_quantized_tensor〡dtype(self_rank_dtype: Tuple[int,
 
 @shape("aten._make_per_channel_quantized_tensor", invocations=[
     KernelInvocation(TensorOfShape(2, 3, dtype=torch.int8), _F64_SCALES, _ZEROS, 1),
+    KernelInvocation(TensorOfShape(2, 3, dtype=torch.int8), TensorOfShape(2), TensorOfShape(2, dtype=torch.int64), 1),
+    KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int8), _F64_SCALES, TensorOfShape(1, dtype=torch.int64), 1),
+    KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int8), TensorOfShape(1, 3), TensorOfShape(1, 3, dtype=torch.int64), 1),
+    KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int8), _F64_SCALES, TensorOfShape(1, 3, dtype=torch.int64), 1),
 ])
 def aten〇_make_per_channel_quantized_tensor〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int) -> List[int]:
+    # No check against self[axis]: PyTorch makes none either.
+    if upstream.numel(scale) != upstream.numel(zero_point):
+        raise AssertionError("_make_per_channel_quantized_tensor: number of elements in scales and zero_points must match")
+    if len(scale) != 1 or len(zero_point) != 1:
+        raise AssertionError("_make_per_channel_quantized_tensor: scale and zero_points must have dimension 1")
     return self
 
 
 @dtype("aten._make_per_channel_quantized_tensor", invocations=[
     KernelInvocation(TensorOfShape(2, 3, dtype=torch.int8), _F64_SCALES, _ZEROS, 1),
     KernelInvocation(_U8, _F64_SCALES, _ZEROS, 1),
+    KernelInvocation(_U8, TensorOfShape(3), TensorOfShape(3, dtype=torch.float32), 1),
+    KernelInvocation(_U8, TensorOfShape(3, dtype=torch.float8_e4m3fn), _ZEROS, 1),
     KernelErrorInvocation(_F32, _F64_SCALES, _ZEROS, 1),
+    KernelErrorInvocation(_U8, _ZEROS, _ZEROS, 1),
 ])
 def aten〇_make_per_channel_quantized_tensor〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int) -> int:
+    if not _is_floating(scale_rank_dtype[1]):
+        raise AssertionError("_make_per_channel_quantized_tensor: scale tensor must be floating point")
     return _quantized_of(self_rank_dtype[1])
 
 
@@ -335,10 +384,13 @@ def aten〇_make_per_channel_quantized_tensor〡dtype(self_rank_dtype: Tuple[int
 
 @shape("aten.fake_quantize_per_tensor_affine", invocations=[
     KernelInvocation(_F32, 0.1, 0, 0, 255),
+    KernelInvocation(_F32, 0.1, 255, 0, 255),
     KernelErrorInvocation(_F32, 0.1, 0, 255, 0),
+    KernelErrorInvocation(_F32, 0.1, 0, 1, 255),
 ])
 def aten〇fake_quantize_per_tensor_affine〡shape(self: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> List[int]:
     _check_fake_quant_range(quant_min, quant_max)
+    _check_fake_quant_zero_point(zero_point, quant_min, quant_max)
     return self
 
 
@@ -357,9 +409,11 @@ def aten〇fake_quantize_per_tensor_affine〡dtype(self_rank_dtype: Tuple[int, i
 @shape("aten.fake_quantize_per_tensor_affine_cachemask", invocations=[
     KernelInvocation(_F32, 0.1, 0, 0, 255),
     KernelErrorInvocation(_F32, 0.1, 0, 255, 0),
+    KernelErrorInvocation(_F32, 0.1, 256, 0, 255),
 ])
 def aten〇fake_quantize_per_tensor_affine_cachemask〡shape(self: List[int], scale: float, zero_point: int, quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:
     _check_fake_quant_range(quant_min, quant_max)
+    _check_fake_quant_zero_point(zero_point, quant_min, quant_max)
     return self, self
 
 
@@ -380,8 +434,12 @@ _ZERO1 = TensorOfShape(1, dtype=torch.int32)
 
 @shape("aten.fake_quantize_per_tensor_affine.tensor_qparams", invocations=[
     KernelInvocation(_F32, _SCALE1, _ZERO1, 0, 255),
+    KernelInvocation(_F32, TensorOfShape(), TensorOfShape(1, 1, dtype=torch.int32), 0, 255),
+    KernelErrorInvocation(_F32, TensorOfShape(2), _ZERO1, 0, 255),
+    KernelErrorInvocation(_F32, _SCALE1, TensorOfShape(0, dtype=torch.int32), 0, 255),
 ])
 def aten〇fake_quantize_per_tensor_affine〇tensor_qparams〡shape(self: List[int], scale: List[int], zero_point: List[int], quant_min: int, quant_max: int) -> List[int]:
+    _check_single_elements([scale, zero_point])
     return self
 
 
@@ -400,8 +458,11 @@ _ENABLED = TensorOfShape(1, dtype=torch.int64)
 
 @shape("aten._fake_quantize_per_tensor_affine_cachemask_tensor_qparams", invocations=[
     KernelInvocation(_F32, _SCALE1, _ZERO1, _ENABLED, 0, 255),
+    KernelErrorInvocation(_F32, _SCALE1, _ZERO1, TensorOfShape(0, dtype=torch.int64), 0, 255),
+    KernelErrorInvocation(_F32, TensorOfShape(2), _ZERO1, _ENABLED, 0, 255),
 ])
 def aten〇_fake_quantize_per_tensor_affine_cachemask_tensor_qparams〡shape(self: List[int], scale: List[int], zero_point: List[int], fake_quant_enabled: List[int], quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:
+    _check_single_elements([scale, zero_point, fake_quant_enabled])
     return self, self
 
 
@@ -436,11 +497,15 @@ def aten〇fake_quantize_per_channel_affine〡shape(self: List[int], scale: List
 @dtype("aten.fake_quantize_per_channel_affine", invocations=[
     KernelInvocation(_F32, _SCALES, _ZEROS32, 1, 0, 255),
     KernelInvocation(TensorOfShape(2, 3, dtype=torch.float64), _SCALES, _ZEROS32, 1, 0, 255),
+    KernelInvocation(_F32, _SCALES, TensorOfShape(3, dtype=torch.float16), 1, 0, 255),
     KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int32), _SCALES, _ZEROS32, 1, 0, 255),
+    KernelErrorInvocation(_F32, _SCALES, TensorOfShape(3, dtype=torch.uint8), 1, 0, 255),
+    KernelErrorInvocation(_F32, TensorOfShape(3, dtype=torch.float64), _ZEROS32, 1, 0, 255),
 ])
 def aten〇fake_quantize_per_channel_affine〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int, quant_min: int, quant_max: int) -> int:
     _check_fake_quant_range(quant_min, quant_max)
     _check_fake_quant_input(self_rank_dtype[1])
+    _check_per_channel_qparam_dtypes(scale_rank_dtype[1], zero_point_rank_dtype[1])
     return self_rank_dtype[1]
 
 
@@ -457,10 +522,12 @@ def aten〇fake_quantize_per_channel_affine_cachemask〡shape(self: List[int], s
 @dtype("aten.fake_quantize_per_channel_affine_cachemask", invocations=[
     KernelInvocation(_F32, _SCALES, _ZEROS32, 1, 0, 255),
     KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.int64), _SCALES, _ZEROS32, 1, 0, 255),
+    KernelErrorInvocation(_F32, _SCALES, TensorOfShape(3, dtype=torch.int64), 1, 0, 255),
 ])
 def aten〇fake_quantize_per_channel_affine_cachemask〡dtype(self_rank_dtype: Tuple[int, int], scale_rank_dtype: Tuple[int, int], zero_point_rank_dtype: Tuple[int, int], axis: int, quant_min: int, quant_max: int) -> Tuple[int, int]:
     _check_fake_quant_range(quant_min, quant_max)
     _check_fake_quant_input(self_rank_dtype[1])
+    _check_per_channel_qparam_dtypes(scale_rank_dtype[1], zero_point_rank_dtype[1])
     return self_rank_dtype[1], 11
 
 

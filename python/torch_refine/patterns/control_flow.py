@@ -1,4 +1,5 @@
-"""`prim.If` with a decided condition, identical yields, unrolling `prim.Loop`, tuples."""
+"""`prim.If` with a decided condition, identical yields, selects of equals, unrolling
+`prim.Loop`, tuples."""
 
 from __future__ import annotations
 
@@ -57,6 +58,39 @@ def forward_identical_yields(op, rewriter):
 
 
 _DIFFERENT = object()
+
+# `x == y` and `x != y` on ints: the branch in which the two are known equal.
+_EQUAL_BRANCH = {"torch.aten.eq.int": 0, "torch.aten.ne.int": 1}
+
+
+def forward_select_of_equals(op, rewriter):
+    """`y if x == y else x` is `x`: a result one branch yields as x or y and the branch
+    where x == y yields as x or y too is what the other branch yields (broadcasting's
+    `b if a == 1 else a` with b = 1 keeps a's symbolic size)."""
+    condition = op.operands[0].owner if isinstance(op.operands[0], ir.OpResult) else None
+    if condition is None or (equal_branch := _EQUAL_BRANCH.get(condition.operation.name)) is None:
+        return True
+    yields = [_block_ops(op.regions[i])[-1].operands for i in (0, 1)]
+    compared = list(condition.operands)
+    changed = False
+    for number, result in enumerate(op.results):
+        if not len(list(result.uses)):
+            continue
+        when_equal, otherwise = yields[equal_branch][number], yields[1 - equal_branch][number]
+        if _matching(when_equal, compared) is None:
+            continue
+        if (source := _matching(otherwise, compared)) is not None and source.type == result.type:
+            result.replace_all_uses_with(source)
+            changed = True
+    return None if changed else True
+
+
+def _matching(value: ir.Value, candidates: list[ir.Value]) -> ir.Value | None:
+    """The candidate that is `value`, or a constant of the same value."""
+    for candidate in candidates:
+        if value == candidate or _same_constant(value, candidate) is not _DIFFERENT:
+            return candidate
+    return None
 
 
 def _same_constant(a: ir.Value, b: ir.Value):
@@ -222,6 +256,7 @@ def patterns(options) -> list:
     return [
         ("torch.prim.If", inline_constant_if),
         ("torch.prim.If", forward_identical_yields),
+        ("torch.prim.If", forward_select_of_equals),
         ("torch.prim.Loop", unroller),
         ("torch.prim.TupleIndex", fold_tuple_index),
         ("torch.prim.TupleUnpack", fold_tuple_unpack),

@@ -106,3 +106,20 @@ func.func @view_to_unknown_size(%arg0: !torch.vtensor<[?,16],f32>, %n: !torch.in
   %1 = torch.aten.view %arg0, %0 : !torch.vtensor<[?,16],f32>, !torch.list<int> -> !torch.vtensor
   return %1 : !torch.vtensor
 }
+
+// -----
+
+// Broadcasting against a lower-rank operand keeps the batch's symbol (`b if a == 1 else a`
+// with b = 1 is a), so the residual add knows both batches equal: no guard.
+// CHECK-LABEL: func.func @residual_after_lower_rank_broadcast(
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8,16,16],f32>
+// KEEP-LABEL:  func.func @residual_after_lower_rank_broadcast(
+// KEEP:          torch.aten.sub.Tensor {{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "8", "16", "16"\]\]}}}
+func.func @residual_after_lower_rank_broadcast(%arg0: !torch.vtensor<[?,8,16,16],f32>, %arg1: !torch.vtensor<[8,1,1],f32>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.relu %arg0 : !torch.vtensor<[?,8,16,16],f32> -> !torch.vtensor
+  %1 = torch.aten.sub.Tensor %0, %arg1, %int1 : !torch.vtensor, !torch.vtensor<[8,1,1],f32>, !torch.int -> !torch.vtensor
+  %2 = torch.aten.add.Tensor %1, %0, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %2 : !torch.vtensor
+}

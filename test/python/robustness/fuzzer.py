@@ -69,21 +69,32 @@ class Outcome:
 
 
 def fuzzed_ops() -> dict[str, list]:
-    """Op -> its usable template invocations (data-dependent ones need fake tensors)."""
+    """Op -> its usable template invocations (data-dependent ones need fake tensors). Ops
+    that PyTorch's registry lacks (torchvision's without torchvision) have no schema to
+    build a program from."""
     from torch_refine.library import registry
     from torch_refine.library.testing import (
         DataDependentInvocation,
         DataDependentKernelInvocation,
+        op_overload,
     )
 
     by_op: dict[str, list] = {}
     for entry in registry.functions():
-        if entry.kind not in ("shape", "dtype"):
+        if entry.kind not in ("shape", "dtype") or not _has_schema(op_overload, entry.op):
             continue
         templates = [i for i in entry.invocations
                      if not isinstance(i, DataDependentInvocation | DataDependentKernelInvocation)]
         by_op.setdefault(entry.op, []).extend(templates)
     return {op: templates for op, templates in by_op.items() if templates}
+
+
+def _has_schema(op_overload, op: str) -> bool:
+    try:
+        op_overload(op)._schema
+    except (AttributeError, RuntimeError):
+        return False
+    return True
 
 
 def case_ids(seed: int, count: int, ops) -> list[str]:

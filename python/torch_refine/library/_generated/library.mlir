@@ -854,10 +854,21 @@ module {
     return %arg3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._make_per_channel_quantized_tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _make_per_channel_quantized_tensor: scale tensor must be floating point"
     %int1 = torch.constant.int 1
-    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.quantized._quantized_of(%0) : (!torch.int) -> !torch.int
-    return %1 : !torch.int
+    %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._is_floating(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.quantized._quantized_of(%3) : (!torch.int) -> !torch.int
+    return %4 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._make_per_tensor_quantized_tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -3629,8 +3640,11 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
     %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%1) : (!torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %3 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_qparam_dtypes(%3, %4) : (!torch.int, !torch.int) -> !torch.none
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %6 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.fake_quantize_per_channel_affine_cachemask(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<int, int> {
     %int1 = torch.constant.int 1
@@ -3638,9 +3652,12 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
     %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_input(%1) : (!torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %4 = torch.prim.TupleConstruct %3, %int11 : !torch.int, !torch.int -> !torch.tuple<int, int>
-    return %4 : !torch.tuple<int, int>
+    %3 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_qparam_dtypes(%3, %4) : (!torch.int, !torch.int) -> !torch.none
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.TupleConstruct %6, %int11 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %7 : !torch.tuple<int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.fake_quantize_per_tensor_affine(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -20365,6 +20382,25 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_zero_point(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: fake_quantize: zero_point must be between quant_min and quant_max"
+    %true = torch.constant.bool true
+    %0 = torch.aten.lt.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %2 = torch.aten.gt.int %arg0, %arg2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %2 : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: dimensions of scale and zero-point are not consistent with input"
     %none = torch.constant.none
@@ -20399,6 +20435,34 @@ module {
       torch.prim.If.yield %9 : !torch.bool
     }
     torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_qparam_dtypes(%arg0: !torch.int, %arg1: !torch.int) -> !torch.none {
+    %str = torch.constant.str "AssertionError: fake_quantize per channel: zero_point must be int32, float32 or float16"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: fake_quantize per channel: scale must be float32 or bfloat16"
+    %int6 = torch.constant.int 6
+    %int15 = torch.constant.int 15
+    %int3 = torch.constant.int 3
+    %int5 = torch.constant.int 5
+    %0 = torch.prim.ListConstruct %int6, %int15 : (!torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.__contains__.int_list %0, %arg0 : !torch.list<int>, !torch.int -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.ListConstruct %int3, %int5, %int6 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %4 = torch.aten.__contains__.int_list %3, %arg1 : !torch.list<int>, !torch.int -> !torch.bool
+    %5 = torch.aten.__not__ %4 : !torch.bool -> !torch.bool
+    torch.prim.If %5 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -20519,6 +20583,47 @@ module {
       torch.prim.If.yield
     }
     return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_single_elements(%arg0: !torch.list<list<int>>) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: fake_quantize: a quantization parameter tensor must have one element"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %1 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %2 = torch.aten.len.t %1 : !torch.list<int> -> !torch.int
+      %3 = torch.prim.Loop %2, %true, init(%int1) {
+      ^bb0(%arg2: !torch.int, %arg3: !torch.int):
+        %5 = torch.aten.__getitem__.t %1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %6 = torch.aten.mul.int %arg3, %5 : !torch.int, !torch.int -> !torch.int
+        torch.prim.Loop.condition %true, iter(%6 : !torch.int)
+      } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+      %4 = torch.aten.ne.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %4 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._is_floating(%arg0: !torch.int) -> !torch.bool {
+    %int5 = torch.constant.int 5
+    %int6 = torch.constant.int 6
+    %int7 = torch.constant.int 7
+    %int15 = torch.constant.int 15
+    %int23 = torch.constant.int 23
+    %int24 = torch.constant.int 24
+    %int25 = torch.constant.int 25
+    %int26 = torch.constant.int 26
+    %int44 = torch.constant.int 44
+    %0 = torch.prim.ListConstruct %int5, %int6, %int7, %int15, %int23, %int24, %int25, %int26, %int44 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.__contains__.int_list %0, %arg0 : !torch.list<int>, !torch.int -> !torch.bool
+    return %1 : !torch.bool
   }
   func.func private @__torch_refine_helper.torch_refine.library.quantized._quantized_of(%arg0: !torch.int) -> !torch.int {
     %none = torch.constant.none
@@ -24178,8 +24283,10 @@ module {
     return %10 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten._fake_quantize_per_tensor_affine_cachemask_tensor_qparams(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<list<int>, list<int>> {
-    %0 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %0 : !torch.tuple<list<int>, list<int>>
+    %0 = torch.prim.ListConstruct %arg1, %arg2, %arg3 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_single_elements(%0) : (!torch.list<list<int>>) -> !torch.none
+    %2 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %2 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten._fft_c2r(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "_fft_c2r"
@@ -24240,6 +24347,35 @@ module {
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._make_per_channel_quantized_tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: _make_per_channel_quantized_tensor: scale and zero_points must have dimension 1"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: _make_per_channel_quantized_tensor: number of elements in scales and zero_points must match"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg2) : (!torch.list<int>) -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.ne.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %6 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.ne.int %6, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._make_per_tensor_quantized_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int) -> !torch.list<int> {
@@ -26993,15 +27129,19 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg3, %arg4) : (!torch.int, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_zero_point(%arg2, %arg3, %arg4) : (!torch.int, !torch.int, !torch.int) -> !torch.none
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine.tensor_qparams(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_single_elements(%0) : (!torch.list<list<int>>) -> !torch.none
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine_cachemask(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<list<int>, list<int>> {
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg3, %arg4) : (!torch.int, !torch.int) -> !torch.none
-    %1 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %1 : !torch.tuple<list<int>, list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_zero_point(%arg2, %arg3, %arg4) : (!torch.int, !torch.int, !torch.int) -> !torch.none
+    %2 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %2 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.fft_fft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
@@ -32223,6 +32363,7 @@ module {
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_channel_group(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_channel_group(%arg0, %arg1, %arg6) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.optional<int>) -> !torch.list<int> {
