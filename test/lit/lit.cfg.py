@@ -1,6 +1,6 @@
-# Self-contained lit configuration: no site config, no install step needed.
+# Self-contained lit configuration: no site config, no install step needed. The
+# substitutions come from torch_refine.tools.lit_config, which downstream projects reuse.
 import os
-import shlex
 import sys
 
 import lit.formats
@@ -16,21 +16,9 @@ config.excludes += [
     if name.startswith("_") and name.endswith(".py")
 ]
 
-_repo_root = os.path.dirname(os.path.dirname(config.test_source_root))
-_python = shlex.quote(sys.executable)
-_venv_bin = os.path.dirname(sys.executable)
+_package_root = os.path.join(os.path.dirname(os.path.dirname(config.test_source_root)), "python")
+sys.path.insert(0, _package_root)
+from torch_refine.tools.lit_config import configure  # noqa: E402
 
-config.environment["PATH"] = os.pathsep.join([_venv_bin, config.environment.get("PATH", "")])
-config.environment["PYTHONPATH"] = os.path.join(_repo_root, "python")
-for name, value in os.environ.items():
-    if name.startswith("TORCH_REFINE_"):
-        config.environment[name] = value
-
-# lit's internal shell loses the environment set here for commands after a builtin (`cat`,
-# `diff`) on the same RUN line, so the package path travels with every command that needs it.
-_with_package = f"env PYTHONPATH={shlex.quote(config.environment['PYTHONPATH'])} {_python}"
-config.substitutions.append(("%PYTHON", _with_package))
-config.substitutions.append(("torch-refine-opt", f"{_with_package} -m torch_refine.tools.opt"))
-config.substitutions.append(("torch-mlir-opt", shlex.quote(os.path.join(_venv_bin, "torch-mlir-opt"))))
-
+configure(config, python_path=_package_root)
 config.maxIndividualTestTime = 120
