@@ -54,6 +54,36 @@ IDENTICAL = {
     "verify-roundtrip": ["--verify-roundtrip", "-p", PIPELINE],
     "any-anchor": ["-p", "any(canonicalize,func.func(cse))"],
     "pass-flags": ["--canonicalize=max-iterations=2", "--cse", "--torch-shape-refinement-pipeline"],
+    "bytecode-version": ["--emit-bytecode", "--emit-bytecode-version=1"],
+    "skip-regions": ["--mlir-print-skip-regions"],
+}
+
+# Bare functions with a named location, a resource and a split marker: what llama lacks.
+NAMED = """\
+func.func @f(%arg0: !torch.vtensor<[2],f32>) -> !torch.vtensor<[2],f32> {
+  %0 = torch.aten.tanh %arg0 : !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32> loc("hidden_state")
+  %1 = torch.vtensor.literal(dense_resource<weights> : tensor<2xf32>) : !torch.vtensor<[2],f32>
+  %2 = torch.aten.mul.Tensor %0, %1 : !torch.vtensor<[2],f32>, !torch.vtensor<[2],f32> -> !torch.vtensor<[2],f32>
+  return %2 : !torch.vtensor<[2],f32>
+}
+// -----
+func.func @g() {
+  return
+}
+
+{-#
+  dialect_resources: {
+    builtin: {
+      weights: "0x040000000000803F00000040"
+    }
+  }
+#-}
+"""
+IDENTICAL_ON_NAMED = {
+    "plain": [],
+    "nameloc-prefix": ["--mlir-use-nameloc-as-prefix"],
+    "elide-resources": ["--mlir-elide-resource-strings-if-larger=8"],
+    "output-split-marker": ["--split-input-file", "--output-split-marker=//=="],
 }
 
 
@@ -74,6 +104,59 @@ def test_same_output_as_torch_mlir_opt(flags):
     assert ours.stderr.decode() == theirs.stderr.decode()
 
 
+@pytest.mark.parametrize("flags", IDENTICAL_ON_NAMED.values(), ids=IDENTICAL_ON_NAMED.keys())
+def test_same_output_on_names_and_resources(flags, tmp_path):
+    source = tmp_path / "named.mlir"
+    source.write_text(NAMED)
+    theirs = _run([TORCH_MLIR_OPT], source, *flags)
+    ours = _run(_ours(), source, *flags)
+    assert ours.returncode == theirs.returncode == 0
+    assert ours.stdout == theirs.stdout
+
+
+UNSUPPORTED_OP = """\
+func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32> {
+  %0 = torch.operator "foo.bar"(%arg0) : (!torch.vtensor<[2,3],f32>) -> !torch.vtensor<[2,3],f32>
+  return %0 : !torch.vtensor<[2,3],f32>
+}
+"""
+DIAGNOSTIC_FLAGS = {
+    "default": [],
+    "no-notes": ["--mlir-disable-diagnostic-notes"],
+    "no-op-note": ["--mlir-print-op-on-diagnostic=false"],
+    "errors-only": ["--mlir-diagnostic-verbosity-level=errors"],
+}
+
+
+@pytest.mark.parametrize("flags", DIAGNOSTIC_FLAGS.values(), ids=DIAGNOSTIC_FLAGS.keys())
+def test_same_diagnostics_as_torch_mlir_opt(flags, tmp_path):
+    """A C++ pass fails (the error and its operation note): the same lines on stderr."""
+    source = tmp_path / "unsupported.mlir"
+    source.write_text(UNSUPPORTED_OP)
+    command = [source, "--torch-backend-to-linalg-on-tensors-backend-pipeline", *flags]
+    theirs = _run([TORCH_MLIR_OPT], *command)
+    ours = _run(_ours(), *command)
+    assert ours.returncode == theirs.returncode == 1
+    assert _diagnostic_lines(ours.stderr) == _diagnostic_lines(theirs.stderr)
+
+
+def test_run_reproducer_like_torch_mlir_opt(tmp_path):
+    """A reproducer torch-mlir-opt wrote runs its pipeline again, in either tool."""
+    source, reproducer = tmp_path / "unsupported.mlir", tmp_path / "reproducer.mlir"
+    source.write_text(UNSUPPORTED_OP)
+    _run([TORCH_MLIR_OPT], source, "--torch-backend-to-linalg-on-tensors-backend-pipeline",
+         f"--mlir-pass-pipeline-crash-reproducer={reproducer}")
+    theirs = _run([TORCH_MLIR_OPT], reproducer, "--run-reproducer")
+    ours = _run(_ours(), reproducer, "--run-reproducer")
+    assert ours.returncode == theirs.returncode == 1
+    assert _diagnostic_lines(ours.stderr) == _diagnostic_lines(theirs.stderr)
+    assert "failed to legalize operation 'torch.operator'" in ours.stderr.decode()
+
+
+def _diagnostic_lines(stderr: bytes) -> list[str]:
+    return [line for line in stderr.decode().splitlines() if re.match(r"^\S+:\d+:\d+: \w+: ", line)]
+
+
 def test_bytecode_input_reads_as_text(tmp_path):
     bytecode = tmp_path / "llama.mlirbc"
     bytecode.write_bytes(_run([TORCH_MLIR_OPT], LLAMA, "--emit-bytecode").stdout)
@@ -87,6 +170,15 @@ def test_timing_report_has_the_same_structure(display):
     ours = _run(_ours(), LLAMA, *flags).stderr.decode()
     assert _layout(ours) == _layout(theirs)
     assert _names(ours, display) == _names(theirs, display)
+
+
+def test_json_timing_report_has_the_same_structure():
+    """Tree display; times blanked, every other character compared."""
+    flags = ["--mlir-timing", "--mlir-output-format=json", "--mlir-disable-threading", "-p", PIPELINE]
+    theirs = _run([TORCH_MLIR_OPT], LLAMA, *flags, "-o", "/dev/null").stderr.decode()
+    ours = _run(_ours(), LLAMA, *flags, "-o", "/dev/null").stderr.decode()
+    number = re.compile(r" *\d+\.\d+")
+    assert number.sub("<n>", ours) == number.sub("<n>", theirs)
 
 
 def test_timing_nests_the_stages_of_the_refinement_pipeline():

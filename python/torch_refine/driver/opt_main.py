@@ -119,7 +119,7 @@ class OptMain:
             self.stderr.write(timing.render_statistics(pass_manager.statistics, display))
         if self.timing is not None:
             self.timing.add_passes(pass_manager.finish_timing())
-            self.stderr.write(self.timing.render(args.mlir_timing_display))
+            self.stderr.write(self.timing.render(args.mlir_timing_display, args.mlir_output_format))
         self.stderr.flush()
 
     def _timer(self, name: str):
@@ -135,6 +135,8 @@ class OptMain:
             parser.exit(0)
         if args.pass_flags and args.pass_pipeline is not None:
             parser.error("'--pass-pipeline' option can't be used with individual pass options")
+        if args.run_reproducer:
+            _configure_from_reproducer(args, parser)
         if args.pass_pipeline is None:
             args.pass_pipeline = pipeline_syntax.pipeline_text_from_flags(args.pass_flags)
         return args
@@ -214,10 +216,12 @@ class OptMain:
         reported = self.collected + errors
         if args.verify_diagnostics:
             expectations = verify_diagnostics.parse_expectations(chunk.text, chunk.source_name)
-            problems = verify_diagnostics.verify(expectations, reported)
-            self._report(problems)
+            problems = verify_diagnostics.verify(
+                expectations, reported, only_expected=args.verify_diagnostics == "only-expected"
+            )
+            self._report(problems, args)
             return ChunkResult(output, not problems)
-        self._report(reported)
+        self._report(reported, args)
         if internal_error:
             self._write_reproducer(chunk, context, args)
         return ChunkResult(output, output is not None)
@@ -227,7 +231,7 @@ class OptMain:
         if args.emit_bytecode:
             self._emit_bytecode(results, args, succeeded)
             return
-        text = f"{SPLIT_MARKER}\n".join(result.output or "" for result in results)
+        text = f"{args.output_split_marker}\n".join(result.output or "" for result in results)
         if args.output == "-":
             self.stdout.write(text)
             self.stdout.flush()
@@ -254,23 +258,34 @@ class OptMain:
         self.collected.append(diagnostics.from_mlir(diagnostic, self.current_source_name))
         return True  # handled: keep MLIR from printing it in its own format
 
-    def _report(self, reported: list[diagnostics.Diagnostic]) -> None:
+    def _report(self, reported: list[diagnostics.Diagnostic], args: argparse.Namespace) -> None:
+        shown = _SHOWN_SEVERITIES[args.mlir_diagnostic_verbosity_level]
         for diagnostic in reported:
+            if diagnostic.severity not in shown:
+                continue
+            if args.run_reproducer and diagnostic.message == _REPRODUCER_WARNING:
+                continue  # the resource was read, by _configure_from_reproducer
+            notes = [note for note in diagnostic.notes if _note_shown(note, args)]
+            if len(notes) != len(diagnostic.notes):
+                diagnostic = dataclasses.replace(diagnostic, notes=tuple(notes))
             self.stderr.write(diagnostics.format_diagnostic(diagnostic, self.sources))
         self.stderr.flush()
 
     def _print(self, module_op: ir.Operation, args: argparse.Namespace) -> str | bytes:
         if args.emit_bytecode:
             buffer = io.BytesIO()
-            module_op.write_bytecode(buffer)
+            module_op.write_bytecode(buffer, desired_version=args.emit_bytecode_version)
             return buffer.getvalue()
         asm = module_op.get_asm(
             large_elements_limit=args.mlir_elide_elementsattrs_if_larger,
+            large_resource_limit=args.mlir_elide_resource_strings_if_larger,
             enable_debug_info=args.mlir_print_debuginfo,
             pretty_debug_info=args.mlir_pretty_debuginfo,
             print_generic_op_form=args.mlir_print_op_generic,
             use_local_scope=args.mlir_print_local_scope,
+            use_name_loc_as_prefix=args.mlir_use_nameloc_as_prefix,
             assume_verified=True,
+            skip_regions=args.mlir_print_skip_regions,
         )
         return asm + "\n"
 
@@ -424,6 +439,44 @@ def _split(source_name: str, lines: list[str], marker: str = SPLIT_MARKER):
 
 
 _NO_TIMER = contextlib.nullcontext()
+
+
+_REPRODUCER = re.compile(
+    r'mlir_reproducer:\s*\{\s*pipeline:\s*"((?:[^"\\]|\\.)*)",\s*'
+    r"disable_threading:\s*(true|false),\s*verify_each:\s*(true|false)"
+)
+_REPRODUCER_WARNING = "ignoring unknown external resources for 'mlir_reproducer'"
+
+
+def _configure_from_reproducer(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """--run-reproducer: the pipeline and options of the input's `mlir_reproducer` resource
+    (what --mlir-pass-pipeline-crash-reproducer writes) replace the command line's."""
+    if args.input == "-":
+        parser.error("--run-reproducer reads its pipeline from an input file, not stdin")
+    with open(args.input, encoding="utf-8", errors="replace") as file:
+        found = _REPRODUCER.search(file.read())
+    if found is None:
+        parser.error(f"{args.input}: no mlir_reproducer resource with a pipeline")
+    pipeline, disable_threading, verify_each = found.groups()
+    args.pass_pipeline = re.sub(r"\\(.)", r"\1", pipeline)
+    args.mlir_disable_threading = disable_threading == "true"
+    args.verify_each = verify_each == "true"
+
+
+def _note_shown(note: diagnostics.Diagnostic, args: argparse.Namespace) -> bool:
+    """As mlir-opt: the operation note follows --mlir-print-op-on-diagnostic only, other
+    notes --mlir-disable-diagnostic-notes."""
+    if note.message.startswith(diagnostics.OP_NOTE_PREFIX):
+        return args.mlir_print_op_on_diagnostic
+    return not args.mlir_disable_diagnostic_notes
+
+
+# --mlir-diagnostic-verbosity-level: the severities each level shows.
+_SHOWN_SEVERITIES = {
+    "errors": ("error",),
+    "warnings": ("error", "warning"),
+    "remarks": ("error", "warning", "remark"),
+}
 
 
 _DUMP_HEADER = re.compile(r"^// -----// IR Dump (Before|After) [^:]+: ([^{ ]+)")
@@ -636,7 +689,26 @@ def _argument_parser() -> argparse.ArgumentParser:
         metavar="MARKER",
         help="process chunks split by the marker ('// -----' when none is given)",
     )
-    add("--verify-diagnostics", action="store_true", help="check expected-* comments")
+    add("--output-split-marker", default=SPLIT_MARKER, metavar="MARKER",
+        help="the marker joining the output of split chunks")
+    add(
+        "--verify-diagnostics",
+        nargs="?",
+        const="all",
+        choices=("all", "only-expected"),
+        help="check expected-* comments (only-expected: unexpected diagnostics pass)",
+    )
+    add("--mlir-diagnostic-verbosity-level", choices=tuple(_SHOWN_SEVERITIES), default="remarks")
+    add("--mlir-disable-diagnostic-notes", action="store_true", help="print no notes")
+    add(
+        "--mlir-print-op-on-diagnostic",
+        type=_llvm_bool,
+        nargs="?",
+        const=True,
+        default=True,
+        metavar="BOOL",
+        help="print the operation a diagnostic is on as a note",
+    )
     add("--allow-unregistered-dialect", action="store_true")
     add(
         "--extra-library",
@@ -656,6 +728,8 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("--mlir-pretty-debuginfo", action="store_true")
     add("--mlir-print-local-scope", action="store_true")
     add("--mlir-print-op-generic", action="store_true")
+    add("--mlir-print-skip-regions", action="store_true", help="skip regions when printing ops")
+    add("--mlir-use-nameloc-as-prefix", action="store_true", help="print SSA IDs using NameLocs as prefixes")
     _add_instrumentation_flags(parser)
     add("--mlir-pass-flag", action=_AppendMlirPassFlag, dest="pass_flags", help=argparse.SUPPRESS)
     flags = parser.add_argument_group("torch-refine passes and pipelines")
@@ -677,10 +751,18 @@ def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     add = parser.add_argument
     add("--mlir-timing", action="store_true", help="display execution times")
     add("--mlir-timing-display", choices=("list", "tree"), default="tree")
+    add("--mlir-output-format", choices=("text", "json"), default="text", help="the timing report's format")
     add("--mlir-pass-statistics", action="store_true", help="display the statistics of each pass")
     add("--mlir-pass-statistics-display", choices=("list", "pipeline"), default="pipeline")
     add("--dump-pass-pipeline", action="store_true", help="print the pipeline that will be run")
     add("--emit-bytecode", action="store_true", help="emit bytecode when generating output")
+    add("--emit-bytecode-version", type=int, metavar="N", help="the bytecode version to emit")
+    add(
+        "--mlir-elide-resource-strings-if-larger",
+        type=int,
+        metavar="N",
+        help="elide the values of resources longer than N characters",
+    )
     add(
         "--mlir-elide-elementsattrs-if-larger",
         type=int,
@@ -697,6 +779,7 @@ def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     add("--version", action="store_true", help="display the version of this program")
     add("--verify-roundtrip", action="store_true", help="round-trip the IR after parsing")
     add("--no-implicit-module", action="store_true", help="parse no implicit top-level module")
+    add("--run-reproducer", action="store_true", help="run the pipeline stored in the input's mlir_reproducer resource")
     for when in ("before", "after"):
         add(
             f"--mlir-print-ir-{when}",

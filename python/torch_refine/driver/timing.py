@@ -98,9 +98,11 @@ class TimingReport:
         output = [t for t in self.timers if t.name == "Output"]
         self.timers = [t for t in self.timers if t.name != "Output"] + timers + output
 
-    def render(self, display: str) -> str:
+    def render(self, display: str, output_format: str = "text") -> str:
         total = time.perf_counter() - self.start
         rest = max(total - sum(t.seconds for t in self.timers), 0.0)
+        if output_format == "json":
+            return _render_json(self.timers, display, rest, total)
         if display == "list":
             rows = [("root", total), *_merged_by_name(self.timers)]
         else:
@@ -118,6 +120,28 @@ class TimingReport:
             for name, seconds in rows
         ]
         return "".join(lines)
+
+
+def _render_json(timers: list[TimerNode], display: str, rest: float, total: float) -> str:
+    """MLIR's `--mlir-output-format=json` timing report (wall times, as single-threaded)."""
+
+    def entry(name: str, seconds: float) -> str:
+        wall = f'{{"duration": {seconds:8.4f}, "percentage": {_percent(seconds, total):5.1f}}}'
+        return f'{{"wall": {wall}, "name": "{name}"'
+
+    def nested(node: TimerNode, indent: str) -> list[str]:
+        lines = [f"{indent}{entry(node.name, node.seconds)}, \"passes\": [\n"]
+        for child in node.children.values():
+            lines += nested(child, indent + "  ")
+        return [*lines, f"{indent}{{}}]}},\n"]
+
+    if display == "list":
+        rows = [("root", total), *_merged_by_name(timers)]
+        lines = [f"{entry(name, seconds)}}},\n" for name, seconds in rows]
+    else:
+        lines = [line for node in timers for line in nested(node, "")]
+    lines += [f"{entry('Rest', rest)}}},\n", f"{entry('Total', total)}}}\n"]
+    return "[\n" + "".join(lines) + "]\n"
 
 
 def _percent(seconds: float, total: float) -> float:

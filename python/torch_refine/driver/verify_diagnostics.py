@@ -53,12 +53,15 @@ def parse_expectations(text: str, file: str) -> list[Expectation]:
     return expectations
 
 
-def verify(expectations: list[Expectation], diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Match diagnostics (and their notes) to expectations; return errors for mismatches."""
+def verify(
+    expectations: list[Expectation], diagnostics: Iterable[Diagnostic], only_expected: bool = False
+) -> list[Diagnostic]:
+    """Match diagnostics (and their notes) to expectations; return errors for mismatches
+    (with `only_expected`, for expectations not met only)."""
     problems: list[Diagnostic] = []
     for diagnostic in _flatten(diagnostics):
         problem = _match(expectations, diagnostic)
-        if problem is not None:
+        if problem is not None and not only_expected:
             problems.append(problem)
     for expectation in expectations:
         if not expectation.matched:

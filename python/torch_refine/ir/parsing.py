@@ -66,17 +66,30 @@ def parse_source(
     `before_retry` runs before the second parse, whose diagnostics are the ones mlir-opt
     gives. Returns an OpView or a Module: keep it alive while using `.operation`.
     """
-    try:
-        parsed = ir.Operation.parse(text, source_name=source_name)
-        if parsed.operation.name == "builtin.module":
-            return parsed
-    except ir.MLIRError:
-        pass  # parse again below
-    if before_retry is not None:
-        before_retry()
+    if _starts_with_module(text):
+        try:
+            parsed = ir.Operation.parse(text, source_name=source_name)
+            if parsed.operation.name == "builtin.module":
+                return parsed
+        except ir.MLIRError:
+            pass  # parse again below
+        if before_retry is not None:
+            before_retry()
     module = ir.Module.parse(text)
     _rename_unnamed_locations(module.operation, source_name, implicit_module_at)
     return module
+
+
+def _starts_with_module(text: str) -> bool:
+    """Whether the first top-level op (after comments and alias definitions) is a `module`.
+    Only then is a first parse worth trying: each parse interns the text's resources, and
+    a second one renames them (`weights` becomes `weights_1`)."""
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        if not stripped or stripped.startswith(("//", "#", "!")):
+            continue
+        return stripped.startswith(("module", '"builtin.module"'))
+    return False
 
 
 def as_module(module) -> ir.Module:

@@ -31,6 +31,10 @@ func.func @forward(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
 // REPRO: pipeline: "builtin.module(torch-refine-pipeline)",
 // REPRO-NEXT: disable_threading: false,
 // REPRO-NEXT: verify_each: true
+// --run-reproducer runs that pipeline again and fails the same way.
+// RUN: not torch-refine-opt %t.repro.mlir --run-reproducer -o /dev/null 2>&1 | filecheck %s --check-prefix=AGAIN
+// AGAIN-NOT: warning
+// AGAIN: error: 'torch.aten.unique_dim' op shape check failed
 
 // Dumps around named passes only, Python passes included.
 // RUN: torch-refine-opt %s -p 'builtin.module(canonicalize,torch-refine-pipeline)' --mlir-print-ir-after=torch-refine-pipeline 2>&1 >/dev/null | filecheck %s --check-prefix=NAMED
