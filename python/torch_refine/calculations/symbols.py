@@ -36,10 +36,12 @@ def user_functions(module: ir.Operation) -> list:
 
 def library_key(op) -> str | None:
     """The name library functions are keyed by: the op name without `torch.`, or the
-    `name` attribute of a `torch.operator`."""
+    `name` attribute of a `torch.operator`, also without `torch.` (torch-mlir's importer
+    names an ATen op the dialect lacks `torch.aten.<op>`)."""
     name = op.operation.name
     if name == "torch.operator":
-        return ir.StringAttr(op.operation.attributes["name"]).value
+        name = ir.StringAttr(op.operation.attributes["name"]).value
+        return name.removeprefix("torch.")
     if not name.startswith("torch."):
         return None
     return name[len("torch.") :]

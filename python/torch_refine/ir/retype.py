@@ -66,6 +66,19 @@ def tensor_info(value: ir.Value) -> types.TensorInfo | None:
     return types.parse(value.type)
 
 
+def most_precise_alias(value: ir.Value) -> ir.Value:
+    """`value`, or the source of the `tensor_static_info_cast`s producing it while each
+    source says at least what its cast says: the same tensor, typed better (the casts
+    that keep a `torch.operator` user's operand type hide the refined type from it)."""
+    while isinstance(value, ir.OpResult) and value.owner.operation.name == "torch.tensor_static_info_cast":
+        source = value.owner.operands[0]
+        source_info, cast_info = types.parse(source.type), types.parse(value.type)
+        if source_info is None or cast_info is None or not types.is_at_least_as_precise(source_info, cast_info):
+            return value
+        value = source
+    return value
+
+
 def refine_value(value: ir.Value, new_type: ir.Type, insert_after) -> None:
     """Give `value` the type `new_type`; users that do not allow it get a cast to the old type.
 

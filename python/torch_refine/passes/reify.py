@@ -37,6 +37,7 @@ from torch_refine.calculations.kind import (
 from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.symbols import is_library_symbol, library_key, user_functions
 from torch_refine.ir.module import functions, symbol_name
+from torch_refine.ir.retype import most_precise_alias
 from torch_refine.ir.types import is_tensor_type_text
 from torch_refine.ir.types import parse as parse_type
 from torch_refine.library import loader as library_loader
@@ -392,6 +393,7 @@ class _Builder:
 
     def adapt_tensor(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
         param_text = str(param_type)
+        value = most_precise_alias(value)  # memo keys read the same value (simplifier.memo_key)
         if self.kind.name == "shape" and param_text == "!torch.list<int>":
             return self.create("torch.aten.size", [value], [param_type]).result
         if self.kind.name == "dtype" and param_text == "!torch.tuple<int, int>":

@@ -46,7 +46,13 @@ from torch_refine.ir.constants import (
     op_key,
 )
 from torch_refine.ir.polynomial import format_polynomial
-from torch_refine.ir.retype import accepts, cast, refine_value, result_allows_refinement
+from torch_refine.ir.retype import (
+    accepts,
+    cast,
+    most_precise_alias,
+    refine_value,
+    result_allows_refinement,
+)
 from torch_refine.passes.base import PassFailure
 from torch_refine.passes.explain import blocker, record_blocker
 from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
@@ -387,6 +393,7 @@ def memo_key(wrapped, result_count: int, describe=None, views: tuple = ()) -> tu
     for operand, view in zip(operands, views, strict=True):
         if view == UNREAD:
             continue
+        operand = most_precise_alias(operand)  # what the calculation reads (reify)
         type_text = str(operand.type)
         info = types.parse_text(type_text)
         if info is not None:
@@ -433,7 +440,8 @@ def _element_fact(value: ir.Value, cache: dict) -> tuple | None:
         pass
     type_text = str(value.type)
     if types.parse_text(type_text) is not None:
-        return ("tensor", type_text, *dim_facts.dims_key(value))
+        value = most_precise_alias(value)  # what the calculation reads (reify)
+        return ("tensor", str(value.type), *dim_facts.dims_key(value))
     if type_text != "!torch.int":
         return None
     polynomial = dim_facts.express(value, cache)

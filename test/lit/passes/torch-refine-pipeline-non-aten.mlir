@@ -47,3 +47,25 @@ func.func @onnx_and_torchvision_ops(%arg0: !torch.vtensor<[1,3,2,6],f32>, %arg1:
   %1 = torch.operator "torchvision.roi_align"(%images, %rois, %float1, %int7, %int5, %int2, %true) : (!torch.vtensor<[2,3,16,16],f32>, !torch.vtensor<[4,5],f32>, !torch.float, !torch.int, !torch.int, !torch.int, !torch.bool) -> !torch.vtensor
   return %0, %1 : !torch.vtensor, !torch.vtensor
 }
+
+// -----
+
+// torch-mlir's importer names an ATen op the dialect lacks `torch.aten.<op>`: the library
+// function of `aten.<op>` applies. A torch.operator user keeps its operand type through a
+// cast, and its calculation reads the refined type behind the cast; the two squeezes of
+// differently shaped inputs get their own results (no memo hit across the casts).
+// CHECK-LABEL: func.func @aten_ops_through_torch_operator(
+// CHECK:         torch.operator "torch.aten._native_batch_norm_legit_no_training"({{.*}}) -> (!torch.vtensor<[2,8,4,4],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>)
+// CHECK:         torch.operator "torch.aten.squeeze.dims"({{.*}}) : (!torch.vtensor, !torch.list<int>) -> !torch.vtensor<[2,8,4,4],f32>
+// CHECK:         torch.operator "torch.aten.squeeze.dims"({{.*}}) : (!torch.vtensor, !torch.list<int>) -> !torch.vtensor<[8,4,4],f32>
+func.func @aten_ops_through_torch_operator(%x: !torch.vtensor<[2,8,4,4],f32>, %y: !torch.vtensor<[1,8,4,4],f32>, %w: !torch.vtensor<[8],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %eps = torch.constant.float 1.000000e-05
+  %momentum = torch.constant.float 1.000000e-01
+  %0:3 = torch.operator "torch.aten._native_batch_norm_legit_no_training"(%x, %w, %w, %w, %w, %momentum, %eps) : (!torch.vtensor<[2,8,4,4],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.float, !torch.float) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor)
+  %1 = torch.aten.relu %y : !torch.vtensor<[1,8,4,4],f32> -> !torch.vtensor
+  %int0 = torch.constant.int 0
+  %dims = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %2 = torch.operator "torch.aten.squeeze.dims"(%0#0, %dims) : (!torch.vtensor, !torch.list<int>) -> !torch.vtensor
+  %3 = torch.operator "torch.aten.squeeze.dims"(%1, %dims) : (!torch.vtensor, !torch.list<int>) -> !torch.vtensor
+  return %2, %3 : !torch.vtensor, !torch.vtensor
+}
