@@ -1,7 +1,10 @@
 # Quick start: `make run` and `make test`. Every target creates .venv when missing.
 #   make check   everyday tier: lit + pytest without the exhaustive library/OpInfo sweeps
 #                and the model end-to-end tests (a few minutes on 2 cores)
-#   make test    the full suite CI runs: lit + every pytest test
+#   make test    lit + every pytest test but the model end-to-end tier (library sweeps,
+#                OpInfo, fuzzer, passes, driver, API): what every change must pass
+#   make models  the model end-to-end tier (pytest -m slow: corpus models through the
+#                pipelines, backend lowerings, JIT against eager, export_and_import)
 #   make lint    ruff over the package, tests, tools and benchmark
 #   make fuzz    the differential fuzzer against PyTorch at 3,000 cases (FUZZ_FLAGS)
 #   make corpus  the three-level model corpus (docs/corpus.md)
@@ -17,7 +20,7 @@ FUZZ_FLAGS ?= --seed 0 --cases 3000
 SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py \
 	test/python/library/test_ir_agreement.py
 
-.PHONY: run test check lint fuzz corpus lit pytest venv regenerate bench clean
+.PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -39,7 +42,10 @@ pytest: $(STAMP)
 # lit first, pytest last: the final lines of `make test` are pytest's summary.
 test: $(STAMP)
 	$(VENV)/bin/lit -s -j $(JOBS) test/lit
-	$(PY) -m pytest -q -n $(JOBS) test/python
+	$(PY) -m pytest -q -n $(JOBS) -m "not slow" test/python
+
+models: $(STAMP)
+	$(PY) -m pytest -q -n $(JOBS) -m slow test/python
 
 check: $(STAMP)
 	$(VENV)/bin/lit -s -j $(JOBS) test/lit
