@@ -41,9 +41,11 @@ def allows_type_refinement(op_name: str) -> bool:
 
 
 def result_allows_refinement(op_name: str) -> bool:
-    """Whether an op's own result types may become more precise: the ops above, and
-    `torch.operator`, whose results mean what its library functions say (opaque only as a user)."""
-    return allows_type_refinement(op_name) or op_name == "torch.operator"
+    """Whether an op's own result types may become more precise: the ops above,
+    `torch.operator`, whose results mean what its library functions say (opaque only as a
+    user), and `prim.ListUnpack`, whose results are the pieces of a tensor list (its
+    verifier ties no result type to the list's element type)."""
+    return allows_type_refinement(op_name) or op_name in ("torch.operator", "torch.prim.ListUnpack")
 
 
 def accepts(use, new_type: ir.Type) -> bool:

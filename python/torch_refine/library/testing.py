@@ -325,6 +325,15 @@ def expected_dtypes(result: Any) -> Any:
     return tuple(expected_dtypes(r) for r in result)
 
 
+def dtypes_agree(actual: Any, expected: Any) -> bool:
+    """A dtype function's result against PyTorch's. A `Tensor[]` result's function may
+    return one int, the dtype of every piece, when the piece count depends on sizes (a
+    dtype function does not see them)."""
+    if isinstance(actual, int) and isinstance(expected, list):
+        return all(e == actual for e in expected)
+    return actual == expected
+
+
 @functools.cache
 def scripted(fn):
     return torch.jit.script(fn)

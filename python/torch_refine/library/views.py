@@ -559,8 +559,8 @@ def aten〇split_with_sizes〡shape(self: List[int], split_sizes: List[int], dim
     Invocation(TensorOfShape(8, 3, dtype=d), [2, 6]) for d in DTYPE_SWEEP
 ])
 def aten〇split_with_sizes〡dtype(self_rank_dtype: Tuple[int, int], split_sizes: List[int], dim: int = 0) -> List[int]:
-    # One dtype per piece. split.Tensor, chunk and unbind have no dtype function: their
-    # piece count depends on sizes, which a dtype function does not see.
+    # One dtype per piece (split.Tensor, chunk and unbind return one int for all pieces:
+    # their piece count depends on sizes, which a dtype function does not see).
     dtypes: List[int] = []
     for _ in split_sizes:
         dtypes.append(self_rank_dtype[1])
@@ -580,6 +580,14 @@ def aten〇split_with_sizes〡dtype(self_rank_dtype: Tuple[int, int], split_size
 ])
 def aten〇split〇Tensor〡shape(self: List[int], split_size: int, dim: int = 0) -> List[List[int]]:
     return _split(self, split_size, dim)
+
+
+# Every piece has self's dtype: one int for all of them (testing.dtypes_agree).
+@dtype("aten.split.Tensor", invocations=[
+    Invocation(TensorOfShape(8, 3, dtype=d), 3) for d in DTYPE_SWEEP
+] + [Invocation(TensorOfShape(0, 3), 0)])
+def aten〇split〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], split_size: int, dim: int = 0) -> int:
+    return self_rank_dtype[1]
 
 
 @shape("aten.chunk", invocations=[
@@ -608,6 +616,13 @@ def aten〇chunk〡shape(self: List[int], chunks: int, dim: int = 0) -> List[Lis
     return _split(self, split_size, dim)
 
 
+@dtype("aten.chunk", invocations=[
+    Invocation(TensorOfShape(8, 3, dtype=d), 3) for d in DTYPE_SWEEP
+])
+def aten〇chunk〡dtype(self_rank_dtype: Tuple[int, int], chunks: int, dim: int = 0) -> int:
+    return self_rank_dtype[1]
+
+
 @shape("aten.unbind.int", invocations=[
     Invocation(TensorOfShape(3, 4)),
     Invocation(TensorOfShape(3, 4), -1),
@@ -623,6 +638,13 @@ def aten〇unbind〇int〡shape(self: List[int], dim: int = 0) -> List[List[int]
     for _ in range(self[dim]):
         out.append(_remove_dim(self, dim))
     return out
+
+
+@dtype("aten.unbind.int", invocations=[
+    Invocation(TensorOfShape(3, 4, dtype=d)) for d in DTYPE_SWEEP
+] + [Invocation(TensorOfShape(0, 4))])
+def aten〇unbind〇int〡dtype(self_rank_dtype: Tuple[int, int], dim: int = 0) -> int:
+    return self_rank_dtype[1]
 
 
 # --- Concatenation ---------------------------------------------------------------------------

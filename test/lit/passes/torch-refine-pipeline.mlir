@@ -61,3 +61,26 @@ func.func @peeled_loop_trip_count(%arg0: !torch.vtensor<*,f32>) -> !torch.vtenso
   %0 = torch.aten.broadcast_to %arg0, %sizes : !torch.vtensor<*,f32>, !torch.list<int> -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// The pieces of a tensor list that `prim.ListUnpack` unpacks are typed in place: sizes
+// from the shape function, dtypes from one dtype for every piece (split.Tensor, chunk and
+// unbind cannot count their pieces from dtypes) or one per piece (split_with_sizes).
+// CHECK-LABEL: func.func @unpacked_pieces(
+// CHECK:         torch.prim.ListUnpack %{{.*}} : !torch.list<vtensor> -> !torch.vtensor<[?,4,8],f32>, !torch.vtensor<[?,4,8],f32>, !torch.vtensor<[?,4,8],f32>
+// CHECK:         torch.prim.ListUnpack %{{.*}} : !torch.list<vtensor> -> !torch.vtensor<[?,8],si64>, !torch.vtensor<[?,8],si64>
+// CHECK:         torch.prim.ListUnpack %{{.*}} : !torch.list<vtensor> -> !torch.vtensor<[?,4,8],f32>, !torch.vtensor<[?,8,8],f32>
+func.func @unpacked_pieces(%x: !torch.vtensor<[?,12,8],f32>, %i: !torch.vtensor<[?,2,8],si64>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor) {
+  %int1 = torch.constant.int 1
+  %int4 = torch.constant.int 4
+  %int8 = torch.constant.int 8
+  %0 = torch.aten.split.Tensor %x, %int4, %int1 : !torch.vtensor<[?,12,8],f32>, !torch.int, !torch.int -> !torch.list<vtensor>
+  %1:3 = torch.prim.ListUnpack %0 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %2 = torch.aten.unbind.int %i, %int1 : !torch.vtensor<[?,2,8],si64>, !torch.int -> !torch.list<vtensor>
+  %3:2 = torch.prim.ListUnpack %2 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor
+  %sizes = torch.prim.ListConstruct %int4, %int8 : (!torch.int, !torch.int) -> !torch.list<int>
+  %4 = torch.aten.split_with_sizes %x, %sizes, %int1 : !torch.vtensor<[?,12,8],f32>, !torch.list<int>, !torch.int -> !torch.list<vtensor>
+  %5:2 = torch.prim.ListUnpack %4 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor
+  return %1#2, %3#1, %5#1 : !torch.vtensor, !torch.vtensor, !torch.vtensor
+}

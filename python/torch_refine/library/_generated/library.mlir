@@ -2570,6 +2570,11 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.chunk(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.clamp(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<number>, %arg2: !torch.optional<number>) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.clamp: bool and complex tensors are not supported"
     %str_0 = torch.constant.str "AssertionError: aten.clamp: min and max cannot both be None"
@@ -9067,6 +9072,11 @@ module {
     %7 = call @__torch_refine_helper.torch_refine.library._helpers.elementwise_dtype(%int2, %3, %6) : (!torch.int, !torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %7 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.split.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.split_with_sizes(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
@@ -9763,6 +9773,11 @@ module {
   func.func @__torch_refine_dtype_fn.aten.type_as(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.unbind.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.unflatten.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.list<int>) -> !torch.int {
