@@ -1,6 +1,6 @@
 # Quick start: `make run` and `make test`. Every target creates .venv when missing.
-#   make check   everyday tier: lit + pytest without the exhaustive library/OpInfo sweeps
-#                and the model end-to-end tests (a few minutes on 2 cores)
+#   make check   everyday tier: lit + pytest without the library/OpInfo sweeps, the fuzzer,
+#                the library staleness check and the model end-to-end tier (minutes)
 #   make test    lit + every pytest test but the model end-to-end tier (library sweeps,
 #                OpInfo, fuzzer, passes, driver, API): what every change must pass
 #   make models  the model end-to-end tier (pytest -m slow: corpus models through the
@@ -19,6 +19,9 @@ FUZZ_FLAGS ?= --seed 0 --cases 3000
 # The library sweeps: one test per (function, case) and per OpInfo sample (~45,000 items).
 SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py \
 	test/python/library/test_ir_agreement.py
+# Besides the sweeps, make check skips the fuzzer's few hundred cases and the staleness
+# check of the embedded library (it regenerates the library): make test runs both.
+CHECK_SKIPS := $(SWEEPS) test/python/robustness/test_fuzz.py test/python/test_generated_library.py
 
 .PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean
 
@@ -49,7 +52,7 @@ models: $(STAMP)
 
 check: $(STAMP)
 	$(VENV)/bin/lit -s -j $(JOBS) test/lit
-	$(PY) -m pytest -q -n $(JOBS) -m "not slow" $(addprefix --ignore=,$(SWEEPS)) test/python
+	$(PY) -m pytest -q -n $(JOBS) -m "not slow" $(addprefix --ignore=,$(CHECK_SKIPS)) test/python
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check python test build_tools bench examples

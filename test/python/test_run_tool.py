@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from torch_refine.tools import run
 
 USER_MODULE = """
@@ -21,6 +23,7 @@ def _count(printed: str, row: str) -> str:
     return next(line for line in printed.splitlines() if line.strip().startswith(row)).split()[1]
 
 
+@pytest.mark.slow  # make run's job: a real model exported, refined, executed and compared
 def test_main_job_refines_executes_and_checks_a_real_model(tmp_path, capsys):
     output = tmp_path / "refined.mlir"
     assert run.main(["-o", str(output)]) == 0
