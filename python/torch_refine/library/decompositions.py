@@ -573,3 +573,52 @@ def aten〇index〇Tensor〡decomposition(self: Tensor, indices: List[Optional[T
     for axis in range(block + first, block + self.dim() - len(indexed)):
         back.append(axis)
     return result.permute(back)
+
+
+def _pad_circular(self: Tensor, pad: List[int]) -> Tensor:
+    # Per padded dim (pairs from the last dim backwards): negative amounts crop, then the
+    # positive ones wrap around what is left; later dims wrap the already padded tensor,
+    # which gives the corners PyTorch gives.
+    result = self
+    for pair in range(len(pad) // 2):
+        axis = self.dim() - 1 - pair
+        before, after = pad[2 * pair], pad[2 * pair + 1]
+        if before < 0:
+            result = result.narrow(axis, -before, result.size(axis) + before)
+        if after < 0:
+            result = result.narrow(axis, 0, result.size(axis) + after)
+        pieces: List[Tensor] = []
+        if before > 0:
+            pieces.append(result.narrow(axis, result.size(axis) - before, before))
+        pieces.append(result)
+        if after > 0:
+            pieces.append(result.narrow(axis, 0, after))
+        result = torch.cat(pieces, axis)
+    return result
+
+
+@decomposition("aten.pad", invocations=[
+    Invocation(TensorOfShape(2, 3, 4), [1, 2]),
+    Invocation(TensorOfShape(2, 3, 4, 4), [1, 0, 2, 1], value=0.5),
+    Invocation(TensorOfShape(2, 3, 4), [-1, 2]),
+    Invocation(TensorOfShape(2, 3, 5), [2, 1], "reflect"),
+    Invocation(TensorOfShape(2, 3, 4, 5), [1, 1, 2, 0], "replicate"),
+    Invocation(TensorOfShape(1, 2, 4, 5), [-1, 2, 1, 0], "circular"),
+])
+def aten〇pad〡decomposition(self: Tensor, pad: List[int], mode: str = 'constant', value: Optional[float] = None) -> Tensor:
+    if mode == "constant":
+        return torch.constant_pad_nd(self, pad, 0.0 if value is None else value)
+    if mode == "circular":
+        return _pad_circular(self, pad)
+    padded_dims = len(pad) // 2
+    if mode == "reflect":
+        if padded_dims == 1:
+            return torch.ops.aten.reflection_pad1d(self, pad)
+        if padded_dims == 2:
+            return torch.ops.aten.reflection_pad2d(self, pad)
+        return torch.ops.aten.reflection_pad3d(self, pad)
+    if padded_dims == 1:
+        return torch.ops.aten.replication_pad1d(self, pad)
+    if padded_dims == 2:
+        return torch.ops.aten.replication_pad2d(self, pad)
+    return torch.ops.aten.replication_pad3d(self, pad)

@@ -543,6 +543,75 @@ module {
     }
     return %1 : !torch.vtensor
   }
+  func.func @__torch_refine_decomposition_fn.aten.pad(%arg0: !torch.vtensor, %arg1: !torch.list<int>, %arg2: !torch.str, %arg3: !torch.optional<float>) -> !torch.vtensor {
+    %str = torch.constant.str "reflect"
+    %str_0 = torch.constant.str "circular"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "constant"
+    %float0.000000e00 = torch.constant.float 0.000000e+00
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.eq.str %arg2, %str_1 : !torch.str, !torch.str -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.vtensor) {
+      %2 = torch.aten.__is__ %arg3, %none : !torch.optional<float>, !torch.none -> !torch.bool
+      %3 = torch.prim.If %2 -> (!torch.float) {
+        torch.prim.If.yield %float0.000000e00 : !torch.float
+      } else {
+        %5 = torch.prim.unchecked_cast %arg3 : !torch.optional<float> -> !torch.float
+        torch.prim.If.yield %5 : !torch.float
+      }
+      %4 = torch.aten.constant_pad_nd %arg0, %arg1, %3 : !torch.vtensor, !torch.list<int>, !torch.float -> !torch.vtensor
+      torch.prim.If.yield %4 : !torch.vtensor
+    } else {
+      %2 = torch.aten.eq.str %arg2, %str_0 : !torch.str, !torch.str -> !torch.bool
+      %3 = torch.prim.If %2 -> (!torch.vtensor) {
+        %4 = func.call @__torch_refine_helper.torch_refine.library.decompositions._pad_circular(%arg0, %arg1) : (!torch.vtensor, !torch.list<int>) -> !torch.vtensor
+        torch.prim.If.yield %4 : !torch.vtensor
+      } else {
+        %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+        %5 = torch.aten.floordiv.int %4, %int2 : !torch.int, !torch.int -> !torch.int
+        %6 = torch.aten.eq.str %arg2, %str : !torch.str, !torch.str -> !torch.bool
+        %7 = torch.prim.If %6 -> (!torch.vtensor) {
+          %8 = torch.aten.eq.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+          %9 = torch.prim.If %8 -> (!torch.vtensor) {
+            %10 = torch.aten.reflection_pad1d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+            torch.prim.If.yield %10 : !torch.vtensor
+          } else {
+            %10 = torch.aten.eq.int %5, %int2 : !torch.int, !torch.int -> !torch.bool
+            %11 = torch.prim.If %10 -> (!torch.vtensor) {
+              %12 = torch.aten.reflection_pad2d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+              torch.prim.If.yield %12 : !torch.vtensor
+            } else {
+              %12 = torch.aten.reflection_pad3d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+              torch.prim.If.yield %12 : !torch.vtensor
+            }
+            torch.prim.If.yield %11 : !torch.vtensor
+          }
+          torch.prim.If.yield %9 : !torch.vtensor
+        } else {
+          %8 = torch.aten.eq.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+          %9 = torch.prim.If %8 -> (!torch.vtensor) {
+            %10 = torch.aten.replication_pad1d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+            torch.prim.If.yield %10 : !torch.vtensor
+          } else {
+            %10 = torch.aten.eq.int %5, %int2 : !torch.int, !torch.int -> !torch.bool
+            %11 = torch.prim.If %10 -> (!torch.vtensor) {
+              %12 = torch.aten.replication_pad2d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+              torch.prim.If.yield %12 : !torch.vtensor
+            } else {
+              %12 = torch.aten.replication_pad3d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+              torch.prim.If.yield %12 : !torch.vtensor
+            }
+            torch.prim.If.yield %11 : !torch.vtensor
+          }
+          torch.prim.If.yield %9 : !torch.vtensor
+        }
+        torch.prim.If.yield %7 : !torch.vtensor
+      }
+      torch.prim.If.yield %3 : !torch.vtensor
+    }
+    return %1 : !torch.vtensor
+  }
   func.func @__torch_refine_decomposition_fn.aten.reshape(%arg0: !torch.vtensor, %arg1: !torch.list<int>) -> !torch.vtensor {
     %0 = torch.aten.view %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
     return %0 : !torch.vtensor
@@ -16220,6 +16289,67 @@ module {
     %4 = torch.aten.log %3 : !torch.vtensor -> !torch.vtensor
     %5 = torch.aten.sub.Tensor %0, %4, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
     return %5 : !torch.vtensor
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.decompositions._pad_circular(%arg0: !torch.vtensor, %arg1: !torch.list<int>) -> !torch.vtensor {
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.floordiv.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.prim.Loop %1, %true, init(%arg0) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.vtensor):
+      %3 = torch.aten.dim %arg0 : !torch.vtensor -> !torch.int
+      %4 = torch.aten.sub.int %3, %int1 : !torch.int, !torch.int -> !torch.int
+      %5 = torch.aten.sub.int %4, %arg2 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.mul.int %int2, %arg2 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.__getitem__.t %arg1, %6 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.mul.int %int2, %arg2 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.add.int %8, %int1 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.__getitem__.t %arg1, %9 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      %12 = torch.prim.If %11 -> (!torch.vtensor) {
+        %20 = torch.aten.neg.int %7 : !torch.int -> !torch.int
+        %21 = torch.aten.size.int %arg3, %5 : !torch.vtensor, !torch.int -> !torch.int
+        %22 = torch.aten.add.int %21, %7 : !torch.int, !torch.int -> !torch.int
+        %23 = torch.aten.narrow %arg3, %5, %20, %22 : !torch.vtensor, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+        torch.prim.If.yield %23 : !torch.vtensor
+      } else {
+        torch.prim.If.yield %arg3 : !torch.vtensor
+      }
+      %13 = torch.aten.lt.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+      %14 = torch.prim.If %13 -> (!torch.vtensor) {
+        %20 = torch.aten.size.int %12, %5 : !torch.vtensor, !torch.int -> !torch.int
+        %21 = torch.aten.add.int %20, %10 : !torch.int, !torch.int -> !torch.int
+        %22 = torch.aten.narrow %12, %5, %int0, %21 : !torch.vtensor, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+        torch.prim.If.yield %22 : !torch.vtensor
+      } else {
+        torch.prim.If.yield %12 : !torch.vtensor
+      }
+      %15 = torch.prim.ListConstruct  : () -> !torch.list<vtensor>
+      %16 = torch.aten.gt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %16 -> () {
+        %20 = torch.aten.size.int %14, %5 : !torch.vtensor, !torch.int -> !torch.int
+        %21 = torch.aten.sub.int %20, %7 : !torch.int, !torch.int -> !torch.int
+        %22 = torch.aten.narrow %14, %5, %21, %7 : !torch.vtensor, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+        %23 = torch.aten.append.t %15, %22 : !torch.list<vtensor>, !torch.vtensor -> !torch.list<vtensor>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %17 = torch.aten.append.t %15, %14 : !torch.list<vtensor>, !torch.vtensor -> !torch.list<vtensor>
+      %18 = torch.aten.gt.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %18 -> () {
+        %20 = torch.aten.narrow %14, %5, %int0, %10 : !torch.vtensor, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+        %21 = torch.aten.append.t %15, %20 : !torch.list<vtensor>, !torch.vtensor -> !torch.list<vtensor>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %19 = torch.aten.cat %15, %5 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+      torch.prim.Loop.condition %true, iter(%19 : !torch.vtensor)
+    } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+    return %2 : !torch.vtensor
   }
   func.func private @__torch_refine_helper.torch_refine.library.decompositions._reduced_dims(%arg0: !torch.vtensor, %arg1: !torch.optional<list<int>>) -> !torch.list<int> {
     %true = torch.constant.bool true
