@@ -185,12 +185,14 @@ def aten〇scaled_dot_product_attention〡decomposition(query: Tensor, key: Tens
     else:
         factor = scale
     scores = torch.matmul(query, key.transpose(-2, -1)) * factor
+    # Masked scores become -inf, in the query's dtype (known here, unlike the scores').
+    excluded = torch.full([], float("-inf"), dtype=query.dtype)
     if is_causal:
         causal = torch.ones([query.size(-2), key.size(-2)], dtype=torch.bool).tril()
-        scores = scores.masked_fill(causal.logical_not(), float("-inf"))
+        scores = torch.where(causal, scores, excluded)
     if attn_mask is not None:
         if attn_mask.dtype == torch.bool:
-            scores = scores.masked_fill(attn_mask.logical_not(), float("-inf"))
+            scores = torch.where(attn_mask, scores, excluded)
         else:
             scores = scores + attn_mask
     weights = _softmax(scores, -1)

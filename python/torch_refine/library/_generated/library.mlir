@@ -635,9 +635,9 @@ module {
   func.func @__torch_refine_decomposition_fn.aten.scaled_dot_product_attention(%arg0: !torch.vtensor, %arg1: !torch.vtensor, %arg2: !torch.vtensor, %arg3: !torch.optional<vtensor>, %arg4: !torch.float, %arg5: !torch.bool, %arg6: !torch.optional<float>, %arg7: !torch.bool) -> !torch.vtensor {
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
-    %float-Inf = torch.constant.float 0xFFF0000000000000
     %int0 = torch.constant.int 0
     %int11 = torch.constant.int 11
+    %float-Inf = torch.constant.float 0xFFF0000000000000
     %int-2 = torch.constant.int -2
     %int-1 = torch.constant.int -1
     %none = torch.constant.none
@@ -645,70 +645,71 @@ module {
     %float1.000000e00 = torch.constant.float 1.000000e+00
     %float0.000000e00 = torch.constant.float 0.000000e+00
     %0:2 = torch.prim.If %arg7 -> (!torch.vtensor, !torch.vtensor) {
-      %13 = torch.aten.size.int %arg0, %int-3 : !torch.vtensor, !torch.int -> !torch.int
-      %14 = torch.aten.size.int %arg1, %int-3 : !torch.vtensor, !torch.int -> !torch.int
-      %15 = torch.aten.floordiv.int %13, %14 : !torch.int, !torch.int -> !torch.int
-      %16 = torch.aten.repeat_interleave.self_int %arg1, %15, %int-3, %none : !torch.vtensor, !torch.int, !torch.int, !torch.none -> !torch.vtensor
-      %17 = torch.aten.size.int %arg0, %int-3 : !torch.vtensor, !torch.int -> !torch.int
-      %18 = torch.aten.size.int %arg2, %int-3 : !torch.vtensor, !torch.int -> !torch.int
-      %19 = torch.aten.floordiv.int %17, %18 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.repeat_interleave.self_int %arg2, %19, %int-3, %none : !torch.vtensor, !torch.int, !torch.int, !torch.none -> !torch.vtensor
-      torch.prim.If.yield %16, %20 : !torch.vtensor, !torch.vtensor
+      %16 = torch.aten.size.int %arg0, %int-3 : !torch.vtensor, !torch.int -> !torch.int
+      %17 = torch.aten.size.int %arg1, %int-3 : !torch.vtensor, !torch.int -> !torch.int
+      %18 = torch.aten.floordiv.int %16, %17 : !torch.int, !torch.int -> !torch.int
+      %19 = torch.aten.repeat_interleave.self_int %arg1, %18, %int-3, %none : !torch.vtensor, !torch.int, !torch.int, !torch.none -> !torch.vtensor
+      %20 = torch.aten.size.int %arg0, %int-3 : !torch.vtensor, !torch.int -> !torch.int
+      %21 = torch.aten.size.int %arg2, %int-3 : !torch.vtensor, !torch.int -> !torch.int
+      %22 = torch.aten.floordiv.int %20, %21 : !torch.int, !torch.int -> !torch.int
+      %23 = torch.aten.repeat_interleave.self_int %arg2, %22, %int-3, %none : !torch.vtensor, !torch.int, !torch.int, !torch.none -> !torch.vtensor
+      torch.prim.If.yield %19, %23 : !torch.vtensor, !torch.vtensor
     } else {
       torch.prim.If.yield %arg1, %arg2 : !torch.vtensor, !torch.vtensor
     }
     %1 = torch.aten.__is__ %arg6, %none : !torch.optional<float>, !torch.none -> !torch.bool
     %2 = torch.prim.If %1 -> (!torch.float) {
-      %13 = torch.aten.size.int %arg0, %int-1 : !torch.vtensor, !torch.int -> !torch.int
-      %14 = torch.aten.sqrt.int %13 : !torch.int -> !torch.float
-      %15 = torch.aten.div.float %float1.000000e00, %14 : !torch.float, !torch.float -> !torch.float
-      torch.prim.If.yield %15 : !torch.float
+      %16 = torch.aten.size.int %arg0, %int-1 : !torch.vtensor, !torch.int -> !torch.int
+      %17 = torch.aten.sqrt.int %16 : !torch.int -> !torch.float
+      %18 = torch.aten.div.float %float1.000000e00, %17 : !torch.float, !torch.float -> !torch.float
+      torch.prim.If.yield %18 : !torch.float
     } else {
-      %13 = torch.prim.unchecked_cast %arg6 : !torch.optional<float> -> !torch.float
-      torch.prim.If.yield %13 : !torch.float
+      %16 = torch.prim.unchecked_cast %arg6 : !torch.optional<float> -> !torch.float
+      torch.prim.If.yield %16 : !torch.float
     }
     %3 = torch.aten.transpose.int %0#0, %int-2, %int-1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
     %4 = torch.aten.matmul %arg0, %3 : !torch.vtensor, !torch.vtensor -> !torch.vtensor
     %5 = torch.aten.mul.Scalar %4, %2 : !torch.vtensor, !torch.float -> !torch.vtensor
-    %6 = torch.prim.If %arg5 -> (!torch.vtensor) {
-      %13 = torch.aten.size.int %arg0, %int-2 : !torch.vtensor, !torch.int -> !torch.int
-      %14 = torch.aten.size.int %0#0, %int-2 : !torch.vtensor, !torch.int -> !torch.int
-      %15 = torch.prim.ListConstruct %13, %14 : (!torch.int, !torch.int) -> !torch.list<int>
-      %16 = torch.aten.ones %15, %int11, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
-      %17 = torch.aten.tril %16, %int0 : !torch.vtensor, !torch.int -> !torch.vtensor
-      %18 = torch.aten.logical_not %17 : !torch.vtensor -> !torch.vtensor
-      %19 = torch.aten.masked_fill.Scalar %5, %18, %float-Inf : !torch.vtensor, !torch.vtensor, !torch.float -> !torch.vtensor
-      torch.prim.If.yield %19 : !torch.vtensor
+    %6 = torch.prim.dtype %arg0 : !torch.vtensor -> !torch.int
+    %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %8 = torch.aten.full %7, %float-Inf, %6, %none, %none, %none : !torch.list<int>, !torch.float, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+    %9 = torch.prim.If %arg5 -> (!torch.vtensor) {
+      %16 = torch.aten.size.int %arg0, %int-2 : !torch.vtensor, !torch.int -> !torch.int
+      %17 = torch.aten.size.int %0#0, %int-2 : !torch.vtensor, !torch.int -> !torch.int
+      %18 = torch.prim.ListConstruct %16, %17 : (!torch.int, !torch.int) -> !torch.list<int>
+      %19 = torch.aten.ones %18, %int11, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+      %20 = torch.aten.tril %19, %int0 : !torch.vtensor, !torch.int -> !torch.vtensor
+      %21 = torch.aten.where.self %20, %5, %8 : !torch.vtensor, !torch.vtensor, !torch.vtensor -> !torch.vtensor
+      torch.prim.If.yield %21 : !torch.vtensor
     } else {
       torch.prim.If.yield %5 : !torch.vtensor
     }
-    %7 = torch.aten.__isnot__ %arg3, %none : !torch.optional<vtensor>, !torch.none -> !torch.bool
-    %8 = torch.prim.If %7 -> (!torch.vtensor) {
-      %13 = torch.prim.unchecked_cast %arg3 : !torch.optional<vtensor> -> !torch.vtensor
-      %14 = torch.prim.dtype %13 : !torch.vtensor -> !torch.int
-      %15 = torch.aten.eq.int %14, %int11 : !torch.int, !torch.int -> !torch.bool
-      %16 = torch.prim.If %15 -> (!torch.vtensor) {
-        %17 = torch.aten.logical_not %13 : !torch.vtensor -> !torch.vtensor
-        %18 = torch.aten.masked_fill.Scalar %6, %17, %float-Inf : !torch.vtensor, !torch.vtensor, !torch.float -> !torch.vtensor
-        torch.prim.If.yield %18 : !torch.vtensor
-      } else {
-        %17 = torch.aten.add.Tensor %6, %13, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
-        torch.prim.If.yield %17 : !torch.vtensor
-      }
-      torch.prim.If.yield %16 : !torch.vtensor
-    } else {
-      torch.prim.If.yield %6 : !torch.vtensor
-    }
-    %9 = call @__torch_refine_helper.torch_refine.library.decompositions._softmax(%8, %int-1) : (!torch.vtensor, !torch.int) -> !torch.vtensor
-    %10 = torch.aten.gt.float %arg4, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %10 = torch.aten.__isnot__ %arg3, %none : !torch.optional<vtensor>, !torch.none -> !torch.bool
     %11 = torch.prim.If %10 -> (!torch.vtensor) {
-      %13 = torch.aten.dropout %9, %arg4, %true : !torch.vtensor, !torch.float, !torch.bool -> !torch.vtensor
-      torch.prim.If.yield %13 : !torch.vtensor
+      %16 = torch.prim.unchecked_cast %arg3 : !torch.optional<vtensor> -> !torch.vtensor
+      %17 = torch.prim.dtype %16 : !torch.vtensor -> !torch.int
+      %18 = torch.aten.eq.int %17, %int11 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.vtensor) {
+        %20 = torch.aten.where.self %16, %9, %8 : !torch.vtensor, !torch.vtensor, !torch.vtensor -> !torch.vtensor
+        torch.prim.If.yield %20 : !torch.vtensor
+      } else {
+        %20 = torch.aten.add.Tensor %9, %16, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+        torch.prim.If.yield %20 : !torch.vtensor
+      }
+      torch.prim.If.yield %19 : !torch.vtensor
     } else {
       torch.prim.If.yield %9 : !torch.vtensor
     }
-    %12 = torch.aten.matmul %11, %0#1 : !torch.vtensor, !torch.vtensor -> !torch.vtensor
-    return %12 : !torch.vtensor
+    %12 = call @__torch_refine_helper.torch_refine.library.decompositions._softmax(%11, %int-1) : (!torch.vtensor, !torch.int) -> !torch.vtensor
+    %13 = torch.aten.gt.float %arg4, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+    %14 = torch.prim.If %13 -> (!torch.vtensor) {
+      %16 = torch.aten.dropout %12, %arg4, %true : !torch.vtensor, !torch.float, !torch.bool -> !torch.vtensor
+      torch.prim.If.yield %16 : !torch.vtensor
+    } else {
+      torch.prim.If.yield %12 : !torch.vtensor
+    }
+    %15 = torch.aten.matmul %14, %0#1 : !torch.vtensor, !torch.vtensor -> !torch.vtensor
+    return %15 : !torch.vtensor
   }
   func.func @__torch_refine_decomposition_fn.aten.select.int(%arg0: !torch.vtensor, %arg1: !torch.int, %arg2: !torch.int) -> !torch.vtensor {
     %int1 = torch.constant.int 1
