@@ -565,8 +565,9 @@ def aten〇index〇Tensor〡decomposition(self: Tensor, indices: List[Optional[T
         return result
     # The result is [indexed block, dims before `first`, dims after the indexed ones].
     block = 0
-    for index in tensors:
-        block = max(block, index.dim())
+    for index in indices:  # not `tensors`: the simplifier reads an unmutated list's elements
+        if index is not None:
+            block = max(block, index.dim())
     back: List[int] = []
     for axis in range(first):
         back.append(block + axis)

@@ -334,12 +334,19 @@ module {
     %17 = torch.prim.If %16 -> (!torch.vtensor) {
       torch.prim.If.yield %7 : !torch.vtensor
     } else {
-      %18 = torch.aten.len.t %0 : !torch.list<vtensor> -> !torch.int
+      %18 = torch.aten.len.t %arg1 : !torch.list<optional<vtensor>> -> !torch.int
       %19 = torch.prim.Loop %18, %true, init(%int0) {
       ^bb0(%arg2: !torch.int, %arg3: !torch.int):
-        %28 = torch.aten.__getitem__.t %0, %arg2 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
-        %29 = torch.aten.dim %28 : !torch.vtensor -> !torch.int
-        %30 = torch.prim.max.int %arg3, %29 : !torch.int, !torch.int -> !torch.int
+        %28 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<optional<vtensor>>, !torch.int -> !torch.optional<vtensor>
+        %29 = torch.aten.__isnot__ %28, %none : !torch.optional<vtensor>, !torch.none -> !torch.bool
+        %30 = torch.prim.If %29 -> (!torch.int) {
+          %31 = torch.prim.unchecked_cast %28 : !torch.optional<vtensor> -> !torch.vtensor
+          %32 = torch.aten.dim %31 : !torch.vtensor -> !torch.int
+          %33 = torch.prim.max.int %arg3, %32 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %33 : !torch.int
+        } else {
+          torch.prim.If.yield %arg3 : !torch.int
+        }
         torch.prim.Loop.condition %true, iter(%30 : !torch.int)
       } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
       %20 = torch.prim.ListConstruct  : () -> !torch.list<int>
