@@ -118,9 +118,19 @@ def replace_by_element(op, rewriter, elements):
         index = constant_value(op.operands[1])
     except NotConstant:
         return True
-    if not -len(elements) <= index < len(elements) or elements[index].type != op.result.type:
+    if not -len(elements) <= index < len(elements):
         return True
-    rewriter.replace_op(op, [elements[index]])
+    element = elements[index]
+    if element.type == op.result.type:
+        rewriter.replace_op(op, [element])
+        return None
+    if not str(op.result.type).startswith("!torch.optional<"):
+        return True
+    # An element of a list of optionals (None or a tensor) read as the optional it is.
+    with rewriter.ip, op.location:
+        derefined = ir.Operation.create("torch.derefine", results=[op.result.type],
+                                        operands=[element])
+    rewriter.replace_op(op, [derefined.result])
     return None
 
 

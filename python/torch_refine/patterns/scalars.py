@@ -13,6 +13,7 @@ from torch_refine.calculations.dim_facts import (
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
 from torch_refine.ir.module import ops_in
+from torch_refine.ir.retype import accepts, cast
 
 
 def _format(fmt, *args):
@@ -172,10 +173,27 @@ def fold_unchecked_cast(op, rewriter):
         if producer.operation.name != "torch.derefine":
             break
         source = producer.operands[0]
-    if source.type != op.result.type:
+    if source.type == op.result.type:
+        rewriter.replace_op(op, [source])
+        return None
+    if not _same_tensor_kind(source.type, op.result.type):
         return True
-    rewriter.replace_op(op, [source])
+    # A tensor whose type is more precise than the target's: users that accept it read it
+    # (its rank and dtype then fold), the others a static-info cast (an unchecked cast
+    # between two tensor types does not verify).
+    for use in list(op.result.uses):
+        if accepts(use, source.type):
+            use.owner.operands[use.operand_number] = source
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [cast(source, op.result.type)])
     return None
+
+
+def _same_tensor_kind(source: ir.Type, target: ir.Type) -> bool:
+    """Both value-semantic tensor types, or both non-value-semantic ones."""
+    if types.parse(source) is None or types.parse(target) is None:
+        return False
+    return str(source).startswith("!torch.vtensor") == str(target).startswith("!torch.vtensor")
 
 
 def scalar_dtype_code(value: ir.Value) -> int | None:
