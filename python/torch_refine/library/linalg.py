@@ -669,9 +669,15 @@ def _scaled_mm_case(self_shape, mat2_shape, a=_E4M3, b=_E4M3, case=Invocation, *
     _scaled_mm_case((16, 32), (32, 0)), _scaled_mm_case((32, 16), (16, 0)),
     _scaled_mm_case((16, 32, 1), (32, 0), case=ErrorInvocation),
     _scaled_mm_case((16, 32), (32,), case=ErrorInvocation),
+    _scaled_mm_case((2, 3), (32, 0), case=ErrorInvocation),
+    _scaled_mm_case((16, 32), (24, 0), case=ErrorInvocation),
 ])
 def aten〇_scaled_mm〡shape(self: List[int], mat2: List[int], scale_a: List[int], scale_b: List[int], bias: Optional[List[int]] = None, scale_result: Optional[List[int]] = None, out_dtype: Optional[int] = None, use_fast_accum: bool = False) -> List[int]:
-    return _scaled_mm_shape(self, mat2)
+    out = _scaled_mm_shape(self, mat2)
+    # The meta kernel's (CUDA's) rule: the inner and mat2's dims multiples of 16.
+    if self[1] % 16 != 0 or mat2[0] % 16 != 0 or mat2[1] % 16 != 0:
+        raise AssertionError("_scaled_mm: expected self.size(1) and mat2's sizes divisible by 16")
+    return out
 
 
 @dtype("aten._scaled_mm", invocations=[

@@ -215,6 +215,15 @@ def _check_num_features(op: str, name: str, param: Optional[List[int]], num_feat
         raise AssertionError(op + ": " + name + " should contain one element per channel")
 
 
+def _times_first_entry(sizes: List[int], param: Optional[List[int]]) -> List[int]:
+    """`sizes` broadcast with `param[0]` (batch_norm's arithmetic on an empty input)."""
+    if param is None:
+        return sizes
+    if len(param) == 0 or param[0] == 0:
+        raise AssertionError("batch_norm: select(): index 0 out of range")
+    return upstream.broadcast(sizes, param[1:])
+
+
 @shape("aten.batch_norm", invocations=[
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), False, 0.1, 1e-5, False),
@@ -227,14 +236,20 @@ def _check_num_features(op: str, name: str, param: Optional[List[int]], num_feat
     ErrorInvocation(_T(4), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
     ErrorInvocation(_T(2, 4, 3), None, None, None, None, False, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), None, None, _T(4), None, True, 0.1, 1e-5, False),
-    # An empty input skips every check (the composite returns early, meta and CPU alike).
+    # An empty input skips the checks (the composite returns early, meta and CPU alike) but
+    # multiplies by weight[0] and adds bias[0].
     Invocation(_T(0, 4, 3, 0), _T(4), _T(3), _T(5), _T(4), False, 0.1, 1e-5, False),
     Invocation(_T(0, 4), None, None, None, None, False, 0.1, 1e-5, False),
     Invocation(_T(0), _T(3), None, None, None, True, 0.1, 1e-5, False),
+    Invocation(_T(0, 4, 3), _T(2, 1, 1, 4, 3), _T(3, 5, 1, 1, 1, 1), None, None, False, 0.1,
+               1e-5, False),
+    ErrorInvocation(_T(0, 4, 3), _T(2), _T(0), _T(4), _T(4), False, 0.1, 1e-5, False),
+    ErrorInvocation(_T(0, 4, 3), _T(), None, None, None, False, 0.1, 1e-5, False),
+    ErrorInvocation(_T(0, 4, 3), _T(2, 5), None, None, None, False, 0.1, 1e-5, False),
 ])
 def aten〇batch_norm〡shape(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], running_mean: Optional[List[int]], running_var: Optional[List[int]], training: bool, momentum: float, eps: float, cudnn_enabled: bool) -> List[int]:
     if upstream.numel(input) == 0:
-        return upstream._copy(input)
+        return _times_first_entry(_times_first_entry(upstream._copy(input), weight), bias)
     num_features = input[1] if len(input) > 1 else 0
     _check_num_features("batch_norm", "weight", weight, num_features)
     _check_num_features("batch_norm", "bias", bias, num_features)
@@ -809,18 +824,21 @@ def aten〇_scaled_dot_product_flash_attention_for_cpu〡dtype(query_rank_dtype:
 
 def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[int]],
                 group_size: int, has_biases: bool, num_layers: int, bidirectional: bool,
-                batch_first: bool) -> Tuple[List[int], List[int]]:
-    """The output and final hidden state sizes of a multi-layer RNN (PyTorch's decomposition)."""
+                batch_first: bool, steps_of_vectors: bool) -> Tuple[List[int], List[int]]:
+    """The output and final hidden state sizes of a multi-layer RNN (PyTorch's decomposition).
+    With `steps_of_vectors` (LSTM's cells), a 2D input is a sequence of vectors, each step's
+    gates broadcast over the hidden state's batch."""
     if num_layers <= 0:
         raise AssertionError(op + ": num_layers must be positive")
-    if len(input) != 3 or len(hidden) != 3:
+    unbatched = steps_of_vectors and len(input) == 2 and not batch_first
+    if (len(input) != 3 and not unbatched) or len(hidden) != 3:
         raise AssertionError(op + ": expected a batched 3D input and 3D hidden states")
     directions = 2 if bidirectional else 1
     if len(params) % group_size != 0 or len(params) // group_size < num_layers * directions:
         raise AssertionError(op + ": params do not hold one weight group per layer and direction")
     if hidden[0] < num_layers * directions:
         raise AssertionError(op + ": hidden state has fewer entries than layers times directions")
-    if len(params[0]) != 2 or params[0][1] != input[2]:
+    if len(params[0]) != 2 or params[0][1] != input[-1]:
         raise AssertionError(op + ": input size does not match the first layer's weight")
     seq_len = input[1] if batch_first else input[0]
     if seq_len == 0:
@@ -837,7 +855,7 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
             raise AssertionError(op + ": a hidden-to-hidden weight does not match the hidden size")
         if has_biases:
             upstream.broadcast([1, hidden[1], weight[0]], params[cell * group_size + 3])
-    output = input[:2]
+    output = [input[0], hidden[1]] if unbatched else input[:2]
     output.append(directions * hidden[2])
     return output, [num_layers * directions, hidden[1], hidden[2]]
 
@@ -890,6 +908,11 @@ def _rnn_case(input, hx, params, num_layers, bidirectional=False, has_biases=Tru
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), -1, error=True),
     # Gates of other sizes broadcast; the hidden-to-hidden product and its bias must fit.
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(4, 3), _T(4, 5), _T(4), _T(4)], 1),
+    _rnn_case(_T(7, 3), _lstm_hx(1), _lstm_params(1, False, True), 1),
+    _rnn_case(_T(7, 3), [_T(1, 2, 3), _T(1, 2, 5)],
+              [_T(20, 3), _T(20, 3), _T(20), _T(20), _T(3, 5)], 1),
+    _rnn_case(_T(7, 3), _lstm_hx(1), _lstm_params(1, False, True), 1, batch_first=True,
+              error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(2, 5), _T(20), _T(20)], 1, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(0), _T(20), _T(20)], 1, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(20, 5, 1)], 1, has_biases=False,
@@ -908,7 +931,7 @@ def aten〇lstm〇input〡shape(input: List[int], hx: List[List[int]], params: L
     has_projections = hx[0][2] != hx[1][2]
     group_size = 2 + (2 if has_biases else 0) + (1 if has_projections else 0)
     output, hy = _rnn_shapes("lstm", input, hx[0], params, group_size, has_biases, num_layers,
-                             bidirectional, batch_first)
+                             bidirectional, batch_first, True)
     cy = [hy[0], hx[1][1], hx[1][2]]
     return output, hy, cy
 
@@ -932,6 +955,7 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), 0, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), -1, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(15), _T(1)], 1),
+    _rnn_case(_T(7, 3), _T(1, 2, 5), _gru_params(1, False, True), 1, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(5), _T(15), _T(15)], 1, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(5)], 1, has_biases=False, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(15), _T(2, 15)], 1),
@@ -948,7 +972,7 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
 def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
     group_size = 4 if has_biases else 2
     return _rnn_shapes("gru", input, hx, params, group_size, has_biases, num_layers,
-                       bidirectional, batch_first)
+                       bidirectional, batch_first, False)
 
 
 @dtype("aten.gru.input", invocations=[

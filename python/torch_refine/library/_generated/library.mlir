@@ -19578,173 +19578,202 @@ module {
     %11 = call @__torch_refine_helper.torch.jit._shape_functions.native_layer_norm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.tuple<list<int>, list<int>, list<int>>
     return %11 : !torch.tuple<list<int>, list<int>, list<int>>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<list<int>>, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.int, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+  func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<list<int>>, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.int, %arg7: !torch.bool, %arg8: !torch.bool, %arg9: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
     %str = torch.constant.str ": a hidden-to-hidden weight does not match the hidden size"
     %str_0 = torch.constant.str ": expected 2D hidden-to-hidden weights"
     %str_1 = torch.constant.str ": expected a non-empty sequence"
     %str_2 = torch.constant.str ": input size does not match the first layer's weight"
+    %int-1 = torch.constant.int -1
     %str_3 = torch.constant.str ": hidden state has fewer entries than layers times directions"
     %str_4 = torch.constant.str ": params do not hold one weight group per layer and direction"
     %str_5 = torch.constant.str ": expected a batched 3D input and 3D hidden states"
     %true = torch.constant.bool true
+    %false = torch.constant.bool false
     %none = torch.constant.none
     %str_6 = torch.constant.str "AssertionError: "
     %str_7 = torch.constant.str ": num_layers must be positive"
     %int0 = torch.constant.int 0
-    %int3 = torch.constant.int 3
     %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
     %int1 = torch.constant.int 1
     %0 = torch.aten.le.int %arg6, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %0 -> () {
-      %30 = torch.aten.add.str %arg0, %str_7 : !torch.str, !torch.str -> !torch.str
-      %31 = torch.aten.add.str %str_6, %30 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_7 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %2 = torch.aten.ne.int %1, %int3 : !torch.int, !torch.int -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.bool) {
+    %1 = torch.prim.If %arg9 -> (!torch.bool) {
+      %33 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %34 = torch.aten.eq.int %33, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %33 = torch.aten.__not__ %arg8 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %33 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.ne.int %3, %int3 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %33 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %33 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %6 = torch.prim.If %5 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %30 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-      %31 = torch.aten.ne.int %30, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %31 : !torch.bool
+      %33 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %34 = torch.aten.ne.int %33, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
     }
-    torch.prim.If %3 -> () {
-      %30 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
-      %31 = torch.aten.add.str %str_6, %30 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+    torch.prim.If %6 -> () {
+      %33 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %4 = torch.prim.If %arg7 -> (!torch.int) {
+    %7 = torch.prim.If %arg7 -> (!torch.int) {
       torch.prim.If.yield %int2 : !torch.int
     } else {
       torch.prim.If.yield %int1 : !torch.int
     }
-    %5 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-    %6 = torch.aten.floordiv.int %5, %arg4 : !torch.int, !torch.int -> !torch.int
-    %7 = torch.aten.mul.int %6, %arg4 : !torch.int, !torch.int -> !torch.int
-    %8 = torch.aten.sub.int %5, %7 : !torch.int, !torch.int -> !torch.int
-    %9 = torch.aten.ne.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-    %10 = torch.prim.If %9 -> (!torch.bool) {
+    %8 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+    %9 = torch.aten.floordiv.int %8, %arg4 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.mul.int %9, %arg4 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.sub.int %8, %10 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.ne.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %30 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-      %31 = torch.aten.floordiv.int %30, %arg4 : !torch.int, !torch.int -> !torch.int
-      %32 = torch.aten.mul.int %arg6, %4 : !torch.int, !torch.int -> !torch.int
-      %33 = torch.aten.lt.int %31, %32 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %33 : !torch.bool
+      %33 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+      %34 = torch.aten.floordiv.int %33, %arg4 : !torch.int, !torch.int -> !torch.int
+      %35 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+      %36 = torch.aten.lt.int %34, %35 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %36 : !torch.bool
     }
-    torch.prim.If %10 -> () {
-      %30 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
-      %31 = torch.aten.add.str %str_6, %30 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %31, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %11 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %12 = torch.aten.mul.int %arg6, %4 : !torch.int, !torch.int -> !torch.int
-    %13 = torch.aten.lt.int %11, %12 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %13 -> () {
-      %30 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-      %31 = torch.aten.add.str %str_6, %30 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %14 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %15 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
-    %16 = torch.aten.ne.int %15, %int2 : !torch.int, !torch.int -> !torch.bool
-    %17 = torch.prim.If %16 -> (!torch.bool) {
+    %14 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %15 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    %16 = torch.aten.lt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %16 -> () {
+      %33 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %17 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %18 = torch.aten.len.t %17 : !torch.list<int> -> !torch.int
+    %19 = torch.aten.ne.int %18, %int2 : !torch.int, !torch.int -> !torch.bool
+    %20 = torch.prim.If %19 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %30 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %31 = torch.aten.__getitem__.t %30, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %32 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
-      %33 = torch.aten.ne.int %31, %32 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %33 : !torch.bool
+      %33 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %34 = torch.aten.__getitem__.t %33, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %36 = torch.aten.ne.int %34, %35 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %36 : !torch.bool
     }
-    torch.prim.If %17 -> () {
-      %30 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-      %31 = torch.aten.add.str %str_6, %30 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+    torch.prim.If %20 -> () {
+      %33 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %18 = torch.prim.If %arg8 -> (!torch.int) {
-      %30 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %30 : !torch.int
+    %21 = torch.prim.If %arg8 -> (!torch.int) {
+      %33 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %33 : !torch.int
     } else {
-      %30 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %30 : !torch.int
+      %33 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %33 : !torch.int
     }
-    %19 = torch.aten.eq.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %19 -> () {
-      %30 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %31 = torch.aten.add.str %str_6, %30 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+    %22 = torch.aten.eq.int %21, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %22 -> () {
+      %33 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %20 = torch.aten.mul.int %arg6, %4 : !torch.int, !torch.int -> !torch.int
-    torch.prim.Loop %20, %true, init() {
-    ^bb0(%arg9: !torch.int):
-      %30 = torch.aten.mul.int %arg9, %arg4 : !torch.int, !torch.int -> !torch.int
-      %31 = torch.aten.add.int %30, %int1 : !torch.int, !torch.int -> !torch.int
-      %32 = torch.aten.__getitem__.t %arg3, %31 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %33 = torch.aten.len.t %32 : !torch.list<int> -> !torch.int
-      %34 = torch.aten.ne.int %33, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %34 -> () {
-        %38 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-        %39 = torch.aten.add.str %str_6, %38 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %39, %none : !torch.str, !torch.none
+    %23 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %23, %true, init() {
+    ^bb0(%arg10: !torch.int):
+      %33 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+      %34 = torch.aten.add.int %33, %int1 : !torch.int, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %arg3, %34 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %36 = torch.aten.len.t %35 : !torch.list<int> -> !torch.int
+      %37 = torch.aten.ne.int %36, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %37 -> () {
+        %41 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %42 = torch.aten.add.str %str_6, %41 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %42, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %35 = torch.aten.__getitem__.t %32, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %36 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-      %37 = torch.aten.ne.int %35, %36 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %37 -> () {
-        %38 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-        %39 = torch.aten.add.str %str_6, %38 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %39, %none : !torch.str, !torch.none
+      %38 = torch.aten.__getitem__.t %35, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %39 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+      %40 = torch.aten.ne.int %38, %39 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %40 -> () {
+        %41 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %42 = torch.aten.add.str %str_6, %41 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %42, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.If %arg5 -> () {
-        %38 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-        %39 = torch.aten.__getitem__.t %32, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %40 = torch.prim.ListConstruct %int1, %38, %39 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-        %41 = torch.aten.mul.int %arg9, %arg4 : !torch.int, !torch.int -> !torch.int
-        %42 = torch.aten.add.int %41, %int3 : !torch.int, !torch.int -> !torch.int
-        %43 = torch.aten.__getitem__.t %arg3, %42 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %44 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%40, %43) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %41 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %42 = torch.aten.__getitem__.t %35, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %43 = torch.prim.ListConstruct %int1, %41, %42 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+        %44 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+        %45 = torch.aten.add.int %44, %int3 : !torch.int, !torch.int -> !torch.int
+        %46 = torch.aten.__getitem__.t %arg3, %45 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %47 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%43, %46) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    %21 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-    %22 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %23 = torch.aten.mul.int %4, %22 : !torch.int, !torch.int -> !torch.int
-    %24 = torch.aten.append.t %21, %23 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %25 = torch.aten.mul.int %arg6, %4 : !torch.int, !torch.int -> !torch.int
-    %26 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %27 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %28 = torch.prim.ListConstruct %25, %26, %27 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-    %29 = torch.prim.TupleConstruct %21, %28 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %29 : !torch.tuple<list<int>, list<int>>
+    %24 = torch.prim.If %2 -> (!torch.list<int>) {
+      %33 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %34 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.prim.ListConstruct %33, %34 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %35 : !torch.list<int>
+    } else {
+      %33 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %33 : !torch.list<int>
+    }
+    %25 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %26 = torch.aten.mul.int %7, %25 : !torch.int, !torch.int -> !torch.int
+    %27 = torch.aten.append.t %24, %26 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %28 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    %29 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %30 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %31 = torch.prim.ListConstruct %28, %29, %30 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %32 = torch.prim.TupleConstruct %24, %31 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %32 : !torch.tuple<list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: scaled_dot_product_attention: key and value must have the same sequence length"
@@ -19878,6 +19907,38 @@ module {
     }
     %22 = call @__torch_refine_helper.torch.jit._shape_functions.matmul(%18, %8) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %22 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._times_first_entry(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: batch_norm: select(): index 0 out of range"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.list<int>) {
+      torch.prim.If.yield %arg0 : !torch.list<int>
+    } else {
+      %2 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %8 = torch.aten.__getitem__.t %2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %9 = torch.aten.eq.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %9 : !torch.bool
+      }
+      torch.prim.If %5 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %6 = torch.aten.slice.t %2, %int1, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %6) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %7 : !torch.list<int>
+    }
+    return %1 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<bool> {
     %none = torch.constant.none
@@ -24787,7 +24848,44 @@ module {
     return %7 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten._scaled_mm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<int>, %arg7: !torch.bool) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _scaled_mm: expected self.size(1) and mat2's sizes divisible by 16"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int16 = torch.constant.int 16
+    %int0 = torch.constant.int 0
     %0 = call @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_shape(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %2 = torch.aten.floordiv.int %1, %int16 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.mul.int %2, %int16 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.aten.sub.int %1, %3 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.ne.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %8 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.floordiv.int %8, %int16 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.mul.int %9, %int16 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.sub.int %8, %10 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.ne.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %8 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.floordiv.int %8, %int16 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.mul.int %9, %int16 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.sub.int %8, %10 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.ne.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._scaled_mm_v2(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<list<int>>, %arg6: !torch.list<int>, %arg7: !torch.list<int>, %arg8: !torch.optional<list<int>>, %arg9: !torch.optional<int>, %arg10: !torch.list<int>, %arg11: !torch.bool) -> !torch.list<int> {
@@ -25620,7 +25718,9 @@ module {
     %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
     %2 = torch.prim.If %1 -> (!torch.list<int>) {
       %3 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %3 : !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch_refine.library.nn._times_first_entry(%3, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+      %5 = func.call @__torch_refine_helper.torch_refine.library.nn._times_first_entry(%4, %arg2) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
     } else {
       %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
       %4 = torch.aten.gt.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
@@ -28074,6 +28174,7 @@ module {
     return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.gru.input(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %false = torch.constant.bool false
     %str = torch.constant.str "gru"
     %int4 = torch.constant.int 4
     %int2 = torch.constant.int 2
@@ -28082,7 +28183,7 @@ module {
     } else {
       torch.prim.If.yield %int2 : !torch.int
     }
-    %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %arg1, %arg2, %0, %arg3, %arg4, %arg7, %arg8) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %arg1, %arg2, %0, %arg3, %arg4, %arg7, %arg8, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
     return %1 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.gt.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -28882,6 +28983,7 @@ module {
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.lstm.input(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %true = torch.constant.bool true
     %str = torch.constant.str "lstm"
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: lstm: expected two hidden states"
@@ -28914,7 +29016,7 @@ module {
     }
     %10 = torch.aten.add.int %8, %9 : !torch.int, !torch.int -> !torch.int
     %11 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %12 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %11, %arg2, %10, %arg3, %arg4, %arg7, %arg8) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    %12 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %11, %arg2, %10, %arg3, %arg4, %arg7, %arg8, %true) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
     %13:2 = torch.prim.TupleUnpack %12 : !torch.tuple<list<int>, list<int>> -> !torch.list<int>, !torch.list<int>
     %14 = torch.aten.__getitem__.t %13#1, %int0 : !torch.list<int>, !torch.int -> !torch.int
     %15 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
@@ -30426,19 +30528,56 @@ module {
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.quantize_per_channel(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: length of scales must equal to channel"
+    %str_0 = torch.constant.str "AssertionError: number of elements in scales and zero_points must match"
+    %str_1 = torch.constant.str "AssertionError: quantize_per_channel: scales and zero_points must have dimension 1"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: Channel axis out of range in per channel affine quantization"
+    %str_2 = torch.constant.str "AssertionError: Channel axis out of range in per channel affine quantization"
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
     %0 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
     %1 = torch.prim.If %0 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %3 = torch.aten.ge.int %arg3, %2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %3 : !torch.bool
+      %11 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.ge.int %arg3, %11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
     }
     torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.ne.int %11, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %5, %6 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+    %10 = torch.aten.ne.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %10 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -32741,7 +32880,61 @@ module {
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_channel_group(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: dequantize_per_channel_group: one scale per group expected"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: dequantize_per_channel_group: rows of no elements have no groups"
+    %false = torch.constant.bool false
+    %int-1 = torch.constant.int -1
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_channel_group(%arg0, %arg1, %arg6) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    %1 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %2 = torch.aten.gt.int %arg6, %1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %17 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.eq.int %17, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %4 = torch.prim.If %3 -> (!torch.int) {
+      %17 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %17 : !torch.int
+    } else {
+      torch.prim.If.yield %arg6 : !torch.int
+    }
+    %5 = torch.aten.eq.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %7 = torch.aten.floordiv.int %6, %4 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.prim.ListConstruct %7, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %9 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.list<int>) {
+      %17 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%17) : (!torch.list<int>) -> !torch.int
+      %19 = torch.prim.ListConstruct %18, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+      %20 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%8, %19) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %20 : !torch.list<int>
+    } else {
+      torch.prim.If.yield %8 : !torch.list<int>
+    }
+    %11 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+    %12 = torch.prim.ListConstruct %11, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+    %13 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%10, %12) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %14 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%13) : (!torch.list<int>) -> !torch.int
+    %15 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %16 = torch.aten.ne.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %16 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.optional<int>) -> !torch.list<int> {
