@@ -269,6 +269,8 @@ def aten〇batch_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dty
 
 
 @shape("aten.instance_norm", invocations=[
+    ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(1, 4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(1, 4), False, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), False, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3, 3), None, None, None, None, True, 0.1, 1e-5, False),
@@ -282,6 +284,10 @@ def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], 
         raise AssertionError(
             "instance_norm: expected running_mean and running_var to be defined when"
             " use_input_stats is false")
+    # The statistics are repeated once per batch entry (`repeat` with one count).
+    if (running_mean is not None and len(running_mean) > 1) or (
+            running_var is not None and len(running_var) > 1):
+        raise AssertionError("instance_norm: expected running_mean and running_var of 1 dim")
     num_features = input[1] if len(input) > 1 else 0
     _check_num_features("instance_norm", "weight", weight, num_features)
     _check_num_features("instance_norm", "bias", bias, num_features)

@@ -5806,13 +5806,33 @@ module {
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.masked_scatter(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
-    %str = torch.constant.str "masked_scatter"
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: masked_scatter: Mask must be bool or uint8"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "masked_scatter"
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int0 = torch.constant.int 0
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str_0, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.aten.ne.int %3, %int11 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.ne.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %6 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.masked_scatter_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "aten.masked_scatter_"
@@ -6518,24 +6538,68 @@ module {
   }
   func.func @__torch_refine_dtype_fn.aten.nll_loss_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
+    %false = torch.constant.bool false
     %str = torch.constant.str "nll_loss_backward"
     %int1 = torch.constant.int 1
+    %int6 = torch.constant.int 6
+    %int11 = torch.constant.int 11
+    %int4 = torch.constant.int 4
     %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.losses._check_nll_target_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
-    %2 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.int) {
-      %4 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %5 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %6 = torch.prim.TupleIndex %4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %7 = func.call @__torch_refine_helper.torch_refine.library.promotion.promote_types(%5, %6) : (!torch.int, !torch.int) -> !torch.int
-      torch.prim.If.yield %7 : !torch.int
+    %2:2 = torch.prim.TupleUnpack %arg0 : !torch.tuple<int, int> -> !torch.int, !torch.int
+    %3:2 = torch.prim.TupleUnpack %arg1 : !torch.tuple<int, int> -> !torch.int, !torch.int
+    %4 = torch.aten.eq.int %arg4, %int1 : !torch.int, !torch.int -> !torch.bool
+    %5:2 = torch.prim.If %4 -> (!torch.int, !torch.int) {
+      %15:2 = torch.prim.TupleUnpack %arg6 : !torch.tuple<int, int> -> !torch.int, !torch.int
+      %16 = torch.derefine %2#0 : !torch.int to !torch.optional<int>
+      %17 = torch.derefine %15#0 : !torch.int to !torch.optional<int>
+      %18 = torch.prim.ListConstruct %16, %17 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+      %19 = torch.prim.ListConstruct %2#1, %15#1 : (!torch.int, !torch.int) -> !torch.list<int>
+      %20 = torch.promote_dtypes %18, %19 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      %21 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%20) : (!torch.int) -> !torch.bool
+      %22 = torch.aten.__not__ %21 : !torch.bool -> !torch.bool
+      %23 = torch.prim.If %22 -> (!torch.bool) {
+        %26 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%20) : (!torch.int) -> !torch.bool
+        %27 = torch.aten.__not__ %26 : !torch.bool -> !torch.bool
+        torch.prim.If.yield %27 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %24 = torch.prim.If %23 -> (!torch.int) {
+        torch.prim.If.yield %int6 : !torch.int
+      } else {
+        torch.prim.If.yield %20 : !torch.int
+      }
+      %25 = torch.prim.max.int %2#0, %15#0 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %25, %24 : !torch.int, !torch.int
     } else {
-      %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %5 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %6 = func.call @__torch_refine_helper.torch_refine.library.promotion.promote_types(%4, %5) : (!torch.int, !torch.int) -> !torch.int
-      torch.prim.If.yield %6 : !torch.int
+      torch.prim.If.yield %2#0, %2#1 : !torch.int, !torch.int
     }
-    return %3 : !torch.int
+    %6 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.int) {
+      %15 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %16 = torch.derefine %5#0 : !torch.int to !torch.optional<int>
+      %17 = torch.derefine %3#0 : !torch.int to !torch.optional<int>
+      %18 = torch.prim.ListConstruct %16, %17 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+      %19 = torch.prim.TupleIndex %15, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %20 = torch.prim.ListConstruct %5#1, %19 : (!torch.int, !torch.int) -> !torch.list<int>
+      %21 = torch.promote_dtypes %18, %20 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      torch.prim.If.yield %21 : !torch.int
+    } else {
+      torch.prim.If.yield %5#1 : !torch.int
+    }
+    %8 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      torch.prim.If.yield %int4 : !torch.int
+    } else {
+      torch.prim.If.yield %7 : !torch.int
+    }
+    %10 = torch.derefine %3#0 : !torch.int to !torch.optional<int>
+    %11 = torch.derefine %int1 : !torch.int to !torch.optional<int>
+    %12 = torch.prim.ListConstruct %10, %11 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %13 = torch.prim.ListConstruct %3#1, %9 : (!torch.int, !torch.int) -> !torch.list<int>
+    %14 = torch.promote_dtypes %12, %13 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %14 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.nll_loss_forward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<int, int> {
     %none = torch.constant.none
@@ -18517,13 +18581,33 @@ module {
     return %0 : !torch.list<optional<tuple<int, int>>>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
-    %str = torch.constant.str "masked_scatter"
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: masked_scatter: Mask must be bool or uint8"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "masked_scatter"
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int0 = torch.constant.int 0
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str_0, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.aten.ne.int %3, %int11 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.ne.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %6 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
@@ -28384,7 +28468,8 @@ module {
     %str_1 = torch.constant.str "bias"
     %str_2 = torch.constant.str "weight"
     %str_3 = torch.constant.str "instance_norm"
-    %str_4 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
+    %str_4 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var of 1 dim"
+    %str_5 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
     %false = torch.constant.bool false
     %true = torch.constant.bool true
     %none = torch.constant.none
@@ -28392,39 +28477,72 @@ module {
     %int0 = torch.constant.int 0
     %0 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
     %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<list<int>>) {
-      %10 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %11:2 = torch.prim.If %10 -> (!torch.bool, !torch.optional<list<int>>) {
+      %13 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %14:2 = torch.prim.If %13 -> (!torch.bool, !torch.optional<list<int>>) {
         torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
       } else {
-        %12 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %13 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-        %14 = torch.derefine %12 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %13, %14 : !torch.bool, !torch.optional<list<int>>
+        %15 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+        %16 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %17 = torch.derefine %15 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<list<int>>
       }
-      torch.prim.If.yield %11#0, %11#1 : !torch.bool, !torch.optional<list<int>>
+      torch.prim.If.yield %14#0, %14#1 : !torch.bool, !torch.optional<list<int>>
     } else {
       torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<list<int>>
     }
     torch.prim.If %1#0 -> () {
+      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__isnot__ %1#1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %3:2 = torch.prim.If %2 -> (!torch.bool, !torch.optional<list<int>>) {
+      %13 = torch.prim.unchecked_cast %1#1 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.gt.int %14, %int1 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
+    } else {
+      torch.prim.If.yield %false, %1#1 : !torch.bool, !torch.optional<list<int>>
+    }
+    %4:3 = torch.prim.If %3#0 -> (!torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>) {
+      %13 = torch.prim.unchecked_cast %3#1 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %true, %14, %arg4 : !torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>
+    } else {
+      %13 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %14:2 = torch.prim.If %13 -> (!torch.bool, !torch.optional<list<int>>) {
+        %15 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+        %16 = torch.aten.len.t %15 : !torch.list<int> -> !torch.int
+        %17 = torch.aten.gt.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
+        %18 = torch.derefine %15 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %17, %18 : !torch.bool, !torch.optional<list<int>>
+      } else {
+        torch.prim.If.yield %false, %arg4 : !torch.bool, !torch.optional<list<int>>
+      }
+      torch.prim.If.yield %14#0, %3#1, %14#1 : !torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>
+    }
+    torch.prim.If %4#0 -> () {
       torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %3 = torch.aten.gt.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.int) {
-      %10 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %10 : !torch.int
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.gt.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.int) {
+      %13 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %13 : !torch.int
     } else {
       torch.prim.If.yield %int0 : !torch.int
     }
-    %5 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %arg1, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %6 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg2, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %7 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %1#1, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg4, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    return %9 : !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %arg1, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %9 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg2, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %10 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %4#1, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %11 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %4#2, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %12 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %12 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.int_repr(%arg0: !torch.list<int>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
