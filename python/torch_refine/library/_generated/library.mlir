@@ -18898,31 +18898,65 @@ module {
     return %3 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: _scaled_mm: expected self.size(1) and mat2's sizes divisible by 16"
+    %true = torch.constant.bool true
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: _scaled_mm: inputs must be 2D"
+    %str_0 = torch.constant.str "AssertionError: _scaled_mm: inputs must be 2D"
     %false = torch.constant.bool false
     %int2 = torch.constant.int 2
-    %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int16 = torch.constant.int 16
+    %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.eq.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
     %2 = torch.prim.If %1 -> (!torch.bool) {
-      %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %7 = torch.aten.eq.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %7 : !torch.bool
+      %13 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.eq.int %13, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %2 -> () {
       torch.prim.If.yield
     } else {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %3 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %4 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %5 = torch.prim.ListConstruct %3, %4 : (!torch.int, !torch.int) -> !torch.list<int>
-    return %5 : !torch.list<int>
+    %3 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.floordiv.int %3, %int16 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.mul.int %4, %int16 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.sub.int %3, %5 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %13 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.floordiv.int %13, %int16 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.mul.int %14, %int16 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.sub.int %13, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.ne.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %13 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.floordiv.int %13, %int16 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.mul.int %14, %int16 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.sub.int %13, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.ne.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %10 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %12 = torch.prim.ListConstruct %10, %11 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %12 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._square_batch(%arg0: !torch.list<int>, %arg1: !torch.str) -> !torch.list<int> {
     %int1 = torch.constant.int 1
@@ -24932,44 +24966,7 @@ module {
     return %7 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten._scaled_mm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<int>, %arg7: !torch.bool) -> !torch.list<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: _scaled_mm: expected self.size(1) and mat2's sizes divisible by 16"
-    %true = torch.constant.bool true
-    %int1 = torch.constant.int 1
-    %int16 = torch.constant.int 16
-    %int0 = torch.constant.int 0
     %0 = call @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_shape(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %1 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %2 = torch.aten.floordiv.int %1, %int16 : !torch.int, !torch.int -> !torch.int
-    %3 = torch.aten.mul.int %2, %int16 : !torch.int, !torch.int -> !torch.int
-    %4 = torch.aten.sub.int %1, %3 : !torch.int, !torch.int -> !torch.int
-    %5 = torch.aten.ne.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
-    %6 = torch.prim.If %5 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
-    } else {
-      %8 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.floordiv.int %8, %int16 : !torch.int, !torch.int -> !torch.int
-      %10 = torch.aten.mul.int %9, %int16 : !torch.int, !torch.int -> !torch.int
-      %11 = torch.aten.sub.int %8, %10 : !torch.int, !torch.int -> !torch.int
-      %12 = torch.aten.ne.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %12 : !torch.bool
-    }
-    %7 = torch.prim.If %6 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
-    } else {
-      %8 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.floordiv.int %8, %int16 : !torch.int, !torch.int -> !torch.int
-      %10 = torch.aten.mul.int %9, %int16 : !torch.int, !torch.int -> !torch.int
-      %11 = torch.aten.sub.int %8, %10 : !torch.int, !torch.int -> !torch.int
-      %12 = torch.aten.ne.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %12 : !torch.bool
-    }
-    torch.prim.If %7 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._scaled_mm_v2(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<list<int>>, %arg6: !torch.list<int>, %arg7: !torch.list<int>, %arg8: !torch.optional<list<int>>, %arg9: !torch.optional<int>, %arg10: !torch.list<int>, %arg11: !torch.bool) -> !torch.list<int> {
