@@ -400,9 +400,17 @@ def aten〇masked_scatter〡shape(self: List[int], mask: List[int], source: List
         TensorOfShape(3, 4, dtype=torch.int32),
         TensorOfShape(4, dtype=torch.bool),
         TensorOfShape(12),
-    )])
+    ),
+       # The meta kernel takes a uint8 mask too (the CPU kernel only bool).
+       Invocation(TensorOfShape(3, 4), TensorOfShape(4, dtype=torch.uint8), TensorOfShape(12)),
+       ErrorInvocation(TensorOfShape(3, 4), TensorOfShape(4, dtype=torch.bfloat16),
+                       TensorOfShape(12)),
+       ErrorInvocation(TensorOfShape(3, 4), TensorOfShape(4, dtype=torch.int64),
+                       TensorOfShape(12))])
 def aten〇masked_scatter〡dtype(self_rank_dtype: Tuple[int, int], mask_rank_dtype: Tuple[int, int], source_rank_dtype: Tuple[int, int]) -> int:
     _check_same_dtype("masked_scatter", self_rank_dtype[1], source_rank_dtype[1])
+    if mask_rank_dtype[1] != 11 and mask_rank_dtype[1] != 0:  # bool, uint8
+        raise AssertionError("masked_scatter: Mask must be bool or uint8")
     return self_rank_dtype[1]
 
 

@@ -646,6 +646,9 @@ def _is_fp8_or_fp4(dtype: int) -> bool:
 
 def _scaled_mm_shape(self: List[int], mat2: List[int]) -> List[int]:
     assert len(self) == 2 and len(mat2) == 2, "_scaled_mm: inputs must be 2D"
+    # The meta kernels' (CUDA's) rule: the inner and mat2's dims multiples of 16.
+    if self[1] % 16 != 0 or mat2[0] % 16 != 0 or mat2[1] % 16 != 0:
+        raise AssertionError("_scaled_mm: expected self.size(1) and mat2's sizes divisible by 16")
     return [self[0], mat2[1]]
 
 
@@ -669,6 +672,8 @@ def _scaled_mm_case(self_shape, mat2_shape, a=_E4M3, b=_E4M3, case=Invocation, *
     _scaled_mm_case((16, 32), (32, 0)), _scaled_mm_case((32, 16), (16, 0)),
     _scaled_mm_case((16, 32, 1), (32, 0), case=ErrorInvocation),
     _scaled_mm_case((16, 32), (32,), case=ErrorInvocation),
+    _scaled_mm_case((2, 3), (32, 0), case=ErrorInvocation),
+    _scaled_mm_case((16, 32), (24, 0), case=ErrorInvocation),
 ])
 def aten〇_scaled_mm〡shape(self: List[int], mat2: List[int], scale_a: List[int], scale_b: List[int], bias: Optional[List[int]] = None, scale_result: Optional[List[int]] = None, out_dtype: Optional[int] = None, use_fast_accum: bool = False) -> List[int]:
     return _scaled_mm_shape(self, mat2)
@@ -697,6 +702,8 @@ def _scaled_mm_v2_case(self_shape, mat2_shape, a=_E4M3, b=_E4M3, case=Invocation
     _scaled_mm_v2_case((16, 32), (32, 0)), _scaled_mm_v2_case((32, 16), (16, 0)),
     _scaled_mm_v2_case((16, 32, 1), (32, 0), case=ErrorInvocation),
     _scaled_mm_v2_case((16, 32), (32,), case=ErrorInvocation),
+    _scaled_mm_v2_case((2, 3), (32, 0), case=ErrorInvocation),
+    _scaled_mm_v2_case((16, 32), (24, 0), case=ErrorInvocation),
 ])
 def aten〇_scaled_mm_v2〡shape(self: List[int], mat2: List[int], scale_a: List[List[int]], recipe_a: List[int], swizzle_a: List[int], scale_b: List[List[int]], recipe_b: List[int], swizzle_b: List[int], bias: Optional[List[int]], out_dtype: Optional[int], contraction_dim: List[int] = (), use_fast_accum: bool = False) -> List[int]:
     return _scaled_mm_shape(self, mat2)

@@ -14,7 +14,6 @@ from .promotion import (
     is_complex_dtype,
     is_float_dtype,
     promote_dtypes,
-    promote_types,
     to_real_dtype,
 )
 from .registry import dtype, shape
@@ -264,13 +263,35 @@ def aten〇nll_loss_backward〡shape(grad_output: List[int], self: List[int], ta
     Invocation(_T(dtype=a), _T(2, 3, dtype=b), LongTensorOfShape(2), weight, 1, -100, _T(dtype=b))
     for a, b in itertools.product(_FLOATS, _FLOATS)
     for weight in (None, _T(3, dtype=torch.float16), _T(3, dtype=torch.float64))]
+    # The mean divides by total_weight; the mask makes a bool gradient int64.
+    + [Invocation(_T(dtype=g), _T(1, 3, dtype=s), LongTensorOfShape(1), None, reduction, -100,
+                  _T(dtype=t))
+       for g, s, t in ((torch.bfloat16, torch.int16, torch.float64),
+                       (torch.int64, torch.int16, torch.int64),
+                       (torch.bool, torch.uint8, torch.float16))
+       for reduction in (1, 2)]
     + [KernelErrorInvocation(_T(), _T(2, 3), _T(2, dtype=torch.int32), None, 1, -100, _T())])
 def aten〇nll_loss_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], self_rank_dtype: Tuple[int, int], target_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], reduction: int, ignore_index: int, total_weight_rank_dtype: Tuple[int, int]) -> int:
     _check_nll_target_dtype("nll_loss_backward", target_rank_dtype[1])
-    # What PyTorch's decomposition (the meta kernel) computes.
+    # What PyTorch's decomposition (the meta kernel) computes: grad_output (divided by
+    # total_weight for a mean, times the weight reshaped to self's rank), masked where the
+    # target (unsqueezed, so at least 1D) is ignored, times zeros like self.
+    grad_rank, grad_dtype = grad_output_rank_dtype
+    self_rank, self_dtype = self_rank_dtype
+    if reduction == 1:  # mean
+        total_rank, total_dtype = total_weight_rank_dtype
+        quotient_ranks: List[Optional[int]] = [grad_rank, total_rank]
+        grad_dtype = promote_dtypes(quotient_ranks, [grad_dtype, total_dtype])
+        if not is_float_dtype(grad_dtype) and not is_complex_dtype(grad_dtype):
+            grad_dtype = 6  # float32: true division of integers
+        grad_rank = max(grad_rank, total_rank)
     if weight_rank_dtype is not None:
-        return promote_types(self_rank_dtype[1], weight_rank_dtype[1])
-    return promote_types(grad_output_rank_dtype[1], self_rank_dtype[1])
+        weighted_ranks: List[Optional[int]] = [grad_rank, self_rank]
+        grad_dtype = promote_dtypes(weighted_ranks, [grad_dtype, weight_rank_dtype[1]])
+    if grad_dtype == 11:  # bool: where(..., 0) makes it int64
+        grad_dtype = 4
+    product_ranks: List[Optional[int]] = [self_rank, 1]
+    return promote_dtypes(product_ranks, [self_dtype, grad_dtype])
 
 
 @shape("aten.cross_entropy_loss", invocations=[

@@ -215,6 +215,15 @@ def _check_num_features(op: str, name: str, param: Optional[List[int]], num_feat
         raise AssertionError(op + ": " + name + " should contain one element per channel")
 
 
+def _times_first_entry(sizes: List[int], param: Optional[List[int]]) -> List[int]:
+    """`sizes` broadcast with `param[0]` (batch_norm's arithmetic on an empty input)."""
+    if param is None:
+        return sizes
+    if len(param) == 0 or param[0] == 0:
+        raise AssertionError("batch_norm: select(): index 0 out of range")
+    return upstream.broadcast(sizes, param[1:])
+
+
 @shape("aten.batch_norm", invocations=[
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), False, 0.1, 1e-5, False),
@@ -227,14 +236,20 @@ def _check_num_features(op: str, name: str, param: Optional[List[int]], num_feat
     ErrorInvocation(_T(4), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
     ErrorInvocation(_T(2, 4, 3), None, None, None, None, False, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), None, None, _T(4), None, True, 0.1, 1e-5, False),
-    # An empty input skips every check (the composite returns early, meta and CPU alike).
+    # An empty input skips the checks (the composite returns early, meta and CPU alike) but
+    # multiplies by weight[0] and adds bias[0].
     Invocation(_T(0, 4, 3, 0), _T(4), _T(3), _T(5), _T(4), False, 0.1, 1e-5, False),
     Invocation(_T(0, 4), None, None, None, None, False, 0.1, 1e-5, False),
     Invocation(_T(0), _T(3), None, None, None, True, 0.1, 1e-5, False),
+    Invocation(_T(0, 4, 3), _T(2, 1, 1, 4, 3), _T(3, 5, 1, 1, 1, 1), None, None, False, 0.1,
+               1e-5, False),
+    ErrorInvocation(_T(0, 4, 3), _T(2), _T(0), _T(4), _T(4), False, 0.1, 1e-5, False),
+    ErrorInvocation(_T(0, 4, 3), _T(), None, None, None, False, 0.1, 1e-5, False),
+    ErrorInvocation(_T(0, 4, 3), _T(2, 5), None, None, None, False, 0.1, 1e-5, False),
 ])
 def aten〇batch_norm〡shape(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], running_mean: Optional[List[int]], running_var: Optional[List[int]], training: bool, momentum: float, eps: float, cudnn_enabled: bool) -> List[int]:
     if upstream.numel(input) == 0:
-        return upstream._copy(input)
+        return _times_first_entry(_times_first_entry(upstream._copy(input), weight), bias)
     num_features = input[1] if len(input) > 1 else 0
     _check_num_features("batch_norm", "weight", weight, num_features)
     _check_num_features("batch_norm", "bias", bias, num_features)
@@ -254,6 +269,8 @@ def aten〇batch_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dty
 
 
 @shape("aten.instance_norm", invocations=[
+    ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(1, 4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(1, 4), False, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), False, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3, 3), None, None, None, None, True, 0.1, 1e-5, False),
@@ -267,6 +284,10 @@ def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], 
         raise AssertionError(
             "instance_norm: expected running_mean and running_var to be defined when"
             " use_input_stats is false")
+    # The statistics are repeated once per batch entry (`repeat` with one count).
+    if (running_mean is not None and len(running_mean) > 1) or (
+            running_var is not None and len(running_var) > 1):
+        raise AssertionError("instance_norm: expected running_mean and running_var of 1 dim")
     num_features = input[1] if len(input) > 1 else 0
     _check_num_features("instance_norm", "weight", weight, num_features)
     _check_num_features("instance_norm", "bias", bias, num_features)
@@ -456,12 +477,25 @@ def aten〇native_group_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_r
     ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), _T(2, 3), _T(2, 2), _T(4), 2, 4, 3, 2, _ALL_GRADS),
     ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), _T(2, 2), _T(1, 2), _T(4), 2, 4, 3, 2, _ALL_GRADS),
     ErrorInvocation(_T(2, 4, 4), _T(2, 4, 3), _T(2, 2), _T(2, 2), _T(4), 2, 4, 3, 2, _ALL_GRADS),
+    Invocation(_T(3, 4, 2), _T(3, 4, 2), _T(2, 2), _T(2, 2), _T(4), 2, 4, 3, 2, _ALL_GRADS),
+    Invocation(_T(0, 4, 3), _T(0, 4, 3), _T(0, 2), _T(0, 2), _T(4), 0, 4, 3, 2, _ALL_GRADS),
+    ErrorInvocation(_T(2, 3), _T(2, 3), _T(2, 2), _T(2, 2), _T(4), 2, 4, 3, 2, _ALL_GRADS),
+    ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), _T(2, 2), _T(2, 2), _T(5), 2, 4, 3, 2, _ALL_GRADS),
+    ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), _T(2, 3), _T(2, 3), _T(4), 2, 4, 3, 3, _ALL_GRADS),
+    ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), _T(2, 0), _T(2, 0), _T(4), 2, 4, 3, 0, _ALL_GRADS),
 ])
 def aten〇native_group_norm_backward〡shape(grad_out: List[int], input: List[int], mean: List[int], rstd: List[int], weight: Optional[List[int]], N: int, C: int, HxW: int, group: int, output_mask: List[bool]) -> Tuple[List[int], List[int], List[int]]:
     if grad_out != input:
         raise AssertionError("native_group_norm_backward: grad_out must have the shape of input")
     if mean != [N, group] or rstd != [N, group]:
         raise AssertionError("native_group_norm_backward: mean and rstd must have shape [N, group]")
+    if upstream.numel(input) != N * C * HxW:
+        raise AssertionError("native_group_norm_backward: input must have N * C * HxW elements")
+    if weight is not None and upstream.numel(weight) != C:
+        raise AssertionError("native_group_norm_backward: weight must have C elements")
+    if group == 0 or C % group != 0:
+        raise AssertionError(
+            "native_group_norm_backward: expected the channels to be divisible by the groups")
     return upstream._copy(input), [C], [C]
 
 
@@ -625,8 +659,19 @@ def aten〇embedding_dense_backward〡dtype(grad_output_rank_dtype: Tuple[int, i
     ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False, _T(7)),
     ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 0, False,
                     _T(8, 1)),
+    Invocation(_T(10, 3, 2), LongTensorOfShape(8), LongTensorOfShape(4, 2)),
+    ErrorInvocation(_T(), LongTensorOfShape(8), LongTensorOfShape(4)),
+    ErrorInvocation(_T(10), LongTensorOfShape(8), LongTensorOfShape(4)),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(), LongTensorOfShape(4)),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape()),
 ])
 def aten〇_embedding_bag〡shape(weight: List[int], indices: List[int], offsets: List[int], scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False, per_sample_weights: Optional[List[int]] = None, include_last_offset: bool = False, padding_idx: int = -1) -> Tuple[List[int], List[int], List[int], List[int]]:
+    # The meta kernel reads weight.size(1), indices.size(0) and offsets.size(0) (the CPU
+    # kernel wants exactly 2, 1 and 1 dims).
+    if len(weight) < 2:
+        raise AssertionError("_embedding_bag: expected weight to have at least 2 dims")
+    if len(indices) < 1 or len(offsets) < 1:
+        raise AssertionError("_embedding_bag: expected indices and offsets to have a dim")
     num_bags = offsets[0]
     if include_last_offset:
         if num_bags < 1:
@@ -784,24 +829,39 @@ def aten〇_scaled_dot_product_flash_attention_for_cpu〡dtype(query_rank_dtype:
 
 
 def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[int]],
-                group_size: int, num_layers: int, bidirectional: bool,
-                batch_first: bool) -> Tuple[List[int], List[int]]:
-    """The output and final hidden state sizes of a multi-layer RNN (PyTorch's decomposition)."""
+                group_size: int, has_biases: bool, num_layers: int, bidirectional: bool,
+                batch_first: bool, steps_of_vectors: bool) -> Tuple[List[int], List[int]]:
+    """The output and final hidden state sizes of a multi-layer RNN (PyTorch's decomposition).
+    With `steps_of_vectors` (LSTM's cells), a 2D input is a sequence of vectors, each step's
+    gates broadcast over the hidden state's batch."""
     if num_layers <= 0:
         raise AssertionError(op + ": num_layers must be positive")
-    if len(input) != 3 or len(hidden) != 3:
+    unbatched = steps_of_vectors and len(input) == 2 and not batch_first
+    if (len(input) != 3 and not unbatched) or len(hidden) != 3:
         raise AssertionError(op + ": expected a batched 3D input and 3D hidden states")
     directions = 2 if bidirectional else 1
     if len(params) % group_size != 0 or len(params) // group_size < num_layers * directions:
         raise AssertionError(op + ": params do not hold one weight group per layer and direction")
     if hidden[0] < num_layers * directions:
         raise AssertionError(op + ": hidden state has fewer entries than layers times directions")
-    if len(params[0]) != 2 or params[0][1] != input[2]:
+    if len(params[0]) != 2 or params[0][1] != input[-1]:
         raise AssertionError(op + ": input size does not match the first layer's weight")
     seq_len = input[1] if batch_first else input[0]
     if seq_len == 0:
         raise AssertionError(op + ": expected a non-empty sequence")
-    output = input[:2]
+    # Each cell's first step multiplies its [1, batch, hidden] state by the hidden-to-hidden
+    # weight and adds that bias (F.linear in PyTorch's decomposition; the gates need a 2D
+    # weight). The input-to-hidden side of the later layers depends on the layer below: not
+    # checked.
+    for cell in range(num_layers * directions):
+        weight = params[cell * group_size + 1]
+        if len(weight) != 2:
+            raise AssertionError(op + ": expected 2D hidden-to-hidden weights")
+        if weight[1] != hidden[2]:
+            raise AssertionError(op + ": a hidden-to-hidden weight does not match the hidden size")
+        if has_biases:
+            upstream.broadcast([1, hidden[1], weight[0]], params[cell * group_size + 3])
+    output = [input[0], hidden[1]] if unbatched else input[:2]
     output.append(directions * hidden[2])
     return output, [num_layers * directions, hidden[1], hidden[2]]
 
@@ -852,14 +912,32 @@ def _rnn_case(input, hx, params, num_layers, bidirectional=False, has_biases=Tru
     _rnn_case(_T(0, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), 1, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), 0, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), _lstm_params(1, False, True), -1, error=True),
+    # Gates of other sizes broadcast; the hidden-to-hidden product and its bias must fit.
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(4, 3), _T(4, 5), _T(4), _T(4)], 1),
+    _rnn_case(_T(7, 3), _lstm_hx(1), _lstm_params(1, False, True), 1),
+    _rnn_case(_T(7, 3), [_T(1, 2, 3), _T(1, 2, 5)],
+              [_T(20, 3), _T(20, 3), _T(20), _T(20), _T(3, 5)], 1),
+    _rnn_case(_T(7, 3), _lstm_hx(1), _lstm_params(1, False, True), 1, batch_first=True,
+              error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(2, 5), _T(20), _T(20)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(0), _T(20), _T(20)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(20, 5, 1)], 1, has_biases=False,
+              error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(20, 4), _T(20), _T(20)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(20, 4)], 1, has_biases=False,
+              error=True),
+    _rnn_case(_T(7, 2, 3), [_T(1, 2, 3), _T(1, 2, 5)],
+              [_T(20, 3), _T(20, 3), _T(20), _T(20), _T(3, 5)], 1),
+    _rnn_case(_T(7, 2, 3), [_T(1, 2, 3), _T(1, 2, 5)],
+              [_T(20, 3), _T(20, 5), _T(20), _T(20), _T(3, 5)], 1, error=True),
 ])
 def aten〇lstm〇input〡shape(input: List[int], hx: List[List[int]], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int], List[int]]:
     if len(hx) != 2:
         raise AssertionError("lstm: expected two hidden states")
     has_projections = hx[0][2] != hx[1][2]
     group_size = 2 + (2 if has_biases else 0) + (1 if has_projections else 0)
-    output, hy = _rnn_shapes("lstm", input, hx[0], params, group_size, num_layers,
-                             bidirectional, batch_first)
+    output, hy = _rnn_shapes("lstm", input, hx[0], params, group_size, has_biases, num_layers,
+                             bidirectional, batch_first, True)
     cy = [hy[0], hx[1][1], hx[1][2]]
     return output, hy, cy
 
@@ -882,10 +960,25 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), 2, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), 0, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(1, False, True), -1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(15), _T(1)], 1),
+    _rnn_case(_T(7, 3), _T(1, 2, 5), _gru_params(1, False, True), 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(5), _T(15), _T(15)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(5)], 1, has_biases=False, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(15), _T(2, 15)], 1),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 2), _gru_params(1, False, True), 1, error=True),
+    _rnn_case(_T(7, 0, 3), _T(1, 0, 2), _gru_params(1, False, True), 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(15), _T(14)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(2, 2, 5),
+              _gru_params(1, False, True) + [_T(15, 5), _T(15, 4), _T(15), _T(15)], 2,
+              error=True),
+    _rnn_case(_T(7, 2, 3), _T(2, 2, 5),
+              _gru_params(1, False, True) + [_T(15, 3), _T(15, 4), _T(15), _T(15)], 1,
+              bidirectional=True, error=True),
 ])
 def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
     group_size = 4 if has_biases else 2
-    return _rnn_shapes("gru", input, hx, params, group_size, num_layers, bidirectional, batch_first)
+    return _rnn_shapes("gru", input, hx, params, group_size, has_biases, num_layers,
+                       bidirectional, batch_first, False)
 
 
 @dtype("aten.gru.input", invocations=[
@@ -995,33 +1088,106 @@ def aten〇embedding_bag〇padding_idx〡dtype(weight_rank_dtype: Tuple[int, int
 # ---------------------------------------------------------------------------- bilinear
 
 
+def _trilinear_dims(dims: List[int], total_dim: int) -> List[bool]:
+    """The kernel's flags of a dim list: wrapped, each dim at most once."""
+    flags: List[bool] = []
+    for _ in range(total_dim):
+        flags.append(False)
+    for d in dims:
+        wrapped = upstream.maybe_wrap_dim(d, total_dim)
+        if flags[wrapped]:
+            raise AssertionError("_trilinear: a dim appears twice in a list of dims")
+        flags[wrapped] = True
+    return flags
+
+
+def _trilinear_unsqueezed(sizes: List[int], expanded: List[bool], last: List[int]) -> List[int]:
+    """`sizes` unsqueezed at the expanded dims, in order, as the kernel does; `last` takes
+    the sizes at the other dims."""
+    out = upstream._copy(sizes)
+    for dim in range(len(expanded)):
+        if expanded[dim]:
+            if dim > len(out):
+                raise AssertionError("_trilinear: expand dim out of range")
+            out.insert(dim, 1)
+        elif dim >= len(out):
+            raise AssertionError("_trilinear: an input has fewer dims than the output")
+        else:
+            last[dim] = out[dim]
+    return out
+
+
+def _check_trilinear_product(unsqueezed: List[List[int]], expanded: List[List[bool]],
+                             summed: List[bool], last: List[int], unroll_dim: int) -> None:
+    """The kernel's loop over unroll_dim: one slice of each input not expanded there per
+    step, multiplied (broadcasting) and added into the output in place."""
+    sliced: List[List[int]] = []
+    for k in range(3):
+        sizes = unsqueezed[k]
+        if len(sizes) != len(last):
+            raise AssertionError("_trilinear: the inputs and expand dims give different ranks")
+        if not expanded[k][unroll_dim] and sizes[unroll_dim] < last[unroll_dim]:
+            raise AssertionError("_trilinear: an input is shorter than the unrolled dim")
+        sizes = upstream._copy(sizes)
+        sizes[unroll_dim] = 1
+        sliced.append(sizes)
+    product = broadcast_shapes(sliced)
+    for dim in range(len(last)):
+        if dim != unroll_dim and not summed[dim] and product[dim] != last[dim]:
+            raise AssertionError("_trilinear: the product does not fit the output")
+
+
 def _trilinear_shape(i1: List[int], i2: List[int], i3: List[int], expand1: List[int],
                      expand2: List[int], expand3: List[int], sumdim: List[int],
                      unroll_dim: int) -> List[int]:
-    """Each input unsqueezed at its expand dims; the product summed over sumdim."""
+    """Each input unsqueezed at its expand dims; the product summed over sumdim. The kernel
+    sizes the output by the last input not expanded at each dim, and multiplies (checking
+    sizes) only when no input is empty."""
     total_dim = len(i1) + len(expand1)
     if unroll_dim < 0 or unroll_dim >= total_dim:
         raise AssertionError("_trilinear: unroll_dim out of range")
+    summed = _trilinear_dims(sumdim, total_dim)
     inputs = [i1, i2, i3]
     expands = [expand1, expand2, expand3]
-    expanded: List[List[int]] = []
+    last: List[int] = []
+    for _ in range(total_dim):
+        last.append(0)
+    unsqueezed: List[List[int]] = []
+    expanded: List[List[bool]] = []
     for k in range(3):
-        if len(inputs[k]) + len(expands[k]) != total_dim:
-            raise AssertionError("_trilinear: the inputs and expand dims give different ranks")
-        for dim in expands[k]:
-            if dim < 0 or dim >= total_dim:
-                raise AssertionError("_trilinear: expand dim out of range")
-        sizes = upstream._copy(inputs[k])
-        for dim in range(total_dim):
-            if dim in expands[k]:
-                sizes.insert(dim, 1)
-        expanded.append(sizes)
-    product = broadcast_shapes(expanded)
+        expanded.append(_trilinear_dims(expands[k], total_dim))
+        unsqueezed.append(_trilinear_unsqueezed(inputs[k], expanded[k], last))
+    if upstream.numel(i1) != 0 and upstream.numel(i2) != 0 and upstream.numel(i3) != 0:
+        _check_trilinear_product(unsqueezed, expanded, summed, last, unroll_dim)
     out: List[int] = []
-    for i in range(total_dim):
-        if i not in sumdim:
-            out.append(product[i])
+    for dim in range(total_dim):
+        if not summed[dim]:
+            out.append(last[dim])
     return out
+
+
+def _trilinear_pair_dtype(left: int, right: int, sums: bool) -> Optional[int]:
+    """The dtype of one product of _trilinear, None when the sizes decide it. A bmm wants
+    operands of one dtype, after summing an operand over a summed dim only it has (sizes
+    decide which), which makes an integral or bool operand int64."""
+    if not sums:
+        ranks: List[Optional[int]] = [1, 1]  # both unsqueezed to the output's rank
+        return promote_dtypes(ranks, [left, right])
+    common: List[int] = []
+    for candidate in _trilinear_summed_dtypes(left):
+        if candidate in _trilinear_summed_dtypes(right) and candidate not in common:
+            common.append(candidate)
+    if len(common) == 0:
+        raise AssertionError("_trilinear: the operands of a summed product have different dtypes")
+    if len(common) > 1:
+        return None
+    return common[0]
+
+
+def _trilinear_summed_dtypes(dtype: int) -> List[int]:
+    if is_float_dtype(dtype) or is_complex_dtype(dtype):
+        return [dtype]
+    return [dtype, 4]  # 4 int64
 
 
 @shape("aten._trilinear", invocations=[
@@ -1032,6 +1198,25 @@ def _trilinear_shape(i1: List[int], i2: List[int], i3: List[int], expand1: List[
     ErrorInvocation(_T(2, 4), _T(5, 5, 3), _T(2, 3), [1, 3], [0], [1, 2], [2, 3]),
     ErrorInvocation(_T(2, 4), _T(5, 4, 3), _T(2, 3), [1, 3], [0], [1, 2], [2, 3], 4),
     ErrorInvocation(_T(2, 4), _T(5, 4, 3), _T(2, 3), [1, 3], [0], [1], [2, 3]),
+    # An empty input: no size is checked, each output size is the last input's not expanded.
+    Invocation(_T(2, 3), _T(2, 3), _T(0, 2), [], [], [], [0]),
+    Invocation(_T(2, 3), _T(2, 3, 4), _T(0, 2), [], [], [], []),
+    Invocation(_T(2), _T(2, 3), _T(0), [1], [], [0], []),
+    Invocation(_T(0), _T(3), _T(4), [0], [0], [0], []),
+    ErrorInvocation(_T(2), _T(2, 3), _T(0), [1], [], [], []),
+    ErrorInvocation(_T(2, 3), _T(2, 3), _T(0, 2), [0], [], [], []),
+    # Dims wrap; each appears once.
+    Invocation(_T(2, 3), _T(2, 3), _T(2, 3), [], [], [], [-1]),
+    Invocation(_T(2), _T(2, 3), _T(2, 3), [-1], [], [], []),
+    ErrorInvocation(_T(2), _T(2, 3), _T(2, 3), [1, 1], [], [], []),
+    ErrorInvocation(_T(2, 3), _T(2, 3), _T(2, 3), [], [], [], [1, -1]),
+    # The unrolled dim is sliced, the output sized by the last input.
+    Invocation(_T(2, 3), _T(3, 3), _T(1, 3), [], [], [], [], 0),
+    Invocation(_T(3, 3), _T(2, 3), _T(2, 3), [], [], [], [], 0),
+    Invocation(_T(2, 3), _T(2, 3), _T(2, 1), [], [], [], [1], 0),
+    ErrorInvocation(_T(1, 3), _T(3, 3), _T(2, 3), [], [], [], [], 0),
+    ErrorInvocation(_T(2, 3), _T(2, 3), _T(2, 1), [], [], [], [], 0),
+    ErrorInvocation(_T(2, 3), _T(2, 3, 4), _T(2, 3), [], [], [], []),
 ])
 def aten〇_trilinear〡shape(i1: List[int], i2: List[int], i3: List[int], expand1: List[int], expand2: List[int], expand3: List[int], sumdim: List[int], unroll_dim: int = 1) -> List[int]:
     return _trilinear_shape(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)
@@ -1043,18 +1228,39 @@ def aten〇_trilinear〡shape(i1: List[int], i2: List[int], i3: List[int], expan
     if a != torch.int64 or b == c == torch.int64]
     + [Invocation(_T(2, 3, dtype=d), _T(2, 3, dtype=d), _T(2, 3, dtype=d), [], [], [], [0])
        for d in _SWEEP]
+    + [Invocation(_T(2, 3, dtype=a), _T(2, 3, dtype=b), _T(2, 3, dtype=c), [], [], [], sumdim)
+       for a, b, c in ((torch.float16, torch.float32, torch.float32),
+                       (torch.int32, torch.int32, torch.int32),
+                       (torch.float32, torch.float16, torch.float32))
+       for sumdim in ([], [0])]
     + [ErrorInvocation(_T(2, 3, dtype=torch.int64), _T(2, 3), _T(2, 3), [], [], [], [1]),
-       ErrorInvocation(_T(2, 3), _T(2, 3), _T(2, 3, dtype=torch.float16), [], [], [], [0])])
+       ErrorInvocation(_T(2, 3), _T(2, 3), _T(2, 3, dtype=torch.float16), [], [], [], [0]),
+       ErrorInvocation(_T(2, 3), _T(2, 3, dtype=torch.float16), _T(2, 3, dtype=torch.float16),
+                       [], [], [], [0]),
+       ErrorInvocation(_T(2, 3, dtype=torch.uint8), _T(2, 3, dtype=torch.uint8),
+                       _T(2, 3, dtype=torch.float16), [], [], [], [0])])
 def aten〇_trilinear〡dtype(i1_rank_dtype: Tuple[int, int], i2_rank_dtype: Tuple[int, int], i3_rank_dtype: Tuple[int, int], expand1: List[int], expand2: List[int], expand3: List[int], sumdim: List[int], unroll_dim: int = 1) -> int:
-    ranks, dtypes = rank_dtype_lists([i1_rank_dtype, i2_rank_dtype, i3_rank_dtype])
-    promoted = promote_dtypes(ranks, dtypes)
-    if unroll_dim not in sumdim:
-        # Products of pairs (bmm): the kernel rejects most mixed dtypes, the rest are rare.
-        if dtypes[0] != dtypes[1] or dtypes[1] != dtypes[2]:
-            raise AssertionError("_trilinear: expected i1, i2 and i3 of the same dtype")
-        return promoted
-    # Summing over unroll_dim, the kernel adds the products in place into zeros like i1.
-    if not _can_cast(promoted, i1_rank_dtype[1]):
+    # The output is zeros like i1, the products added into it in place. Each product of a
+    # pair is a mul, or a bmm (operands of one dtype) where the pair sums a dim other than
+    # unroll_dim: sums over i3's expanded dims in the first pair, the rest in the second.
+    total_dim = i1_rank_dtype[0] + len(expand1)
+    summed = _trilinear_dims(sumdim, total_dim)
+    expanded3 = _trilinear_dims(expand3, total_dim)
+    first_sums = False
+    second_sums = False
+    for dim in range(total_dim):
+        if summed[dim] and dim != unroll_dim:
+            if expanded3[dim]:
+                first_sums = True
+            else:
+                second_sums = True
+    product = _trilinear_pair_dtype(i1_rank_dtype[1], i2_rank_dtype[1], first_sums)
+    if product is None:
+        return i1_rank_dtype[1]
+    product = _trilinear_pair_dtype(product, i3_rank_dtype[1], second_sums)
+    if product is None:
+        return i1_rank_dtype[1]
+    if not _can_cast(product, i1_rank_dtype[1]):
         raise AssertionError("_trilinear: the product's dtype cannot be cast to i1's dtype")
     return i1_rank_dtype[1]
 

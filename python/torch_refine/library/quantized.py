@@ -263,9 +263,35 @@ def quantized_decomposed〇quantize_per_channel_group〡dtype(input_rank_dtype: 
                     torch.int8, 2, torch.float32),
     ErrorInvocation(TensorOfShape(2, 4, 4, dtype=torch.int8), _GROUP_SCALES, _GROUP_ZEROS, -8, 7,
                     torch.int8, 2, torch.float32),
+    KernelInvocation(TensorOfShape(2, 4, dtype=torch.int8), TensorOfShape(1), None, -8, 7,
+                     torch.int8, 2, torch.float32),
+    KernelInvocation(TensorOfShape(1, 4, dtype=torch.int8), TensorOfShape(2, 1),
+                     TensorOfShape(1, dtype=torch.int64), -8, 7, torch.int8, 2, torch.float32),
+    ErrorInvocation(TensorOfShape(2, 4, dtype=torch.int8), TensorOfShape(1, 2), _GROUP_ZEROS, -8,
+                    7, torch.int8, 2, torch.float32),
+    ErrorInvocation(TensorOfShape(2, 4, dtype=torch.int8), TensorOfShape(0, 2), _GROUP_ZEROS, -8,
+                    7, torch.int8, 2, torch.float32),
+    ErrorInvocation(TensorOfShape(2, 4, dtype=torch.int8), _GROUP_SCALES,
+                    TensorOfShape(3, dtype=torch.int64), -8, 7, torch.int8, 2, torch.float32),
+    ErrorInvocation(TensorOfShape(1, 4, dtype=torch.int8), TensorOfShape(3, 1), None, -8, 7,
+                    torch.int8, 2, torch.float32),
+    ErrorInvocation(TensorOfShape(2, 0, dtype=torch.int8), TensorOfShape(2, 1), None, -8, 7,
+                    torch.int8, 2, torch.float32),
 ])
 def quantized_decomposed〇dequantize_per_channel_group〡shape(input: List[int], scales: List[int], zero_points: Optional[List[int]], quant_min: int, quant_max: int, dtype: int, group_size: int, output_dtype: int) -> List[int]:
     _check_channel_group(input, scales, group_size)
+    if group_size > input[-1] and scales[-1] == 1:
+        group_size = input[-1]
+    if group_size == 0:  # PyTorch divides the row length by it
+        raise AssertionError("dequantize_per_channel_group: rows of no elements have no groups")
+    # One row per group, minus the zero points and times the scales (each a column,
+    # broadcast), reshaped back to the input.
+    groups = [upstream.numel(input) // group_size, group_size]
+    if zero_points is not None:
+        groups = upstream.broadcast(groups, [upstream.numel(zero_points), 1])
+    groups = upstream.broadcast(groups, [upstream.numel(scales), 1])
+    if upstream.numel(groups) != upstream.numel(input):
+        raise AssertionError("dequantize_per_channel_group: one scale per group expected")
     return input
 
 
@@ -312,10 +338,23 @@ _F64_SCALES = TensorOfShape(3, dtype=torch.float64)
     KernelInvocation(_F32, TensorOfShape(2, dtype=torch.float64), TensorOfShape(
         2, dtype=torch.int64), 0, torch.quint8),
     KernelErrorInvocation(_F32, _F64_SCALES, _ZEROS, 2, torch.qint8),
+    KernelInvocation(TensorOfShape(2, 0), TensorOfShape(0, dtype=torch.float64),
+                     TensorOfShape(0, dtype=torch.int64), 1, torch.qint8),
+    KernelErrorInvocation(TensorOfShape(2, 1, 2, 2), _F64_SCALES, _ZEROS, 1, torch.qint8),
+    KernelErrorInvocation(_F32, _F64_SCALES, TensorOfShape(2, dtype=torch.int64), 1, torch.qint8),
+    KernelErrorInvocation(_F32, TensorOfShape(1, 3, dtype=torch.float64), _ZEROS, 1, torch.qint8),
+    KernelErrorInvocation(_F32, _F64_SCALES, TensorOfShape(1, 3, dtype=torch.int64), 1,
+                          torch.qint8),
 ])
 def aten〇quantize_per_channel〡shape(self: List[int], scales: List[int], zero_points: List[int], axis: int, dtype: int) -> List[int]:
     if axis < 0 or axis >= len(self):
         raise AssertionError("Channel axis out of range in per channel affine quantization")
+    if len(scales) != 1 or len(zero_points) != 1:
+        raise AssertionError("quantize_per_channel: scales and zero_points must have dimension 1")
+    if scales[0] != zero_points[0]:
+        raise AssertionError("number of elements in scales and zero_points must match")
+    if scales[0] != self[axis]:
+        raise AssertionError("length of scales must equal to channel")
     return self
 
 

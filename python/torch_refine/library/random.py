@@ -125,9 +125,14 @@ def aten〇bernoulli〇p〡dtype(self_rank_dtype: Tuple[int, int], p: float, gen
     KernelInvocation(TensorOfShape(2, 3), TensorOfShape(2, 1)),
     KernelErrorInvocation(TensorOfShape(2, 3), TensorOfShape(2)),
     KernelErrorInvocation(TensorOfShape(3), TensorOfShape(2, 3)),
+    KernelInvocation(TensorOfShape(2, 0), TensorOfShape(3)),
+    KernelInvocation(TensorOfShape(0, 3), TensorOfShape(5, 2, 7)),
 ])
 def aten〇bernoulli〇Tensor〡shape(self: List[int], p: List[int], generator: Optional[Any] = None) -> List[int]:
-    # The probabilities are expanded to `self` (the meta kernel skips that check).
+    # The CPU kernel expands the probabilities to a non-empty `self` (the meta kernel skips
+    # that check); an empty `self` is returned first.
+    if upstream.numel(self) == 0:
+        return upstream._copy(self)
     return upstream.broadcast_inplace(self, p)
 
 

@@ -1508,50 +1508,69 @@ module {
   func.func @__torch_refine_dtype_fn.aten._trilinear(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.int {
     %str = torch.constant.str "AssertionError: _trilinear: the product's dtype cannot be cast to i1's dtype"
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: _trilinear: expected i1, i2 and i3 of the same dtype"
     %true = torch.constant.bool true
+    %false = torch.constant.bool false
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
-    %int2 = torch.constant.int 2
-    %0 = torch.prim.ListConstruct %arg0, %arg1, %arg2 : (!torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
-    %1 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%0) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
-    %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
-    %3 = torch.promote_dtypes %2#0, %2#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
-    %4 = torch.aten.__contains__.int_list %arg6, %arg7 : !torch.list<int>, !torch.int -> !torch.bool
-    %5 = torch.aten.__not__ %4 : !torch.bool -> !torch.bool
-    %6 = torch.prim.If %5 -> (!torch.int) {
-      %7 = torch.aten.__getitem__.t %2#1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %8 = torch.aten.__getitem__.t %2#1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.ne.int %7, %8 : !torch.int, !torch.int -> !torch.bool
-      %10 = torch.prim.If %9 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.add.int %0, %1 : !torch.int, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg6, %2) : (!torch.list<int>, !torch.int) -> !torch.list<bool>
+    %4 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg5, %2) : (!torch.list<int>, !torch.int) -> !torch.list<bool>
+    %5:2 = torch.prim.Loop %2, %true, init(%false, %false) {
+    ^bb0(%arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool):
+      %11 = torch.aten.__getitem__.t %3, %arg8 : !torch.list<bool>, !torch.int -> !torch.bool
+      %12 = torch.prim.If %11 -> (!torch.bool) {
+        %14 = torch.aten.ne.int %arg8, %arg7 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %14 : !torch.bool
       } else {
-        %11 = torch.aten.__getitem__.t %2#1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-        %12 = torch.aten.__getitem__.t %2#1, %int2 : !torch.list<int>, !torch.int -> !torch.int
-        %13 = torch.aten.ne.int %11, %12 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %13 : !torch.bool
+        torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %10 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-        torch.prim.If.yield
+      %13:2 = torch.prim.If %12 -> (!torch.bool, !torch.bool) {
+        %14 = torch.aten.__getitem__.t %4, %arg8 : !torch.list<bool>, !torch.int -> !torch.bool
+        %15:2 = torch.prim.If %14 -> (!torch.bool, !torch.bool) {
+          torch.prim.If.yield %true, %arg10 : !torch.bool, !torch.bool
+        } else {
+          torch.prim.If.yield %arg9, %true : !torch.bool, !torch.bool
+        }
+        torch.prim.If.yield %15#0, %15#1 : !torch.bool, !torch.bool
       } else {
-        torch.prim.If.yield
+        torch.prim.If.yield %arg9, %arg10 : !torch.bool, !torch.bool
       }
-      torch.prim.If.yield %3 : !torch.int
+      torch.prim.Loop.condition %true, iter(%13#0, %13#1 : !torch.bool, !torch.bool)
+    } : (!torch.int, !torch.bool, !torch.bool, !torch.bool) -> (!torch.bool, !torch.bool)
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%6, %7, %5#0) : (!torch.int, !torch.int, !torch.bool) -> !torch.optional<int>
+    %9 = torch.aten.__is__ %8, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.int) {
+      %11 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %11 : !torch.int
     } else {
-      %7 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %8 = func.call @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%3, %7) : (!torch.int, !torch.int) -> !torch.bool
-      %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
-      torch.prim.If %9 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
+      %11 = torch.prim.unchecked_cast %8 : !torch.optional<int> -> !torch.int
+      %12 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %13 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%11, %12, %5#1) : (!torch.int, !torch.int, !torch.bool) -> !torch.optional<int>
+      %14 = torch.aten.__is__ %13, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %15 = torch.prim.If %14 -> (!torch.int) {
+        %16 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        torch.prim.If.yield %16 : !torch.int
       } else {
-        torch.prim.If.yield
+        %16 = torch.prim.unchecked_cast %13 : !torch.optional<int> -> !torch.int
+        %17 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %18 = func.call @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%16, %17) : (!torch.int, !torch.int) -> !torch.bool
+        %19 = torch.aten.__not__ %18 : !torch.bool -> !torch.bool
+        torch.prim.If %19 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %20 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        torch.prim.If.yield %20 : !torch.int
       }
-      %10 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      torch.prim.If.yield %10 : !torch.int
+      torch.prim.If.yield %15 : !torch.int
     }
-    return %6 : !torch.int
+    return %10 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._unique(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.tuple<int, int> {
     %str = torch.constant.str "unique"
@@ -6329,13 +6348,33 @@ module {
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.masked_scatter(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
-    %str = torch.constant.str "masked_scatter"
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: masked_scatter: Mask must be bool or uint8"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "masked_scatter"
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int0 = torch.constant.int 0
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str_0, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.aten.ne.int %3, %int11 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.ne.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %6 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.masked_scatter_(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
     %str = torch.constant.str "aten.masked_scatter_"
@@ -7041,24 +7080,68 @@ module {
   }
   func.func @__torch_refine_dtype_fn.aten.nll_loss_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
+    %false = torch.constant.bool false
     %str = torch.constant.str "nll_loss_backward"
     %int1 = torch.constant.int 1
+    %int6 = torch.constant.int 6
+    %int11 = torch.constant.int 11
+    %int4 = torch.constant.int 4
     %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.losses._check_nll_target_dtype(%str, %0) : (!torch.str, !torch.int) -> !torch.none
-    %2 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.int) {
-      %4 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %5 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %6 = torch.prim.TupleIndex %4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %7 = func.call @__torch_refine_helper.torch_refine.library.promotion.promote_types(%5, %6) : (!torch.int, !torch.int) -> !torch.int
-      torch.prim.If.yield %7 : !torch.int
+    %2:2 = torch.prim.TupleUnpack %arg0 : !torch.tuple<int, int> -> !torch.int, !torch.int
+    %3:2 = torch.prim.TupleUnpack %arg1 : !torch.tuple<int, int> -> !torch.int, !torch.int
+    %4 = torch.aten.eq.int %arg4, %int1 : !torch.int, !torch.int -> !torch.bool
+    %5:2 = torch.prim.If %4 -> (!torch.int, !torch.int) {
+      %15:2 = torch.prim.TupleUnpack %arg6 : !torch.tuple<int, int> -> !torch.int, !torch.int
+      %16 = torch.derefine %2#0 : !torch.int to !torch.optional<int>
+      %17 = torch.derefine %15#0 : !torch.int to !torch.optional<int>
+      %18 = torch.prim.ListConstruct %16, %17 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+      %19 = torch.prim.ListConstruct %2#1, %15#1 : (!torch.int, !torch.int) -> !torch.list<int>
+      %20 = torch.promote_dtypes %18, %19 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      %21 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%20) : (!torch.int) -> !torch.bool
+      %22 = torch.aten.__not__ %21 : !torch.bool -> !torch.bool
+      %23 = torch.prim.If %22 -> (!torch.bool) {
+        %26 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%20) : (!torch.int) -> !torch.bool
+        %27 = torch.aten.__not__ %26 : !torch.bool -> !torch.bool
+        torch.prim.If.yield %27 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %24 = torch.prim.If %23 -> (!torch.int) {
+        torch.prim.If.yield %int6 : !torch.int
+      } else {
+        torch.prim.If.yield %20 : !torch.int
+      }
+      %25 = torch.prim.max.int %2#0, %15#0 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %25, %24 : !torch.int, !torch.int
     } else {
-      %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %5 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %6 = func.call @__torch_refine_helper.torch_refine.library.promotion.promote_types(%4, %5) : (!torch.int, !torch.int) -> !torch.int
-      torch.prim.If.yield %6 : !torch.int
+      torch.prim.If.yield %2#0, %2#1 : !torch.int, !torch.int
     }
-    return %3 : !torch.int
+    %6 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.int) {
+      %15 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %16 = torch.derefine %5#0 : !torch.int to !torch.optional<int>
+      %17 = torch.derefine %3#0 : !torch.int to !torch.optional<int>
+      %18 = torch.prim.ListConstruct %16, %17 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+      %19 = torch.prim.TupleIndex %15, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %20 = torch.prim.ListConstruct %5#1, %19 : (!torch.int, !torch.int) -> !torch.list<int>
+      %21 = torch.promote_dtypes %18, %20 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      torch.prim.If.yield %21 : !torch.int
+    } else {
+      torch.prim.If.yield %5#1 : !torch.int
+    }
+    %8 = torch.aten.eq.int %7, %int11 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      torch.prim.If.yield %int4 : !torch.int
+    } else {
+      torch.prim.If.yield %7 : !torch.int
+    }
+    %10 = torch.derefine %3#0 : !torch.int to !torch.optional<int>
+    %11 = torch.derefine %int1 : !torch.int to !torch.optional<int>
+    %12 = torch.prim.ListConstruct %10, %11 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %13 = torch.prim.ListConstruct %3#1, %9 : (!torch.int, !torch.int) -> !torch.list<int>
+    %14 = torch.promote_dtypes %12, %13 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %14 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.nll_loss_forward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<int, int> {
     %none = torch.constant.none
@@ -19182,13 +19265,33 @@ module {
     return %0 : !torch.list<optional<tuple<int, int>>>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
-    %str = torch.constant.str "masked_scatter"
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: masked_scatter: Mask must be bool or uint8"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "masked_scatter"
     %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %int0 = torch.constant.int 0
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
-    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str_0, %0, %1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
+    %3 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.aten.ne.int %3, %int11 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.ne.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %6 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.indexing.aten\E3\80\87masked_scatter\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
@@ -19479,31 +19582,65 @@ module {
     return %3 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._scaled_mm_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: _scaled_mm: expected self.size(1) and mat2's sizes divisible by 16"
+    %true = torch.constant.bool true
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: _scaled_mm: inputs must be 2D"
+    %str_0 = torch.constant.str "AssertionError: _scaled_mm: inputs must be 2D"
     %false = torch.constant.bool false
     %int2 = torch.constant.int 2
-    %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
+    %int16 = torch.constant.int 16
+    %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.eq.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
     %2 = torch.prim.If %1 -> (!torch.bool) {
-      %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %7 = torch.aten.eq.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %7 : !torch.bool
+      %13 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.eq.int %13, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %2 -> () {
       torch.prim.If.yield
     } else {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     }
-    %3 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %4 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %5 = torch.prim.ListConstruct %3, %4 : (!torch.int, !torch.int) -> !torch.list<int>
-    return %5 : !torch.list<int>
+    %3 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.floordiv.int %3, %int16 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.mul.int %4, %int16 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.sub.int %3, %5 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %13 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.floordiv.int %13, %int16 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.mul.int %14, %int16 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.sub.int %13, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.ne.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %13 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.floordiv.int %13, %int16 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.mul.int %14, %int16 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.sub.int %13, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.ne.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %10 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %12 = torch.prim.ListConstruct %10, %11 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %12 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._square_batch(%arg0: !torch.list<int>, %arg1: !torch.str) -> !torch.list<int> {
     %int1 = torch.constant.int 1
@@ -20075,6 +20212,80 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_trilinear_product(%arg0: !torch.list<list<int>>, %arg1: !torch.list<list<bool>>, %arg2: !torch.list<bool>, %arg3: !torch.list<int>, %arg4: !torch.int) -> !torch.none {
+    %str = torch.constant.str "AssertionError: _trilinear: the product does not fit the output"
+    %str_0 = torch.constant.str "AssertionError: _trilinear: an input is shorter than the unrolled dim"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: _trilinear: the inputs and expand dims give different ranks"
+    %true = torch.constant.bool true
+    %int3 = torch.constant.int 3
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    torch.prim.Loop %int3, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %3 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %4 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+      %5 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+      %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %7 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<list<bool>>, !torch.int -> !torch.list<bool>
+      %8 = torch.aten.__getitem__.t %7, %arg4 : !torch.list<bool>, !torch.int -> !torch.bool
+      %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        %14 = torch.aten.__getitem__.t %3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.__getitem__.t %arg3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %16 = torch.aten.lt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %16 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%3) : (!torch.list<int>) -> !torch.list<int>
+      %12 = torch.aten._set_item.t %11, %arg4, %int1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %13 = torch.aten.append.t %0, %11 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
+    %2 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %3 = torch.aten.ne.int %arg5, %arg4 : !torch.int, !torch.int -> !torch.bool
+      %4 = torch.prim.If %3 -> (!torch.bool) {
+        %6 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<bool>, !torch.int -> !torch.bool
+        %7 = torch.aten.__not__ %6 : !torch.bool -> !torch.bool
+        torch.prim.If.yield %7 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %5 = torch.prim.If %4 -> (!torch.bool) {
+        %6 = torch.aten.__getitem__.t %1, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+        %7 = torch.aten.__getitem__.t %arg3, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.aten.ne.int %6, %7 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %8 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %5 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.nn._computation_dtype(%arg0: !torch.int) -> !torch.int {
     %true = torch.constant.bool true
     %int5 = torch.constant.int 5
@@ -20169,130 +20380,202 @@ module {
     %11 = call @__torch_refine_helper.torch.jit._shape_functions.native_layer_norm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.tuple<list<int>, list<int>, list<int>>
     return %11 : !torch.tuple<list<int>, list<int>, list<int>>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<list<int>>, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.bool, %arg7: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
-    %str = torch.constant.str ": expected a non-empty sequence"
-    %str_0 = torch.constant.str ": input size does not match the first layer's weight"
-    %str_1 = torch.constant.str ": hidden state has fewer entries than layers times directions"
-    %str_2 = torch.constant.str ": params do not hold one weight group per layer and direction"
-    %str_3 = torch.constant.str ": expected a batched 3D input and 3D hidden states"
+  func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<list<int>>, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.int, %arg7: !torch.bool, %arg8: !torch.bool, %arg9: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str ": a hidden-to-hidden weight does not match the hidden size"
+    %str_0 = torch.constant.str ": expected 2D hidden-to-hidden weights"
+    %str_1 = torch.constant.str ": expected a non-empty sequence"
+    %str_2 = torch.constant.str ": input size does not match the first layer's weight"
+    %int-1 = torch.constant.int -1
+    %str_3 = torch.constant.str ": hidden state has fewer entries than layers times directions"
+    %str_4 = torch.constant.str ": params do not hold one weight group per layer and direction"
+    %str_5 = torch.constant.str ": expected a batched 3D input and 3D hidden states"
     %true = torch.constant.bool true
+    %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_4 = torch.constant.str "AssertionError: "
-    %str_5 = torch.constant.str ": num_layers must be positive"
+    %str_6 = torch.constant.str "AssertionError: "
+    %str_7 = torch.constant.str ": num_layers must be positive"
     %int0 = torch.constant.int 0
-    %int3 = torch.constant.int 3
     %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
     %int1 = torch.constant.int 1
-    %0 = torch.aten.le.int %arg5, %int0 : !torch.int, !torch.int -> !torch.bool
+    %0 = torch.aten.le.int %arg6, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %0 -> () {
-      %29 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
-      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_7 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %2 = torch.aten.ne.int %1, %int3 : !torch.int, !torch.int -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.bool) {
+    %1 = torch.prim.If %arg9 -> (!torch.bool) {
+      %33 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %34 = torch.aten.eq.int %33, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %33 = torch.aten.__not__ %arg8 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %33 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.ne.int %3, %int3 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %33 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %33 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %6 = torch.prim.If %5 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %29 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-      %30 = torch.aten.ne.int %29, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %30 : !torch.bool
+      %33 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %34 = torch.aten.ne.int %33, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
     }
-    torch.prim.If %3 -> () {
-      %29 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
+    torch.prim.If %6 -> () {
+      %33 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %4 = torch.prim.If %arg6 -> (!torch.int) {
+    %7 = torch.prim.If %arg7 -> (!torch.int) {
       torch.prim.If.yield %int2 : !torch.int
     } else {
       torch.prim.If.yield %int1 : !torch.int
     }
-    %5 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-    %6 = torch.aten.floordiv.int %5, %arg4 : !torch.int, !torch.int -> !torch.int
-    %7 = torch.aten.mul.int %6, %arg4 : !torch.int, !torch.int -> !torch.int
-    %8 = torch.aten.sub.int %5, %7 : !torch.int, !torch.int -> !torch.int
-    %9 = torch.aten.ne.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-    %10 = torch.prim.If %9 -> (!torch.bool) {
+    %8 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+    %9 = torch.aten.floordiv.int %8, %arg4 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.mul.int %9, %arg4 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.sub.int %8, %10 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.ne.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %29 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-      %30 = torch.aten.floordiv.int %29, %arg4 : !torch.int, !torch.int -> !torch.int
-      %31 = torch.aten.mul.int %arg5, %4 : !torch.int, !torch.int -> !torch.int
-      %32 = torch.aten.lt.int %30, %31 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %32 : !torch.bool
+      %33 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+      %34 = torch.aten.floordiv.int %33, %arg4 : !torch.int, !torch.int -> !torch.int
+      %35 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+      %36 = torch.aten.lt.int %34, %35 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %36 : !torch.bool
     }
-    torch.prim.If %10 -> () {
-      %29 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %11 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %12 = torch.aten.mul.int %arg5, %4 : !torch.int, !torch.int -> !torch.int
-    %13 = torch.aten.lt.int %11, %12 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %13 -> () {
-      %29 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %14 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %15 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
-    %16 = torch.aten.ne.int %15, %int2 : !torch.int, !torch.int -> !torch.bool
-    %17 = torch.prim.If %16 -> (!torch.bool) {
+    %14 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %15 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    %16 = torch.aten.lt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %16 -> () {
+      %33 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %17 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %18 = torch.aten.len.t %17 : !torch.list<int> -> !torch.int
+    %19 = torch.aten.ne.int %18, %int2 : !torch.int, !torch.int -> !torch.bool
+    %20 = torch.prim.If %19 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %29 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %30 = torch.aten.__getitem__.t %29, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %31 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
-      %32 = torch.aten.ne.int %30, %31 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %32 : !torch.bool
+      %33 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %34 = torch.aten.__getitem__.t %33, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %36 = torch.aten.ne.int %34, %35 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %36 : !torch.bool
     }
-    torch.prim.If %17 -> () {
-      %29 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
+    torch.prim.If %20 -> () {
+      %33 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %18 = torch.prim.If %arg7 -> (!torch.int) {
-      %29 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %29 : !torch.int
+    %21 = torch.prim.If %arg8 -> (!torch.int) {
+      %33 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %33 : !torch.int
     } else {
-      %29 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %29 : !torch.int
+      %33 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %33 : !torch.int
     }
-    %19 = torch.aten.eq.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %19 -> () {
-      %29 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %30 = torch.aten.add.str %str_4, %29 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %30, %none : !torch.str, !torch.none
+    %22 = torch.aten.eq.int %21, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %22 -> () {
+      %33 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %20 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-    %21 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %22 = torch.aten.mul.int %4, %21 : !torch.int, !torch.int -> !torch.int
-    %23 = torch.aten.append.t %20, %22 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %24 = torch.aten.mul.int %arg5, %4 : !torch.int, !torch.int -> !torch.int
-    %25 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %26 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %27 = torch.prim.ListConstruct %24, %25, %26 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-    %28 = torch.prim.TupleConstruct %20, %27 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %28 : !torch.tuple<list<int>, list<int>>
+    %23 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %23, %true, init() {
+    ^bb0(%arg10: !torch.int):
+      %33 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+      %34 = torch.aten.add.int %33, %int1 : !torch.int, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %arg3, %34 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %36 = torch.aten.len.t %35 : !torch.list<int> -> !torch.int
+      %37 = torch.aten.ne.int %36, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %37 -> () {
+        %41 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %42 = torch.aten.add.str %str_6, %41 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %42, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %38 = torch.aten.__getitem__.t %35, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %39 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+      %40 = torch.aten.ne.int %38, %39 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %40 -> () {
+        %41 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %42 = torch.aten.add.str %str_6, %41 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %42, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If %arg5 -> () {
+        %41 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %42 = torch.aten.__getitem__.t %35, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %43 = torch.prim.ListConstruct %int1, %41, %42 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+        %44 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+        %45 = torch.aten.add.int %44, %int3 : !torch.int, !torch.int -> !torch.int
+        %46 = torch.aten.__getitem__.t %arg3, %45 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %47 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%43, %46) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %24 = torch.prim.If %2 -> (!torch.list<int>) {
+      %33 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %34 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.prim.ListConstruct %33, %34 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %35 : !torch.list<int>
+    } else {
+      %33 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %33 : !torch.list<int>
+    }
+    %25 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %26 = torch.aten.mul.int %7, %25 : !torch.int, !torch.int -> !torch.int
+    %27 = torch.aten.append.t %24, %26 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %28 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    %29 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %30 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %31 = torch.prim.ListConstruct %28, %29, %30 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %32 = torch.prim.TupleConstruct %24, %31 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %32 : !torch.tuple<list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: scaled_dot_product_attention: key and value must have the same sequence length"
@@ -20427,15 +20710,135 @@ module {
     %22 = call @__torch_refine_helper.torch.jit._shape_functions.matmul(%18, %8) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %22 : !torch.list<int>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: _trilinear: expand dim out of range"
-    %str_0 = torch.constant.str "AssertionError: _trilinear: the inputs and expand dims give different ranks"
+  func.func private @__torch_refine_helper.torch_refine.library.nn._times_first_entry(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: batch_norm: select(): index 0 out of range"
+    %true = torch.constant.bool true
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: _trilinear: unroll_dim out of range"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.list<int>) {
+      torch.prim.If.yield %arg0 : !torch.list<int>
+    } else {
+      %2 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %8 = torch.aten.__getitem__.t %2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %9 = torch.aten.eq.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %9 : !torch.bool
+      }
+      torch.prim.If %5 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %6 = torch.aten.slice.t %2, %int1, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %6) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %7 : !torch.list<int>
+    }
+    return %1 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<bool> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _trilinear: a dim appears twice in a list of dims"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<bool>
+    torch.prim.Loop %arg1, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %2 = torch.aten.append.t %0, %false : !torch.list<bool>, !torch.bool -> !torch.list<bool>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %2 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%2, %arg1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %4 = torch.aten.__getitem__.t %0, %3 : !torch.list<bool>, !torch.int -> !torch.bool
+      torch.prim.If %4 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %5 = torch.aten._set_item.t %0, %3, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<bool>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.optional<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _trilinear: the operands of a summed product have different dtypes"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.__not__ %arg2 : !torch.bool -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.optional<int>) {
+      %2 = torch.derefine %int1 : !torch.int to !torch.optional<int>
+      %3 = torch.derefine %int1 : !torch.int to !torch.optional<int>
+      %4 = torch.prim.ListConstruct %2, %3 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+      %5 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.int, !torch.int) -> !torch.list<int>
+      %6 = torch.promote_dtypes %4, %5 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      %7 = torch.derefine %6 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %7 : !torch.optional<int>
+    } else {
+      %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %3 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_summed_dtypes(%arg0) : (!torch.int) -> !torch.list<int>
+      %4 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %4, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %10 = torch.aten.__getitem__.t %3, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %11 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_summed_dtypes(%arg1) : (!torch.int) -> !torch.list<int>
+        %12 = torch.aten.__contains__.int_list %11, %10 : !torch.list<int>, !torch.int -> !torch.bool
+        %13 = torch.prim.If %12 -> (!torch.bool) {
+          %14 = torch.aten.__contains__.int_list %2, %10 : !torch.list<int>, !torch.int -> !torch.bool
+          %15 = torch.aten.__not__ %14 : !torch.bool -> !torch.bool
+          torch.prim.If.yield %15 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If %13 -> () {
+          %14 = torch.aten.append.t %2, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %5 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+      %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %7 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.gt.int %7, %int1 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.optional<int>) {
+        %10 = torch.derefine %none : !torch.none to !torch.optional<int>
+        torch.prim.If.yield %10 : !torch.optional<int>
+      } else {
+        %10 = torch.aten.__getitem__.t %2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %11 = torch.derefine %10 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %11 : !torch.optional<int>
+      }
+      torch.prim.If.yield %9 : !torch.optional<int>
+    }
+    return %1 : !torch.optional<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _trilinear: unroll_dim out of range"
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
     %int3 = torch.constant.int 3
-    %int1 = torch.constant.int 1
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
     %2 = torch.aten.add.int %0, %1 : !torch.int, !torch.int -> !torch.int
@@ -20443,85 +20846,132 @@ module {
     %4 = torch.prim.If %3 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %10 = torch.aten.ge.int %arg7, %2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %10 : !torch.bool
+      %16 = torch.aten.ge.int %arg7, %2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %16 : !torch.bool
     }
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %5 = torch.prim.ListConstruct %arg0, %arg1, %arg2 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %6 = torch.prim.ListConstruct %arg3, %arg4, %arg5 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %7 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %5 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg6, %2) : (!torch.list<int>, !torch.int) -> !torch.list<bool>
+    %6 = torch.prim.ListConstruct %arg0, %arg1, %arg2 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %7 = torch.prim.ListConstruct %arg3, %arg4, %arg5 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %8 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg8: !torch.int):
+      %16 = torch.aten.append.t %8, %int0 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %9 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %10 = torch.prim.ListConstruct  : () -> !torch.list<list<bool>>
     torch.prim.Loop %int3, %true, init() {
     ^bb0(%arg8: !torch.int):
-      %10 = torch.aten.__getitem__.t %5, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %11 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
-      %12 = torch.aten.__getitem__.t %6, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %13 = torch.aten.len.t %12 : !torch.list<int> -> !torch.int
-      %14 = torch.aten.add.int %11, %13 : !torch.int, !torch.int -> !torch.int
-      %15 = torch.aten.ne.int %14, %2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %15 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      %16 = torch.aten.__getitem__.t %7, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %17 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%16, %2) : (!torch.list<int>, !torch.int) -> !torch.list<bool>
+      %18 = torch.aten.append.t %10, %17 : !torch.list<list<bool>>, !torch.list<bool> -> !torch.list<list<bool>>
+      %19 = torch.aten.__getitem__.t %6, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %20 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<list<bool>>, !torch.int -> !torch.list<bool>
+      %21 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_unsqueezed(%19, %20, %8) : (!torch.list<int>, !torch.list<bool>, !torch.list<int>) -> !torch.list<int>
+      %22 = torch.aten.append.t %9, %21 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %11 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %12 = torch.aten.ne.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.bool) {
+      %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+      %17 = torch.aten.ne.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %14 = torch.prim.If %13 -> (!torch.bool) {
+      %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg2) : (!torch.list<int>) -> !torch.int
+      %17 = torch.aten.ne.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %14 -> () {
+      %16 = func.call @__torch_refine_helper.torch_refine.library.nn._check_trilinear_product(%9, %10, %5, %8, %arg7) : (!torch.list<list<int>>, !torch.list<list<bool>>, !torch.list<bool>, !torch.list<int>, !torch.int) -> !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %15 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg8: !torch.int):
+      %16 = torch.aten.__getitem__.t %5, %arg8 : !torch.list<bool>, !torch.int -> !torch.bool
+      %17 = torch.aten.__not__ %16 : !torch.bool -> !torch.bool
+      torch.prim.If %17 -> () {
+        %18 = torch.aten.__getitem__.t %8, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %19 = torch.aten.append.t %15, %18 : !torch.list<int>, !torch.int -> !torch.list<int>
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %16 = torch.aten.__getitem__.t %6, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %17 = torch.aten.len.t %16 : !torch.list<int> -> !torch.int
-      torch.prim.Loop %17, %true, init() {
-      ^bb0(%arg9: !torch.int):
-        %21 = torch.aten.__getitem__.t %16, %arg9 : !torch.list<int>, !torch.int -> !torch.int
-        %22 = torch.aten.lt.int %21, %int0 : !torch.int, !torch.int -> !torch.bool
-        %23 = torch.prim.If %22 -> (!torch.bool) {
-          torch.prim.If.yield %true : !torch.bool
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %15 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_summed_dtypes(%arg0: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int4 = torch.constant.int 4
+    %0 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg0) : (!torch.int) -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%arg0) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = torch.prim.ListConstruct %arg0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = torch.prim.ListConstruct %arg0, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_unsqueezed(%arg0: !torch.list<int>, %arg1: !torch.list<bool>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: _trilinear: an input has fewer dims than the output"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: _trilinear: expand dim out of range"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = torch.aten.len.t %arg1 : !torch.list<bool> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %2 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<bool>, !torch.int -> !torch.bool
+      torch.prim.If %2 -> () {
+        %3 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
+        %4 = torch.aten.gt.int %arg3, %3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %4 -> () {
+          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+          torch.prim.If.yield
         } else {
-          %24 = torch.aten.ge.int %21, %2 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If.yield %24 : !torch.bool
+          torch.prim.If.yield
         }
-        torch.prim.If %23 -> () {
+        torch.aten.insert.t %0, %arg3, %int1 : !torch.list<int>, !torch.int, !torch.int
+        torch.prim.If.yield
+      } else {
+        %3 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
+        %4 = torch.aten.ge.int %arg3, %3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %4 -> () {
           torch.prim.RaiseException %str, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
+          %5 = torch.aten.__getitem__.t %0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+          %6 = torch.aten._set_item.t %arg2, %arg3, %5 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
           torch.prim.If.yield
         }
-        torch.prim.Loop.condition %true, iter()
-      } : (!torch.int, !torch.bool) -> ()
-      %18 = torch.aten.__getitem__.t %5, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %19 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%18) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.Loop %2, %true, init() {
-      ^bb0(%arg9: !torch.int):
-        %21 = torch.aten.__getitem__.t %6, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %22 = torch.aten.__contains__.int_list %21, %arg9 : !torch.list<int>, !torch.int -> !torch.bool
-        torch.prim.If %22 -> () {
-          torch.aten.insert.t %19, %arg9, %int1 : !torch.list<int>, !torch.int, !torch.int
-          torch.prim.If.yield
-        } else {
-          torch.prim.If.yield
-        }
-        torch.prim.Loop.condition %true, iter()
-      } : (!torch.int, !torch.bool) -> ()
-      %20 = torch.aten.append.t %7, %19 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %8 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%7) : (!torch.list<list<int>>) -> !torch.list<int>
-    %9 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    torch.prim.Loop %2, %true, init() {
-    ^bb0(%arg8: !torch.int):
-      %10 = torch.aten.__contains__.int_list %arg6, %arg8 : !torch.list<int>, !torch.int -> !torch.bool
-      %11 = torch.aten.__not__ %10 : !torch.bool -> !torch.bool
-      torch.prim.If %11 -> () {
-        %12 = torch.aten.__getitem__.t %8, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %13 = torch.aten.append.t %9, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
-        torch.prim.If.yield
-      } else {
         torch.prim.If.yield
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    return %9 : !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -20565,47 +21015,73 @@ module {
     %str = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to have one weight per index"
     %str_0 = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to be a 1D tensor"
     %str_1 = torch.constant.str "AssertionError: _embedding_bag: per_sample_weights only supported with mode='sum'"
-    %none = torch.constant.none
     %str_2 = torch.constant.str "AssertionError: _embedding_bag: include_last_offset needs at least one offset"
-    %int0 = torch.constant.int 0
-    %int1 = torch.constant.int 1
+    %str_3 = torch.constant.str "AssertionError: _embedding_bag: expected indices and offsets to have a dim"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_4 = torch.constant.str "AssertionError: _embedding_bag: expected weight to have at least 2 dims"
     %int2 = torch.constant.int 2
-    %0 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %1 = torch.prim.If %arg7 -> (!torch.int) {
-      %11 = torch.aten.lt.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %11 -> () {
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.lt.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %16 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %17 = torch.aten.lt.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.prim.If %arg7 -> (!torch.int) {
+      %16 = torch.aten.lt.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %16 -> () {
         torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %12 = torch.aten.sub.int %0, %int1 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %12 : !torch.int
+      %17 = torch.aten.sub.int %5, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %17 : !torch.int
     } else {
-      torch.prim.If.yield %0 : !torch.int
+      torch.prim.If.yield %5 : !torch.int
     }
-    %2 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    torch.prim.If %2 -> () {
-      %11 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
-      %12 = torch.aten.ne.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %12 -> () {
+    %7 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    torch.prim.If %7 -> () {
+      %16 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %17 = torch.aten.ne.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %17 -> () {
         torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %13 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
-      %14 = torch.aten.ne.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %14 -> () {
+      %18 = torch.aten.len.t %16 : !torch.list<int> -> !torch.int
+      %19 = torch.aten.ne.int %18, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %19 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %15 = torch.aten.__getitem__.t %11, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
-      %17 = torch.aten.ne.int %15, %16 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %17 -> () {
+      %20 = torch.aten.__getitem__.t %16, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %21 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+      %22 = torch.aten.ne.int %20, %21 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %22 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -20615,22 +21091,22 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %3 = torch.aten.eq.int %arg4, %int2 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.list<int>) {
-      %11 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.prim.ListConstruct %1, %11 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %12 : !torch.list<int>
+    %8 = torch.aten.eq.int %arg4, %int2 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.list<int>) {
+      %16 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.prim.ListConstruct %6, %16 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %17 : !torch.list<int>
     } else {
-      %11 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %11 : !torch.list<int>
+      %16 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %16 : !torch.list<int>
     }
-    %5 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.prim.ListConstruct %1, %5 : (!torch.int, !torch.int) -> !torch.list<int>
-    %7 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
-    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-    %10 = torch.prim.TupleConstruct %6, %8, %9, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
-    return %10 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    %10 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.prim.ListConstruct %6, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+    %12 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %13 = torch.prim.ListConstruct %12 : (!torch.int) -> !torch.list<int>
+    %14 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+    %15 = torch.prim.TupleConstruct %11, %13, %14, %9 : !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    return %15 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87dropout\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.bool) -> !torch.int {
     %str = torch.constant.str "dropout"
@@ -24899,47 +25375,73 @@ module {
     %str = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to have one weight per index"
     %str_0 = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to be a 1D tensor"
     %str_1 = torch.constant.str "AssertionError: _embedding_bag: per_sample_weights only supported with mode='sum'"
-    %none = torch.constant.none
     %str_2 = torch.constant.str "AssertionError: _embedding_bag: include_last_offset needs at least one offset"
-    %int0 = torch.constant.int 0
-    %int1 = torch.constant.int 1
+    %str_3 = torch.constant.str "AssertionError: _embedding_bag: expected indices and offsets to have a dim"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_4 = torch.constant.str "AssertionError: _embedding_bag: expected weight to have at least 2 dims"
     %int2 = torch.constant.int 2
-    %0 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %1 = torch.prim.If %arg7 -> (!torch.int) {
-      %11 = torch.aten.lt.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %11 -> () {
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.lt.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %16 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %17 = torch.aten.lt.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.prim.If %arg7 -> (!torch.int) {
+      %16 = torch.aten.lt.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %16 -> () {
         torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %12 = torch.aten.sub.int %0, %int1 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %12 : !torch.int
+      %17 = torch.aten.sub.int %5, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %17 : !torch.int
     } else {
-      torch.prim.If.yield %0 : !torch.int
+      torch.prim.If.yield %5 : !torch.int
     }
-    %2 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    torch.prim.If %2 -> () {
-      %11 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
-      %12 = torch.aten.ne.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %12 -> () {
+    %7 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    torch.prim.If %7 -> () {
+      %16 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %17 = torch.aten.ne.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %17 -> () {
         torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %13 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
-      %14 = torch.aten.ne.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %14 -> () {
+      %18 = torch.aten.len.t %16 : !torch.list<int> -> !torch.int
+      %19 = torch.aten.ne.int %18, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %19 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %15 = torch.aten.__getitem__.t %11, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
-      %17 = torch.aten.ne.int %15, %16 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %17 -> () {
+      %20 = torch.aten.__getitem__.t %16, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %21 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+      %22 = torch.aten.ne.int %20, %21 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %22 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -24949,22 +25451,22 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %3 = torch.aten.eq.int %arg4, %int2 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.list<int>) {
-      %11 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.prim.ListConstruct %1, %11 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %12 : !torch.list<int>
+    %8 = torch.aten.eq.int %arg4, %int2 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.list<int>) {
+      %16 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.prim.ListConstruct %6, %16 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %17 : !torch.list<int>
     } else {
-      %11 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %11 : !torch.list<int>
+      %16 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %16 : !torch.list<int>
     }
-    %5 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.prim.ListConstruct %1, %5 : (!torch.int, !torch.int) -> !torch.list<int>
-    %7 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
-    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-    %10 = torch.prim.TupleConstruct %6, %8, %9, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
-    return %10 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    %10 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.prim.ListConstruct %6, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+    %12 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %13 = torch.prim.ListConstruct %12 : (!torch.int) -> !torch.list<int>
+    %14 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+    %15 = torch.prim.TupleConstruct %11, %13, %14, %9 : !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    return %15 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten._fake_quantize_per_tensor_affine_cachemask_tensor_qparams(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<list<int>, list<int>> {
     %0 = torch.prim.ListConstruct %arg1, %arg2, %arg3 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -25981,7 +26483,9 @@ module {
     %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
     %2 = torch.prim.If %1 -> (!torch.list<int>) {
       %3 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %3 : !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch_refine.library.nn._times_first_entry(%3, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+      %5 = func.call @__torch_refine_helper.torch_refine.library.nn._times_first_entry(%4, %arg2) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
     } else {
       %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
       %4 = torch.aten.gt.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
@@ -26027,8 +26531,17 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bernoulli.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<any>) -> !torch.list<int> {
-    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast_inplace(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast_inplace(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bernoulli.float(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.optional<any>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.value_forms._check_probability(%arg1) : (!torch.float) -> !torch.none
@@ -28426,6 +28939,7 @@ module {
     return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.gru.input(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %false = torch.constant.bool false
     %str = torch.constant.str "gru"
     %int4 = torch.constant.int 4
     %int2 = torch.constant.int 2
@@ -28434,7 +28948,7 @@ module {
     } else {
       torch.prim.If.yield %int2 : !torch.int
     }
-    %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %arg1, %arg2, %0, %arg4, %arg7, %arg8) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.int, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %arg1, %arg2, %0, %arg3, %arg4, %arg7, %arg8, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
     return %1 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.gt.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -28635,7 +29149,8 @@ module {
     %str_1 = torch.constant.str "bias"
     %str_2 = torch.constant.str "weight"
     %str_3 = torch.constant.str "instance_norm"
-    %str_4 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
+    %str_4 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var of 1 dim"
+    %str_5 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
     %false = torch.constant.bool false
     %true = torch.constant.bool true
     %none = torch.constant.none
@@ -28643,39 +29158,72 @@ module {
     %int0 = torch.constant.int 0
     %0 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
     %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<list<int>>) {
-      %10 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %11:2 = torch.prim.If %10 -> (!torch.bool, !torch.optional<list<int>>) {
+      %13 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %14:2 = torch.prim.If %13 -> (!torch.bool, !torch.optional<list<int>>) {
         torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
       } else {
-        %12 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %13 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-        %14 = torch.derefine %12 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %13, %14 : !torch.bool, !torch.optional<list<int>>
+        %15 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+        %16 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %17 = torch.derefine %15 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<list<int>>
       }
-      torch.prim.If.yield %11#0, %11#1 : !torch.bool, !torch.optional<list<int>>
+      torch.prim.If.yield %14#0, %14#1 : !torch.bool, !torch.optional<list<int>>
     } else {
       torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<list<int>>
     }
     torch.prim.If %1#0 -> () {
+      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__isnot__ %1#1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %3:2 = torch.prim.If %2 -> (!torch.bool, !torch.optional<list<int>>) {
+      %13 = torch.prim.unchecked_cast %1#1 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.gt.int %14, %int1 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
+    } else {
+      torch.prim.If.yield %false, %1#1 : !torch.bool, !torch.optional<list<int>>
+    }
+    %4:3 = torch.prim.If %3#0 -> (!torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>) {
+      %13 = torch.prim.unchecked_cast %3#1 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %true, %14, %arg4 : !torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>
+    } else {
+      %13 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %14:2 = torch.prim.If %13 -> (!torch.bool, !torch.optional<list<int>>) {
+        %15 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+        %16 = torch.aten.len.t %15 : !torch.list<int> -> !torch.int
+        %17 = torch.aten.gt.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
+        %18 = torch.derefine %15 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %17, %18 : !torch.bool, !torch.optional<list<int>>
+      } else {
+        torch.prim.If.yield %false, %arg4 : !torch.bool, !torch.optional<list<int>>
+      }
+      torch.prim.If.yield %14#0, %3#1, %14#1 : !torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>
+    }
+    torch.prim.If %4#0 -> () {
       torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %3 = torch.aten.gt.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.int) {
-      %10 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %10 : !torch.int
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.gt.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.int) {
+      %13 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %13 : !torch.int
     } else {
       torch.prim.If.yield %int0 : !torch.int
     }
-    %5 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %arg1, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %6 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg2, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %7 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %1#1, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg4, %4) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    return %9 : !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %arg1, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %9 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg2, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %10 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %4#1, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %11 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %4#2, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %12 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %12 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.int_repr(%arg0: !torch.list<int>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
@@ -29234,6 +29782,7 @@ module {
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.lstm.input(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %true = torch.constant.bool true
     %str = torch.constant.str "lstm"
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: lstm: expected two hidden states"
@@ -29266,7 +29815,7 @@ module {
     }
     %10 = torch.aten.add.int %8, %9 : !torch.int, !torch.int -> !torch.int
     %11 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %12 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %11, %arg2, %10, %arg4, %arg7, %arg8) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.int, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    %12 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %11, %arg2, %10, %arg3, %arg4, %arg7, %arg8, %true) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
     %13:2 = torch.prim.TupleUnpack %12 : !torch.tuple<list<int>, list<int>> -> !torch.list<int>, !torch.list<int>
     %14 = torch.aten.__getitem__.t %13#1, %int0 : !torch.list<int>, !torch.int -> !torch.int
     %15 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
@@ -29840,13 +30389,18 @@ module {
     return %8 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.native_group_norm_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int, %arg8: !torch.int, %arg9: !torch.list<bool>) -> !torch.tuple<list<int>, list<int>, list<int>> {
-    %str = torch.constant.str "AssertionError: native_group_norm_backward: mean and rstd must have shape [N, group]"
+    %str = torch.constant.str "AssertionError: native_group_norm_backward: expected the channels to be divisible by the groups"
+    %str_0 = torch.constant.str "AssertionError: native_group_norm_backward: weight must have C elements"
+    %false = torch.constant.bool false
+    %str_1 = torch.constant.str "AssertionError: native_group_norm_backward: input must have N * C * HxW elements"
+    %str_2 = torch.constant.str "AssertionError: native_group_norm_backward: mean and rstd must have shape [N, group]"
     %true = torch.constant.bool true
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: native_group_norm_backward: grad_out must have the shape of input"
+    %str_3 = torch.constant.str "AssertionError: native_group_norm_backward: grad_out must have the shape of input"
+    %int0 = torch.constant.int 0
     %0 = torch.aten.ne.int_list %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
     torch.prim.If %0 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -29856,21 +30410,62 @@ module {
     %3 = torch.prim.If %2 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %8 = torch.prim.ListConstruct %arg5, %arg8 : (!torch.int, !torch.int) -> !torch.list<int>
-      %9 = torch.aten.ne.int_list %arg3, %8 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If.yield %9 : !torch.bool
+      %16 = torch.prim.ListConstruct %arg5, %arg8 : (!torch.int, !torch.int) -> !torch.list<int>
+      %17 = torch.aten.ne.int_list %arg3, %16 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
     }
     torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+    %5 = torch.aten.mul.int %arg5, %arg6 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.mul.int %5, %arg7 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %4, %6 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      %16 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+      %17 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%16) : (!torch.list<int>) -> !torch.int
+      %18 = torch.aten.ne.int %17, %arg6 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %10 = torch.aten.eq.int %arg8, %int0 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %16 = torch.aten.floordiv.int %arg6, %arg8 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.mul.int %16, %arg8 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.sub.int %arg6, %17 : !torch.int, !torch.int -> !torch.int
+      %19 = torch.aten.ne.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    torch.prim.If %11 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %5 = torch.prim.ListConstruct %arg6 : (!torch.int) -> !torch.list<int>
-    %6 = torch.prim.ListConstruct %arg6 : (!torch.int) -> !torch.list<int>
-    %7 = torch.prim.TupleConstruct %4, %5, %6 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %7 : !torch.tuple<list<int>, list<int>, list<int>>
+    %12 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %13 = torch.prim.ListConstruct %arg6 : (!torch.int) -> !torch.list<int>
+    %14 = torch.prim.ListConstruct %arg6 : (!torch.int) -> !torch.list<int>
+    %15 = torch.prim.TupleConstruct %12, %13, %14 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %15 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.native_layer_norm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.float) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %str = torch.constant.str "native_layer_norm"
@@ -30732,19 +31327,56 @@ module {
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.quantize_per_channel(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: length of scales must equal to channel"
+    %str_0 = torch.constant.str "AssertionError: number of elements in scales and zero_points must match"
+    %str_1 = torch.constant.str "AssertionError: quantize_per_channel: scales and zero_points must have dimension 1"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: Channel axis out of range in per channel affine quantization"
+    %str_2 = torch.constant.str "AssertionError: Channel axis out of range in per channel affine quantization"
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
     %0 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
     %1 = torch.prim.If %0 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %3 = torch.aten.ge.int %arg3, %2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %3 : !torch.bool
+      %11 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.ge.int %arg3, %11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
     }
     torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.ne.int %11, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %5, %6 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+    %10 = torch.aten.ne.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %10 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -33047,7 +33679,61 @@ module {
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_channel_group(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int, %arg7: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: dequantize_per_channel_group: one scale per group expected"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: dequantize_per_channel_group: rows of no elements have no groups"
+    %false = torch.constant.bool false
+    %int-1 = torch.constant.int -1
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_channel_group(%arg0, %arg1, %arg6) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    %1 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %2 = torch.aten.gt.int %arg6, %1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %17 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.eq.int %17, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %4 = torch.prim.If %3 -> (!torch.int) {
+      %17 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %17 : !torch.int
+    } else {
+      torch.prim.If.yield %arg6 : !torch.int
+    }
+    %5 = torch.aten.eq.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %7 = torch.aten.floordiv.int %6, %4 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.prim.ListConstruct %7, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %9 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.list<int>) {
+      %17 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%17) : (!torch.list<int>) -> !torch.int
+      %19 = torch.prim.ListConstruct %18, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+      %20 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%8, %19) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %20 : !torch.list<int>
+    } else {
+      torch.prim.If.yield %8 : !torch.list<int>
+    }
+    %11 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+    %12 = torch.prim.ListConstruct %11, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+    %13 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%10, %12) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %14 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%13) : (!torch.list<int>) -> !torch.int
+    %15 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %16 = torch.aten.ne.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %16 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.quantized_decomposed.dequantize_per_tensor(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.optional<int>) -> !torch.list<int> {
