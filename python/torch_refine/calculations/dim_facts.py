@@ -67,7 +67,7 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             if info is None or info.sizes is None:
                 return None
             return [
-                format_polynomial(Polynomial.symbol(argument, dim)) if size is None else str(size)
+                format_polynomial(_argument_dim(value, dim)) if size is None else str(size)
                 for dim, size in enumerate(info.sizes)
             ]
         producer = defining_op(value)
@@ -84,6 +84,50 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             if facts is None or value.result_number >= len(facts):
                 return None
             return facts[value.result_number]
+
+
+def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
+    """The symbol of a function argument's dynamic dim. torch.export gives one symbol to
+    dims it knows equal (the batch of every input); imported with symbolic shape
+    expressions, `torch.bind_symbolic_shape` binds each argument dim to its
+    `torch.symbolic_int`, and every argument dim bound to the same one is the first of
+    them (lowest argument, then dim)."""
+    symbol = _bound_symbol(argument, dim)
+    if symbol is None:
+        return Polynomial.symbol(argument.arg_number, dim)
+    bound = []
+    for use in symbol.uses:
+        bind = use.owner
+        if bind.operation.name != _BIND or use.operand_number == 0:
+            continue
+        tensor = bind.operands[0]
+        if function_argument(tensor) is None or tensor.owner != argument.owner:
+            continue
+        position = use.operand_number - 1
+        bound += [(tensor.arg_number, d) for d, p in enumerate(_symbol_positions(bind)) if p == position]
+    return Polynomial.symbol(*min(bound, default=(argument.arg_number, dim)))
+
+
+_BIND = "torch.bind_symbolic_shape"
+
+
+def _bound_symbol(argument: ir.BlockArgument, dim: int) -> ir.Value | None:
+    """The `torch.symbolic_int` a bind of `argument` gives dim `dim`, if it is one symbol."""
+    for use in argument.uses:
+        bind = use.owner
+        if bind.operation.name != _BIND or use.operand_number != 0:
+            continue
+        positions = _symbol_positions(bind)
+        if dim < len(positions) and positions[dim] is not None:
+            return bind.operands[1 + positions[dim]]
+    return None
+
+
+def _symbol_positions(bind) -> list[int | None]:
+    """Per dim of a bind's tensor: the position of the symbol it is, None for any other
+    expression (a constant, an expression of several symbols)."""
+    shape = ir.AffineMapAttr(bind.operation.attributes["shape_expressions"]).value
+    return [r.position if isinstance(r, ir.AffineSymbolExpr) else None for r in shape.results]
 
 
 def _is_value_tensor(value: ir.Value) -> bool:

@@ -123,3 +123,46 @@ func.func @residual_after_lower_rank_broadcast(%arg0: !torch.vtensor<[?,8,16,16]
   %2 = torch.aten.add.Tensor %1, %0, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
   return %2 : !torch.vtensor
 }
+
+// -----
+
+// Imported with symbolic shape expressions, the inputs whose dims torch.export knows equal
+// are bound to one `torch.symbolic_int`: the mask's batch is the ids' batch, so a view of
+// the embedded ids sized by the mask's batch infers its -1. Without the binds the two
+// batches are unrelated and the dim stays ?.
+// CHECK-LABEL: func.func @inputs_sharing_a_symbol(
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,8,4,8],f32>
+// KEEP-LABEL:  func.func @inputs_sharing_a_symbol(
+// KEEP:          torch.aten.view {{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "8", "4", "8"\]\]}}}
+func.func @inputs_sharing_a_symbol(%ids: !torch.vtensor<[?,8],si64>, %mask: !torch.vtensor<[?,8],si64>, %table: !torch.vtensor<[128,32],f32>) -> !torch.vtensor {
+  %s0 = torch.symbolic_int "s0" {min_val = 2, max_val = 64} : !torch.int
+  torch.bind_symbolic_shape %ids, [%s0], affine_map<()[s0] -> (s0, 8)> : !torch.vtensor<[?,8],si64>
+  torch.bind_symbolic_shape %mask, [%s0], affine_map<()[s0] -> (s0, 8)> : !torch.vtensor<[?,8],si64>
+  %false = torch.constant.bool false
+  %int0 = torch.constant.int 0
+  %int8 = torch.constant.int 8
+  %int-1 = torch.constant.int -1
+  %e = torch.aten.embedding %table, %ids, %int-1, %false, %false : !torch.vtensor<[128,32],f32>, !torch.vtensor<[?,8],si64>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor
+  %b = torch.aten.size.int %mask, %int0 : !torch.vtensor<[?,8],si64>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %b, %int8, %int-1, %int8 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v = torch.aten.view %e, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %v : !torch.vtensor
+}
+
+// -----
+
+// Without the binds: two unrelated batches.
+// CHECK-LABEL: func.func @inputs_without_symbols(
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,8,?,8],f32>
+// KEEP-LABEL:  func.func @inputs_without_symbols(
+func.func @inputs_without_symbols(%ids: !torch.vtensor<[?,8],si64>, %mask: !torch.vtensor<[?,8],si64>, %table: !torch.vtensor<[128,32],f32>) -> !torch.vtensor {
+  %false = torch.constant.bool false
+  %int0 = torch.constant.int 0
+  %int8 = torch.constant.int 8
+  %int-1 = torch.constant.int -1
+  %e = torch.aten.embedding %table, %ids, %int-1, %false, %false : !torch.vtensor<[128,32],f32>, !torch.vtensor<[?,8],si64>, !torch.int, !torch.bool, !torch.bool -> !torch.vtensor
+  %b = torch.aten.size.int %mask, %int0 : !torch.vtensor<[?,8],si64>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %b, %int8, %int-1, %int8 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v = torch.aten.view %e, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %v : !torch.vtensor
+}
