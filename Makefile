@@ -1,9 +1,8 @@
 # Quick start: `make run` and `make test`. Every target creates .venv when missing.
 #   make check   everyday tier: lit + pytest without the library/OpInfo sweeps, the fuzzer,
 #                the library staleness check and the model end-to-end tier (minutes)
-#   make test    lit + every pytest test but the model end-to-end tier (library sweeps,
-#                OpInfo, fuzzer, passes, driver, API): what every change must pass
-#   make models  the model end-to-end tier (pytest -m slow: corpus models through the
+#   make test    the full suite CI runs: lit + every pytest test (about 10 minutes on 2 cores)
+#   make models  only the model end-to-end tier (pytest -m slow: corpus models through the
 #                pipelines, backend lowerings, JIT against eager, export_and_import)
 #   make lint    ruff over the package, tests, tools and benchmark
 #   make fuzz    the differential fuzzer against PyTorch at 3,000 cases (FUZZ_FLAGS)
@@ -45,7 +44,7 @@ pytest: $(STAMP)
 # lit first, pytest last: the final lines of `make test` are pytest's summary.
 test: $(STAMP)
 	$(VENV)/bin/lit -s -j $(JOBS) test/lit
-	$(PY) -m pytest -q -n $(JOBS) -m "not slow" test/python
+	$(PY) -m pytest -q -n $(JOBS) test/python
 
 models: $(STAMP)
 	$(PY) -m pytest -q -n $(JOBS) -m slow test/python
