@@ -82,10 +82,7 @@ def _check_fake_quant_zero_point(zero_point: int, quant_min: int, quant_max: int
 def _check_single_elements(qparams: List[List[int]]) -> None:
     """The tensor quantization parameters are read as Scalars: one element each."""
     for sizes in qparams:
-        numel = 1
-        for size in sizes:
-            numel *= size
-        if numel != 1:
+        if upstream.numel(sizes) != 1:
             raise AssertionError("fake_quantize: a quantization parameter tensor must have one element")
 
 

@@ -21753,15 +21753,9 @@ module {
     torch.prim.Loop %0, %true, init() {
     ^bb0(%arg1: !torch.int):
       %1 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %2 = torch.aten.len.t %1 : !torch.list<int> -> !torch.int
-      %3 = torch.prim.Loop %2, %true, init(%int1) {
-      ^bb0(%arg2: !torch.int, %arg3: !torch.int):
-        %5 = torch.aten.__getitem__.t %1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-        %6 = torch.aten.mul.int %arg3, %5 : !torch.int, !torch.int -> !torch.int
-        torch.prim.Loop.condition %true, iter(%6 : !torch.int)
-      } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
-      %4 = torch.aten.ne.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %4 -> () {
+      %2 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%1) : (!torch.list<int>) -> !torch.int
+      %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %3 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
