@@ -27,8 +27,10 @@ from models.corpus3 import DYNAMISMS, LEVELS, MODELS  # noqa: E402
 from models.measure import CACHE_DIR, Outcome, measure  # noqa: E402
 
 
-def _measure(job: tuple[str, str, str]) -> Outcome:
-    return measure(*job)
+def _measure(job: tuple[str, str, tuple[str, ...]]) -> list[Outcome]:
+    # One job per model and dynamism: its levels share one torch.export.
+    name, dynamism, levels = job
+    return [measure(name, level, dynamism) for level in levels]
 
 
 def table(outcomes: list[Outcome]) -> str:
@@ -52,18 +54,31 @@ def table(outcomes: list[Outcome]) -> str:
     return "\n".join(lines)
 
 
+_DOWNSTREAM = "operand already"
+
+
 def causes(outcomes: list[Outcome], limit: int = 40) -> str:
-    """Non-exact values grouped by (op, reason), most frequent first, with where seen."""
-    groups: dict[tuple[str, str], list[str]] = {}
+    """Non-exact values grouped by (op, reason), most frequent first, with where seen: root
+    causes first, then values that only inherit an operand's loss (counted per op)."""
+    roots: dict[tuple[str, str], list[str]] = {}
+    downstream: dict[str, int] = {}
     for o in outcomes:
         for row in o.rows:
-            if "op" in row:
-                key = (row["op"], row["reason"])
-                groups.setdefault(key, []).append(f"{o.model}/{o.level}/{o.dynamism}")
-    ranked = sorted(groups.items(), key=lambda item: -len(item[1]))
+            if "op" not in row:
+                continue
+            if row["reason"].startswith(_DOWNSTREAM):
+                downstream[row["op"]] = downstream.get(row["op"], 0) + 1
+                continue
+            roots.setdefault((row["op"], row["reason"]), []).append(f"{o.model}/{o.level}/{o.dynamism}")
+    ranked = sorted(roots.items(), key=lambda item: -len(item[1]))
     lines = [f"{len(seen):>6}  {op}: {reason}  [{', '.join(sorted(set(seen))[:4])}]"
              for (op, reason), seen in ranked[:limit]]
-    return "\n".join(["non-exact values by op and reason:", *lines])
+    inherited = sorted(downstream.items(), key=lambda item: -item[1])
+    return "\n".join([
+        "non-exact values by op and reason (root causes):", *lines,
+        f"values that inherit an operand's loss: {sum(downstream.values())} "
+        f"({', '.join(f'{op} {count}' for op, count in inherited[:8])})",
+    ])
 
 
 def write_details(outcomes: list[Outcome], path: Path) -> None:
@@ -104,12 +119,12 @@ def main() -> int:
         print(causes(outcomes))
         write_details(outcomes, args.out)
         return 1 if any(o.contradictions for o in outcomes) else 0
-    jobs = [(n, level, dyn) for n in names for level in args.levels.split(",")
-            for dyn in args.dynamisms.split(",")]
+    levels = tuple(args.levels.split(","))
+    jobs = [(n, dyn, levels) for n in names for dyn in args.dynamisms.split(",")]
     outcomes = []
     with ProcessPoolExecutor(args.jobs) as pool:
-        for outcome in pool.map(_measure, jobs):
-            outcomes.append(outcome)
+        for measured in pool.map(_measure, jobs):
+            outcomes.extend(measured)
             if args.json:  # written as they come, so an interrupted run keeps its numbers
                 args.json.write_text(json.dumps([o.__dict__ for o in outcomes], indent=1))
     print(table(outcomes))

@@ -92,7 +92,7 @@ def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     expressions, `torch.bind_symbolic_shape` binds each argument dim to its
     `torch.symbolic_int`, and every argument dim bound to the same one is the first of
     them (lowest argument, then dim)."""
-    symbol = _bound_symbol(argument, dim)
+    symbol = bound_symbol(argument, dim)
     if symbol is None:
         return Polynomial.symbol(argument.arg_number, dim)
     bound = []
@@ -111,7 +111,7 @@ def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
 _BIND = "torch.bind_symbolic_shape"
 
 
-def _bound_symbol(argument: ir.BlockArgument, dim: int) -> ir.Value | None:
+def bound_symbol(argument: ir.BlockArgument, dim: int) -> ir.Value | None:
     """The `torch.symbolic_int` a bind of `argument` gives dim `dim`, if it is one symbol."""
     for use in argument.uses:
         bind = use.owner

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir, rewrite
 
-from torch_refine.calculations import dim_facts
+from torch_refine.calculations import dim_facts, ranges
 from torch_refine.calculations.kind import (
     BODY_YIELD_OPS,
     DTYPE,
@@ -101,6 +101,7 @@ class Simplifier:
         # none mutates them scans every use: once per driver, not once per op. Calculations cannot change them
         # (reify passes literals in as copies), and an op using one keeps it alive.
         self._operand_facts: dict[tuple[int, int], tuple | None] = {}
+        self._range_signatures: dict[int, tuple] = {}  # function op key -> its ranges
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
         for family in (scalars, lists, control_flow, dtypes, symbolic):
@@ -129,14 +130,15 @@ class Simplifier:
         `prepare(calc)` runs before the rewrites, unless the memo already knows the op;
         `views` say what the library function sees of each operand (see `memo_key`)."""
         self.statistics.calculations += 1
-        key = memo_key(_wrapped_op(calc), len(calc.results), self._operand_fact, views)
+        key = memo_key(_wrapped_op(calc), len(calc.results), self._operand_fact, views,
+                       self._range_signature(calc))
         known = self.memo.get(key) if key is not None else None
         if known is not None and all(k is not None for k in known):
             self.statistics.memo_hits += 1
             self._replace_calculation(calc, known)
             self._refine(calc, known)
             if self.kind is SHAPE:
-                dim_facts.restore(_wrapped_op(calc), self.memo, key)
+                dim_facts.restore(_described_op(calc), self.memo, key)
             self._restore_blocker(_wrapped_op(calc), key)
             return True
         if prepare is not None:
@@ -152,7 +154,7 @@ class Simplifier:
         calculated = self._calculated(calc)
         self._refine(calc, calculated)
         if self.kind is SHAPE:
-            dim_facts.record(_wrapped_op(calc), self._yield(calc), self.memo, key)
+            dim_facts.record(_described_op(calc), self._yield(calc), self.memo, key)
         if self.record_blockers and not _complete(calculated, self.kind):
             self._record_blocker(calc, key)
         if key is not None and (self.memoize_undecided or _is_decided(calc)):
@@ -162,14 +164,14 @@ class Simplifier:
     def refine_known(self, op, results, views: tuple = ()) -> bool:
         """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
         calculation; False when the memo does not know the op or it cannot be done so."""
-        key = memo_key(op, len(results), self._operand_fact, views)
+        key = memo_key(op, len(results), self._operand_fact, views, self._range_signature(op))
         known = self.memo.get(key) if key is not None else None
         producers = (defining_op(r).operation.name for r in results)
         if known is None or not all(result_allows_refinement(name) for name in producers):
             return False
         self.statistics.memo_hits += 1
         if self.kind is SHAPE:
-            dim_facts.restore(op, self.memo, key)
+            dim_facts.restore(defining_op(results[0]) if results else op, self.memo, key)
         self._restore_blocker(op, key)
         for value, fact in zip(results, known, strict=True):
             if fact is None:
@@ -195,6 +197,16 @@ class Simplifier:
     def _restore_blocker(self, op, key) -> None:
         if self.record_blockers and (text := self.memo.get((_BLOCKER, key))) is not None:
             record_blocker(op, self.kind, text)
+
+    def _range_signature(self, op) -> tuple:
+        """The ranges a calculation in `op`'s function may read (calculations/ranges.py)."""
+        function = ranges.enclosing_function(op)
+        if function is None:
+            return ()
+        key = op_key(function)
+        if key not in self._range_signatures:
+            self._range_signatures[key] = ranges.range_signature(function)
+        return self._range_signatures[key]
 
     def _operand_fact(self, value: ir.Value) -> tuple | None:
         producer = defining_op(value)
@@ -357,6 +369,15 @@ def _wrapped_op(calc):
     return op
 
 
+def _described_op(calc):
+    """The op whose results a calculate's results are: the wrapped op, or the
+    `prim.ListUnpack` of its list result (reify wraps both)."""
+    op = calc
+    while op.operation.name in ("torch.shape.calculate", "torch.dtype.calculate"):
+        op = list(op.regions[0].blocks[0].operations)[-2]
+    return op
+
+
 def _is_decided(calc) -> bool:
     undecided = []
 
@@ -373,16 +394,18 @@ def _is_decided(calc) -> bool:
     return True
 
 
-def memo_key(wrapped, result_count: int, describe=None, views: tuple = ()) -> tuple | None:
+def memo_key(wrapped, result_count: int, describe=None, views: tuple = (),
+             range_signature: tuple = ()) -> tuple | None:
     """What determines the types an op's calculation finds; None when a scalar or list
     operand is not known at compile time. `describe(value)` gives what is known of a
     non-constant scalar or list (default `operand_fact`). `views`, one per operand when
     given (`LibraryCloner.parameter_views`), narrow what counts of it: nothing when the
     function never reads it, a tensor's sizes (and symbolic dims) when the function sees
-    only those, its rank and dtype when it sees only those."""
+    only those, its rank and dtype when it sees only those. `range_signature`: the ranges
+    of the function's symbolic sizes, which simplification may read."""
     describe = describe or operand_fact
     operation = wrapped.operation
-    parts: list = [operation.name, result_count]
+    parts: list = [operation.name, result_count, range_signature]
     attributes = operation.attributes  # iterating yields names; indexing, NamedAttributes
     if len(attributes):
         parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))

@@ -10,6 +10,7 @@ from torch_refine.calculations.dim_facts import (
     is_divisor_marker,
     through_divisor_marker,
 )
+from torch_refine.calculations.ranges import enclosing_function, polynomial_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
 from torch_refine.ir.module import ops_in
@@ -277,11 +278,24 @@ _MIRRORED = {
 
 
 def fold_sign_comparison(op, rewriter):
-    """Compare a non-negative int with a constant: `size == -1` is false, `size >= 0` true.
+    """Compare a non-negative int with a constant: `size == -1` is false, `size >= 0` true;
+    else compare two sizes by the range of their difference (calculations/ranges.py).
 
     This decides the `-1` (inferred dim) and negative-dim checks of shape functions on
-    dynamic sizes, which the C++ folders leave alone.
+    dynamic sizes, and bounds checks against the ranges torch.export gave the dynamic
+    dims, which the C++ folders leave alone.
     """
+    answer = _sign_answer(op)
+    if answer is None:
+        answer = _range_answer(op)
+    if answer is None:
+        return True
+    with rewriter.ip, op.location:
+        rewriter.replace_op(op, [make_constant(answer)])
+    return None
+
+
+def _sign_answer(op) -> bool | None:
     name = op.operation.name
     lhs, rhs = op.operands
     try:
@@ -290,11 +304,100 @@ def fold_sign_comparison(op, rewriter):
         try:
             constant, other, name = constant_value(lhs), rhs, _MIRRORED[name]
         except NotConstant:
-            return True
+            return None
     if not isinstance(constant, int) or isinstance(constant, bool):
-        return True
+        return None
     answer = _SIGN_DECIDED[name](constant)
-    if answer is None or not is_non_negative(other):
+    return answer if answer is not None and is_non_negative(other) else None
+
+
+# `lhs <op> rhs` from (least, greatest) of lhs - rhs (None: unbounded that way).
+_RANGE_DECIDED = {
+    "torch.aten.eq.int": lambda lo, hi: False if _above(lo, 0) or _below(hi, 0) else None,
+    "torch.aten.ne.int": lambda lo, hi: True if _above(lo, 0) or _below(hi, 0) else None,
+    "torch.aten.lt.int": lambda lo, hi: True if _below(hi, 0) else False if _above(lo, -1) else None,
+    "torch.aten.le.int": lambda lo, hi: True if _below(hi, 1) else False if _above(lo, 0) else None,
+    "torch.aten.gt.int": lambda lo, hi: True if _above(lo, 0) else False if _below(hi, 1) else None,
+    "torch.aten.ge.int": lambda lo, hi: True if _above(lo, -1) else False if _below(hi, 0) else None,
+}
+
+
+def _above(bound: int | None, limit: int) -> bool:
+    return bound is not None and bound > limit
+
+
+def _below(bound: int | None, limit: int) -> bool:
+    return bound is not None and bound < limit
+
+
+def _range_answer(op) -> bool | None:
+    lhs, rhs = (express(v) for v in op.operands)
+    if lhs is None or rhs is None:
+        return None
+    difference = lhs - rhs
+    if difference.constant_value() is not None:
+        return None  # the C++ folder's case
+    function = enclosing_function(op)
+    entry = function.regions[0].blocks[0] if function is not None else None
+    return _RANGE_DECIDED[op.operation.name](*polynomial_range(difference, entry))
+
+
+# A size converted to float (`aten.Float.Scalar`, what reification passes for a `Scalar`
+# argument such as arange's `end`) is finite and integral, so the float arithmetic of
+# `math.ceil((end - 0.0) / 1.0)` gives the size back; folding it keeps the size symbolic.
+# Sizes are below 2**53, where the conversion is exact.
+_IDENTITY_OPERAND = {"torch.aten.sub.float": 0.0, "torch.aten.add.float": 0.0,
+                     "torch.aten.div.float": 1.0, "torch.aten.mul.float": 1.0}
+
+
+def _converted_size(value: ir.Value) -> ir.Value | None:
+    """The non-negative int `value` is `aten.Float.Scalar` of, if it is one."""
+    producer = defining_op(value)
+    if producer is None or producer.operation.name != "torch.aten.Float.Scalar":
+        return None
+    source = producer.operands[0]
+    if str(source.type) != "!torch.int" or not is_non_negative(source):
+        return None
+    return source
+
+
+def _float_constant(value: ir.Value) -> float | None:
+    try:
+        constant = constant_value(value)
+    except NotConstant:
+        return None
+    return constant if isinstance(constant, float) else None
+
+
+def fold_float_identity(op, rewriter):
+    """`x - 0.0`, `x + 0.0`, `x / 1.0`, `x * 1.0` of a converted size: the conversion."""
+    lhs, rhs = op.operands
+    if _float_constant(rhs) != _IDENTITY_OPERAND[op.operation.name] or _converted_size(lhs) is None:
+        return True
+    rewriter.replace_op(op, [lhs])
+    return None
+
+
+def fold_ceil_of_size(op, rewriter):
+    source = _converted_size(op.operands[0])
+    if source is None:
+        return True
+    rewriter.replace_op(op, [source])
+    return None
+
+
+def fold_size_float_comparison(op, rewriter):
+    """A converted size against an infinity (never equal) or 0.0 (never less)."""
+    lhs, rhs = op.operands
+    constant = _float_constant(rhs)
+    if constant is None or _converted_size(lhs) is None:
+        return True
+    name = op.operation.name
+    if constant in (float("inf"), float("-inf")) and name == "torch.aten.eq.float":
+        answer = False
+    elif constant == 0.0 and name in ("torch.aten.ge.float", "torch.aten.lt.float"):
+        answer = name == "torch.aten.ge.float"
+    else:
         return True
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [make_constant(answer)])
@@ -408,4 +511,8 @@ def patterns(options) -> list:
         ("torch.aten.__not__", lower_not),
         ("torch.operator", unmark_divisor),
         (FLOORDIV, fold_floordiv),
+        *[(name, fold_float_identity) for name in _IDENTITY_OPERAND],
+        ("torch.aten.ceil.float", fold_ceil_of_size),
+        *[(name, fold_size_float_comparison)
+          for name in ("torch.aten.eq.float", "torch.aten.ge.float", "torch.aten.lt.float")],
     ]

@@ -166,3 +166,94 @@ func.func @inputs_without_symbols(%ids: !torch.vtensor<[?,8],si64>, %mask: !torc
   %v = torch.aten.view %e, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
   return %v : !torch.vtensor
 }
+
+// -----
+
+// arange's size function computes ceil((end - 0.0) / 1.0) in doubles; on a size converted
+// to float that is the size again, so the range keeps the sequence symbol and the broadcast
+// against the input (rotary positions) keeps every dim. The guard compares the batch with
+// the sequence length, both still symbolic.
+// CHECK-LABEL: func.func @arange_of_a_size_keeps_its_symbol(
+// CHECK:         torch.aten.arange %{{.*}} -> !torch.vtensor<[?],si64>
+// CHECK:         torch.aten.unsqueeze %{{.*}} -> !torch.vtensor<[?,1],si64>
+// CHECK:         torch.aten.add.Tensor %arg0, %{{.*}} -> !torch.vtensor<[?,?],si64>
+// KEEP-LABEL:  func.func @arange_of_a_size_keeps_its_symbol(
+// KEEP:          torch.aten.arange %{{.*}} {torch_refine.dims = {{\[\["%arg0\[1\]"\]\]}}}
+// KEEP:          torch.aten.unsqueeze %{{.*}} {torch_refine.dims = {{\[\["%arg0\[1\]", "1"\]\]}}}
+func.func @arange_of_a_size_keeps_its_symbol(%arg0: !torch.vtensor<[?,?],si64>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %cpu = torch.constant.device "cpu"
+  %seq = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[?,?],si64>, !torch.int -> !torch.int
+  %0 = torch.aten.arange %seq, %none, %none, %cpu, %false : !torch.int, !torch.none, !torch.none, !torch.Device, !torch.bool -> !torch.vtensor
+  %1 = torch.aten.unsqueeze %0, %int1 : !torch.vtensor, !torch.int -> !torch.vtensor
+  %2 = torch.aten.add.Tensor %arg0, %1, %int1 : !torch.vtensor<[?,?],si64>, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+
+// -----
+
+// The ranges torch.export gave the dynamic dims (imported with symbolic shape expressions)
+// decide the slice's bound (the sequence length, at most 32, never reaches the buffer's 64)
+// and the broadcast (a batch of at least 2 is never 1): the slice keeps the sequence
+// symbol, the add keeps both dims, and no guard is left.
+// CHECK-LABEL: func.func @export_ranges_decide_bounds(
+// CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[1,?],si64>
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,?],si64>
+// KEEP-LABEL:  func.func @export_ranges_decide_bounds(
+// KEEP:          torch.aten.slice.Tensor {{.*}} {torch_refine.dims = {{\[\["1", "%arg0\[1\]"\]\]}}}
+func.func @export_ranges_decide_bounds(%arg0: !torch.vtensor<[?,?],si64>) -> !torch.vtensor {
+  %s0 = torch.symbolic_int "s0" {min_val = 2, max_val = 64} : !torch.int
+  %s1 = torch.symbolic_int "s1" {min_val = 4, max_val = 32} : !torch.int
+  torch.bind_symbolic_shape %arg0, [%s0, %s1], affine_map<()[s0, s1] -> (s0, s1)> : !torch.vtensor<[?,?],si64>
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %positions = torch.vtensor.literal(dense<0> : tensor<1x64xsi64>) : !torch.vtensor<[1,64],si64>
+  %seq = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[?,?],si64>, !torch.int -> !torch.int
+  %0 = torch.aten.slice.Tensor %positions, %int1, %int0, %seq, %int1 : !torch.vtensor<[1,64],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %1 = torch.aten.add.Tensor %arg0, %0, %int1 : !torch.vtensor<[?,?],si64>, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
+
+// Without ranges the sequence length may exceed the buffer: the slice's size stays unknown.
+// The same ops in the same module must not reuse the result found with the ranges above.
+// CHECK-LABEL: func.func @no_ranges_no_bound(
+// CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[1,?],si64>
+// CHECK:         torch.runtime.assert
+// KEEP-LABEL:  func.func @no_ranges_no_bound(
+// KEEP-NOT:      torch_refine.dims = {{\[\["1", "%arg0\[1\]"\]\]}}
+// KEEP:          return
+func.func @no_ranges_no_bound(%arg0: !torch.vtensor<[?,?],si64>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %positions = torch.vtensor.literal(dense<0> : tensor<1x64xsi64>) : !torch.vtensor<[1,64],si64>
+  %seq = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[?,?],si64>, !torch.int -> !torch.int
+  %0 = torch.aten.slice.Tensor %positions, %int1, %int0, %seq, %int1 : !torch.vtensor<[1,64],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %1 = torch.aten.add.Tensor %arg0, %0, %int1 : !torch.vtensor<[?,?],si64>, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
+
+// -----
+
+// The pieces of a split carry their symbolic dims (on the ListUnpack), so a view of one
+// piece that reads its batch back cancels it: GPT-2's fused qkv projection.
+// CHECK-LABEL: func.func @split_pieces_keep_the_batch(
+// CHECK:         torch.prim.ListUnpack {{.*}} -> !torch.vtensor<[?,8,32],f32>, !torch.vtensor<[?,8,32],f32>, !torch.vtensor<[?,8,32],f32>
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,8,4,8],f32>
+// KEEP-LABEL:  func.func @split_pieces_keep_the_batch(
+// KEEP:          torch.prim.ListUnpack %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "8", "32"\], \["%arg0\[0\]", "8", "32"\], \["%arg0\[0\]", "8", "32"\]\]}}}
+func.func @split_pieces_keep_the_batch(%arg0: !torch.vtensor<[?,8,96],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int2 = torch.constant.int 2
+  %int8 = torch.constant.int 8
+  %int32 = torch.constant.int 32
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.split.Tensor %arg0, %int32, %int2 : !torch.vtensor<[?,8,96],f32>, !torch.int, !torch.int -> !torch.list<vtensor>
+  %1:3 = torch.prim.ListUnpack %0 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %batch = torch.aten.size.int %1#1, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %batch, %int8, %int-1, %int8 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %2 = torch.aten.view %1#1, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %2 : !torch.vtensor
+}

@@ -299,13 +299,15 @@ LEVELS = ("raw", "core", "torch")
 DYNAMISMS = ("static", "batch", "batch+extent")
 
 
-def export_text(case: ModelCase, level: str, dynamism: str) -> str:
-    """The model's Torch-dialect module at one level and dynamism, as text with locations.
+def export_texts(case: ModelCase, dynamism: str) -> dict[str, str]:
+    """The model's Torch-dialect module at every level (`LEVELS`) for one dynamism, as text
+    with locations; one torch.export serves the three levels. A level that fails maps to
+    the exception it raised (the caller records it); a failed export raises.
 
-    Raises whatever torch.export or the importer raises: the caller records it.
+    Dynamic variants are imported with their symbolic shape expressions
+    (`torch.symbolic_int` with the export's ranges, `torch.bind_symbolic_shape`), as a user
+    who asks torch.export for dynamic dims would import them.
     """
-    from torch_mlir import fx
-
     if dynamism == "batch+extent" and not case.extent_dims:
         raise NotImplementedError("the model has no sequence or image-size dim")
     model, inputs = case.make()
@@ -314,10 +316,26 @@ def export_text(case: ModelCase, level: str, dynamism: str) -> str:
     # not become `wrap_with_set_grad_enabled` higher-order ops, which the importer lacks.
     with torch.no_grad():
         program = torch.export.export(model, inputs, dynamic_shapes=shapes)
+    texts: dict[str, str | BaseException] = {}
+    for level in LEVELS:
+        try:
+            texts[level] = _import(program, level, symbolic=shapes is not None)
+        except Exception as error:  # one level's failure does not hide the others
+            texts[level] = error
+    return texts
+
+
+def _import(program, level: str, symbolic: bool) -> str:
+    import copy
+
+    from torch_mlir import fx
+
+    program = copy.deepcopy(program)  # the importer rewrites the graph it imports
     if level == "core":
         program = program.run_decompositions()
     # An empty table: the program as it stands, without torch-mlir's own decompositions.
     table = None if level == "torch" else {}
     output_type = "torch" if level == "torch" else "raw"
-    module = fx.export_and_import(program, output_type=output_type, decomposition_table=table)
+    module = fx.export_and_import(program, output_type=output_type, decomposition_table=table,
+                                  import_symbolic_shape_expressions=symbolic)
     return module.operation.get_asm(enable_debug_info=True)

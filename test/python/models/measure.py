@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .corpus3 import BY_NAME, export_text
+from .corpus3 import BY_NAME, LEVELS, export_texts
 
 REPO = Path(__file__).resolve().parents[3]
 CACHE_DIR = REPO / "out" / "corpus"
@@ -38,22 +38,33 @@ class Outcome:
 
 
 def cached_export(name: str, level: str, dynamism: str, cache_dir: Path = CACHE_DIR) -> str:
-    """The variant's IR text, exported once; a failure is cached too (as its reason) and
-    raised again as ExportFailure."""
+    """The variant's IR text, exported once (with the other levels of the same dynamism); a
+    failure is cached too (as its reason) and raised again as ExportFailure."""
     cache_dir.mkdir(parents=True, exist_ok=True)
-    stem = cache_dir / f"{name}-{level}-{dynamism}"
-    text_path, error_path = stem.with_suffix(".mlir"), stem.with_suffix(".err")
-    if text_path.exists():
-        return text_path.read_text()
+    text_path, error_path = _cache_paths(cache_dir, name, level, dynamism)
+    if not text_path.exists() and not error_path.exists():
+        _export_levels(name, dynamism, cache_dir)
     if error_path.exists():
         raise ExportFailure(error_path.read_text())
+    return text_path.read_text()
+
+
+def _cache_paths(cache_dir: Path, name: str, level: str, dynamism: str) -> tuple[Path, Path]:
+    stem = cache_dir / f"{name}-{level}-{dynamism}"
+    return stem.with_suffix(".mlir"), stem.with_suffix(".err")
+
+
+def _export_levels(name: str, dynamism: str, cache_dir: Path) -> None:
     try:
-        text = export_text(BY_NAME[name], level, dynamism)
-    except Exception as error:  # any export or import failure is data
-        _write(error_path, _reason(error))
-        raise ExportFailure(_reason(error)) from None
-    _write(text_path, text)
-    return text
+        texts = export_texts(BY_NAME[name], dynamism)
+    except Exception as error:  # any export failure is data, for every level
+        texts = dict.fromkeys(LEVELS, error)
+    for level, text in texts.items():
+        text_path, error_path = _cache_paths(cache_dir, name, level, dynamism)
+        if isinstance(text, BaseException):
+            _write(error_path, _reason(text))
+        else:
+            _write(text_path, text)
 
 
 class ExportFailure(Exception):

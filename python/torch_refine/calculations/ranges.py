@@ -1,0 +1,86 @@
+"""Ranges of symbolic sizes: what a program says of its dynamic dims.
+
+Imported with symbolic shape expressions, a program states the range torch.export gave
+each dynamic dim: `torch.symbolic_int "s0" {min_val = 2, max_val = 64}`, bound to argument
+dims by `torch.bind_symbolic_shape`. torch.export only accepts inputs in those ranges (its
+program checks them), so a calculation may rely on them: `seq >= 64` is false when the
+sequence length is at most 32 (a slice of a 64-long buffer keeps the symbol), `batch != 1`
+is true when the batch is at least 2 (a broadcast keeps the batch). Every other size is
+at least 0.
+
+A memo key of a calculation that may read ranges carries its function's
+`range_signature`: functions whose symbols have other ranges do not share results.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine.calculations.dim_facts import bound_symbol, function_argument
+from torch_refine.ir import types
+from torch_refine.ir.polynomial import Polynomial, Symbol
+
+Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
+_SIZE = (0, None)
+# torch.export's unbounded max (int_oo) is imported as a huge number.
+_UNBOUNDED = 2**62
+
+
+def enclosing_function(op):
+    """The `func.func` an op is nested in, or None."""
+    parent = op.operation.parent
+    while parent is not None and parent.name != "func.func":
+        parent = parent.parent
+    return parent
+
+
+def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
+    argument_number, dim = symbol
+    if argument_number >= len(entry_block.arguments):
+        return _SIZE
+    symbolic_int = bound_symbol(entry_block.arguments[argument_number], dim)
+    if symbolic_int is None or symbolic_int.owner.name != "torch.symbolic_int":
+        return _SIZE
+    attributes = symbolic_int.owner.attributes
+    least = max(ir.IntegerAttr(attributes["min_val"]).value, 0)
+    greatest = ir.IntegerAttr(attributes["max_val"]).value
+    return least, None if greatest >= _UNBOUNDED else greatest
+
+
+def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None) -> tuple:
+    """(least, greatest) of a polynomial over sizes, None for an unbounded side; without
+    an entry block every symbol is a plain size."""
+    least, greatest = 0, 0
+    for monomial, coefficient in polynomial.terms.items():
+        low, high = 1, 1
+        for symbol in monomial:
+            symbol_low, symbol_high = _SIZE if entry_block is None else symbol_range(entry_block, symbol)
+            low *= symbol_low
+            high = None if high is None or symbol_high is None else high * symbol_high
+        if coefficient < 0:
+            low, high = (None if high is None else coefficient * high), coefficient * low
+        else:
+            low, high = coefficient * low, None if high is None else coefficient * high
+        least = None if least is None or low is None else least + low
+        greatest = None if greatest is None or high is None else greatest + high
+    return least, greatest
+
+
+def range_signature(function) -> tuple:
+    """Every argument dim's range that is not a plain size's, in argument order."""
+    if function is None:
+        return ()
+    entry = function.regions[0].blocks[0]
+    found = []
+    for argument in entry.arguments:
+        for use in argument.uses:
+            if use.owner.name == "torch.bind_symbolic_shape" and use.operand_number == 0:
+                found.append((function_argument(argument), _bound_ranges(entry, argument)))
+                break
+    return tuple(found)
+
+
+def _bound_ranges(entry: ir.Block, argument: ir.BlockArgument) -> tuple:
+    info = types.parse(argument.type)
+    rank = 0 if info is None or info.rank is None else info.rank
+    return tuple(symbol_range(entry, (argument.arg_number, dim)) for dim in range(rank))
