@@ -17,7 +17,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations.lists import READ_ONLY_USERS
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_op
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
 
 ATTRIBUTE = "torch_refine.dims"
@@ -95,17 +95,30 @@ def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     symbol = bound_symbol(argument, dim)
     if symbol is None:
         return Polynomial.symbol(argument.arg_number, dim)
+    key = op_key(symbol.owner)
+    if key not in _REPRESENTATIVES:
+        _REPRESENTATIVES[key] = _first_bound_dim(symbol, argument.owner)
+    return Polynomial.symbol(*_REPRESENTATIVES[key])
+
+
+# `torch.symbolic_int` op -> the first argument dim bound to it. A symbol has a use per
+# bound value (hundreds in a model), so each is scanned once per pass run (`strip`
+# clears the cache, as it clears the facts).
+_REPRESENTATIVES: dict[int, tuple[int, int]] = {}
+
+
+def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int]:
     bound = []
     for use in symbol.uses:
         bind = use.owner
         if bind.operation.name != _BIND or use.operand_number == 0:
             continue
         tensor = bind.operands[0]
-        if function_argument(tensor) is None or tensor.owner != argument.owner:
+        if not isinstance(tensor, ir.BlockArgument) or tensor.owner != entry_block:
             continue
         position = use.operand_number - 1
         bound += [(tensor.arg_number, d) for d, p in enumerate(_symbol_positions(bind)) if p == position]
-    return Polynomial.symbol(*min(bound, default=(argument.arg_number, dim)))
+    return min(bound)
 
 
 _BIND = "torch.bind_symbolic_shape"
@@ -291,6 +304,7 @@ def _as_size(polynomial: Polynomial | None) -> Polynomial | None:
 
 def strip(module: ir.Operation) -> None:
     """Remove every symbolic dims attribute."""
+    _REPRESENTATIVES.clear()
 
     def visit(op):
         if ATTRIBUTE in op.attributes:

@@ -14,6 +14,7 @@ from torch_refine.calculations.ranges import enclosing_function, polynomial_rang
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
 from torch_refine.ir.module import ops_in
+from torch_refine.ir.polynomial import Polynomial
 from torch_refine.ir.retype import accepts, cast
 
 
@@ -386,22 +387,84 @@ def fold_ceil_of_size(op, rewriter):
     return None
 
 
-def fold_size_float_comparison(op, rewriter):
-    """A converted size against an infinity (never equal) or 0.0 (never less)."""
+def fold_float_comparison(op, rewriter):
+    """A float computed from sizes against a constant: a converted size is never an
+    infinity and never below 0.0; a product of sizes (the storage-size overflow check)
+    compares by its range where the ranges torch.export gave the sizes bound it below
+    2**53, where float arithmetic on integers is exact."""
     lhs, rhs = op.operands
     constant = _float_constant(rhs)
-    if constant is None or _converted_size(lhs) is None:
+    if constant is None:
         return True
-    name = op.operation.name
-    if constant in (float("inf"), float("-inf")) and name == "torch.aten.eq.float":
-        answer = False
-    elif constant == 0.0 and name in ("torch.aten.ge.float", "torch.aten.lt.float"):
-        answer = name == "torch.aten.ge.float"
-    else:
+    answer = _converted_size_answer(op.operation.name, lhs, constant)
+    if answer is None:
+        answer = _float_range_answer(op, lhs, constant)
+    if answer is None:
         return True
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [make_constant(answer)])
     return None
+
+
+def _converted_size_answer(name: str, value: ir.Value, constant: float) -> bool | None:
+    if _converted_size(value) is None:
+        return None
+    if constant in (float("inf"), float("-inf")) and name == "torch.aten.eq.float":
+        return False
+    if constant == 0.0 and name in ("torch.aten.ge.float", "torch.aten.lt.float"):
+        return name == "torch.aten.ge.float"
+    return None
+
+
+_EXACT_FLOAT_INTEGERS = 2**53
+_FLOAT_ARITHMETIC = {"torch.aten.mul.float": lambda a, b: a * b,
+                     "torch.aten.add.float": lambda a, b: a + b,
+                     "torch.aten.sub.float": lambda a, b: a - b}
+_FLOAT_DECIDED = {
+    "torch.aten.lt.float": lambda lo, hi, c: True if hi < c else False if lo >= c else None,
+    "torch.aten.le.float": lambda lo, hi, c: True if hi <= c else False if lo > c else None,
+    "torch.aten.gt.float": lambda lo, hi, c: True if lo > c else False if hi <= c else None,
+    "torch.aten.ge.float": lambda lo, hi, c: True if lo >= c else False if hi < c else None,
+    "torch.aten.eq.float": lambda lo, hi, c: False if hi < c or lo > c else None,
+}
+
+
+def _float_polynomial(value: ir.Value, entry, depth: int = 0) -> Polynomial | None:
+    """A float that is integer arithmetic on converted ints and integral constants, as a
+    polynomial over sizes; None unless every step's range (given the function's entry
+    block, `ranges.polynomial_range`) stays within 2**53, where each float step is exact."""
+    constant = _float_constant(value)
+    if constant is not None:
+        exact = constant.is_integer() and abs(constant) <= _EXACT_FLOAT_INTEGERS
+        return Polynomial.constant(int(constant)) if exact else None
+    producer = defining_op(value)
+    if producer is None or depth > _MAX_DEPTH:
+        return None
+    name = producer.operation.name
+    if name == "torch.aten.Float.Scalar" and str(producer.operands[0].type) == "!torch.int":
+        polynomial = express(producer.operands[0])
+    elif (combine := _FLOAT_ARITHMETIC.get(name)) is not None:
+        operands = [_float_polynomial(v, entry, depth + 1) for v in producer.operands]
+        polynomial = None if None in operands else combine(*operands)
+    else:
+        return None
+    if polynomial is None:
+        return None
+    least, greatest = polynomial_range(polynomial, entry)
+    if least is None or greatest is None:
+        return None
+    return polynomial if max(-least, greatest) <= _EXACT_FLOAT_INTEGERS else None
+
+
+def _float_range_answer(op, value: ir.Value, constant: float) -> bool | None:
+    if constant != constant:  # NaN: every comparison is false, but say nothing
+        return None
+    function = enclosing_function(op)
+    entry = function.regions[0].blocks[0] if function is not None else None
+    polynomial = _float_polynomial(value, entry)
+    if polynomial is None:
+        return None
+    return _FLOAT_DECIDED[op.operation.name](*polynomial_range(polynomial, entry), constant)
 
 
 # Int division by zero raises, but torch-mlir's folders fold it anyway (`floordiv.int` to
@@ -513,6 +576,5 @@ def patterns(options) -> list:
         (FLOORDIV, fold_floordiv),
         *[(name, fold_float_identity) for name in _IDENTITY_OPERAND],
         ("torch.aten.ceil.float", fold_ceil_of_size),
-        *[(name, fold_size_float_comparison)
-          for name in ("torch.aten.eq.float", "torch.aten.ge.float", "torch.aten.lt.float")],
+        *[(name, fold_float_comparison) for name in _FLOAT_DECIDED],
     ]
