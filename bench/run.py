@@ -90,10 +90,12 @@ class Input:
     scale: int  # blocks, chain links, the scale input's N or the ops group; 0 for the others
 
 
-# The broad corpus (test/python/models/corpus3.py) measured by default: decoders (dense and
-# mixture of experts), an encoder, an encoder-decoder, audio, a CNN, window attention and a
-# torch.nn model with a Python loop; `--corpus3-models all` takes every model.
-CORPUS3_DEFAULT = ("llama", "mixtral", "bert", "t5", "whisper_encoder", "resnet", "swin",
+# The broad corpus (test/python/models/corpus3.py) measured by default: decoders (dense,
+# mixture of experts, sliding-window attention), an encoder, an encoder-decoder, audio, a CNN
+# and a torch.nn model with a Python loop; `--corpus3-models all` takes every model. (Not
+# swin, for window attention: the importer rejects it at every level, "Heterogeneous lists
+# are not supported".)
+CORPUS3_DEFAULT = ("llama", "mixtral", "mistral", "bert", "t5", "whisper_encoder", "resnet",
                    "gru_loop")
 CORPUS3_QUICK = ("llama",)
 OPS_PER_GROUP = 25
@@ -974,9 +976,11 @@ def _class_table(results: list[dict]) -> str:
         c = class_summary(members)
         failed = ", ".join(f"{tool.replace('_', '-')} {count}"
                            for tool, count in c["failed"].items() if count) or "–"
+        sums = (f"{c['torch_refine_s']:.2f} | {c['torch_mlir_s']:.2f}" if c["compared"]
+                else "– | –")
         lines.append(
-            f"| {name} | {c['inputs']} | {c['torch_refine_s']:.2f} | {c['torch_mlir_s']:.2f} | "
-            f"{_ratio(c['ratio'])} | {_ratio(c['median_ratio'])} | "
+            f"| {name} | {c['inputs']} | {sums} | {_ratio(c['ratio'])} | "
+            f"{_ratio(c['median_ratio'])} | "
             f"{c['exact_on_paired'][0]} / {c['exact_on_paired'][1]} | {c['contradictions']} | "
             f"{failed} |")
     return "\n".join(lines)
@@ -1123,8 +1127,8 @@ LARGE_RATIO_LIMIT = 0.1
 # default sets): "no worse than now". RSS is not compared, since it follows the page cache;
 # the tolerance covers the 2 ms sampling.
 MEMORY_BASELINE_ANON_MB = {
-    "empty": 24, "corpus": 0, "c3 raw": 0, "c3 core": 0, "c3 torch": 0, "ops": 0,
-    "blocks": 0, "chain": 0,
+    "empty": 24, "corpus": 27, "c3 raw": 27, "c3 core": 39, "c3 torch": 29, "ops": 24,
+    "blocks": 62, "chain": 66,
 }
 MEMORY_TOLERANCE = (2.0, 0.1)  # MB, or this fraction of the baseline if more
 
@@ -1178,13 +1182,14 @@ def _dynamism_target(results: list[dict]) -> str:
     ours = [((model, level, dynamism), ratio)
             for (model, level), tools in dynamism_ratios(results).items()
             for dynamism, ratio in tools.get("torch_refine", {}).items()]
+    target = f"- Dynamic variants at most {DYNAMIC_LIMIT}x their static twins (torch-refine, " \
+        "broad corpus):"
+    if not ours:
+        return f"{target} not measured (no dynamic variant with its static twin in this run)."
     over = [f"{m}-{level} {d} {x:.2f}x" for (m, level, d), x in ours if x > DYNAMIC_LIMIT]
-    verdict = "met" if ours and not over else "not met"
-    worst = max(ours, key=lambda pair: pair[1], default=None)
     detail = (f"over on {len(over)} of {len(ours)}: {', '.join(over)}" if over
-              else f"{len(ours)} variants, at most {worst[1]:.2f}x" if worst else "no pairs")
-    return (f"- Dynamic variants at most {DYNAMIC_LIMIT}x their static twins (torch-refine, "
-            f"broad corpus): **{verdict}** ({detail}).")
+              else f"{len(ours)} variants, at most {max(x for _, x in ours):.2f}x")
+    return f"{target} **{'not met' if over else 'met'}** ({detail})."
 
 
 def _memory_target(results: list[dict]) -> str:
