@@ -48,40 +48,126 @@ def test_block_series_exports_the_tiny_llama_with_n_layers():
     assert exact == values
 
 
-def _result(name, series, scale, ops, ours_s, theirs_s, ours_mb=70.0, theirs_mb=20.0):
+def _result(name, series, scale, ops, ours_s, theirs_s, ours_mb=70.0, theirs_mb=20.0,
+            failures=None):
     def timing(seconds, megabytes):
         return {"median_s": seconds, "median_cpu_s": seconds, "min_s": seconds,
                 "max_s": seconds, "runs": 5, "peak_rss_mb": megabytes,
                 "peak_anon_mb": megabytes / 4}
 
+    failures = failures or {}
     counts = {"exact": ops // 2, "partial": 0, "unknown": 0, "contradictions": 0}
+    theirs_counted = "torch_mlir" not in failures
     return {
-        "input": name, "series": series, "scale": scale, "ops": ops,
-        "torch_refine": timing(ours_s, ours_mb), "torch_mlir": timing(theirs_s, theirs_mb),
+        "input": name, "series": series, "scale": scale, "ops": ops, "failures": failures,
+        "torch_refine": timing(ours_s, ours_mb),
+        "torch_mlir": timing(theirs_s, theirs_mb) if theirs_counted else None,
         "precision": None if series == "empty" else {
-            "torch_refine": counts, "torch_refine_on_paired": counts,
-            "torch_mlir_on_paired": counts,
+            "torch_refine": counts, "torch_refine_on_paired": counts if theirs_counted else None,
+            "torch_mlir_on_paired": counts if theirs_counted else None,
         },
     }
 
 
-def test_targets_are_marked_from_the_numbers():
-    empty = _result("empty", "empty", 0, 0, 0.2, 0.1)
-    results = [
-        empty,
-        _result("llama-1x", "blocks", 1, 200, 0.4, 0.2),
-        _result("llama-4x", "blocks", 4, 800, 1.0, 0.8),
-        _result("llama-16x", "blocks", 16, 3200, 3.4, 10.0, ours_mb=90.0, theirs_mb=100.0),
-        _result("chain-24x", "chain", 24, 400, 0.3, 0.2),
-        _result("chain-96x", "chain", 96, 1600, 0.9, 1.5),
-    ]
-    text = bench._targets(results, empty)
-    assert "zero contradictions: **met** (5 of 5 inputs; 0 contradictions)" in text
-    # llama-16x 0.34x (met), chain-96x 0.60x (not met)
-    assert "largest inputs: **not met** (llama-16x 0.34x, chain-96x 0.60x)" in text
-    # wall µs/op 2000, 1250, 1062 is not flat; net of the empty module (0.2 s) it is
-    assert "from llama-1x to llama-16x: **not met** (wall 2000 to 1062 µs/op, spread 88%" in text
-    assert "net of the empty module 1000 to 1000 µs/op, spread 0%" in text
-    assert "along the series: 1000, 1000 µs" in text
-    assert "Peak memory no more than torch-mlir's: **not met** (peak RSS on 1 of 6 inputs: " \
-        "llama-16x; anonymous memory on 1: llama-16x)" in text
+def _c3(model, level, dynamism, ours_s, theirs_s, **kwargs):
+    return _result(bench.c3_name(model, level, dynamism), "c3", 0, 400, ours_s, theirs_s,
+                   **kwargs)
+
+
+_CRASH = {"torch_mlir": "crashes (SIGSEGV in AtenReshapeOp::fold)"}
+_RESULTS = [
+    _result("empty", "empty", 0, 0, 0.2, 0.1, ours_mb=84.0),
+    _result("bert-static", "corpus", 0, 400, 0.4, 0.5, ours_mb=92.0),
+    _c3("llama", "raw", "static", 0.5, 0.0, failures=_CRASH),
+    _c3("llama", "raw", "batch", 0.6, 0.0, failures=_CRASH),
+    _c3("llama", "core", "static", 0.4, 0.2),
+    _c3("llama", "core", "batch", 0.8, 0.3),
+    _c3("llama", "core", "batch+extent", 0.5, 0.2),
+    _result("ops-0", "ops", 0, 80, 0.3, 0.1),
+    _result("ops-1", "ops", 1, 90, 0.3, 0.2),
+    _result("llama-64x", "blocks", 64, 10000, 1.0, 12.0, ours_mb=300.0),
+    _result("chain-1536x", "chain", 1536, 26000, 2.0, 8.0),
+]
+
+
+def test_classes_sum_medians_and_skip_what_a_tool_fails_on():
+    classes = dict(bench.input_classes(_RESULTS))
+    assert [r["input"] for r in classes["c3 raw"]] == ["c3-llama-raw-static", "c3-llama-raw-batch"]
+    assert len(classes["c3 static"]) == 2
+    assert len(classes["c3 batch+extent"]) == 1
+    assert [r["input"] for r in classes["large (over 5,000 ops)"]] == ["llama-64x", "chain-1536x"]
+    raw = bench.class_summary(classes["c3 raw"])
+    assert raw["ratio"] is None
+    assert raw["failed"] == {"torch_refine": 0, "torch_mlir": 2}
+    core = bench.class_summary(classes["c3 core"])
+    assert core["torch_refine_s"] == pytest.approx(1.7)
+    assert core["ratio"] == pytest.approx(1.7 / 0.7)
+    assert core["median_ratio"] == pytest.approx(2.5)  # of 2.0, 2.67 and 2.5
+    assert core["exact_on_paired"] == (600, 600)
+    table = bench._class_table(_RESULTS)
+    assert "| c3 raw | 2 | – | – | – | – | 0 / 0 | 0 | torch-mlir 2 |" in table
+    assert "| ops | 2 | 0.60 | 0.30 | 2.00 | 2.25 | 85 / 85 | 0 | – |" in table
+
+
+def test_dynamic_variants_are_divided_by_their_static_twins():
+    ratios = bench.dynamism_ratios(_RESULTS)
+    assert ratios[("llama", "core")]["torch_refine"] == pytest.approx(
+        {"batch": 2.0, "batch+extent": 1.25})
+    assert ratios[("llama", "core")]["torch_mlir"] == pytest.approx(
+        {"batch": 1.5, "batch+extent": 1.0})
+    assert ratios[("llama", "raw")] == {"torch_refine": {"batch": pytest.approx(1.2)}}
+
+
+def test_targets_are_marked_from_the_numbers(monkeypatch):
+    monkeypatch.setattr(bench, "MEMORY_BASELINE_ANON_MB", {
+        "empty": 24, "corpus": 24, "c3 raw": 20, "c3 core": 20, "ops": 18, "blocks": 40})
+    text = bench._targets(_RESULTS)
+    assert "(sum of medians, ratio at most 1.0): **not met** (over on 5 of 8 classes: " \
+        "c3 core 2.43, c3 static 2.00, c3 batch 2.67, c3 batch+extent 2.50, ops 2.00; " \
+        "no comparison, torch-mlir fails on every input: c3 raw)" in text
+    assert "inputs over 5,000 ops: **not met** (llama-64x 0.08x, chain-1536x 0.25x)" in text
+    assert "static twins (torch-refine, broad corpus): **not met** (over on 1 of 3: " \
+        "llama-core batch 2.00x)" in text
+    assert "twins (torch-refine, broad corpus): not measured" in bench._dynamism_target(
+        [r for r in _RESULTS if "batch" not in r["input"]])
+    # Anonymous memory is a quarter of the RSS given, and the most over a class counts.
+    assert "empty 21 MB (was 24), corpus 23 MB (was 24)" in text
+    assert "; worse: blocks 75 MB (was 40)" in text
+
+
+def test_single_op_groups_carry_pytorchs_result_types(monkeypatch):
+    from torch_refine.library.testing import (
+        Invocation,
+        TensorOfShape,
+        build_ir,
+        pytorch_infos,
+        run_pytorch,
+    )
+
+    calls = {}
+    for op, invocation in (("aten.tanh", Invocation(TensorOfShape(2, 3))),
+                           ("aten.mm", Invocation(TensorOfShape(2, 3), TensorOfShape(3, 4)))):
+        calls[op] = (build_ir(op, invocation), pytorch_infos(run_pytorch(op, invocation)[0], True))
+    monkeypatch.setattr(bench, "single_op_calls", lambda: (calls, {}))
+    text = bench.ops_group_text(["aten.tanh", "aten.mm"])
+    assert "func.func @f0_aten_tanh(" in text
+    assert "func.func @f1_aten_mm(" in text
+    assert "-> !torch.vtensor<[2,4],f32> loc" in text
+    assert _exact_after_refining(text) == (2, 2)
+
+
+def test_failure_reasons_name_the_crash_or_the_error():
+    crash = "Stack dump:\n #4 0x5fbe8b mlir::torch::Torch::AtenReshapeOp::fold(mlir::torch::X)"
+    assert bench.failure_reason(-11, crash) == "crashes (SIGSEGV in AtenReshapeOp::fold)"
+    assert bench.failure_reason(1, "in.mlir:3:8: error: 'torch.aten.zero_' op result #0") \
+        == "'torch.aten.zero_' op result #0"
+
+
+def test_broad_corpus_choice():
+    assert bench.corpus3_models(None) is None
+    assert bench.corpus3_models("llama, bert") == ("llama", "bert")
+    assert "whisper_encoder" in bench.corpus3_models("all")
+    with pytest.raises(SystemExit, match="no model named nope"):
+        bench.corpus3_models("llama,nope")
+    assert bench.c3_variant(bench.Input(bench.c3_name("gru_loop", "core", "batch+extent"),
+                                        "c3", 0)) == ("gru_loop", "core", "batch+extent")
