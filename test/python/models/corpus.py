@@ -32,6 +32,11 @@ class ModelCase:
     # For each example input, the indices of its sequence-length (or image-size) dims;
     # empty when the model has none that torch.export could leave dynamic.
     extent_dims: tuple[tuple[int, ...], ...] = field(default=())
+    # The range of those dims, and a step they are multiples of: an image must stay large
+    # enough that no downsampled map becomes 1 wide, and divisible by the patch and window
+    # sizes (export would specialize it otherwise).
+    extent_range: tuple[int, int] = (4, 32)
+    extent_step: int = 1
 
     def make(self) -> tuple[torch.nn.Module, tuple[torch.Tensor, ...]]:
         torch.manual_seed(0)
@@ -44,7 +49,10 @@ class ModelCase:
         shapes = tuple({d: batch for d in dims} for dims in self.batch_dims)
         if not extent:
             return shapes
-        size = torch.export.Dim("extent", min=4, max=32)
+        low, high = (bound // self.extent_step for bound in self.extent_range)
+        size = torch.export.Dim("extent", min=low, max=high)
+        if self.extent_step != 1:
+            size = self.extent_step * size
         return tuple(
             {**dims, **{d: size for d in extents}}
             for dims, extents in zip(shapes, self.extent_dims, strict=True)

@@ -17,7 +17,7 @@ from .corpus import MODELS as FIRST_CORPUS
 
 VOCAB = 128
 TEXT_DIMS = {"batch_dims": ((0,), (0,)), "extent_dims": ((1,), (1,))}
-IMAGE_DIMS = {"extent_dims": ((2, 3),)}
+IMAGE_DIMS = {"extent_dims": ((2, 3),), "extent_range": (16, 64), "extent_step": 8}
 
 # What every decoder config gets: tiny, no cache, eager attention (the default SDPA path
 # decomposes into views export's decomposition pass rejects on some models).
@@ -277,17 +277,18 @@ _NEW: tuple[ModelCase, ...] = (
     ModelCase("conv_loop", conv_loop, **IMAGE_DIMS),
 )
 
-# The first corpus' models, with their sequence or image-size dims.
+# The first corpus' models, with their sequence or image-size dims. nn.LSTM has none:
+# export unrolls it over the sequence, so the length is specialized.
+_TEXT = {"extent_dims": TEXT_DIMS["extent_dims"]}
 _EXTENTS = {
-    "bert": TEXT_DIMS["extent_dims"], "llama": TEXT_DIMS["extent_dims"],
-    "gpt2": TEXT_DIMS["extent_dims"], "t5_encoder": TEXT_DIMS["extent_dims"],
-    "vit": (), "resnet": IMAGE_DIMS["extent_dims"], "convnext": IMAGE_DIMS["extent_dims"],
-    "lstm": ((1,),), "transformer_encoder_layer": ((1,),),
-    "multihead_attention": ((1,), (1,)),
+    "bert": _TEXT, "llama": _TEXT, "gpt2": _TEXT, "t5_encoder": _TEXT,
+    "vit": {}, "resnet": IMAGE_DIMS, "convnext": IMAGE_DIMS, "lstm": {},
+    "transformer_encoder_layer": {"extent_dims": ((1,),)},
+    "multihead_attention": {"extent_dims": ((1,), (1,))},
 }
 
 MODELS: tuple[ModelCase, ...] = tuple(
-    ModelCase(case.name, case.build, case.batch_dims, _EXTENTS[case.name])
+    ModelCase(case.name, case.build, case.batch_dims, **_EXTENTS[case.name])
     for case in FIRST_CORPUS
 ) + _NEW
 
