@@ -38,6 +38,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX, is_library_symbol
 from torch_refine.ir import parsing, types
+from torch_refine.library.einsum_equation import EINSUM_PLAN_OPERATOR, einsum_plan
 from torch_refine.library.promotion import promote_dtypes
 from torch_refine.report import short_location
 
@@ -285,6 +286,8 @@ class _Interpreter:
             return operands[:1]
         if name.startswith("torch.constant."):
             return [_constant(op)]
+        if name == "torch.operator" and ir.StringAttr(op.attributes["name"]).value == EINSUM_PLAN_OPERATOR:
+            return [_einsum_plan(op, operands[0])]
         return self.call_torch_op(op, name, operands)
 
     # --- torch.ops ---------------------------------------------------------------------
@@ -464,6 +467,13 @@ def _runtime_assert(self: _Interpreter, op, operands):
 
 def _raise(self: _Interpreter, op, operands):
     raise RaisedError(f"torch.prim.RaiseException at {_where(op)}: {operands[0]}", str(operands[0]))
+
+
+def _einsum_plan(op, equation: str) -> list:
+    try:
+        return einsum_plan(equation)
+    except AssertionError as error:  # the library's check, as a raise in the IR would be
+        raise RaisedError(f"einsum plan at {_where(op)}: {error}", str(error)) from error
 
 
 def _overwrite(self: _Interpreter, op, operands):

@@ -6,8 +6,9 @@ Torch op named by their schema (`aten::add.int(int a, int b) -> int` becomes
 handlers of their own. A callee is imported once, as a private helper named
 `<helper prefix><qualified name>`, except the *intrinsics* the caller names: callees that
 become one Torch op applied to the call's operands (the library makes
-`promotion.promote_dtypes` the `torch.promote_dtypes` op and `_helpers.unknown_dim`
-`torch.prim.Uninitialized`, see `library/generate.py`). The importer knows nothing of the
+`promotion.promote_dtypes` the `torch.promote_dtypes` op, `_helpers.unknown_dim`
+`torch.prim.Uninitialized` and `einsum_equation.einsum_plan` a `torch.operator`, see
+`library/generate.py`). The importer knows nothing of the
 library: its naming and intrinsics are told.
 
 The output is deterministic: functions are sorted by symbol and nothing depends on object
@@ -149,11 +150,11 @@ def _is_number(ts_type) -> bool:
 class Importer:
     """Imports scripted functions into one module; callees are imported once, on demand."""
 
-    def __init__(self, module: ir.Module, helper_prefix: str, intrinsics: Mapping[str, str]):
+    def __init__(self, module: ir.Module, helper_prefix: str, intrinsics: Mapping[str, str | tuple[str, str]]):
         self.module = module
         self.context = module.context
         self.helper_prefix = helper_prefix
-        self.intrinsics = intrinsics  # callee qualified name -> Torch op name
+        self.intrinsics = intrinsics  # callee qualified name -> Torch op name or ("torch.operator", name)
         self._types: dict[str, ir.Type] = {}
         self._helpers: dict[str, func.FuncOp] = {}
 
@@ -207,11 +208,12 @@ def import_functions(
     context: ir.Context | None = None,
     *,
     helper_prefix: str = "__helper.",
-    intrinsics: Mapping[str, str] | None = None,
+    intrinsics: Mapping[str, str | tuple[str, str]] | None = None,
 ) -> ir.Module:
     """Import scripted functions as public funcs named by the mapping's keys, plus their
     callees as private helpers named `helper_prefix` + qualified name (but `intrinsics`,
-    callee qualified name -> Torch op), sorted by symbol; the module is verified."""
+    callee qualified name -> Torch op, or ("torch.operator", its name)), sorted by symbol;
+    the module is verified."""
     context = context or create_context()
     module = ir.Module.create(ir.Location.unknown(context))
     importer = Importer(module, helper_prefix, intrinsics or {})
@@ -438,8 +440,7 @@ class _FunctionImporter:
         callee, *args = node.inputs()
         qualified_name = callee.type().annotation_str
         if (intrinsic := self.importer.intrinsics.get(qualified_name)) is not None:
-            op = self._emit(intrinsic, [self._value(a) for a in args], self._output_types(node))
-            self._bind(node, op)
+            self._bind(node, self._emit_intrinsic(intrinsic, args, node))
             return
         helper = self.importer.helper(qualified_name)
         function_type = helper.type
@@ -447,6 +448,15 @@ class _FunctionImporter:
         operands = self._coerced(args, list(function_type.inputs))
         op = self._emit("func.call", operands, list(function_type.results), {"callee": symbol})
         self._bind(node, op)
+
+    def _emit_intrinsic(self, intrinsic: str | tuple[str, str], args, node) -> ir.Operation:
+        """A Torch op name, or ("torch.operator", name) for an op the dialect does not define."""
+        operands = [self._value(a) for a in args]
+        if isinstance(intrinsic, str):
+            return self._emit(intrinsic, operands, self._output_types(node))
+        op_name, operator_name = intrinsic
+        return self._emit(op_name, operands, self._output_types(node),
+                          {"name": ir.StringAttr.get(operator_name)})
 
     # Constants
 

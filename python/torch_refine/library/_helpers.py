@@ -106,3 +106,10 @@ def unknown_dim() -> int:
     (CSE, which the refinement passes do not run, would merge them into one value).
     """
     return -1
+
+
+def unknown_dtype() -> int:
+    """A dtype PyTorch decides from sizes, which a dtype function does not see (the dtype of
+    an einsum that sums integers). Like `unknown_dim`: -1 when run, and
+    `torch.prim.Uninitialized : !torch.int` when imported, so the dtype stays unknown."""
+    return -1

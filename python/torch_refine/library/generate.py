@@ -22,15 +22,19 @@ from torch_refine.importer import import_functions
 from torch_refine.ir.context import create_context
 
 from . import registry
+from .einsum_equation import EINSUM_PLAN_OPERATOR
 from .loader import BYTECODE_PATH, HEADER, TEXT_PATH
 from .signatures import SignatureError
 
 # Library callees that become one Torch op instead of a helper call: the simplify passes
-# evaluate `torch.promote_dtypes` with the same Python function, and an unknown dim is an
-# int nothing folds (`torch.prim.Uninitialized`), so its dim refines to `?`.
+# evaluate `torch.promote_dtypes` and the einsum plan (a `torch.operator`: the dialect
+# cannot read a string's characters) with the same Python functions, and an unknown dim
+# or dtype is an int nothing folds (`torch.prim.Uninitialized`), so it stays unknown.
 INTRINSICS = {
     "__torch__.torch_refine.library.promotion.promote_dtypes": "torch.promote_dtypes",
     "__torch__.torch_refine.library._helpers.unknown_dim": "torch.prim.Uninitialized",
+    "__torch__.torch_refine.library._helpers.unknown_dtype": "torch.prim.Uninitialized",
+    "__torch__.torch_refine.library.einsum_equation.einsum_plan": ("torch.operator", EINSUM_PLAN_OPERATOR),
 }
 
 

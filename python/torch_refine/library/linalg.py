@@ -11,7 +11,8 @@ from typing import List, Optional, Tuple, Union
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import rank_dtype_lists, scalar_dtype
+from ._helpers import rank_dtype_lists, scalar_dtype, unknown_dtype
+from .einsum_equation import einsum_plan
 from .promotion import (
     is_complex_dtype,
     is_float_dtype,
@@ -26,6 +27,7 @@ from .testing import (
     KernelErrorInvocation,
     KernelInvocation,
     TensorOfShape,
+    UnknownDtypeInvocation,
 )
 
 _SWEEP = (
@@ -718,3 +720,250 @@ def aten〇_scaled_mm_v2〡shape(self: List[int], mat2: List[int], scale_a: List
 ])
 def aten〇_scaled_mm_v2〡dtype(self_rank_dtype: Tuple[int, int], mat2_rank_dtype: Tuple[int, int], scale_a_rank_dtype: List[Tuple[int, int]], recipe_a: List[int], swizzle_a: List[int], scale_b_rank_dtype: List[Tuple[int, int]], recipe_b: List[int], swizzle_b: List[int], bias_rank_dtype: Optional[Tuple[int, int]], out_dtype: Optional[int], contraction_dim: List[int] = (), use_fast_accum: bool = False) -> int:
     return _scaled_mm_dtype(self_rank_dtype[1], mat2_rank_dtype[1], out_dtype)
+
+
+# ---------------------------------------------------------------------------- einsum
+# The equation is parsed by `einsum_plan` (an intrinsic: the simplify passes fold it when
+# the equation is a constant); sizes, ranks and the operand count are checked here.
+
+
+def _einsum_ellipsis_dims(plan: List[List[int]], ranks: List[int]) -> int:
+    """Checks the operand count and each operand's subscripts against its rank; the number
+    of dims the ellipsis stands for (the most any operand's covers)."""
+    if len(ranks) == 0:
+        raise AssertionError("einsum(): must provide at least one operand")
+    if len(plan) - 1 > len(ranks):
+        raise AssertionError("einsum(): fewer operands were provided than specified in the equation")
+    if len(plan) - 1 < len(ranks):
+        raise AssertionError("einsum(): more operands were provided than specified in the equation")
+    ellipsis_dims = 0
+    for i in range(len(ranks)):
+        labels = plan[i + 1]
+        if -1 not in labels:
+            if len(labels) != ranks[i]:
+                raise AssertionError("einsum(): the number of subscripts in the equation does not match the "
+                                     "number of dimensions of an operand and no ellipsis was given")
+            continue
+        if len(labels) - 1 > ranks[i]:
+            raise AssertionError("einsum(): the number of subscripts in the equation is more than the "
+                                 "number of dimensions of an operand")
+        ellipsis_dims = max(ellipsis_dims, ranks[i] - len(labels) + 1)
+    return ellipsis_dims
+
+
+def _einsum_label_count(plan: List[List[int]]) -> int:
+    count = 0
+    for i in range(1, len(plan)):
+        for label in plan[i]:
+            count = max(count, label + 1)
+    return count
+
+
+def _einsum_broadcast(seen: int, size: int) -> int:
+    """A label's (or an ellipsis dim's) size so far, met with one more operand's."""
+    if seen == 1:
+        return size
+    if size == 1:
+        return seen
+    if seen != size:
+        raise AssertionError("einsum(): a subscript has sizes in two operands that do not broadcast")
+    return seen
+
+
+def _check_einsum_path(path: List[int], operand_count: int) -> None:
+    """opt_einsum's path: pairs of positions among the operands left, each pair contracted
+    into one operand appended at the end."""
+    expected = 1 if operand_count == 1 else 2 * (operand_count - 1)
+    if len(path) != expected:
+        raise AssertionError("einsum(): expected contraction path given in path parameter to have size "
+                             + str(expected))
+    left = operand_count
+    for step in range(operand_count - 1):
+        first = min(path[2 * step], path[2 * step + 1])
+        second = max(path[2 * step], path[2 * step + 1])
+        if first == second or first < 0 or second >= left:
+            raise AssertionError("einsum(): invalid contraction in the path")
+        left -= 1
+
+
+def _einsum_sizes(plan: List[List[int]], tensors: List[List[int]],
+                  ellipsis_dims: int) -> Tuple[List[int], List[int]]:
+    """(each label's size, the ellipsis dims' sizes): an operand's size meets the others'
+    by broadcasting; a label repeated in one operand (a diagonal) needs equal sizes there."""
+    label_sizes: List[int] = []
+    for _ in range(_einsum_label_count(plan)):
+        label_sizes.append(1)
+    ellipsis_sizes: List[int] = []
+    for _ in range(ellipsis_dims):
+        ellipsis_sizes.append(1)
+    for i in range(len(tensors)):
+        labels = plan[i + 1]
+        sizes = tensors[i]
+        covered = len(sizes) - len(labels) + 1  # by the ellipsis, if there is one
+        dim = 0
+        position_dims: List[int] = []  # the first dim of each label, the ellipsis's
+        for position in range(len(labels)):
+            label = labels[position]
+            position_dims.append(dim)
+            if label == -1:
+                for j in range(ellipsis_dims - covered, ellipsis_dims):
+                    ellipsis_sizes[j] = _einsum_broadcast(ellipsis_sizes[j], sizes[dim])
+                    dim += 1
+                continue
+            first = position
+            for earlier in range(position):
+                if labels[earlier] == label and first == position:
+                    first = earlier
+            if first < position:
+                if sizes[position_dims[first]] != sizes[dim]:
+                    raise AssertionError("einsum(): a subscript is repeated for an operand but the sizes don't match")
+            else:
+                label_sizes[label] = _einsum_broadcast(label_sizes[label], sizes[dim])
+            dim += 1
+    return label_sizes, ellipsis_sizes
+
+
+@shape("aten.einsum", invocations=[
+    Invocation("ij,jk->ik", [_T(2, 3), _T(3, 4)]),
+    Invocation("bij,bjk->bik", [_T(5, 2, 3), _T(5, 3, 4)]),
+    Invocation("ij->ji", [_T(2, 3)]),
+    Invocation("ii->i", [_T(3, 3)]),
+    Invocation("ii", [_T(3, 3)]),
+    Invocation("iji->ij", [_T(3, 2, 3)]),
+    Invocation("i,j->ij", [_T(2), _T(3)]),
+    Invocation("ij,jk", [_T(2, 3), _T(3, 4)]),
+    Invocation("ba,ab", [_T(2, 3), _T(3, 2)]),
+    Invocation("iJ", [_T(2, 3)]),
+    Invocation("Ba,aB->aB", [_T(2, 3), _T(3, 2)]),
+    Invocation(" i j , j k -> i k ", [_T(2, 3), _T(3, 4)]),
+    Invocation("ij,jk,kl->il", [_T(2, 3), _T(3, 4), _T(4, 5)]),
+    Invocation("ij,jk,kl->il", [_T(2, 3), _T(3, 4), _T(4, 5)], path=[1, 2, 0, 1]),
+    Invocation("ij,jk,kl->il", [_T(2, 3), _T(3, 4), _T(4, 5)], path=[1, 0, 1, 0]),
+    Invocation("ij->i", [_T(2, 3)], path=[0]),
+    Invocation("...ij,...jk->...ik", [_T(5, 1, 2, 3), _T(4, 3, 4)]),
+    Invocation("...ij,...jk", [_T(5, 1, 2, 3), _T(4, 3, 4)]),
+    Invocation("i...j,j...->...", [_T(2, 6, 7, 3), _T(3, 7)]),
+    Invocation("i...i->...i", [_T(3, 5, 3)]),
+    Invocation("...a,b...,...->b...", [_T(4, 1, 2), _T(6, 1, 7), _T(5, 1, 1)]),
+    Invocation("...ij->ij", [_T(5, 2, 3)]),
+    Invocation("...ij->...", [_T(5, 2, 3)]),
+    Invocation("...ij->...", [_T(2, 3)]),
+    Invocation("ij->...ij", [_T(2, 3)]),
+    Invocation("ij->j...i", [_T(2, 3)]),
+    Invocation("...->", [_T(2, 3)]),
+    Invocation("...", [_T()]),
+    Invocation("", [_T()]),
+    Invocation("->", [_T()]),
+    Invocation(",->", [_T(), _T()]),
+    Invocation("ij,j->i", [_T(2, 3), _T(1)]),
+    Invocation("ij,j->ij", [_T(2, 1), _T(3)]),
+    Invocation("i,i->i", [_T(3), _T(1)]),
+    Invocation("ij,ij->ij", [_T(2, 1), _T(1, 3)]),
+    Invocation("...i,...i->...", [_T(2, 3), _T(1, 3)]),
+    Invocation("...i,...i->...", [_T(0, 3), _T(1, 3)]),
+    Invocation("i,i->", [_T(0), _T(1)]),
+    Invocation("ij,jk->ik", [_T(0, 3), _T(3, 4)]),
+    Invocation("ij,jk->ik", [_T(2, 0), _T(0, 4)]),
+    Invocation("ii->i", [_T(0, 0)]),
+    # The operand count, the subscripts against each rank.
+    ErrorInvocation("ij", []),
+    ErrorInvocation("ij,jk", [_T(2, 3)]),
+    ErrorInvocation("ij", [_T(2, 3), _T(3, 4)]),
+    ErrorInvocation("ij", [_T(2, 3, 4)]),
+    ErrorInvocation("ijk", [_T(2, 3)]),
+    ErrorInvocation("ijk...", [_T(2, 3)]),
+    # Sizes: a label across operands broadcasts, repeated in one operand it must be equal.
+    ErrorInvocation("ij,jk", [_T(2, 3), _T(4, 4)]),
+    ErrorInvocation("i,i->", [_T(0), _T(3)]),
+    ErrorInvocation("ii->i", [_T(3, 4)]),
+    ErrorInvocation("ii", [_T(3, 1)]),
+    ErrorInvocation("i...i", [_T(3, 5, 4)]),
+    ErrorInvocation("...i,...i->...", [_T(2, 3), _T(4, 3)]),
+    # The equation alone (einsum_plan).
+    ErrorInvocation("i-j", [_T(2, 3)]),
+    ErrorInvocation("i1", [_T(2, 3)]),
+    ErrorInvocation("i.j", [_T(2, 3)]),
+    ErrorInvocation("......", [_T(2, 3)]),
+    ErrorInvocation("i->->i", [_T(2)]),
+    ErrorInvocation("i->i..", [_T(2)]),
+    ErrorInvocation("...i->......", [_T(2)]),
+    ErrorInvocation("ij->ii", [_T(2, 3)]),
+    ErrorInvocation("ij->k", [_T(2, 3)]),
+    # The contraction path.
+    ErrorInvocation("ij,jk->ik", [_T(2, 3), _T(3, 4)], path=[0, 1, 0, 1]),
+    ErrorInvocation("ij,jk->ik", [_T(2, 3), _T(3, 4)], path=[0, 0]),
+    ErrorInvocation("ij,jk->ik", [_T(2, 3), _T(3, 4)], path=[0, 2]),
+    ErrorInvocation("ij,jk,kl->il", [_T(2, 3), _T(3, 4), _T(4, 5)], path=[0, 1, 0, 2]),
+    ErrorInvocation("ij->i", [_T(2, 3)], path=[]),
+])
+def aten〇einsum〡shape(equation: str, tensors: List[List[int]], path: Optional[List[int]] = None) -> List[int]:
+    plan = einsum_plan(equation)
+    ranks: List[int] = []
+    for sizes in tensors:
+        ranks.append(len(sizes))
+    ellipsis_dims = _einsum_ellipsis_dims(plan, ranks)
+    if path is not None:
+        _check_einsum_path(path, len(tensors))
+    label_sizes, ellipsis_sizes = _einsum_sizes(plan, tensors, ellipsis_dims)
+    out: List[int] = []
+    for label in plan[0]:
+        if label == -1:
+            out = out + ellipsis_sizes
+        else:
+            out.append(label_sizes[label])
+    return out
+
+
+def _einsum_case(equation: str, shapes, dtypes, case=Invocation):
+    return case(equation, [_T(*shape, dtype=d) for shape, d in zip(shapes, dtypes)])
+
+
+@dtype("aten.einsum", invocations=[
+    # Nothing summed: a permutation (diagonals included), or products that promote.
+    _einsum_case("ij->ji", [(2, 3)], [d]) for d in _SWEEP] + [
+    _einsum_case("ii->i", [(3, 3)], [d]) for d in _SWEEP] + [
+    _einsum_case("...i->i", [(3,)], [d]) for d in _SWEEP] + [
+    _einsum_case("i,j->ij", [(2,), (3,)], [a, b]) for a, b in itertools.product(_SWEEP, _SWEEP)] + [
+    _einsum_case(",->", [(), ()], [a, b]) for a, b in itertools.product(_SWEEP, _SWEEP)] + [
+    _einsum_case("i,j,k", [(2,), (3,), (4,)], [torch.int8, torch.bool, torch.float32]),
+    # One operand summed: sum's dtype (integral and bool accumulate in int64).
+] + [_einsum_case(equation, [shape], [d]) for d in _SWEEP
+     for equation, shape in (("ij->i", (2, 3)), ("ii", (3, 3)), ("...->", (2, 3)), ("...i->i", (2, 3)),
+                             ("ii->", (0, 0)))] + [
+    # Products that sum: floating and complex operands of one dtype keep it; other ones sum
+    # an operand first or not (sizes decide), so its dtype is unknown.
+    _einsum_case("ij,jk->ik", [(2, 3), (3, 4)], [d, d]) for d in _SWEEP
+    if d.is_floating_point or d.is_complex or d == torch.int64] + [
+    _einsum_case("ij,jk->ik", [(2, 3), (3, 4)], [d, d], UnknownDtypeInvocation)
+    for d in (torch.uint8, torch.int32, torch.bool)] + [
+    _einsum_case("i,i->", [(3,), (1,)], [d, d], UnknownDtypeInvocation) for d in (torch.int8, torch.bool)] + [
+    _einsum_case("i,i->", [(3,), (1,)], [torch.float32, torch.float64], UnknownDtypeInvocation),
+    _einsum_case("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)], [torch.float16] * 3),
+    _einsum_case("ij", [(2, 3, 4)], [torch.float32], ErrorInvocation),
+    _einsum_case("ij,jk", [(2, 3)], [torch.float32], ErrorInvocation),
+    _einsum_case("ij->k", [(2, 3)], [torch.float32], ErrorInvocation),
+])
+def aten〇einsum〡dtype(equation: str, tensors_rank_dtype: List[Tuple[int, int]], path: Optional[List[int]] = None) -> int:
+    # PyTorch multiplies the operands pairwise (a mul, or a bmm when the pair sums a label
+    # both have), summing first the labels only one operand of the pair has (sizes of 1
+    # decide which), and sums a lone operand over every label not in the output.
+    plan = einsum_plan(equation)
+    ranks: List[int] = []
+    dtypes: List[int] = []
+    for rank, code in tensors_rank_dtype:
+        ranks.append(rank)
+        dtypes.append(code)
+    ellipsis_dims = _einsum_ellipsis_dims(plan, ranks)
+    kept = len(plan[0]) - 1 if -1 in plan[0] else len(plan[0])
+    sums = kept < _einsum_label_count(plan) or (-1 not in plan[0] and ellipsis_dims > 0)
+    if not sums:
+        return _promote_all(dtypes)  # every operand is unsqueezed to the same rank
+    first = dtypes[0]
+    if len(dtypes) == 1:
+        return 4 if is_integer_dtype(first) or first == 11 else first  # int64, bool
+    for other in dtypes:
+        if other != first:
+            return unknown_dtype()
+    if is_float_dtype(first) or is_complex_dtype(first) or first == 4:
+        return first
+    return unknown_dtype()

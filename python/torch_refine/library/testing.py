@@ -221,6 +221,12 @@ class KernelErrorInvocation(KernelInvocation):
 
 
 UNKNOWN_DIM = -1  # _helpers.unknown_dim() when run
+UNKNOWN_DTYPE = -1  # _helpers.unknown_dtype() when run
+
+
+class UnknownDtypeInvocation(Invocation):
+    """An invocation PyTorch accepts whose result dtype depends on sizes, which a dtype
+    function does not see: the function must return UNKNOWN_DTYPE."""
 
 
 @functools.cache

@@ -10,7 +10,7 @@ every op with a tensor result that is not exact one reason, in this order:
 - no shape (or dtype) function for the op;
 - an operand the function needs is already unknown: the reason names that operand and
   where it was made, so a chain of reasons leads to its first cause;
-- a data-dependent size;
+- a data-dependent size, or a dtype PyTorch decides from sizes (einsum's);
 - what blocked the calculation (a loop with a non-constant trip count, an unroll cap hit,
   an If on an unknown condition, a list mutated where it cannot be followed) when an
   operand the calculation could not see explains it: a scalar that is not a constant, a
@@ -43,6 +43,7 @@ INHERITED = ("operand already unknown", "operand already partial", CAST)
 CONTROL_FLOW = "control flow: the branches or iterations yield different types"
 CALL_RESULT = "function call: the callee's result type"
 DATA_DEPENDENT = "data-dependent size"
+SIZE_DEPENDENT = "dtype decided by sizes"
 
 
 def location_text(location: ir.Location) -> str:
@@ -70,6 +71,8 @@ def blocker(calc, kind: CalculationKind, op_key: str) -> str | None:
         op.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
     if kind is SHAPE and _yields_unknown_dim(calc):
         return f"{DATA_DEPENDENT} ({op_key})"
+    if kind is DTYPE and _yields_unknown_dtype(calc):
+        return f"{SIZE_DEPENDENT} ({op_key})"
     for op in found:
         if (text := _blocking(op)) is not None:
             where = location_text(op.location)
@@ -88,6 +91,19 @@ def _yields_unknown_dim(calc) -> bool:
         literal = value.owner if isinstance(value, ir.OpResult) else None
         if literal is not None and literal.name == "torch.prim.ListConstruct":
             pending += list(literal.operands)
+    return _may_be_uninitialized(pending)
+
+
+def _yields_unknown_dtype(calc) -> bool:
+    """Whether a yielded dtype may be one the library function left to the sizes
+    (`unknown_dtype()`, lowered to `torch.prim.Uninitialized`)."""
+    terminator = list(calc.regions[1].blocks[0].operations)[-1]
+    return _may_be_uninitialized(list(terminator.operands))
+
+
+def _may_be_uninitialized(pending: list) -> bool:
+    """Whether one of the values is a `torch.prim.Uninitialized`, directly or out of the
+    branches of an undecided If."""
     seen = 0
     while pending and seen < 10_000:  # an If's branches can nest deeply; stop somewhere
         seen += 1
@@ -195,7 +211,7 @@ def _reason(op: ir.Operation, kind: CalculationKind, has_function, state) -> str
     if unknown is not None:
         return f"operand already unknown (from {_describe(unknown, state)})"
     blocked = recorded_blocker(op, kind)
-    if blocked is not None and blocked.startswith(DATA_DEPENDENT):
+    if blocked is not None and blocked.startswith((DATA_DEPENDENT, SIZE_DEPENDENT)):
         return blocked
     opaque = _opaque_operand(op, state) if blocked is not None else None
     if opaque is not None:

@@ -55,7 +55,7 @@ from torch_refine.ir.retype import (
 )
 from torch_refine.passes.base import PassFailure
 from torch_refine.passes.explain import blocker, record_blocker
-from torch_refine.patterns import control_flow, dtypes, lists, scalars, symbolic
+from torch_refine.patterns import control_flow, dtypes, einsum, lists, scalars, symbolic
 from torch_refine.patterns.lists import literal_elements
 
 _NUMBER_BY_DTYPE = {code: "!torch.int" for code in (0, 1, 2, 3, 4)} | {
@@ -104,7 +104,7 @@ class Simplifier:
         self._range_signatures: dict[int, tuple] = {}  # function op key -> its ranges
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
-        for family in (scalars, lists, control_flow, dtypes, symbolic):
+        for family in (scalars, lists, control_flow, dtypes, einsum, symbolic):
             for root, fn in family.patterns(self.options):
                 pattern_set.add(root, fn)
                 if isinstance(fn, control_flow.Unroller):

@@ -88,3 +88,21 @@ func.func @floordiv_by_zero(%arg0: !torch.vtensor<[0,3],f32>) -> !torch.vtensor 
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// The einsum plan of an equation PyTorch rejects folds to a raise of PyTorch's message.
+func.func @einsum_plan_of_invalid_equation(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    // expected-error@+1 {{'torch.aten.tanh' op shape check failed: AssertionError: einsum(): found '.' for operand 0 that is not part of any ellipsis}}
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %eq = torch.constant.str "i.j"
+    %int0 = torch.constant.int 0
+    %plan = torch.operator "torch_refine.einsum_plan"(%eq) : (!torch.str) -> !torch.list<list<int>>
+    %output = torch.aten.__getitem__.t %plan, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %output : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}

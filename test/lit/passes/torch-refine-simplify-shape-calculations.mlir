@@ -823,3 +823,27 @@ func.func @reversed_range(%arg0: !torch.vtensor) -> !torch.vtensor {
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// The einsum plan of a constant equation folds to literals, which the calculation then
+// reads: the implicit output of "ji" is the ellipsis (-1), then both labels in subscript
+// order, [-1, 0, 1].
+// CHECK-LABEL: func.func @einsum_plan_folds(
+// CHECK-NOT:     torch_refine.einsum_plan
+// CHECK: } : !torch.vtensor<[3],unk>
+func.func @einsum_plan_folds(%arg0: !torch.vtensor) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %eq = torch.constant.str "ji"
+    %int0 = torch.constant.int 0
+    %plan = torch.operator "torch_refine.einsum_plan"(%eq) : (!torch.str) -> !torch.list<list<int>>
+    %output = torch.aten.__getitem__.t %plan, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %rank = torch.aten.len.t %output : !torch.list<int> -> !torch.int
+    %1 = torch.prim.ListConstruct %rank : (!torch.int) -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %1 : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}

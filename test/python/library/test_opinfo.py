@@ -217,7 +217,8 @@ def _record(op, samples) -> list[Call]:
 
 
 def _matches(actual, expected) -> bool:
-    """Equal, except that a size the library leaves to the data (UNKNOWN_DIM) matches any."""
+    """Equal, except that a size the library leaves to the data (UNKNOWN_DIM) and a dtype it
+    leaves to the sizes (UNKNOWN_DTYPE, the same -1) match any."""
     if isinstance(actual, int) and isinstance(expected, list):
         return dtypes_agree(actual, expected)  # one dtype for every piece of a Tensor[]
     if isinstance(actual, list | tuple) and isinstance(expected, list | tuple):

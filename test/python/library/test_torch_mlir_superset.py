@@ -14,12 +14,7 @@ def test_torch_mlir_list_is_read_from_the_wheel():
 
 
 # Ops not covered yet, each with why; the test fails when one is covered (remove it here).
-KNOWN_GAPS = {
-    # The equation is a string, and the Torch dialect has no op reading a character of one,
-    # so the shape cannot be computed in an imported library function; it needs an
-    # intrinsic the simplifier evaluates in Python (as torch.promote_dtypes is).
-    "aten.einsum": "the equation string cannot be parsed in library IR",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def test_every_torch_mlir_op_is_covered():

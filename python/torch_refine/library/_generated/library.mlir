@@ -3913,6 +3913,127 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.einsum(%arg0: !torch.str, %arg1: !torch.list<tuple<int, int>>, %arg2: !torch.optional<list<int>>) -> !torch.int {
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %int-1 = torch.constant.int -1
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %int11 = torch.constant.int 11
+    %int4 = torch.constant.int 4
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %0 = torch.prim.Uninitialized : !torch.int
+    %1 = torch.operator "torch_refine.einsum_plan"(%arg0) : (!torch.str) -> !torch.list<list<int>> 
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %4 = torch.aten.len.t %arg1 : !torch.list<tuple<int, int>> -> !torch.int
+    torch.prim.Loop %4, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %14 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+      %15:2 = torch.prim.TupleUnpack %14 : !torch.tuple<int, int> -> !torch.int, !torch.int
+      %16 = torch.aten.append.t %2, %15#0 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %17 = torch.aten.append.t %3, %15#1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %5 = call @__torch_refine_helper.torch_refine.library.linalg._einsum_ellipsis_dims(%1, %2) : (!torch.list<list<int>>, !torch.list<int>) -> !torch.int
+    %6 = torch.aten.__getitem__.t %1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %7 = torch.aten.__contains__.int_list %6, %int-1 : !torch.list<int>, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.int) {
+      %14 = torch.aten.__getitem__.t %1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %15 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
+      %16 = torch.aten.sub.int %15, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %16 : !torch.int
+    } else {
+      %14 = torch.aten.__getitem__.t %1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %15 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
+      torch.prim.If.yield %15 : !torch.int
+    }
+    %9 = call @__torch_refine_helper.torch_refine.library.linalg._einsum_label_count(%1) : (!torch.list<list<int>>) -> !torch.int
+    %10 = torch.aten.lt.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %14 = torch.aten.__getitem__.t %1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %15 = torch.aten.__contains__.int_list %14, %int-1 : !torch.list<int>, !torch.int -> !torch.bool
+      %16 = torch.aten.__not__ %15 : !torch.bool -> !torch.bool
+      %17 = torch.prim.If %16 -> (!torch.bool) {
+        %18 = torch.aten.gt.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %18 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If.yield %17 : !torch.bool
+    }
+    %12 = torch.aten.__not__ %11 : !torch.bool -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.int) {
+      %14 = func.call @__torch_refine_helper.torch_refine.library.linalg._promote_all(%3) : (!torch.list<int>) -> !torch.int
+      torch.prim.If.yield %14 : !torch.int
+    } else {
+      %14 = torch.aten.__getitem__.t %3, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %15 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+      %16 = torch.aten.eq.int %15, %int1 : !torch.int, !torch.int -> !torch.bool
+      %17 = torch.prim.If %16 -> (!torch.int) {
+        %18 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_integer_dtype(%14) : (!torch.int) -> !torch.bool
+        %19 = torch.prim.If %18 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %21 = torch.aten.eq.int %14, %int11 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %21 : !torch.bool
+        }
+        %20 = torch.prim.If %19 -> (!torch.int) {
+          torch.prim.If.yield %int4 : !torch.int
+        } else {
+          torch.prim.If.yield %14 : !torch.int
+        }
+        torch.prim.If.yield %20 : !torch.int
+      } else {
+        %18 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+        %19 = torch.aten.gt.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+        %20:3 = torch.prim.Loop %int9223372036854775807, %19, init(%false, %0, %int0) {
+        ^bb0(%arg3: !torch.int, %arg4: !torch.bool, %arg5: !torch.int, %arg6: !torch.int):
+          %22 = torch.aten.__getitem__.t %3, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+          %23 = torch.aten.ne.int %22, %14 : !torch.int, !torch.int -> !torch.bool
+          %24:3 = torch.prim.If %23 -> (!torch.bool, !torch.bool, !torch.int) {
+            %28 = torch.prim.Uninitialized : !torch.int
+            torch.prim.If.yield %false, %true, %28 : !torch.bool, !torch.bool, !torch.int
+          } else {
+            torch.prim.If.yield %true, %false, %0 : !torch.bool, !torch.bool, !torch.int
+          }
+          %25 = torch.aten.add.int %arg6, %int1 : !torch.int, !torch.int -> !torch.int
+          %26 = torch.aten.lt.int %25, %18 : !torch.int, !torch.int -> !torch.bool
+          %27 = torch.aten.__and__.bool %26, %24#0 : !torch.bool, !torch.bool -> !torch.bool
+          torch.prim.Loop.condition %27, iter(%24#1, %24#2, %25 : !torch.bool, !torch.int, !torch.int)
+        } : (!torch.int, !torch.bool, !torch.bool, !torch.int, !torch.int) -> (!torch.bool, !torch.int, !torch.int)
+        %21 = torch.prim.If %20#0 -> (!torch.int) {
+          torch.prim.If.yield %20#1 : !torch.int
+        } else {
+          %22 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%14) : (!torch.int) -> !torch.bool
+          %23 = torch.prim.If %22 -> (!torch.bool) {
+            torch.prim.If.yield %true : !torch.bool
+          } else {
+            %26 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%14) : (!torch.int) -> !torch.bool
+            torch.prim.If.yield %26 : !torch.bool
+          }
+          %24 = torch.prim.If %23 -> (!torch.bool) {
+            torch.prim.If.yield %true : !torch.bool
+          } else {
+            %26 = torch.aten.eq.int %14, %int4 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %26 : !torch.bool
+          }
+          %25 = torch.prim.If %24 -> (!torch.int) {
+            torch.prim.If.yield %14 : !torch.int
+          } else {
+            %26 = torch.prim.Uninitialized : !torch.int
+            torch.prim.If.yield %26 : !torch.int
+          }
+          torch.prim.If.yield %25 : !torch.int
+        }
+        torch.prim.If.yield %21 : !torch.int
+      }
+      torch.prim.If.yield %17 : !torch.int
+    }
+    return %13 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.elu(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number, %arg3: !torch.number) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: aten.elu: only floating-point tensors are supported"
@@ -19408,6 +19529,73 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %arg0 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.linalg._check_einsum_path(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.none {
+    %str = torch.constant.str "AssertionError: einsum(): invalid contraction in the path"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str "einsum(): expected contraction path given in path parameter to have size "
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.eq.int %arg1, %int1 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      %6 = torch.aten.sub.int %arg1, %int1 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.mul.int %int2, %6 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %7 : !torch.int
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      %6 = torch.aten.str %1 : !torch.int -> !torch.str
+      %7 = torch.aten.add.str %str_1, %6 : !torch.str, !torch.str -> !torch.str
+      %8 = torch.aten.add.str %str_0, %7 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %8, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.sub.int %arg1, %int1 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.prim.Loop %4, %true, init(%arg1) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.int):
+      %6 = torch.aten.mul.int %int2, %arg2 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.__getitem__.t %arg0, %6 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.mul.int %int2, %arg2 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.add.int %8, %int1 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.prim.min.int %7, %10 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.mul.int %int2, %arg2 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.__getitem__.t %arg0, %12 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.mul.int %int2, %arg2 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.add.int %14, %int1 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.prim.max.int %13, %16 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.eq.int %11, %17 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %22 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %22 : !torch.bool
+      }
+      %20 = torch.prim.If %19 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %22 = torch.aten.ge.int %17, %arg3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %22 : !torch.bool
+      }
+      torch.prim.If %20 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %21 = torch.aten.sub.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true, iter(%21 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._check_floating_or_complex(%arg0: !torch.int, %arg1: !torch.str) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -19444,6 +19632,242 @@ module {
       torch.prim.If.yield
     }
     return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.linalg._einsum_broadcast(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: einsum(): a subscript has sizes in two operands that do not broadcast"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.eq.int %arg0, %int1 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %arg1 : !torch.int
+    } else {
+      %2 = torch.aten.eq.int %arg1, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %2 -> () {
+        torch.prim.If.yield
+      } else {
+        %3 = torch.aten.ne.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %3 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield %arg0 : !torch.int
+    }
+    return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.linalg._einsum_ellipsis_dims(%arg0: !torch.list<list<int>>, %arg1: !torch.list<int>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: einsum(): the number of subscripts in the equation is more than the number of dimensions of an operand"
+    %str_0 = torch.constant.str "AssertionError: einsum(): the number of subscripts in the equation does not match the number of dimensions of an operand and no ellipsis was given"
+    %int-1 = torch.constant.int -1
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %true = torch.constant.bool true
+    %str_1 = torch.constant.str "AssertionError: einsum(): more operands were provided than specified in the equation"
+    %str_2 = torch.constant.str "AssertionError: einsum(): fewer operands were provided than specified in the equation"
+    %none = torch.constant.none
+    %str_3 = torch.constant.str "AssertionError: einsum(): must provide at least one operand"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %3 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.gt.int %3, %4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %7 = torch.aten.sub.int %6, %int1 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.lt.int %7, %8 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %9 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %10 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %11 = torch.aten.gt.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+    %12:2 = torch.prim.Loop %int9223372036854775807, %11, init(%int0, %int0) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int):
+      %13 = torch.aten.add.int %arg4, %int1 : !torch.int, !torch.int -> !torch.int
+      %14 = torch.aten.__getitem__.t %arg0, %13 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %15 = torch.aten.__contains__.int_list %14, %int-1 : !torch.list<int>, !torch.int -> !torch.bool
+      %16 = torch.aten.__not__ %15 : !torch.bool -> !torch.bool
+      %17 = torch.prim.If %16 -> (!torch.int) {
+        %21 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
+        %22 = torch.aten.__getitem__.t %arg1, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %23 = torch.aten.ne.int %21, %22 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %23 -> () {
+          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.If.yield %arg3 : !torch.int
+      } else {
+        %21 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
+        %22 = torch.aten.sub.int %21, %int1 : !torch.int, !torch.int -> !torch.int
+        %23 = torch.aten.__getitem__.t %arg1, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %24 = torch.aten.gt.int %22, %23 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %24 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %25 = torch.aten.__getitem__.t %arg1, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %26 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
+        %27 = torch.aten.sub.int %25, %26 : !torch.int, !torch.int -> !torch.int
+        %28 = torch.aten.add.int %27, %int1 : !torch.int, !torch.int -> !torch.int
+        %29 = torch.prim.max.int %arg3, %28 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %29 : !torch.int
+      }
+      %18 = torch.aten.add.int %arg4, %int1 : !torch.int, !torch.int -> !torch.int
+      %19 = torch.aten.lt.int %18, %10 : !torch.int, !torch.int -> !torch.bool
+      %20 = torch.aten.__and__.bool %19, %true : !torch.bool, !torch.bool -> !torch.bool
+      torch.prim.Loop.condition %20, iter(%17, %18 : !torch.int, !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int, !torch.int) -> (!torch.int, !torch.int)
+    return %12#0 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.linalg._einsum_label_count(%arg0: !torch.list<list<int>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %1 = torch.aten.__range_length %int1, %0, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    %2 = torch.prim.Loop %1, %true, init(%int0) {
+    ^bb0(%arg1: !torch.int, %arg2: !torch.int):
+      %3 = torch.aten.__derive_index %arg1, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %4 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %5 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
+      %6 = torch.prim.Loop %5, %true, init(%arg2) {
+      ^bb0(%arg3: !torch.int, %arg4: !torch.int):
+        %7 = torch.aten.__getitem__.t %4, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.aten.add.int %7, %int1 : !torch.int, !torch.int -> !torch.int
+        %9 = torch.prim.max.int %arg4, %8 : !torch.int, !torch.int -> !torch.int
+        torch.prim.Loop.condition %true, iter(%9 : !torch.int)
+      } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+      torch.prim.Loop.condition %true, iter(%6 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.linalg._einsum_sizes(%arg0: !torch.list<list<int>>, %arg1: !torch.list<list<int>>, %arg2: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: einsum(): a subscript is repeated for an operand but the sizes don't match"
+    %false = torch.constant.bool false
+    %int-1 = torch.constant.int -1
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.linalg._einsum_label_count(%arg0) : (!torch.list<list<int>>) -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %5 = torch.aten.append.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %arg2, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %5 = torch.aten.append.t %2, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %3 = torch.aten.len.t %arg1 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %5 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.__getitem__.t %arg0, %5 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %7 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %8 = torch.aten.len.t %7 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.len.t %6 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.sub.int %8, %9 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.add.int %10, %int1 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %13 = torch.aten.len.t %6 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.gt.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+      %15:2 = torch.prim.Loop %int9223372036854775807, %14, init(%int0, %int0) {
+      ^bb0(%arg4: !torch.int, %arg5: !torch.int, %arg6: !torch.int):
+        %16 = torch.aten.__getitem__.t %6, %arg6 : !torch.list<int>, !torch.int -> !torch.int
+        %17 = torch.aten.append.t %12, %arg5 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %18 = torch.aten.eq.int %16, %int-1 : !torch.int, !torch.int -> !torch.bool
+        %19 = torch.prim.If %18 -> (!torch.int) {
+          %23 = torch.aten.sub.int %arg2, %11 : !torch.int, !torch.int -> !torch.int
+          %24 = torch.aten.__range_length %23, %arg2, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+          %25 = torch.prim.Loop %24, %true, init(%arg5) {
+          ^bb0(%arg7: !torch.int, %arg8: !torch.int):
+            %26 = torch.aten.__derive_index %arg7, %23, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+            %27 = torch.aten.__getitem__.t %2, %26 : !torch.list<int>, !torch.int -> !torch.int
+            %28 = torch.aten.__getitem__.t %7, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+            %29 = func.call @__torch_refine_helper.torch_refine.library.linalg._einsum_broadcast(%27, %28) : (!torch.int, !torch.int) -> !torch.int
+            %30 = torch.aten._set_item.t %2, %26, %29 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+            %31 = torch.aten.add.int %arg8, %int1 : !torch.int, !torch.int -> !torch.int
+            torch.prim.Loop.condition %true, iter(%31 : !torch.int)
+          } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+          torch.prim.If.yield %25 : !torch.int
+        } else {
+          %23 = torch.prim.Loop %arg6, %true, init(%arg6) {
+          ^bb0(%arg7: !torch.int, %arg8: !torch.int):
+            %26 = torch.aten.__getitem__.t %6, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+            %27 = torch.aten.eq.int %26, %16 : !torch.int, !torch.int -> !torch.bool
+            %28 = torch.prim.If %27 -> (!torch.bool) {
+              %30 = torch.aten.eq.int %arg8, %arg6 : !torch.int, !torch.int -> !torch.bool
+              torch.prim.If.yield %30 : !torch.bool
+            } else {
+              torch.prim.If.yield %false : !torch.bool
+            }
+            %29 = torch.prim.If %28 -> (!torch.int) {
+              torch.prim.If.yield %arg7 : !torch.int
+            } else {
+              torch.prim.If.yield %arg8 : !torch.int
+            }
+            torch.prim.Loop.condition %true, iter(%29 : !torch.int)
+          } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+          %24 = torch.aten.lt.int %23, %arg6 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %24 -> () {
+            %26 = torch.aten.__getitem__.t %12, %23 : !torch.list<int>, !torch.int -> !torch.int
+            %27 = torch.aten.__getitem__.t %7, %26 : !torch.list<int>, !torch.int -> !torch.int
+            %28 = torch.aten.__getitem__.t %7, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+            %29 = torch.aten.ne.int %27, %28 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If %29 -> () {
+              torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+              torch.prim.If.yield
+            } else {
+              torch.prim.If.yield
+            }
+            torch.prim.If.yield
+          } else {
+            %26 = torch.aten.__getitem__.t %0, %16 : !torch.list<int>, !torch.int -> !torch.int
+            %27 = torch.aten.__getitem__.t %7, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+            %28 = func.call @__torch_refine_helper.torch_refine.library.linalg._einsum_broadcast(%26, %27) : (!torch.int, !torch.int) -> !torch.int
+            %29 = torch.aten._set_item.t %0, %16, %28 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+            torch.prim.If.yield
+          }
+          %25 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %25 : !torch.int
+        }
+        %20 = torch.aten.add.int %arg6, %int1 : !torch.int, !torch.int -> !torch.int
+        %21 = torch.aten.lt.int %20, %13 : !torch.int, !torch.int -> !torch.bool
+        %22 = torch.aten.__and__.bool %21, %true : !torch.bool, !torch.bool -> !torch.bool
+        torch.prim.Loop.condition %22, iter(%19, %20 : !torch.int, !torch.int)
+      } : (!torch.int, !torch.bool, !torch.int, !torch.int) -> (!torch.int, !torch.int)
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.prim.TupleConstruct %0, %2 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %4 : !torch.tuple<list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._fft_last_dim(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.str) -> !torch.int {
     %int-1 = torch.constant.int -1
@@ -28058,6 +28482,52 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87dropout\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.float, !torch.bool) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.einsum(%arg0: !torch.str, %arg1: !torch.list<list<int>>, %arg2: !torch.optional<list<int>>) -> !torch.list<int> {
+    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.operator "torch_refine.einsum_plan"(%arg0) : (!torch.str) -> !torch.list<list<int>> 
+    %1 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %2 = torch.aten.len.t %arg1 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %11 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.append.t %1, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %3 = call @__torch_refine_helper.torch_refine.library.linalg._einsum_ellipsis_dims(%0, %1) : (!torch.list<list<int>>, !torch.list<int>) -> !torch.int
+    %4 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    torch.prim.If %4 -> () {
+      %11 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %12 = torch.aten.len.t %arg1 : !torch.list<list<int>> -> !torch.int
+      %13 = func.call @__torch_refine_helper.torch_refine.library.linalg._check_einsum_path(%11, %12) : (!torch.list<int>, !torch.int) -> !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = call @__torch_refine_helper.torch_refine.library.linalg._einsum_sizes(%0, %arg1, %3) : (!torch.list<list<int>>, !torch.list<list<int>>, !torch.int) -> !torch.tuple<list<int>, list<int>>
+    %6:2 = torch.prim.TupleUnpack %5 : !torch.tuple<list<int>, list<int>> -> !torch.list<int>, !torch.list<int>
+    %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %8 = torch.aten.__getitem__.t %0, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %9 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
+    %10 = torch.prim.Loop %9, %true, init(%7) {
+    ^bb0(%arg3: !torch.int, %arg4: !torch.list<int>):
+      %11 = torch.aten.__getitem__.t %8, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.eq.int %11, %int-1 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.list<int>) {
+        %14 = torch.aten.add.t %arg4, %6#1 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+        torch.prim.If.yield %14 : !torch.list<int>
+      } else {
+        %14 = torch.aten.__getitem__.t %6#0, %11 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.append.t %arg4, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield %arg4 : !torch.list<int>
+      }
+      torch.prim.Loop.condition %true, iter(%13 : !torch.list<int>)
+    } : (!torch.int, !torch.bool, !torch.list<int>) -> !torch.list<int>
+    return %10 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.elu(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
