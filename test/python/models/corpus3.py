@@ -329,14 +329,36 @@ def export_texts(case: ModelCase, dynamism: str) -> dict[str, str]:
 def _import(program, level: str, symbolic: bool) -> str:
     import copy
 
-    from torch_mlir import fx
-
-    program = copy.deepcopy(program)  # the importer rewrites the graph it imports
+    exported = program
+    program = copy.deepcopy(exported)  # the importer rewrites the graph it imports
     if level == "core":
         program = program.run_decompositions()
+    module = _imported(program, level, symbolic)
+    if level == "raw" and not _verifies(module):
+        # The importer emits the raw program's in-place ops (`add_`) on value tensors,
+        # which does not verify; functionalized with an empty table, no op is decomposed.
+        module = _imported(copy.deepcopy(exported).run_decompositions({}), level, symbolic)
+        return RAW_FUNCTIONALIZED + module.operation.get_asm(enable_debug_info=True)
+    return module.operation.get_asm(enable_debug_info=True)
+
+
+RAW_FUNCTIONALIZED = "// raw program functionalized: run_decompositions({})\n"
+
+
+def _imported(program, level: str, symbolic: bool):
+    from torch_mlir import fx
+
     # An empty table: the program as it stands, without torch-mlir's own decompositions.
     table = None if level == "torch" else {}
     output_type = "torch" if level == "torch" else "raw"
-    module = fx.export_and_import(program, output_type=output_type, decomposition_table=table,
-                                  import_symbolic_shape_expressions=symbolic)
-    return module.operation.get_asm(enable_debug_info=True)
+    return fx.export_and_import(program, output_type=output_type, decomposition_table=table,
+                                import_symbolic_shape_expressions=symbolic)
+
+
+def _verifies(module) -> bool:
+    from torch_mlir import ir
+
+    try:
+        return module.operation.verify()
+    except ir.MLIRError:
+        return False
