@@ -287,3 +287,36 @@ func.func @overflow_check_kept_without_range(%arg0: !torch.vtensor<[?,1],f32>) -
   %0 = torch.aten.broadcast_to %arg0, %sizes : !torch.vtensor<[?,1],f32>, !torch.list<int> -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// Reductions over dims that are products of dynamic dims keep their size-1 dims, and the
+// broadcasts that follow keep the product: `x.view(b*s, -1).sum(0, keepdim=True)` is
+// [1,8], and `x - x.amax((0, 1), keepdim=True)` keeps [?,?,8]. The view keeps its guard:
+// with b*s == 0 the -1 cannot be inferred.
+// CHECK-LABEL: func.func @reductions_over_products_of_dynamic_dims(
+// CHECK:         torch.runtime.assert {{.*}} "AssertionError: invalid shape"
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,8],f32>
+// CHECK:         torch.aten.sum.dim_IntList {{.*}} -> !torch.vtensor<[1,8],f32>
+// CHECK:         torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>
+// CHECK:         torch.aten.amax {{.*}} -> !torch.vtensor<[1,1,8],f32>
+// CHECK:         torch.aten.sub.Tensor {{.*}} -> !torch.vtensor<[?,?,8],f32>
+func.func @reductions_over_products_of_dynamic_dims(%arg0: !torch.vtensor<[?,?,8],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %true = torch.constant.bool true
+  %none = torch.constant.none
+  %b = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,?,8],f32>, !torch.int -> !torch.int
+  %s = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[?,?,8],f32>, !torch.int -> !torch.int
+  %bs = torch.aten.mul.int %b, %s : !torch.int, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %bs, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %arg0, %sizes : !torch.vtensor<[?,?,8],f32>, !torch.list<int> -> !torch.vtensor
+  %dim0 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.sum.dim_IntList %0, %dim0, %true, %none : !torch.vtensor, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor
+  %2 = torch.aten.mul.Tensor %0, %1 : !torch.vtensor, !torch.vtensor -> !torch.vtensor
+  %dims01 = torch.prim.ListConstruct %int0, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %3 = torch.aten.amax %arg0, %dims01, %true : !torch.vtensor<[?,?,8],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
+  %4 = torch.aten.sub.Tensor %arg0, %3, %int1 : !torch.vtensor<[?,?,8],f32>, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %2, %4 : !torch.vtensor, !torch.vtensor
+}
