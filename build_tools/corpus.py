@@ -35,7 +35,7 @@ def _measure(job: tuple[str, str, tuple[str, ...]]) -> list[Outcome]:
 
 def table(outcomes: list[Outcome]) -> str:
     header = (f"{'level':<6} {'dynamism':<13} {'models':>6} {'values':>7} {'exact %':>8} "
-              f"{'partial':>7} {'unknown':>7} {'contra':>6} {'failed':>6}")
+              f"{'partial':>7} {'unknown':>7} {'contra':>6} {'failed':>6} {'n/a':>4}")
     lines = [header, "-" * len(header)]
     for level in LEVELS:
         for dynamism in DYNAMISMS:
@@ -43,13 +43,15 @@ def table(outcomes: list[Outcome]) -> str:
             if not cell:
                 continue
             done = [o for o in cell if o.failure is None]
+            absent = sum(o.stage == "n/a" for o in cell)
             values = sum(o.values for o in done)
             exact = sum(o.exact for o in done)
             percent = 100.0 * exact / values if values else 100.0
             lines.append(
                 f"{level:<6} {dynamism:<13} {len(done):>6} {values:>7} {percent:>8.3f} "
                 f"{sum(o.partial for o in done):>7} {sum(o.unknown for o in done):>7} "
-                f"{sum(o.contradictions for o in done):>6} {len(cell) - len(done):>6}"
+                f"{sum(o.contradictions for o in done):>6} {len(cell) - len(done) - absent:>6} "
+                f"{absent:>4}"
             )
     return "\n".join(lines)
 

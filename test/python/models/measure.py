@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .corpus3 import BY_NAME, LEVELS, export_texts
+from .corpus3 import BY_NAME, LEVELS, NotApplicable, export_texts
 
 REPO = Path(__file__).resolve().parents[3]
 CACHE_DIR = REPO / "out" / "corpus"
@@ -25,7 +25,7 @@ class Outcome:
     level: str
     dynamism: str
     failure: str | None = None  # why the variant has no numbers
-    stage: str | None = None  # export, import (invalid IR), refine
+    stage: str | None = None  # export, import (invalid IR), refine; n/a: no such variant
     exact: int = 0
     partial: int = 0
     unknown: int = 0
@@ -88,7 +88,8 @@ def measure(name: str, level: str, dynamism: str, cache_dir: Path = CACHE_DIR) -
     try:
         text = cached_export(name, level, dynamism, cache_dir)
     except ExportFailure as failure:
-        outcome.failure, outcome.stage = str(failure), "export"
+        not_applicable = str(failure).startswith(NotApplicable.__name__)
+        outcome.failure, outcome.stage = str(failure), "n/a" if not_applicable else "export"
         return outcome
     try:
         _parse(text)
