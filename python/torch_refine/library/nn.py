@@ -3,10 +3,13 @@
 The rules are what PyTorch computes on meta tensors. Several of these ops are device
 dependent and the meta device answers like an accelerator, not like the CPU:
 
-- batch norm in eval mode saves the running statistics ([C]); the CPU kernels save empty
-  [0] tensors;
-- the saved statistics of batch and layer norm on float16/bfloat16 inputs are float32 on
-  meta; the CPU kernels follow the parameters' dtype.
+- the saved statistics of layer norm on float16/bfloat16 inputs are float32 on meta; the
+  CPU kernels follow the parameters' dtype.
+
+The native batch norms follow the CPU kernels instead (what runs, and, but for mixed
+precision, what FakeTensor and so torch.export give): in eval mode they save empty [0]
+statistics (meta: [C]), the statistics have the parameters' dtype (meta: float32 for a
+float16/bfloat16 input), and non-float inputs and parameters of another dtype raise.
 """
 
 import itertools
@@ -17,13 +20,14 @@ import torch.jit._shape_functions as upstream
 
 from ._helpers import broadcast_shapes, rank_dtype_lists
 from .elementwise import _can_cast
-from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes, to_real_dtype
+from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .reductions import aten〇softmax〇int〡dtype, aten〇softmax〇int〡shape
 from .registry import dtype, shape
 from .testing import (
     ErrorInvocation,
     Invocation,
     KernelErrorInvocation,
+    KernelInvocation,
     LongTensorOfShape,
     TensorOfShape,
 )
@@ -94,35 +98,61 @@ def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Opti
         if running_mean is None or running_var is None:
             raise AssertionError(
                 "batch_norm: running_mean and running_var must not be None in eval mode")
+        if rank < 2:
+            raise AssertionError("batch_norm: expected an input with a channel dim (dim 1)")
         output = upstream.broadcast(input, _unsqueeze_to_rank(running_mean, rank - 1))
         output = upstream.broadcast(output, _unsqueeze_to_rank(running_var, rank - 1))
-        save_mean = upstream._copy(running_mean)
-        save_rstd = upstream._copy(running_var)
+        # The CPU kernels save nothing in eval mode (FakeTensor agrees; meta saves [C]).
+        save_mean = [0]
+        save_rstd = [0]
     output = upstream.broadcast(output, _channel_param(weight, rank))
     output = upstream.broadcast(output, _channel_param(bias, rank))
     return output, save_mean, save_rstd
 
 
-def _batch_norm_dtypes(input_dtype: int, training: bool) -> Tuple[int, int, int]:
-    computation = _computation_dtype(input_dtype)
+def _batch_norm_output_dtype(input_dtype: int, training: bool) -> int:
+    """The composites' (batch_norm, instance_norm) output dtype, as meta computes it."""
     if training:
         _check_float_or_complex("batch_norm", input_dtype)
-        return input_dtype, computation, to_real_dtype(computation)
-    if input_dtype == 11:
+    elif input_dtype == 11:
         raise AssertionError("batch_norm: bool inputs are not supported")
-    rstd = computation if is_float_dtype(computation) or is_complex_dtype(computation) else 6
-    return input_dtype, computation, rstd
+    return input_dtype
+
+
+def _native_batch_norm_dtypes(input_dtype: int,
+                              params: List[Optional[Tuple[int, int]]]) -> Tuple[int, int, int]:
+    """output, save_mean, save_rstd as the CPU kernels give them, in either mode: the
+    statistics have the parameters' dtype, which is the input's, or float32 for a
+    float16/bfloat16 input (mixed precision; FakeTensor then says the input's dtype)."""
+    if not is_float_dtype(input_dtype):
+        raise AssertionError("batch_norm: not implemented for non-float inputs")
+    param_dtypes: List[int] = []
+    for param in params:
+        if param is not None:
+            param_dtypes.append(param[1])
+    # Mixed precision is decided by the first parameter given.
+    if len(param_dtypes) == 0 or param_dtypes[0] == input_dtype:
+        return input_dtype, input_dtype, input_dtype
+    if input_dtype != 5 and input_dtype != 15:
+        raise AssertionError("batch_norm: mixed dtype (CPU): all inputs must share same datatype")
+    for param_dtype in param_dtypes:
+        if param_dtype != 6:
+            raise AssertionError(
+                "batch_norm: mixed dtype (CPU): expect parameter to have scalar type of Float")
+    return input_dtype, 6, 6
 
 
 _BN_SHAPE_CASES = [
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5),
-    Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), False, 0.1, 1e-5),
     Invocation(_T(2, 4), None, None, _T(4), _T(4), True, 0.1, 1e-5),
-    Invocation(_T(2, 4, 3, 5), _T(1), None, _T(4), _T(4), False, 0.1, 1e-5),
     Invocation(_T(0, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5),
-    Invocation(_T(4), None, None, _T(4), _T(4), False, 0.1, 1e-5),
-    Invocation(_T(), None, None, _T(4), _T(4), False, 0.1, 1e-5),
-    Invocation(_T(2, 1, 3), _T(4), None, _T(4), _T(4), False, 0.1, 1e-5),
+    # Eval mode follows the CPU kernels (empty statistics), which also reject an input
+    # without a channel dim; their size checks are missing, so the error cases are meta's.
+    KernelInvocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), False, 0.1, 1e-5),
+    KernelInvocation(_T(2, 4, 3, 5), _T(1), None, _T(4), _T(4), False, 0.1, 1e-5),
+    KernelInvocation(_T(0, 4, 3, 3), None, None, _T(4), _T(4), False, 0.1, 1e-5),
+    KernelErrorInvocation(_T(4), None, None, _T(4), _T(4), False, 0.1, 1e-5),
+    KernelErrorInvocation(_T(), None, None, _T(4), _T(4), False, 0.1, 1e-5),
     ErrorInvocation(_T(2, 4, 3), _T(5), _T(4), _T(4), _T(4), True, 0.1, 1e-5),
     ErrorInvocation(_T(2, 4, 3), _T(4), _T(5), _T(4), _T(4), False, 0.1, 1e-5),
     ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(5), _T(4), True, 0.1, 1e-5),
@@ -137,6 +167,22 @@ def _bn_dtype_cases(make):
             for d, p, training in itertools.product(_SWEEP, _PARAM_SWEEP, (True, False))]
 
 
+def _cpu_batch_norm_accepts(input_dtype: torch.dtype, param_dtype: torch.dtype) -> bool:
+    """Float inputs only, with parameters of their dtype or float32 (mixed precision)."""
+    if input_dtype not in (torch.float16, torch.bfloat16, torch.float32, torch.float64):
+        return False
+    return param_dtype == input_dtype or (
+        input_dtype in (torch.float16, torch.bfloat16) and param_dtype == torch.float32)
+
+
+def _native_bn_dtype_cases(make, modes=(True, False)):
+    """The dtype sweep on CPU tensors: `make(input dtype, param dtype, training)` gives the
+    arguments."""
+    return [(KernelInvocation if _cpu_batch_norm_accepts(d, p) else KernelErrorInvocation)(
+                *make(d, p, training))
+            for d, p, training in itertools.product(_SWEEP, _PARAM_SWEEP, modes)]
+
+
 @shape("aten.native_batch_norm", invocations=_BN_SHAPE_CASES + [
     Invocation(_T(2, 4, 3), None, None, None, None, True, 0.1, 1e-5),
     Invocation(_T(4), None, None, None, None, True, 0.1, 1e-5),
@@ -147,11 +193,18 @@ def aten〇native_batch_norm〡shape(input: List[int], weight: Optional[List[int
     return _batch_norm_shapes(input, weight, bias, running_mean, running_var, training)
 
 
-@dtype("aten.native_batch_norm", invocations=_bn_dtype_cases(
-    lambda d, p, training: Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p),
-                                      _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5)))
+@dtype("aten.native_batch_norm", invocations=_native_bn_dtype_cases(
+    lambda d, p, training: (_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p),
+                            _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5)) + [
+    KernelInvocation(_T(2, 4, 3, dtype=torch.float16), None, None, None, None, True, 0.1, 1e-5),
+    KernelInvocation(_T(2, 4, 3, dtype=torch.bfloat16), None, None, _T(4), _T(4), False, 0.1,
+                     1e-5),
+    KernelErrorInvocation(_T(2, 4, 3, dtype=torch.float16), _T(4, dtype=torch.float32),
+                          _T(4, dtype=torch.float64), _T(4), _T(4), False, 0.1, 1e-5),
+])
 def aten〇native_batch_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], running_mean_rank_dtype: Optional[Tuple[int, int]], running_var_rank_dtype: Optional[Tuple[int, int]], training: bool, momentum: float, eps: float) -> Tuple[int, int, int]:
-    return _batch_norm_dtypes(input_rank_dtype[1], training)
+    return _native_batch_norm_dtypes(input_rank_dtype[1], [
+        weight_rank_dtype, bias_rank_dtype, running_mean_rank_dtype, running_var_rank_dtype])
 
 
 @shape("aten._native_batch_norm_legit", invocations=_BN_SHAPE_CASES)
@@ -159,11 +212,12 @@ def aten〇_native_batch_norm_legit〡shape(input: List[int], weight: Optional[L
     return _batch_norm_shapes(input, weight, bias, running_mean, running_var, training)
 
 
-@dtype("aten._native_batch_norm_legit", invocations=_bn_dtype_cases(
-    lambda d, p, training: Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), None,
-                                      _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5)))
+@dtype("aten._native_batch_norm_legit", invocations=_native_bn_dtype_cases(
+    lambda d, p, training: (_T(2, 4, 3, dtype=d), _T(4, dtype=p), None,
+                            _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5)))
 def aten〇_native_batch_norm_legit〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], running_mean_rank_dtype: Tuple[int, int], running_var_rank_dtype: Tuple[int, int], training: bool, momentum: float, eps: float) -> Tuple[int, int, int]:
-    return _batch_norm_dtypes(input_rank_dtype[1], training)
+    return _native_batch_norm_dtypes(input_rank_dtype[1], [
+        weight_rank_dtype, bias_rank_dtype, running_mean_rank_dtype, running_var_rank_dtype])
 
 
 @shape("aten._native_batch_norm_legit.no_stats", invocations=[
@@ -178,23 +232,26 @@ def aten〇_native_batch_norm_legit〇no_stats〡shape(input: List[int], weight:
     return _batch_norm_shapes(input, weight, bias, None, None, training)
 
 
-@dtype("aten._native_batch_norm_legit.no_stats", invocations=[
-    Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), None, True, 0.1, 1e-5)
-    for d in _SWEEP for p in _PARAM_SWEEP]
-    + [ErrorInvocation(_T(2, 4, 3, dtype=torch.uint8), _T(4), None, True, 0.1, 1e-05)])
+@dtype("aten._native_batch_norm_legit.no_stats", invocations=_native_bn_dtype_cases(
+    lambda d, p, training: (_T(2, 4, 3, dtype=d), _T(4, dtype=p), None, training, 0.1, 1e-5),
+    modes=(True,)) + [
+    KernelInvocation(_T(2, 4, 3, dtype=torch.bfloat16), None, None, True, 0.1, 1e-5),
+    # Eval mode without statistics crashes the CPU kernel: meta's error only.
+    ErrorInvocation(_T(2, 4, 3), _T(4), None, False, 0.1, 1e-5),
+])
 def aten〇_native_batch_norm_legit〇no_stats〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], training: bool, momentum: float, eps: float) -> Tuple[int, int, int]:
     if not training:
         raise AssertionError(
             "batch_norm: running_mean and running_var must not be None in eval mode")
-    return _batch_norm_dtypes(input_rank_dtype[1], training)
+    return _native_batch_norm_dtypes(input_rank_dtype[1], [weight_rank_dtype, bias_rank_dtype])
 
 
 @shape("aten._native_batch_norm_legit_no_training", invocations=[
-    Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), 0.1, 1e-5),
-    Invocation(_T(2, 4, 3), None, None, _T(4), _T(4), 0.1, 1e-5),
-    Invocation(_T(4), None, None, _T(4), _T(4), 0.1, 1e-5),
-    Invocation(_T(), None, None, _T(4), _T(4), 0.1, 1e-5),
-    Invocation(_T(0, 4, 3, 3), _T(4), _T(4), _T(4), _T(4), 0.1, 1e-5),
+    KernelInvocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), 0.1, 1e-5),
+    KernelInvocation(_T(2, 8, 4, 4), None, None, _T(8), _T(8), 0.1, 1e-5),
+    KernelErrorInvocation(_T(4), None, None, _T(4), _T(4), 0.1, 1e-5),
+    KernelErrorInvocation(_T(), None, None, _T(4), _T(4), 0.1, 1e-5),
+    KernelInvocation(_T(0, 4, 3, 3), _T(4), _T(4), _T(4), _T(4), 0.1, 1e-5),
     ErrorInvocation(_T(2, 4, 3), None, None, _T(5), _T(4), 0.1, 1e-5),
     ErrorInvocation(_T(2, 4, 3), _T(3), None, _T(4), _T(4), 0.1, 1e-5),
 ])
@@ -202,12 +259,13 @@ def aten〇_native_batch_norm_legit_no_training〡shape(input: List[int], weight
     return _batch_norm_shapes(input, weight, bias, running_mean, running_var, False)
 
 
-@dtype("aten._native_batch_norm_legit_no_training", invocations=[
-    Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p), _T(4, dtype=p),
-               _T(4, dtype=p), 0.1, 1e-5)
-    for d in _SWEEP for p in _PARAM_SWEEP])
+@dtype("aten._native_batch_norm_legit_no_training", invocations=_native_bn_dtype_cases(
+    lambda d, p, training: (_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p),
+                            _T(4, dtype=p), _T(4, dtype=p), 0.1, 1e-5),
+    modes=(False,)))
 def aten〇_native_batch_norm_legit_no_training〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], running_mean_rank_dtype: Tuple[int, int], running_var_rank_dtype: Tuple[int, int], momentum: float, eps: float) -> Tuple[int, int, int]:
-    return _batch_norm_dtypes(input_rank_dtype[1], False)
+    return _native_batch_norm_dtypes(input_rank_dtype[1], [
+        weight_rank_dtype, bias_rank_dtype, running_mean_rank_dtype, running_var_rank_dtype])
 
 
 def _check_num_features(op: str, name: str, param: Optional[List[int]], num_features: int) -> None:
@@ -265,7 +323,7 @@ def aten〇batch_norm〡shape(input: List[int], weight: Optional[List[int]], bia
     lambda d, p, training: Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p),
                                       _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5, False)))
 def aten〇batch_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], running_mean_rank_dtype: Optional[Tuple[int, int]], running_var_rank_dtype: Optional[Tuple[int, int]], training: bool, momentum: float, eps: float, cudnn_enabled: bool) -> int:
-    return _batch_norm_dtypes(input_rank_dtype[1], training)[0]
+    return _batch_norm_output_dtype(input_rank_dtype[1], training)
 
 
 @shape("aten.instance_norm", invocations=[
@@ -314,7 +372,7 @@ def aten〇instance_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_
     if use_input_stats and running_mean_rank_dtype is not None:
         # The running statistics are updated with a mean over the batch.
         _check_float_or_complex("instance_norm", running_mean_rank_dtype[1])
-    return _batch_norm_dtypes(input_rank_dtype[1], use_input_stats)[0]
+    return _batch_norm_output_dtype(input_rank_dtype[1], use_input_stats)
 
 
 # ---------------------------------------------------------------------------- layer norm

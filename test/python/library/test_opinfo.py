@@ -46,23 +46,17 @@ DTYPES = (
 CHECKED_KINDS = ("shape", "dtype")
 
 # Where PyTorch's CPU kernels and its meta kernels disagree, the library follows the meta
-# kernels (device-independent, and what CUDA computes). Listed in docs/library.md.
+# kernels (device-independent, and what CUDA computes), the native batch norms excepted.
+# Listed in docs/library.md.
 REDUCED_STATISTICS = (
     "CPU kernels keep the float16/bfloat16 statistics (mean, rstd) of normalizations in the "
     "input dtype; the meta kernels, and the library, give float32"
 )
-EVAL_STATISTICS = (
-    "CPU batch norm in eval mode (training=False) returns empty saved statistics; the meta "
-    "kernels, and the library, give C of them"
-)
 REDUCED = (torch.float16, torch.bfloat16)
 # (OpInfo name, variant, dtype or None for all) -> why our function disagrees with PyTorch there.
 KNOWN_DISAGREEMENTS: dict[tuple[str, str, torch.dtype | None], str] = {
-    **{(name, "", None): EVAL_STATISTICS
-       for name in ("nn.functional.batch_norm", "native_batch_norm", "_native_batch_norm_legit")},
     **{(name, "", dtype): REDUCED_STATISTICS
-       for name in ("native_layer_norm", "nn.functional.layer_norm",
-                    "nn.functional.instance_norm")
+       for name in ("native_layer_norm", "nn.functional.layer_norm")
        for dtype in REDUCED},
 }
 

@@ -1416,8 +1416,11 @@ module {
   func.func @__torch_refine_dtype_fn.aten._native_batch_norm_legit(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<int, int, int> {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%0, %arg5) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
-    return %1 : !torch.tuple<int, int, int>
+    %1 = torch.derefine %arg3 : !torch.tuple<int, int> to !torch.optional<tuple<int, int>>
+    %2 = torch.derefine %arg4 : !torch.tuple<int, int> to !torch.optional<tuple<int, int>>
+    %3 = torch.prim.ListConstruct %arg1, %arg2, %1, %2 : (!torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>>
+    %4 = call @__torch_refine_helper.torch_refine.library.nn._native_batch_norm_dtypes(%0, %3) : (!torch.int, !torch.list<optional<tuple<int, int>>>) -> !torch.tuple<int, int, int>
+    return %4 : !torch.tuple<int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten._native_batch_norm_legit.no_stats(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.bool, %arg4: !torch.float, %arg5: !torch.float) -> !torch.tuple<int, int, int> {
     %none = torch.constant.none
@@ -1431,15 +1434,18 @@ module {
       torch.prim.If.yield
     }
     %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%1, %arg3) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
-    return %2 : !torch.tuple<int, int, int>
+    %2 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>>
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._native_batch_norm_dtypes(%1, %2) : (!torch.int, !torch.list<optional<tuple<int, int>>>) -> !torch.tuple<int, int, int>
+    return %3 : !torch.tuple<int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten._native_batch_norm_legit_no_training(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.float, %arg6: !torch.float) -> !torch.tuple<int, int, int> {
-    %false = torch.constant.bool false
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%0, %false) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
-    return %1 : !torch.tuple<int, int, int>
+    %1 = torch.derefine %arg3 : !torch.tuple<int, int> to !torch.optional<tuple<int, int>>
+    %2 = torch.derefine %arg4 : !torch.tuple<int, int> to !torch.optional<tuple<int, int>>
+    %3 = torch.prim.ListConstruct %arg1, %arg2, %1, %2 : (!torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>>
+    %4 = call @__torch_refine_helper.torch_refine.library.nn._native_batch_norm_dtypes(%0, %3) : (!torch.int, !torch.list<optional<tuple<int, int>>>) -> !torch.tuple<int, int, int>
+    return %4 : !torch.tuple<int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten._pdist_forward(%arg0: !torch.tuple<int, int>, %arg1: !torch.float) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -2469,11 +2475,9 @@ module {
   }
   func.func @__torch_refine_dtype_fn.aten.batch_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
-    %int0 = torch.constant.int 0
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%0, %arg5) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
-    %2 = torch.prim.TupleIndex %1, %int0 : !torch.tuple<int, int, int>, !torch.int -> !torch.int
-    return %2 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_output_dtype(%0, %arg5) : (!torch.int, !torch.bool) -> !torch.int
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.bernoulli(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<any>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -5355,25 +5359,23 @@ module {
     %false = torch.constant.bool false
     %none = torch.constant.none
     %int1 = torch.constant.int 1
-    %int0 = torch.constant.int 0
     %0 = torch.prim.If %arg5 -> (!torch.bool) {
-      %4 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
-      torch.prim.If.yield %4 : !torch.bool
+      %3 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %0 -> () {
-      %4 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %5 = torch.prim.TupleIndex %4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %6 = func.call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %5) : (!torch.str, !torch.int) -> !torch.none
+      %3 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %4 = torch.prim.TupleIndex %3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %5 = func.call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %4) : (!torch.str, !torch.int) -> !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %2 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%1, %arg5) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
-    %3 = torch.prim.TupleIndex %2, %int0 : !torch.tuple<int, int, int>, !torch.int -> !torch.int
-    return %3 : !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_output_dtype(%1, %arg5) : (!torch.int, !torch.bool) -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.int_repr(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -6905,8 +6907,9 @@ module {
   func.func @__torch_refine_dtype_fn.aten.native_batch_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float) -> !torch.tuple<int, int, int> {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%0, %arg5) : (!torch.int, !torch.bool) -> !torch.tuple<int, int, int>
-    return %1 : !torch.tuple<int, int, int>
+    %1 = torch.prim.ListConstruct %arg1, %arg2, %arg3, %arg4 : (!torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>>
+    %2 = call @__torch_refine_helper.torch_refine.library.nn._native_batch_norm_dtypes(%0, %1) : (!torch.int, !torch.list<optional<tuple<int, int>>>) -> !torch.tuple<int, int, int>
+    return %2 : !torch.tuple<int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.native_dropout(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.optional<bool>) -> !torch.tuple<int, int> {
     %str = torch.constant.str "AssertionError: native_dropout: expected a floating point input"
@@ -20351,47 +20354,30 @@ module {
     }
     return %2 : !torch.list<int>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._batch_norm_dtypes(%arg0: !torch.int, %arg1: !torch.bool) -> !torch.tuple<int, int, int> {
-    %true = torch.constant.bool true
+  func.func private @__torch_refine_helper.torch_refine.library.nn._batch_norm_output_dtype(%arg0: !torch.int, %arg1: !torch.bool) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: batch_norm: bool inputs are not supported"
     %str_0 = torch.constant.str "batch_norm"
     %int11 = torch.constant.int 11
-    %int6 = torch.constant.int 6
-    %0 = call @__torch_refine_helper.torch_refine.library.nn._computation_dtype(%arg0) : (!torch.int) -> !torch.int
-    %1 = torch.prim.If %arg1 -> (!torch.tuple<int, int, int>) {
-      %2 = func.call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str_0, %arg0) : (!torch.str, !torch.int) -> !torch.none
-      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.to_real_dtype(%0) : (!torch.int) -> !torch.int
-      %4 = torch.prim.TupleConstruct %arg0, %0, %3 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
-      torch.prim.If.yield %4 : !torch.tuple<int, int, int>
+    torch.prim.If %arg1 -> () {
+      %0 = func.call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str_0, %arg0) : (!torch.str, !torch.int) -> !torch.none
+      torch.prim.If.yield
     } else {
-      %2 = torch.aten.eq.int %arg0, %int11 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %2 -> () {
+      %0 = torch.aten.eq.int %arg0, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %0 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
-      %4 = torch.prim.If %3 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %7 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%0) : (!torch.int) -> !torch.bool
-        torch.prim.If.yield %7 : !torch.bool
-      }
-      %5 = torch.prim.If %4 -> (!torch.int) {
-        torch.prim.If.yield %0 : !torch.int
-      } else {
-        torch.prim.If.yield %int6 : !torch.int
-      }
-      %6 = torch.prim.TupleConstruct %arg0, %0, %5 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
-      torch.prim.If.yield %6 : !torch.tuple<int, int, int>
+      torch.prim.If.yield
     }
-    return %1 : !torch.tuple<int, int, int>
+    return %arg0 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._batch_norm_shapes(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>, %arg5: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
-    %str = torch.constant.str "AssertionError: batch_norm: running_mean and running_var must not be None in eval mode"
-    %str_0 = torch.constant.str "AssertionError: batch_norm: updating running_var needs a non-empty channel dim"
+    %str = torch.constant.str "AssertionError: batch_norm: expected an input with a channel dim (dim 1)"
+    %str_0 = torch.constant.str "AssertionError: batch_norm: running_mean and running_var must not be None in eval mode"
+    %str_1 = torch.constant.str "AssertionError: batch_norm: updating running_var needs a non-empty channel dim"
     %true = torch.constant.bool true
     %none = torch.constant.none
     %int2 = torch.constant.int 2
@@ -20430,7 +20416,7 @@ module {
           torch.prim.If.yield %21 : !torch.bool
         }
         torch.prim.If %18 -> () {
-          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+          torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
           torch.prim.If.yield
@@ -20449,28 +20435,35 @@ module {
       %10:2 = torch.prim.If %9 -> (!torch.bool, !torch.optional<list<int>>) {
         torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
       } else {
-        %20 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %21 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-        %22 = torch.derefine %20 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %21, %22 : !torch.bool, !torch.optional<list<int>>
+        %21 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+        %22 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %23 = torch.derefine %21 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %22, %23 : !torch.bool, !torch.optional<list<int>>
       }
       %11:2 = torch.prim.If %10#0 -> (!torch.list<int>, !torch.list<int>) {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield %0, %1 : !torch.list<int>, !torch.list<int>
       } else {
-        %20 = torch.prim.unchecked_cast %10#1 : !torch.optional<list<int>> -> !torch.list<int>
-        %21 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
-        torch.prim.If.yield %20, %21 : !torch.list<int>, !torch.list<int>
+        %21 = torch.prim.unchecked_cast %10#1 : !torch.optional<list<int>> -> !torch.list<int>
+        %22 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+        torch.prim.If.yield %21, %22 : !torch.list<int>, !torch.list<int>
       }
-      %12 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
-      %13 = func.call @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%11#0, %12) : (!torch.list<int>, !torch.int) -> !torch.list<int>
-      %14 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %13) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      %15 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
-      %16 = func.call @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%11#1, %15) : (!torch.list<int>, !torch.int) -> !torch.list<int>
-      %17 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%14, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      %18 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%11#0) : (!torch.list<int>) -> !torch.list<int>
-      %19 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%11#1) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %17, %18, %19 : !torch.list<int>, !torch.list<int>, !torch.list<int>
+      %12 = torch.aten.lt.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %12 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %13 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
+      %14 = func.call @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%11#0, %13) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %14) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      %16 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
+      %17 = func.call @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%11#1, %16) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+      %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%15, %17) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      %19 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      %20 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %18, %19, %20 : !torch.list<int>, !torch.list<int>, !torch.list<int>
     }
     %4 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg1, %2) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
     %5 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%3#0, %4) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
@@ -20803,6 +20796,86 @@ module {
     }
     %11 = call @__torch_refine_helper.torch.jit._shape_functions.native_layer_norm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.tuple<list<int>, list<int>, list<int>>
     return %11 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._native_batch_norm_dtypes(%arg0: !torch.int, %arg1: !torch.list<optional<tuple<int, int>>>) -> !torch.tuple<int, int, int> {
+    %str = torch.constant.str "AssertionError: batch_norm: mixed dtype (CPU): expect parameter to have scalar type of Float"
+    %str_0 = torch.constant.str "AssertionError: batch_norm: mixed dtype (CPU): all inputs must share same datatype"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: batch_norm: not implemented for non-float inputs"
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %int5 = torch.constant.int 5
+    %int15 = torch.constant.int 15
+    %int6 = torch.constant.int 6
+    %0 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg0) : (!torch.int) -> !torch.bool
+    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %3 = torch.aten.len.t %arg1 : !torch.list<optional<tuple<int, int>>> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %8 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<optional<tuple<int, int>>>, !torch.int -> !torch.optional<tuple<int, int>>
+      %9 = torch.aten.__isnot__ %8, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+      torch.prim.If %9 -> () {
+        %10 = torch.prim.unchecked_cast %8 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+        %11 = torch.prim.TupleIndex %10, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %12 = torch.aten.append.t %2, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.eq.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %8 = torch.aten.__getitem__.t %2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.eq.int %8, %arg0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    }
+    %7 = torch.prim.If %6 -> (!torch.tuple<int, int, int>) {
+      %8 = torch.prim.TupleConstruct %arg0, %arg0, %arg0 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
+      torch.prim.If.yield %8 : !torch.tuple<int, int, int>
+    } else {
+      %8 = torch.aten.ne.int %arg0, %int5 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.bool) {
+        %12 = torch.aten.ne.int %arg0, %int15 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %12 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %10 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %10, %true, init() {
+      ^bb0(%arg2: !torch.int):
+        %12 = torch.aten.__getitem__.t %2, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.ne.int %12, %int6 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %13 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %11 = torch.prim.TupleConstruct %arg0, %int6, %int6 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
+      torch.prim.If.yield %11 : !torch.tuple<int, int, int>
+    }
+    return %7 : !torch.tuple<int, int, int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<list<int>>, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.int, %arg7: !torch.bool, %arg8: !torch.bool, %arg9: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
     %str = torch.constant.str ": a hidden-to-hidden weight does not match the hidden size"
