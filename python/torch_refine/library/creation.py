@@ -49,6 +49,25 @@ def _new_contiguous_size(op: str, size: List[int], dtype_: Optional[int]) -> Lis
     return result
 
 
+def _check_physical_layout(size: List[int], physical_layout: List[int]) -> List[int]:
+    """The sizes in physical order (outermost first); `physical_layout` must be a
+    permutation of the dims of `size`."""
+    rank = len(size)
+    if len(physical_layout) != rank:
+        raise AssertionError("empty_permuted: number of dimensions in size does not match "
+                             "the length of the physical_layout")
+    seen = [False] * rank
+    physical_sizes: List[int] = []
+    for dim in physical_layout:
+        if dim < 0 or dim >= rank:
+            raise AssertionError("empty_permuted: dimension out of range")
+        if seen[dim]:
+            raise AssertionError("empty_permuted: duplicate dim not allowed")
+        seen[dim] = True
+        physical_sizes.append(size[dim])
+    return physical_sizes
+
+
 def _is_complex(dtype_: int) -> bool:
     return dtype_ == 8 or dtype_ == 9 or dtype_ == 10
 
@@ -210,6 +229,34 @@ def aten〇empty_strided〡shape(size: List[int], stride: List[int], dtype: Opti
     Invocation([2, 3], [3, 1], dtype=d) for d in _DTYPES_OR_NONE
 ])
 def aten〇empty_strided〡dtype(size: List[int], stride: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
+    return _or_default_float(dtype)
+
+
+@shape("aten.empty_permuted", invocations=[
+    Invocation([2, 3, 4], [2, 0, 1]), Invocation([2, 3], [0, 1]), Invocation([], []),
+    Invocation([0, 3], [1, 0]), Invocation([5], [0], dtype=torch.int64),
+    ErrorInvocation([2, 3, 4], [2, 0, 0]), ErrorInvocation([2, 3, 4], [1, 0]),
+    ErrorInvocation([2, 3], [1, 0, 2]), ErrorInvocation([2, 3, 4], [3, 0, 1]),
+    ErrorInvocation([2, 3, 4], [-1, 0, 1]), ErrorInvocation([2, -3, 4], [0, 1, 2]),
+    # Bytes and strides that overflow int64; the strides follow the physical order.
+    Invocation([2**62, 1], [0, 1], dtype=torch.int8, device="meta"),
+    ErrorInvocation([2**62, 1], [1, 0], dtype=torch.int32, device="meta"),
+    Invocation([2, 2**62, 0], [0, 1, 2], dtype=torch.int8, device="meta"),
+    ErrorInvocation([4, 2**62, 0], [2, 1, 0], dtype=torch.int8, device="meta"),
+    ErrorInvocation([2**62, 4, 0], [2, 1, 0], dtype=torch.int8, device="meta"),
+    Invocation([0, 2**40, 2**30], [1, 0, 2], dtype=torch.int8, device="meta"),
+    ErrorInvocation([0, 2**40, 2**30], [0, 1, 2], dtype=torch.int8, device="meta"),
+])
+def aten〇empty_permuted〡shape(size: List[int], physical_layout: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
+    physical_sizes = _check_physical_layout(size, physical_layout)
+    _new_contiguous_size("empty_permuted", physical_sizes, _or_default_float(dtype))
+    return upstream._copy(size)
+
+
+@dtype("aten.empty_permuted", invocations=[
+    Invocation([2, 3], [1, 0], dtype=d) for d in _DTYPES_OR_NONE
+])
+def aten〇empty_permuted〡dtype(size: List[int], physical_layout: List[int], dtype: Optional[int] = None, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> int:
     return _or_default_float(dtype)
 
 

@@ -657,6 +657,30 @@ def aten〇count_nonzero〇dim_IntList〡dtype(self_rank_dtype: Tuple[int, int],
     return 4
 
 
+# histc: `bins` counts in the input's dtype. The meta kernel takes every dtype (CPU's
+# rejects non-floating inputs, CUDA's takes integers too), and so does the dtype function.
+# An infinite range passes the meta kernel; the CPU kernel rejects it once run.
+
+@shape("aten.histc", invocations=[
+    Invocation(TensorOfShape(32), 4, 0, 3), Invocation(TensorOfShape(2, 3)),
+    Invocation(TensorOfShape(), 7, 1.5, 1.5), Invocation(TensorOfShape(0, 2), 1, -2, 2.5),
+    Invocation(TensorOfShape(5), 3, 0, math.inf),
+    ErrorInvocation(TensorOfShape(5), 0), ErrorInvocation(TensorOfShape(5), -1, 0, 1),
+    ErrorInvocation(TensorOfShape(5), 4, 3, 0), ErrorInvocation(TensorOfShape(5), 4, math.nan, 3),
+])
+def aten〇histc〡shape(self: List[int], bins: int = 100, min: float = 0, max: float = 0) -> List[int]:
+    if bins <= 0:
+        raise AssertionError("histc(): bins must be > 0")
+    if not max >= min:  # NaN bounds fail too
+        raise AssertionError("histc(): max must be larger than min")
+    return [bins]
+
+
+@dtype("aten.histc", invocations=_sweep(Invocation, 4, 0, 3))
+def aten〇histc〡dtype(self_rank_dtype: Tuple[int, int], bins: int = 100, min: Union[int, float, complex] = 0, max: Union[int, float, complex] = 0) -> int:
+    return self_rank_dtype[1]
+
+
 # Vector and matrix norms: real results of floating-point or complex inputs.
 
 def _norm_dtype(self_dtype: int, dtype: Optional[int]) -> int:

@@ -53,6 +53,7 @@ FAMILY_MODULES = (
     "quantized",
     "value_forms",
     "torchvision_ops",
+    "transformers_ops",
     "onnx_ops",
     "decompositions",
 )

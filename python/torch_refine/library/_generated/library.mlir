@@ -4113,6 +4113,10 @@ module {
     }
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.empty_permuted(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg2) : (!torch.optional<int>) -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.empty_strided(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.int {
     %0 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg2) : (!torch.optional<int>) -> !torch.int
     return %0 : !torch.int
@@ -5207,6 +5211,11 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87heaviside\E3\80\A1dtype"(%arg0, %arg1) : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.histc(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.number, %arg3: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.hstack(%arg0: !torch.list<tuple<int, int>>) -> !torch.int {
     %str = torch.constant.str "hstack"
@@ -11083,6 +11092,30 @@ module {
     %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
     return %1 : !torch.tuple<int, int>
   }
+  func.func @__torch_refine_dtype_fn.transformers.grouped_mm_fallback(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: grouped_mm_fallback: offs must be an integer tensor"
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.ne.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %4 = torch.aten.ne.int %0, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0: !torch.list<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
@@ -15930,6 +15963,57 @@ module {
       torch.prim.If.yield
     }
     return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._check_physical_layout(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: empty_permuted: duplicate dim not allowed"
+    %str_0 = torch.constant.str "AssertionError: empty_permuted: dimension out of range"
+    %true = torch.constant.bool true
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: empty_permuted: number of dimensions in size does not match the length of the physical_layout"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %1, %0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.ListConstruct %false : (!torch.bool) -> !torch.list<bool>
+    %4 = torch.aten.mul.left_t %3, %0 : !torch.list<bool>, !torch.int -> !torch.list<bool>
+    %5 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %6, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %7 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %14 = torch.aten.ge.int %7, %0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %14 : !torch.bool
+      }
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %10 = torch.aten.__getitem__.t %4, %7 : !torch.list<bool>, !torch.int -> !torch.bool
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %11 = torch.aten._set_item.t %4, %7, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
+      %12 = torch.aten.__getitem__.t %arg0, %7 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.append.t %5, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %5 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._check_randint(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: randint: the range is out of bounds for the result dtype"
@@ -28694,6 +28778,15 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.empty_permuted(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
+    %str = torch.constant.str "empty_permuted"
+    %0 = call @__torch_refine_helper.torch_refine.library.creation._check_physical_layout(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.creation._or_default_float(%arg2) : (!torch.optional<int>) -> !torch.int
+    %2 = torch.derefine %1 : !torch.int to !torch.optional<int>
+    %3 = call @__torch_refine_helper.torch_refine.library.creation._new_contiguous_size(%str, %0, %2) : (!torch.str, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %4 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.empty_strided(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.optional<Device>, %arg5: !torch.optional<bool>) -> !torch.list<int> {
     %int1 = torch.constant.int 1
     %str = torch.constant.str "empty_strided"
@@ -29565,6 +29658,29 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87heaviside\E3\80\A1shape"(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.histc(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.float, %arg3: !torch.float) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: histc(): max must be larger than min"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: histc(): bins must be > 0"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.le.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %0 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %1 = torch.aten.ge.float %arg3, %arg2 : !torch.float, !torch.float -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+    return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.hstack(%arg0: !torch.list<list<int>>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -34414,5 +34530,63 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.torchvision_ops._roi_sizes(%arg0, %arg1, %arg3, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
     %1 = torch.prim.TupleConstruct %0, %0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
     return %1 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.transformers.grouped_mm_fallback(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: grouped_mm_fallback: input_dim mismatch"
+    %str_0 = torch.constant.str "AssertionError: grouped_mm_fallback: offs length must match the number of experts"
+    %str_1 = torch.constant.str "AssertionError: grouped_mm_fallback: offs must be 1D (num_experts,)"
+    %str_2 = torch.constant.str "AssertionError: grouped_mm_fallback: weight must be 3D (num_experts, input_dim, output_dim)"
+    %none = torch.constant.none
+    %str_3 = torch.constant.str "AssertionError: grouped_mm_fallback: input must be 2D (S, input_dim)"
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int3 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.ne.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.aten.ne.int %6, %7 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %8 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %9 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %10 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.ne.int %9, %10 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %11 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %12 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %13 = torch.aten.__getitem__.t %arg1, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %14 = torch.prim.ListConstruct %12, %13 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %14 : !torch.list<int>
   }
 }
