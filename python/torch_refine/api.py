@@ -94,7 +94,6 @@ def export_and_import(
     position ids) are imported from the program's constants; the model is not changed.
     """
     import torch
-    from torch_mlir import fx
     from torch_mlir.compiler_utils import BackendLoweringOptions, OutputType, lower_mlir_module
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
@@ -113,8 +112,7 @@ def export_and_import(
     if not fx_options.get("experimental_support_mutation", False):
         program = _with_buffers_in_state_dict(program)
     torch_ir = OutputType.RAW if output == OutputType.RAW else OutputType.TORCH
-    module = fx.export_and_import(program, output_type=torch_ir, decomposition_table={},
-                                  **fx_options)
+    module = import_program(program, torch_ir, **fx_options)
     names = tuple(program.graph_signature.user_inputs)
     if refine:
         refined = _refine(module, extra_library, runtime_asserts, max_iterations)
@@ -128,6 +126,57 @@ def export_and_import(
             allow_non_finites=fx_options.get("allow_non_finites", True))
         lower_mlir_module(fx_options.get("verbose", False), output, module, backend_options)
     return refined
+
+
+def import_program(program, output_type, **fx_options) -> ir.Module:
+    """`torch_mlir.fx.export_and_import` of an ExportedProgram (no decompositions), so
+    that refinement sees what the program knows:
+
+    - a program with dynamic dims is imported with its symbolic shape expressions unless
+      `import_symbolic_shape_expressions` says otherwise: each dim's range and which dims
+      are equal (docs/symbolic-dims.md); where the importer cannot translate one (it has
+      no `FloorDiv`), without them;
+    - a raw program whose in-place ops the importer emits on value tensors (which does not
+      verify) is functionalized first with an empty decomposition table: no op decomposed.
+    """
+    import copy
+
+    from torch_mlir import fx
+
+    options = dict(fx_options)
+    if _has_dynamic_dims(program):
+        options.setdefault("import_symbolic_shape_expressions", True)
+    try:
+        module = fx.export_and_import(copy.deepcopy(program), output_type=output_type,
+                                      decomposition_table={}, **options)
+    except NotImplementedError as error:
+        if "sympy" not in str(error) or not options.get("import_symbolic_shape_expressions"):
+            raise
+        options["import_symbolic_shape_expressions"] = False
+        module = fx.export_and_import(copy.deepcopy(program), output_type=output_type,
+                                      decomposition_table={}, **options)
+    if _verifies(module):
+        return module
+    functional = copy.deepcopy(program).run_decompositions({})
+    return fx.export_and_import(functional, output_type=output_type, decomposition_table={},
+                                **options)
+
+
+def _has_dynamic_dims(program) -> bool:
+    import torch
+
+    for node in program.graph.nodes:
+        value = node.meta.get("val")
+        if isinstance(value, torch.Tensor) and any(not isinstance(d, int) for d in value.shape):
+            return True
+    return False
+
+
+def _verifies(module: ir.Module) -> bool:
+    try:
+        return module.operation.verify()
+    except ir.MLIRError:
+        return False
 
 
 def _erase_symbolic_shape_ops(module: ir.Module) -> None:

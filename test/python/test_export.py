@@ -101,10 +101,12 @@ def test_decoders_export_refine_exactly_and_execute(name, dynamic):
 @pytest.mark.slow
 def test_symbolic_shape_expressions_lose_no_precision_and_execute():
     model = decoder("mistral")
-    plain = torch_refine.export_and_import(model, **inputs(2), dynamic_shapes=dynamic_batch())
-    symbolic = torch_refine.export_and_import(model, **inputs(2), dynamic_shapes=dynamic_batch(),
-                                              import_symbolic_shape_expressions=True)
+    plain = torch_refine.export_and_import(model, **inputs(2), dynamic_shapes=dynamic_batch(),
+                                           import_symbolic_shape_expressions=False)
+    # A dynamic program is imported with its symbolic shape expressions by default.
+    symbolic = torch_refine.export_and_import(model, **inputs(2), dynamic_shapes=dynamic_batch())
     assert "torch.bind_symbolic_shape" in str(symbolic)
+    assert "torch.bind_symbolic_shape" not in str(plain)
     precision = [(r.exact, r.partial, r.unknown) for r in (symbolic.report, plain.report)]
     assert precision[0] == precision[1]
     compared = refined_against_import(model, dynamic_batch(),
@@ -189,3 +191,25 @@ def test_options_of_refine_and_mutation_import():
     assert "!torch.vtensor<[3,4],f32>" in str(refined)
     with pytest.raises(TypeError, match="max_iterations must be an int"):
         torch_refine.export_and_import(Small(), torch.randn(3, 8), max_iterations="3")
+
+
+class InPlace(torch.nn.Module):
+    def forward(self, x, mask):
+        y = x.clone()
+        y.add_(1.0)
+        y.masked_fill_(mask, 0.0)
+        return y.view(x.shape[0], -1, 2)
+
+
+def test_raw_program_with_in_place_ops_is_functionalized():
+    """torch-mlir's importer emits a raw program's in-place ops on value tensors, which
+    does not verify; export_and_import functionalizes such a program without decomposing."""
+    x, mask = torch.randn(3, 8), torch.zeros(3, 8, dtype=torch.bool)
+    batch = torch.export.Dim("batch", min=2, max=16)
+    refined = torch_refine.export_and_import(InPlace(), x, mask, output_type="raw",
+                                             decomposition_table={},
+                                             dynamic_shapes=({0: batch}, {0: batch}))
+    text = str(refined)
+    assert "torch.aten.add_." not in text and "torch.aten.add." in text
+    assert "!torch.vtensor<[?,4,2],f32>" in text
+    assert refined.report.unknown == 0 and refined.report.contradictions == 0

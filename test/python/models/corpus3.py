@@ -331,47 +331,20 @@ def export_texts(case: ModelCase, dynamism: str) -> dict[str, str]:
 
 
 def _import(program, level: str, symbolic: bool) -> str:
+    """Imported as `torch_refine.export_and_import` imports (`api.import_program`): with
+    the symbolic shape expressions of a dynamic program where the importer can translate
+    them, and a raw program with in-place ops functionalized without decompositions."""
     import copy
 
-    exported = program
-    program = copy.deepcopy(exported)  # the importer rewrites the graph it imports
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
+
+    from torch_refine.api import import_program
+
+    program = copy.deepcopy(program)  # the importer rewrites the graph it imports
     if level == "core":
         program = program.run_decompositions()
-    module = _imported(program, level, symbolic)
-    if level == "raw" and not _verifies(module):
-        # The importer emits the raw program's in-place ops (`add_`) on value tensors,
-        # which does not verify; functionalized with an empty table, no op is decomposed.
-        module = _imported(copy.deepcopy(exported).run_decompositions({}), level, symbolic)
-        return RAW_FUNCTIONALIZED + module.operation.get_asm(enable_debug_info=True)
-    return module.operation.get_asm(enable_debug_info=True)
-
-
-RAW_FUNCTIONALIZED = "// raw program functionalized: run_decompositions({})\n"
-
-
-def _imported(program, level: str, symbolic: bool):
-    import copy
-
-    from torch_mlir import fx
-
-    # An empty table: the program as it stands, without torch-mlir's own decompositions.
-    table = None if level == "torch" else {}
+    if level == "torch":  # torch-mlir's own table, as its export_and_import applies it
+        program = program.run_decompositions(get_decomposition_table())
     output_type = "torch" if level == "torch" else "raw"
-    try:
-        return fx.export_and_import(copy.deepcopy(program), output_type=output_type,
-                                    decomposition_table=table,
-                                    import_symbolic_shape_expressions=symbolic)
-    except NotImplementedError as error:
-        if not symbolic or "sympy" not in str(error):
-            raise
-    # The importer translates only some symbolic expressions (no FloorDiv): without them.
-    return fx.export_and_import(program, output_type=output_type, decomposition_table=table)
-
-
-def _verifies(module) -> bool:
-    from torch_mlir import ir
-
-    try:
-        return module.operation.verify()
-    except ir.MLIRError:
-        return False
+    module = import_program(program, output_type, import_symbolic_shape_expressions=symbolic)
+    return module.operation.get_asm(enable_debug_info=True)
