@@ -14,9 +14,11 @@ A memo key of a calculation that may read ranges carries its function's
 
 from __future__ import annotations
 
+import operator
+
 from torch_mlir import ir
 
-from torch_refine.calculations.dim_facts import bound_symbol, function_argument
+from torch_refine.calculations.dim_facts import function_argument
 from torch_refine.ir import types
 from torch_refine.ir.polynomial import Polynomial, Symbol
 
@@ -35,13 +37,49 @@ def enclosing_function(op):
 
 
 def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
+    """The range of an argument dim: its bind's expression over `torch.symbolic_int`s
+    (a symbol, or sums and products of symbols and constants, as `s0 * 8` for an image
+    size exported as a multiple of 8)."""
     argument_number, dim = symbol
     if argument_number >= len(entry_block.arguments):
         return _SIZE
-    symbolic_int = bound_symbol(entry_block.arguments[argument_number], dim)
-    if symbolic_int is None or symbolic_int.owner.name != "torch.symbolic_int":
+    for use in entry_block.arguments[argument_number].uses:
+        bind = use.owner
+        if bind.name != _BIND or use.operand_number != 0:
+            continue
+        results = ir.AffineMapAttr(bind.attributes["shape_expressions"]).value.results
+        if dim < len(results):
+            least, greatest = _expression_range(results[dim], list(bind.operands)[1:])
+            return max(least, 0), greatest
+    return _SIZE
+
+
+_BIND = "torch.bind_symbolic_shape"
+
+
+def _expression_range(expression, symbols: list) -> Range:
+    if isinstance(expression, ir.AffineConstantExpr):
+        return expression.value, expression.value
+    if isinstance(expression, ir.AffineSymbolExpr):
+        return _symbolic_int_range(symbols[expression.position])
+    if not isinstance(expression, (ir.AffineAddExpr, ir.AffineMulExpr)):
         return _SIZE
-    attributes = symbolic_int.owner.attributes
+    (lhs_low, lhs_high), (rhs_low, rhs_high) = (
+        _expression_range(e, symbols) for e in (expression.lhs, expression.rhs))
+    if lhs_low < 0 or rhs_low < 0:
+        return _SIZE  # only sizes, whose parts are never negative
+    if isinstance(expression, ir.AffineAddExpr):
+        combine = operator.add
+    else:
+        combine = operator.mul
+    high = None if lhs_high is None or rhs_high is None else combine(lhs_high, rhs_high)
+    return combine(lhs_low, rhs_low), high
+
+
+def _symbolic_int_range(value: ir.Value) -> Range:
+    if not isinstance(value, ir.OpResult) or value.owner.name != "torch.symbolic_int":
+        return _SIZE
+    attributes = value.owner.attributes
     least = max(ir.IntegerAttr(attributes["min_val"]).value, 0)
     greatest = ir.IntegerAttr(attributes["max_val"]).value
     return least, None if greatest >= _UNBOUNDED else greatest

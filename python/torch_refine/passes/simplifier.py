@@ -471,9 +471,13 @@ def _element_fact(value: ir.Value, cache: dict) -> tuple | None:
     return None if polynomial is None else ("polynomial", format_polynomial(polynomial))
 
 
-def _shape_of_literal(value: ir.Value) -> types.TensorInfo | None:
-    """The sizes a yielded list literal states; `_set_item.t` users clobber elements."""
+def _shape_of_literal(value: ir.Value, yielded_by_if: bool = False) -> types.TensorInfo | None:
+    """The sizes a yielded list literal states; `_set_item.t` users clobber elements. An
+    If that yields a literal in each branch that completes states the dims the literals
+    agree on (the rank, at least, when the calculation could not decide the condition)."""
     producer = defining_op(value)
+    if producer is not None and producer.operation.name == "torch.prim.If":
+        return _shape_of_if(producer, value)
     if producer is None or producer.operation.name != "torch.prim.ListConstruct":
         return None
     dims: list[int | None] = []
@@ -487,9 +491,25 @@ def _shape_of_literal(value: ir.Value) -> types.TensorInfo | None:
         name = use.owner.operation.name
         if name == "torch.aten._set_item.t" and use.operand_number == 0:
             _clobber(dims, use.owner.operands[1])
-        elif name not in READ_ONLY_USERS:
+        elif name not in READ_ONLY_USERS and not (yielded_by_if and name == "torch.prim.If.yield"):
             return None
     return types.TensorInfo(tuple(dims), None)
+
+
+def _shape_of_if(if_op, value: ir.Value) -> types.TensorInfo | None:
+    if any(use.owner.operation.name not in READ_ONLY_USERS for use in value.uses):
+        return None
+    shapes = []
+    for region in if_op.regions:
+        operations = list(region.blocks[0].operations)
+        if any(op.operation.name == "torch.prim.RaiseException" for op in operations):
+            continue  # this branch never yields
+        shapes.append(_shape_of_literal(operations[-1].operands[value.result_number], True))
+    if not shapes or None in shapes or len({s.rank for s in shapes}) != 1:
+        return None
+    dims = tuple(d if all(s.sizes[i] == d for s in shapes) else None
+                 for i, d in enumerate(shapes[0].sizes))
+    return types.TensorInfo(dims, None)
 
 
 def _clobber(dims: list, index_value: ir.Value) -> None:

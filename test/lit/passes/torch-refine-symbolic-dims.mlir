@@ -320,3 +320,18 @@ func.func @reductions_over_products_of_dynamic_dims(%arg0: !torch.vtensor<[?,?,8
   %4 = torch.aten.sub.Tensor %arg0, %3, %int1 : !torch.vtensor<[?,?,8],f32>, !torch.vtensor, !torch.int -> !torch.vtensor
   return %2, %4 : !torch.vtensor, !torch.vtensor
 }
+
+// -----
+
+// batch_norm's size function takes another path for an empty input; with dynamic dims
+// neither is decided, and both paths yield a rank-4 list with 8 channels: the result
+// keeps them.
+// CHECK-LABEL: func.func @undecided_paths_that_agree_on_the_rank(
+// CHECK:         torch.aten.batch_norm {{.*}} -> !torch.vtensor<[?,8,?,?],f32>
+func.func @undecided_paths_that_agree_on_the_rank(%arg0: !torch.vtensor<[?,8,?,?],f32>, %w: !torch.vtensor<[8],f32>) -> !torch.vtensor {
+  %false = torch.constant.bool false
+  %momentum = torch.constant.float 1.000000e-01
+  %eps = torch.constant.float 1.000000e-05
+  %0 = torch.aten.batch_norm %arg0, %w, %w, %w, %w, %false, %momentum, %eps, %false : !torch.vtensor<[?,8,?,?],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.bool, !torch.float, !torch.float, !torch.bool -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
