@@ -31,7 +31,7 @@ from torch_refine.driver.passmanager import InternalPassError, PassManager, save
 from torch_refine.errors import RefinementError
 from torch_refine.ir import parsing, types
 from torch_refine.ir.erase import erase_tensor_types
-from torch_refine.ir.module import symbol_name
+from torch_refine.ir.module import erase_symbolic_shape_ops, symbol_name
 from torch_refine.library import loader as library_loader
 
 PIPELINE = "torch-refine-pipeline"
@@ -121,7 +121,7 @@ def export_and_import(
             refined = Refined(module, _count(module.operation))
     refined.input_names = names
     if output not in (OutputType.RAW, OutputType.TORCH):
-        _erase_symbolic_shape_ops(module)  # no backend lowering legalizes them
+        erase_symbolic_shape_ops(module.operation)
         backend_options = BackendLoweringOptions(
             allow_non_finites=fx_options.get("allow_non_finites", True))
         lower_mlir_module(fx_options.get("verbose", False), output, module, backend_options)
@@ -177,20 +177,6 @@ def _verifies(module: ir.Module) -> bool:
         return module.operation.verify()
     except ir.MLIRError:
         return False
-
-
-def _erase_symbolic_shape_ops(module: ir.Module) -> None:
-    found: list[ir.Operation] = []
-
-    def visit(op):
-        if op.name in ("torch.bind_symbolic_shape", "torch.symbolic_int"):
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    # Binding ops first: they are the symbols' only users.
-    for op in sorted(found, key=lambda op: op.name != "torch.bind_symbolic_shape"):
-        op.erase()
 
 
 def _with_buffers_in_state_dict(program):

@@ -20,6 +20,7 @@ from torch_mlir import ir
 
 from torch_refine.errors import RefinementError
 from torch_refine.ir import parsing
+from torch_refine.ir.module import erase_symbolic_shape_ops
 
 LINALG_PIPELINE = "torch-backend-to-linalg-on-tensors-backend-pipeline"
 # From linalg on tensors to the LLVM dialect: bufferize, make calling conventions
@@ -71,6 +72,7 @@ _SCALAR_CTYPES = {"i1": ctypes.c_bool, "i64": ctypes.c_int64, "f32": ctypes.c_fl
 def lower_to_linalg(module) -> ir.Module:
     """A copy of `module` (an `ir.Module`, a `Refined` or text) lowered to linalg on tensors."""
     copy = _copy(parsing.as_module(module))
+    erase_symbolic_shape_ops(copy.operation)
     _run(copy, f"builtin.module({LINALG_PIPELINE})", "lowering to linalg-on-tensors")
     return copy
 

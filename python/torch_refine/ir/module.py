@@ -48,3 +48,22 @@ def copy_body_before(op, arguments: list, before) -> tuple[list, list]:
     yielded = list(terminator.operands)
     copy.erase()
     return operations, yielded
+
+
+SYMBOLIC_SHAPE_OPS = ("torch.bind_symbolic_shape", "torch.symbolic_int")
+
+
+def erase_symbolic_shape_ops(module: ir.Operation) -> None:
+    """Erase `torch.symbolic_int` and `torch.bind_symbolic_shape`: no backend lowering of
+    torch-mlir legalizes them, and refinement has read what they say."""
+    found: list = []
+
+    def visit(op):
+        if op.name in SYMBOLIC_SHAPE_OPS:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    # Binding ops first: they are the symbols' only users.
+    for op in sorted(found, key=lambda op: op.name != "torch.bind_symbolic_shape"):
+        op.erase()

@@ -26,7 +26,7 @@ from torch_mlir import ir
 from torch_mlir.passmanager import PassManager
 
 from torch_refine import passes
-from torch_refine.ir.module import ops_in
+from torch_refine.ir.module import erase_symbolic_shape_ops, ops_in
 from torch_refine.passes.base import ModulePass, PassFailure
 from torch_refine.passes.pipelines import RefinePipeline
 
@@ -75,6 +75,7 @@ class BackendPipeline(ModulePass):
             if not keep_guards:
                 _erase_runtime_asserts(module)
                 _run(module, "canonicalize")  # their conditions are dead now
+            erase_symbolic_shape_ops(module)  # refinement has read them; no backend takes them
             _run(module, CONTRACT_CHECK)
             _run(module, f"torch-backend-to-{self.backend}-backend-pipeline")
 
