@@ -1052,6 +1052,7 @@ def aten〇gru〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype:
 
 _FLOAT_SWEEP = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 
+
 def _rnn_cell_shape(op: str, input: List[int], hidden: List[List[int]], w_ih: List[int],
                     w_hh: List[int], b_ih: Optional[List[int]], b_hh: Optional[List[int]],
                     gates: int) -> List[int]:
@@ -1186,7 +1187,8 @@ def aten〇gru_cell〡shape(input: List[int], hx: List[int], w_ih: List[int], w_
 def aten〇gru_cell〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype: Tuple[int, int], w_ih_rank_dtype: Tuple[int, int], w_hh_rank_dtype: Tuple[int, int], b_ih_rank_dtype: Optional[Tuple[int, int]] = None, b_hh_rank_dtype: Optional[Tuple[int, int]] = None) -> int:
     _check_rnn_cell_dtypes("gru_cell", input_rank_dtype, hx_rank_dtype, w_ih_rank_dtype,
                            w_hh_rank_dtype, b_ih_rank_dtype, b_hh_rank_dtype)
-    # The input's gates are added in place to the hidden state's, then the gates promote.
+    # The reset and update gates add the input's in place to the hidden state's; the new
+    # gate and the result promote.
     _hidden_gates_dtype("gru_cell", input_rank_dtype[1], hx_rank_dtype[1])
     ranks, dtypes = rank_dtype_lists([input_rank_dtype, hx_rank_dtype])
     result = promote_dtypes(ranks, dtypes)
