@@ -12,9 +12,15 @@ import torch
 import torch.jit._shape_functions as upstream
 
 from ._helpers import rank_dtype_lists
-from .promotion import is_complex_dtype, promote_dtypes
+from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, LongTensorOfShape, TensorOfShape
+from .testing import (
+    ErrorInvocation,
+    Invocation,
+    KernelErrorInvocation,
+    LongTensorOfShape,
+    TensorOfShape,
+)
 from .views import aten〇constant_pad_nd〡shape
 
 _SWEEP = (
@@ -961,6 +967,21 @@ def _upsample_output_size(op: str, input: List[int], output_size: Optional[List[
     return sizes
 
 
+def _upsample_2d_vec_shape(op: str, input: List[int], output_size: Optional[List[int]],
+                           scale_factors: Optional[List[float]]) -> List[int]:
+    """upsample_bilinear2d.vec and upsample_bicubic2d.vec as PyTorch's decompositions (what
+    FakeTensor and torch.export give) check them: they accept empty channels and spatial dims,
+    which the CPU and CUDA kernels reject."""
+    sizes = _upsample_output_size(op, input, output_size, scale_factors)
+    if len(input) != 4:
+        raise AssertionError(op + ": expected a 4D input")
+    for size in sizes:
+        # PyTorch accepts a zero size computed from scale_factors but not a given one.
+        if size < 0 or (size == 0 and output_size is not None):
+            raise AssertionError(op + ": output sizes should be greater than 0")
+    return [input[0], input[1], sizes[0], sizes[1]]
+
+
 @shape("aten.upsample_nearest2d.vec", invocations=[
     Invocation(_T(1, 2, 5, 5), [3, 4], None),
     Invocation(_T(1, 2, 5, 5), None, [2.0, 1.5]),
@@ -1010,19 +1031,51 @@ def aten〇upsample_nearest2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], o
     ErrorInvocation(_T(1, 2, 5, 5), None, False, [-1.0, 1.0]),
 ])
 def aten〇upsample_bilinear2d〇vec〡shape(input: List[int], output_size: Optional[List[int]], align_corners: bool, scale_factors: Optional[List[float]]) -> List[int]:
-    sizes = _upsample_output_size("upsample_bilinear2d", input, output_size, scale_factors)
-    if len(input) != 4:
-        raise AssertionError("upsample_bilinear2d: expected a 4D input")
-    for size in sizes:
-        # PyTorch accepts a zero size computed from scale_factors but not a given one.
-        if size < 0 or (size == 0 and output_size is not None):
-            raise AssertionError("upsample_bilinear2d: output sizes should be greater than 0")
-    return [input[0], input[1], sizes[0], sizes[1]]
+    return _upsample_2d_vec_shape("upsample_bilinear2d", input, output_size, scale_factors)
 
 
 @dtype("aten.upsample_bilinear2d.vec", invocations=[
     Invocation(_T(1, 2, 5, 5, dtype=d), [3, 4], False, None) for d in _SWEEP])
 def aten〇upsample_bilinear2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], align_corners: bool, scale_factors: Optional[List[float]]) -> int:
+    return input_rank_dtype[1]
+
+
+def _check_bicubic_dtype(dtype: int) -> None:
+    # The kernels compute float weights for floats (and, on CPU, uint8) only; the meta
+    # kernel accepts any dtype.
+    if not is_float_dtype(dtype) and dtype != 0:  # uint8
+        raise AssertionError("upsample_bicubic2d: expected a floating point or uint8 input")
+
+
+@shape("aten.upsample_bicubic2d.vec", invocations=[
+    Invocation(_T(1, 2, 5, 5), [3, 4], False, None),
+    Invocation(_T(1, 2, 5, 5), None, True, [2.0, 1.5]),
+    Invocation(_T(1, 2, 5, 7), None, False, [1.3, 0.5]),
+    Invocation(_T(0, 2, 5, 5), [3, 3], False, None),
+    Invocation(_T(1, 0, 5, 5), [3, 3], False, None),
+    Invocation(_T(1, 2, 0, 5), [3, 3], False, None),
+    Invocation(_T(1, 2, 5, 5), None, False, [0.1, 1.0]),
+    ErrorInvocation(_T(1, 2, 5, 5), [3, 3], False, [2.0, 1.5]),
+    ErrorInvocation(_T(1, 2, 5, 5), None, False, None),
+    ErrorInvocation(_T(2, 5, 5), [3, 3], False, None),
+    ErrorInvocation(_T(1, 1, 2, 5, 5), [3, 3], False, None),
+    ErrorInvocation(_T(1, 2, 5, 5), [3], False, None),
+    ErrorInvocation(_T(1, 2, 5, 5), None, False, [2.0]),
+    ErrorInvocation(_T(1, 2, 5, 5), [0, 3], False, None),
+    ErrorInvocation(_T(1, 2, 5, 5), [-1, 3], False, None),
+    ErrorInvocation(_T(1, 2, 5, 5), None, False, [-1.0, 1.0]),
+])
+def aten〇upsample_bicubic2d〇vec〡shape(input: List[int], output_size: Optional[List[int]], align_corners: bool, scale_factors: Optional[List[float]]) -> List[int]:
+    return _upsample_2d_vec_shape("upsample_bicubic2d", input, output_size, scale_factors)
+
+
+@dtype("aten.upsample_bicubic2d.vec", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=d), [3, 4], False, None)
+    for d in (torch.uint8, torch.float16, torch.bfloat16, torch.float32, torch.float64)] + [
+    KernelErrorInvocation(_T(1, 2, 5, 5, dtype=d), [3, 4], False, None)
+    for d in (torch.int32, torch.int64, torch.bool, torch.complex64)])
+def aten〇upsample_bicubic2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], align_corners: bool, scale_factors: Optional[List[float]]) -> int:
+    _check_bicubic_dtype(input_rank_dtype[1])
     return input_rank_dtype[1]
 
 
@@ -1569,6 +1622,30 @@ def aten〇upsample_bilinear2d〡shape(self: List[int], output_size: List[int], 
 @dtype("aten.upsample_bilinear2d", invocations=[
     Invocation(_T(1, 2, 5, 5, dtype=d), [7, 3], False) for d in _SWEEP])
 def aten〇upsample_bilinear2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], align_corners: bool, scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
+    return self_rank_dtype[1]
+
+
+@shape("aten.upsample_bicubic2d", invocations=[
+    Invocation(_T(1, 2, 5, 5), [7, 3], False),
+    Invocation(_T(0, 2, 5, 5), [3, 4], True, 0.5, 0.7),
+    Invocation(_T(1, 0, 5, 5), [3, 3], False),
+    Invocation(_T(1, 2, 0, 5), [3, 3], False),
+    ErrorInvocation(_T(1, 2, 5, 5), [3], False),
+    ErrorInvocation(_T(2, 5, 5), [3, 3], False),
+    ErrorInvocation(_T(1, 2, 5, 5), [3, 0], False),
+])
+def aten〇upsample_bicubic2d〡shape(self: List[int], output_size: List[int], align_corners: bool, scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> List[int]:
+    # As with bilinear, the decomposition accepts empty channels and spatial dims.
+    return _upsample_shape("upsample_bicubic2d", self, output_size, 2, False)
+
+
+@dtype("aten.upsample_bicubic2d", invocations=[
+    Invocation(_T(1, 2, 5, 5, dtype=d), [7, 3], False)
+    for d in (torch.uint8, torch.float16, torch.bfloat16, torch.float32, torch.float64)] + [
+    KernelErrorInvocation(_T(1, 2, 5, 5, dtype=d), [7, 3], False)
+    for d in (torch.int32, torch.int64, torch.bool, torch.complex64)])
+def aten〇upsample_bicubic2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], align_corners: bool, scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
+    _check_bicubic_dtype(self_rank_dtype[1])
     return self_rank_dtype[1]
 
 

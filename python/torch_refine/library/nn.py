@@ -1047,10 +1047,223 @@ def aten〇gru〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype:
     return input_rank_dtype[1], input_rank_dtype[1]
 
 
-# ---------------------------------------------------------------------------- more norms
+# ---------------------------------------------------------------------------- rnn cells
 
 
 _FLOAT_SWEEP = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
+def _rnn_cell_shape(op: str, input: List[int], hidden: List[List[int]], w_ih: List[int],
+                    w_hh: List[int], b_ih: Optional[List[int]], b_hh: Optional[List[int]],
+                    gates: int) -> List[int]:
+    """One step's hidden state sizes (PyTorch's check_rnn_cell_forward_* and gate checks).
+    Inputs and hidden states of other ranks than 2 are rejected (PyTorch accepts a few whose
+    gates happen to broadcast)."""
+    if len(input) != 2 or len(w_ih) != 2 or len(w_hh) != 2:
+        raise AssertionError(op + ": expected a 2D input and 2D weights")
+    if input[1] != w_ih[1]:
+        raise AssertionError(op + ": input has inconsistent input_size")
+    hidden_size = w_hh[1]
+    for hx in hidden:
+        if len(hx) != 2:
+            raise AssertionError(op + ": expected 2D hidden states")
+        if hx[0] != input[0]:
+            raise AssertionError(op + ": input batch size doesn't match the hidden state's")
+        if hx[1] != hidden_size:
+            raise AssertionError(op + ": hidden state has inconsistent hidden_size")
+    if w_ih[0] != gates * hidden_size or w_hh[0] != gates * hidden_size:
+        raise AssertionError(op + ": weights' first dim must be the gates times hidden_size")
+    gate_sizes = [input[0], gates * hidden_size]
+    for bias in (b_ih, b_hh):
+        # The bias is added in place to the gates (addmm), so it must broadcast to them.
+        if bias is not None and (len(bias) > 2 or broadcast_shapes([gate_sizes, bias]) != gate_sizes):
+            raise AssertionError(op + ": bias does not broadcast to the gates")
+    return [input[0], hidden_size]
+
+
+def _check_rnn_cell_dtypes(op: str, input_rank_dtype: Tuple[int, int], hx_rank_dtype: Tuple[int, int],
+                           w_ih_rank_dtype: Tuple[int, int], w_hh_rank_dtype: Tuple[int, int],
+                           b_ih_rank_dtype: Optional[Tuple[int, int]],
+                           b_hh_rank_dtype: Optional[Tuple[int, int]]) -> None:
+    """The matmuls want each weight (and its bias) in the dtype of what it multiplies (the
+    meta kernels do not check)."""
+    if w_ih_rank_dtype[1] != input_rank_dtype[1] or w_hh_rank_dtype[1] != hx_rank_dtype[1]:
+        raise AssertionError(op + ": each weight must have the dtype of what it multiplies")
+    if b_ih_rank_dtype is not None and b_ih_rank_dtype[1] != w_ih_rank_dtype[1]:
+        raise AssertionError(op + ": b_ih must have w_ih's dtype")
+    if b_hh_rank_dtype is not None and b_hh_rank_dtype[1] != w_hh_rank_dtype[1]:
+        raise AssertionError(op + ": b_hh must have w_hh's dtype")
+    if input_rank_dtype[1] == 11 or w_hh_rank_dtype[1] == 11:  # bool
+        raise AssertionError(op + ": the matmuls do not support bool")
+
+
+def _hidden_gates_dtype(op: str, input_dtype: int, hx_dtype: int) -> int:
+    """The gates of the simple cells and lstm_cell: the input's are added in place to the
+    hidden state's."""
+    if not _can_cast(input_dtype, hx_dtype):
+        raise AssertionError(op + ": the input's gates cannot be added to the hidden state's")
+    return hx_dtype
+
+
+def _cell_case(batch, input_size, hidden_size, gates, dtype=torch.float32, biases=True,
+               make=Invocation, hidden_count=1):
+    hx = [_T(batch, hidden_size, dtype=dtype) for _ in range(hidden_count)]
+    bias = [_T(gates * hidden_size, dtype=dtype)] * 2 if biases else []
+    return make(_T(batch, input_size, dtype=dtype), hx if hidden_count > 1 else hx[0],
+                _T(gates * hidden_size, input_size, dtype=dtype),
+                _T(gates * hidden_size, hidden_size, dtype=dtype), *bias)
+
+
+def _cell_shape_cases(gates: int, hidden_count: int = 1) -> List[Invocation]:
+    """Cases for the shape function of a cell with `gates` gates and `hidden_count` states."""
+    g = gates
+
+    def hx(*sizes):
+        return [_T(*sizes)] * hidden_count if hidden_count > 1 else _T(*sizes)
+
+    return [
+        _cell_case(2, 3, 5, g, hidden_count=hidden_count),
+        _cell_case(2, 3, 5, g, biases=False, hidden_count=hidden_count),
+        _cell_case(0, 3, 5, g, hidden_count=hidden_count),
+        _cell_case(2, 3, 0, g, hidden_count=hidden_count),
+        Invocation(_T(2, 3), hx(2, 5), _T(g * 5, 3), _T(g * 5, 5), _T(2, g * 5), _T(1)),
+        Invocation(_T(2, 3), hx(2, 5), _T(g * 5, 3), _T(g * 5, 5), _T(g * 5), None),
+        ErrorInvocation(_T(3), hx(5), _T(g * 5, 3), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 4), hx(2, 5), _T(g * 5, 3), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 3), hx(2, 4), _T(g * 5, 3), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 3), hx(3, 5), _T(g * 5, 3), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 3), hx(5), _T(g * 5, 3), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 3), hx(2, 5, 1), _T(g * 5, 3), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 4, 3), hx(2, 5), _T(g * 5, 3), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 3), hx(2, 5), _T((g + 1) * 5, 3), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 3), hx(2, 5), _T(g * 5, 3), _T((g + 1) * 5, 5)),
+        ErrorInvocation(_T(2, 3), hx(2, 5), _T(g * 5, 3, 1), _T(g * 5, 5)),
+        ErrorInvocation(_T(2, 3), hx(2, 5), _T(g * 5, 3), _T(g * 5)),
+        ErrorInvocation(_T(2, 3), hx(2, 5), _T(g * 5, 3), _T(g * 5, 5), _T(g * 5 + 1), None),
+        # (lstm_cell's meta kernel crashes on this one.)
+        KernelErrorInvocation(_T(2, 3), hx(2, 5), _T(g * 5, 3), _T(g * 5, 5), None,
+                              _T(1, 2, g * 5)),
+    ]
+
+
+def _cell_dtype_cases(gates: int, hidden_count: int = 1) -> List[Invocation]:
+    """Same-dtype cases, mixed input and hidden dtypes, and the CPU kernels' dtype errors."""
+    g = gates
+    f32, f64 = torch.float32, torch.float64
+
+    def hx(dtype):
+        return [_T(2, 5, dtype=dtype)] * hidden_count if hidden_count > 1 else _T(2, 5, dtype=dtype)
+
+    return ([_cell_case(2, 3, 5, g, dtype=d, hidden_count=hidden_count) for d in _FLOAT_SWEEP]
+            + [Invocation(_T(2, 3, dtype=a), hx(b), _T(g * 5, 3, dtype=a), _T(g * 5, 5, dtype=b))
+               for a, b in itertools.permutations(_FLOAT_SWEEP + (torch.int64,), 2)]
+            + [Invocation(_T(2, 3, dtype=torch.int8), hx(torch.int32),
+                          _T(g * 5, 3, dtype=torch.int8), _T(g * 5, 5, dtype=torch.int32)),
+               KernelInvocation(_T(2, 3), hx(f64), _T(g * 5, 3), _T(g * 5, 5, dtype=f64)),
+               KernelErrorInvocation(_T(2, 3, dtype=f64), hx(f32), _T(g * 5, 3), _T(g * 5, 5)),
+               KernelErrorInvocation(_T(2, 3), hx(f64), _T(g * 5, 3), _T(g * 5, 5)),
+               KernelErrorInvocation(_T(2, 3), hx(f32), _T(g * 5, 3), _T(g * 5, 5),
+                                     _T(g * 5, dtype=f64), None),
+               KernelErrorInvocation(_T(2, 3), hx(f32), _T(g * 5, 3), _T(g * 5, 5),
+                                     None, _T(g * 5, dtype=f64)),
+               KernelErrorInvocation(_T(2, 3, dtype=torch.bool), hx(torch.bool),
+                                     _T(g * 5, 3, dtype=torch.bool),
+                                     _T(g * 5, 5, dtype=torch.bool))])
+
+
+def _integer_cell_cases(gates: int, make) -> List[Invocation]:
+    return [_cell_case(2, 3, 5, gates, dtype=d, make=make, hidden_count=1)
+            for d in (torch.uint8, torch.int32, torch.int64)]
+
+
+@shape("aten.gru_cell", invocations=_cell_shape_cases(3))
+def aten〇gru_cell〡shape(input: List[int], hx: List[int], w_ih: List[int], w_hh: List[int], b_ih: Optional[List[int]] = None, b_hh: Optional[List[int]] = None) -> List[int]:
+    return _rnn_cell_shape("gru_cell", input, [hx], w_ih, w_hh, b_ih, b_hh, 3)
+
+
+@dtype("aten.gru_cell", invocations=_cell_dtype_cases(3)
+       + [_cell_case(2, 3, 5, 3, dtype=torch.complex64)]
+       + _integer_cell_cases(3, ErrorInvocation))
+def aten〇gru_cell〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype: Tuple[int, int], w_ih_rank_dtype: Tuple[int, int], w_hh_rank_dtype: Tuple[int, int], b_ih_rank_dtype: Optional[Tuple[int, int]] = None, b_hh_rank_dtype: Optional[Tuple[int, int]] = None) -> int:
+    _check_rnn_cell_dtypes("gru_cell", input_rank_dtype, hx_rank_dtype, w_ih_rank_dtype,
+                           w_hh_rank_dtype, b_ih_rank_dtype, b_hh_rank_dtype)
+    # The reset and update gates add the input's in place to the hidden state's; the new
+    # gate and the result promote.
+    _hidden_gates_dtype("gru_cell", input_rank_dtype[1], hx_rank_dtype[1])
+    ranks, dtypes = rank_dtype_lists([input_rank_dtype, hx_rank_dtype])
+    result = promote_dtypes(ranks, dtypes)
+    # The gates' sigmoid and tanh results are written back into integer gates.
+    _check_float_or_complex("gru_cell", result)
+    return result
+
+
+@shape("aten.lstm_cell", invocations=_cell_shape_cases(4, 2) + [
+    ErrorInvocation(_T(2, 3), [_T(2, 5)], _T(20, 3), _T(20, 5)),
+    ErrorInvocation(_T(2, 3), [_T(2, 5), _T(2, 4)], _T(20, 3), _T(20, 5)),
+    ErrorInvocation(_T(2, 3), [_T(2, 5), _T(3, 5)], _T(20, 3), _T(20, 5)),
+])
+def aten〇lstm_cell〡shape(input: List[int], hx: List[List[int]], w_ih: List[int], w_hh: List[int], b_ih: Optional[List[int]] = None, b_hh: Optional[List[int]] = None) -> Tuple[List[int], List[int]]:
+    if len(hx) != 2:
+        raise AssertionError("lstm_cell: expected two hidden states")
+    sizes = _rnn_cell_shape("lstm_cell", input, hx, w_ih, w_hh, b_ih, b_hh, 4)
+    return sizes, sizes
+
+
+@dtype("aten.lstm_cell", invocations=_cell_dtype_cases(4, 2) + [
+    _cell_case(2, 3, 5, 4, dtype=torch.complex64, hidden_count=2),
+    Invocation(_T(2, 3), [_T(2, 5), _T(2, 5, dtype=torch.float64)], _T(20, 3), _T(20, 5)),
+    Invocation(_T(2, 3), [_T(2, 5), _T(2, 5, dtype=torch.float16)], _T(20, 3), _T(20, 5)),
+    ErrorInvocation(LongTensorOfShape(2, 3), [LongTensorOfShape(2, 5)] * 2,
+                    LongTensorOfShape(20, 3), LongTensorOfShape(20, 5)),
+])
+def aten〇lstm_cell〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype: List[Tuple[int, int]], w_ih_rank_dtype: Tuple[int, int], w_hh_rank_dtype: Tuple[int, int], b_ih_rank_dtype: Optional[Tuple[int, int]] = None, b_hh_rank_dtype: Optional[Tuple[int, int]] = None) -> Tuple[int, int]:
+    if len(hx_rank_dtype) != 2:
+        raise AssertionError("lstm_cell: expected two hidden states")
+    _check_rnn_cell_dtypes("lstm_cell", input_rank_dtype, hx_rank_dtype[0], w_ih_rank_dtype,
+                           w_hh_rank_dtype, b_ih_rank_dtype, b_hh_rank_dtype)
+    gates = _hidden_gates_dtype("lstm_cell", input_rank_dtype[1], hx_rank_dtype[0][1])
+    # As in gru_cell, the gates' activations are written back into the gates.
+    _check_float_or_complex("lstm_cell", gates)
+    ranks, dtypes = rank_dtype_lists([(2, gates), hx_rank_dtype[1]])
+    result = promote_dtypes(ranks, dtypes)
+    return result, result
+
+
+@shape("aten.rnn_tanh_cell", invocations=_cell_shape_cases(1))
+def aten〇rnn_tanh_cell〡shape(input: List[int], hx: List[int], w_ih: List[int], w_hh: List[int], b_ih: Optional[List[int]] = None, b_hh: Optional[List[int]] = None) -> List[int]:
+    return _rnn_cell_shape("rnn_tanh_cell", input, [hx], w_ih, w_hh, b_ih, b_hh, 1)
+
+
+@dtype("aten.rnn_tanh_cell", invocations=_cell_dtype_cases(1)
+       + [_cell_case(2, 3, 5, 1, dtype=torch.complex64)]
+       + _integer_cell_cases(1, Invocation)
+       + [Invocation(LongTensorOfShape(2, 3), _T(2, 5), LongTensorOfShape(5, 3), _T(5, 5))])
+def aten〇rnn_tanh_cell〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype: Tuple[int, int], w_ih_rank_dtype: Tuple[int, int], w_hh_rank_dtype: Tuple[int, int], b_ih_rank_dtype: Optional[Tuple[int, int]] = None, b_hh_rank_dtype: Optional[Tuple[int, int]] = None) -> int:
+    _check_rnn_cell_dtypes("rnn_tanh_cell", input_rank_dtype, hx_rank_dtype, w_ih_rank_dtype,
+                           w_hh_rank_dtype, b_ih_rank_dtype, b_hh_rank_dtype)
+    result = _hidden_gates_dtype("rnn_tanh_cell", input_rank_dtype[1], hx_rank_dtype[1])
+    # tanh of integer gates is a float of the default dtype.
+    return result if is_float_dtype(result) or is_complex_dtype(result) else 6  # float32
+
+
+@shape("aten.rnn_relu_cell", invocations=_cell_shape_cases(1))
+def aten〇rnn_relu_cell〡shape(input: List[int], hx: List[int], w_ih: List[int], w_hh: List[int], b_ih: Optional[List[int]] = None, b_hh: Optional[List[int]] = None) -> List[int]:
+    return _rnn_cell_shape("rnn_relu_cell", input, [hx], w_ih, w_hh, b_ih, b_hh, 1)
+
+
+@dtype("aten.rnn_relu_cell", invocations=_cell_dtype_cases(1)
+       + [KernelErrorInvocation(*_cell_case(2, 3, 5, 1, dtype=torch.complex64).args)]
+       + _integer_cell_cases(1, Invocation))
+def aten〇rnn_relu_cell〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype: Tuple[int, int], w_ih_rank_dtype: Tuple[int, int], w_hh_rank_dtype: Tuple[int, int], b_ih_rank_dtype: Optional[Tuple[int, int]] = None, b_hh_rank_dtype: Optional[Tuple[int, int]] = None) -> int:
+    _check_rnn_cell_dtypes("rnn_relu_cell", input_rank_dtype, hx_rank_dtype, w_ih_rank_dtype,
+                           w_hh_rank_dtype, b_ih_rank_dtype, b_hh_rank_dtype)
+    result = _hidden_gates_dtype("rnn_relu_cell", input_rank_dtype[1], hx_rank_dtype[1])
+    if is_complex_dtype(result):
+        raise AssertionError("rnn_relu_cell: relu does not support complex")  # clamp's CPU kernel
+    return result
+
+
+# ---------------------------------------------------------------------------- more norms
 
 
 @shape("aten.rms_norm", invocations=[
@@ -1104,6 +1317,63 @@ def aten〇_weight_norm_interface〡dtype(v_rank_dtype: Tuple[int, int], g_rank_
         raise AssertionError("_weight_norm_interface: a float64 v cannot have a float32 norm")
     ranks, dtypes = rank_dtype_lists([v_rank_dtype, g_rank_dtype])
     return promote_dtypes(ranks, dtypes), norm_dtype
+
+
+@shape("aten._weight_norm", invocations=[
+    Invocation(_T(4, 3, 2), _T(4, 1, 1)),
+    Invocation(_T(4, 3, 2), _T(1, 3, 1), 1),
+    Invocation(_T(4, 3, 2), _T(1, 1, 2), 2),
+    Invocation(_T(4, 3, 2), _T(1, 3, 1), -2),
+    Invocation(_T(4, 3, 2), _T(), -1),
+    Invocation(_T(4, 3, 2), _T(4, 1, 1), -1),
+    Invocation(_T(4, 3, 2), _T(4, 3, 2)),
+    Invocation(_T(4, 3, 2), _T(2, 4, 3, 2)),
+    Invocation(_T(4, 3, 4), _T(4), 0),
+    Invocation(_T(4), _T(4)),
+    Invocation(_T(8, 4, 16), _T(1, 1, 16), 2),
+    ErrorInvocation(_T(4, 3, 2), _T(1, 1, 2), 3),
+    ErrorInvocation(_T(4, 3, 2), _T(1, 1, 2), -4),
+    ErrorInvocation(_T(4, 3, 2), _T(5, 1, 1)),
+    ErrorInvocation(_T(4, 3, 2), _T(4)),
+    KernelErrorInvocation(_T(), _T()),
+    KernelErrorInvocation(_T(), _T(), -1),
+])
+def aten〇_weight_norm〡shape(v: List[int], g: List[int], dim: int = 0) -> List[int]:
+    # v * (g / norm), the norm taken over every dim but `dim` (over all of them for -1).
+    # PyTorch's CPU kernel for dim 0 and the last dim reads g without checking its shape;
+    # this follows the meta kernel, which broadcasts.
+    if len(v) == 0:
+        raise AssertionError("_weight_norm: v must have at least one dim")
+    norm: List[int] = []
+    if dim != -1:
+        kept = upstream.maybe_wrap_dim(dim, len(v))
+        for i in range(len(v)):
+            norm.append(v[i] if i == kept else 1)
+    return broadcast_shapes([v, g, norm])
+
+
+@dtype("aten._weight_norm", invocations=[
+    Invocation(_T(4, 3, dtype=d), _T(4, 1, dtype=d)) for d in _FLOAT_SWEEP] + [
+    Invocation(_T(4, 3, 2, dtype=a), _T(1, 3, 1, dtype=b), 1)
+    for a, b in itertools.product(_FLOAT_SWEEP, _FLOAT_SWEEP)] + [
+    Invocation(_T(4, 3, dtype=torch.float64), _T(dtype=torch.float32), -1),
+    Invocation(_T(4, 3, dtype=torch.complex64), _T(), -1),
+    KernelErrorInvocation(_T(4, 3, dtype=torch.float32), _T(4, 1, dtype=torch.float64)),
+    KernelErrorInvocation(_T(4, 3, dtype=torch.float16), _T(1, 3, dtype=torch.bfloat16), 1),
+    KernelErrorInvocation(_T(4, 3, dtype=torch.complex64), _T(4, 1, dtype=torch.complex64)),
+    ErrorInvocation(LongTensorOfShape(4, 3), LongTensorOfShape(4, 1)),
+    ErrorInvocation(LongTensorOfShape(4, 3, 2), _T(1, 3, 1), 1),
+])
+def aten〇_weight_norm〡dtype(v_rank_dtype: Tuple[int, int], g_rank_dtype: Tuple[int, int], dim: int = 0) -> int:
+    v_rank, v_dtype = v_rank_dtype
+    if dim == 0 or dim == v_rank - 1:
+        # The fused kernel (_weight_norm_interface) wants one float dtype.
+        if not is_float_dtype(v_dtype) or g_rank_dtype[1] != v_dtype:
+            raise AssertionError("_weight_norm: v and g must have the same floating dtype")
+        return v_dtype
+    _check_float_or_complex("_weight_norm", v_dtype)
+    ranks, dtypes = rank_dtype_lists([v_rank_dtype, g_rank_dtype])
+    return promote_dtypes(ranks, dtypes)
 
 
 # ---------------------------------------------------------------------------- more embedding

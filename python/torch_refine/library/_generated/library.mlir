@@ -1611,6 +1611,49 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten._weight_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int) -> !torch.int {
+    %str = torch.constant.str "_weight_norm"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: _weight_norm: v and g must have the same floating dtype"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0:2 = torch.prim.TupleUnpack %arg0 : !torch.tuple<int, int> -> !torch.int, !torch.int
+    %1 = torch.aten.eq.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %4 = torch.aten.sub.int %0#0, %int1 : !torch.int, !torch.int -> !torch.int
+      %5 = torch.aten.eq.int %arg2, %4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %5 : !torch.bool
+    }
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      %4 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0#1) : (!torch.int) -> !torch.bool
+      %5 = torch.aten.__not__ %4 : !torch.bool -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %8 = torch.aten.ne.int %7, %0#1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %8 : !torch.bool
+      }
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield %0#1 : !torch.int
+    } else {
+      %4 = func.call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %0#1) : (!torch.str, !torch.int) -> !torch.none
+      %5 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+      %6 = func.call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%5) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+      %7:2 = torch.prim.TupleUnpack %6 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+      %8 = torch.promote_dtypes %7#0, %7#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      torch.prim.If.yield %8 : !torch.int
+    }
+    return %3 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._weight_norm_interface(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int) -> !torch.tuple<int, int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _weight_norm_interface: a float64 v cannot have a float32 norm"
@@ -5011,6 +5054,20 @@ module {
     %2 = torch.prim.TupleConstruct %0, %1 : !torch.int, !torch.int -> !torch.tuple<int, int>
     return %2 : !torch.tuple<int, int>
   }
+  func.func @__torch_refine_dtype_fn.aten.gru_cell(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %str = torch.constant.str "gru_cell"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.nn._check_rnn_cell_dtypes(%str, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5) : (!torch.str, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._hidden_gates_dtype(%str, %1, %2) : (!torch.str, !torch.int, !torch.int) -> !torch.int
+    %4 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%4) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %6:2 = torch.prim.TupleUnpack %5 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %7 = torch.promote_dtypes %6#0, %6#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %7) : (!torch.str, !torch.int) -> !torch.none
+    return %7 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.gt.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.gt.Scalar: complex tensors are not supported"
     %none = torch.constant.none
@@ -6389,6 +6446,37 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.prim.TupleConstruct %0, %0, %0 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
     return %1 : !torch.tuple<int, int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.lstm_cell(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<tuple<int, int>>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.optional<tuple<int, int>>) -> !torch.tuple<int, int> {
+    %str = torch.constant.str "lstm_cell"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: lstm_cell: expected two hidden states"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<tuple<int, int>> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._check_rnn_cell_dtypes(%str, %arg0, %2, %arg2, %arg3, %arg4, %arg5) : (!torch.str, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.none
+    %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+    %6 = torch.prim.TupleIndex %5, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %7 = call @__torch_refine_helper.torch_refine.library.nn._hidden_gates_dtype(%str, %4, %6) : (!torch.str, !torch.int, !torch.int) -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %7) : (!torch.str, !torch.int) -> !torch.none
+    %9 = torch.prim.TupleConstruct %int2, %7 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    %10 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+    %11 = torch.prim.ListConstruct %9, %10 : (!torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.list<tuple<int, int>>
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%11) : (!torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>>
+    %13:2 = torch.prim.TupleUnpack %12 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
+    %14 = torch.promote_dtypes %13#0, %13#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    %15 = torch.prim.TupleConstruct %14, %14 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %15 : !torch.tuple<int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.lt.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %str = torch.constant.str "AssertionError: aten.lt.Scalar: complex tensors are not supported"
@@ -8164,6 +8252,47 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %0) : (!torch.str, !torch.int) -> !torch.none
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.rnn_relu_cell(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: rnn_relu_cell: relu does not support complex"
+    %str_0 = torch.constant.str "rnn_relu_cell"
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.nn._check_rnn_cell_dtypes(%str_0, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5) : (!torch.str, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._hidden_gates_dtype(%str_0, %1, %2) : (!torch.str, !torch.int, !torch.int) -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%3) : (!torch.int) -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %3 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.rnn_tanh_cell(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "rnn_tanh_cell"
+    %int1 = torch.constant.int 1
+    %int6 = torch.constant.int 6
+    %0 = call @__torch_refine_helper.torch_refine.library.nn._check_rnn_cell_dtypes(%str, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5) : (!torch.str, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.tuple<int, int>, !torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.none
+    %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._hidden_gates_dtype(%str, %1, %2) : (!torch.str, !torch.int, !torch.int) -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%3) : (!torch.int) -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %7 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%3) : (!torch.int) -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    }
+    %6 = torch.prim.If %5 -> (!torch.int) {
+      torch.prim.If.yield %3 : !torch.int
+    } else {
+      torch.prim.If.yield %int6 : !torch.int
+    }
+    return %6 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.roll(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -10588,6 +10717,20 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.upsample_bicubic2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_bicubic_dtype(%0) : (!torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.upsample_bicubic2d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_bicubic_dtype(%0) : (!torch.int) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_bilinear2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -14336,6 +14479,27 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_bicubic_dtype(%arg0: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: upsample_bicubic2d: expected a floating point or uint8 input"
+    %false = torch.constant.bool false
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg0) : (!torch.int) -> !torch.bool
+    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %3 = torch.aten.ne.int %arg0, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %3 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_divisor(%arg0: !torch.str, %arg1: !torch.optional<int>) -> !torch.none {
     %str = torch.constant.str "AssertionError: "
     %str_0 = torch.constant.str ": divisor must be not zero"
@@ -15606,6 +15770,61 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     %8 = torch.prim.TupleConstruct %4, %5 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
     return %8 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._upsample_2d_vec_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<float>>) -> !torch.list<int> {
+    %str = torch.constant.str ": output sizes should be greater than 0"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str ": expected a 4D input"
+    %int4 = torch.constant.int 4
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_output_size(%arg0, %arg1, %arg2, %arg3) : (!torch.str, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<float>>) -> !torch.list<int>
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %1, %int4 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      %9 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %9 = torch.aten.__getitem__.t %0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %12 = torch.aten.eq.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+        %13 = torch.prim.If %12 -> (!torch.bool) {
+          %14 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+          torch.prim.If.yield %14 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If.yield %13 : !torch.bool
+      }
+      torch.prim.If %11 -> () {
+        %12 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %13 = torch.aten.add.str %str_0, %12 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.__getitem__.t %0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.__getitem__.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.prim.ListConstruct %4, %5, %6, %7 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    return %8 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._upsample_output_size(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<float>>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -20713,6 +20932,91 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_rnn_cell_dtypes(%arg0: !torch.str, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.optional<tuple<int, int>>, %arg6: !torch.optional<tuple<int, int>>) -> !torch.none {
+    %str = torch.constant.str ": the matmuls do not support bool"
+    %str_0 = torch.constant.str ": b_hh must have w_hh's dtype"
+    %str_1 = torch.constant.str ": b_ih must have w_ih's dtype"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: "
+    %str_3 = torch.constant.str ": each weight must have the dtype of what it multiplies"
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int11 = torch.constant.int 11
+    %0 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = torch.prim.TupleIndex %arg4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %12 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %13 = torch.aten.ne.int %11, %12 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      %11 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__isnot__ %arg5, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %11 = torch.prim.unchecked_cast %arg5 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %12 = torch.prim.TupleIndex %11, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %13 = torch.prim.TupleIndex %arg3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %14 = torch.aten.ne.int %12, %13 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      %11 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.__isnot__ %arg6, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      %11 = torch.prim.unchecked_cast %arg6 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %12 = torch.prim.TupleIndex %11, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %13 = torch.prim.TupleIndex %arg4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %14 = torch.aten.ne.int %12, %13 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      %11 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %9 = torch.aten.eq.int %8, %int11 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %11 = torch.prim.TupleIndex %arg4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %12 = torch.aten.eq.int %11, %int11 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %12 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      %11 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_trilinear_product(%arg0: !torch.list<list<int>>, %arg1: !torch.list<list<bool>>, %arg2: !torch.list<bool>, %arg3: !torch.list<int>, %arg4: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: _trilinear: the product does not fit the output"
     %str_0 = torch.constant.str "AssertionError: _trilinear: an input is shorter than the unrolled dim"
@@ -20805,6 +21109,22 @@ module {
       torch.prim.If.yield %arg0 : !torch.int
     }
     return %2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._hidden_gates_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": the input's gates cannot be added to the hidden state's"
+    %0 = call @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%arg1, %arg2) : (!torch.int, !torch.int) -> !torch.bool
+    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
+    torch.prim.If %1 -> () {
+      %2 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %3 = torch.aten.add.str %str, %2 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %arg2 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %str = torch.constant.str ": input's trailing dims do not match normalized_shape"
@@ -20960,6 +21280,170 @@ module {
       torch.prim.If.yield %11 : !torch.tuple<int, int, int>
     }
     return %7 : !torch.tuple<int, int, int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_cell_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<list<int>>, %arg7: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str ": bias does not broadcast to the gates"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str ": weights' first dim must be the gates times hidden_size"
+    %str_1 = torch.constant.str ": hidden state has inconsistent hidden_size"
+    %str_2 = torch.constant.str ": input batch size doesn't match the hidden state's"
+    %str_3 = torch.constant.str ": expected 2D hidden states"
+    %str_4 = torch.constant.str ": input has inconsistent input_size"
+    %none = torch.constant.none
+    %str_5 = torch.constant.str "AssertionError: "
+    %str_6 = torch.constant.str ": expected a 2D input and 2D weights"
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %22 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+      %23 = torch.aten.ne.int %22, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %23 : !torch.bool
+    }
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %22 = torch.aten.len.t %arg4 : !torch.list<int> -> !torch.int
+      %23 = torch.aten.ne.int %22, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %23 : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      %22 = torch.aten.add.str %arg0, %str_6 : !torch.str, !torch.str -> !torch.str
+      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg3, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      %22 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.__getitem__.t %arg4, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %8 = torch.aten.len.t %arg2 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %8, %true, init() {
+    ^bb0(%arg8: !torch.int):
+      %22 = torch.aten.__getitem__.t %arg2, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %23 = torch.aten.len.t %22 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.ne.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %24 -> () {
+        %30 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+        %31 = torch.aten.add.str %str_5, %30 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %25 = torch.aten.__getitem__.t %22, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %26 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %27 = torch.aten.ne.int %25, %26 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %27 -> () {
+        %30 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+        %31 = torch.aten.add.str %str_5, %30 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %28 = torch.aten.__getitem__.t %22, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %29 = torch.aten.ne.int %28, %7 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %29 -> () {
+        %30 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+        %31 = torch.aten.add.str %str_5, %30 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %9 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %10 = torch.aten.mul.int %arg7, %7 : !torch.int, !torch.int -> !torch.int
+    %11 = torch.aten.ne.int %9, %10 : !torch.int, !torch.int -> !torch.bool
+    %12 = torch.prim.If %11 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %22 = torch.aten.__getitem__.t %arg4, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %23 = torch.aten.mul.int %arg7, %7 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.ne.int %22, %23 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
+    }
+    torch.prim.If %12 -> () {
+      %22 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %13 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %14 = torch.aten.mul.int %arg7, %7 : !torch.int, !torch.int -> !torch.int
+    %15 = torch.prim.ListConstruct %13, %14 : (!torch.int, !torch.int) -> !torch.list<int>
+    %16 = torch.aten.__isnot__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.bool) {
+      %22 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
+      %23 = torch.aten.len.t %22 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.gt.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
+      %25 = torch.prim.If %24 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %26 = torch.prim.ListConstruct %15, %22 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+        %27 = func.call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%26) : (!torch.list<list<int>>) -> !torch.list<int>
+        %28 = torch.aten.ne.int_list %27, %15 : !torch.list<int>, !torch.list<int> -> !torch.bool
+        torch.prim.If.yield %28 : !torch.bool
+      }
+      torch.prim.If.yield %25 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %17 -> () {
+      %22 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %18 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %19 = torch.prim.If %18 -> (!torch.bool) {
+      %22 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %23 = torch.aten.len.t %22 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.gt.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
+      %25 = torch.prim.If %24 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %26 = torch.prim.ListConstruct %15, %22 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+        %27 = func.call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%26) : (!torch.list<list<int>>) -> !torch.list<int>
+        %28 = torch.aten.ne.int_list %27, %15 : !torch.list<int>, !torch.list<int> -> !torch.bool
+        torch.prim.If.yield %28 : !torch.bool
+      }
+      torch.prim.If.yield %25 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %19 -> () {
+      %22 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %20 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %21 = torch.prim.ListConstruct %20, %7 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %21 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<list<int>>, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.int, %arg7: !torch.bool, %arg8: !torch.bool, %arg9: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
     %str = torch.constant.str ": a hidden-to-hidden weight does not match the hidden size"
@@ -26279,6 +26763,47 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.views._view(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten._weight_norm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _weight_norm: v must have at least one dim"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %3 = torch.aten.ne.int %arg2, %int-1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %6, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %8, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %9 = torch.aten.eq.int %arg3, %7 : !torch.int, !torch.int -> !torch.bool
+        %10 = torch.prim.If %9 -> (!torch.int) {
+          %12 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+          torch.prim.If.yield %12 : !torch.int
+        } else {
+          torch.prim.If.yield %int1 : !torch.int
+        }
+        %11 = torch.aten.append.t %2, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.prim.ListConstruct %arg0, %arg1, %2 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%4) : (!torch.list<list<int>>) -> !torch.list<int>
+    return %5 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten._weight_norm_interface(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.tuple<list<int>, list<int>> {
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
@@ -29581,6 +30106,13 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %arg1, %arg2, %0, %arg3, %arg4, %arg7, %arg8, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
     return %1 : !torch.tuple<list<int>, list<int>>
   }
+  func.func @__torch_refine_shape_fn.aten.gru_cell(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>) -> !torch.list<int> {
+    %str = torch.constant.str "gru_cell"
+    %int3 = torch.constant.int 3
+    %0 = torch.prim.ListConstruct %arg1 : (!torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_cell_shape(%str, %arg0, %0, %arg2, %arg3, %arg4, %arg5, %int3) : (!torch.str, !torch.list<int>, !torch.list<list<int>>, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.int) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.gt.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -30478,6 +31010,24 @@ module {
     %19 = torch.prim.ListConstruct %14, %16, %18 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
     %20 = torch.prim.TupleConstruct %13#0, %13#1, %19 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
     return %20 : !torch.tuple<list<int>, list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.lstm_cell(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>> {
+    %str = torch.constant.str "lstm_cell"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: lstm_cell: expected two hidden states"
+    %int2 = torch.constant.int 2
+    %int4 = torch.constant.int 4
+    %0 = torch.aten.len.t %arg1 : !torch.list<list<int>> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.nn._rnn_cell_shape(%str, %arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %int4) : (!torch.str, !torch.list<int>, !torch.list<list<int>>, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.int) -> !torch.list<int>
+    %3 = torch.prim.TupleConstruct %2, %2 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %3 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.lt.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -32421,6 +32971,20 @@ module {
     %2 = torch.prim.TupleIndex %1, %int0 : !torch.tuple<list<int>, list<int>, list<int>>, !torch.int -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.rnn_relu_cell(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>) -> !torch.list<int> {
+    %str = torch.constant.str "rnn_relu_cell"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct %arg1 : (!torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_cell_shape(%str, %arg0, %0, %arg2, %arg3, %arg4, %arg5, %int1) : (!torch.str, !torch.list<int>, !torch.list<list<int>>, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.int) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.rnn_tanh_cell(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>) -> !torch.list<int> {
+    %str = torch.constant.str "rnn_tanh_cell"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct %arg1 : (!torch.list<int>) -> !torch.list<list<int>>
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_cell_shape(%str, %arg0, %0, %arg2, %arg3, %arg4, %arg5, %int1) : (!torch.str, !torch.list<int>, !torch.list<list<int>>, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.int) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.roll(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
     %str = torch.constant.str "AssertionError: roll: shifts and dimensions must align"
@@ -33814,6 +34378,18 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg0, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.upsample_bicubic2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %str = torch.constant.str "upsample_bicubic2d"
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%str, %arg0, %arg1, %int2, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.upsample_bicubic2d.vec(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.list<int> {
+    %str = torch.constant.str "upsample_bicubic2d"
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_2d_vec_shape(%str, %arg0, %arg1, %arg3) : (!torch.str, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<float>>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.upsample_bilinear2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.list<int> {
     %false = torch.constant.bool false
     %str = torch.constant.str "upsample_bilinear2d"
@@ -33822,55 +34398,9 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.upsample_bilinear2d.vec(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: upsample_bilinear2d: output sizes should be greater than 0"
-    %false = torch.constant.bool false
-    %true = torch.constant.bool true
-    %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: upsample_bilinear2d: expected a 4D input"
-    %str_1 = torch.constant.str "upsample_bilinear2d"
-    %int4 = torch.constant.int 4
-    %int0 = torch.constant.int 0
-    %int1 = torch.constant.int 1
-    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_output_size(%str_1, %arg0, %arg1, %arg3) : (!torch.str, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<float>>) -> !torch.list<int>
-    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %2 = torch.aten.ne.int %1, %int4 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %2 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %3 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %3, %true, init() {
-    ^bb0(%arg4: !torch.int):
-      %9 = torch.aten.__getitem__.t %0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
-      %11 = torch.prim.If %10 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %12 = torch.aten.eq.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
-        %13 = torch.prim.If %12 -> (!torch.bool) {
-          %14 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-          torch.prim.If.yield %14 : !torch.bool
-        } else {
-          torch.prim.If.yield %false : !torch.bool
-        }
-        torch.prim.If.yield %13 : !torch.bool
-      }
-      torch.prim.If %11 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %4 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %5 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.aten.__getitem__.t %0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %7 = torch.aten.__getitem__.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %8 = torch.prim.ListConstruct %4, %5, %6, %7 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
-    return %8 : !torch.list<int>
+    %str = torch.constant.str "upsample_bilinear2d"
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_2d_vec_shape(%str, %arg0, %arg1, %arg3) : (!torch.str, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<float>>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.upsample_nearest1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<float>) -> !torch.list<int> {
     %true = torch.constant.bool true
