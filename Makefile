@@ -6,7 +6,7 @@
 #                pipelines, backend lowerings, JIT against eager, export_and_import)
 #   make lint    ruff over the package, tests, tools and benchmark
 #   make fuzz    the differential fuzzer against PyTorch at 3,000 cases (FUZZ_FLAGS)
-#   make corpus  the three-level model corpus (docs/corpus.md)
+#   make corpus  the three-level model corpus (docs/corpus.md); CI runs it after make test
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python

@@ -29,6 +29,16 @@ MEASURED_EXACT = {
 }
 
 
+
+
+def _importer_mistyped(row: dict) -> bool:
+    """torch-mlir's FX importer types `prim.NumToTensor.Scalar` of a float as f32, where
+    the op gives float64 (PyTorch's prim::NumToTensor, and torch-mlir's own folder):
+    docs/corpus.md, "Contradictions with the imported types"."""
+    return (row["op"] == "torch.prim.NumToTensor.Scalar" and row["refined"].endswith(",f64>")
+            and row["truth"].endswith(",f32>"))
+
+
 @pytest.fixture(scope="module")
 def outcomes() -> list[Outcome]:
     if not OUTCOMES.exists():
@@ -44,7 +54,7 @@ def test_corpus_cell(outcomes, level, dynamism):
     refine_failures = [(o.model, o.failure) for o in cell if o.stage == "refine"]
     assert not refine_failures
     contradictions = [(o.model, row) for o in cell for row in o.rows
-                      if row.get("kind") == "contradictions"]
+                      if row.get("kind") == "contradictions" and not _importer_mistyped(row)]
     assert not contradictions, contradictions[:10]
     values = sum(o.values for o in cell)
     exact = sum(o.exact for o in cell) / values if values else 1.0
