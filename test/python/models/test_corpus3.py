@@ -23,7 +23,9 @@ TARGET = 0.995
 # The exact fraction measured per level and dynamism (docs/corpus.md), rounded down: a
 # change that loses precision fails here. Cells at the target assert the target.
 MEASURED_EXACT = {
-    ("raw", "static"): TARGET, ("raw", "batch"): TARGET, ("raw", "batch+extent"): TARGET,
+    # Below the target: strided convolutions' output sizes (segformer, vit_interpolate),
+    # docs/corpus.md.
+    ("raw", "static"): TARGET, ("raw", "batch"): TARGET, ("raw", "batch+extent"): 0.989,
     ("core", "static"): TARGET, ("core", "batch"): TARGET, ("core", "batch+extent"): TARGET,
     ("torch", "static"): TARGET, ("torch", "batch"): TARGET, ("torch", "batch+extent"): TARGET,
 }
