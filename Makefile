@@ -1,7 +1,7 @@
 # Quick start: `make run` and `make test`. Every target creates .venv when missing.
 #   make check   everyday tier: lit + pytest without the library/OpInfo sweeps, the fuzzer,
 #                the library staleness check and the model end-to-end tier (minutes)
-#   make test    the full suite CI runs: lit + every pytest test (about 10 minutes on 2 cores)
+#   make test    the full suite CI runs: lit + every pytest test (about 15 minutes on 2 cores)
 #   make models  only the model end-to-end tier (pytest -m slow: corpus models through the
 #                pipelines, backend lowerings, JIT against eager, export_and_import)
 #   make lint    ruff over the package, tests, tools and benchmark
