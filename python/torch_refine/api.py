@@ -146,20 +146,21 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
     options = dict(fx_options)
     if _has_dynamic_dims(program):
         options.setdefault("import_symbolic_shape_expressions", True)
+
+    def imported(source):
+        return fx.export_and_import(copy.deepcopy(source), output_type=output_type,
+                                    decomposition_table={}, **options)
+
     try:
-        module = fx.export_and_import(copy.deepcopy(program), output_type=output_type,
-                                      decomposition_table={}, **options)
+        module = imported(program)
     except NotImplementedError as error:
         if "sympy" not in str(error) or not options.get("import_symbolic_shape_expressions"):
             raise
         options["import_symbolic_shape_expressions"] = False
-        module = fx.export_and_import(copy.deepcopy(program), output_type=output_type,
-                                      decomposition_table={}, **options)
+        module = imported(program)
     if _verifies(module):
         return module
-    functional = copy.deepcopy(program).run_decompositions({})
-    return fx.export_and_import(functional, output_type=output_type, decomposition_table={},
-                                **options)
+    return imported(program.run_decompositions({}))
 
 
 def _has_dynamic_dims(program) -> bool:

@@ -18,6 +18,7 @@ from torch_mlir import ir
 from torch_refine.calculations.lists import READ_ONLY_USERS
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
+from torch_refine.ir.module import completing_yields
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
 
 ATTRIBUTE = "torch_refine.dims"
@@ -221,11 +222,8 @@ def _express_size(size_op) -> Polynomial | None:
 def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None:
     """An If result all of whose completing branches yield the same polynomial."""
     found = None
-    for region in if_op.regions:
-        operations = list(region.blocks[0].operations)
-        if any(op.operation.name == "torch.prim.RaiseException" for op in operations):
-            continue  # this branch never yields
-        polynomial = express(operations[-1].operands[index], cache, depth + 1)
+    for terminator in completing_yields(if_op):
+        polynomial = express(terminator.operands[index], cache, depth + 1)
         if polynomial is None or (found is not None and polynomial != found):
             return None
         found = polynomial

@@ -28,6 +28,16 @@ def ops_in(region, wanted) -> list:
     return found
 
 
+def completing_yields(if_op) -> list:
+    """The terminators of a `prim.If`'s branches that complete (do not raise)."""
+    found = []
+    for region in if_op.regions:
+        operations = list(region.blocks[0].operations)
+        if not any(op.operation.name == "torch.prim.RaiseException" for op in operations):
+            found.append(operations[-1])
+    return found
+
+
 def copy_body_before(op, arguments: list, before) -> tuple[list, list]:
     """Copy the single block of `op`'s first region (a loop body, a function body) in
     front of `before`, its block arguments replaced by `arguments`; returns the copied ops

@@ -45,6 +45,7 @@ from torch_refine.ir.constants import (
     make_constant,
     op_key,
 )
+from torch_refine.ir.module import completing_yields
 from torch_refine.ir.polynomial import format_polynomial
 from torch_refine.ir.retype import (
     accepts,
@@ -499,12 +500,8 @@ def _shape_of_literal(value: ir.Value, yielded_by_if: bool = False) -> types.Ten
 def _shape_of_if(if_op, value: ir.Value) -> types.TensorInfo | None:
     if any(use.owner.operation.name not in READ_ONLY_USERS for use in value.uses):
         return None
-    shapes = []
-    for region in if_op.regions:
-        operations = list(region.blocks[0].operations)
-        if any(op.operation.name == "torch.prim.RaiseException" for op in operations):
-            continue  # this branch never yields
-        shapes.append(_shape_of_literal(operations[-1].operands[value.result_number], True))
+    shapes = [_shape_of_literal(terminator.operands[value.result_number], True)
+              for terminator in completing_yields(if_op)]
     if not shapes or None in shapes or len({s.rank for s in shapes}) != 1:
         return None
     dims = tuple(d if all(s.sizes[i] == d for s in shapes) else None
