@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Refinement on the broad model corpus (test/python/models/corpus3.py): every model at
-three import levels and three dynamisms, erased, refined and compared with the imported types.
+three import levels and three dynamisms, erased, refined and compared with the imported types
+(re-checked: where running an op with constant operands gives another type than the import
+states, the value is compared with PyTorch and counted in the `mistyped` column).
 
     build_tools/corpus.py [--jobs N] [--only llama,bert] [--levels raw,core]
                           [--dynamisms static,batch] [--out out/corpus/non-exact.tsv]
@@ -35,7 +37,7 @@ def _measure(job: tuple[str, str, tuple[str, ...]]) -> list[Outcome]:
 
 def table(outcomes: list[Outcome]) -> str:
     header = (f"{'level':<6} {'dynamism':<13} {'models':>6} {'values':>7} {'exact %':>8} "
-              f"{'partial':>7} {'unknown':>7} {'contra':>6} {'failed':>6} {'n/a':>4}")
+              f"{'partial':>7} {'unknown':>7} {'contra':>6} {'failed':>6} {'n/a':>4} {'mistyped':>8}")
     lines = [header, "-" * len(header)]
     for level in LEVELS:
         for dynamism in DYNAMISMS:
@@ -51,7 +53,7 @@ def table(outcomes: list[Outcome]) -> str:
                 f"{level:<6} {dynamism:<13} {len(done):>6} {values:>7} {percent:>8.3f} "
                 f"{sum(o.partial for o in done):>7} {sum(o.unknown for o in done):>7} "
                 f"{sum(o.contradictions for o in done):>6} {len(cell) - len(done) - absent:>6} "
-                f"{absent:>4}"
+                f"{absent:>4} {sum(o.mistyped_by_import for o in done):>8}"
             )
     return "\n".join(lines)
 
@@ -61,7 +63,8 @@ _DOWNSTREAM = "operand already"
 
 def causes(outcomes: list[Outcome], limit: int = 40) -> str:
     """Non-exact values grouped by (op, reason), most frequent first, with where seen: root
-    causes first, then values that only inherit an operand's loss (counted per op)."""
+    causes first, then values that only inherit an operand's loss (counted per op). Values
+    the importer mistyped (compared with what PyTorch computes) are root causes too."""
     roots: dict[tuple[str, str], list[str]] = {}
     downstream: dict[str, int] = {}
     for o in outcomes:

@@ -90,25 +90,28 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
 def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     """The symbol of a function argument's dynamic dim. torch.export gives one symbol to
     dims it knows equal (the batch of every input); imported with symbolic shape
-    expressions, `torch.bind_symbolic_shape` binds each argument dim to its
-    `torch.symbolic_int`, and every argument dim bound to the same one is the first of
-    them (lowest argument, then dim)."""
-    symbol = bound_symbol(argument, dim)
-    if symbol is None:
+    expressions, `torch.bind_symbolic_shape` binds each argument dim to a multiple of a
+    `torch.symbolic_int` (usually the symbol itself, `8 * s0` for an image size exported
+    as a multiple of 8). That symbol is the first argument dim bound to it (lowest
+    argument, then dim) divided by its multiple there, and the dim is its own multiple
+    of that symbol."""
+    bound = bound_symbol(argument, dim)
+    if bound is None:
         return Polynomial.symbol(argument.arg_number, dim)
+    symbol, multiple = bound
     key = op_key(symbol.owner)
     if key not in _REPRESENTATIVES:
         _REPRESENTATIVES[key] = _first_bound_dim(symbol, argument.owner)
-    return Polynomial.symbol(*_REPRESENTATIVES[key])
+    return Polynomial.constant(multiple) * Polynomial.symbol(*_REPRESENTATIVES[key])
 
 
-# `torch.symbolic_int` op -> the first argument dim bound to it. A symbol has a use per
-# bound value (hundreds in a model), so each is scanned once per pass run (`strip`
-# clears the cache, as it clears the facts).
-_REPRESENTATIVES: dict[int, tuple[int, int]] = {}
+# `torch.symbolic_int` op -> (argument, dim, multiple) of the first argument dim bound to
+# it. A symbol has a use per bound value (hundreds in a model), so each is scanned once
+# per pass run (`strip` clears the cache, as it clears the facts).
+_REPRESENTATIVES: dict[int, tuple[int, int, int]] = {}
 
 
-def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int]:
+def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int, int]:
     bound = []
     for use in symbol.uses:
         bind = use.owner
@@ -118,30 +121,45 @@ def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int]
         if not isinstance(tensor, ir.BlockArgument) or tensor.owner != entry_block:
             continue
         position = use.operand_number - 1
-        bound += [(tensor.arg_number, d) for d, p in enumerate(_symbol_positions(bind)) if p == position]
+        for d, found in enumerate(_symbol_multiples(bind)):
+            if found is not None and found[0] == position:
+                bound.append((tensor.arg_number, d, found[1]))
     return min(bound)
 
 
 _BIND = "torch.bind_symbolic_shape"
 
 
-def bound_symbol(argument: ir.BlockArgument, dim: int) -> ir.Value | None:
-    """The `torch.symbolic_int` a bind of `argument` gives dim `dim`, if it is one symbol."""
+def bound_symbol(argument: ir.BlockArgument, dim: int) -> tuple[ir.Value, int] | None:
+    """The `torch.symbolic_int` a bind of `argument` makes dim `dim` a multiple of, and
+    that multiple, if the dim is one symbol times a constant."""
     for use in argument.uses:
         bind = use.owner
         if bind.operation.name != _BIND or use.operand_number != 0:
             continue
-        positions = _symbol_positions(bind)
-        if dim < len(positions) and positions[dim] is not None:
-            return bind.operands[1 + positions[dim]]
+        multiples = _symbol_multiples(bind)
+        if dim < len(multiples) and multiples[dim] is not None:
+            position, multiple = multiples[dim]
+            return bind.operands[1 + position], multiple
     return None
 
 
-def _symbol_positions(bind) -> list[int | None]:
-    """Per dim of a bind's tensor: the position of the symbol it is, None for any other
-    expression (a constant, an expression of several symbols)."""
+def _symbol_multiples(bind) -> list[tuple[int, int] | None]:
+    """Per dim of a bind's tensor: (position of its symbol, multiple) when it is a symbol
+    (multiple 1) or a symbol times a positive constant; None for any other expression."""
     shape = ir.AffineMapAttr(bind.operation.attributes["shape_expressions"]).value
-    return [r.position if isinstance(r, ir.AffineSymbolExpr) else None for r in shape.results]
+    return [_symbol_multiple(r) for r in shape.results]
+
+
+def _symbol_multiple(expression) -> tuple[int, int] | None:
+    if isinstance(expression, ir.AffineSymbolExpr):
+        return expression.position, 1
+    if not isinstance(expression, ir.AffineMulExpr):
+        return None
+    for symbol, multiple in ((expression.lhs, expression.rhs), (expression.rhs, expression.lhs)):
+        if isinstance(symbol, ir.AffineSymbolExpr) and isinstance(multiple, ir.AffineConstantExpr):
+            return (symbol.position, multiple.value) if multiple.value > 0 else None
+    return None
 
 
 def _is_value_tensor(value: ir.Value) -> bool:
@@ -231,16 +249,16 @@ def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None
 
 
 def _remainder(a: Polynomial, b: Polynomial) -> Polynomial | None:
-    constants = a.constant_value(), b.constant_value()
-    if None not in constants:
-        return None if constants[1] == 0 else Polynomial.constant(constants[0] % constants[1])
+    divisor = b.constant_value()
+    if divisor is not None:
+        return a.floor_remainder(divisor)
     return None if a.exact_divide(b) is None else Polynomial.constant(0)
 
 
 def _floordiv(a: Polynomial, b: Polynomial) -> Polynomial | None:
-    constants = a.constant_value(), b.constant_value()
-    if None not in constants:
-        return None if constants[1] == 0 else Polynomial.constant(constants[0] // constants[1])
+    divisor = b.constant_value()
+    if divisor is not None:
+        return a.floor_divide(divisor)
     return a.exact_divide(b)
 
 

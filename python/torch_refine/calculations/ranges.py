@@ -37,10 +37,10 @@ def enclosing_function(op):
 
 
 def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
-    """The range of an argument dim: its bind's expression over `torch.symbolic_int`s
-    (a symbol, or sums and products of symbols and constants, as `s0 * 8` for an image
-    size exported as a multiple of 8)."""
-    argument_number, dim = symbol
+    """The range of an argument dim over its divisor (polynomial.Symbol): its bind's
+    expression over `torch.symbolic_int`s (a symbol, or sums and products of symbols and
+    constants, as `s0 * 8` for an image size exported as a multiple of 8) divided."""
+    argument_number, dim, divisor = symbol
     if argument_number >= len(entry_block.arguments):
         return _SIZE
     for use in entry_block.arguments[argument_number].uses:
@@ -50,7 +50,8 @@ def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
         results = ir.AffineMapAttr(bind.attributes["shape_expressions"]).value.results
         if dim < len(results):
             least, greatest = _expression_range(results[dim], list(bind.operands)[1:])
-            return max(least, 0), greatest
+            least = -(-max(least, 0) // divisor)
+            return least, None if greatest is None else greatest // divisor
     return _SIZE
 
 
@@ -121,4 +122,4 @@ def range_signature(function) -> tuple:
 def _bound_ranges(entry: ir.Block, argument: ir.BlockArgument) -> tuple:
     info = types.parse(argument.type)
     rank = 0 if info is None or info.rank is None else info.rank
-    return tuple(symbol_range(entry, (argument.arg_number, dim)) for dim in range(rank))
+    return tuple(symbol_range(entry, (argument.arg_number, dim, 1)) for dim in range(rank))

@@ -1,9 +1,12 @@
 """Symbolic integers: polynomials with integer coefficients over the dims of a function's
 arguments.
 
-A symbol `(n, d)` stands for dim `d` of the function's argument `n`, spelled `%argN[d]`
-(how the printer names a function's block arguments). A monomial is a sorted tuple of
-symbols (repeats are powers); the constant monomial is `()`. Pure Python.
+A symbol `(n, d, k)` stands for dim `d` of the function's argument `n` divided by `k`:
+`%argN[d]` when `k` is 1 (how the printer names a function's block arguments),
+`(%argN[d]/k)` otherwise, for a dim torch.export made a multiple of `k` (an image size
+`8*s0` gives the symbol `s0` itself, so a stride-4 convolution's `(8*s0 - 1) // 4 + 1` is
+`2*s0`). A monomial is a sorted tuple of symbols (repeats are powers); the constant
+monomial is `()`. Pure Python.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import functools
 import re
 
-Symbol = tuple[int, int]
+Symbol = tuple[int, int, int]  # (argument, dim, divisor)
 Monomial = tuple[Symbol, ...]
 
 
@@ -26,8 +29,8 @@ class Polynomial:
         return cls({(): value})
 
     @classmethod
-    def symbol(cls, argument: int, dim: int) -> Polynomial:
-        return cls({((argument, dim),): 1})
+    def symbol(cls, argument: int, dim: int, divisor: int = 1) -> Polynomial:
+        return cls({((argument, dim, divisor),): 1})
 
     def constant_value(self) -> int | None:
         """The value when the polynomial has no symbol."""
@@ -58,19 +61,52 @@ class Polynomial:
         return Polynomial(terms)
 
     def exact_divide(self, divisor: Polynomial) -> Polynomial | None:
-        """`self / divisor` when the divisor is one term (a monomial times a constant)
-        dividing every term exactly; None otherwise. Where the divisor is zero at run
-        time the division raises, so the quotient holds wherever execution continues."""
-        if len(divisor.terms) != 1:
+        """`self / divisor` when the divisor divides `self` exactly (a polynomial with
+        integer coefficients); None otherwise. Where the divisor is zero at run time the
+        division raises, so the quotient holds wherever execution continues."""
+        if not divisor.terms:
             return None
-        ((div_monomial, div_coefficient),) = divisor.terms.items()
-        quotient: dict[Monomial, int] = {}
-        for monomial, coefficient in self.terms.items():
-            remaining = _remove_factors(monomial, div_monomial)
-            if remaining is None or coefficient % div_coefficient != 0:
+        if len(divisor.terms) == 1:
+            return self._divide_by_term(*next(iter(divisor.terms.items())))
+        # Long division by leading terms: if self = q * divisor, each leading term of
+        # what remains is a leading term of q times the divisor's.
+        order = _monomial_order(self, divisor)
+        lead_monomial = max(divisor.terms, key=order)
+        lead_coefficient = divisor.terms[lead_monomial]
+        quotient, remainder = Polynomial(), self
+        for _ in range(_MAX_DIVISION_STEPS):
+            if not remainder.terms:
+                return quotient
+            monomial = max(remainder.terms, key=order)
+            step = Polynomial({monomial: remainder.terms[monomial]})._divide_by_term(lead_monomial, lead_coefficient)
+            if step is None:
                 return None
-            quotient[remaining] = coefficient // div_coefficient
+            quotient, remainder = quotient + step, remainder - step * divisor
+        return None
+
+    def _divide_by_term(self, monomial: Monomial, coefficient: int) -> Polynomial | None:
+        quotient: dict[Monomial, int] = {}
+        for own_monomial, own_coefficient in self.terms.items():
+            remaining = _remove_factors(own_monomial, monomial)
+            if remaining is None or own_coefficient % coefficient != 0:
+                return None
+            quotient[remaining] = own_coefficient // coefficient
         return Polynomial(quotient)
+
+    def floor_divide(self, divisor: int) -> Polynomial | None:
+        """`self // divisor` when every coefficient but the constant's is a multiple of
+        the (nonzero) divisor: `(k*q + c) // k` is `q + c // k` for every integer `q`."""
+        if divisor == 0:
+            return None
+        constant = self.terms.get((), 0)
+        quotient = (self - Polynomial.constant(constant)).exact_divide(Polynomial.constant(divisor))
+        return None if quotient is None else quotient + Polynomial.constant(constant // divisor)
+
+    def floor_remainder(self, divisor: int) -> Polynomial | None:
+        """`self % divisor` (Python's sign) under `floor_divide`'s condition: `c % k`."""
+        if self.floor_divide(divisor) is None:
+            return None
+        return Polynomial.constant(self.terms.get((), 0) % divisor)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Polynomial) and self.terms == other.terms
@@ -85,6 +121,16 @@ class Polynomial:
         return format_polynomial(self)
 
 
+_MAX_DIVISION_STEPS = 256
+
+
+def _monomial_order(*polynomials: Polynomial):
+    """A key ordering monomials by degree, then lexicographically by exponents (a
+    monomial order: multiplying by a monomial keeps the order)."""
+    symbols = sorted({s for p in polynomials for m in p.terms for s in m}, reverse=True)
+    return lambda monomial: (len(monomial), tuple(monomial.count(s) for s in symbols))
+
+
 def _remove_factors(monomial: Monomial, factors: Monomial) -> Monomial | None:
     remaining = list(monomial)
     for symbol in factors:
@@ -95,7 +141,9 @@ def _remove_factors(monomial: Monomial, factors: Monomial) -> Monomial | None:
 
 
 def symbol_name(symbol: Symbol) -> str:
-    return f"%arg{symbol[0]}[{symbol[1]}]"
+    argument, dim, divisor = symbol
+    name = f"%arg{argument}[{dim}]"
+    return name if divisor == 1 else f"({name}/{divisor})"
 
 
 def format_polynomial(polynomial: Polynomial) -> str:
@@ -117,7 +165,7 @@ def format_polynomial(polynomial: Polynomial) -> str:
     return text
 
 
-_FACTOR = re.compile(r"%arg(\d+)\[(\d+)\]|(\d+)")
+_FACTOR = re.compile(r"%arg(\d+)\[(\d+)\]|\(%arg(\d+)\[(\d+)\]/(\d+)\)|(\d+)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -148,8 +196,10 @@ def _parse_term(text: str) -> Polynomial | None:
         match = _FACTOR.fullmatch(factor)
         if match is None:
             return None
-        if match.group(3) is not None:
-            term = term * Polynomial.constant(int(match.group(3)))
-        else:
+        if match.group(6) is not None:
+            term = term * Polynomial.constant(int(match.group(6)))
+        elif match.group(1) is not None:
             term = term * Polynomial.symbol(int(match.group(1)), int(match.group(2)))
+        else:
+            term = term * Polynomial.symbol(*(int(match.group(g)) for g in (3, 4, 5)))
     return term

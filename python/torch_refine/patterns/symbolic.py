@@ -53,8 +53,10 @@ def _materialize(polynomial: Polynomial, arguments) -> ir.Value:
     total = None
     for monomial, coefficient in polynomial.terms.items():
         term = None if coefficient == 1 and monomial else make_constant(coefficient)
-        for argument, dim in monomial:
+        for argument, dim, divisor in monomial:
             size = binary("torch.aten.size.int", arguments[argument], make_constant(dim))
+            if divisor != 1:
+                size = binary("torch.aten.floordiv.int", size, make_constant(divisor))
             term = size if term is None else binary("torch.aten.mul.int", term, size)
         total = term if total is None else binary("torch.aten.add.int", total, term)
     return make_constant(0) if total is None else total
@@ -68,6 +70,7 @@ _ARITHMETIC = (
     "torch.aten.floordiv.int",
     "torch.aten.remainder.int",
 )
+_SUMS = ("torch.aten.add.int", "torch.aten.sub.int")
 # For a constant difference `lhs - rhs`: the comparison's answer.
 _COMPARISONS = {
     "torch.aten.eq.int": lambda d: d == 0,
@@ -81,8 +84,8 @@ _COMPARISONS = {
 
 def fold_arithmetic(op, rewriter):
     """Int arithmetic whose symbolic result is a constant."""
-    if any(is_constant(v) for v in op.operands):
-        return True  # a constant with a non-constant polynomial gives a non-constant
+    if op.operation.name in _SUMS and any(is_constant(v) for v in op.operands):
+        return True  # a constant and a non-constant polynomial sum to a non-constant
     polynomial = express(op.result)
     value = None if polynomial is None else polynomial.constant_value()
     if value is None:

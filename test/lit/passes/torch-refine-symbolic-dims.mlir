@@ -335,3 +335,49 @@ func.func @undecided_paths_that_agree_on_the_rank(%arg0: !torch.vtensor<[?,8,?,?
   %0 = torch.aten.batch_norm %arg0, %w, %w, %w, %w, %false, %momentum, %eps, %false : !torch.vtensor<[?,8,?,?],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.vtensor<[8],f32>, !torch.bool, !torch.float, !torch.float, !torch.bool -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// An image size exported as a multiple of 8 (`s0 * 8`) is 8 times the symbol s0, which is
+// `(%arg0[2]/8)`: a stride-4 convolution's output size `(8*s0 - 1) // 4 + 1` is `2*s0`.
+// Flattened to tokens and given a class token, a view sized by the token count
+// `4*s0*s0 + 1` divides the numel by a sum of terms and infers its -1 (4).
+// CHECK-LABEL: func.func @strided_conv_over_multiple_of_8(
+// CHECK:         torch.aten.convolution {{.*}} -> !torch.vtensor<[?,32,?,?],f32>
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,?,4,8],f32>
+// KEEP-LABEL:  func.func @strided_conv_over_multiple_of_8(
+// KEEP:          torch.aten.convolution {{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "32", "2\*\(%arg0\[2\]/8\)", "2\*\(%arg0\[2\]/8\)"\]\]}}}
+// KEEP:          torch.aten.cat {{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "4\*\(%arg0\[2\]/8\)\*\(%arg0\[2\]/8\) \+ 1", "32"\]\]}}}
+// KEEP:          torch.aten.view {{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "4\*\(%arg0\[2\]/8\)\*\(%arg0\[2\]/8\) \+ 1", "4", "8"\]\]}}}
+func.func @strided_conv_over_multiple_of_8(%arg0: !torch.vtensor<[?,3,?,?],f32>, %weight: !torch.vtensor<[32,3,4,4],f32>, %cls: !torch.vtensor<[1,1,32],f32>) -> !torch.vtensor {
+  %s0 = torch.symbolic_int "s0" {min_val = 2, max_val = 8} : !torch.int
+  %s1 = torch.symbolic_int "s1" {min_val = 2, max_val = 64} : !torch.int
+  torch.bind_symbolic_shape %arg0, [%s0, %s1], affine_map<()[s0, s1] -> (s1, 3, s0 * 8, s0 * 8)> : !torch.vtensor<[?,3,?,?],f32>
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %int-1 = torch.constant.int -1
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %int8 = torch.constant.int 8
+  %stride = torch.prim.ListConstruct %int4, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  %padding = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %dilation = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %conv = torch.aten.convolution %arg0, %weight, %none, %stride, %padding, %dilation, %false, %padding, %int1 : !torch.vtensor<[?,3,?,?],f32>, !torch.vtensor<[32,3,4,4],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor
+  %flat = torch.aten.flatten.using_ints %conv, %int2, %int-1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %tokens = torch.aten.transpose.int %flat, %int1, %int2 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %b = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,3,?,?],f32>, !torch.int -> !torch.int
+  %expand_sizes = torch.prim.ListConstruct %b, %int-1, %int-1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %cls_b = torch.aten.expand %cls, %expand_sizes, %false : !torch.vtensor<[1,1,32],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
+  %parts = torch.prim.ListConstruct %cls_b, %tokens : (!torch.vtensor, !torch.vtensor) -> !torch.list<vtensor>
+  %x = torch.aten.cat %parts, %int1 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+  %h = torch.aten.size.int %arg0, %int2 : !torch.vtensor<[?,3,?,?],f32>, !torch.int -> !torch.int
+  %s = torch.aten.floordiv.int %h, %int8 : !torch.int, !torch.int -> !torch.int
+  %ss = torch.aten.mul.int %s, %s : !torch.int, !torch.int -> !torch.int
+  %n4 = torch.aten.mul.int %ss, %int4 : !torch.int, !torch.int -> !torch.int
+  %n = torch.aten.add.int %n4, %int1 : !torch.int, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %b, %n, %int-1, %int8 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v = torch.aten.view %x, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %v : !torch.vtensor
+}

@@ -30,6 +30,9 @@ class Outcome:
     partial: int = 0
     unknown: int = 0
     contradictions: int = 0
+    # Values whose imported type PyTorch contradicts when the op is run (`_recheck`):
+    # compared with what PyTorch computes, counted in `exact` when ours agrees.
+    mistyped_by_import: int = 0
     rows: list[dict] = field(default_factory=list)  # every non-exact value
 
     @property
@@ -140,18 +143,89 @@ def _compare(text: str, outcome: Outcome) -> None:
         ours, _ = report.tensor_values(refined.operation)
     with truth.context:
         theirs, _ = report.tensor_values(truth.operation)
-    for mine, true in report.pair_records(ours, theirs):
-        kind = report.classify(mine.info, true.info)
-        if kind == "contradiction":
-            kind = "contradictions"
-        setattr(outcome, kind, getattr(outcome, kind) + 1)
-        if kind == "exact":
-            continue
-        outcome.rows.append({
-            "kind": kind, "op": mine.op_name, "location": report.short_location(mine.location),
-            "refined": mine.info.text(), "truth": true.info.text(),
-            "reason": mine.reason or _partial_reason(mine.info, true.info),
-        })
+        truth_ops = _tensor_result_ops(truth.operation)
+        for (mine, true), op in zip(report.pair_records(ours, theirs), truth_ops, strict=True):
+            _count(outcome, mine, true, op)
+
+
+def _count(outcome: Outcome, mine, true, op) -> None:
+    from torch_refine import report
+
+    kind = report.classify(mine.info, true.info)
+    reason = mine.reason
+    if kind == "contradiction":
+        rechecked = _recheck(op, true.result_index)
+        if rechecked is not None and rechecked != true.info:
+            # The imported type is not what PyTorch computes: compare with PyTorch.
+            outcome.mistyped_by_import += 1
+            kind = report.classify(mine.info, rechecked)
+            reason = f"imported as {true.info.text()}, PyTorch computes {rechecked.text()}"
+            outcome.rows.append({"kind": "mistyped_by_import", "op": mine.op_name,
+                                 "location": report.short_location(mine.location),
+                                 "refined": mine.info.text(), "truth": rechecked.text(),
+                                 "reason": reason})
+            true = true.__class__(true.op_name, true.location, true.result_index, rechecked)
+    if kind == "contradiction":
+        kind = "contradictions"
+    setattr(outcome, kind, getattr(outcome, kind) + 1)
+    if kind == "exact":
+        return
+    outcome.rows.append({
+        "kind": kind, "op": mine.op_name, "location": report.short_location(mine.location),
+        "refined": mine.info.text(), "truth": true.info.text(),
+        "reason": reason or _partial_reason(mine.info, true.info),
+    })
+
+
+def _tensor_result_ops(module) -> list:
+    """Per record of `report.tensor_values`, in its order: the op producing the value."""
+    from torch_mlir import ir
+
+    from torch_refine.ir import types
+
+    found = []
+
+    def visit(op):
+        if op.name not in ("builtin.module", "func.func"):
+            found.extend(op for result in op.results if types.parse(result.type) is not None)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+def _recheck(op, result_index: int):
+    """What PyTorch computes for an op whose operands are all constants (the importer
+    materializes Python scalars so), run by the executor on its own; None otherwise."""
+    from torch_mlir import ir
+    from torch_mlir.dialects import func
+
+    from torch_refine import executor
+    from torch_refine.ir import types
+
+    if not all(isinstance(v, ir.OpResult) for v in op.operands):
+        return None
+    producers = [v.owner.operation for v in op.operands]
+    if not all(p.name.startswith("torch.constant.") for p in producers):
+        return None
+    with op.context, ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            function = func.FuncOp("main", ([], [r.type for r in op.results]))
+            with ir.InsertionPoint(function.add_entry_block()):
+                operands = [p.clone().results[v.result_number]
+                            for v, p in zip(op.operands, producers, strict=True)]
+                clone = op.clone()
+                for index, operand in enumerate(operands):
+                    clone.operands[index] = operand
+                func.ReturnOp(clone.results)
+    try:
+        results = executor.execute(module)
+    except executor.ExecutionError:
+        return None
+    value = (results if isinstance(results, tuple) else (results,))[result_index]
+    element = {dtype: name for name, dtype in executor.ELEMENT_DTYPES.items()}[value.dtype]
+    return types.TensorInfo(tuple(value.shape), element)
 
 
 def _partial_reason(refined, truth) -> str:
