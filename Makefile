@@ -62,7 +62,7 @@ fuzz: $(STAMP)
 
 # The three-level model corpus (raw torch.export, Core ATen, torch-mlir's decompositions),
 # every model at three dynamisms (docs/corpus.md): measured into out/corpus/outcomes.json,
-# then checked (no contradiction, no refinement failure, the measured exact fractions).
+# then checked (no contradiction, no refinement failure, at least 99.5% exact per cell).
 corpus: $(STAMP)
 	PYTHONPATH=python $(PY) build_tools/corpus.py --jobs $(JOBS) --json out/corpus/outcomes.json
 	PYTHONPATH=python $(PY) -m pytest -q -m corpus test/python/models/test_corpus3.py

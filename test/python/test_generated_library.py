@@ -8,6 +8,7 @@ import pytest
 from torch_mlir import ir
 
 from torch_refine.ir.context import create_context
+from torch_refine.ir.module import functions
 from torch_refine.library import generate, loader, registry
 from torch_refine.library.registry import DuplicateFunctionError, LibraryFunction
 from torch_refine.library.signatures import SignatureError, check_signature, expected_signature
@@ -34,32 +35,45 @@ def test_text_is_current(fresh_text):
     _assert_same(loader.TEXT_PATH.read_text(encoding="utf-8"), fresh_text, "library.mlir")
 
 
-def test_bytecode_is_current(fresh_text):
-    module = ir.Module.parse(loader.BYTECODE_PATH.read_bytes(), create_context())
-    _assert_same(generate.module_text(module), fresh_text, "library.mlirbc")
+def test_chunks_are_current(fresh_text):
+    """library.chunks holds, function by function, what library.mlir holds."""
+    context = create_context()
+    library = loader.load(context)
+    chunked = [library.get(symbol) for symbol in loader.builtin_symbols()]
+    fresh = ir.Module.parse(fresh_text, context)
+    _assert_same("\n".join(_asm(fn) for fn in chunked),
+                 "\n".join(_asm(fn) for fn in functions(fresh.operation)), "library.chunks")
+
+
+def _asm(fn) -> str:
+    return fn.operation.get_asm(assume_verified=True)
 
 
 def test_every_registered_function_has_a_public_symbol():
-    module = loader.library_module(create_context())
+    library = loader.load(create_context())
     public = {
-        op.sym_name.value for op in module.body.operations
-        if "sym_visibility" not in op.attributes
+        symbol for symbol in loader.builtin_symbols()
+        if "sym_visibility" not in library.get(symbol).attributes
     }
     assert {entry.symbol for entry in registry.functions()} == public
 
 
-def test_library_module_is_parsed_once_per_context():
+def test_library_parses_a_function_once_per_context_and_only_when_asked():
     context = create_context()
-    assert loader.library_module(context) is loader.library_module(context)
-    assert loader.library_module(create_context()) is not loader.library_module(context)
+    library = loader.load(context)
+    symbol = "__torch_refine_shape_fn.aten.mm"
+    assert library.has_function("aten.mm") and symbol not in library._functions
+    assert library.get(symbol) is library.get(symbol)
+    assert loader.load(create_context()).get(symbol) is not library.get(symbol)
+    assert library.get("__torch_refine_shape_fn.aten.no_such_op") is None
 
 
 def test_loader_does_not_import_torch():
     code = (
         "import sys\n"
         "from torch_refine.ir.context import create_context\n"
-        "from torch_refine.library.loader import library_module\n"
-        "library_module(create_context())\n"
+        "from torch_refine.library import loader\n"
+        "loader.load(create_context()).get('__torch_refine_shape_fn.aten.mm')\n"
         "assert 'torch' not in sys.modules, 'loader imported torch'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -13,6 +13,12 @@ def functions(module: ir.Operation) -> list:
     return [op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
 
 
+def callees(fn) -> list[str]:
+    """The symbols `fn`'s `func.call`s call, in order (repeats included)."""
+    calls = ops_in(fn.regions[0], lambda op: op.operation.name == "func.call")
+    return [ir.FlatSymbolRefAttr(call.operation.attributes["callee"]).value for call in calls]
+
+
 def ops_in(region, wanted) -> list:
     """The ops in `region` (nested ones included) for which `wanted(op)` holds."""
     found = []

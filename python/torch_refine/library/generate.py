@@ -15,15 +15,17 @@ import sys
 
 import torch
 from torch_mlir import ir
+from torch_mlir.dialects import func
 from torch_mlir.passmanager import PassManager
 
 from torch_refine.calculations.symbols import HELPER_PREFIX
 from torch_refine.importer import import_functions
 from torch_refine.ir.context import create_context
+from torch_refine.ir.module import callees, functions, symbol_name
 
 from . import registry
 from .einsum_equation import EINSUM_PLAN_OPERATOR
-from .loader import BYTECODE_PATH, HEADER, TEXT_PATH
+from .loader import CHUNKS_PATH, HEADER, TEXT_PATH, write_chunks
 from .signatures import SignatureError
 
 # Library callees that become one Torch op instead of a helper call: the simplify passes
@@ -59,10 +61,22 @@ def module_text(module: ir.Module) -> str:
     return HEADER + module.operation.get_asm(assume_verified=True)
 
 
-def module_bytecode(module: ir.Module) -> bytes:
-    buffer = io.BytesIO()
-    module.operation.write_bytecode(buffer)
-    return buffer.getvalue()
+def module_chunks(module: ir.Module) -> bytes:
+    """The library as `library.chunks` (loader.py): per function, a bytecode module of the
+    function and declarations of the functions it calls, so each parses on its own."""
+    by_symbol = {symbol_name(fn): fn for fn in functions(module.operation)}
+    chunks = []
+    for symbol, fn in by_symbol.items():
+        chunk = ir.Module.create(loc=ir.Location.unknown(module.context))
+        with ir.InsertionPoint(chunk.body), ir.Location.unknown(module.context):
+            for callee in sorted(set(callees(fn))):
+                callee_type = ir.TypeAttr(by_symbol[callee].attributes["function_type"]).value
+                func.FuncOp(callee, callee_type, visibility="private")
+            fn.operation.clone()
+        buffer = io.BytesIO()
+        chunk.operation.write_bytecode(buffer)
+        chunks.append((symbol, buffer.getvalue()))
+    return write_chunks(chunks)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,8 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     TEXT_PATH.parent.mkdir(parents=True, exist_ok=True)
     TEXT_PATH.write_text(module_text(module), encoding="utf-8")
-    BYTECODE_PATH.write_bytes(module_bytecode(module))
-    print(f"wrote {TEXT_PATH} and {BYTECODE_PATH.name}")
+    CHUNKS_PATH.write_bytes(module_chunks(module))
+    print(f"wrote {TEXT_PATH} and {CHUNKS_PATH.name}")
     return 0
 
 

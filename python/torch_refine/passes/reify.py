@@ -36,7 +36,7 @@ from torch_refine.calculations.kind import (
 )
 from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.symbols import is_library_symbol, library_key, user_functions
-from torch_refine.ir.module import functions, symbol_name
+from torch_refine.ir.module import callees, functions, symbol_name
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.ir.types import is_tensor_type_text
 from torch_refine.ir.types import parse as parse_type
@@ -191,7 +191,7 @@ class LibraryCloner:
             clone = source.operation.clone(ip=ir.InsertionPoint(self._body))
             clone.attributes["sym_visibility"] = ir.StringAttr.get("private")
             self._present[name] = clone
-            worklist.extend(_callees(clone))
+            worklist.extend(callees(clone))
         return self._present[symbol]
 
 
@@ -207,18 +207,6 @@ def _view(argument: ir.BlockArgument):
     if not len(list(argument.uses)):
         return UNREAD
     return _VIEWS.get(str(argument.type))
-
-
-def _callees(fn) -> list[str]:
-    found = []
-
-    def visit(op):
-        if op.name == "func.call":
-            found.append(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
-        return ir.WalkResult.ADVANCE
-
-    fn.operation.walk(visit)
-    return found
 
 
 def wrap(op, unpack, kind: CalculationKind, fn):
