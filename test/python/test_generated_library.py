@@ -62,7 +62,8 @@ def test_library_parses_a_function_once_per_context_and_only_when_asked():
     context = create_context()
     library = loader.load(context)
     symbol = "__torch_refine_shape_fn.aten.mm"
-    assert library.has_function("aten.mm") and symbol not in library._functions
+    assert library.has_function("aten.mm")
+    assert symbol not in library._functions  # not parsed yet
     assert library.get(symbol) is library.get(symbol)
     assert loader.load(create_context()).get(symbol) is not library.get(symbol)
     assert library.get("__torch_refine_shape_fn.aten.no_such_op") is None
