@@ -90,19 +90,39 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
 def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     """The symbol of a function argument's dynamic dim. torch.export gives one symbol to
     dims it knows equal (the batch of every input); imported with symbolic shape
-    expressions, `torch.bind_symbolic_shape` binds each argument dim to a multiple of a
-    `torch.symbolic_int` (usually the symbol itself, `8 * s0` for an image size exported
+    expressions, `torch.bind_symbolic_shape` binds each argument dim to an expression of
+    `torch.symbolic_int`s: a constant where export specialized the dim (the type may still
+    say `?`), usually a symbol, or a multiple of one (`8 * s0` for an image size exported
     as a multiple of 8). That symbol is the first argument dim bound to it (lowest
     argument, then dim) divided by its multiple there, and the dim is its own multiple
-    of that symbol."""
-    bound = bound_symbol(argument, dim)
+    of that symbol; a symbol whose range holds one value is that value."""
+    bound = _bound_expression(argument, dim)
     if bound is None:
         return Polynomial.symbol(argument.arg_number, dim)
-    symbol, multiple = bound
+    bind, expression = bound
+    if isinstance(expression, ir.AffineConstantExpr):
+        return Polynomial.constant(expression.value)
+    found = _symbol_multiple(expression)
+    if found is None:
+        return Polynomial.symbol(argument.arg_number, dim)
+    position, multiple = found
+    symbol = bind.operands[1 + position]
+    value = _single_value(symbol)
+    if value is not None:
+        return Polynomial.constant(multiple * value)
     key = op_key(symbol.owner)
     if key not in _REPRESENTATIVES:
         _REPRESENTATIVES[key] = _first_bound_dim(symbol, argument.owner)
     return Polynomial.constant(multiple) * Polynomial.symbol(*_REPRESENTATIVES[key])
+
+
+def _single_value(symbol: ir.Value) -> int | None:
+    """The value of a `torch.symbolic_int` whose range holds only one."""
+    if not isinstance(symbol, ir.OpResult) or symbol.owner.name != "torch.symbolic_int":
+        return None
+    attributes = symbol.owner.attributes
+    least, greatest = (ir.IntegerAttr(attributes[name]).value for name in ("min_val", "max_val"))
+    return least if least == greatest else None
 
 
 # `torch.symbolic_int` op -> (argument, dim, multiple) of the first argument dim bound to
@@ -130,17 +150,16 @@ def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int,
 _BIND = "torch.bind_symbolic_shape"
 
 
-def bound_symbol(argument: ir.BlockArgument, dim: int) -> tuple[ir.Value, int] | None:
-    """The `torch.symbolic_int` a bind of `argument` makes dim `dim` a multiple of, and
-    that multiple, if the dim is one symbol times a constant."""
+def _bound_expression(argument: ir.BlockArgument, dim: int):
+    """(bind, affine expression) a `torch.bind_symbolic_shape` of `argument` gives dim
+    `dim`, or None."""
     for use in argument.uses:
         bind = use.owner
         if bind.operation.name != _BIND or use.operand_number != 0:
             continue
-        multiples = _symbol_multiples(bind)
-        if dim < len(multiples) and multiples[dim] is not None:
-            position, multiple = multiples[dim]
-            return bind.operands[1 + position], multiple
+        results = ir.AffineMapAttr(bind.operation.attributes["shape_expressions"]).value.results
+        if dim < len(results):
+            return bind, results[dim]
     return None
 
 

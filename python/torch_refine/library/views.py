@@ -647,6 +647,83 @@ def aten〇unbind〇int〡dtype(self_rank_dtype: Tuple[int, int], dim: int = 0) 
     return self_rank_dtype[1]
 
 
+def _meshgrid(tensors: List[List[int]], indexing: str) -> List[List[int]]:
+    if len(tensors) == 0:
+        raise AssertionError("meshgrid expects a non-empty TensorList")
+    if indexing != "ij" and indexing != "xy":
+        raise AssertionError("torch.meshgrid: indexing must be one of \"xy\" or \"ij\"")
+    grid: List[int] = []
+    for tensor in tensors:
+        if len(tensor) > 1:
+            raise AssertionError("torch.meshgrid: Expected 0D or 1D tensor in the tensor list")
+        grid.append(tensor[0] if len(tensor) == 1 else 1)
+    if indexing == "xy" and len(grid) >= 2:
+        first = grid[0]
+        grid[0] = grid[1]
+        grid[1] = first
+    out: List[List[int]] = []
+    for _ in tensors:
+        out.append(upstream._copy(grid))
+    return out
+
+
+def _meshgrid_dtypes(tensors_rank_dtype: List[Tuple[int, int]]) -> List[int]:
+    if len(tensors_rank_dtype) == 0:
+        raise AssertionError("meshgrid expects a non-empty TensorList")
+    dtypes: List[int] = []
+    for rank_dtype in tensors_rank_dtype:
+        if rank_dtype[1] != tensors_rank_dtype[0][1]:
+            raise AssertionError("meshgrid expects all tensors to have the same dtype")
+        dtypes.append(rank_dtype[1])
+    return dtypes
+
+
+_MESHGRID_CASES = [
+    Invocation([TensorOfShape(3), TensorOfShape(4)]),
+    Invocation([TensorOfShape(3), TensorOfShape(), TensorOfShape(5)]),
+    Invocation([TensorOfShape(0), TensorOfShape(2)]),
+    Invocation([TensorOfShape(2)]),
+    ErrorInvocation([]),
+    ErrorInvocation([TensorOfShape(2, 3), TensorOfShape(4)]),
+]
+_MESHGRID_DTYPE_CASES = [
+    Invocation([TensorOfShape(3, dtype=d), TensorOfShape(4, dtype=d)]) for d in DTYPE_SWEEP
+] + [
+    ErrorInvocation([TensorOfShape(3, dtype=torch.float32), TensorOfShape(4, dtype=torch.int64)]),
+    ErrorInvocation([]),
+]
+
+
+@shape("aten.meshgrid", invocations=_MESHGRID_CASES)
+def aten〇meshgrid〡shape(tensors: List[List[int]]) -> List[List[int]]:
+    return _meshgrid(tensors, "ij")
+
+
+@dtype("aten.meshgrid", invocations=_MESHGRID_DTYPE_CASES)
+def aten〇meshgrid〡dtype(tensors_rank_dtype: List[Tuple[int, int]]) -> List[int]:
+    return _meshgrid_dtypes(tensors_rank_dtype)
+
+
+@shape("aten.meshgrid.indexing", invocations=[
+    Invocation(c.args[0], indexing=i) for c in _MESHGRID_CASES if type(c) is Invocation for i in ("ij", "xy")
+] + [
+    ErrorInvocation([], indexing="ij"),
+    ErrorInvocation([TensorOfShape(2, 3), TensorOfShape(4)], indexing="xy"),
+    ErrorInvocation([TensorOfShape(3), TensorOfShape(4)], indexing="yx"),
+])
+def aten〇meshgrid〇indexing〡shape(tensors: List[List[int]], indexing: str) -> List[List[int]]:
+    return _meshgrid(tensors, indexing)
+
+
+@dtype("aten.meshgrid.indexing", invocations=[
+    Invocation([TensorOfShape(3, dtype=d), TensorOfShape(4, dtype=d)], indexing="xy") for d in DTYPE_SWEEP
+] + [
+    ErrorInvocation([TensorOfShape(3, dtype=torch.float32), TensorOfShape(4, dtype=torch.int64)], indexing="ij"),
+])
+def aten〇meshgrid〇indexing〡dtype(tensors_rank_dtype: List[Tuple[int, int]], indexing: str) -> List[int]:
+    return _meshgrid_dtypes(tensors_rank_dtype)
+
+
 # --- Concatenation ---------------------------------------------------------------------------
 
 _CAT_DTYPE_CASES = [

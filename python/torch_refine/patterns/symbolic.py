@@ -19,18 +19,19 @@ from torch_refine.patterns.scalars import size_int_dim
 
 def size_from_symbols(op, rewriter):
     """`aten.size.int(x, d)` where the op producing `x` recorded dim d as a polynomial:
-    that polynomial, computed from `aten.size.int` of function arguments."""
+    that polynomial, computed from `aten.size.int` of function arguments; of an argument
+    whose bind makes the dim a constant (export specialized it): that constant."""
     tensor = op.operands[0]
     found = size_int_dim(op)
-    if function_argument(tensor) is not None or found is None:
-        return True
-    if found[0].sizes[found[1]] is not None:
+    if found is None or found[0].sizes[found[1]] is not None:
         return True  # static: fold_size_int's
     info, dim = found
     dims = tensor_dims(tensor)
     if dims is None or len(dims) != info.rank or not dims[dim]:
         return True
     polynomial = parse_polynomial(dims[dim])
+    if function_argument(tensor) is not None and polynomial.constant_value() is None:
+        return True  # an argument's size is its own symbol: nothing simpler
     arguments = _function_of(op).regions[0].blocks[0].arguments
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [_materialize(polynomial, arguments)])

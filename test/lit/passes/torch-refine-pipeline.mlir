@@ -84,3 +84,21 @@ func.func @unpacked_pieces(%x: !torch.vtensor<[?,12,8],f32>, %i: !torch.vtensor<
   %5:2 = torch.prim.ListUnpack %4 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor
   return %1#2, %3#1, %5#1 : !torch.vtensor, !torch.vtensor, !torch.vtensor
 }
+
+// -----
+
+// The grids of a meshgrid (relative position indices, as BEiT builds them): every piece
+// has the lengths of all inputs, the first two swapped for "xy" indexing.
+// CHECK-LABEL: func.func @meshgrid_pieces(
+// CHECK:         torch.prim.ListUnpack %{{.*}} : !torch.list<vtensor> -> !torch.vtensor<[4,?],si64>, !torch.vtensor<[4,?],si64>
+// CHECK:         torch.prim.ListUnpack %{{.*}} : !torch.list<vtensor> -> !torch.vtensor<[?,4],si64>, !torch.vtensor<[?,4],si64>
+func.func @meshgrid_pieces(%a: !torch.vtensor<[4],si64>, %b: !torch.vtensor<[?],si64>) -> (!torch.vtensor, !torch.vtensor) {
+  %ij = torch.constant.str "ij"
+  %xy = torch.constant.str "xy"
+  %list = torch.prim.ListConstruct %a, %b : (!torch.vtensor<[4],si64>, !torch.vtensor<[?],si64>) -> !torch.list<vtensor>
+  %0 = torch.aten.meshgrid.indexing %list, %ij : !torch.list<vtensor>, !torch.str -> !torch.list<vtensor>
+  %1:2 = torch.prim.ListUnpack %0 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor
+  %2 = torch.aten.meshgrid.indexing %list, %xy : !torch.list<vtensor>, !torch.str -> !torch.list<vtensor>
+  %3:2 = torch.prim.ListUnpack %2 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor
+  return %1#1, %3#0 : !torch.vtensor, !torch.vtensor
+}

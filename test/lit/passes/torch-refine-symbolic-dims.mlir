@@ -381,3 +381,33 @@ func.func @strided_conv_over_multiple_of_8(%arg0: !torch.vtensor<[?,3,?,?],f32>,
   %v = torch.aten.view %x, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
   return %v : !torch.vtensor
 }
+
+// -----
+
+// A dim export specialized is a constant in its bind, though the argument's type says ?
+// (BEiT's image size, fixed by its relative position table); so is a dim whose symbol's
+// range holds one value. Sizes computed from them are static.
+// CHECK-LABEL: func.func @dims_export_specialized(
+// CHECK:         torch.aten.convolution {{.*}} -> !torch.vtensor<[?,32,4,4],f32>
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,6,16],f32>
+func.func @dims_export_specialized(%arg0: !torch.vtensor<[?,3,?,?],f32>, %weight: !torch.vtensor<[32,3,8,8],f32>, %arg1: !torch.vtensor<[?,?],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %s0 = torch.symbolic_int "s0" {min_val = 2, max_val = 64} : !torch.int
+  %s1 = torch.symbolic_int "s1" {min_val = 96, max_val = 96} : !torch.int
+  torch.bind_symbolic_shape %arg0, [%s0], affine_map<()[s0] -> (s0, 3, 32, 32)> : !torch.vtensor<[?,3,?,?],f32>
+  torch.bind_symbolic_shape %arg1, [%s0, %s1], affine_map<()[s0, s1] -> (s0, s1)> : !torch.vtensor<[?,?],f32>
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %int-1 = torch.constant.int -1
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int6 = torch.constant.int 6
+  %int8 = torch.constant.int 8
+  %stride = torch.prim.ListConstruct %int8, %int8 : (!torch.int, !torch.int) -> !torch.list<int>
+  %padding = torch.prim.ListConstruct %int0, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %dilation = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %conv = torch.aten.convolution %arg0, %weight, %none, %stride, %padding, %dilation, %false, %padding, %int1 : !torch.vtensor<[?,3,?,?],f32>, !torch.vtensor<[32,3,8,8],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int -> !torch.vtensor
+  %b = torch.aten.size.int %arg1, %int0 : !torch.vtensor<[?,?],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %b, %int6, %int-1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v = torch.aten.view %arg1, %sizes : !torch.vtensor<[?,?],f32>, !torch.list<int> -> !torch.vtensor
+  return %conv, %v : !torch.vtensor, !torch.vtensor
+}

@@ -274,6 +274,12 @@ _NEW: tuple[ModelCase, ...] = (
                             reassemble_factors=[2, 1], fusion_hidden_size=16,
                             head_in_index=-1)),
     ModelCase("vit_interpolate", vit_interpolate, **IMAGE_DIMS),
+    # Relative position bias from a meshgrid of patch indices; its table fixes the image
+    # size, so export specializes it (a constant in the bind) under a dynamic type.
+    ModelCase("beit", _image("BeitConfig", "BeitModel", image_size=32, patch_size=8,
+                             hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                             intermediate_size=64, use_relative_position_bias=True),
+              **IMAGE_DIMS),
     # torch.nn models with loops.
     ModelCase("gru_loop", gru_loop),  # export unrolls the loop: the length is specialized
     ModelCase("conv_loop", conv_loop, **IMAGE_DIMS),

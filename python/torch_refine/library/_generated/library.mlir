@@ -6767,6 +6767,14 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._mean_dtype(%0, %arg3) : (!torch.int, !torch.optional<int>) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.meshgrid(%arg0: !torch.list<tuple<int, int>>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._meshgrid_dtypes(%arg0) : (!torch.list<tuple<int, int>>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.meshgrid.indexing(%arg0: !torch.list<tuple<int, int>>, %arg1: !torch.str) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._meshgrid_dtypes(%arg0) : (!torch.list<tuple<int, int>>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_dtype_fn.aten.min(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %true = torch.constant.bool true
     %str = torch.constant.str "max/min"
@@ -25516,6 +25524,126 @@ module {
     %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %4, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %4 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.views._meshgrid(%arg0: !torch.list<list<int>>, %arg1: !torch.str) -> !torch.list<list<int>> {
+    %str = torch.constant.str "AssertionError: torch.meshgrid: Expected 0D or 1D tensor in the tensor list"
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: torch.meshgrid: indexing must be one of \22xy\22 or \22ij\22"
+    %false = torch.constant.bool false
+    %str_1 = torch.constant.str "xy"
+    %str_2 = torch.constant.str "ij"
+    %none = torch.constant.none
+    %str_3 = torch.constant.str "AssertionError: meshgrid expects a non-empty TensorList"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.ne.str %arg1, %str_2 : !torch.str, !torch.str -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %10 = torch.aten.ne.str %arg1, %str_1 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %5 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %10 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %11 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.gt.int %11, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %12 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %13 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.eq.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
+      %15 = torch.prim.If %14 -> (!torch.int) {
+        %17 = torch.aten.__getitem__.t %10, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %17 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      %16 = torch.aten.append.t %4, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %6 = torch.aten.eq.str %arg1, %str_1 : !torch.str, !torch.str -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      %10 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
+      %11 = torch.aten.ge.int %10, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %11 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      %10 = torch.aten.__getitem__.t %4, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %4, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten._set_item.t %4, %int0, %11 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %13 = torch.aten._set_item.t %4, %int1, %10 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
+    %9 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %9, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%4) : (!torch.list<int>) -> !torch.list<int>
+      %11 = torch.aten.append.t %8, %10 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %8 : !torch.list<list<int>>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.views._meshgrid_dtypes(%arg0: !torch.list<tuple<int, int>>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: meshgrid expects all tensors to have the same dtype"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: meshgrid expects a non-empty TensorList"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<tuple<int, int>> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %3 = torch.aten.len.t %arg0 : !torch.list<tuple<int, int>> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg1: !torch.int):
+      %4 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+      %5 = torch.prim.TupleIndex %4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %6 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<tuple<int, int>>, !torch.int -> !torch.tuple<int, int>
+      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %8 = torch.aten.ne.int %5, %7 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %8 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %9 = torch.prim.TupleIndex %4, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %10 = torch.aten.append.t %2, %9 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %2 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.views._narrow_length(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: narrow: start + length exceeds the dimension size"
     %str_0 = torch.constant.str "AssertionError: narrow: length must be non-negative"
@@ -31281,6 +31409,15 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.reductions._reduced_flags(%arg0, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<bool>
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._reduce(%arg0, %0, %arg2) : (!torch.list<int>, !torch.list<bool>, !torch.bool) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.meshgrid(%arg0: !torch.list<list<int>>) -> !torch.list<list<int>> {
+    %str = torch.constant.str "ij"
+    %0 = call @__torch_refine_helper.torch_refine.library.views._meshgrid(%arg0, %str) : (!torch.list<list<int>>, !torch.str) -> !torch.list<list<int>>
+    return %0 : !torch.list<list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.meshgrid.indexing(%arg0: !torch.list<list<int>>, %arg1: !torch.str) -> !torch.list<list<int>> {
+    %0 = call @__torch_refine_helper.torch_refine.library.views._meshgrid(%arg0, %arg1) : (!torch.list<list<int>>, !torch.str) -> !torch.list<list<int>>
+    return %0 : !torch.list<list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.min(%arg0: !torch.list<int>) -> !torch.list<int> {
     %none = torch.constant.none
