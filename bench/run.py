@@ -1241,12 +1241,15 @@ def _stages_table(results: list[dict]) -> str:
 
 
 def update_readme(table: str) -> None:
+    """Replace the section between the markers, each on a line of its own (the prose above
+    names them inline)."""
     text = README.read_text()
-    if BEGIN_MARKER not in text or END_MARKER not in text:
+    begin, end = f"\n{BEGIN_MARKER}\n", f"\n{END_MARKER}\n"
+    if begin not in text or end not in text:
         raise SystemExit(f"{README} has no {BEGIN_MARKER} ... {END_MARKER} section")
-    head, rest = text.split(BEGIN_MARKER, 1)
-    _, tail = rest.split(END_MARKER, 1)
-    README.write_text(f"{head}{BEGIN_MARKER}\n{table}{END_MARKER}{tail}")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    README.write_text(f"{head}{begin}{table.rstrip()}{end}{tail}")
 
 
 # --- main --------------------------------------------------------------------------------
