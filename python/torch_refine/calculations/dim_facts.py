@@ -96,7 +96,7 @@ def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     as a multiple of 8). That symbol is the first argument dim bound to it (lowest
     argument, then dim) divided by its multiple there, and the dim is its own multiple
     of that symbol; a symbol whose range holds one value is that value."""
-    bound = _bound_expression(argument, dim)
+    bound = bound_expression(argument, dim)
     if bound is None:
         return Polynomial.symbol(argument.arg_number, dim)
     bind, expression = bound
@@ -150,7 +150,7 @@ def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int,
 _BIND = "torch.bind_symbolic_shape"
 
 
-def _bound_expression(argument: ir.BlockArgument, dim: int):
+def bound_expression(argument: ir.BlockArgument, dim: int):
     """(bind, affine expression) a `torch.bind_symbolic_shape` of `argument` gives dim
     `dim`, or None."""
     for use in argument.uses:

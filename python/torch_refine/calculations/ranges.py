@@ -18,7 +18,7 @@ import operator
 
 from torch_mlir import ir
 
-from torch_refine.calculations.dim_facts import function_argument
+from torch_refine.calculations.dim_facts import bound_expression, function_argument
 from torch_refine.ir import types
 from torch_refine.ir.polynomial import Polynomial, Symbol
 
@@ -43,19 +43,13 @@ def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     argument_number, dim, divisor = symbol
     if argument_number >= len(entry_block.arguments):
         return _SIZE
-    for use in entry_block.arguments[argument_number].uses:
-        bind = use.owner
-        if bind.name != _BIND or use.operand_number != 0:
-            continue
-        results = ir.AffineMapAttr(bind.attributes["shape_expressions"]).value.results
-        if dim < len(results):
-            least, greatest = _expression_range(results[dim], list(bind.operands)[1:])
-            least = -(-max(least, 0) // divisor)
-            return least, None if greatest is None else greatest // divisor
-    return _SIZE
-
-
-_BIND = "torch.bind_symbolic_shape"
+    bound = bound_expression(entry_block.arguments[argument_number], dim)
+    if bound is None:
+        return _SIZE
+    bind, expression = bound
+    least, greatest = _expression_range(expression, list(bind.operands)[1:])
+    least = -(-max(least, 0) // divisor)
+    return least, None if greatest is None else greatest // divisor
 
 
 def _expression_range(expression, symbols: list) -> Range:

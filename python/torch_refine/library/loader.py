@@ -67,13 +67,10 @@ def builtin_symbols() -> list[str]:
     return list(_chunks()[1])
 
 
-def _parse_chunk(symbol: str, context: ir.Context) -> tuple[ir.Module, object] | None:
+def _parse_chunk(symbol: str, context: ir.Context) -> tuple[ir.Module, object]:
     """The embedded library's function `symbol` parsed into `context`, in a module of its
-    own with declarations of its callees: (that module, which owns it, and the function),
-    or None when there is no such function."""
+    own with declarations of its callees: (that module, which owns it, and the function)."""
     blobs, index = _chunks()
-    if symbol not in index:
-        return None
     offset, size = index[symbol]
     module = ir.Module.parse(bytes(blobs[offset : offset + size]), context)
     for op in functions(module.operation):
@@ -96,7 +93,7 @@ class Library:
         self._modules = list(extra_modules)  # own the functions below
         self._functions: dict[str, object] = {}
         self._clone_texts: dict[str, str | None] = {}
-        self._builtin = set(builtin_symbols()) if builtin else set()
+        self._builtin = _chunks()[1] if builtin else {}  # symbol -> where its chunk is
         for module in extra_modules:
             for op in functions(module):
                 self._functions[symbol_name(op)] = op
@@ -130,8 +127,7 @@ class Library:
         return symbol in self._functions or symbol in self._builtin
 
     def symbols(self) -> list[str]:
-        builtin = builtin_symbols() if self._builtin else []
-        return list(dict.fromkeys([*self._functions, *builtin]))
+        return list(dict.fromkeys([*self._functions, *self._builtin]))
 
 
 # context -> {extra-library path: Library}; the built-in library is parsed once per context.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .corpus3 import BY_NAME, LEVELS, NotApplicable, export_texts
@@ -164,7 +164,7 @@ def _count(outcome: Outcome, mine, true, op) -> None:
                                  "location": report.short_location(mine.location),
                                  "refined": mine.info.text(), "truth": rechecked.text(),
                                  "reason": reason})
-            true = true.__class__(true.op_name, true.location, true.result_index, rechecked)
+            true = replace(true, info=rechecked)
     if kind == "contradiction":
         kind = "contradictions"
     setattr(outcome, kind, getattr(outcome, kind) + 1)
