@@ -206,12 +206,15 @@ def refine(
     extra_library: str = "",
     runtime_asserts: bool = True,
     max_iterations: int = 10,
+    evaluate: bool = True,
 ) -> Refined:
     """Refine a Torch-dialect module in place (text is parsed in a new context first).
 
     `extra_library` adds or overrides shape and dtype functions: an MLIR file, or a Python
     file of decorated functions (compiled with torch, once per file version; see
     `torch_refine.library.compile_extra_library` to precompile it to MLIR).
+    `evaluate=False` calculates every op in the IR instead of first running its library
+    function on known arguments (the same types, slower; for debugging the passes).
     Raises RefinementError for IR that does not parse or verify, and when a pass fails.
     """
     return _refine(
@@ -219,6 +222,7 @@ def refine(
         extra_library=extra_library,
         runtime_asserts=runtime_asserts,
         max_iterations=max_iterations,
+        evaluate=evaluate,
     )
 
 
@@ -227,14 +231,18 @@ def _refine(
     extra_library: str = "",
     runtime_asserts: bool = True,
     max_iterations: int = 10,
+    evaluate: bool = True,
 ) -> Refined:
     _check_options(extra_library, runtime_asserts, max_iterations)
+    if not isinstance(evaluate, bool):
+        raise TypeError(f"evaluate must be a bool, not {type(evaluate).__name__}")
     # Options are data on the pass object, never spliced into pipeline text: a path
     # such as 'x.mlir" extra-library="evil.py' stays one (nonexistent) file name.
     pipeline_pass = passes.get(PIPELINE)(
         extra_library=str(extra_library),
         runtime_asserts=runtime_asserts,
         max_iterations=max_iterations,
+        evaluate=evaluate,
         explain=True,  # the report says why values stay unknown
     )
     with module.context:

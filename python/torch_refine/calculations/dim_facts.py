@@ -302,15 +302,30 @@ def record(wrapped, yield_shapes, memo: dict, key) -> None:
     if len(yielded) != len(results) or not all(_is_value_tensor(r) for r in results):
         return
     cache: dict = {}
-    polynomials = [_yielded_dims(v, cache) for v in yielded]
-    facts = [["" if p is None else format_polynomial(p) for p in result] for result in polynomials]
-    symbolic = (p for result in polynomials for p in result if p is not None)
-    if all(p.constant_value() is not None for p in symbolic):
-        facts = None  # nothing beyond what the types say
+    facts = _facts_of([_yielded_dims(v, cache) for v in yielded])
     if key is not None:
         memo[(ATTRIBUTE, key)] = facts
     if facts is not None:
         _set_facts(wrapped, facts)
+
+
+def remember(wrapped, sizes: list[list], memo: dict, key) -> None:
+    """Remember under the memo key the dims an evaluation found (per result of `wrapped`,
+    ints and polynomials): `restore` puts them on the op."""
+    results = list(wrapped.operation.results)
+    if len(sizes) != len(results) or not all(_is_value_tensor(r) for r in results):
+        return
+    polynomials = [[_as_size(d if isinstance(d, Polynomial) else Polynomial.constant(d)) for d in result]
+                   for result in sizes]
+    memo[(ATTRIBUTE, key)] = _facts_of(polynomials)
+
+
+def _facts_of(polynomials: list[list[Polynomial | None]]) -> list[list[str]] | None:
+    """The attribute's texts; None when every dim is a constant (the types say it all)."""
+    symbolic = (p for result in polynomials for p in result if p is not None)
+    if all(p.constant_value() is not None for p in symbolic):
+        return None
+    return [["" if p is None else format_polynomial(p) for p in result] for result in polynomials]
 
 
 def restore(wrapped, memo: dict, key) -> None:

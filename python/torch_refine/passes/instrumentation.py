@@ -41,6 +41,7 @@ class Statistic:
 OPS_WRAPPED = Statistic("ops-wrapped", "Ops whose calculation was wrapped from the library")
 CALCULATIONS = Statistic("calculations-simplified", "Calculations simplified")
 MEMO_HITS = Statistic("memo-hits", "Ops refined from the memo of an equal earlier op")
+EVALUATED = Statistic("ops-evaluated", "Ops refined by running their library function on constants")
 TYPES_REFINED = Statistic("types-refined", "Result types refined")
 GUARDS_KEPT = Statistic("guards-kept", "Library checks kept as torch.runtime.assert")
 

@@ -16,6 +16,7 @@ without `canonicalize`: pure ops left unused and library functions nothing calls
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import ClassVar
@@ -30,6 +31,7 @@ from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass
 from torch_refine.passes.drop_calculations import drop
+from torch_refine.passes.evaluator import evaluator_for
 from torch_refine.passes.explain import annotate
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
@@ -48,10 +50,12 @@ class ShapePipeline(ModulePass):
     extra_library: str = ""  # path of an MLIR file of extra library functions
     runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
+    evaluate: bool = True  # run library functions on known arguments before calculating in IR
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
-        refine(module, SHAPE, load_library(module, self.extra_library), self.runtime_asserts)
+        library = load_library(module, self.extra_library)
+        refine(module, SHAPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
         erase_unused_library_functions(module)
         if not self.keep_symbolic_dims:
             dim_facts.strip(module)
@@ -64,9 +68,11 @@ class DtypePipeline(ModulePass):
 
     extra_library: str = ""  # path of an MLIR file of extra library functions
     runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+    evaluate: bool = True  # run library functions on known arguments before calculating in IR
 
     def run(self, module) -> None:
-        refine(module, DTYPE, load_library(module, self.extra_library), self.runtime_asserts)
+        library = load_library(module, self.extra_library)
+        refine(module, DTYPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
         erase_unused_library_functions(module)
 
 
@@ -82,6 +88,7 @@ class RefinePipeline(ModulePass):
     max_iterations: int = 10
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
     explain: bool = False  # say why values stay unknown or partial (docs/explain.md)
+    evaluate: bool = True  # run library functions on known arguments before calculating in IR
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
@@ -94,7 +101,8 @@ class RefinePipeline(ModulePass):
             round_name = f"round {round_index + 1}"
             with instrumentation.stage(round_name):
                 for kind in (SHAPE, DTYPE):
-                    refine(module, kind, library, keep_asserts, memos[kind.name], self.explain)
+                    refine(module, kind, library, keep_asserts, memos[kind.name], self.explain,
+                           self.evaluate)
                     instrumentation.after_stage(f"{round_name}/{kind.name}", module)
                 with module.context, instrumentation.stage("propagate"):
                     propagate.run(module)
@@ -123,6 +131,7 @@ def refine(
     runtime_asserts: bool,
     memo: dict | None = None,
     explain: bool = False,
+    evaluate_constants: bool = True,
 ) -> None:
     """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
     a time in program order.
@@ -133,6 +142,9 @@ def refine(
     types without a calculation; the others are wrapped, their library calls inlined,
     simplified and dropped at once. Library functions left unused are the caller's to
     erase. `explain` marks what blocked calculations that left something unknown.
+    `evaluate_constants` first tries running the op's library function on its arguments
+    (`passes.evaluator`: constants and sizes known as polynomials); an op it cannot
+    decide is calculated in the IR.
 
     With timing on (`instrumentation`), reify, inline, simplify and drop are timed as
     stages of `kind`; with it off they are the plain functions.
@@ -146,6 +158,8 @@ def refine(
             memoize_undecided=not runtime_asserts,
             record_blockers=explain,
         )
+        evaluator = evaluator_for(library) if evaluate_constants else None
+        evaluate_op = instrumentation.timed("evaluate", evaluator.evaluate) if evaluator else None
         reify = instrumentation.timed("reify", wrap)
         inline_in = instrumentation.timed("inline", inline_library_calls_in)
         simplify = instrumentation.timed("simplify", simplifier.simplify)
@@ -161,7 +175,8 @@ def refine(
             described = list((op if unpack is None else unpack).operation.results)
             if symbol not in views:
                 views[symbol] = cloner.parameter_views(symbol)
-            if simplifier.refine_known(op, described, views[symbol]):
+            evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if evaluate_op else None
+            if simplifier.refine_known(op, described, views[symbol], evaluate):
                 continue
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
             wrapped += 1
@@ -191,6 +206,7 @@ def _count_statistics(simplifier: Simplifier, wrapped: int, guards_kept: int) ->
     instrumentation.count(instrumentation.OPS_WRAPPED, wrapped)
     instrumentation.count(instrumentation.CALCULATIONS, statistics.calculations)
     instrumentation.count(instrumentation.MEMO_HITS, statistics.memo_hits)
+    instrumentation.count(instrumentation.EVALUATED, statistics.evaluated)
     instrumentation.count(instrumentation.TYPES_REFINED, statistics.refined)
     instrumentation.count(instrumentation.GUARDS_KEPT, guards_kept)
 

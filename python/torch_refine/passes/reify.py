@@ -274,7 +274,7 @@ class _Builder:
         params = list(self.fn_type.inputs)
         if len(operands) != len(params):
             self.fail(f"has {len(operands)} operands but @\"{self.symbol}\" takes {len(params)} parameters")
-        if self.kind.name == "dtype" and _bool_scalar_changes_promotion(operands, params):
+        if self.kind.name == "dtype" and bool_scalar_changes_promotion(operands, params):
             unknown = [self.placeholder() for _ in outer_results]
             self.create(self.kind.calculation_yield_op, operands=unknown)
             return
@@ -433,7 +433,7 @@ class _Builder:
         )
 
 
-def _bool_scalar_changes_promotion(operands, params) -> bool:
+def bool_scalar_changes_promotion(operands, params) -> bool:
     """Whether a dtype function could answer differently for a bool Scalar passed as the
     int 0/1 (no number is typed bool). Promotion ranks a bool Scalar below every tensor
     category, so the int stands in exactly unless a tensor operand is (or may be) bool."""

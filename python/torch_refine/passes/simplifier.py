@@ -74,6 +74,7 @@ class Options:
 class Statistics:
     calculations: int = 0
     memo_hits: int = 0
+    evaluated: int = 0  # answered by running the library function on constants
     refined: int = 0
     loops_unrolled: int = 0
     unroll_cap_hits: list = field(default_factory=list)
@@ -162,15 +163,27 @@ class Simplifier:
             self.memo[key] = calculated  # a None (nothing calculated) is a result too
         return True
 
-    def refine_known(self, op, results, views: tuple = ()) -> bool:
+    def refine_known(self, op, results, views: tuple = (), evaluate=None) -> bool:
         """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
-        calculation; False when the memo does not know the op or it cannot be done so."""
+        calculation; False when the memo does not know the op or it cannot be done so.
+        `evaluate()`, when given, runs the library function on the op's constant
+        arguments (`passes.evaluator`): per result its sizes or dtype code, or None;
+        a complete answer is remembered as a calculation's result would be."""
         key = memo_key(op, len(results), self._operand_fact, views, self._range_signature(op))
         known = self.memo.get(key) if key is not None else None
+        remembered = known is not None
+        if not remembered and key is not None and evaluate is not None:
+            values = evaluate()
+            known = self._evaluated(values, results)
+            if known is not None:
+                self.statistics.evaluated += 1
+                self.memo[key] = known
+                if self.kind is SHAPE:
+                    dim_facts.remember(defining_op(results[0]) if results else op, values, self.memo, key)
         producers = (defining_op(r).operation.name for r in results)
         if known is None or not all(result_allows_refinement(name) for name in producers):
             return False
-        self.statistics.memo_hits += 1
+        self.statistics.memo_hits += remembered
         if self.kind is SHAPE:
             dim_facts.restore(defining_op(results[0]) if results else op, self.memo, key)
         self._restore_blocker(op, key)
@@ -185,6 +198,22 @@ class Simplifier:
                 self.statistics.refined += 1
                 refine_value(value, new_type, defining_op(value))
         return True
+
+    def _evaluated(self, values: list | None, results: list) -> list | None:
+        """The facts of what the evaluator returned; None unless it decided every
+        described result (the greedy way then explains what it leaves unknown)."""
+        if values is None:
+            return None
+        if self.kind is SHAPE:
+            facts = [None if v is None else types.TensorInfo(tuple(d if isinstance(d, int) else None for d in v), None)
+                     for v in values]
+        else:
+            facts = [None if v is None else _dtype_fact(v, r.type) for v, r in zip(values, results, strict=True)]
+        if any(f is None for v, f in zip(values, facts, strict=True) if v is not None):
+            return None
+        if self.record_blockers and not _complete(facts, self.kind):
+            return None  # the greedy way says what blocked the rest
+        return facts
 
     def _record_blocker(self, calc, key) -> None:
         wrapped = _wrapped_op(calc)
@@ -552,6 +581,10 @@ def _dtype_of(value: ir.Value, result_type: ir.Type):
         return None
     if not isinstance(code, int):
         return None
+    return _dtype_fact(code, result_type)
+
+
+def _dtype_fact(code: int, result_type: ir.Type):
     if types.parse(result_type) is None:
         return _NUMBER_BY_DTYPE.get(code)
     element = types.DTYPE_TO_ELEMENT.get(code)

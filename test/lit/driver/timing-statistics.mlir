@@ -14,6 +14,7 @@
 // TREE-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)    load library
 // TREE-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)    round 1
 // TREE-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)      shape
+// TREE-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)        evaluate
 // TREE-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)        reify
 // TREE-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)        simplify
 // TREE-NEXT: {{[0-9.]+}} ({{ *[0-9.]+}}%)          inline
@@ -37,12 +38,16 @@
 // STATS-NEXT:   (S) 2 calculations-simplified - Calculations simplified
 // STATS-NEXT:   (S) 0 guards-kept             - Library checks kept as torch.runtime.assert
 // STATS-NEXT:   (S) 0 memo-hits               - Ops refined from the memo of an equal earlier op
+// STATS-NEXT:   (S) 2 ops-evaluated           - Ops refined by running their library function on constants
 // STATS-NEXT:   (S) 2 ops-wrapped             - Ops whose calculation was wrapped from the library
 // STATS-NEXT:   (S) {{[0-9]+}} types-refined           - Result types refined
 
 // BAD: argument --mlir-timing-display: invalid choice: 'bogus'
 
-func.func @forward(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+// The static tanh is evaluated; the other one's operand has no known rank or dtype, so
+// both of its calculations are built, simplified and dropped in the IR.
+func.func @forward(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor) -> (!torch.vtensor, !torch.vtensor) {
   %0 = torch.aten.tanh %arg0 : !torch.vtensor<[2,3],f32> -> !torch.vtensor
-  return %0 : !torch.vtensor
+  %1 = torch.aten.tanh %arg1 : !torch.vtensor -> !torch.vtensor
+  return %0, %1 : !torch.vtensor, !torch.vtensor
 }

@@ -70,8 +70,11 @@ def _agreement_case(op: str, invocations):
     return None, None
 
 
+# Both ways of refining: running the library function on the constant operands
+# (passes/evaluator.py, the default) and calculating in the IR (reify, inline, simplify).
+@pytest.mark.parametrize("evaluate", [True, False], ids=["evaluated", "in-ir"])
 @pytest.mark.parametrize(("op", "invocations"), list(_cases()))
-def test_refined_types_agree_with_pytorch(op, invocations):
+def test_refined_types_agree_with_pytorch(op, invocations, evaluate):
     invocation, result = _agreement_case(op, invocations)
     if invocation is None:
         pytest.skip("no case PyTorch accepts on meta and CPU tensors that is not data-dependent")
@@ -82,7 +85,7 @@ def test_refined_types_agree_with_pytorch(op, invocations):
         pytest.skip(str(reason))
     expected = pytorch_infos(result, not is_in_place(op_overload(op)._schema))
     try:
-        refined = result_infos(refine(module).module)
+        refined = result_infos(refine(module, evaluate=evaluate).module)
     except RefinementError as error:
         pytest.fail(f"{invocation}: the pipeline fails on\n{text}{error}")
     assert len(refined) == len(expected), f"{invocation}: PyTorch returns {len(expected)} tensors"
