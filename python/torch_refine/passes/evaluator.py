@@ -22,14 +22,13 @@ from torch_mlir import ir
 
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind
-from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.ranges import enclosing_function, polynomial_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.library.promotion import promote_dtypes
-from torch_refine.passes.reify import bool_scalar_changes_promotion
+from torch_refine.passes.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
 from torch_refine.passes.simplifier import Options
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over
@@ -641,15 +640,10 @@ def _sizes(tensor: ir.Value, sizes: tuple) -> list:
 
 def _literal_elements(value: ir.Value) -> list:
     """The elements of an unmutated `prim.ListConstruct` (reify copies only those)."""
-    if not isinstance(value, ir.OpResult) or value.owner.operation.name != "torch.prim.ListConstruct":
+    elements = _constructed_elements(value)
+    if elements is None:
         raise GiveUp
-    if any(use.owner.operation.name in LIST_MUTATING_OPS for use in value.uses):
-        raise GiveUp
-    return list(value.owner.operation.operands)
-
-
-def _inner_type(text: str) -> str:
-    return "!torch." + text[text.index("<") + 1 : -1]
+    return elements
 
 
 def _split(result, outer: list, kind: CalculationKind, from_list: bool) -> list:
