@@ -232,6 +232,8 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
     name = producer.operation.name
     if name == "torch.constant.int":
         return Polynomial.constant(constant_value(value))
+    if name == "torch.aten.Int.bool":
+        return _express_bool(producer.operands[0])
     if name == "torch.aten.size.int":
         return _express_size(producer)
     if name == "torch.prim.If":
@@ -243,6 +245,13 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
     if any(p is None for p in operands):
         return None
     return handler(*operands)
+
+
+def _express_bool(value: ir.Value) -> Polynomial | None:
+    try:
+        return Polynomial.constant(int(constant_value(value)))
+    except NotConstant:
+        return None
 
 
 def _express_size(size_op) -> Polynomial | None:
@@ -311,12 +320,12 @@ def record(wrapped, yield_shapes, memo: dict, key) -> None:
 
 def remember(wrapped, sizes: list[list], memo: dict, key) -> None:
     """Remember under the memo key the dims an evaluation found (per result of `wrapped`,
-    ints and polynomials): `restore` puts them on the op."""
+    ints, polynomials and None for unknown sizes): `restore` puts them on the op."""
     results = list(wrapped.operation.results)
     if len(sizes) != len(results) or not all(_is_value_tensor(r) for r in results):
         return
-    polynomials = [[_as_size(d if isinstance(d, Polynomial) else Polynomial.constant(d)) for d in result]
-                   for result in sizes]
+    polynomials = [[_as_size(d if d is None or isinstance(d, Polynomial) else Polynomial.constant(d))
+                    for d in result] for result in sizes]
     memo[(ATTRIBUTE, key)] = _facts_of(polynomials)
 
 

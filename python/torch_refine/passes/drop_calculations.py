@@ -150,11 +150,11 @@ def _constant_bool(value: ir.Value) -> bool | None:
 
 
 def _message(raise_op, wrapped_op) -> str:
-    text = _string_text(raise_op.operation.operands[0])
+    text = string_text(raise_op.operation.operands[0])
     return text if text is not None else f"a check of '{wrapped_op.operation.name}' failed"
 
 
-def _string_text(value: ir.Value) -> str | None:
+def string_text(value: ir.Value) -> str | None:
     """The text of a constant string, of a concatenation, or of a format string (its
     placeholders left as `{}`): the part of a library message known at compile time.
     Concatenations are walked with a stack (they can chain beyond the recursion limit)."""

@@ -10,6 +10,13 @@ The evaluator decides nothing the greedy way would not: a size that is not a con
 tensor op, an op it does not know, a check that raises, a Python error (an index out of
 range, a division by zero, an int beyond int64) or too many steps make it give up, and the
 op is calculated the greedy way, which also reports failed checks at the op.
+
+A comparison of sizes that their ranges do not decide is a `_Condition` (a bool known only
+at run time). A check raising on it becomes a guard: the evaluation goes on along the
+branch that does not raise, and `Evaluation.assert_guards` asserts the condition in front of the
+op (`torch.runtime.assert`, as drop_calculations keeps an undecided check). An If on a
+condition whose branches only compute values yields `and`/`or` of conditions for bools
+and an unknown size for two different sizes; anything else that reads a condition gives up.
 """
 
 from __future__ import annotations
@@ -24,12 +31,15 @@ from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind
 from torch_refine.calculations.ranges import enclosing_function, polynomial_range
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value
+from torch_refine.ir.constants import NotConstant, constant_value, make_constant
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.library.promotion import promote_dtypes
+from torch_refine.passes.drop_calculations import RAISE, string_text
 from torch_refine.passes.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
 from torch_refine.passes.simplifier import Options
+from torch_refine.patterns.scalars import negation
+from torch_refine.patterns.symbolic import materialize
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over
 # an odd huge size costs the greedy way's unroll cap, not an unbounded Python loop.
@@ -48,6 +58,7 @@ class _Text:
 
 
 _TEXT = _Text()
+_DEVICE = object()  # a `torch.constant.device` argument
 _UNINITIALIZED = object()
 
 
@@ -57,9 +68,9 @@ class _ScalarTensor:
     def __init__(self, number) -> None:
         if isinstance(number, bool):
             self.dtype = 11
-        elif isinstance(number, int):
+        elif isinstance(number, (int, Polynomial)):
             self.dtype = 4
-        elif isinstance(number, float):
+        elif isinstance(number, (float, _SizeFloat)):
             self.dtype = 7
         else:
             raise GiveUp
@@ -106,6 +117,22 @@ def _floor_divide(a, b):
     return _settle(quotient)
 
 
+def _remainder(a, b):
+    """Python's `%` (aten.remainder.int), on a polynomial by a constant or a divisor."""
+    if isinstance(b, Polynomial):
+        if _symbolic(a).exact_divide(b) is None:
+            raise GiveUp
+        return 0
+    if b == 0:
+        raise GiveUp
+    if not isinstance(a, Polynomial):
+        return a % b
+    remainder = a.floor_remainder(b)
+    if remainder is None:
+        raise GiveUp
+    return _settle(remainder)
+
+
 def _decide(test, low, high) -> bool:
     """`test(x, 0)` for every x in [low, high] (None: unbounded), or give up."""
     if low is not None and low == high:
@@ -125,13 +152,115 @@ def _decide(test, low, high) -> bool:
 class _SizeFloat:
     """A float that is integer arithmetic on sizes (`aten.Float.Scalar` of a symbolic
     size, then float steps): its polynomial. Sizes are below 2**53, where converting them
-    is exact; further steps are kept only while their range stays within 2**53, where
-    float arithmetic on integers is exact (as patterns/scalars.py folds them)."""
+    is exact; further steps are exact while their range stays within 2**53, where float
+    arithmetic on integers is exact (as patterns/scalars.py folds them). Past that, only a
+    product of sizes and non-negative integral constants goes on, inexact (a storage-size
+    check's product): a comparison reads its sign, or its range with a margin for the
+    rounding, or becomes a condition computed in floats at run time."""
 
-    __slots__ = ("polynomial",)
+    __slots__ = ("exact", "polynomial")
 
-    def __init__(self, polynomial: Polynomial) -> None:
+    def __init__(self, polynomial: Polynomial, exact: bool = True) -> None:
         self.polynomial = polynomial
+        self.exact = exact
+
+
+class _Undecided:
+    """Reading a value known only at run time as a Python value gives up."""
+
+    def _give_up(self, *_):
+        raise GiveUp
+
+    __bool__ = __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _give_up
+    __hash__ = object.__hash__
+
+
+class _Condition(_Undecided):
+    """A bool known only at run time: `op` (an int or float comparison's op name, or
+    `not`, `and`, `or`) of its operands (polynomials, a float constant, conditions)."""
+
+    __slots__ = ("op", "operands")
+
+    def __init__(self, op: str, *operands) -> None:
+        self.op = op
+        self.operands = operands
+
+
+class _UnknownSize(_Undecided):
+    """A size chosen at run time between two (an If on a condition): an unknown dim."""
+
+
+_UNKNOWN_SIZE = _UnknownSize()
+
+
+class Guard:
+    """A check the ranges do not decide: the op runs only where `condition` is `holds`."""
+
+    __slots__ = ("condition", "holds", "message")
+
+    def __init__(self, condition: _Condition, holds: bool, message: str | None) -> None:
+        self.condition = condition
+        self.holds = holds
+        self.message = message
+
+
+class Evaluation:
+    """Per result, the sizes (shape) or dtype code (dtype) a library function returned,
+    None for a result it does not describe; the guards those answers need."""
+
+    __slots__ = ("guards", "values")
+
+    def __init__(self, values: list, guards: list[Guard]) -> None:
+        self.values = values
+        self.guards = guards
+
+    def assert_guards(self, op) -> None:
+        """Assert each guard in front of `op`, at its location, with its check's message."""
+        function_op = enclosing_function(op)
+        arguments = function_op.regions[0].blocks[0].arguments
+        with ir.InsertionPoint(op), op.location:
+            for guard in self.guards:
+                condition = _materialize_condition(guard.condition, arguments)
+                if not guard.holds:
+                    condition = negation(condition)
+                message = guard.message or f"a check of '{op.operation.name}' failed"
+                ir.Operation.create("torch.runtime.assert", operands=[condition],
+                                    attributes={"message": ir.StringAttr.get(message)})
+
+
+def _not(value):
+    if isinstance(value, _Condition):
+        return value.operands[0] if value.op == "not" else _Condition("not", value)
+    return not value
+
+
+def _connect(op: str, a, b):
+    """`a and b` (op "and") or `a or b` ("or") of bools and conditions."""
+    deciding = op == "or"  # the value that is the answer whatever the other is
+    if a is deciding or b is deciding:
+        return deciding
+    if a is (not deciding) or b is (not deciding):
+        return b if a is (not deciding) else a
+    return _Condition(op, a, b)
+
+
+def _choose(condition: _Condition, then, otherwise):
+    """`then if condition else otherwise` for an undecided condition."""
+    if then is otherwise:
+        return then
+    if isinstance(then, (bool, _Condition)) and isinstance(otherwise, (bool, _Condition)):
+        return _connect("or", _connect("and", condition, then), _connect("and", _not(condition), otherwise))
+    if not (_is_size(then) and _is_size(otherwise)):
+        raise GiveUp
+    if _UNKNOWN_SIZE not in (then, otherwise) and condition.op in _EQUALITIES:
+        # `b if a == b else a` (broadcast's `b if a == 1 else a`) is a either way
+        if {_symbolic(then), _symbolic(otherwise)} == set(condition.operands):
+            return otherwise if condition.op == "torch.aten.eq.int" else then
+    return _UNKNOWN_SIZE
+
+
+def _is_size(value) -> bool:
+    return isinstance(value, (Polynomial, _UnknownSize)) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 _EXACT_FLOAT_INTEGERS = 2**53
@@ -143,6 +272,19 @@ def _to_float(value):
     if isinstance(value, Polynomial):
         return _SizeFloat(value)
     return float(value)
+
+
+def _product_factor(value) -> Polynomial:
+    """A factor of an inexact product: a single term of sizes with a non-negative
+    coefficient, or a non-negative integral float, so that the product is at least 0."""
+    if isinstance(value, _SizeFloat):
+        terms = value.polynomial.terms
+        if len(terms) > 1 or any(c < 0 for c in terms.values()):
+            raise GiveUp
+        return value.polynomial
+    if not math.isfinite(value) or value < 0 or not value.is_integer():
+        raise GiveUp
+    return Polynomial.constant(int(value))
 
 
 def _is(a, b) -> bool:
@@ -244,21 +386,18 @@ _PURE = {
     "torch.aten.mul.int": _arithmetic(operator.mul),
     "torch.aten.neg.int": lambda a: _arithmetic(operator.sub)(0, a),
     "torch.aten.floordiv.int": _floor_divide,
+    "torch.aten.remainder.int": _remainder,
     "torch.aten.__derive_index": lambda index, start, step: _arithmetic(operator.add)(
         start, _arithmetic(operator.mul)(index, step)),
     "torch.aten.__range_length": _range_length,
     "torch.aten.eq.bool": operator.eq,
-    "torch.aten.lt.float_int": operator.lt,
-    "torch.aten.gt.float_int": operator.gt,
-    "torch.aten.ge.float_int": operator.ge,
-    "torch.aten.ne.float_int": operator.ne,
     "torch.aten.div": _divide,
     "torch.aten.ceil.float": _ceil,
     "torch.aten.Int.float": _to_int,
     "torch.aten.Int.Scalar": _to_int,
     "torch.aten.Float.Scalar": _to_float,
-    "torch.aten.__not__": operator.not_,
-    "torch.aten.__and__.bool": lambda a, b: a and b,
+    "torch.aten.__not__": _not,
+    "torch.aten.__and__.bool": lambda a, b: _connect("and", a, b),
     "torch.aten.__is__": _is,
     "torch.aten.__isnot__": lambda a, b: not _is(a, b),
     "torch.aten.len.t": len,
@@ -287,6 +426,7 @@ _PURE = {
     "torch.prim.RaiseException": _give_up,  # the greedy way reports the check at the op
 }
 
+_EQUALITIES = ("torch.aten.eq.int", "torch.aten.ne.int")
 _COMPARISONS = {
     "torch.aten.eq.int": operator.eq,
     "torch.aten.ne.int": operator.ne,
@@ -298,17 +438,31 @@ _COMPARISONS = {
 
 _FLOAT_COMPARISONS = {
     "torch.aten.eq.float": operator.eq,
+    "torch.aten.ne.float_int": operator.ne,
+    "torch.aten.lt.float_int": operator.lt,
+    "torch.aten.gt.float_int": operator.gt,
+    "torch.aten.ge.float_int": operator.ge,
     "torch.aten.lt.float": operator.lt,
-    "torch.aten.le.float": operator.le,
     "torch.aten.gt.float": operator.gt,
     "torch.aten.ge.float": operator.ge,
 }
+# The float comparisons of the Torch dialect (it has no `le.float`, no `ne.float`).
+_FLOAT_CONDITION_OPS = {operator.eq: "torch.aten.eq.float", operator.lt: "torch.aten.lt.float",
+                        operator.gt: "torch.aten.gt.float", operator.ge: "torch.aten.ge.float"}
+# The comparison with its operands swapped: `a < b` is `b > a`.
+_MIRRORED = {operator.eq: operator.eq, operator.ne: operator.ne, operator.lt: operator.gt,
+             operator.le: operator.ge, operator.gt: operator.lt, operator.ge: operator.le}
 _FLOAT_ARITHMETIC = {
     "torch.aten.add.float": operator.add,
     "torch.aten.sub.float": operator.sub,
     "torch.aten.mul.float": operator.mul,
     "torch.aten.div.float": operator.truediv,
 }
+
+# Ops a branch run on an undecided condition must not hold (besides region ops): they
+# change lists or run other functions.
+_NOT_SPECULATIVE = frozenset({"func.call", "torch.aten._set_item.t", "torch.aten.append.t",
+                              "torch.aten.insert.t"})
 
 _CONSTANT_OPS = ("torch.constant.int", "torch.constant.float", "torch.constant.bool",
                  "torch.constant.str", "torch.constant.none")
@@ -317,13 +471,30 @@ _CONSTANT_OPS = ("torch.constant.int", "torch.constant.float", "torch.constant.b
 _EVALUATORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-class _Block:
-    __slots__ = ("arguments", "steps", "yielded")
+class _Raise:
+    """A block's `prim.RaiseException`: its message's text where it is known at compile
+    time (see drop_calculations.string_text), and the message's slot."""
 
-    def __init__(self, arguments: list[int], steps: list, yielded: list[int]) -> None:
+    __slots__ = ("slot", "text")
+
+    def __init__(self, text: str | None, slot: int) -> None:
+        self.text = text
+        self.slot = slot
+
+
+class _Block:
+    """Steps and yielded slots; `raises`: the block's top-level raise, or None; `pure`:
+    its steps but a raise only compute values (no loop, call, list mutation, or If that
+    may raise), so it may run on a branch that is not taken."""
+
+    __slots__ = ("arguments", "pure", "raises", "steps", "yielded")
+
+    def __init__(self, arguments: list[int], steps: list, yielded: list[int], raises, pure: bool) -> None:
         self.arguments = arguments
         self.steps = steps
         self.yielded = yielded
+        self.raises = raises
+        self.pure = pure
 
 
 class _Function:
@@ -349,11 +520,11 @@ class Evaluator:
         self._compiled: dict[str, _Function | None] = {}
         self._steps = 0
         self._entry = None  # the entry block of the evaluated op's function: its ranges
+        self._guards: list[Guard] = []
 
-    def evaluate(self, op, unpack, kind: CalculationKind, symbol: str) -> list | None:
-        """Per result of `op` (of `unpack` for a list result): the sizes (shape) or dtype
-        code (dtype) its library function returns, None for a result it does not
-        describe; None when the evaluator gives up."""
+    def evaluate(self, op, unpack, kind: CalculationKind, symbol: str) -> Evaluation | None:
+        """What the library function returns for `op` (for `unpack`'s results for a list
+        result) and the guards that needs; None when the evaluator gives up."""
         function = self._function(symbol)
         if function is None:
             return None
@@ -363,6 +534,7 @@ class Evaluator:
         operands = list(op.operation.operands)
         outer = list((unpack if unpack is not None else op).operation.results)
         self._steps = 0
+        self._guards = []
         function_op = enclosing_function(op)
         self._entry = function_op.regions[0].blocks[0] if function_op is not None else None
         try:
@@ -372,7 +544,7 @@ class Evaluator:
                 raise GiveUp  # reify passes no dtype then
             arguments = [_argument(v, p, kind) for v, p in zip(operands, parameters, strict=True)]
             (result,) = self._call(function, arguments)
-            return _split(result, outer, kind, unpack is not None)
+            return Evaluation(_split(result, outer, kind, unpack is not None), self._guards)
         except GiveUp:
             return None
         except (ArithmeticError, IndexError, TypeError, ValueError, RecursionError):
@@ -413,14 +585,46 @@ class Evaluator:
         return [environment[i] for i in block.yielded]
 
     def _if(self, values: list, branches: tuple, environment: list) -> list:
-        return self._run(branches[0] if values[0] else branches[1], environment, [])
+        condition = values[0]
+        if isinstance(condition, _Condition):
+            return self._if_undecided(condition, *branches, environment)
+        return self._run(branches[0] if condition else branches[1], environment, [])
+
+    def _if_undecided(self, condition: _Condition, then: _Block, otherwise: _Block, environment: list) -> list:
+        """A check raising on one side is a guard, and the other side runs; an If whose
+        sides only compute values runs both and chooses per result at run time."""
+        if then.raises is not None and otherwise.raises is not None:
+            raise GiveUp  # raises either way: the greedy way reports it
+        if then.raises is not None or otherwise.raises is not None:
+            raises_on = then.raises is not None
+            message = self._message(then if raises_on else otherwise, environment)
+            self._guards.append(Guard(condition, not raises_on, message))
+            return self._run(otherwise if raises_on else then, environment, [])
+        if not (then.pure and otherwise.pure):
+            raise GiveUp
+        chosen = self._run(then, environment, [])
+        others = self._run(otherwise, environment, [])
+        return [_choose(condition, a, b) for a, b in zip(chosen, others, strict=True)]
+
+    def _message(self, raising: _Block, environment: list) -> str | None:
+        """A raise's message: its compile-time text, or the string its block builds
+        before raising (from a function argument, as `op + ": ..."`)."""
+        if raising.raises.text is not None or not raising.pure:
+            return raising.raises.text
+        environment[raising.raises.slot] = None
+        try:
+            self._run(raising, environment, [])
+        except GiveUp:
+            pass  # the raise, or a step before it: either way the slot says what it built
+        message = environment[raising.raises.slot]
+        return message if isinstance(message, str) else None
 
     def _loop(self, values: list, body: _Block, environment: list) -> list:
         trip_count, condition, carried = values[0], values[1], values[2:]
-        if trip_count > MAX_UNROLL:
-            raise GiveUp  # the IR's unroll cap: both ways leave such a loop alone
         iteration = 0
         while condition and iteration < trip_count:
+            if iteration == MAX_UNROLL:
+                raise GiveUp  # the IR's unroll cap: both ways leave such a loop alone
             condition, *carried = self._run(body, environment, [iteration, *carried])
             iteration += 1
         return carried
@@ -432,9 +636,18 @@ class Evaluator:
         return self._call(callee, values)
 
     # Int comparisons, decided on symbolic sizes by the range of their difference
-    # (calculations/ranges.py), as patterns/scalars.py decides them in the IR.
-    def _compare(self, values: list, test, environment: list) -> list:
-        return [self._test(test, *values)]
+    # (calculations/ranges.py), as patterns/scalars.py decides them in the IR; one the
+    # ranges do not decide is a condition.
+    def _compare(self, values: list, name: str, environment: list) -> list:
+        a, b = values
+        test = _COMPARISONS[name]
+        if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
+            return [test(a, b)]
+        a, b = _symbolic(a), _symbolic(b)
+        try:
+            return [_decide(test, *polynomial_range(a - b, self._entry))]
+        except GiveUp:
+            return [_Condition(name, a, b)]
 
     def _test(self, test, a, b) -> bool:
         if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
@@ -451,13 +664,20 @@ class Evaluator:
             return [a]
         if combine is operator.truediv:
             raise GiveUp
-        polynomial = combine(self._exact_polynomial(a), self._exact_polynomial(b))
-        self._exact_polynomial(_SizeFloat(polynomial))
-        return [_SizeFloat(polynomial)]
+        try:
+            polynomial = combine(self._exact_polynomial(a), self._exact_polynomial(b))
+            self._exact_polynomial(_SizeFloat(polynomial))
+            return [_SizeFloat(polynomial)]
+        except GiveUp:
+            if combine is not operator.mul:
+                raise
+            return [_SizeFloat(_product_factor(a) * _product_factor(b), exact=False)]
 
     def _exact_polynomial(self, value) -> Polynomial:
         """The polynomial of a float computed exactly from sizes, or give up."""
         if isinstance(value, _SizeFloat):
+            if not value.exact:
+                raise GiveUp
             least, greatest = polynomial_range(value.polynomial, self._entry)
             if least is None or greatest is None or max(-least, greatest) > _EXACT_FLOAT_INTEGERS:
                 raise GiveUp
@@ -470,19 +690,37 @@ class Evaluator:
         a, b = values
         if not isinstance(a, _SizeFloat) and not isinstance(b, _SizeFloat):
             return [test(a, b)]
-        if not isinstance(a, _SizeFloat) or math.isnan(b):
+        if not isinstance(a, _SizeFloat):
+            a, b, test = b, a, _MIRRORED[test]
+        if isinstance(b, _SizeFloat):
+            if a is b or (a.exact and b.exact and a.polynomial == b.polynomial):
+                return [test(0, 0)]  # one exact value (`x == x`: a size is not NaN)
+            difference = self._exact_polynomial(a) - self._exact_polynomial(b)
+            return [_decide(test, *polynomial_range(difference, self._entry))]
+        if math.isnan(b):
             raise GiveUp
-        if b == math.inf or b == -math.inf or (b == 0.0 and test in (operator.lt, operator.ge)):
-            return [test(0.0, b)]  # a size is finite and at least 0
-        least, greatest = polynomial_range(self._exact_polynomial(a), self._entry)
-        if test is operator.eq:
-            if b < least or b > greatest:
-                return [False]
+        if b == math.inf or b == -math.inf:
+            return [test(0.0, b)]  # sizes are finite
+        low, high = self._float_range(a)
+        if test is operator.eq or test is operator.ne:
+            if b < low or b > high:
+                return [test(0, 1)]
+        elif test(low, b) == test(high, b):
+            return [test(low, b)]
+        if test not in _FLOAT_CONDITION_OPS:
             raise GiveUp
-        answer = test(least, b)
-        if answer != test(greatest, b):
-            raise GiveUp
-        return [answer]
+        return [_Condition(_FLOAT_CONDITION_OPS[test], a.polynomial, b)]
+
+    def _float_range(self, value: _SizeFloat) -> tuple[float, float]:
+        """Bounds of the float: its polynomial's range (rounding a size to a float is
+        monotonic), widened for an inexact product by more than its rounding (2**-46 over
+        64 factors)."""
+        least, greatest = polynomial_range(value.polynomial, self._entry)
+        low = -math.inf if least is None else float(least)
+        high = math.inf if greatest is None else float(greatest)
+        if value.exact:
+            return low, high
+        return low * (1 - 2**-40), high * (1 + 2**-40)
 
     def _extreme(self, values: list, test, environment: list) -> list:
         a, b = values
@@ -508,7 +746,7 @@ class Evaluator:
 # Ops run by an Evaluator method (they read ranges or yield several results): the
 # method, and what it is passed.
 _METHOD_STEPS = {
-    **{name: (Evaluator._compare, test) for name, test in _COMPARISONS.items()},
+    **{name: (Evaluator._compare, name) for name in _COMPARISONS},
     **{name: (Evaluator._compare_floats, test) for name, test in _FLOAT_COMPARISONS.items()},
     **{name: (Evaluator._float_arithmetic, combine) for name, combine in _FLOAT_ARITHMETIC.items()},
     "torch.prim.min.int": (Evaluator._extreme, operator.le),
@@ -537,7 +775,12 @@ class _Compiler:
         steps = [self.step(op) for op in operations[:-1]]
         terminator = operations[-1]
         yielded = [self.slot(v) for v in terminator.operands]
-        return _Block(arguments, steps, yielded)
+        raise_op = next((op for op in operations if op.operation.name == RAISE), None)
+        raises = None
+        if raise_op is not None:
+            raises = _Raise(string_text(raise_op.operands[0]), self.slot(raise_op.operands[0]))
+        pure = all(_speculative(op, step) for op, step in zip(operations, steps))
+        return _Block(arguments, steps, yielded, raises, pure)
 
     def step(self, op) -> tuple:
         name = op.operation.name
@@ -562,6 +805,13 @@ class _Compiler:
         return (_PURE_STEP, operands, results or [0], pure)
 
 
+def _speculative(op, step: tuple) -> bool:
+    """Whether running `op` where it may not run changes nothing but its results."""
+    if op.operation.name == "torch.prim.If":
+        return all(branch.pure and branch.raises is None for branch in step[3])
+    return not op.operation.regions and op.operation.name not in _NOT_SPECULATIVE
+
+
 # -- arguments and results -----------------------------------------------------------------
 
 
@@ -583,6 +833,8 @@ def _argument(value: ir.Value, parameter: str, kind: CalculationKind):
     try:
         constant = constant_value(value)
     except NotConstant:
+        if value_text == parameter == "!torch.Device":
+            return _DEVICE  # opaque: an op that reads it gives up
         return _symbolic_int(value, value_text, parameter)
     if value_text == parameter:
         return constant
@@ -599,11 +851,13 @@ def _argument(value: ir.Value, parameter: str, kind: CalculationKind):
 def _symbolic_int(value: ir.Value, value_text: str, parameter: str):
     """An int that is not a constant, as a polynomial over argument dims (a size read
     off a dynamic tensor, and arithmetic on it), as the memo key knows it."""
-    if value_text != "!torch.int" or parameter not in ("!torch.int", "!torch.number"):
+    if value_text != "!torch.int" or parameter not in ("!torch.int", "!torch.number", "!torch.float"):
         raise GiveUp
     polynomial = express(value)
     if polynomial is None:
         raise GiveUp
+    if parameter == "!torch.float":
+        return _to_float(_settle(polynomial))  # reify's aten.Float.Scalar
     return _settle(polynomial)
 
 
@@ -622,20 +876,15 @@ def _tensor_argument(value: ir.Value, parameter: str, kind: CalculationKind):
 
 
 def _sizes(tensor: ir.Value, sizes: tuple) -> list:
-    """A tensor's sizes: ints, and polynomials for the dynamic dims whose symbolic dims
-    are known (dim_facts); give up on any other."""
+    """A tensor's sizes: ints, polynomials for the dynamic dims whose symbolic dims are
+    known (dim_facts), an unknown size for the others (reading it gives up)."""
     if None not in sizes:
         return list(sizes)
     dims = tensor_dims(tensor)
     if dims is None or len(dims) != len(sizes):
-        raise GiveUp
-    found = []
-    for size, text in zip(sizes, dims, strict=True):
-        polynomial = parse_polynomial(text) if size is None and text else None
-        if size is None and polynomial is None:
-            raise GiveUp
-        found.append(size if size is not None else _settle(polynomial))
-    return found
+        dims = [""] * len(sizes)
+    return [size if size is not None else _settle(parse_polynomial(text)) if text else _UNKNOWN_SIZE
+            for size, text in zip(sizes, dims, strict=True)]
 
 
 def _literal_elements(value: ir.Value) -> list:
@@ -668,17 +917,57 @@ def _tuple(result, length: int) -> tuple:
 
 
 def _described(value, kind: CalculationKind):
+    """The sizes (ints, polynomials, None for an unknown size) or the dtype code."""
     if kind is not SHAPE:
         return _dtype_code(value)
     if not isinstance(value, list):
         raise GiveUp
-    if not all(isinstance(d, Polynomial) or (isinstance(d, int) and not isinstance(d, bool) and d >= 0)
-               for d in value):
+    if not all(_is_size(d) and (not isinstance(d, int) or d >= 0) for d in value):
         raise GiveUp  # a negative dim is not a size: the greedy way leaves it unknown
-    return value
+    return [None if d is _UNKNOWN_SIZE else d for d in value]
 
 
 def _dtype_code(value) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise GiveUp
     return value
+
+
+# -- guards ------------------------------------------------------------------------------
+
+
+def _materialize_condition(condition: _Condition, arguments) -> ir.Value:
+    """The condition in ops every torch-mlir backend conversion lowers: int and float
+    comparisons, `__and__.bool`, `__or__.bool`, and `negation`'s forms of `not`."""
+    bool_type = ir.Type.parse("!torch.bool")
+    op, operands = condition.op, condition.operands
+    if op == "not":
+        return negation(_materialize_condition(operands[0], arguments))
+    if op in ("and", "or"):
+        both = [_materialize_condition(c, arguments) for c in operands]
+        name = "torch.aten.__and__.bool" if op == "and" else "torch.aten.__or__.bool"
+        return ir.Operation.create(name, results=[bool_type], operands=both).result
+    if op in _COMPARISONS:
+        both = [materialize(p, arguments) for p in operands]
+    else:
+        both = [_materialize_float(operands[0], arguments), make_constant(operands[1])]
+    return ir.Operation.create(op, results=[bool_type], operands=both).result
+
+
+def _materialize_float(polynomial: Polynomial, arguments) -> ir.Value:
+    """A product of sizes in float ops (`aten.Float.Scalar` of each size, `mul.float`):
+    the product in ints could wrap where the check is about to fail."""
+    float_type = ir.Type.parse("!torch.float")
+
+    def binary(name, lhs, rhs):
+        return ir.Operation.create(name, results=[float_type], operands=[lhs, rhs]).result
+
+    total = None
+    for monomial, coefficient in polynomial.terms.items():
+        term = make_constant(float(coefficient))
+        for factor in monomial:
+            size = materialize(Polynomial.symbol(*factor), arguments)
+            as_float = ir.Operation.create("torch.aten.Float.Scalar", results=[float_type], operands=[size]).result
+            term = binary("torch.aten.mul.float", term, as_float)
+        total = term if total is None else binary("torch.aten.add.float", total, term)
+    return make_constant(0.0) if total is None else total

@@ -166,20 +166,25 @@ class Simplifier:
     def refine_known(self, op, results, views: tuple = (), evaluate=None) -> bool:
         """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
         calculation; False when the memo does not know the op or it cannot be done so.
-        `evaluate()`, when given, runs the library function on the op's constant
-        arguments (`passes.evaluator`): per result its sizes or dtype code, or None;
-        a complete answer is remembered as a calculation's result would be."""
+        `evaluate()`, when given, runs the library function on the op's known
+        arguments (`passes.evaluator`); a complete answer is remembered as a
+        calculation's result would be, and its guards are asserted in front of the op
+        (such an answer is not remembered, as a calculation keeping checks is not)."""
         key = memo_key(op, len(results), self._operand_fact, views, self._range_signature(op))
         known = self.memo.get(key) if key is not None else None
         remembered = known is not None
         if not remembered and key is not None and evaluate is not None:
-            values = evaluate()
-            known = self._evaluated(values, results)
+            evaluation = evaluate()
+            known = self._evaluated(evaluation, results)
             if known is not None:
                 self.statistics.evaluated += 1
-                self.memo[key] = known
+                if evaluation.guards and not self.memoize_undecided:
+                    evaluation.assert_guards(op)
+                else:
+                    self.memo[key] = known
                 if self.kind is SHAPE:
-                    dim_facts.remember(defining_op(results[0]) if results else op, values, self.memo, key)
+                    wrapped = defining_op(results[0]) if results else op
+                    dim_facts.remember(wrapped, evaluation.values, self.memo, key)
         producers = (defining_op(r).operation.name for r in results)
         if known is None or not all(result_allows_refinement(name) for name in producers):
             return False
@@ -199,11 +204,13 @@ class Simplifier:
                 refine_value(value, new_type, defining_op(value))
         return True
 
-    def _evaluated(self, values: list | None, results: list) -> list | None:
+    def _evaluated(self, evaluation, results: list) -> list | None:
         """The facts of what the evaluator returned; None unless it decided every
-        described result (the greedy way then explains what it leaves unknown)."""
-        if values is None:
+        described result (the greedy way then explains what it leaves unknown, and
+        which checks it keeps)."""
+        if evaluation is None or (self.record_blockers and evaluation.guards):
             return None
+        values = evaluation.values
         if self.kind is SHAPE:
             facts = [None if v is None else types.TensorInfo(tuple(d if isinstance(d, int) else None for d in v), None)
                      for v in values]

@@ -34,7 +34,7 @@ def size_from_symbols(op, rewriter):
         return True  # an argument's size is its own symbol: nothing simpler
     arguments = _function_of(op).regions[0].blocks[0].arguments
     with rewriter.ip, op.location:
-        rewriter.replace_op(op, [_materialize(polynomial, arguments)])
+        rewriter.replace_op(op, [materialize(polynomial, arguments)])
     return None
 
 
@@ -45,7 +45,9 @@ def _function_of(op):
     return parent
 
 
-def _materialize(polynomial: Polynomial, arguments) -> ir.Value:
+def materialize(polynomial: Polynomial, arguments) -> ir.Value:
+    """`polynomial` in int ops on `aten.size.int` of the function `arguments` (its entry
+    block arguments), built at the current insertion point and location."""
     int_type = ir.Type.parse("!torch.int")
 
     def binary(name, lhs, rhs):
