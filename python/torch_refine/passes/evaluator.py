@@ -252,7 +252,7 @@ def _choose(condition: _Condition, then, otherwise):
         return _connect("or", _connect("and", condition, then), _connect("and", _not(condition), otherwise))
     if not (_is_size(then) and _is_size(otherwise)):
         raise GiveUp
-    if _UNKNOWN_SIZE not in (then, otherwise) and condition.op in _EQUALITIES:
+    if then is not _UNKNOWN_SIZE and otherwise is not _UNKNOWN_SIZE and condition.op in _EQUALITIES:
         # `b if a == b else a` (broadcast's `b if a == 1 else a`) is a either way
         if {_symbolic(then), _symbolic(otherwise)} == set(condition.operands):
             return otherwise if condition.op == "torch.aten.eq.int" else then
