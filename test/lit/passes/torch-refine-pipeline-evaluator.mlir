@@ -5,6 +5,7 @@
 
 // RUN: torch-refine-opt --torch-refine-pipeline --mlir-print-debuginfo --mlir-print-local-scope %s | filecheck %s
 // RUN: torch-refine-opt --torch-refine-pipeline --mlir-pass-statistics %s -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
+// RUN: torch-refine-opt --pass-pipeline='builtin.module(torch-refine-pipeline{runtime-asserts=false})' %s | filecheck %s --check-prefix=NOASSERT
 
 // STATS:       RefinePipeline
 // STATS-NEXT:    (S) {{ *}}0 calculations-simplified
@@ -69,6 +70,7 @@ func.func @neg_returns_from_a_loop(%arg0: !torch.vtensor<[?,8],f32>) -> !torch.v
 // it as a guard in front of the op, at the op's location, with the library's message; the
 // result dim is `b if a == 1 else a` on both sides of the check: unknown. The later tanh
 // passes that unknown dim through without reading it.
+// With runtime-asserts=false the guard is dropped and the types stay.
 // CHECK-LABEL: func.func @undecided_broadcast_is_guarded(
 // CHECK:         %[[A:.*]] = torch.aten.size.int %arg0, %{{.*}}
 // CHECK:         %[[B:.*]] = torch.aten.size.int %arg1, %{{.*}}
@@ -79,6 +81,9 @@ func.func @neg_returns_from_a_loop(%arg0: !torch.vtensor<[?,8],f32>) -> !torch.v
 // CHECK:         torch.runtime.assert %[[OK]], "AssertionError: The size of tensor a {} must match the size of tensor b ({}) at non-singleton dimension {}" loc("model.py":7:1)
 // CHECK:         %[[SUM:.*]] = torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>
 // CHECK:         torch.aten.tanh %[[SUM]] {{.*}} -> !torch.vtensor<[?,8],f32>
+// NOASSERT-LABEL: func.func @undecided_broadcast_is_guarded(
+// NOASSERT-NOT:     torch.runtime.assert
+// NOASSERT:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>
 func.func @undecided_broadcast_is_guarded(%arg0: !torch.vtensor<[?,8],f32>, %arg1: !torch.vtensor<[?,8],f32>) -> !torch.vtensor {
   %int1 = torch.constant.int 1
   %0 = torch.aten.add.Tensor %arg0, %arg1, %int1 : !torch.vtensor<[?,8],f32>, !torch.vtensor<[?,8],f32>, !torch.int -> !torch.vtensor loc("model.py":7:1)
@@ -95,6 +100,9 @@ func.func @undecided_broadcast_is_guarded(%arg0: !torch.vtensor<[?,8],f32>, %arg
 // CHECK:         %[[OK:.*]] = torch.aten.ne.bool %[[OVER]], %{{.*}}
 // CHECK:         torch.runtime.assert %[[OK]], "AssertionError: expand: storage size calculation overflowed"
 // CHECK:         torch.aten.expand {{.*}} -> !torch.vtensor<[?,4,8],f32>
+// NOASSERT-LABEL: func.func @unbounded_expand_checks_its_storage_size(
+// NOASSERT-NOT:     torch.runtime.assert
+// NOASSERT:         torch.aten.expand {{.*}} -> !torch.vtensor<[?,4,8],f32>
 func.func @unbounded_expand_checks_its_storage_size(%arg0: !torch.vtensor<[?,1,8],f32>) -> !torch.vtensor {
   %int0 = torch.constant.int 0
   %int4 = torch.constant.int 4
