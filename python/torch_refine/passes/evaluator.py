@@ -361,7 +361,7 @@ def _divide(a, b) -> float:
 
 def _to_int(value) -> int:
     if isinstance(value, _SizeFloat):
-        return _settle(value.polynomial)
+        return _integral(value)
     if not math.isfinite(value):
         raise GiveUp
     return _int(int(value))
@@ -369,10 +369,17 @@ def _to_int(value) -> int:
 
 def _ceil(value: float) -> int:
     if isinstance(value, _SizeFloat):
-        return _settle(value.polynomial)
+        return _integral(value)
     if not math.isfinite(value):
         raise GiveUp
     return _int(math.ceil(value))
+
+
+def _integral(value: _SizeFloat):
+    """The int an exact size float is; an inexact one was rounded, so give up."""
+    if not value.exact:
+        raise GiveUp
+    return _settle(value.polynomial)
 
 
 def _give_up(*_):
