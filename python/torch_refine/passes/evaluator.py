@@ -505,11 +505,16 @@ class _Block:
 
 
 class _Function:
-    __slots__ = ("body", "slots")
+    """A compiled function: its body, its environment's size, its parameter types (as
+    types and as text, read on every evaluation)."""
 
-    def __init__(self, body: _Block, slots: int) -> None:
+    __slots__ = ("body", "parameter_texts", "parameter_types", "slots")
+
+    def __init__(self, body: _Block, slots: int, parameter_types: list) -> None:
         self.body = body
         self.slots = slots
+        self.parameter_types = parameter_types
+        self.parameter_texts = [str(t) for t in parameter_types]
 
 
 def evaluator_for(library) -> Evaluator:
@@ -535,9 +540,7 @@ class Evaluator:
         function = self._function(symbol)
         if function is None:
             return None
-        fn = self._library.get(symbol)
-        parameter_types = list(ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value).inputs)
-        parameters = [str(t) for t in parameter_types]
+        parameters = function.parameter_texts
         operands = list(op.operation.operands)
         outer = list((unpack if unpack is not None else op).operation.results)
         self._steps = 0
@@ -547,7 +550,7 @@ class Evaluator:
         try:
             if len(operands) != len(parameters):
                 raise GiveUp
-            if kind is not SHAPE and bool_scalar_changes_promotion(operands, parameter_types):
+            if kind is not SHAPE and bool_scalar_changes_promotion(operands, function.parameter_types):
                 raise GiveUp  # reify passes no dtype then
             arguments = [_argument(v, p, kind) for v, p in zip(operands, parameters, strict=True)]
             (result,) = self._call(function, arguments)
@@ -566,7 +569,8 @@ class Evaluator:
             if fn is not None and len(fn.regions[0].blocks):
                 compiler = _Compiler()
                 body = compiler.block(fn.regions[0].blocks[0])
-                self._compiled[symbol] = _Function(body, len(compiler.slots))
+                function_type = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
+                self._compiled[symbol] = _Function(body, len(compiler.slots), list(function_type.inputs))
         return self._compiled[symbol]
 
     # -- running -------------------------------------------------------------------------
@@ -890,8 +894,13 @@ def _sizes(tensor: ir.Value, sizes: tuple) -> list:
     dims = tensor_dims(tensor)
     if dims is None or len(dims) != len(sizes):
         dims = [""] * len(sizes)
-    return [size if size is not None else _settle(parse_polynomial(text)) if text else _UNKNOWN_SIZE
-            for size, text in zip(sizes, dims, strict=True)]
+    return [_size(size, text) for size, text in zip(sizes, dims, strict=True)]
+
+
+def _size(static, polynomial_text: str):
+    if static is not None:
+        return static
+    return _settle(parse_polynomial(polynomial_text)) if polynomial_text else _UNKNOWN_SIZE
 
 
 def _literal_elements(value: ir.Value) -> list:
