@@ -38,6 +38,8 @@ def _facts(op) -> list[list[str]] | None:
 
 
 def _set_facts(op, facts: list[list[str]]) -> None:
+    global _facts_set
+    _facts_set = True
     results = [ir.ArrayAttr.get([ir.StringAttr.get(d) for d in result]) for result in facts]
     op.operation.attributes[ATTRIBUTE] = ir.ArrayAttr.get(results)
 
@@ -129,6 +131,7 @@ def _single_value(symbol: ir.Value) -> int | None:
 # it. A symbol has a use per bound value (hundreds in a model), so each is scanned once
 # per pass run (`strip` clears the cache, as it clears the facts).
 _REPRESENTATIVES: dict[int, tuple[int, int, int]] = {}
+_facts_set = False  # whether `_set_facts` ran since the last `strip`
 
 
 def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int, int]:
@@ -363,7 +366,9 @@ def _as_size(polynomial: Polynomial | None) -> Polynomial | None:
 
 def strip(module: ir.Operation) -> None:
     """Remove every symbolic dims attribute."""
+    global _facts_set
     _REPRESENTATIVES.clear()
+    _facts_set = False
 
     def visit(op):
         if ATTRIBUTE in op.attributes:
@@ -371,3 +376,11 @@ def strip(module: ir.Operation) -> None:
         return ir.WalkResult.ADVANCE
 
     module.walk(visit)
+
+
+def strip_derived(module: ir.Operation) -> None:
+    """Remove the attributes put on ops since the last `strip` (which removed those of the
+    input): without a walk when there are none, as on a module whose sizes are constants."""
+    if _facts_set:
+        strip(module)
+    _REPRESENTATIVES.clear()

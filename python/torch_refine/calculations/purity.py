@@ -50,7 +50,7 @@ def erase_if_dead(ops) -> None:
         key, op = worklist.pop()
         # Unused first: it is O(1), while is_pure scans a list's uses (a shared literal has
         # one per op using it, so testing it first made dropping quadratic).
-        if key in erased or not all(_is_unused(r) for r in op.operation.results) or not is_pure(op):
+        if key in erased or not is_unused(op) or not is_pure(op):
             continue
         definers = [v.owner for v in op.operation.operands if isinstance(v, ir.OpResult)]
         worklist.extend((op_key(d), d) for d in definers)
@@ -58,5 +58,9 @@ def erase_if_dead(ops) -> None:
         op.operation.erase()
 
 
-def _is_unused(value: ir.Value) -> bool:
-    return next(iter(value.uses), None) is None
+def is_unused(op) -> bool:
+    """No result of `op` has a use (true of an op without results)."""
+    for result in op.operation.results:
+        for _ in result.uses:
+            return False
+    return True

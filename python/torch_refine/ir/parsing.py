@@ -29,6 +29,8 @@ _OP_NAME = re.compile(r"\b([a-z_][\w$]*\.[\w$.]+)")
 def nesting_too_deep(text: str, file: str) -> diagnostics.Diagnostic | None:
     """An error at the brace that opens level MAX_NESTING + 1 of `text`, naming the op on
     its line; None when the text nests no deeper (a scan, no parse)."""
+    if text.count("{") <= MAX_NESTING:  # too few braces to nest that deep: skip the scan
+        return None
     depth = 0
     for token in _BRACES.finditer(text):
         brace = token.group()

@@ -125,6 +125,8 @@ def _inline(call, callee) -> list:
 def erase_unused_library_functions(module) -> None:
     """Erase the private library functions that no user function reaches through calls."""
     by_symbol = {symbol_name(fn): fn for fn in functions(module)}
+    if not any(is_library_symbol(symbol) for symbol in by_symbol):
+        return  # nothing to erase: skip walking the user functions for calls
     reached: set[str] = set()
     worklist = [fn for fn in by_symbol.values() if not is_library_symbol(symbol_name(fn))]
     while worklist:

@@ -25,7 +25,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
-from torch_refine.calculations.purity import erase_if_dead
+from torch_refine.calculations.purity import erase_if_dead, is_unused
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
@@ -58,7 +58,7 @@ class ShapePipeline(ModulePass):
         refine(module, SHAPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
         erase_unused_library_functions(module)
         if not self.keep_symbolic_dims:
-            dim_facts.strip(module)
+            dim_facts.strip_derived(module)
 
 
 @dataclass
@@ -121,7 +121,7 @@ class RefinePipeline(ModulePass):
             with module.context:
                 annotate(module, library.has_function)
         if not self.keep_symbolic_dims:
-            dim_facts.strip(module)
+            dim_facts.strip_derived(module)
 
 
 def refine(
@@ -212,13 +212,14 @@ def _count_statistics(simplifier: Simplifier, wrapped: int, guards_kept: int) ->
 
 
 def _cleanup(module) -> None:
-    ops = []
+    unused = []
 
     def visit(op):
-        ops.append(op)
+        if is_unused(op):
+            unused.append(op)
         return ir.WalkResult.ADVANCE
 
     for fn in user_functions(module):
         fn.operation.walk(visit)
-    erase_if_dead(ops)
+    erase_if_dead(unused)  # and the definers its erasures leave unused
     erase_unused_library_functions(module)

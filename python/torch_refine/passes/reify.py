@@ -88,51 +88,98 @@ def reify(module: ir.Operation, kind: CalculationKind, library: Library, reify_r
 
 def targets(module: ir.Operation, kind: CalculationKind, importer, reify_refined_ops: bool = False) -> list:
     """(op, list unpack or None, library symbol) for each op to wrap, in program order."""
+    finder = _TargetFinder(kind, importer, reify_refined_ops)
     found: list = []
     for fn in user_functions(module):
-        _collect(fn.regions[0], kind, importer, reify_refined_ops, found)
+        _collect(fn.regions[0], finder, found)
     return found
 
 
-def _collect(region, kind: CalculationKind, importer, reify_refined_ops: bool, targets: list) -> None:
-    """Post-order (an op's nested ops before it), with an explicit stack: input IR can nest
-    `torch.prim.If`/`Loop` deeper than Python's recursion limit."""
-    pending = [(op, False) for op in reversed(_ops_in(region))]
-    while pending:
-        op, children_done = pending.pop()
-        if children_done:
-            if (target := _target(op, kind, importer, reify_refined_ops)) is not None:
-                targets.append(target)
+def _collect(region, finder: _TargetFinder, targets: list) -> None:
+    """Post-order (an op's nested ops before it), with an explicit stack of region walks:
+    input IR can nest `torch.prim.If`/`Loop` deeper than Python's recursion limit."""
+    walks = [iter(_ops_in(region))]
+    parents: list = []  # the op whose regions each inner walk goes through
+    while walks:
+        op = next(walks[-1], None)
+        if op is None:
+            walks.pop()
+            if parents:
+                finder.add_target(parents.pop(), targets)
             continue
-        if op.operation.name in CALCULATE_OPS:
+        operation = op.operation
+        if operation.name in CALCULATE_OPS:
             continue
-        pending.append((op, True))
-        for nested in reversed(op.operation.regions):
-            pending.extend((inner, False) for inner in reversed(_ops_in(nested)))
+        if len(operation.regions):
+            parents.append(op)
+            walks.append(iter([inner for nested in operation.regions for inner in _ops_in(nested)]))
+            continue
+        finder.add_target(op, targets)
 
 
 def _ops_in(region) -> list:
     return [op for block in region.blocks for op in block.operations]
 
 
-def _target(op, kind: CalculationKind, importer, reify_refined_ops: bool):
-    """(op, list unpack or None, library symbol) when `op` is to be wrapped."""
-    key = library_key(op)
-    if key is None or not importer.has(kind.prefix + key):
-        return None
-    results = list(op.operation.results)
-    texts = [str(r.type) for r in results]
-    unpack = _list_result_unpack(results, texts)
-    if unpack is None and any(_is_tensor_list(t) for t in texts):
-        return None
-    if unpack is not None:
-        texts = [str(r.type) for r in unpack.operation.results]
-    described_types = [t for t in texts if kind.describes(t)]
-    if not described_types:
-        return None
-    if not reify_refined_ops and all(kind.is_refined(t) for t in described_types):
-        return None
-    return op, unpack, kind.prefix + key
+class _TargetFinder:
+    """Decides which ops to wrap. A large module repeats a few op names and result types
+    many times, so the library lookup is made once per op name and the decision once per
+    tuple of result types (types are uniqued: equal types hash alike)."""
+
+    def __init__(self, kind: CalculationKind, importer, reify_refined_ops: bool):
+        self._kind = kind
+        self._importer = importer
+        self._reify_refined_ops = reify_refined_ops
+        self._symbols: dict[str, str | None] = {}
+        self._decisions: dict[tuple, bool | str] = {}  # result types -> wrap, or _UNPACK
+
+    def add_target(self, op, targets: list) -> None:
+        if (target := self.target(op)) is not None:
+            targets.append(target)
+
+    def target(self, op):
+        """(op, list unpack or None, library symbol) when `op` is to be wrapped."""
+        symbol = self._symbol(op)
+        if symbol is None:
+            return None
+        results = op.operation.results
+        decision = self._decision(tuple(results.types))
+        if decision is not _UNPACK:
+            return (op, None, symbol) if decision else None
+        unpack = _unpack_user(results[0])
+        if unpack is None or not self._decision(tuple(unpack.operation.results.types)):
+            return None
+        return op, unpack, symbol
+
+    def _symbol(self, op) -> str | None:
+        name = op.operation.name
+        if name == "torch.operator":  # keyed by its `name` attribute, not cacheable by name
+            return self._library_symbol(library_key(op))
+        if name not in self._symbols:
+            self._symbols[name] = self._library_symbol(library_key(op))
+        return self._symbols[name]
+
+    def _library_symbol(self, key: str | None) -> str | None:
+        if key is None or not self._importer.has(self._kind.prefix + key):
+            return None
+        return self._kind.prefix + key
+
+    def _decision(self, types: tuple) -> bool | str:
+        decision = self._decisions.get(types)
+        if decision is None:
+            decision = self._decisions[types] = self._decide([str(t) for t in types])
+        return decision
+
+    def _decide(self, texts: list[str]) -> bool | str:
+        """Whether results of these types are wrapped; _UNPACK when a single tensor list
+        is, through its unpack."""
+        if any(_is_tensor_list(text) for text in texts):
+            return _UNPACK if len(texts) == 1 else False
+        refined = [self._kind.is_refined(text) for text in texts if self._kind.describes(text)]
+        return bool(refined) and (self._reify_refined_ops or not all(refined))
+
+
+_UNPACK = "unpack"
 
 
 def _is_tensor_list(type_text: str) -> bool:
@@ -143,7 +190,12 @@ def _list_result_unpack(results, texts: list[str]):
     """The `torch.prim.ListUnpack` that is the only user of an op's single tensor-list result."""
     if len(results) != 1 or not _is_tensor_list(texts[0]):
         return None
-    uses = list(results[0].uses)
+    return _unpack_user(results[0])
+
+
+def _unpack_user(result):
+    """The `torch.prim.ListUnpack` that is `result`'s only user."""
+    uses = list(result.uses)
     if len(uses) != 1 or uses[0].owner.operation.name != "torch.prim.ListUnpack":
         return None
     return uses[0].owner

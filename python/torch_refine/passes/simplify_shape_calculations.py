@@ -26,4 +26,4 @@ class SimplifyShapeCalculations(ModulePass):
         dim_facts.strip(module)  # only facts this run derives are trusted
         self.statistics: Statistics = simplify(module, SHAPE, Options(self.max_unroll, self.max_unroll_ops))
         if not self.keep_symbolic_dims:
-            dim_facts.strip(module)
+            dim_facts.strip_derived(module)
