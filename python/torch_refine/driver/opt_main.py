@@ -317,8 +317,7 @@ class OptMain:
             return None, [too_deep], False
         try:
             with self._timer("Parser"):
-                module = self._parse_top_level(chunk, args)
-            module.operation.verify()
+                module = self._parse_top_level(chunk, args)  # parsing verifies
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), False
         if args.verify_roundtrip and (problem := _roundtrip_problem(module.operation)):
@@ -341,7 +340,8 @@ class OptMain:
             return None, [self._internal_error(error)], True
         self.collected += _refinement_remarks(module.operation, chunk.source_name)
         try:
-            module.operation.verify()
+            if not args.verify_each:  # else the pass manager verified after each pass
+                module.operation.verify()
         except ir.MLIRError as error:
             return None, _errors_of(error, chunk), True  # the pipeline produced invalid IR
         return self._print(module.operation, args), [], False

@@ -115,6 +115,33 @@ def to_type(info: TensorInfo, context: ir.Context | None = None) -> ir.Type:
     return ir.Type.parse(info.text(), context)
 
 
+class TypeCache:
+    """Types' texts by type object, and types by TensorInfo, for one pass run: a large
+    module repeats a few types many times, and printing or parsing a type costs far more
+    than a lookup (types are uniqued: equal types hash alike). It keeps its types'
+    context alive: keep it no longer than the run."""
+
+    def __init__(self) -> None:
+        self._texts: dict[ir.Type, str] = {}
+        self._types: dict[TensorInfo, ir.Type] = {}
+
+    def text(self, type_: ir.Type) -> str:
+        text = self._texts.get(type_)
+        if text is None:
+            text = self._texts[type_] = str(type_)
+        return text
+
+    def info(self, type_: ir.Type) -> TensorInfo | None:
+        return parse_text(self.text(type_))
+
+    def type_of(self, info: TensorInfo) -> ir.Type:
+        """`to_type` in the current context."""
+        type_ = self._types.get(info)
+        if type_ is None:
+            type_ = self._types[info] = to_type(info)
+        return type_
+
+
 def meet(a: TensorInfo, b: TensorInfo) -> TensorInfo | None:
     """Both facts at once; None when they contradict (different rank, dim or dtype)."""
     if a.dtype is not None and b.dtype is not None and a.dtype != b.dtype:

@@ -104,6 +104,8 @@ class Simplifier:
         # (reify passes literals in as copies), and an op using one keeps it alive.
         self._operand_facts: dict[tuple[int, int], tuple | None] = {}
         self._range_signatures: dict[int, tuple] = {}  # function op key -> its ranges
+        self._types = types.TypeCache()
+        self._merged: dict[tuple, ir.Type | None] = {}  # (fact, stated type) -> `_merge`
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
         for family in (scalars, lists, control_flow, dtypes, einsum, symbolic):
@@ -133,7 +135,7 @@ class Simplifier:
         `views` say what the library function sees of each operand (see `memo_key`)."""
         self.statistics.calculations += 1
         key = memo_key(_wrapped_op(calc), len(calc.results), self._operand_fact, views,
-                       self._range_signature(calc))
+                       self._range_signature(calc), self._types.text)
         known = self.memo.get(key) if key is not None else None
         if known is not None and all(k is not None for k in known):
             self.statistics.memo_hits += 1
@@ -170,7 +172,8 @@ class Simplifier:
         arguments (`passes.evaluator`); a complete answer is remembered as a
         calculation's result would be, and its guards are asserted in front of the op
         (such an answer is not remembered, as a calculation keeping checks is not)."""
-        key = memo_key(op, len(results), self._operand_fact, views, self._range_signature(op))
+        key = memo_key(op, len(results), self._operand_fact, views, self._range_signature(op),
+                       self._types.text)
         known = self.memo.get(key) if key is not None else None
         remembered = known is not None
         if not remembered and key is not None and evaluate is not None:
@@ -185,24 +188,33 @@ class Simplifier:
                 if self.kind is SHAPE:
                     wrapped = defining_op(results[0]) if results else op
                     dim_facts.remember(wrapped, evaluation.values, self.memo, key)
-        producers = (defining_op(r).operation.name for r in results)
-        if known is None or not all(result_allows_refinement(name) for name in producers):
+        if known is None:
+            return False
+        producer = defining_op(results[0]) if results else op  # one op produces them all
+        if results and not result_allows_refinement(producer.operation.name):
             return False
         self.statistics.memo_hits += remembered
         if self.kind is SHAPE:
-            dim_facts.restore(defining_op(results[0]) if results else op, self.memo, key)
+            dim_facts.restore(producer, self.memo, key)
         self._restore_blocker(op, key)
         for value, fact in zip(results, known, strict=True):
             if fact is None:
                 continue
-            new_type = _merge(fact, [value.type])
+            stated = value.type
+            new_type = self._merged_type(fact, stated)
             if new_type is None:
                 self._report_contradiction(op, fact, [value])
                 continue
-            if value.type != new_type:
+            if stated != new_type:
                 self.statistics.refined += 1
-                refine_value(value, new_type, defining_op(value))
+                refine_value(value, new_type, producer)
         return True
+
+    def _merged_type(self, fact, stated: ir.Type) -> ir.Type | None:
+        key = (fact, stated)
+        if key not in self._merged:
+            self._merged[key] = _merge(fact, [stated], self._types)
+        return self._merged[key]
 
     def _evaluated(self, evaluation, results: list) -> list | None:
         """The facts of what the evaluator returned; None unless it decided every
@@ -336,7 +348,7 @@ class Simplifier:
             if fact is None:
                 continue
             chain = _result_chain(calc, index)
-            new_type = _merge(fact, [v.type for v in chain])
+            new_type = _merge(fact, [v.type for v in chain], self._types)
             if new_type is None:
                 self._report_contradiction(calc, fact, chain)
                 continue
@@ -432,14 +444,15 @@ def _is_decided(calc) -> bool:
 
 
 def memo_key(wrapped, result_count: int, describe=None, views: tuple = (),
-             range_signature: tuple = ()) -> tuple | None:
+             range_signature: tuple = (), type_text=str) -> tuple | None:
     """What determines the types an op's calculation finds; None when a scalar or list
     operand is not known at compile time. `describe(value)` gives what is known of a
     non-constant scalar or list (default `operand_fact`). `views`, one per operand when
     given (`LibraryCloner.parameter_views`), narrow what counts of it: nothing when the
     function never reads it, a tensor's sizes (and symbolic dims) when the function sees
     only those, its rank and dtype when it sees only those. `range_signature`: the ranges
-    of the function's symbolic sizes, which simplification may read."""
+    of the function's symbolic sizes, which simplification may read. `type_text(type)`
+    is a type's text (`types.TypeCache.text` saves printing it again)."""
     describe = describe or operand_fact
     operation = wrapped.operation
     parts: list = [operation.name, result_count, range_signature]
@@ -454,23 +467,23 @@ def memo_key(wrapped, result_count: int, describe=None, views: tuple = (),
         if view == UNREAD:
             continue
         operand = most_precise_alias(operand)  # what the calculation reads (reify)
-        type_text = str(operand.type)
-        info = types.parse_text(type_text)
+        text = type_text(operand.type)
+        info = types.parse_text(text)
         if info is not None:
             alias = next((i for i, v in enumerate(seen) if v == operand), len(seen))
             seen.append(operand)
-            parts.append(("tensor", alias, *_tensor_key(operand, type_text, info, view)))
+            parts.append(("tensor", alias, *_tensor_key(operand, text, info, view)))
             continue
         seen.append(operand)
         try:
-            parts.append(("constant", type_text, constant_value(operand)))
+            parts.append(("constant", text, constant_value(operand)))
             continue
         except NotConstant:
             pass
         fact = describe(operand)
         if fact is None:
             return None
-        parts.append((type_text, fact))
+        parts.append((text, fact))
     return tuple(parts)
 
 
@@ -598,22 +611,22 @@ def _dtype_fact(code: int, result_type: ir.Type):
     return None if element is None else types.TensorInfo(None, element)
 
 
-def _merge(fact, stated: list[ir.Type]) -> ir.Type | None:
+def _merge(fact, stated: list[ir.Type], cache: types.TypeCache) -> ir.Type | None:
     """The type combining the calculated fact with every stated type; None on contradiction."""
     if not isinstance(fact, types.TensorInfo):
-        texts = {str(t) for t in stated}
+        texts = {cache.text(t) for t in stated}
         if texts <= {"!torch.number", fact}:
             return ir.Type.parse(fact)
         return None
-    merged = types.parse(stated[0])
+    merged = cache.info(stated[0])
     if merged is None:
         return None
     for stated_type in stated[1:]:
-        merged = types.meet(merged, types.parse(stated_type))
+        merged = types.meet(merged, cache.info(stated_type))
         if merged is None:
             return None
     merged = types.meet(merged, types.TensorInfo(fact.sizes, fact.dtype, merged.value_semantics))
-    return None if merged is None else types.to_type(merged)
+    return None if merged is None else cache.type_of(merged)
 
 
 def _result_chain(calc, index: int) -> list:
