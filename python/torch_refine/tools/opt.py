@@ -6,6 +6,7 @@ here: start-up must stay fast.
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -32,11 +33,20 @@ def use_generic_op_views() -> None:
     _mlir_globals.dialect_search_modules = []
 
 
+def quiet_garbage_collection() -> None:
+    """Leave what is imported by now (alive until exit) out of the collector's scans, and
+    scan the youngest objects less often: a pass allocates many short-lived binding
+    objects, few of them in cycles (5% of the pipeline's time on a 26,000-op chain)."""
+    gc.freeze()
+    gc.set_threshold(10_000, *gc.get_threshold()[1:])
+
+
 def console_main() -> None:
     """The command: `main` with generic op views, then exit without tearing down the
     interpreter and the MLIR context (freeing every op one by one), as LLVM tools skip
     freeing on exit."""
     use_generic_op_views()
+    quiet_garbage_collection()
     code = main()
     sys.stdout.flush()
     sys.stderr.flush()
