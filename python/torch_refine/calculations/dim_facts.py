@@ -383,4 +383,5 @@ def strip_derived(module: ir.Operation) -> None:
     input): without a walk when there are none, as on a module whose sizes are constants."""
     if _facts_set:
         strip(module)
-    _REPRESENTATIVES.clear()
+    else:
+        _REPRESENTATIVES.clear()

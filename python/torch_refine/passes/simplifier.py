@@ -176,6 +176,7 @@ class Simplifier:
                        self._types.text)
         known = self.memo.get(key) if key is not None else None
         remembered = known is not None
+        producer = defining_op(results[0]) if results else op  # one op produces them all
         if not remembered and key is not None and evaluate is not None:
             evaluation = evaluate()
             known = self._evaluated(evaluation, results)
@@ -186,11 +187,9 @@ class Simplifier:
                 else:
                     self.memo[key] = known
                 if self.kind is SHAPE:
-                    wrapped = defining_op(results[0]) if results else op
-                    dim_facts.remember(wrapped, evaluation.values, self.memo, key)
+                    dim_facts.remember(producer, evaluation.values, self.memo, key)
         if known is None:
             return False
-        producer = defining_op(results[0]) if results else op  # one op produces them all
         if results and not result_allows_refinement(producer.operation.name):
             return False
         self.statistics.memo_hits += remembered
