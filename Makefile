@@ -29,6 +29,9 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	# Byte-compile as a wheel install does: an editable install has no .pyc, and where
+	# PYTHONDONTWRITEBYTECODE is set every torch-refine-opt process compiles its sources.
+	$(PY) -m compileall -q python/torch_refine
 	touch $(STAMP)
 
 venv: $(STAMP)

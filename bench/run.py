@@ -634,6 +634,13 @@ def torch_mlir_argv(source: Path, output: Path, *extra: str) -> list[str]:
             *extra, str(source), "-o", str(output)]
 
 
+def compile_sources() -> None:
+    """Byte-compile the package, as installing a wheel does: without .pyc files (an editable
+    install, PYTHONDONTWRITEBYTECODE set) each child would compile every module it imports
+    (about 0.2 s of each run)."""
+    subprocess.run([PYTHON, "-m", "compileall", "-q", str(ROOT / "python" / "torch_refine")], check=True)
+
+
 def child_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "python"), env.get("PYTHONPATH", "")])
@@ -1272,6 +1279,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     os.environ.update(child_env())
+    compile_sources()
     launcher = Launcher()  # first: before any heavy import
     began = time.time()
     from models.measure import ExportFailure, _first_error

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from torch_mlir import ir
 
+from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
+from torch_refine.library import loader
+from torch_refine.library.plans import function_plan
 from torch_refine.passes import evaluator
 
 BATCH = Polynomial.symbol(0, 0)
@@ -18,3 +22,44 @@ def test_size_float_to_int(convert):
     assert convert(evaluator._SizeFloat(BATCH)) == BATCH
     with pytest.raises(evaluator.GiveUp):
         convert(evaluator._SizeFloat(BATCH * SEQUENCE, exact=False))
+
+
+MM_SHAPE = "__torch_refine_shape_fn.aten.mm"
+
+
+def test_embedded_functions_run_from_their_stored_plans_without_parsing():
+    library = loader.load(create_context())
+    assert evaluator.evaluator_for(library)._function(MM_SHAPE) is not None
+    assert MM_SHAPE not in library._functions  # never parsed
+
+
+def test_stored_plan_is_the_plan_of_the_function():
+    library = loader.load(create_context())
+    assert repr(library.plan(MM_SHAPE)) == repr(function_plan(library.get(MM_SHAPE)))
+
+
+def test_extra_library_function_is_compiled_from_its_ir_not_the_stored_plan():
+    context = create_context()
+    extra = ir.Module.parse(
+        f"func.func @{MM_SHAPE}(%a: !torch.list<int>, %b: !torch.list<int>) -> !torch.list<int> {{\n"
+        "  return %a : !torch.list<int>\n}", context)
+    library = loader.Library(context, [extra.operation])
+    assert library.plan(MM_SHAPE) is None
+    compiled = evaluator.Evaluator(library)._function(MM_SHAPE)
+    assert compiled.body.yielded == compiled.body.arguments[:1]  # returns its first argument
+
+
+def test_plans_of_another_python_are_ignored(tmp_path, monkeypatch):
+    """Marshal's format is one Python version's: a plans file from another is not read,
+    and functions compile from their IR."""
+    foreign = tmp_path / "library.plans"
+    foreign.write_bytes(b"TRLIBPL1 marshal 0 python 2.7\n" + b"\x00" * 16)
+    monkeypatch.setattr(loader, "PLANS_PATH", foreign)
+    loader._plans.cache_clear()
+    try:
+        library = loader.load(create_context())
+        assert library.plan(MM_SHAPE) is None
+        assert evaluator.evaluator_for(library)._function(MM_SHAPE) is not None
+    finally:
+        monkeypatch.undo()
+        loader._plans.cache_clear()

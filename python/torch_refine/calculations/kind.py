@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
 from torch_refine.ir.types import is_tensor_type_text, parse_text
 
+RAISE = "torch.prim.RaiseException"  # a library check that fails
 CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
 BODY_YIELD_OPS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
 YIELD_OPS = frozenset(

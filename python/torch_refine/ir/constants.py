@@ -27,7 +27,7 @@ def defining_name(value: ir.Value) -> str | None:
     return None if op is None else op.operation.name
 
 
-_CONSTANT_OPS = frozenset(
+CONSTANT_OPS = frozenset(
     {
         "torch.constant.int",
         "torch.constant.float",
@@ -50,7 +50,7 @@ def constant_value(value: ir.Value):
     op = defining_op(value)
     while op is not None and op.operation.name == "torch.derefine":
         op = defining_op(op.operands[0])
-    if op is None or op.operation.name not in _CONSTANT_OPS:
+    if op is None or op.operation.name not in CONSTANT_OPS:
         raise NotConstant
     name = op.operation.name
     if name == "torch.constant.none":
@@ -89,3 +89,25 @@ def make_constant(py_value) -> ir.Value:
 
 def _create(name: str, type_text: str, attributes: dict) -> ir.Value:
     return ir.Operation.create(name, results=[ir.Type.parse(type_text)], attributes=attributes).result
+
+
+def string_text(value: ir.Value) -> str | None:
+    """The text of a constant string, of a concatenation, or of a format string (its
+    placeholders left as `{}`): the part of a library message known at compile time.
+    Concatenations are walked with a stack (they can chain beyond the recursion limit)."""
+    parts = []
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        if not isinstance(value, ir.OpResult):
+            return None
+        op = value.owner.operation
+        if op.name == "torch.constant.str":
+            parts.append(ir.StringAttr(op.attributes["value"]).value)
+        elif op.name == "torch.aten.format":
+            pending.append(op.operands[0])
+        elif op.name == "torch.aten.add.str":
+            pending.extend(reversed(list(op.operands)))
+        else:
+            return None
+    return "".join(parts)

@@ -25,7 +25,8 @@ from torch_refine.ir.module import callees, functions, symbol_name
 
 from . import registry
 from .einsum_equation import EINSUM_PLAN_OPERATOR
-from .loader import CHUNKS_PATH, HEADER, TEXT_PATH, write_chunks
+from .loader import CHUNKS_PATH, HEADER, PLANS_PATH, TEXT_PATH, write_chunks, write_plans
+from .plans import function_plan
 from .signatures import SignatureError
 
 # Library callees that become one Torch op instead of a helper call: the simplify passes
@@ -79,6 +80,13 @@ def module_chunks(module: ir.Module) -> bytes:
     return write_chunks(chunks)
 
 
+def module_plans(module: ir.Module) -> bytes:
+    """The library as `library.plans` (loader.py): per function, the evaluator's plan of
+    it, so evaluating an op needs neither parsing nor compiling its function."""
+    plans = {symbol_name(fn): function_plan(fn) for fn in functions(module.operation)}
+    return write_plans({symbol: plan for symbol, plan in plans.items() if plan is not None})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="torch-refine-gen-library",
@@ -93,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     TEXT_PATH.parent.mkdir(parents=True, exist_ok=True)
     TEXT_PATH.write_text(module_text(module), encoding="utf-8")
     CHUNKS_PATH.write_bytes(module_chunks(module))
-    print(f"wrote {TEXT_PATH} and {CHUNKS_PATH.name}")
+    PLANS_PATH.write_bytes(module_plans(module))
+    print(f"wrote {TEXT_PATH}, {CHUNKS_PATH.name} and {PLANS_PATH.name}")
     return 0
 
 

@@ -31,16 +31,14 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine.calculations.kind import CALCULATE_OPS
+from torch_refine.calculations.kind import CALCULATE_OPS, RAISE
 from torch_refine.calculations.lists import may_hold_list
 from torch_refine.calculations.purity import erase_if_dead, is_pure
 from torch_refine.calculations.symbols import user_functions
-from torch_refine.ir.constants import op_key
+from torch_refine.ir.constants import op_key, string_text
 from torch_refine.passes.base import ModulePass, PassFailure
 from torch_refine.patterns.lists import ancestor_in
 from torch_refine.patterns.scalars import negation
-
-RAISE = "torch.prim.RaiseException"
 
 
 @dataclass
@@ -152,28 +150,6 @@ def _constant_bool(value: ir.Value) -> bool | None:
 def _message(raise_op, wrapped_op) -> str:
     text = string_text(raise_op.operation.operands[0])
     return text if text is not None else f"a check of '{wrapped_op.operation.name}' failed"
-
-
-def string_text(value: ir.Value) -> str | None:
-    """The text of a constant string, of a concatenation, or of a format string (its
-    placeholders left as `{}`): the part of a library message known at compile time.
-    Concatenations are walked with a stack (they can chain beyond the recursion limit)."""
-    parts = []
-    pending = [value]
-    while pending:
-        value = pending.pop()
-        if not isinstance(value, ir.OpResult):
-            return None
-        op = value.owner.operation
-        if op.name == "torch.constant.str":
-            parts.append(ir.StringAttr(op.attributes["value"]).value)
-        elif op.name == "torch.aten.format":
-            pending.append(op.operands[0])
-        elif op.name == "torch.aten.add.str":
-            pending.extend(reversed(list(op.operands)))
-        else:
-            return None
-    return "".join(parts)
 
 
 def _fail_always(wrapped_op, raise_op):

@@ -4,7 +4,9 @@ The greedy way (reify, inline, simplify, drop) spends a few milliseconds of Pyth
 callbacks on each distinct calculation. When everything the function receives is a
 constant (static sizes, known ranks and dtypes, constant scalars and list literals),
 running it is cheaper: each library function is compiled once per process into steps
-over Python values (ints, floats, bools, strings, lists, tuples) and executed.
+over Python values (ints, floats, bools, strings, lists, tuples) and executed. The steps
+are linked from the function's plan (`function_plan`: its ops as plain data), which the
+generator stores for the embedded library (library/loader.py), so no IR is parsed.
 
 The evaluator decides nothing the greedy way would not: a size that is not a constant, a
 tensor op, an op it does not know, a check that raises, a Python error (an index out of
@@ -31,11 +33,11 @@ from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind
 from torch_refine.calculations.ranges import enclosing_function, polynomial_range
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, make_constant
+from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, make_constant
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
+from torch_refine.library.plans import function_plan
 from torch_refine.library.promotion import promote_dtypes
-from torch_refine.passes.drop_calculations import RAISE, string_text
 from torch_refine.passes.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
 from torch_refine.passes.simplifier import Options
 from torch_refine.patterns.scalars import negation
@@ -471,16 +473,12 @@ _FLOAT_ARITHMETIC = {
 _NOT_SPECULATIVE = frozenset({"func.call", "torch.aten._set_item.t", "torch.aten.append.t",
                               "torch.aten.insert.t"})
 
-_CONSTANT_OPS = ("torch.constant.int", "torch.constant.float", "torch.constant.bool",
-                 "torch.constant.str", "torch.constant.none")
-
-
 _EVALUATORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 class _Raise:
     """A block's `prim.RaiseException`: its message's text where it is known at compile
-    time (see drop_calculations.string_text), and the message's slot."""
+    time (see ir.constants.string_text), and the message's slot."""
 
     __slots__ = ("slot", "text")
 
@@ -505,16 +503,15 @@ class _Block:
 
 
 class _Function:
-    """A compiled function: its body, its environment's size, its parameter types (as
-    types and as text, read on every evaluation)."""
+    """A compiled function: its body, its environment's size, its parameter types' texts
+    (read on every evaluation)."""
 
-    __slots__ = ("body", "parameter_texts", "parameter_types", "slots")
+    __slots__ = ("body", "parameter_texts", "slots")
 
-    def __init__(self, body: _Block, slots: int, parameter_types: list) -> None:
+    def __init__(self, body: _Block, slots: int, parameter_texts: list[str]) -> None:
         self.body = body
         self.slots = slots
-        self.parameter_types = parameter_types
-        self.parameter_texts = [str(t) for t in parameter_types]
+        self.parameter_texts = parameter_texts
 
 
 def evaluator_for(library) -> Evaluator:
@@ -525,7 +522,8 @@ def evaluator_for(library) -> Evaluator:
 
 
 class Evaluator:
-    """Runs library functions (`library.get(symbol)`), each compiled on first use."""
+    """Runs library functions (`library.plan(symbol)`, else `library.get(symbol)`), each
+    compiled on first use."""
 
     def __init__(self, library) -> None:
         self._library = library
@@ -550,7 +548,7 @@ class Evaluator:
         try:
             if len(operands) != len(parameters):
                 raise GiveUp
-            if kind is not SHAPE and bool_scalar_changes_promotion(operands, function.parameter_types):
+            if kind is not SHAPE and bool_scalar_changes_promotion(operands, function.parameter_texts):
                 raise GiveUp  # reify passes no dtype then
             arguments = [_argument(v, p, kind) for v, p in zip(operands, parameters, strict=True)]
             (result,) = self._call(function, arguments)
@@ -565,12 +563,11 @@ class Evaluator:
     def _function(self, symbol: str) -> _Function | None:
         if symbol not in self._compiled:
             self._compiled[symbol] = None  # a recursive call gives up rather than loop
-            fn = self._library.get(symbol)
-            if fn is not None and len(fn.regions[0].blocks):
-                compiler = _Compiler()
-                body = compiler.block(fn.regions[0].blocks[0])
-                function_type = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-                self._compiled[symbol] = _Function(body, len(compiler.slots), list(function_type.inputs))
+            plan = self._library.plan(symbol)
+            if plan is None:
+                plan = function_plan(self._library.get(symbol))
+            if plan is not None:
+                self._compiled[symbol] = _link_function(plan)
         return self._compiled[symbol]
 
     # -- running -------------------------------------------------------------------------
@@ -768,59 +765,43 @@ _METHOD_STEPS = {
     "torch.prim.TupleUnpack": (Evaluator._tuple_unpack, None),
 }
 _PURE_STEP = object()  # the marker of a step run inline by `_run`
-_SCRATCH = object()
 
 
-class _Compiler:
-    """Numbers a function's values (slots of one environment) and turns its ops into steps."""
-
-    def __init__(self) -> None:
-        self.slots: dict = {_SCRATCH: 0}  # slot 0 takes what ops without results return
-
-    def slot(self, value: ir.Value) -> int:
-        return self.slots.setdefault(value, len(self.slots))
-
-    def block(self, block) -> _Block:
-        arguments = [self.slot(a) for a in block.arguments]
-        operations = list(block.operations)
-        steps = [self.step(op) for op in operations[:-1]]
-        terminator = operations[-1]
-        yielded = [self.slot(v) for v in terminator.operands]
-        raise_op = next((op for op in operations if op.operation.name == RAISE), None)
-        raises = None
-        if raise_op is not None:
-            raises = _Raise(string_text(raise_op.operands[0]), self.slot(raise_op.operands[0]))
-        pure = all(_speculative(op, step) for op, step in zip(operations, steps))
-        return _Block(arguments, steps, yielded, raises, pure)
-
-    def step(self, op) -> tuple:
-        name = op.operation.name
-        operands = [self.slot(v) for v in op.operands]
-        results = [self.slot(r) for r in op.results]
-        if name in _CONSTANT_OPS:
-            return (Evaluator._constant, [], results, constant_value(op.result))
-        if name == "torch.prim.If":
-            branches = (self.block(op.regions[0].blocks[0]), self.block(op.regions[1].blocks[0]))
-            return (Evaluator._if, operands, results, branches)
-        if name == "torch.prim.Loop":
-            return (Evaluator._loop, operands, results, self.block(op.regions[0].blocks[0]))
-        if name == "func.call":
-            callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
-            return (Evaluator._func_call, operands, results, callee)
-        method = _METHOD_STEPS.get(name)
-        if method is not None:
-            return (method[0], operands, results, method[1])
-        pure = _PURE.get(name)
-        if pure is None or len(results) > 1:
-            return (_PURE_STEP, operands, [0], _give_up)  # given up only if run
-        return (_PURE_STEP, operands, results or [0], pure)
+def _link_function(plan: tuple) -> _Function:
+    parameter_texts, slots, body = plan
+    return _Function(_link_block(body), slots, parameter_texts)
 
 
-def _speculative(op, step: tuple) -> bool:
-    """Whether running `op` where it may not run changes nothing but its results."""
-    if op.operation.name == "torch.prim.If":
+def _link_block(plan: tuple) -> _Block:
+    arguments, step_plans, yielded, raises = plan
+    steps = [_link_step(*step) for step in step_plans]
+    pure = all(_speculative(step_plan[0], step) for step_plan, step in zip(step_plans, steps))
+    return _Block(arguments, steps, yielded, None if raises is None else _Raise(*raises), pure)
+
+
+def _link_step(name: str, operands: list, results: list, extra) -> tuple:
+    if name in CONSTANT_OPS:
+        return (Evaluator._constant, [], results, extra)
+    if name == "torch.prim.If":
+        return (Evaluator._if, operands, results, (_link_block(extra[0]), _link_block(extra[1])))
+    if name == "torch.prim.Loop":
+        return (Evaluator._loop, operands, results, _link_block(extra))
+    if name == "func.call":
+        return (Evaluator._func_call, operands, results, extra)
+    method = _METHOD_STEPS.get(name)
+    if method is not None:
+        return (method[0], operands, results, method[1])
+    pure = _PURE.get(name)
+    if pure is None or len(results) > 1:
+        return (_PURE_STEP, operands, [0], _give_up)  # given up only if run
+    return (_PURE_STEP, operands, results or [0], pure)
+
+
+def _speculative(name: str, step: tuple) -> bool:
+    """Whether running the op `name` where it may not run changes nothing but its results."""
+    if name == "torch.prim.If":
         return all(branch.pure and branch.raises is None for branch in step[3])
-    return not op.operation.regions and op.operation.name not in _NOT_SPECULATIVE
+    return name != "torch.prim.Loop" and name not in _NOT_SPECULATIVE
 
 
 # -- arguments and results -----------------------------------------------------------------
