@@ -54,7 +54,7 @@ def test_plans_of_another_python_are_ignored(tmp_path, monkeypatch):
     and functions compile from their IR."""
     foreign = tmp_path / "library.plans"
     foreign.write_bytes(b"TRLIBPL1 marshal 0 python 2.7\n" + b"\x00" * 16)
-    monkeypatch.setattr(loader, "PLANS_PATH", foreign)
+    monkeypatch.setattr(loader, "PLANS_PATH", str(foreign))
     loader._plans.cache_clear()
     try:
         library = loader.load(create_context())

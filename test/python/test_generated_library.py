@@ -4,6 +4,7 @@ import difflib
 import marshal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from torch_mlir import ir
@@ -34,7 +35,7 @@ def _assert_same(checked_in: str, fresh: str, name: str) -> None:
 
 
 def test_text_is_current(fresh_text):
-    _assert_same(loader.TEXT_PATH.read_text(encoding="utf-8"), fresh_text, "library.mlir")
+    _assert_same(Path(loader.TEXT_PATH).read_text(encoding="utf-8"), fresh_text, "library.mlir")
 
 
 def test_chunks_are_current(fresh_text):

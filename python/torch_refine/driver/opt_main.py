@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import io
 import re
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import NamedTuple
 
 # torch_mlir.ir imports numpy only to register DenseElementsAttr builders of generated op
 # classes, which nothing here uses; numpy's import is a third of start-up. Hide it while
@@ -43,8 +43,7 @@ BYTECODE_MAGIC = b"ML\xefR"
 VERSION = "torch-refine-opt (torch-refine) over MLIR's bindings from torch-mlir"
 
 
-@dataclasses.dataclass(frozen=True)
-class Chunk:
+class Chunk(NamedTuple):
     source_name: str
     text: str | bytes  # padded with blank lines so that line numbers are those of the whole
     # input; bytes for MLIR bytecode
@@ -52,8 +51,7 @@ class Chunk:
     implicit_module_col: int
 
 
-@dataclasses.dataclass(frozen=True)
-class ChunkResult:
+class ChunkResult(NamedTuple):
     output: str | bytes | None  # the printed module (bytes: bytecode), None on failure
     succeeded: bool
 
@@ -267,7 +265,7 @@ class OptMain:
                 continue  # the resource was read, by _configure_from_reproducer
             notes = [note for note in diagnostic.notes if _note_shown(note, args)]
             if len(notes) != len(diagnostic.notes):
-                diagnostic = dataclasses.replace(diagnostic, notes=tuple(notes))
+                diagnostic = diagnostic._replace(notes=tuple(notes))
             self.stderr.write(diagnostics.format_diagnostic(diagnostic, self.sources))
         self.stderr.flush()
 

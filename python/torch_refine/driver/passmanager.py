@@ -9,9 +9,7 @@ Binding traps handled here (see design/bindings-notes.md):
 
 from __future__ import annotations
 
-import shlex
 import sys
-import tempfile
 
 from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
@@ -147,6 +145,9 @@ def save_reproducer(
 ) -> tuple[str, str]:
     """Save the IR a failed pipeline started from; returns its path and the
     torch-refine-opt command that reproduces the failure on it."""
+    import shlex  # here: only a failed pipeline needs them, and they cost start-up
+    import tempfile
+
     with tempfile.NamedTemporaryFile(
         "w", prefix="torch-refine-repro-", suffix=".mlir", delete=False
     ) as file:

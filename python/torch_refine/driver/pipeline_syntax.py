@@ -7,9 +7,9 @@ own parser receives. Keeping source offsets lets every error point at its column
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import typing
+from typing import NamedTuple
 
 from torch_refine import passes
 
@@ -35,8 +35,7 @@ class PipelineError(ValueError):
         return "\n".join(lines) + "\n"
 
 
-@dataclasses.dataclass(frozen=True)
-class PipelineElement:
+class PipelineElement(NamedTuple):
     name: str
     options: str | None  # the text between braces; None without braces
     nested: tuple[PipelineElement, ...] | None  # the sub-pipeline of an op anchor
@@ -44,22 +43,19 @@ class PipelineElement:
     end: int  # offset just past the element
 
 
-@dataclasses.dataclass(frozen=True)
-class PassPipeline:
+class PassPipeline(NamedTuple):
     text: str
     elements: tuple[PipelineElement, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class TextStage:
+class TextStage(NamedTuple):
     """Consecutive elements for MLIR's registry, as one slice of the pipeline text."""
 
     text: str
     elements: tuple[PipelineElement, ...]
 
 
-@dataclasses.dataclass(frozen=True)
-class PythonStage:
+class PythonStage(NamedTuple):
     element: PipelineElement
     pass_instance: passes.ModulePass
 

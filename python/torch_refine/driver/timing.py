@@ -13,7 +13,6 @@ import contextlib
 import os
 import re
 import sys
-import tempfile
 import time
 
 from torch_refine.passes.instrumentation import Statistic, TimerNode
@@ -31,6 +30,8 @@ def header(title: str) -> str:
 def captured_stderr_fd():
     """Collect what C++ writes to file descriptor 2 while the body runs; yields a list
     that holds the text afterwards."""
+    import tempfile  # here: only --mlir-print-ir-* need it, and it costs start-up
+
     sys.stderr.flush()
     saved = os.dup(2)
     text: list[str] = []

@@ -6,8 +6,8 @@ the source line with a caret, then `note:` lines.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from torch_mlir import ir
 
@@ -24,15 +24,13 @@ _SEVERITY_NAMES = {
 OP_NOTE_PREFIX = "see current operation:"
 
 
-@dataclasses.dataclass(frozen=True)
-class Position:
+class Position(NamedTuple):
     file: str
     line: int
     col: int
 
 
-@dataclasses.dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     severity: str  # error, warning, remark or note
     position: Position | None  # None: no file location
     message: str

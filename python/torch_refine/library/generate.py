@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import sys
+from pathlib import Path
 
 import torch
 from torch_mlir import ir
@@ -25,7 +27,7 @@ from torch_refine.ir.module import callees, functions, symbol_name
 
 from . import registry
 from .einsum_equation import EINSUM_PLAN_OPERATOR
-from .loader import CHUNKS_PATH, HEADER, PLANS_PATH, TEXT_PATH, write_chunks, write_plans
+from .loader import CHUNKS_PATH, GENERATED_DIR, HEADER, PLANS_PATH, TEXT_PATH, write_chunks, write_plans
 from .plans import function_plan
 from .signatures import SignatureError
 
@@ -98,11 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     except SignatureError as error:
         print(f"torch-refine-gen-library: error: {error}", file=sys.stderr)
         return 1
-    TEXT_PATH.parent.mkdir(parents=True, exist_ok=True)
-    TEXT_PATH.write_text(module_text(module), encoding="utf-8")
-    CHUNKS_PATH.write_bytes(module_chunks(module))
-    PLANS_PATH.write_bytes(module_plans(module))
-    print(f"wrote {TEXT_PATH}, {CHUNKS_PATH.name} and {PLANS_PATH.name}")
+    os.makedirs(GENERATED_DIR, exist_ok=True)
+    Path(TEXT_PATH).write_text(module_text(module), encoding="utf-8")
+    Path(CHUNKS_PATH).write_bytes(module_chunks(module))
+    Path(PLANS_PATH).write_bytes(module_plans(module))
+    print(f"wrote {TEXT_PATH}, library.chunks and library.plans")
     return 0
 
 

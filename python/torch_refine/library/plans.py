@@ -7,7 +7,8 @@ text, the message's slot) or None); a step is (op name, operand slots, result sl
 the op needs besides its operands: a constant's value, an If's two blocks, a Loop's body, a
 call's callee). Values are numbered as slots of one environment per call.
 
-Plans hold only what `marshal` stores (ints, floats, strings, None, lists, tuples), so the
+Plans hold only what `marshal` stores (ints, floats, strings, None, tuples: no lists, which
+the garbage collector would scan for as long as a plan is cached), so the
 generator writes the embedded library's plans beside it (`_generated/library.plans`) and an
 evaluated op parses no IR.
 """
@@ -38,7 +39,23 @@ def function_plan(fn) -> tuple | None:
     except _RegionOp:
         return None
     function_type = ir.FunctionType(ir.TypeAttr(fn.attributes["function_type"]).value)
-    return ([str(t) for t in function_type.inputs], len(planner.slots), body)
+    return (tuple(str(t) for t in function_type.inputs), len(planner.slots), body)
+
+
+def parameter_reads(plan: tuple) -> list[bool]:
+    """Per parameter of a planned function, whether any op (or a yield) reads it."""
+    read = set()
+    pending = [plan[2]]
+    while pending:
+        _, steps, yielded, _ = pending.pop()
+        read.update(yielded)
+        for name, operands, _, extra in steps:
+            read.update(operands)
+            if name == "torch.prim.If":
+                pending.extend(extra)
+            elif name == "torch.prim.Loop":
+                pending.append(extra)
+    return [slot in read for slot in plan[2][0]]
 
 
 class _Planner:
@@ -51,10 +68,10 @@ class _Planner:
         return self.slots.setdefault(value, len(self.slots))
 
     def block(self, block) -> tuple:
-        arguments = [self.slot(a) for a in block.arguments]
+        arguments = tuple(self.slot(a) for a in block.arguments)
         operations = list(block.operations)
-        steps = [self.step(op) for op in operations[:-1]]
-        yielded = [self.slot(v) for v in operations[-1].operands]
+        steps = tuple(self.step(op) for op in operations[:-1])
+        yielded = tuple(self.slot(v) for v in operations[-1].operands)
         raise_op = next((op for op in operations if op.operation.name == RAISE), None)
         raises = None
         if raise_op is not None:
@@ -63,8 +80,8 @@ class _Planner:
 
     def step(self, op) -> tuple:
         name = op.operation.name
-        operands = [self.slot(v) for v in op.operands]
-        results = [self.slot(r) for r in op.results]
+        operands = tuple(self.slot(v) for v in op.operands)
+        results = tuple(self.slot(r) for r in op.results)
         extra = None
         if name in CONSTANT_OPS:
             extra = constant_value(op.result)

@@ -774,14 +774,14 @@ def _link_function(plan: tuple) -> _Function:
 
 def _link_block(plan: tuple) -> _Block:
     arguments, step_plans, yielded, raises = plan
-    steps = [_link_step(*step) for step in step_plans]
+    steps = tuple(_link_step(*step) for step in step_plans)
     pure = all(_speculative(step_plan[0], step) for step_plan, step in zip(step_plans, steps))
     return _Block(arguments, steps, yielded, None if raises is None else _Raise(*raises), pure)
 
 
 def _link_step(name: str, operands: list, results: list, extra) -> tuple:
     if name in CONSTANT_OPS:
-        return (Evaluator._constant, [], results, extra)
+        return (Evaluator._constant, (), results, extra)
     if name == "torch.prim.If":
         return (Evaluator._if, operands, results, (_link_block(extra[0]), _link_block(extra[1])))
     if name == "torch.prim.Loop":
@@ -793,8 +793,8 @@ def _link_step(name: str, operands: list, results: list, extra) -> tuple:
         return (method[0], operands, results, method[1])
     pure = _PURE.get(name)
     if pure is None or len(results) > 1:
-        return (_PURE_STEP, operands, [0], _give_up)  # given up only if run
-    return (_PURE_STEP, operands, results or [0], pure)
+        return (_PURE_STEP, operands, (0,), _give_up)  # given up only if run
+    return (_PURE_STEP, operands, results or (0,), pure)
 
 
 def _speculative(name: str, step: tuple) -> bool:

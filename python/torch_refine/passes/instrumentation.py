@@ -14,7 +14,7 @@ import contextlib
 import dataclasses
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 F = TypeVar("F", bound=Callable)
 
@@ -31,8 +31,7 @@ class TimerNode:
         return self.children[name]
 
 
-@dataclasses.dataclass(frozen=True)
-class Statistic:
+class Statistic(NamedTuple):
     name: str
     description: str
 

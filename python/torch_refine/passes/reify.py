@@ -42,6 +42,7 @@ from torch_refine.ir.types import is_tensor_type_text
 from torch_refine.ir.types import parse as parse_type
 from torch_refine.library import loader as library_loader
 from torch_refine.library.loader import Library
+from torch_refine.library.plans import parameter_reads
 from torch_refine.passes.base import PassFailure
 
 
@@ -212,7 +213,7 @@ class LibraryCloner:
         }
 
     def has(self, symbol: str) -> bool:
-        return symbol in self._present or self._library.get(symbol) is not None
+        return symbol in self._present or self._library.has(symbol)
 
     @property
     def functions(self) -> dict:
@@ -223,6 +224,9 @@ class LibraryCloner:
         """Per parameter of `symbol`, what its calculation can see of the operand passed
         there (`memo_key` keys on no more): UNREAD when the function never reads it, SIZES
         or RANK_DTYPE when a tensor arrives as its sizes or as (rank, dtype), None for all."""
+        plan = None if symbol in self._present else self._library.plan(symbol)
+        if plan is not None:  # what the function reads, without parsing it
+            return tuple(_VIEWS.get(t) if read else UNREAD for t, read in zip(plan[0], parameter_reads(plan)))
         fn = self._present.get(symbol) or self._library.get(symbol)
         if fn is None or not len(fn.regions[0].blocks):
             return ()
