@@ -32,14 +32,20 @@ def nesting_too_deep(text: str, file: str) -> diagnostics.Diagnostic | None:
     if text.count("{") <= MAX_NESTING:  # too few braces to nest that deep: skip the scan
         return None
     depth = 0
-    for token in _BRACES.finditer(text):
-        brace = token.group()
-        if brace == "}":
-            depth -= 1
-        elif brace == "{":
-            depth += 1
-            if depth > MAX_NESTING:
-                return _nesting_error(text, token.start(), file)
+    line_start = 0
+    for line in text.split("\n"):  # no string or comment spans lines
+        code = line.lstrip()  # indentation grows with depth (quadratic text): not scanned
+        if "{" in code or "}" in code:
+            code_start = line_start + len(line) - len(code)
+            for token in _BRACES.finditer(code):
+                brace = token.group()
+                if brace == "}":
+                    depth -= 1
+                elif brace == "{":
+                    depth += 1
+                    if depth > MAX_NESTING:
+                        return _nesting_error(text, code_start + token.start(), file)
+        line_start += len(line) + 1
     return None
 
 
