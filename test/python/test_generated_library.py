@@ -10,9 +10,8 @@ import pytest
 from torch_mlir import ir
 
 from torch_refine.ir.context import create_context
-from torch_refine.ir.module import functions, symbol_name
+from torch_refine.ir.module import functions
 from torch_refine.library import generate, loader, registry
-from torch_refine.library.plans import function_plan
 from torch_refine.library.registry import DuplicateFunctionError, LibraryFunction
 from torch_refine.library.signatures import SignatureError, check_signature, expected_signature
 
@@ -50,10 +49,8 @@ def test_chunks_are_current(fresh_text):
 
 def test_plans_are_current(fresh_text):
     """library.plans holds the evaluator's plan of each function library.mlir holds."""
-    fresh = ir.Module.parse(fresh_text, create_context())
-    plans = {symbol_name(fn): function_plan(fn) for fn in functions(fresh.operation)}
+    expected = generate.library_plans(ir.Module.parse(fresh_text, create_context()))
     stored = {symbol: marshal.loads(blob) for symbol, blob in loader._plans().items()}
-    expected = {symbol: plan for symbol, plan in plans.items() if plan is not None}
     assert stored.keys() == expected.keys(), f"library.plans is stale; {REGENERATE}"
     stale = sorted(s for s in expected if repr(stored[s]) != repr(expected[s]))
     assert not stale, f"library.plans is stale ({len(stale)} functions, {stale[:3]}...); {REGENERATE}"

@@ -82,11 +82,16 @@ def module_chunks(module: ir.Module) -> bytes:
     return write_chunks(chunks)
 
 
+def library_plans(module: ir.Module) -> dict[str, tuple]:
+    """The evaluator's plan of each function of `module` that has one, by symbol."""
+    plans = {symbol_name(fn): function_plan(fn) for fn in functions(module.operation)}
+    return {symbol: plan for symbol, plan in plans.items() if plan is not None}
+
+
 def module_plans(module: ir.Module) -> bytes:
     """The library as `library.plans` (loader.py): per function, the evaluator's plan of
     it, so evaluating an op needs neither parsing nor compiling its function."""
-    plans = {symbol_name(fn): function_plan(fn) for fn in functions(module.operation)}
-    return write_plans({symbol: plan for symbol, plan in plans.items() if plan is not None})
+    return write_plans(library_plans(module))
 
 
 def main(argv: list[str] | None = None) -> int:

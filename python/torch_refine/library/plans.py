@@ -20,6 +20,8 @@ from torch_mlir import ir
 from torch_refine.calculations.kind import RAISE
 from torch_refine.ir.constants import CONSTANT_OPS, constant_value, string_text
 
+IF = "torch.prim.If"
+LOOP = "torch.prim.Loop"
 _SCRATCH = object()  # the key of slot 0, which takes what ops without results return
 
 
@@ -51,9 +53,9 @@ def parameter_reads(plan: tuple) -> list[bool]:
         read.update(yielded)
         for name, operands, _, extra in steps:
             read.update(operands)
-            if name == "torch.prim.If":
+            if name == IF:
                 pending.extend(extra)
-            elif name == "torch.prim.Loop":
+            elif name == LOOP:
                 pending.append(extra)
     return [slot in read for slot in plan[2][0]]
 
@@ -85,9 +87,9 @@ class _Planner:
         extra = None
         if name in CONSTANT_OPS:
             extra = constant_value(op.result)
-        elif name == "torch.prim.If":
+        elif name == IF:
             extra = (self.block(op.regions[0].blocks[0]), self.block(op.regions[1].blocks[0]))
-        elif name == "torch.prim.Loop":
+        elif name == LOOP:
             extra = self.block(op.regions[0].blocks[0])
         elif name == "func.call":
             extra = ir.FlatSymbolRefAttr(op.attributes["callee"]).value

@@ -36,7 +36,7 @@ from torch_refine.ir import types
 from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, make_constant
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
-from torch_refine.library.plans import function_plan
+from torch_refine.library.plans import IF, LOOP, function_plan
 from torch_refine.library.promotion import promote_dtypes
 from torch_refine.passes.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
 from torch_refine.passes.simplifier import Options
@@ -782,9 +782,9 @@ def _link_block(plan: tuple) -> _Block:
 def _link_step(name: str, operands: list, results: list, extra) -> tuple:
     if name in CONSTANT_OPS:
         return (Evaluator._constant, (), results, extra)
-    if name == "torch.prim.If":
+    if name == IF:
         return (Evaluator._if, operands, results, (_link_block(extra[0]), _link_block(extra[1])))
-    if name == "torch.prim.Loop":
+    if name == LOOP:
         return (Evaluator._loop, operands, results, _link_block(extra))
     if name == "func.call":
         return (Evaluator._func_call, operands, results, extra)
@@ -799,9 +799,9 @@ def _link_step(name: str, operands: list, results: list, extra) -> tuple:
 
 def _speculative(name: str, step: tuple) -> bool:
     """Whether running the op `name` where it may not run changes nothing but its results."""
-    if name == "torch.prim.If":
+    if name == IF:
         return all(branch.pure and branch.raises is None for branch in step[3])
-    return name != "torch.prim.Loop" and name not in _NOT_SPECULATIVE
+    return name != LOOP and name not in _NOT_SPECULATIVE
 
 
 # -- arguments and results -----------------------------------------------------------------
