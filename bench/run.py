@@ -100,11 +100,6 @@ CORPUS3_DEFAULT = ("llama", "mixtral", "mistral", "bert", "t5", "whisper_encoder
 CORPUS3_QUICK = ("llama",)
 OPS_PER_GROUP = 25
 OPS_QUICK_GROUPS = 2
-# Timed runs per tool for the classes of many small inputs, so that each class stays within
-# a few minutes of the default run (`--runs` lower still wins).
-RUNS_CAP = {"c3": 3, "ops": 3}
-
-
 def all_inputs(quick: bool, corpus3_models: tuple[str, ...] | None = None) -> list[Input]:
     from models.corpus import MODELS
     from models.corpus3 import DYNAMISMS, LEVELS
@@ -868,11 +863,9 @@ def markdown(all_results: list[dict], meta: dict) -> str:
     empty = next((r for r in all_results if r["input"] == EMPTY), None)
     results = [r for r in all_results if r["series"] != "scale"]
     scale = [r for r in all_results if r["series"] == "scale"]
-    capped = ", ".join(f"{series} {cap}" for series, cap in meta.get("runs_cap", {}).items())
     lines = [
         f"Run {meta['date']} on {meta['cpus']} CPUs in {meta['seconds'] / 60:.0f} min, "
         f"{meta['runs']} runs per tool and input"
-        + (f" (at most: {capped})" if capped else "")
         + " (median wall time, min–max, and median user+system CPU time; process start "
         "included; peak RSS of the child, and in parentheses its peak anonymous memory, "
         "sampled every 2 ms: RSS also counts the resident pages of the shared libraries, "
@@ -1303,14 +1296,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="torch-refine-bench-") as tmp:
         for item in inputs:
             truth, erased = ensure_input(item)
-            runs = min(args.runs, RUNS_CAP.get(item.series, args.runs))
             result = {"input": item.name, "series": item.series, "scale": item.scale}
             if item.series == "scale":
-                results.append(result | measure_scale(item, erased, runs, Path(tmp),
+                results.append(result | measure_scale(item, erased, args.runs, Path(tmp),
                                                       launcher) | {"ops": 0})
                 print(_scale_progress(results[-1], time.time() - began), flush=True)
                 continue
-            measured = measure(item, erased, runs, Path(tmp), launcher)
+            measured = measure(item, erased, args.runs, Path(tmp), launcher)
             outputs = measured.pop("outputs")
             result |= measured
             if item.series != "empty":
@@ -1322,7 +1314,7 @@ def main(argv: list[str] | None = None) -> int:
     if any(item.series == "ops" for item in inputs):
         not_measured |= {f"op {op}": reason for op, reason in ops_manifest()["skipped"].items()}
     meta = {"date": time.strftime("%Y-%m-%d"), "cpus": os.cpu_count(), "runs": args.runs,
-            "runs_cap": RUNS_CAP, "seconds": time.time() - began, "not_measured": not_measured}
+            "seconds": time.time() - began, "not_measured": not_measured}
     RESULTS.mkdir(parents=True, exist_ok=True)
     (RESULTS / "results.json").write_text(json.dumps({"meta": meta, "results": results},
                                                      indent=1, default=str))
