@@ -699,12 +699,16 @@ def measure(item: Input, erased: Path, runs: int, workdir: Path, launcher: Launc
 def measure_scale(item: Input, erased: Path, runs: int, workdir: Path,
                   launcher: Launcher) -> dict:
     """Timed torch-refine runs of a scale input (torch-mlir is not the point here), and
-    whether each ended as it must: refined, or the family's located error."""
+    whether each ended as it must: refined, or the family's located error. Each run also
+    reports its in-process time (`--mlir-timing`'s total: parse, passes, print), which the
+    growth fit uses: start-up varies more between runs than the small inputs take."""
     expected_error = SCALE_ERRORS.get(scale_family(item))
     timing = Timing()
+    in_process = []
     for _ in range(runs):
-        timing.runs.append(launcher.run(torch_refine_argv(erased, workdir / "scale.mlir"),
-                                        returncode=1 if expected_error else 0))
+        argv = [*torch_refine_argv(erased, workdir / "scale.mlir"), "--mlir-timing"]
+        timing.runs.append(launcher.run(argv, returncode=1 if expected_error else 0))
+        in_process.append(_timing_total(timing.runs[-1].stderr))
     stderr = timing.runs[-1].stderr
     located = re.search(rf"{re.escape(erased.name)}:\d+:\d+: error: .*{expected_error}", stderr)
     if "Traceback" in stderr:
@@ -713,7 +717,16 @@ def measure_scale(item: Input, erased: Path, runs: int, workdir: Path,
         outcome = "located error" if located else "unlocated error"
     else:
         outcome = "refined"
-    return {"torch_refine": timing.summary(), "outcome": outcome}
+    return {"torch_refine": timing.summary(), "outcome": outcome,
+            "in_process_s": statistics.median(in_process)}
+
+
+def _timing_total(stderr: str) -> float:
+    """The total of an `--mlir-timing` report at the end of `stderr`."""
+    match = re.search(r"Total Execution Time: ([0-9.]+) seconds", stderr)
+    if match is None:
+        raise RuntimeError(f"no timing report in torch-refine's stderr: {_ends(stderr, 400)}")
+    return float(match[1])
 
 
 def torch_refine_stages(erased: Path) -> dict[str, float]:
@@ -906,7 +919,7 @@ def markdown(all_results: list[dict], meta: dict) -> str:
     if any(r["series"] in ("blocks", "chain") for r in results):
         lines += ["", _scaling_table(results, empty)]
     if scale:
-        lines += ["", _scale_table(scale, empty)]
+        lines += ["", _scale_table(scale)]
     if any(r["series"] not in (*NO_STAGES, "empty") for r in results):
         lines += ["", _stages_table(results)]
     if meta.get("not_measured"):
@@ -1038,30 +1051,30 @@ def _not_measured(reasons: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def scale_growth(scale: list[dict], empty: dict | None) -> dict[str, dict]:
+def scale_growth(scale: list[dict]) -> dict[str, dict]:
     """Per scale family: its outcomes, (N, seconds) points and growth exponent. Seconds are
-    median CPU net of the empty module's (process start, imports, library load)."""
-    fixed = empty["torch_refine"]["median_cpu_s"] if empty else 0.0
+    the median in-process time (`measure_scale`)."""
     families: dict[str, dict] = {}
     for r in scale:
         family = families.setdefault(r["input"].removeprefix("scale-").rsplit("-", 1)[0],
                                      {"points": [], "outcomes": []})
-        family["points"].append((r["scale"], r["torch_refine"]["median_cpu_s"] - fixed))
+        family["points"].append((r["scale"], r["in_process_s"]))
         family["outcomes"].append(r["outcome"])
     for family in families.values():
         family["exponent"] = growth_exponent(family["points"])
     return families
 
 
-def _scale_table(scale: list[dict], empty: dict | None) -> str:
+def _scale_table(scale: list[dict]) -> str:
     lines = [
-        "Scale series (torch-refine only): CPU seconds net of the empty module's at each N, "
-        "and the growth exponent fitted from log time against log N:",
+        "Scale series (torch-refine only): median in-process seconds at each N (the total of "
+        "`--mlir-timing`: parse, passes and print, not the process start), and the growth "
+        "exponent fitted from log time against log N:",
         "",
-        "| family | outcome | N: net CPU s | exponent |",
+        "| family | outcome | N: in-process s | exponent |",
         "|---|---|---|---:|",
     ]
-    for name, family in scale_growth(scale, empty).items():
+    for name, family in scale_growth(scale).items():
         points = ", ".join(f"{n}: {seconds:.2f}" for n, seconds in family["points"])
         outcomes = ", ".join(sorted(set(family["outcomes"])))
         lines.append(f"| {name} | {outcomes} | {points} | {family['exponent']:.2f} |")
@@ -1141,8 +1154,7 @@ def _targets(results: list[dict], scale: list[dict] = ()) -> str:
         lines.append(_dynamism_target(results))
     lines.append(_memory_target(results))
     if scale:
-        lines.append(_scale_target(scale, next((r for r in results if r["input"] == EMPTY),
-                                               None)))
+        lines.append(_scale_target(scale))
     return "\n".join(lines)
 
 
@@ -1210,8 +1222,8 @@ def _memory_target(results: list[dict]) -> str:
             + (f"; worse: {', '.join(worse)}" if worse else "") + ").")
 
 
-def _scale_target(scale: list[dict], empty: dict | None) -> str:
-    growth = scale_growth(scale, empty)
+def _scale_target(scale: list[dict]) -> str:
+    growth = scale_growth(scale)
     expected = {name: "located error" if name in SCALE_ERRORS else "refined" for name in growth}
     wrong = [name for name, family in growth.items()
              if any(outcome != expected[name] for outcome in family["outcomes"])]
