@@ -100,6 +100,8 @@ CORPUS3_DEFAULT = ("llama", "mixtral", "mistral", "bert", "t5", "whisper_encoder
 CORPUS3_QUICK = ("llama",)
 OPS_PER_GROUP = 25
 OPS_QUICK_GROUPS = 2
+
+
 def all_inputs(quick: bool, corpus3_models: tuple[str, ...] | None = None) -> list[Input]:
     from models.corpus import MODELS
     from models.corpus3 import DYNAMISMS, LEVELS
@@ -1342,7 +1344,8 @@ def main(argv: list[str] | None = None) -> int:
 def _scale_progress(result: dict, elapsed: float) -> str:
     ours = result["torch_refine"]
     return (f"{result['input']}: {result['outcome']}, torch-refine {ours['median_s']:.2f} s "
-            f"(CPU {ours['median_cpu_s']:.2f}) [{elapsed:.0f} s]")
+            f"(CPU {ours['median_cpu_s']:.2f}, in-process {result['in_process_s']:.2f}) "
+            f"[{elapsed:.0f} s]")
 
 
 def _progress(result: dict, elapsed: float) -> str:
