@@ -237,14 +237,14 @@ class OptMain:
     def _write_stdout(self, data: bytes, binary: bool) -> None:
         """To the byte stream under stdout, or, for a text-only stream (a test's StringIO),
         the decoded text."""
-        self.stdout.flush()
         buffer = getattr(self.stdout, "buffer", None)
-        if buffer is not None:
-            buffer.write(data)
-            buffer.flush()
-        else:
+        if buffer is None:
             self.stdout.write(data if binary else data.decode("utf-8"))
-        self.stdout.flush()
+            self.stdout.flush()
+            return
+        self.stdout.flush()  # text written before goes first
+        buffer.write(data)
+        buffer.flush()
 
     # --- helpers -------------------------------------------------------------------------
 

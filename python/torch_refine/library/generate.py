@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     Path(TEXT_PATH).write_text(module_text(module), encoding="utf-8")
     Path(CHUNKS_PATH).write_bytes(module_chunks(module))
     Path(PLANS_PATH).write_bytes(module_plans(module))
-    print(f"wrote {TEXT_PATH}, library.chunks and library.plans")
+    print(f"wrote {TEXT_PATH}, {os.path.basename(CHUNKS_PATH)} and {os.path.basename(PLANS_PATH)}")
     return 0
 
 
