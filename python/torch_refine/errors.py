@@ -1,4 +1,5 @@
-"""The error every entry point of the API raises for bad input or a failing pass."""
+"""The error every entry point of the API raises for bad input or a failing pass, and the
+warning passes give for a finding that does not stop them."""
 
 from __future__ import annotations
 
@@ -18,3 +19,16 @@ class RefinementError(Exception):
         super().__init__(details)
         self.diagnostics = diagnostics_text
         self.reproducer = path
+
+
+class RefinementWarning(UserWarning):
+    """A located finding that does not stop refinement (an op that fails its check in a
+    branch or loop body the program may never run). `position` is (file, line, col) or None;
+    `text` is the message without it. `torch-refine-opt` prints it as a `warning:`
+    diagnostic."""
+
+    def __init__(self, text: str, position=None):
+        where = f"{position[0]}:{position[1]}:{position[2]}: " if position is not None else ""
+        super().__init__(f"{where}warning: {text}")
+        self.text = text
+        self.position = position

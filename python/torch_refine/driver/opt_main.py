@@ -14,6 +14,7 @@ import io
 import re
 import sys
 import traceback
+import warnings
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -32,6 +33,7 @@ from torch_mlir import passmanager as mlir_passmanager
 from torch_refine import passes
 from torch_refine.driver import pipeline_syntax, timing, verify_diagnostics
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
+from torch_refine.errors import RefinementWarning
 from torch_refine.ir import diagnostics, parsing
 from torch_refine.ir.context import create_context
 from torch_refine.passes import explain
@@ -370,6 +372,14 @@ class OptMain:
     def _run_pipeline(self, pass_manager: PassManager, op: ir.Operation, args) -> None:
         """Run; with --mlir-print-ir-before/after=PASS, keep only the dumps of those passes
         from what MLIR prints around every pass (its binding has no pass filter)."""
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", RefinementWarning)  # one per op, every time
+                self._run_passes(pass_manager, op, args)
+        finally:
+            self._report_warnings(caught)  # outside: showwarning records while caught
+
+    def _run_passes(self, pass_manager: PassManager, op: ir.Operation, args) -> None:
         if not (args.mlir_print_ir_before or args.mlir_print_ir_after):
             pass_manager.run(op)  # MLIR rejects a builtin.module pipeline on another op
             return
@@ -380,6 +390,20 @@ class OptMain:
                 sys.stderr.flush()
         self.stderr.write(_filter_dumps(captured[0], args))
         self.stderr.flush()
+
+    def _report_warnings(self, caught: list) -> None:
+        """A pass's `RefinementWarning` is a `warning:` diagnostic at its op; other Python
+        warnings are shown as Python shows them."""
+        for record in caught:
+            warning = record.message
+            if not isinstance(warning, RefinementWarning):
+                warnings.showwarning(record.message, record.category, record.filename,
+                                     record.lineno, record.file, record.line)
+                continue
+            position = warning.position
+            if position is not None and position[0] == diagnostics.UNNAMED_BUFFER:
+                position = diagnostics.Position(self.current_source_name, *position[1:])
+            self.collected.append(diagnostics.Diagnostic("warning", position, warning.text))
 
     def _parse_top_level(self, chunk: Chunk, args: argparse.Namespace):
         """With --no-implicit-module, the input's single top-level op, whatever it is."""

@@ -14,7 +14,7 @@ import re
 from torch_mlir import ir
 
 from torch_refine.ir import types
-from torch_refine.ir.retype import allows_type_refinement, cast
+from torch_refine.ir.retype import OPAQUE_CAST, allows_type_refinement, cast, cast_source
 
 
 def erase_tensor_types(module_op: ir.Operation, keep_arguments: bool = True) -> None:
@@ -37,11 +37,24 @@ def erase_types_below(op, keep_entry_arguments: bool = True) -> None:
     keep_entry_arguments keeps the arguments of `op`'s own entry blocks (a function's
     signature, a loop's carried values); nested regions are always erased.
     """
-    erased: list[tuple[ir.Value, ir.Type]] = []
+    values: list[ir.Value] = []
     for region in op.regions:
         for block_number, block in enumerate(region.blocks):
             skip = keep_entry_arguments and block_number == 0
-            _erase_block(block, erased, erase_arguments=not skip)
+            _collect_block(block, values, collect_arguments=not skip)
+    erase_values(values, op)
+
+
+def erase_values(values: list[ir.Value], root) -> None:
+    """Erase the tensor types of `values`; users that need the old type get casts, and the
+    region edges under `root` (an op enclosing every value and use) are fixed."""
+    erased: list[tuple[ir.Value, ir.Type]] = []
+    for value in values:
+        new_type = erased_type(value.type)
+        if new_type is None:
+            continue
+        erased.append((value, value.type))
+        value.set_type(new_type)
     edges = _EDGE_USERS
     for value, old_type in erased:
         for use in list(value.uses):
@@ -49,7 +62,7 @@ def erase_types_below(op, keep_entry_arguments: bool = True) -> None:
             if allows_type_refinement(name) or name in edges:
                 continue
             _cast_operand(use.owner, use.operand_number, required_type(use, old_type))
-    _fix_edges(op)
+    _fix_edges(root)
 
 
 # Users whose operand types must equal a type stated elsewhere (the parent's results, the
@@ -97,17 +110,31 @@ def _edge_type(user, number: int) -> ir.Type | None:
 
 
 def _cast_operand(user, number: int, required: ir.Type) -> None:
+    """Give the use the required type, by one cast from the source of the casts before
+    it: one of them may state a type the erased value no longer has."""
     operand = user.operands[number]
     if operand.type == required:
         return
+    source = cast_source(operand)
     with ir.InsertionPoint(user), user.location:
-        user.operands[number] = cast(operand, required)
+        user.operands[number] = source if source.type == required else cast(source, required)
+    erase_unused_casts(operand)
 
 
-def _erase_block(block: ir.Block, erased: list, erase_arguments: bool) -> None:
-    """The block and its nested blocks, with a worklist: input IR can nest regions deeper
-    than Python's recursion limit."""
-    values = list(block.arguments) if erase_arguments else []
+def erase_unused_casts(value: ir.Value) -> None:
+    """Erase the chain of static-info casts ending at `value` as far as nothing uses it."""
+    while (isinstance(value, ir.OpResult) and value.owner.name == "torch.tensor_static_info_cast"
+           and not len(list(value.uses)) and OPAQUE_CAST not in value.owner.attributes):
+        producer = value.owner
+        value = producer.operands[0]
+        producer.operation.erase()
+
+
+def _collect_block(block: ir.Block, values: list, collect_arguments: bool) -> None:
+    """The values of the block and its nested blocks, with a worklist: input IR can nest
+    regions deeper than Python's recursion limit."""
+    if collect_arguments:
+        values.extend(block.arguments)
     pending = [block]
     while pending:
         for op in pending.pop().operations:
@@ -117,12 +144,6 @@ def _erase_block(block: ir.Block, erased: list, erase_arguments: bool) -> None:
                 for inner in region.blocks:
                     values.extend(inner.arguments)
                     pending.append(inner)
-    for value in values:
-        new_type = erased_type(value.type)
-        if new_type is None:
-            continue
-        erased.append((value, value.type))
-        value.set_type(new_type)
 
 
 # A tensor type nested in an aggregate (list, optional, tuple): `vtensor<[2,3],complex<f32>>`.

@@ -68,11 +68,28 @@ def tensor_info(value: ir.Value) -> types.TensorInfo | None:
     return types.parse(value.type)
 
 
+# A static-info cast with this attribute hides its source's type on purpose: a loop's
+# result whose type is an assumption not yet checked (passes/propagate_control_flow.py).
+OPAQUE_CAST = "torch_refine.loop_assumption"
+
+
+def cast_source(value: ir.Value) -> ir.Value:
+    """The value the static-info casts producing `value` start from, stopping at an opaque
+    cast: the same tensor, whatever each cast states."""
+    while (isinstance(value, ir.OpResult) and value.owner.operation.name == "torch.tensor_static_info_cast"
+           and OPAQUE_CAST not in value.owner.attributes):
+        value = value.owner.operands[0]
+    return value
+
+
 def most_precise_alias(value: ir.Value) -> ir.Value:
     """`value`, or the source of the `tensor_static_info_cast`s producing it while each
     source says at least what its cast says: the same tensor, typed better (the casts
-    that keep a `torch.operator` user's operand type hide the refined type from it)."""
+    that keep a `torch.operator` user's operand type hide the refined type from it). An
+    opaque cast (`OPAQUE_CAST`) is never looked through."""
     while isinstance(value, ir.OpResult) and value.owner.operation.name == "torch.tensor_static_info_cast":
+        if OPAQUE_CAST in value.owner.attributes:
+            return value
         source = value.owner.operands[0]
         source_info, cast_info = types.parse(source.type), types.parse(value.type)
         if source_info is None or cast_info is None or not types.is_at_least_as_precise(source_info, cast_info):

@@ -21,11 +21,16 @@ read (so that its mutations come along). The op never runs where PyTorch raises.
 `runtime-asserts=false` all checks are dropped.
 
 A check that fails whenever the op runs (a raise outside any If, an If raising on both
-sides, or on the side its constant condition selects) is an error at the op.
+sides, or on the side its constant condition selects) is an error at the op, unless the op
+sits in a branch or loop body that the program may never run (PyTorch runs such a program
+as long as it does not get there): then it is a warning (`RefinementWarning`), the check
+becomes `torch.runtime.assert %false` in front of the op, and the op's types stay as they
+were.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -35,8 +40,11 @@ from torch_refine.calculations.kind import CALCULATE_OPS, RAISE
 from torch_refine.calculations.lists import may_hold_list
 from torch_refine.calculations.purity import erase_if_dead, is_pure
 from torch_refine.calculations.symbols import user_functions
-from torch_refine.ir.constants import op_key, string_text
+from torch_refine.errors import RefinementWarning
+from torch_refine.ir.constants import make_constant, op_key, string_text
+from torch_refine.ir.diagnostics import position_of
 from torch_refine.passes.base import ModulePass, PassFailure
+from torch_refine.passes.propagate_control_flow import under_assumption
 from torch_refine.patterns.lists import ancestor_in
 from torch_refine.patterns.scalars import negation
 
@@ -86,7 +94,13 @@ def drop(calculate, runtime_asserts: bool) -> None:
     terminator = wrapped.pop()
     calculation = calculate.regions[1].blocks[0]
     guards: list[_Guard] = []
-    _find_guards(calculation, wrapped[0], guards)
+    try:
+        _find_guards(calculation, wrapped[0], guards)
+    except _CertainFailure as failure:
+        if not guard_certain_failure(wrapped[0], failure.message, calculate):
+            raise PassFailure from None
+        guards = []
+        _drop_all_checks(calculation)
     inside = _values_defined_in(calculate.regions[1])
     cleanup = _outside_definers(calculate.regions[1], inside)
     if runtime_asserts:
@@ -152,11 +166,76 @@ def _message(raise_op, wrapped_op) -> str:
     return text if text is not None else f"a check of '{wrapped_op.operation.name}' failed"
 
 
+class _CertainFailure(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
 def _fail_always(wrapped_op, raise_op):
-    wrapped_op.location.emit_error(
-        f"'{wrapped_op.operation.name}' op always fails its check: {_message(raise_op, wrapped_op)}"
-    )
-    raise PassFailure
+    raise _CertainFailure(f"always fails its check: {_message(raise_op, wrapped_op)}")
+
+
+def guard_certain_failure(wrapped_op, message: str, before) -> bool:
+    """A check of `wrapped_op` fails whenever it runs: where the op may never run (inside a
+    `prim.If` branch or a `prim.Loop` body), warn and assert false in front of `before`
+    (True); in a loop body refined under an assumption not yet checked, do nothing (True:
+    the first round's guards stand); elsewhere report the error at the op (False)."""
+    name = wrapped_op.operation.name
+    if under_assumption(wrapped_op):
+        return True
+    if not may_not_run(wrapped_op):
+        wrapped_op.location.emit_error(f"'{name}' op {message}")
+        return False
+    assert_message = f"{name}: {message}"
+    if _asserted_false_before(before, assert_message):
+        return True  # an earlier round kept it
+    text = f"'{name}' op {message}; kept as a runtime assert: it fails if the program gets here"
+    warnings.warn(RefinementWarning(text, position_of(wrapped_op.location)), stacklevel=2)
+    with ir.InsertionPoint(before), wrapped_op.location:
+        never = make_constant(False)
+        ir.Operation.create("torch.runtime.assert", operands=[never],
+                            attributes={"message": ir.StringAttr.get(assert_message)})
+    return True
+
+
+def _asserted_false_before(op, message: str) -> bool:
+    """Whether the op just before `op` asserts false with `message`."""
+    previous = None
+    for sibling in op.operation.block.operations:
+        if sibling.operation == op.operation:
+            break
+        previous = sibling
+    if previous is None or previous.operation.name != "torch.runtime.assert":
+        return False
+    if ir.StringAttr(previous.operation.attributes["message"]).value != message:
+        return False
+    return _constant_bool(previous.operation.operands[0]) is False
+
+
+def may_not_run(op) -> bool:
+    """Whether `op` sits in a `prim.If` branch or `prim.Loop` body of its function."""
+    parent = op.operation.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name in ("torch.prim.If", "torch.prim.Loop"):
+            return True
+        parent = parent.parent
+    return False
+
+
+def _drop_all_checks(calculation) -> None:
+    """Erase the raising ops of a calculation whose failure became a guard."""
+    raises = []
+
+    def visit(op):
+        if op.name == RAISE:
+            raises.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for op in calculation.operations:
+        op.operation.walk(visit)
+    for op in raises:
+        op.erase()
 
 
 def _values_defined_in(region) -> set:

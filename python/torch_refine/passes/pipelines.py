@@ -10,7 +10,9 @@ can let another round refine more, and a round whose propagation changes nothing
 loop. Only the first round keeps library checks as runtime asserts: every op still
 unrefined afterwards was already wrapped (and its checks kept) in the first round, so later
 rounds would only repeat them. Checks that later rounds decide to be false are still
-errors. The rounds are capped (`max-iterations`) with a warning, and the end cleans up
+errors. The rounds are capped (`max-iterations`) with a warning; a loop whose assumed
+carried type is then still unconfirmed is widened to unknown and refined again, so no type
+rests on an unchecked assumption. The end cleans up
 without `canonicalize`: pure ops left unused and library functions nothing calls are erased.
 """
 
@@ -37,7 +39,11 @@ from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
 )
-from torch_refine.passes.propagate_control_flow import PropagateControlFlow
+from torch_refine.passes.propagate_control_flow import (
+    PropagateControlFlow,
+    remove_barriers,
+    widen_unconfirmed,
+)
 from torch_refine.passes.reify import LibraryCloner, load_library, targets, wrap
 from torch_refine.passes.simplifier import Options, Simplifier
 
@@ -115,6 +121,12 @@ class RefinePipeline(ModulePass):
                 RuntimeWarning,
                 stacklevel=2,
             )
+            with module.context:
+                while widen_unconfirmed(module):  # no assumption is left unchecked
+                    for kind in (SHAPE, DTYPE):
+                        refine(module, kind, library, False, memos[kind.name], self.explain,
+                               self.evaluate)
+                remove_barriers(module)
         with instrumentation.stage("cleanup"):
             _cleanup(module)
         if self.explain:

@@ -11,7 +11,16 @@ optimistically given its init value's type, and the body's derived types are res
 the next round recomputes them under that assumption. Once the back-edge value is
 computed, the assumption holds if it is at least as precise as the carried type; if not,
 the carried type is widened to the join and the body is reset again. Widening to a fully
-unknown type marks the loop (`torch_refine.loop_widened`) so it is not assumed again.
+unknown type marks the loop (`torch_refine.loop_widened`) so it is not assumed again. A
+reset also drops the symbolic-dims facts of the ops it resets (they were derived under the
+assumption). Ops after the loop see no assumption: while one is unchecked, the loop's
+result reaches its users through a *barrier*, a static-info cast back to the result's
+type before the assumption (`torch_refine.loop_assumption`); the step that confirms the
+assumption removes the barrier, and the next round refines the users. Neither can a check
+of the body fail on an assumption and stop refinement: only errors of the first round,
+which assumes nothing, stop it: a loop whose carried types are not yet checked is marked
+(`torch_refine.loop_assuming`), and `under_assumption` tells the passes that a check
+failing in its body says nothing yet.
 """
 
 from __future__ import annotations
@@ -21,13 +30,23 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
+from torch_refine.calculations import dim_facts
 from torch_refine.ir import types
-from torch_refine.ir.constants import defining_op
-from torch_refine.ir.erase import erase_types_below, required_type
-from torch_refine.ir.retype import allows_type_refinement, cast, refine_value
+from torch_refine.ir.constants import defining_op, op_key
+from torch_refine.ir.erase import erase_types_below, erase_unused_casts, required_type
+from torch_refine.ir.retype import (
+    OPAQUE_CAST,
+    accepts,
+    allows_type_refinement,
+    cast,
+    cast_source,
+    refine_value,
+)
 from torch_refine.passes.base import ModulePass
 
 _WIDENED = "torch_refine.loop_widened"
+_BARRIER = OPAQUE_CAST
+_ASSUMING = "torch_refine.loop_assuming"  # on a loop whose carried types are not yet checked
 
 
 @dataclasses.dataclass
@@ -43,20 +62,78 @@ class PropagateControlFlow(ModulePass):
 
 
 def propagate(module: ir.Operation) -> bool:
-    """One propagation step over the module; True when any type changed."""
-    ops: list = []
+    """One propagation step over the module; True when any type changed.
+
+    Loops first make their assumptions outermost first (an inner loop's init is often an
+    outer loop's carried value); then Ifs are joined and loops checked innermost first (an
+    outer loop's back edge is often an inner loop's result). A loop whose body changed in
+    this step is not checked: its back edge is recomputed by the next round."""
+    constructs: list = []
 
     def collect(op):
         if op.name in ("torch.prim.If", "torch.prim.Loop"):
-            ops.append(op)
+            constructs.append(op)
         return ir.WalkResult.ADVANCE
 
-    module.walk(collect, ir.WalkOrder.POST_ORDER)  # inner constructs first
+    module.walk(collect, ir.WalkOrder.PRE_ORDER)
     changed = False
-    for op in ops:
-        step = _join_if if op.name == "torch.prim.If" else _step_loop
-        changed |= step(op.opview)
+    stale: set = set()  # ops whose body changed in this step: their back edges are stale
+    for op in constructs:
+        if op.name != "torch.prim.Loop":
+            continue
+        ancestors = _ancestor_keys(op)
+        if _assume(op.opview, body_reset=any(key in stale for key in ancestors)):
+            changed = True
+            stale.add(op_key(op))
+            stale.update(ancestors)
+    for op in reversed(constructs):  # inner constructs first
+        if op.name == "torch.prim.If":
+            step_changed = _join_if(op.opview)
+        else:
+            step_changed = _step_loop(op.opview, check=op_key(op) not in stale)
+        if step_changed:
+            changed = True
+            stale.update(_ancestor_keys(op))
     return changed
+
+
+def widen_unconfirmed(module: ir.Operation) -> bool:
+    """Widen to unknown every loop-carried value whose assumption the body's back edge does
+    not confirm: for a pipeline that stops before the fixed point. True when any was
+    widened (the caller refines again, then asks again)."""
+    loops: list = []
+
+    def collect(op):
+        if op.name == "torch.prim.Loop":
+            loops.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(collect, ir.WalkOrder.POST_ORDER)
+    widened = False
+    for loop in loops:
+        loop = loop.opview
+        condition = _terminator(loop.regions[0])
+        for index, result in enumerate(loop.results):
+            carried = types.parse(result.type)
+            back = source_info(condition.operands[index + 1])
+            if carried is None or carried.is_unknown:
+                continue
+            if back is not None and types.is_at_least_as_precise(back, carried):
+                continue
+            loop.attributes[_WIDENED] = ir.UnitAttr.get()
+            _reset_body(loop)
+            _set_carried_type(loop, index, types.to_type(types.erased(carried)))
+            widened = True
+    return widened
+
+
+def _ancestor_keys(op) -> list:
+    keys = []
+    parent = op.parent
+    while parent is not None and parent.name != "func.func":
+        keys.append(op_key(parent))
+        parent = parent.parent
+    return keys
 
 
 def source_info(value: ir.Value) -> types.TensorInfo | None:
@@ -66,14 +143,6 @@ def source_info(value: ir.Value) -> types.TensorInfo | None:
     being checked.
     """
     return types.parse(cast_source(value).type)
-
-
-def cast_source(value: ir.Value) -> ir.Value:
-    producer = defining_op(value)
-    while producer is not None and producer.operation.name == "torch.tensor_static_info_cast":
-        value = producer.operands[0]
-        producer = defining_op(value)
-    return value
 
 
 def _terminator(region: ir.Region):
@@ -100,24 +169,57 @@ def _join_if(if_op) -> bool:
 
 
 def _retype_yielded(terminator, index: int, new_type: ir.Type) -> None:
-    """Make the terminator's operand `index` have `new_type` (by a cast from its source)."""
+    """Make the terminator's operand `index` have `new_type`, by one cast from its source:
+    a chain of casts may hold one to a type assumed earlier, which no longer holds."""
     value = terminator.operands[index]
-    if value.type == new_type:
+    source = cast_source(value)
+    if value.type == new_type and (value == source or defining_op(value).operands[0] == source):
         return
-    producer = defining_op(value)
-    if producer is not None and producer.operation.name == "torch.tensor_static_info_cast":
-        if len(list(value.uses)) == 1:
-            value.set_type(new_type)
-            return
-        value = producer.operands[0]
-    with ir.InsertionPoint(terminator), terminator.location:
-        terminator.operands[index] = cast(value, new_type)
+    if source.type == new_type:
+        terminator.operands[index] = source
+    else:
+        with ir.InsertionPoint(terminator), terminator.location:
+            terminator.operands[index] = cast(source, new_type)
+    erase_unused_casts(value)
 
 
-def _step_loop(loop) -> bool:
+def under_assumption(op) -> bool:
+    """Whether `op` sits in the body of a loop whose assumed carried types are unchecked."""
+    parent = op.operation.parent
+    while parent is not None and parent.name != "func.func":
+        if _ASSUMING in parent.attributes:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _assume(loop, body_reset: bool) -> bool:
+    """Give each carried value still unknown its init value's type; True when any.
+    `body_reset`: an enclosing loop's reset of this step already erased the body."""
+    if _WIDENED in loop.attributes:
+        return False
+    assumed = False
+    for index, result in enumerate(loop.results):
+        carried = types.parse(result.type)
+        init = source_info(loop.operands[index + 2])
+        if carried is None or init is None or not carried.is_unknown or init.is_unknown:
+            continue
+        if not assumed and not body_reset:
+            _reset_body(loop)
+        loop.attributes[_ASSUMING] = ir.UnitAttr.get()
+        _install_barrier(loop, result)
+        _set_carried_type(loop, index, types.to_type(init))
+        assumed = True
+    return assumed
+
+
+def _step_loop(loop, check: bool) -> bool:
+    """Assume, check or widen each carried value; True when a type changed or a check is
+    still to come. With check=False (the body changed in this step, so its back edge is
+    stale) carried values are only assumed, never checked."""
     condition = _terminator(loop.regions[0])
     widened_before = _WIDENED in loop.attributes
-    changed = False
+    changed = unchecked = False
     for index, result in enumerate(loop.results):
         carried = types.parse(result.type)
         init = source_info(loop.operands[index + 2])
@@ -128,21 +230,101 @@ def _step_loop(loop) -> bool:
             if widened_before or init.is_unknown:
                 continue
             target = init  # optimistic assumption, checked in a later step
+            _install_barrier(loop, result)
+        elif not check:
+            changed = unchecked = True
+            continue
         elif back is not None and types.is_at_least_as_precise(back, carried):
-            continue  # the assumption holds
+            changed |= _remove_barrier(result)  # the assumption holds
+            continue
         else:
             target = types.join(carried, back if back is not None else types.erased(carried))
             if target.is_unknown:
                 loop.attributes[_WIDENED] = ir.UnitAttr.get()
         _reset_body(loop)
         _set_carried_type(loop, index, types.to_type(target))
-        changed = True
+        changed = unchecked = True
+    if unchecked:
+        loop.attributes[_ASSUMING] = ir.UnitAttr.get()
+    elif _ASSUMING in loop.attributes:
+        del loop.attributes[_ASSUMING]
     return changed
 
 
 def _reset_body(loop) -> None:
-    """Forget the types derived inside the body (the next round recomputes them)."""
+    """Forget the types and facts derived inside the body (the next round recomputes them)."""
     erase_types_below(loop, keep_entry_arguments=True)
+    _strip_facts(loop, nested_only=True)
+
+
+def _install_barrier(loop, result: ir.Value) -> None:
+    """Let the result's users keep seeing its type until the assumption is checked."""
+    uses = list(result.uses)
+    if not uses:
+        return
+    with ir.InsertionPoint.after(loop), loop.location:
+        barrier = cast(result, result.type)
+    barrier.owner.attributes[_BARRIER] = ir.UnitAttr.get()
+    for use in uses:
+        use.owner.operands[use.operand_number] = barrier
+
+
+def _remove_barrier(result: ir.Value) -> bool:
+    """Hand the users the result itself; True when users that may be refined now see it."""
+    for use in list(result.uses):
+        if _BARRIER in use.owner.attributes:
+            return _open(use.owner)
+    return False
+
+
+def _open(barrier) -> bool:
+    """Users that allow refinement take the barrier's source, a plain cast stays for the
+    others; True when any user took the source."""
+    del barrier.attributes[_BARRIER]
+    source = barrier.operands[0]
+    rewired = False
+    for use in list(barrier.result.uses):
+        if accepts(use, source.type):
+            use.owner.operands[use.operand_number] = source
+            # Casts are read through (`source_info`): only other users refine anew.
+            rewired |= use.owner.operation.name != "torch.tensor_static_info_cast"
+    if not len(list(barrier.result.uses)):
+        barrier.operation.erase()
+    return rewired
+
+
+def remove_barriers(module: ir.Operation) -> None:
+    """Remove the barriers and marks a capped run left: every loop is confirmed or widened
+    by then (`widen_unconfirmed`), and users refined behind a barrier saw a less precise
+    type."""
+    barriers = []
+
+    def visit(op):
+        if _BARRIER in op.attributes or _ASSUMING in op.attributes:
+            barriers.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    for op in barriers:
+        if _ASSUMING in op.attributes:
+            del op.attributes[_ASSUMING]
+            continue
+        _open(op)
+
+
+def _strip_facts(op, nested_only: bool) -> None:
+    def visit(inner):
+        if dim_facts.ATTRIBUTE in inner.attributes:
+            del inner.attributes[dim_facts.ATTRIBUTE]
+        return ir.WalkResult.ADVANCE
+
+    if not nested_only:
+        visit(op.operation)
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                inner.operation.walk(visit)
 
 
 def _set_carried_type(loop, index: int, new_type: ir.Type) -> None:
@@ -157,14 +339,7 @@ def _set_carried_type(loop, index: int, new_type: ir.Type) -> None:
         with ir.InsertionPoint(loop), loop.location:
             source = cast(source, new_type)
     loop.operands[index + 2] = source
-    _erase_if_unused_cast(old_init)
-
-
-def _erase_if_unused_cast(value: ir.Value) -> None:
-    producer = defining_op(value)
-    is_cast = producer is not None and producer.operation.name == "torch.tensor_static_info_cast"
-    if is_cast and not len(list(value.uses)):
-        producer.operation.erase()
+    erase_unused_casts(old_init)
 
 
 def _retype_with_casts(value: ir.Value, new_type: ir.Type, insertion_point) -> None:

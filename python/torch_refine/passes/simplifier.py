@@ -55,6 +55,7 @@ from torch_refine.ir.retype import (
     result_allows_refinement,
 )
 from torch_refine.passes.base import PassFailure
+from torch_refine.passes.drop_calculations import guard_certain_failure
 from torch_refine.passes.explain import blocker, record_blocker
 from torch_refine.patterns import control_flow, dtypes, einsum, lists, scalars, symbolic
 from torch_refine.patterns.lists import literal_elements
@@ -153,8 +154,9 @@ class Simplifier:
             with unmutated_literals_memo():
                 rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
         scalars.unmark_divisors(calc.regions[1])
-        if self._report_failed_checks(calc):
-            return False
+        failure = self._failed_check(calc)
+        if failure is not None:
+            return self._guard_or_report(calc, failure)  # nothing refined, nothing memoized
         calculated = self._calculated(calc)
         self._refine(calc, calculated)
         if self.kind is SHAPE:
@@ -283,35 +285,45 @@ class Simplifier:
             return [_shape_of_literal(v) for v in yielded]
         return [_dtype_of(v, r.type) for v, r in zip(yielded, calc.results, strict=True)]
 
-    def _report_failed_checks(self, calc) -> bool:
-        wrapped = _wrapped_op(calc)
-        failed = False
+    def _guard_or_report(self, calc, message: str) -> bool:
+        """A check the calculation decided to fail: where the op may never run it becomes a
+        guard in front of it (`guard_certain_failure`) and the calculation yields nothing,
+        so the op's types stay as they were (True); elsewhere it is reported (False)."""
+        if guard_certain_failure(_wrapped_op(calc), message, calc):
+            self._yield_nothing(calc)
+            return True
+        self.failed = True
+        return False
+
+    def _failed_check(self, calc) -> str | None:
         for op in calc.regions[1].blocks[0].operations:
-            if op.operation.name == "torch.promote_dtypes":
-                failed |= self._report_promotion(op, wrapped)
-            if op.operation.name != "torch.prim.RaiseException":
+            name = op.operation.name
+            if name == "torch.promote_dtypes":
+                try:
+                    dtypes.evaluate_promotion(op)
+                except dtypes.PromotionError as error:
+                    return f"dtype check failed: type promotion: {error}"
+            if name != "torch.prim.RaiseException":
                 continue
             try:
                 message = constant_value(op.operands[0])
             except NotConstant:
                 message = "<message not known at compile time>"
-            wrapped.location.emit_error(
-                f"'{wrapped.operation.name}' op {self.kind.name} check failed: {message}"
-            )
-            failed = True
-            break
-        self.failed |= failed
-        return failed
+            return f"{self.kind.name} check failed: {message}"
+        return None
 
-    def _report_promotion(self, op, wrapped) -> bool:
-        try:
-            dtypes.evaluate_promotion(op)
-        except dtypes.PromotionError as error:
-            wrapped.location.emit_error(
-                f"'{wrapped.operation.name}' op dtype check failed: type promotion: {error}"
-            )
-            return True
-        return False
+    def _yield_nothing(self, calc) -> None:
+        block = calc.regions[1].blocks[0]
+        old_ops = list(block.operations)
+        yield_type = "!torch.list<int>" if self.kind is SHAPE else "!torch.int"
+        with ir.InsertionPoint(old_ops[0]), calc.location:
+            unknown = [
+                ir.Operation.create("torch.prim.Uninitialized", results=[ir.Type.parse(yield_type)]).result
+                for _ in calc.results
+            ]
+            ir.Operation.create(self.kind.calculation_yield_op, operands=unknown)
+        for op in reversed(old_ops):
+            op.operation.erase()
 
     # -- memo hits ---------------------------------------------------------------------
 

@@ -114,3 +114,41 @@ func.func @scatter_float_index(%arg0: !torch.vtensor<[3,4],f32>, %arg1: !torch.v
   %0 = torch.aten.scatter.value %arg0, %int1, %arg1, %value : !torch.vtensor<[3,4],f32>, !torch.int, !torch.vtensor<[3,2],f32>, !torch.float -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A check that always fails where the program may never go (a branch, a loop body) is
+// no error: PyTorch runs the program while it stays away. It warns and asserts false in
+// front of the op, and the op's type stays unknown.
+func.func @mm_in_a_branch(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[4,5],f32>, %arg2: !torch.bool) -> !torch.vtensor {
+  %0 = torch.prim.If %arg2 -> (!torch.vtensor) {
+    // expected-warning@+1 {{'torch.aten.mm' op shape check failed: AssertionError: Matrix dimensions don't match for mm: self[1]=3, mat2[0]=4; kept as a runtime assert: it fails if the program gets here}}
+    %1 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32> -> !torch.vtensor
+    torch.prim.If.yield %1 : !torch.vtensor
+  } else {
+    %2 = torch.tensor_static_info_cast %arg0 : !torch.vtensor<[2,3],f32> to !torch.vtensor
+    torch.prim.If.yield %2 : !torch.vtensor
+  }
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+func.func @mm_in_a_loop_body(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[4,5],f32>, %n: !torch.int) {
+  %true = torch.constant.bool true
+  torch.prim.Loop %n, %true, init() {
+  ^bb0(%i: !torch.int):
+    // expected-warning@+1 {{'torch.aten.mm' op shape check failed}}
+    %1 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32> -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter()
+  } : (!torch.int, !torch.bool) -> ()
+  return
+}
+
+// -----
+
+func.func @mm_at_the_top_level(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[4,5],f32>) -> !torch.vtensor {
+  // expected-error@+1 {{'torch.aten.mm' op shape check failed: AssertionError: Matrix dimensions don't match for mm: self[1]=3, mat2[0]=4}}
+  %0 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}

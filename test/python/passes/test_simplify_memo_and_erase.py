@@ -122,9 +122,15 @@ def test_erase_then_propagate_reaches_a_fixed_point():
         assert propagate(module.operation)
         assert module.operation.verify()
         assert "^bb0(%arg2: !torch.int, %arg3: !torch.vtensor<[2],f32>)" in str(module)
-        # Step 2: the back edge (a call result, typed by the callee) agrees: fixed point.
-        assert not propagate(module.operation)
+        # The loop's users see its result through a barrier until the assumption holds.
+        assert "torch_refine.loop_assumption" in str(module)
+        # Step 2: the back edge (a call result, typed by the callee) agrees: the barrier
+        # goes, and the users see the result (a change for the next round to refine).
+        assert propagate(module.operation)
         assert module.operation.verify()
+        assert "torch_refine.loop" not in str(module)
+        # Step 3: fixed point.
+        assert not propagate(module.operation)
 
 
 _VIEWS = """

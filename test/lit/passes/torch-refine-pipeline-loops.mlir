@@ -1,0 +1,153 @@
+// RUN: torch-refine-opt %s --split-input-file --torch-refine-pipeline | filecheck %s
+
+// Loop-carried tensors whose type changes per iteration. Refinement first assumes the
+// carried value keeps its initial type; until the back edge confirms that, the loop's
+// users see the result through an opaque cast, so no op after the loop is typed by the
+// assumption. PyTorch: relu(loop(unsqueeze)) of a [2,4] tensor is [1,2,4] after one trip.
+// CHECK-LABEL: func.func @rank_grows_per_iteration(
+// CHECK: } : (!torch.int, !torch.bool, !torch.vtensor<*,f32>) -> !torch.vtensor<*,f32>
+// CHECK: torch.aten.relu %{{.*}} : !torch.vtensor<*,f32> -> !torch.vtensor<*,f32>
+// CHECK-NOT: torch_refine.loop
+func.func @rank_grows_per_iteration(%x: !torch.vtensor<[2,4],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,4],f32> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor):
+    %2 = torch.aten.unsqueeze %acc, %int0 : !torch.vtensor, !torch.int -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %3 = torch.aten.relu %1 : !torch.vtensor -> !torch.vtensor
+  return %3 : !torch.vtensor
+}
+
+// -----
+
+// A tensor grown with cat: PyTorch gives [5,4] after three trips, not [2,4].
+// CHECK-LABEL: func.func @size_grows_with_cat(
+// CHECK: } : (!torch.int, !torch.bool, !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[?,4],f32>
+// CHECK: torch.aten.neg %{{.*}} : !torch.vtensor<[?,4],f32> -> !torch.vtensor<[?,4],f32>
+func.func @size_grows_with_cat(%x: !torch.vtensor<[2,4],f32>, %row: !torch.vtensor<[1,4],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,4],f32> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor):
+    %list = torch.prim.ListConstruct %acc, %row : (!torch.vtensor, !torch.vtensor<[1,4],f32>) -> !torch.list<vtensor>
+    %2 = torch.aten.cat %list, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %3 = torch.aten.neg %1 : !torch.vtensor -> !torch.vtensor
+  return %3 : !torch.vtensor
+}
+
+// -----
+
+// The dtype changes in the first trip (si64 to f32): the user's dtype stays unknown.
+// CHECK-LABEL: func.func @dtype_changes_per_iteration(
+// CHECK: torch.aten.neg %{{.*}} : !torch.vtensor<[2,4],unk> -> !torch.vtensor<[2,4],unk>
+func.func @dtype_changes_per_iteration(%x: !torch.vtensor<[2,4],si64>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int6 = torch.constant.int 6
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,4],si64> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor):
+    %2 = torch.aten.to.dtype %acc, %int6, %false, %false, %none : !torch.vtensor, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %3 = torch.aten.neg %1 : !torch.vtensor -> !torch.vtensor
+  return %3 : !torch.vtensor
+}
+
+// -----
+
+// A constant trip count with an early exit, and an If in the body: the carried tensor
+// is either unchanged or unsqueezed, so its rank is unknown after the loop.
+// CHECK-LABEL: func.func @early_exit_and_if_in_body(
+// CHECK: torch.aten.relu %{{.*}} : !torch.vtensor<*,f32> -> !torch.vtensor<*,f32>
+func.func @early_exit_and_if_in_body(%x: !torch.vtensor<[2,4],f32>, %k: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %int3 = torch.constant.int 3
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,4],f32> to !torch.vtensor
+  %1 = torch.prim.Loop %int3, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor):
+    %more = torch.aten.lt.int %i, %k : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %more -> (!torch.vtensor) {
+      %3 = torch.aten.unsqueeze %acc, %int0 : !torch.vtensor, !torch.int -> !torch.vtensor
+      torch.prim.If.yield %3 : !torch.vtensor
+    } else {
+      torch.prim.If.yield %acc : !torch.vtensor
+    }
+    torch.prim.Loop.condition %more, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %4 = torch.aten.relu %1 : !torch.vtensor -> !torch.vtensor
+  return %4 : !torch.vtensor
+}
+
+// -----
+
+// The assumption holds (relu keeps [2,4]): once the back edge confirms it, the user
+// after the loop is refined too.
+// CHECK-LABEL: func.func @confirmed_assumption_reaches_users(
+// CHECK: } : (!torch.int, !torch.bool, !torch.vtensor<[2,4],f32>) -> !torch.vtensor<[2,4],f32>
+// CHECK: torch.aten.neg %{{.*}} : !torch.vtensor<[2,4],f32> -> !torch.vtensor<[2,4],f32>
+func.func @confirmed_assumption_reaches_users(%x: !torch.vtensor<[2,4],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,4],f32> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor):
+    %2 = torch.aten.relu %acc : !torch.vtensor -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %3 = torch.aten.neg %1 : !torch.vtensor -> !torch.vtensor
+  return %3 : !torch.vtensor
+}
+
+// -----
+
+// A check that fails only for the initial type, in a trip that is not the first: under
+// the assumption (acc is [2,4]) the mm would fail, but from the second trip acc is [2,3].
+// No error, no assert of false: only the first round's generic check stays.
+// CHECK-LABEL: func.func @check_failing_under_the_assumption_only(
+// CHECK-NOT: torch.constant.bool false
+// CHECK: torch.aten.mm
+func.func @check_failing_under_the_assumption_only(%x: !torch.vtensor<[2,4],f32>, %w: !torch.vtensor<[4,3],f32>, %v: !torch.vtensor<[3,3],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,4],f32> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor):
+    %later = torch.aten.gt.int %i, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %later -> (!torch.vtensor) {
+      %3 = torch.aten.mm %acc, %v : !torch.vtensor, !torch.vtensor<[3,3],f32> -> !torch.vtensor
+      torch.prim.If.yield %3 : !torch.vtensor
+    } else {
+      %4 = torch.aten.mm %acc, %w : !torch.vtensor, !torch.vtensor<[4,3],f32> -> !torch.vtensor
+      torch.prim.If.yield %4 : !torch.vtensor
+    }
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
+
+// -----
+
+// A check that fails whenever the op runs, in a branch: the op keeps an unknown type
+// behind an assert of false (with a warning, see torch-refine-pipeline-errors.mlir).
+// CHECK-LABEL: func.func @always_failing_check_in_a_branch(
+// CHECK: %[[FALSE:.*]] = torch.constant.bool false
+// CHECK-NEXT: torch.runtime.assert %[[FALSE]], "torch.aten.mm: shape check failed: AssertionError: Matrix dimensions don't match for mm: self[1]=3, mat2[0]=4"
+// CHECK-NEXT: torch.aten.mm {{.*}} -> !torch.vtensor<*,f32>
+func.func @always_failing_check_in_a_branch(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[4,5],f32>, %arg2: !torch.bool) -> !torch.vtensor {
+  %0 = torch.prim.If %arg2 -> (!torch.vtensor) {
+    %1 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32> -> !torch.vtensor
+    torch.prim.If.yield %1 : !torch.vtensor
+  } else {
+    %2 = torch.tensor_static_info_cast %arg0 : !torch.vtensor<[2,3],f32> to !torch.vtensor
+    torch.prim.If.yield %2 : !torch.vtensor
+  }
+  return %0 : !torch.vtensor
+}
