@@ -6,7 +6,8 @@
 #                pipelines, backend lowerings, JIT against eager, export_and_import); CI
 #                runs it after make test
 #   make lint    ruff over the package, tests, tools and benchmark
-#   make fuzz    the differential fuzzer against PyTorch at 3,000 cases (FUZZ_FLAGS)
+#   make fuzz    the differential fuzzers against PyTorch: 3,000 single-op cases and 3,000
+#                programs with control flow (FUZZ_FLAGS)
 #   make corpus  the three-level model corpus (docs/corpus.md); CI runs it after make test
 PYTHON ?= python3.11
 VENV := .venv
@@ -21,7 +22,8 @@ SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py
 	test/python/library/test_ir_agreement.py
 # Besides the sweeps, make check skips the fuzzer's few hundred cases and the staleness
 # check of the embedded library (it regenerates the library): make test runs both.
-CHECK_SKIPS := $(SWEEPS) test/python/robustness/test_fuzz.py test/python/test_generated_library.py
+CHECK_SKIPS := $(SWEEPS) test/python/robustness/test_fuzz.py test/python/robustness/test_cf_fuzz.py \
+	test/python/test_generated_library.py
 
 .PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean
 
@@ -61,9 +63,10 @@ check: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check python test build_tools bench examples
 
-# The differential fuzzer at thousands of cases (make test runs a few hundred).
+# The differential fuzzers at thousands of cases (make test runs a few hundred of each).
 fuzz: $(STAMP)
 	$(PY) build_tools/fuzz.py $(FUZZ_FLAGS) --jobs $(JOBS)
+	$(PY) build_tools/fuzz.py --control-flow $(FUZZ_FLAGS) --jobs $(JOBS)
 
 # The three-level model corpus (raw torch.export, Core ATen, torch-mlir's decompositions),
 # every model at three dynamisms (docs/corpus.md): measured into out/corpus/outcomes.json,

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Differential fuzzing of torch-refine against PyTorch (see test/python/robustness/fuzzer.py).
+"""Differential fuzzing of torch-refine against PyTorch: single ops
+(test/python/robustness/fuzzer.py) or programs with control flow (cf_fuzzer.py).
 
     build_tools/fuzz.py --seed 0 --cases 3000 --jobs 2
     build_tools/fuzz.py --seed 0 --case 'aten.mm#1'     # one case, with its reproducer
+    build_tools/fuzz.py --control-flow --cases 3000     # programs: cases cf#0 to cf#2999
 
 Prints a summary line (cases, and the count of each verdict) and the reproducer IR of every
 failure; exits 1 when a case fails that test/python/robustness/known_failures.json does not
@@ -17,7 +19,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "test" / "python"))
 sys.path.insert(0, str(ROOT / "python"))
 
-from robustness import fuzzer  # noqa: E402
+from robustness import cf_fuzzer, fuzzer  # noqa: E402
 from robustness.known import known_failures  # noqa: E402
 
 
@@ -32,9 +34,16 @@ def main() -> int:
                         help="run only this case (`<op>#<k>`); repeatable")
     parser.add_argument("--verbose", action="store_true",
                         help="also print skipped and cpu-only cases, with their reasons")
+    parser.add_argument("--control-flow", action="store_true",
+                        help="fuzz programs with prim.If and prim.Loop instead of single ops")
     options = parser.parse_args()
 
-    cases = options.case or fuzzer.case_ids(options.seed, options.cases, fuzzer.fuzzed_ops())
+    if options.control_flow:
+        checker = cf_fuzzer.check_case
+        cases = options.case or cf_fuzzer.case_ids(options.cases)
+    else:
+        checker = fuzzer.check_op_case
+        cases = options.case or fuzzer.case_ids(options.seed, options.cases, fuzzer.fuzzed_ops())
     done = 0
 
     def progress(outcome):
@@ -45,8 +54,8 @@ def main() -> int:
         elif done % 100 == 0:
             print(f"... {done}/{len(cases)}", file=sys.stderr, flush=True)
 
-    outcomes = fuzzer.run(options.seed, cases, options.jobs, options.timeout, progress)
-    known = known_failures(options.seed)
+    outcomes = fuzzer.run(options.seed, cases, options.jobs, options.timeout, progress, checker)
+    known = {} if options.control_flow else known_failures(options.seed)
     new = [o for o in outcomes if o.failed and known.get(o.case, (None,))[0] != o.verdict]
     print(fuzzer.summary(outcomes))
     if new:

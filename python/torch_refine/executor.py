@@ -163,7 +163,13 @@ def execute(module, *tensors, function: str = "main", check_types: bool = False,
     with module.context, torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         interpreter = _Interpreter(module, check_types, allow_side_effects)
-        results = interpreter.call(function, arguments)
+        try:
+            results = interpreter.call(function, arguments)
+        except ExecutionError as error:
+            # A type contradicted before the program raised is the worse finding.
+            if interpreter.mismatches:
+                raise TypeMismatchError(interpreter.mismatches) from error
+            raise
     if interpreter.mismatches:
         raise TypeMismatchError(interpreter.mismatches)
     return results[0] if len(results) == 1 else tuple(results)

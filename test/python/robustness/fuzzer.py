@@ -3,7 +3,7 @@
 A case is named `<op>#<k>` and generated from the seed, the op and k alone (adding ops to
 the library does not change the other ops' cases). It takes one of the op's recorded
 invocations as a template, mutates it (sizes, 0 and 1 among them, ranks, dtypes, small int
-operands), and declares each tensor argument static, partly dynamic (`?` dims) or unranked
+operands and the bounds of int64: ±2**62, ±(2**63-1), -2**63), and declares each tensor argument static, partly dynamic (`?` dims) or unranked
 (`*`). `build_ir` makes the function (results erased), `api.refine` refines it in one
 context shared by the worker's cases, and every instantiation of the dynamic dims (the
 template's own sizes and a few random ones) is checked against PyTorch: the meta kernels,
@@ -39,11 +39,12 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
 FAILURES = ("wrong type", "missed error", "false error", "unlocated error", "traceback",
-            "crash", "hang", "harness error")
+            "crash", "hang", "harness error", "wrong value")
 # Counted, not failures: the library follows the meta kernels where the CPU kernels differ
 # (docs/library.md), and a CPU kernel also raises on the data (ones) it is given.
 NOTED = ("cpu-only error",)
 TIMEOUT_SECONDS = 60.0  # a fresh worker loads the library on its first case
+INT64_BOUNDS = (2**62, -(2**62), 2**63 - 1, -(2**63 - 1), -(2**63))
 INSTANTIATIONS = 3  # random instantiations of the dynamic dims, besides the template's own
 
 _LOCATED = re.compile(r"^\S+:\d+:\d+: error: ", re.M)
@@ -155,6 +156,8 @@ def _mutated(rng: random.Random, value):
         return items if isinstance(value, list) else tuple(items)
     if isinstance(value, int) and not isinstance(value, bool) and rng.random() < 0.1:
         return rng.choice([value - 1, value + 1, 0, 1, -1])
+    if isinstance(value, int) and not isinstance(value, bool) and rng.random() < 0.05:
+        return rng.choice(INT64_BOUNDS)  # indices clamp or wrap there; sizes overflow
     return value
 
 
@@ -390,7 +393,18 @@ def _first_line(error) -> str:
 # --- workers -----------------------------------------------------------------------------
 
 
-def _worker(connection, seed: int) -> None:
+def check_op_case(seed: int, case_id: str, context, phase) -> Outcome:
+    """The op fuzzer's checker: the case's op templates are loaded once per worker."""
+    global _TEMPLATES
+    if _TEMPLATES is None:
+        _TEMPLATES = fuzzed_ops()
+    return check(seed, case_id, _TEMPLATES[case_id.rpartition("#")[0]], context, phase)
+
+
+_TEMPLATES: dict | None = None
+
+
+def _worker(connection, seed: int, checker) -> None:
     import os
     import warnings
 
@@ -400,12 +414,11 @@ def _worker(connection, seed: int) -> None:
     warnings.filterwarnings("ignore")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
 
-    templates = fuzzed_ops()
     context = create_context()
     while (case_id := connection.recv()) is not None:
         try:
-            outcome = check(seed, case_id, templates[case_id.rpartition("#")[0]], context,
-                            phase=lambda name, text: connection.send(("phase", (name, text))))
+            outcome = checker(seed, case_id, context,
+                              lambda name, text: connection.send(("phase", (name, text))))
         except Exception as error:
             import traceback
 
@@ -416,10 +429,10 @@ def _worker(connection, seed: int) -> None:
 class _Slot:
     """One worker process and the case it runs."""
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, checker):
         context = multiprocessing.get_context("spawn")
         self.connection, child = context.Pipe()
-        self.process = context.Process(target=_worker, args=(child, seed), daemon=True)
+        self.process = context.Process(target=_worker, args=(child, seed, checker), daemon=True)
         self.process.start()
         child.close()
         self.case: str | None = None
@@ -442,10 +455,12 @@ class _Slot:
 
 
 def run(seed: int, cases: list[str], jobs: int = 1, timeout: float = TIMEOUT_SECONDS,
-        on_outcome=None) -> list[Outcome]:
-    """Check `cases` in `jobs` worker processes; `on_outcome(outcome)` as each finishes."""
+        on_outcome=None, checker=check_op_case) -> list[Outcome]:
+    """Check `cases` in `jobs` worker processes with `checker(seed, case, context, phase)`
+    (a module-level function: it is sent to spawned workers); `on_outcome(outcome)` as each
+    finishes."""
     pending = list(reversed(cases))
-    slots = [_Slot(seed) for _ in range(max(1, min(jobs, len(cases))))]
+    slots = [_Slot(seed, checker) for _ in range(max(1, min(jobs, len(cases))))]
     outcomes: list[Outcome] = []
 
     def finish(slot: _Slot, outcome: Outcome) -> None:
@@ -470,7 +485,7 @@ def run(seed: int, cases: list[str], jobs: int = 1, timeout: float = TIMEOUT_SEC
                 continue
             if worker_lost or not slot.process.is_alive():  # or it died after its result
                 slot.stop()
-                slots[index] = slot = _Slot(seed)
+                slots[index] = slot = _Slot(seed, checker)
             finish(slot, outcome)
             if pending:
                 slot.start(pending.pop(), timeout)
