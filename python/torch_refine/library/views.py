@@ -439,6 +439,12 @@ _SLICE_CASES = [
     Invocation(TensorOfShape(8, 3), 0, 6, 2),
     Invocation(TensorOfShape(8, 3), 0, 20, 30),
     Invocation(TensorOfShape(8, 3), 0, 0, 9223372036854775807, 2),
+    # Bounds of int64 are clamped like any index (upstream reads a start of 2**63-1 as none).
+    Invocation(TensorOfShape(9), 0, 9223372036854775807, -1, 2),
+    Invocation(TensorOfShape(9), 0, -9223372036854775808, 9223372036854775807, 2),
+    Invocation(TensorOfShape(9), 0, 4611686018427387904, None),
+    Invocation(TensorOfShape(9), 0, -4611686018427387904, -9223372036854775808),
+    Invocation(TensorOfShape(9), 0, -9, 9),
     Invocation(TensorOfShape(0, 3), 0, 1, 2),
     ErrorInvocation(TensorOfShape(8, 3), 0, 0, 4, 0),
     ErrorInvocation(TensorOfShape(8, 3), 0, 0, 4, -1),
@@ -449,7 +455,27 @@ _SLICE_CASES = [
 
 @shape("aten.slice.Tensor", "aten.slice_copy.Tensor", invocations=_SLICE_CASES)
 def aten〇slice〇Tensor〡shape(self: List[int], dim: int = 0, start: Optional[int] = None, end: Optional[int] = None, step: int = 1) -> List[int]:
-    return upstream.slice(self, dim, start, end, step)
+    assert len(self) > 0, "Cannot slice a 0-dimensional tensor"
+    dim = upstream.maybe_wrap_dim(dim, len(self))
+    assert step > 0, "slice step must be positive"
+    size = self[dim]
+    start_value = 0 if start is None else start
+    end_value = 9223372036854775807 if end is None else end
+    if start_value < 0:
+        start_value += size
+    if end_value < 0:
+        end_value += size
+    if start_value < 0:
+        start_value = 0
+    elif start_value >= size:
+        start_value = size
+    if end_value < start_value:
+        end_value = start_value
+    elif end_value >= size:
+        end_value = size
+    out = upstream._copy(self)
+    out[dim] = (end_value - start_value + step - 1) // step
+    return out
 
 
 @shape("aten.narrow", invocations=[

@@ -13475,148 +13475,6 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %14 : !torch.list<int>
   }
-  func.func private @__torch_refine_helper.torch.jit._shape_functions.slice(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: "
-    %str_0 = torch.constant.str "Expected step > 0, but got {}"
-    %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: Cannot slice a 0-dimensional tensor"
-    %int0 = torch.constant.int 0
-    %int1 = torch.constant.int 1
-    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %int1_2 = torch.constant.int 1
-    %int0_3 = torch.constant.int 0
-    %none_4 = torch.constant.none
-    %true = torch.constant.bool true
-    %str_5 = torch.constant.str "Dimension {} out of range (expected to be in range [{}, {}])"
-    %str_6 = torch.constant.str "AssertionError: "
-    %2 = torch.aten.le.int %0, %int0_3 : !torch.int, !torch.int -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.int) {
-      torch.prim.If.yield %int1_2 : !torch.int
-    } else {
-      torch.prim.If.yield %0 : !torch.int
-    }
-    %4 = torch.aten.neg.int %3 : !torch.int -> !torch.int
-    %5 = torch.aten.sub.int %3, %int1_2 : !torch.int, !torch.int -> !torch.int
-    %6 = torch.aten.lt.int %arg1, %4 : !torch.int, !torch.int -> !torch.bool
-    %7 = torch.prim.If %6 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
-    } else {
-      %32 = torch.aten.gt.int %arg1, %5 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %32 : !torch.bool
-    }
-    torch.prim.If %7 -> () {
-      %32 = torch.aten.format(%str_5, %arg1, %4, %5) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
-      %33 = torch.aten.add.str %str_6, %32 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %33, %none_4 : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %8 = torch.aten.lt.int %arg1, %int0_3 : !torch.int, !torch.int -> !torch.bool
-    %9 = torch.prim.If %8 -> (!torch.int) {
-      %32 = torch.aten.add.int %arg1, %3 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %32 : !torch.int
-    } else {
-      torch.prim.If.yield %arg1 : !torch.int
-    }
-    %10 = torch.aten.__isnot__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %11 = torch.prim.If %10 -> (!torch.int) {
-      %32 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %32 : !torch.int
-    } else {
-      torch.prim.If.yield %int0 : !torch.int
-    }
-    %12 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %13 = torch.prim.If %12 -> (!torch.int) {
-      %32 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %32 : !torch.int
-    } else {
-      %int9223372036854775807_8 = torch.constant.int 9223372036854775807
-      torch.prim.If.yield %int9223372036854775807_8 : !torch.int
-    }
-    %14 = torch.aten.le.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %14 -> () {
-      %32 = torch.aten.format(%str_0, %arg4) : !torch.str, !torch.int -> !torch.str
-      %33 = torch.aten.add.str %str, %32 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %33, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %int9223372036854775807 = torch.constant.int 9223372036854775807
-    %15 = torch.aten.eq.int %11, %int9223372036854775807 : !torch.int, !torch.int -> !torch.bool
-    %16 = torch.prim.If %15 -> (!torch.int) {
-      torch.prim.If.yield %int0 : !torch.int
-    } else {
-      torch.prim.If.yield %11 : !torch.int
-    }
-    %17 = torch.aten.lt.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
-    %18 = torch.prim.If %17 -> (!torch.int) {
-      %32 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
-      %33 = torch.aten.add.int %16, %32 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %33 : !torch.int
-    } else {
-      torch.prim.If.yield %16 : !torch.int
-    }
-    %19 = torch.aten.lt.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
-    %20 = torch.prim.If %19 -> (!torch.int) {
-      %32 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
-      %33 = torch.aten.add.int %13, %32 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %33 : !torch.int
-    } else {
-      torch.prim.If.yield %13 : !torch.int
-    }
-    %21 = torch.aten.lt.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
-    %22 = torch.prim.If %21 -> (!torch.int) {
-      torch.prim.If.yield %int0 : !torch.int
-    } else {
-      %32 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
-      %33 = torch.aten.gt.int %18, %32 : !torch.int, !torch.int -> !torch.bool
-      %34 = torch.prim.If %33 -> (!torch.int) {
-        %35 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %35 : !torch.int
-      } else {
-        torch.prim.If.yield %18 : !torch.int
-      }
-      torch.prim.If.yield %34 : !torch.int
-    }
-    %23 = torch.aten.lt.int %20, %22 : !torch.int, !torch.int -> !torch.bool
-    %24 = torch.prim.If %23 -> (!torch.int) {
-      torch.prim.If.yield %22 : !torch.int
-    } else {
-      %32 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
-      %33 = torch.aten.ge.int %20, %32 : !torch.int, !torch.int -> !torch.bool
-      %34 = torch.prim.If %33 -> (!torch.int) {
-        %35 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %35 : !torch.int
-      } else {
-        torch.prim.If.yield %20 : !torch.int
-      }
-      torch.prim.If.yield %34 : !torch.int
-    }
-    %25 = torch.aten.sub.int %24, %22 : !torch.int, !torch.int -> !torch.int
-    %true_7 = torch.constant.bool true
-    %26 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    %27 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %27, %true_7, init() {
-    ^bb0(%arg5: !torch.int):
-      %32 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %33 = torch.aten.append.t %26, %32 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.Loop.condition %true_7, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %28 = torch.aten.add.int %25, %arg4 : !torch.int, !torch.int -> !torch.int
-    %29 = torch.aten.sub.int %28, %int1 : !torch.int, !torch.int -> !torch.int
-    %30 = torch.aten.floordiv.int %29, %arg4 : !torch.int, !torch.int -> !torch.int
-    %31 = torch.aten._set_item.t %26, %9, %30 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-    return %26 : !torch.list<int>
-  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.squeeze(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
@@ -33467,12 +33325,176 @@ module {
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.slice.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
-    %0 = call @__torch_refine_helper.torch.jit._shape_functions.slice(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.list<int>, !torch.int, !torch.optional<int>, !torch.optional<int>, !torch.int) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %str = torch.constant.str "AssertionError: slice step must be positive"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: Cannot slice a 0-dimensional tensor"
+    %int0 = torch.constant.int 0
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.gt.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.aten.gt.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %24 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
+    }
+    %8 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      torch.prim.If.yield %int9223372036854775807 : !torch.int
+    } else {
+      %24 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
+    }
+    %10 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.int) {
+      %24 = torch.aten.add.int %7, %5 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
+    } else {
+      torch.prim.If.yield %7 : !torch.int
+    }
+    %12 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.int) {
+      %24 = torch.aten.add.int %9, %5 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
+    } else {
+      torch.prim.If.yield %9 : !torch.int
+    }
+    %14 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+    %15 = torch.prim.If %14 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %24 = torch.aten.ge.int %11, %5 : !torch.int, !torch.int -> !torch.bool
+      %25 = torch.prim.If %24 -> (!torch.int) {
+        torch.prim.If.yield %5 : !torch.int
+      } else {
+        torch.prim.If.yield %11 : !torch.int
+      }
+      torch.prim.If.yield %25 : !torch.int
+    }
+    %16 = torch.aten.lt.int %13, %15 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.int) {
+      torch.prim.If.yield %15 : !torch.int
+    } else {
+      %24 = torch.aten.ge.int %13, %5 : !torch.int, !torch.int -> !torch.bool
+      %25 = torch.prim.If %24 -> (!torch.int) {
+        torch.prim.If.yield %5 : !torch.int
+      } else {
+        torch.prim.If.yield %13 : !torch.int
+      }
+      torch.prim.If.yield %25 : !torch.int
+    }
+    %18 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %19 = torch.aten.sub.int %17, %15 : !torch.int, !torch.int -> !torch.int
+    %20 = torch.aten.add.int %19, %arg4 : !torch.int, !torch.int -> !torch.int
+    %21 = torch.aten.sub.int %20, %int1 : !torch.int, !torch.int -> !torch.int
+    %22 = torch.aten.floordiv.int %21, %arg4 : !torch.int, !torch.int -> !torch.int
+    %23 = torch.aten._set_item.t %18, %3, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    return %18 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.slice_copy.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
-    %0 = call @__torch_refine_helper.torch.jit._shape_functions.slice(%arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.list<int>, !torch.int, !torch.optional<int>, !torch.optional<int>, !torch.int) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %str = torch.constant.str "AssertionError: slice step must be positive"
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: Cannot slice a 0-dimensional tensor"
+    %int0 = torch.constant.int 0
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.gt.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.aten.gt.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %4 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %24 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
+    }
+    %8 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      torch.prim.If.yield %int9223372036854775807 : !torch.int
+    } else {
+      %24 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
+    }
+    %10 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.int) {
+      %24 = torch.aten.add.int %7, %5 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
+    } else {
+      torch.prim.If.yield %7 : !torch.int
+    }
+    %12 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.int) {
+      %24 = torch.aten.add.int %9, %5 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
+    } else {
+      torch.prim.If.yield %9 : !torch.int
+    }
+    %14 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+    %15 = torch.prim.If %14 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %24 = torch.aten.ge.int %11, %5 : !torch.int, !torch.int -> !torch.bool
+      %25 = torch.prim.If %24 -> (!torch.int) {
+        torch.prim.If.yield %5 : !torch.int
+      } else {
+        torch.prim.If.yield %11 : !torch.int
+      }
+      torch.prim.If.yield %25 : !torch.int
+    }
+    %16 = torch.aten.lt.int %13, %15 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.int) {
+      torch.prim.If.yield %15 : !torch.int
+    } else {
+      %24 = torch.aten.ge.int %13, %5 : !torch.int, !torch.int -> !torch.bool
+      %25 = torch.prim.If %24 -> (!torch.int) {
+        torch.prim.If.yield %5 : !torch.int
+      } else {
+        torch.prim.If.yield %13 : !torch.int
+      }
+      torch.prim.If.yield %25 : !torch.int
+    }
+    %18 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %19 = torch.aten.sub.int %17, %15 : !torch.int, !torch.int -> !torch.int
+    %20 = torch.aten.add.int %19, %arg4 : !torch.int, !torch.int -> !torch.int
+    %21 = torch.aten.sub.int %20, %int1 : !torch.int, !torch.int -> !torch.int
+    %22 = torch.aten.floordiv.int %21, %arg4 : !torch.int, !torch.int -> !torch.int
+    %23 = torch.aten._set_item.t %18, %3, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    return %18 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.slice_scatter(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
