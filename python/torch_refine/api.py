@@ -304,8 +304,28 @@ def _check_options(extra_library, runtime_asserts, max_iterations) -> None:
 def _run_pipeline(module: ir.Module, pipeline_pass) -> None:
     """Errors in the input are diagnostics; only a failure torch-refine is to blame for
     (a pass raising, an undiagnosed failure, invalid IR out of the pipeline) saves the
-    input for a bug report."""
+    input for a bug report. After any failure, an interrupt included, the module is as
+    it was."""
     before = module.operation.get_asm(enable_debug_info=True, assume_verified=True)
+    try:
+        _run_and_verify(module, pipeline_pass, before)
+    except BaseException:
+        _restore(module, before)
+        raise
+
+
+def _restore(module: ir.Module, asm: str) -> None:
+    """Put the ops `asm` holds back into the module's body, in place of what it has."""
+    with module.context:
+        saved = ir.Module.parse(asm)
+    body = module.body
+    for op in list(body.operations):
+        op.erase()
+    for op in list(saved.body.operations):
+        body.append(op)
+
+
+def _run_and_verify(module: ir.Module, pipeline_pass, before: str) -> None:
     pass_manager = PassManager(module.context)
     pass_manager.add_python_pass(pipeline_pass)
     pass_manager.enable_verifier(False)

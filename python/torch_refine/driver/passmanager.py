@@ -4,12 +4,18 @@ Binding traps handled here (see design/bindings-notes.md):
 - a Python pass added with `op_name="func.func"` aborts the process, so every Python pass
   is a generic pass at module level;
 - a Python exception must not unwind through C++: the pass body catches it, signals a
-  pass failure, and `run` re-raises it as `InternalPassError` once MLIR has returned.
+  pass failure, and `run` re-raises it as `InternalPassError` once MLIR has returned; a
+  `KeyboardInterrupt` (Ctrl-C) is re-raised as itself: an interrupt, not a bug.
+
+Python passes run one at a time in the process (`_PASS_LOCK`): their fact tables and
+memos live in module globals, and the bindings hold the GIL while a pass runs, so threads
+would not refine in parallel anyway (docs/python-api.md).
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 
 from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
@@ -17,6 +23,8 @@ from torch_mlir import passmanager as mlir_passmanager
 from torch_refine.driver import pipeline_syntax, timing
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass, PassFailure
+
+_PASS_LOCK = threading.RLock()
 
 
 class InternalPassError(Exception):
@@ -57,7 +65,8 @@ class PassManager:
             if self._stage_timer is not None:
                 self.stage_trees.append((mlir_name, self._stage_timer.begin_pass()))
             try:
-                pass_instance.run(op)
+                with _PASS_LOCK:
+                    pass_instance.run(op)
             except PassFailure:
                 external_pass.signal_pass_failure()
             except BaseException as error:  # re-raised by `run` after MLIR returns
@@ -137,6 +146,8 @@ class PassManager:
                 raise
         if self._escaped:
             pass_name, error = self._escaped[0]
+            if isinstance(error, KeyboardInterrupt):
+                raise error
             raise InternalPassError(pass_name) from error
 
 

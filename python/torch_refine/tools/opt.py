@@ -15,12 +15,17 @@ from torch_mlir._mlir_libs._mlir import globals as _mlir_globals
 
 from torch_refine.driver.opt_main import OptMain  # first: it loads the bindings without numpy
 
+# What a shell reports for a command that SIGINT ended (128 + 2), as mlir-opt exits on Ctrl-C.
+INTERRUPTED = 130
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return OptMain().run(sys.argv[1:] if argv is None else list(argv))
     except SystemExit as exit_request:  # from argparse: 0 after --help, 2 on a usage error
         return 0 if exit_request.code in (0, None) else 1  # mlir-opt exits 1 on bad flags
+    except KeyboardInterrupt:  # an interrupt, not an error: no message, no reproducer
+        return INTERRUPTED
 
 
 def use_generic_op_views() -> None:
