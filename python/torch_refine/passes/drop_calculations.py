@@ -8,7 +8,8 @@ the simplify passes could not decide, and it becomes
 
 (`%ok` negated, where the branch raises on true, with ops every torch-mlir backend
 conversion lowers, not `aten.__not__`) in front of the wrapped op, with the pure ops
-computing `%ok` moved out of the region.
+computing `%ok` moved out of the region. An undecided check of int64 overflow of sizes
+(`is_overflow_check`) is dropped: sizes a program runs with never overflow.
 Guards nested in the non-raising branch of a guard are kept too (that branch runs
 whenever the op does). A condition's slice may contain `torch.prim.If`s made of pure ops
 (short-circuit `and`/`or`). A message built with `aten.format` keeps its format string.
@@ -36,7 +37,7 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine.calculations.kind import CALCULATE_OPS, RAISE
+from torch_refine.calculations.kind import CALCULATE_OPS, RAISE, is_overflow_check
 from torch_refine.calculations.lists import may_hold_list
 from torch_refine.calculations.purity import erase_if_dead, is_pure
 from torch_refine.calculations.symbols import user_functions
@@ -92,19 +93,22 @@ def drop(calculate, runtime_asserts: bool) -> None:
     body = calculate.regions[0].blocks[0]
     wrapped = list(body.operations)
     terminator = wrapped.pop()
+    anchor = wrapped[0] if wrapped else calculate  # a body may wrap no op (hand-written IR)
     calculation = calculate.regions[1].blocks[0]
     guards: list[_Guard] = []
     try:
-        _find_guards(calculation, wrapped[0], guards)
+        _find_guards(calculation, anchor, guards)
     except _CertainFailure as failure:
-        if not guard_certain_failure(wrapped[0], failure.message, calculate):
+        if not guard_certain_failure(anchor, failure.message, calculate):
             raise PassFailure from None
         guards = []
         _drop_all_checks(calculation)
     inside = _values_defined_in(calculate.regions[1])
     cleanup = _outside_definers(calculate.regions[1], inside)
     if runtime_asserts:
-        asserted = [guard.raising_block for guard in guards if _materialize(guard, calculate, inside, cleanup)]
+        # An undecided overflow check is no guard (is_overflow_check): dropped as if asserted.
+        asserted = [guard.raising_block for guard in guards
+                    if is_overflow_check(guard.message) or _materialize(guard, calculate, inside, cleanup)]
         _keep_other_checks(calculation, calculate, asserted, cleanup)
     for op in wrapped:
         op.operation.move_before(calculate)

@@ -422,19 +422,25 @@ def _calculate_ops(module: ir.Operation, name: str) -> list:
 
 
 def _wrapped_op(calc):
-    """The op a calculate wraps, looking through a nested calculate."""
-    op = calc
-    while op.operation.name in ("torch.shape.calculate", "torch.dtype.calculate"):
-        op = next(iter(op.regions[0].blocks[0].operations))
-    return op
+    """The op a calculate wraps, looking through a nested calculate; the calculate itself
+    when its body wraps no op (it yields a value defined outside, as hand-written IR may)."""
+    return _inner_op(calc, 0)
 
 
 def _described_op(calc):
     """The op whose results a calculate's results are: the wrapped op, or the
-    `prim.ListUnpack` of its list result (reify wraps both)."""
+    `prim.ListUnpack` of its list result (reify wraps both); the calculate itself when
+    its body wraps no op."""
+    return _inner_op(calc, -2)
+
+
+def _inner_op(calc, position: int):
     op = calc
     while op.operation.name in ("torch.shape.calculate", "torch.dtype.calculate"):
-        op = list(op.regions[0].blocks[0].operations)[-2]
+        operations = list(op.regions[0].blocks[0].operations)
+        if len(operations) < 2:  # only the terminator
+            return op
+        op = operations[position]
     return op
 
 
