@@ -23,6 +23,15 @@ from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
 from torch_refine.ir.types import is_tensor_type_text, parse_text
 
 RAISE = "torch.prim.RaiseException"  # a library check that fails
+# The ends of the library's messages for int64 overflow of a size product (_helpers.py).
+_OVERFLOW_MESSAGES = ("storage size calculation overflowed", "stride calculation overflowed")
+
+
+def is_overflow_check(message: str | None) -> bool:
+    """Whether a library check guards an int64 overflow of sizes. Undecided, it is no guard:
+    sizes a program runs with never overflow (torch.export's symbolic shapes keep no such
+    guard either); decided, it stays an error."""
+    return message is not None and message.endswith(_OVERFLOW_MESSAGES)
 CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
 BODY_YIELD_OPS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
 YIELD_OPS = frozenset(

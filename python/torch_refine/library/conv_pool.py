@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import rank_dtype_lists
+from ._helpers import check_numel_fits, rank_dtype_lists
 from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .registry import dtype, shape
 from .testing import (
@@ -979,7 +979,9 @@ def _upsample_2d_vec_shape(op: str, input: List[int], output_size: Optional[List
         # PyTorch accepts a zero size computed from scale_factors but not a given one.
         if size < 0 or (size == 0 and output_size is not None):
             raise AssertionError(op + ": output sizes should be greater than 0")
-    return [input[0], input[1], sizes[0], sizes[1]]
+    out = [input[0], input[1], sizes[0], sizes[1]]
+    check_numel_fits(op, out)
+    return out
 
 
 @shape("aten.upsample_nearest2d.vec", invocations=[
@@ -1556,6 +1558,7 @@ def _upsample_shape(op: str, input: List[int], output_size: List[int], n: int,
     out = input[:2]
     for size in output_size:
         out.append(size)
+    check_numel_fits(op, out)
     return out
 
 
@@ -1604,6 +1607,7 @@ def aten〇upsample_nearest2d〡dtype(self_rank_dtype: Tuple[int, int], output_s
     ErrorInvocation(_T(1, 2, 5, 5), [3], False),
     Invocation(_T(1, 2, 0, 5), [3, 3], False),
     ErrorInvocation(_T(1, 2, 5, 5), [3, 0], False),
+    ErrorInvocation(_T(1, 2, 0, 5), [3, 4611686018427387904], False),  # numel past int64
 ])
 def aten〇upsample_bilinear2d〡shape(self: List[int], output_size: List[int], align_corners: bool, scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> List[int]:
     # PyTorch's decomposition accepts empty channels and spatial dims (its CPU kernel does not).

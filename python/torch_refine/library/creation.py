@@ -127,8 +127,12 @@ def _arange_size(start: float, end: float, step: float, dtype_: Optional[int]) -
         # The bounds check makes the numerator's sign the step's, so floor division
         # of the magnitudes equals C++'s truncating division.
         numerator = int_end - int_start + int_step - sign
-        return [(numerator * sign) // (int_step * sign)]
-    return [math.ceil((end - start) / step)]
+        size = [(numerator * sign) // (int_step * sign)]
+    else:
+        size = [math.ceil((end - start) / step)]
+    # Without a dtype here the element size is not known: 1 byte, a lower bound.
+    check_numel_fits("arange", size, 1 if dtype_ is None else dtype_itemsize(dtype_))
+    return size
 
 
 def _arange_dtype(bound_dtypes: List[int], dtype_: Optional[int]) -> int:

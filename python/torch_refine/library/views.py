@@ -890,6 +890,7 @@ def aten〇repeat_interleave〇self_int〡shape(self: List[int], repeats: int, d
     ErrorInvocation(TensorOfShape(2, 3), [1]),
     ErrorInvocation(TensorOfShape(2, 3), [1, 1, 1, 1, 1, 1]),
     ErrorInvocation(TensorOfShape(2, 3), [-2, -2]),
+    ErrorInvocation(TensorOfShape(2, 3), [9223372036854775807, -3]),  # numel past int64
 ])
 def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float = 0) -> List[int]:
     if len(pad) % 2 != 0:
@@ -904,6 +905,7 @@ def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float
         if size < 0:
             raise AssertionError("constant_pad_nd: the padding results in a negative output size")
         out[dim] = size
+    check_numel_fits("constant_pad_nd", out)
     return out
 
 
@@ -964,6 +966,7 @@ def aten〇roll〡shape(self: List[int], shifts: List[int], dims: List[int] = ()
     ErrorInvocation(TensorOfShape(4, 6), [2, -3], [1, 1]),
     ErrorInvocation(TensorOfShape(4, 6), [2, 3], [1, -1]),
     ErrorInvocation(TensorOfShape(4, 6), [2, 3], [1, 1], -1),
+    ErrorInvocation(TensorOfShape(4, 6), [9223372036854775807, 3], [6, 1]),  # numel past int64
 ])
 def aten〇as_strided〡shape(self: List[int], size: List[int], stride: List[int], storage_offset: Optional[int] = None) -> List[int]:
     # The storage bounds check is left to run time: `self` may view a larger storage.
@@ -975,6 +978,7 @@ def aten〇as_strided〡shape(self: List[int], size: List[int], stride: List[int
             raise AssertionError("as_strided: negative strides are not supported")
     if storage_offset is not None and storage_offset < 0:
         raise AssertionError("as_strided: storage offset must be non-negative")
+    check_numel_fits("as_strided", size)
     return upstream._copy(size)
 
 
@@ -1219,6 +1223,7 @@ def aten〇diag〡shape(self: List[int], diagonal: int = 0) -> List[int]:
 
 @shape("aten.diag_embed", invocations=[
     Invocation(TensorOfShape(3)),
+    ErrorInvocation(TensorOfShape(2, 3), 4611686018427387904),  # numel past int64
     Invocation(TensorOfShape(2, 3)),
     Invocation(TensorOfShape(2, 3), 2, 0, 2),
     Invocation(TensorOfShape(2, 3), -1, 0, 2),
@@ -1245,6 +1250,7 @@ def aten〇diag_embed〡shape(self: List[int], offset: int = 0, dim1: int = -2, 
         else:
             out.append(self[kept])
             kept += 1
+    check_numel_fits("diag_embed", out)
     return out
 
 

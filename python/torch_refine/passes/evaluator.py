@@ -30,7 +30,7 @@ import weakref
 from torch_mlir import ir
 
 from torch_refine.calculations.dim_facts import express, tensor_dims
-from torch_refine.calculations.kind import SHAPE, CalculationKind
+from torch_refine.calculations.kind import SHAPE, CalculationKind, is_overflow_check
 from torch_refine.calculations.ranges import enclosing_function, polynomial_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, make_constant
@@ -606,7 +606,8 @@ class Evaluator:
         if then.raises is not None or otherwise.raises is not None:
             raises_on = then.raises is not None
             message = self._message(then if raises_on else otherwise, environment)
-            self._guards.append(Guard(condition, not raises_on, message))
+            if not is_overflow_check(message):
+                self._guards.append(Guard(condition, not raises_on, message))
             return self._run(otherwise if raises_on else then, environment, [])
         if not (then.pure and otherwise.pure):
             raise GiveUp

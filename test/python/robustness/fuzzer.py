@@ -146,18 +146,20 @@ def _mutated_tensor(rng: random.Random, tensor):
     return TensorOfShape(*shape, dtype=dtype)
 
 
-def _mutated(rng: random.Random, value):
+def _mutated(rng: random.Random, value, bounds: random.Random):
     from torch_refine.library.testing import TensorOfShape
 
     if isinstance(value, TensorOfShape):
         return _mutated_tensor(rng, value)
     if isinstance(value, list | tuple):
-        items = [_mutated(rng, v) for v in value]
+        items = [_mutated(rng, v, bounds) for v in value]
         return items if isinstance(value, list) else tuple(items)
-    if isinstance(value, int) and not isinstance(value, bool) and rng.random() < 0.1:
-        return rng.choice([value - 1, value + 1, 0, 1, -1])
-    if isinstance(value, int) and not isinstance(value, bool) and rng.random() < 0.05:
-        return rng.choice(INT64_BOUNDS)  # indices clamp or wrap there; sizes overflow
+    if not isinstance(value, int) or isinstance(value, bool):
+        return value
+    if rng.random() < 0.1:
+        value = rng.choice([value - 1, value + 1, 0, 1, -1])
+    if bounds.random() < 0.08:
+        return bounds.choice(INT64_BOUNDS)  # indices clamp or wrap there; sizes overflow
     return value
 
 
@@ -201,9 +203,11 @@ def generate(seed: int, case_id: str, templates: list) -> Case:
 
     op, _, k = case_id.rpartition("#")
     rng = random.Random(f"{seed}:{op}:{k}")
+    # Its own stream, so that adding the int64 bounds left the other mutations as they were.
+    bounds = random.Random(f"{seed}:{op}:{k}:int64")
     template = rng.choice(templates)
-    args = [_mutated(rng, a) for a in template.args]
-    kwargs = {name: _mutated(rng, v) for name, v in template.kwargs.items()}
+    args = [_mutated(rng, a, bounds) for a in template.args]
+    kwargs = {name: _mutated(rng, v, bounds) for name, v in template.kwargs.items()}
     invocation = Invocation(*args, **kwargs)
     arguments: list[_Argument] = []
 

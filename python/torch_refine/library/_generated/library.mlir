@@ -15651,9 +15651,9 @@ module {
     %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %2 = torch.aten.ne.int %1, %int4 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %2 -> () {
-      %9 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      %10 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_0, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -15661,24 +15661,24 @@ module {
     %3 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
     torch.prim.Loop %3, %true, init() {
     ^bb0(%arg4: !torch.int):
-      %9 = torch.aten.__getitem__.t %0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
-      %11 = torch.prim.If %10 -> (!torch.bool) {
+      %10 = torch.aten.__getitem__.t %0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.lt.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+      %12 = torch.prim.If %11 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %12 = torch.aten.eq.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
-        %13 = torch.prim.If %12 -> (!torch.bool) {
-          %14 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-          torch.prim.If.yield %14 : !torch.bool
+        %13 = torch.aten.eq.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+        %14 = torch.prim.If %13 -> (!torch.bool) {
+          %15 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+          torch.prim.If.yield %15 : !torch.bool
         } else {
           torch.prim.If.yield %false : !torch.bool
         }
-        torch.prim.If.yield %13 : !torch.bool
+        torch.prim.If.yield %14 : !torch.bool
       }
-      torch.prim.If %11 -> () {
-        %12 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-        %13 = torch.aten.add.str %str_0, %12 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      torch.prim.If %12 -> () {
+        %13 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %14 = torch.aten.add.str %str_0, %13 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %14, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -15690,6 +15690,7 @@ module {
     %6 = torch.aten.__getitem__.t %0, %int0 : !torch.list<int>, !torch.int -> !torch.int
     %7 = torch.aten.__getitem__.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %8 = torch.prim.ListConstruct %4, %5, %6, %7 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %9 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %8, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %8 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._upsample_output_size(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<float>>) -> !torch.list<int> {
@@ -15779,9 +15780,9 @@ module {
     %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     %1 = torch.aten.ne.int %0, %arg3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      %10 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-      %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+      %11 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -15790,9 +15791,9 @@ module {
     %3 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
     %4 = torch.aten.ne.int %2, %3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      %10 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+      %11 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -15801,18 +15802,18 @@ module {
     %6 = torch.aten.__range_length %int1, %5, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
     torch.prim.Loop %6, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %10 = torch.aten.__derive_index %arg5, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-      %11 = torch.prim.If %arg4 -> (!torch.bool) {
-        %12 = torch.aten.__getitem__.t %arg1, %10 : !torch.list<int>, !torch.int -> !torch.int
-        %13 = torch.aten.le.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %13 : !torch.bool
+      %11 = torch.aten.__derive_index %arg5, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %12 = torch.prim.If %arg4 -> (!torch.bool) {
+        %13 = torch.aten.__getitem__.t %arg1, %11 : !torch.list<int>, !torch.int -> !torch.int
+        %14 = torch.aten.le.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %14 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %11 -> () {
-        %12 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-        %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      torch.prim.If %12 -> () {
+        %13 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %14, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -15822,12 +15823,12 @@ module {
     %7 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     torch.prim.Loop %7, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %10 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %11 = torch.aten.le.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %11 -> () {
-        %12 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-        %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      %11 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.le.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %12 -> () {
+        %13 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %14, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -15838,10 +15839,11 @@ module {
     %9 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     torch.prim.Loop %9, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %10 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %11 = torch.aten.append.t %8, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %11 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.append.t %8, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
+    %10 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %8, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %8 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.conv_pool.aten\E3\80\87grid_sampler_2d\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.int {
@@ -15902,105 +15904,118 @@ module {
     return %3 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._arange_size(%arg0: !torch.float, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %str = torch.constant.str "arange"
     %int-1 = torch.constant.int -1
-    %str = torch.constant.str "AssertionError: arange: upper bound and lower bound inconsistent with step sign"
+    %str_0 = torch.constant.str "AssertionError: arange: upper bound and lower bound inconsistent with step sign"
     %true = torch.constant.bool true
-    %str_0 = torch.constant.str "AssertionError: arange: unsupported range"
+    %str_1 = torch.constant.str "AssertionError: arange: unsupported range"
     %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: arange: step must be nonzero"
+    %str_2 = torch.constant.str "AssertionError: arange: step must be nonzero"
     %int0 = torch.constant.int 0
     %int4 = torch.constant.int 4
     %int1 = torch.constant.int 1
     %0 = torch.aten.ne.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
     %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %2 = call @__torch_refine_helper.torch_refine.library.creation._is_finite(%arg0) : (!torch.float) -> !torch.bool
     %3 = torch.prim.If %2 -> (!torch.bool) {
-      %12 = func.call @__torch_refine_helper.torch_refine.library.creation._is_finite(%arg1) : (!torch.float) -> !torch.bool
-      torch.prim.If.yield %12 : !torch.bool
+      %15 = func.call @__torch_refine_helper.torch_refine.library.creation._is_finite(%arg1) : (!torch.float) -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %5 = torch.aten.gt.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
     %6 = torch.prim.If %5 -> (!torch.bool) {
-      %12 = torch.aten.ge.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.bool
-      torch.prim.If.yield %12 : !torch.bool
+      %15 = torch.aten.ge.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %7 = torch.prim.If %6 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %12 = torch.aten.lt.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
-      %13 = torch.prim.If %12 -> (!torch.bool) {
-        %14 = torch.aten.ge.float %arg0, %arg1 : !torch.float, !torch.float -> !torch.bool
-        torch.prim.If.yield %14 : !torch.bool
+      %15 = torch.aten.lt.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
+      %16 = torch.prim.If %15 -> (!torch.bool) {
+        %17 = torch.aten.ge.float %arg0, %arg1 : !torch.float, !torch.float -> !torch.bool
+        torch.prim.If.yield %17 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If.yield %13 : !torch.bool
+      torch.prim.If.yield %16 : !torch.bool
     }
     %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %9 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %10 = torch.prim.If %9 -> (!torch.bool) {
-      %12 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      %13 = torch.aten.eq.int %12, %int4 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %13 : !torch.bool
+    %10:2 = torch.prim.If %9 -> (!torch.bool, !torch.optional<int>) {
+      %15 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %16 = torch.aten.eq.int %15, %int4 : !torch.int, !torch.int -> !torch.bool
+      %17 = torch.derefine %15 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<int>
     } else {
-      torch.prim.If.yield %false : !torch.bool
+      torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<int>
     }
-    %11 = torch.prim.If %10 -> (!torch.list<int>) {
-      %12 = torch.aten.Int.float %arg0 : !torch.float -> !torch.int
-      %13 = torch.aten.Int.float %arg1 : !torch.float -> !torch.int
-      %14 = torch.aten.Int.float %arg2 : !torch.float -> !torch.int
-      %15 = torch.aten.eq.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %15 -> () {
-        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+    %11:2 = torch.prim.If %10#0 -> (!torch.optional<int>, !torch.list<int>) {
+      %15 = torch.prim.unchecked_cast %10#1 : !torch.optional<int> -> !torch.int
+      %16 = torch.aten.Int.float %arg0 : !torch.float -> !torch.int
+      %17 = torch.aten.Int.float %arg1 : !torch.float -> !torch.int
+      %18 = torch.aten.Int.float %arg2 : !torch.float -> !torch.int
+      %19 = torch.aten.eq.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %19 -> () {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %16 = torch.aten.gt.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
-      %17 = torch.prim.If %16 -> (!torch.int) {
+      %20 = torch.aten.gt.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+      %21 = torch.prim.If %20 -> (!torch.int) {
         torch.prim.If.yield %int1 : !torch.int
       } else {
         torch.prim.If.yield %int-1 : !torch.int
       }
-      %18 = torch.aten.sub.int %13, %12 : !torch.int, !torch.int -> !torch.int
-      %19 = torch.aten.add.int %18, %14 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.sub.int %19, %17 : !torch.int, !torch.int -> !torch.int
-      %21 = torch.aten.mul.int %20, %17 : !torch.int, !torch.int -> !torch.int
-      %22 = torch.aten.mul.int %14, %17 : !torch.int, !torch.int -> !torch.int
-      %23 = torch.aten.floordiv.int %21, %22 : !torch.int, !torch.int -> !torch.int
-      %24 = torch.prim.ListConstruct %23 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %24 : !torch.list<int>
+      %22 = torch.aten.sub.int %17, %16 : !torch.int, !torch.int -> !torch.int
+      %23 = torch.aten.add.int %22, %18 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.sub.int %23, %21 : !torch.int, !torch.int -> !torch.int
+      %25 = torch.aten.mul.int %24, %21 : !torch.int, !torch.int -> !torch.int
+      %26 = torch.aten.mul.int %18, %21 : !torch.int, !torch.int -> !torch.int
+      %27 = torch.aten.floordiv.int %25, %26 : !torch.int, !torch.int -> !torch.int
+      %28 = torch.prim.ListConstruct %27 : (!torch.int) -> !torch.list<int>
+      %29 = torch.derefine %15 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %29, %28 : !torch.optional<int>, !torch.list<int>
     } else {
-      %12 = torch.aten.sub.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.float
-      %13 = torch.aten.div.float %12, %arg2 : !torch.float, !torch.float -> !torch.float
-      %14 = torch.aten.ceil.float %13 : !torch.float -> !torch.int
-      %15 = torch.prim.ListConstruct %14 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %15 : !torch.list<int>
+      %15 = torch.aten.sub.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.float
+      %16 = torch.aten.div.float %15, %arg2 : !torch.float, !torch.float -> !torch.float
+      %17 = torch.aten.ceil.float %16 : !torch.float -> !torch.int
+      %18 = torch.prim.ListConstruct %17 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %10#1, %18 : !torch.optional<int>, !torch.list<int>
     }
-    return %11 : !torch.list<int>
+    %12 = torch.aten.__is__ %11#0, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      %15 = torch.prim.unchecked_cast %11#0 : !torch.optional<int> -> !torch.int
+      %16 = func.call @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%15) : (!torch.int) -> !torch.int
+      torch.prim.If.yield %16 : !torch.int
+    }
+    %14 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %11#1, %13) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %11#1 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._check_fits(%arg0: !torch.str, %arg1: !torch.number, %arg2: !torch.int) -> !torch.none {
     %none = torch.constant.none
@@ -25749,6 +25764,7 @@ module {
     return %0 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87as_strided\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "AssertionError: as_strided: storage offset must be non-negative"
     %false = torch.constant.bool false
     %str_0 = torch.constant.str "AssertionError: as_strided: negative strides are not supported"
@@ -25770,9 +25786,9 @@ module {
     %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     torch.prim.Loop %4, %true, init() {
     ^bb0(%arg4: !torch.int):
-      %8 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %9 -> () {
+      %9 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %10 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -25782,9 +25798,9 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     %5 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
     %6 = torch.prim.If %5 -> (!torch.bool) {
-      %8 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %9 : !torch.bool
+      %9 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
@@ -25794,15 +25810,17 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    return %7 : !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str_1, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %8 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87constant_pad_nd\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
+    %str = torch.constant.str "constant_pad_nd"
+    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
     %true = torch.constant.bool true
-    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
+    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
+    %str_2 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -25812,7 +25830,7 @@ module {
     %3 = torch.aten.sub.int %0, %2 : !torch.int, !torch.int -> !torch.int
     %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -25822,7 +25840,7 @@ module {
     %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %8 = torch.aten.gt.int %6, %7 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -25832,27 +25850,28 @@ module {
     %11 = torch.aten.floordiv.int %10, %int2 : !torch.int, !torch.int -> !torch.int
     torch.prim.Loop %11, %true, init() {
     ^bb0(%arg3: !torch.int):
-      %12 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %13 = torch.aten.sub.int %12, %int1 : !torch.int, !torch.int -> !torch.int
-      %14 = torch.aten.sub.int %13, %arg3 : !torch.int, !torch.int -> !torch.int
-      %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
-      %16 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %17 = torch.aten.__getitem__.t %arg1, %16 : !torch.list<int>, !torch.int -> !torch.int
-      %18 = torch.aten.add.int %15, %17 : !torch.int, !torch.int -> !torch.int
-      %19 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.add.int %19, %int1 : !torch.int, !torch.int -> !torch.int
-      %21 = torch.aten.__getitem__.t %arg1, %20 : !torch.list<int>, !torch.int -> !torch.int
-      %22 = torch.aten.add.int %18, %21 : !torch.int, !torch.int -> !torch.int
-      %23 = torch.aten.lt.int %22, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %23 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      %13 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.sub.int %13, %int1 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.sub.int %14, %arg3 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.__getitem__.t %arg1, %17 : !torch.list<int>, !torch.int -> !torch.int
+      %19 = torch.aten.add.int %16, %18 : !torch.int, !torch.int -> !torch.int
+      %20 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %21 = torch.aten.add.int %20, %int1 : !torch.int, !torch.int -> !torch.int
+      %22 = torch.aten.__getitem__.t %arg1, %21 : !torch.list<int>, !torch.int -> !torch.int
+      %23 = torch.aten.add.int %19, %22 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.lt.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %24 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %24 = torch.aten._set_item.t %9, %14, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %25 = torch.aten._set_item.t %9, %15, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %9 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87detach\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>) -> !torch.int {
@@ -27240,6 +27259,7 @@ module {
     return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.as_strided(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "AssertionError: as_strided: storage offset must be non-negative"
     %false = torch.constant.bool false
     %str_0 = torch.constant.str "AssertionError: as_strided: negative strides are not supported"
@@ -27261,9 +27281,9 @@ module {
     %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     torch.prim.Loop %4, %true, init() {
     ^bb0(%arg4: !torch.int):
-      %8 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %9 -> () {
+      %9 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %10 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -27273,9 +27293,9 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     %5 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
     %6 = torch.prim.If %5 -> (!torch.bool) {
-      %8 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %9 : !torch.bool
+      %9 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
@@ -27285,14 +27305,16 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    return %7 : !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str_1, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %8 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.as_strided_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87as_strided\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.optional<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.as_strided_copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "AssertionError: as_strided: storage offset must be non-negative"
     %false = torch.constant.bool false
     %str_0 = torch.constant.str "AssertionError: as_strided: negative strides are not supported"
@@ -27314,9 +27336,9 @@ module {
     %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     torch.prim.Loop %4, %true, init() {
     ^bb0(%arg4: !torch.int):
-      %8 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %9 -> () {
+      %9 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %10 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -27326,9 +27348,9 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     %5 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
     %6 = torch.prim.If %5 -> (!torch.bool) {
-      %8 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %9 : !torch.bool
+      %9 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
@@ -27338,8 +27360,9 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    return %7 : !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str_1, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %8 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.asin(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -28429,11 +28452,12 @@ module {
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.constant_pad_nd(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
+    %str = torch.constant.str "constant_pad_nd"
+    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
     %true = torch.constant.bool true
-    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
+    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
+    %str_2 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -28443,7 +28467,7 @@ module {
     %3 = torch.aten.sub.int %0, %2 : !torch.int, !torch.int -> !torch.int
     %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -28453,7 +28477,7 @@ module {
     %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %8 = torch.aten.gt.int %6, %7 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -28463,27 +28487,28 @@ module {
     %11 = torch.aten.floordiv.int %10, %int2 : !torch.int, !torch.int -> !torch.int
     torch.prim.Loop %11, %true, init() {
     ^bb0(%arg3: !torch.int):
-      %12 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %13 = torch.aten.sub.int %12, %int1 : !torch.int, !torch.int -> !torch.int
-      %14 = torch.aten.sub.int %13, %arg3 : !torch.int, !torch.int -> !torch.int
-      %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
-      %16 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %17 = torch.aten.__getitem__.t %arg1, %16 : !torch.list<int>, !torch.int -> !torch.int
-      %18 = torch.aten.add.int %15, %17 : !torch.int, !torch.int -> !torch.int
-      %19 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.add.int %19, %int1 : !torch.int, !torch.int -> !torch.int
-      %21 = torch.aten.__getitem__.t %arg1, %20 : !torch.list<int>, !torch.int -> !torch.int
-      %22 = torch.aten.add.int %18, %21 : !torch.int, !torch.int -> !torch.int
-      %23 = torch.aten.lt.int %22, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %23 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      %13 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.sub.int %13, %int1 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.sub.int %14, %arg3 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.__getitem__.t %arg1, %17 : !torch.list<int>, !torch.int -> !torch.int
+      %19 = torch.aten.add.int %16, %18 : !torch.int, !torch.int -> !torch.int
+      %20 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %21 = torch.aten.add.int %20, %int1 : !torch.int, !torch.int -> !torch.int
+      %22 = torch.aten.__getitem__.t %arg1, %21 : !torch.list<int>, !torch.int -> !torch.int
+      %23 = torch.aten.add.int %19, %22 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.lt.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %24 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %24 = torch.aten._set_item.t %9, %14, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %25 = torch.aten._set_item.t %9, %15, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.contiguous(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
@@ -28884,9 +28909,10 @@ module {
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.diag_embed(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "diag_embed"
     %int-1 = torch.constant.int -1
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: diag_embed: diagonal dimensions cannot be identical"
+    %str_0 = torch.constant.str "AssertionError: diag_embed: diagonal dimensions cannot be identical"
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -28896,7 +28922,7 @@ module {
     %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg3, %1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
     %4 = torch.aten.eq.int %2, %3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -28908,24 +28934,25 @@ module {
     %9 = torch.prim.ListConstruct  : () -> !torch.list<int>
     %10 = torch.prim.Loop %1, %true, init(%int0) {
     ^bb0(%arg4: !torch.int, %arg5: !torch.int):
-      %11 = torch.aten.eq.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
-      %12 = torch.prim.If %11 -> (!torch.bool) {
+      %12 = torch.aten.eq.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %14 = torch.aten.eq.int %arg4, %3 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %14 : !torch.bool
+        %15 = torch.aten.eq.int %arg4, %3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %15 : !torch.bool
       }
-      %13 = torch.prim.If %12 -> (!torch.int) {
-        %14 = torch.aten.append.t %9, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %14 = torch.prim.If %13 -> (!torch.int) {
+        %15 = torch.aten.append.t %9, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
         torch.prim.If.yield %arg5 : !torch.int
       } else {
-        %14 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-        %15 = torch.aten.append.t %9, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
-        %16 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
-        torch.prim.If.yield %16 : !torch.int
+        %15 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+        %16 = torch.aten.append.t %9, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %17 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %17 : !torch.int
       }
-      torch.prim.Loop.condition %true, iter(%13 : !torch.int)
+      torch.prim.Loop.condition %true, iter(%14 : !torch.int)
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.diagonal(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
