@@ -194,3 +194,33 @@ func.func @main(%x: !torch.vtensor<[2,4,3],f32>, %w: !torch.vtensor<[4],f32>) ->
   return %0#0 : !torch.vtensor<[2,4,3],f32>
 }
 """
+
+
+REPRODUCER_WITH_LIBRARY = """
+func.func @f(%arg0: !torch.vtensor<[2],f32>) -> !torch.vtensor {
+  %0 = torch.aten.tanh %arg0 : !torch.vtensor<[2],f32> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+{-#
+  external_resources: {
+    mlir_reproducer: {
+      pipeline: "builtin.module(torch-refine-pipeline{extra-library=LIBRARY})",
+      disable_threading: false,
+      verify_each: true
+    }
+  }
+#-}
+"""
+
+
+def test_reproducer_cannot_name_a_library_to_run(tmp_path, capsys):
+    """--run-reproducer takes the pipeline from the input; an extra library there would be
+    Python run from IR. It stops and says so; the file never runs."""
+    marker = tmp_path / "ran"
+    library = tmp_path / "library.py"
+    library.write_text(f"open({str(marker)!r}, 'w').close()\n")
+    source = tmp_path / "repro.mlir"
+    source.write_text(REPRODUCER_WITH_LIBRARY.replace("LIBRARY", str(library)))
+    assert opt_main([str(source), "--run-reproducer"]) == 1
+    assert not marker.exists()
+    assert "taken from the command line only" in capsys.readouterr().err

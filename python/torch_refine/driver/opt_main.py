@@ -480,8 +480,27 @@ def _configure_from_reproducer(args: argparse.Namespace, parser: argparse.Argume
         parser.error(f"{args.input}: no mlir_reproducer resource with a pipeline")
     pipeline, disable_threading, verify_each = found.groups()
     args.pass_pipeline = re.sub(r"\\(.)", r"\1", pipeline)
+    _refuse_file_options(args.pass_pipeline, args.input, parser)
     args.mlir_disable_threading = disable_threading == "true"
     args.verify_each = verify_each == "true"
+
+
+def _refuse_file_options(pipeline_text: str, source: str, parser: argparse.ArgumentParser) -> None:
+    """IR is data: an option in the input's text that reads or runs a file (an extra
+    library is Python code) stops the run; the user gives it on the command line."""
+    try:
+        found = pipeline_syntax.file_options(pipeline_syntax.parse(pipeline_text))
+    except (pipeline_syntax.PipelineError, ValueError):
+        return  # reported as any bad pipeline is, when it is built
+    if not found:
+        return
+    pass_name, option, value = found[0]
+    parser.error(
+        f"{source}: the reproducer's pipeline sets {option}='{value}' on {pass_name}; an "
+        "option that reads or runs a file is taken from the command line only, never from "
+        f"the input: if you trust that file, give the pipeline with --pass-pipeline and "
+        f"--{option}=FILE yourself"
+    )
 
 
 def _note_shown(note: diagnostics.Diagnostic, args: argparse.Namespace) -> bool:

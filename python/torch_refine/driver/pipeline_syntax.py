@@ -12,6 +12,7 @@ import typing
 from typing import NamedTuple
 
 from torch_refine import passes
+from torch_refine.passes.base import FILE_OPTIONS
 
 ROOT_ANCHOR = "builtin.module"
 ANY_ANCHOR = "any"
@@ -85,6 +86,20 @@ def parse(text: str) -> PassPipeline:
     if parser.pos != len(text):
         raise parser.error("unexpected text after the pass pipeline", parser.pos)
     return PassPipeline(text, elements)
+
+
+def file_options(pipeline: PassPipeline) -> list[tuple[str, str, str]]:
+    """(pass, option, value) of each option that reads or runs a file (`FILE_OPTIONS`) set
+    in the pipeline."""
+    found = []
+    for stage in plan(pipeline):
+        if not isinstance(stage, PythonStage):
+            continue
+        for field in stage.pass_instance.options():
+            value = getattr(stage.pass_instance, field.name)
+            if field.name in FILE_OPTIONS and value != field.default:
+                found.append((stage.pass_instance.name, field.name.replace("_", "-"), value))
+    return found
 
 
 def plan(pipeline: PassPipeline) -> list[Stage]:

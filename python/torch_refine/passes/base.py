@@ -6,6 +6,10 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
+# Options that read or run a file (an extra library may be Python code): honoured only
+# from the command line or the API, never from text inside the input (docs/trust-model.md).
+FILE_OPTIONS = frozenset({"extra_library"})
+
 
 class PassFailure(Exception):
     """Raised by a pass after it has emitted its diagnostics."""
