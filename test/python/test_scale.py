@@ -123,6 +123,23 @@ def test_nesting_beyond_the_parser_limit_is_a_located_error(tmp_path):
     assert "<refine>:2002:51: error: 'torch.prim.If' op nesting too deep" in raised.value.diagnostics
 
 
+def test_type_nesting_beyond_the_parser_limit_is_a_located_error(tmp_path):
+    """The Torch type parser recurses per nested type: a list type nested 20,000 deep
+    killed the process with signal 11. Refused first, at the `<` that goes too deep."""
+    depth = 20_000
+    nested = "!torch." + "list<" * depth + "int" + ">" * depth
+    text = f"func.func @f(%a: {nested}) -> {nested} {{\n  return %a : {nested}\n}}\n"
+    completed = opt(tmp_path, text)
+    assert completed.returncode == 1
+    assert "Traceback" not in completed.stderr
+    column = len("func.func @f(%a: !torch.") + len("list<") * 2001  # the 2,001st "<"
+    assert f"input.mlir:1:{column}: error: 'func.func' op nesting too deep: more than 2000 " \
+        "nested types" in completed.stderr
+    with pytest.raises(RefinementError) as raised:
+        refine(text)
+    assert "nesting too deep: more than 2000 nested types" in raised.value.diagnostics
+
+
 @pytest.mark.slow  # about 30 s of CPU
 def test_chain_of_100k_cheap_ops_refines(tmp_path):
     """100,000 dependent tanh ops (about 7 MB): linear time, every one refined."""

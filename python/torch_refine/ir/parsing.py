@@ -27,8 +27,11 @@ _OP_NAME = re.compile(r"\b([a-z_][\w$]*\.[\w$.]+)")
 
 
 def nesting_too_deep(text: str, file: str) -> diagnostics.Diagnostic | None:
-    """An error at the brace that opens level MAX_NESTING + 1 of `text`, naming the op on
-    its line; None when the text nests no deeper (a scan, no parse)."""
+    """An error at the brace that opens level MAX_NESTING + 1 of `text`, or at the `<` that
+    opens type level MAX_NESTING + 1 (the type parser recurses per level too), naming the
+    op on its line; None when the text nests no deeper (a scan, no parse)."""
+    if text.count("<") > MAX_NESTING and (too_deep := _types_too_deep(text, file)) is not None:
+        return too_deep
     if text.count("{") <= MAX_NESTING:  # too few braces to nest that deep: skip the scan
         return None
     depth = 0
@@ -49,14 +52,31 @@ def nesting_too_deep(text: str, file: str) -> diagnostics.Diagnostic | None:
     return None
 
 
-def _nesting_error(text: str, offset: int, file: str) -> diagnostics.Diagnostic:
+# Angle brackets, skipping strings, comments and the arrows of function types and maps.
+_ANGLES = re.compile(r'"(?:[^"\\\n]|\\.)*"|//[^\n]*|->|[<>]')
+
+
+def _types_too_deep(text: str, file: str) -> diagnostics.Diagnostic | None:
+    depth = 0
+    for token in _ANGLES.finditer(text):
+        bracket = token.group()
+        if bracket == ">":
+            depth = max(depth - 1, 0)
+        elif bracket == "<":
+            depth += 1
+            if depth > MAX_NESTING:
+                return _nesting_error(text, token.start(), file, "nested types")
+    return None
+
+
+def _nesting_error(text: str, offset: int, file: str, what: str = "nested regions") -> diagnostics.Diagnostic:
     line_start = text.rfind("\n", 0, offset) + 1
     line_end = text.find("\n", offset)
     line_text = text[line_start : line_end if line_end >= 0 else len(text)]
     position = diagnostics.Position(file, text.count("\n", 0, offset) + 1, offset - line_start + 1)
     op = _OP_NAME.search(line_text)
     subject = f"'{op.group(1)}' op " if op is not None else ""
-    return diagnostics.error(f"{subject}nesting too deep: more than {MAX_NESTING} nested regions", position)
+    return diagnostics.error(f"{subject}nesting too deep: more than {MAX_NESTING} {what}", position)
 
 
 def parse_source(

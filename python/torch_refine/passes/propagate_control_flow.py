@@ -113,9 +113,10 @@ def widen_unconfirmed(module: ir.Operation) -> bool:
     for loop in loops:
         loop = loop.opview
         condition = _terminator(loop.regions[0])
+        backs = [source_info(condition.operands[index + 1]) for index in range(len(loop.results))]
         for index, result in enumerate(loop.results):
             carried = types.parse(result.type)
-            back = source_info(condition.operands[index + 1])
+            back = backs[index]
             if carried is None or carried.is_unknown:
                 continue
             if back is not None and types.is_at_least_as_precise(back, carried):
@@ -220,10 +221,12 @@ def _step_loop(loop, check: bool) -> bool:
     condition = _terminator(loop.regions[0])
     widened_before = _WIDENED in loop.attributes
     changed = unchecked = False
+    # Read every back edge first: a reset for one carried value erases the others'.
+    backs = [source_info(condition.operands[index + 1]) for index in range(len(loop.results))]
     for index, result in enumerate(loop.results):
         carried = types.parse(result.type)
         init = source_info(loop.operands[index + 2])
-        back = source_info(condition.operands[index + 1])
+        back = backs[index]
         if carried is None or init is None:
             continue
         if carried.is_unknown:

@@ -151,3 +151,24 @@ func.func @always_failing_check_in_a_branch(%arg0: !torch.vtensor<[2,3],f32>, %a
   }
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// Two carried tensors: the first grows (widened to [?,4]), the second keeps [2,16]. The
+// widening resets the body; the second's back edge, read before that, still confirms it.
+// CHECK-LABEL: func.func @one_carried_value_widens_the_other_holds(
+// CHECK: } : (!torch.int, !torch.bool, !torch.vtensor<[?,4],f32>, !torch.vtensor<[2,16],f32>) -> (!torch.vtensor<[?,4],f32>, !torch.vtensor<[2,16],f32>)
+func.func @one_carried_value_widens_the_other_holds(%x: !torch.vtensor<[2,4],f32>, %h: !torch.vtensor<[2,16],f32>, %n: !torch.int) -> (!torch.vtensor, !torch.vtensor) {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,4],f32> to !torch.vtensor
+  %1 = torch.tensor_static_info_cast %h : !torch.vtensor<[2,16],f32> to !torch.vtensor
+  %2:2 = torch.prim.Loop %n, %true, init(%0, %1) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor, %state: !torch.vtensor):
+    %list = torch.prim.ListConstruct %acc, %acc : (!torch.vtensor, !torch.vtensor) -> !torch.list<vtensor>
+    %3 = torch.aten.cat %list, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+    %4 = torch.aten.tanh %state : !torch.vtensor -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%3, %4 : !torch.vtensor, !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor, !torch.vtensor) -> (!torch.vtensor, !torch.vtensor)
+  return %2#0, %2#1 : !torch.vtensor, !torch.vtensor
+}
