@@ -32,6 +32,8 @@ def is_overflow_check(message: str | None) -> bool:
     sizes a program runs with never overflow (torch.export's symbolic shapes keep no such
     guard either); decided, it stays an error."""
     return message is not None and message.endswith(_OVERFLOW_MESSAGES)
+
+
 CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
 BODY_YIELD_OPS = frozenset({"torch.shape.calculate.yield", "torch.dtype.calculate.yield"})
 YIELD_OPS = frozenset(
@@ -70,6 +72,12 @@ class CalculationKind:
     def result_type(self) -> str:
         """What the library function returns for one described result."""
         return "!torch.list<int>" if self.name == "shape" else "!torch.int"
+
+    @property
+    def deferred_checks(self) -> str:
+        """The mark of an op whose checks of this kind wait for its loop to settle
+        (passes/pipelines.py)."""
+        return f"torch_refine.deferred_{self.name}_checks"
 
 
 SHAPE = CalculationKind(

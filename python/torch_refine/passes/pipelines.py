@@ -7,10 +7,13 @@ pipeline and `torch-refine-propagate-control-flow` until no type changes. The sh
 dtype steps visit ops after the producers of their operands, and shape functions read no
 dtypes; so only types that propagation changes (results of `prim.If`, loop-carried values)
 can let another round refine more, and a round whose propagation changes nothing ends the
-loop. Only the first round keeps library checks as runtime asserts: every op still
-unrefined afterwards was already wrapped (and its checks kept) in the first round, so later
-rounds would only repeat them. Checks that later rounds decide to be false are still
-errors. The rounds are capped (`max-iterations`) with a warning; a loop whose assumed
+loop. The first round keeps library checks as runtime asserts: every op still unrefined
+afterwards was already wrapped (and its checks kept) then, so later rounds would only
+repeat them. The exception is an op in the body of a loop whose carried types may still
+change (`LoopRounds`): it keeps no check until the loop has settled, and then keeps the
+checks the settled types leave (a loop body refined with its carried types unknown would
+keep the library's generic checks, loops over lists included). Checks that later rounds
+decide to be false are still errors. The rounds are capped (`max-iterations`) with a warning; a loop whose assumed
 carried type is then still unconfirmed is widened to unknown and refined again, so no type
 rests on an unchecked assumption. The end cleans up
 without `canonicalize`: pure ops left unused and library functions nothing calls are erased.
@@ -20,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from torch_mlir import ir
@@ -41,6 +44,7 @@ from torch_refine.passes.inline_library_calls import (
 )
 from torch_refine.passes.propagate_control_flow import (
     PropagateControlFlow,
+    in_unsettled_loop,
     remove_barriers,
     widen_unconfirmed,
 )
@@ -102,13 +106,13 @@ class RefinePipeline(ModulePass):
             library = load_library(module, self.extra_library)
         propagate = PropagateControlFlow()
         memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
+        deferred = 0
         for round_index in range(self.max_iterations):
-            keep_asserts = self.runtime_asserts and round_index == 0
             round_name = f"round {round_index + 1}"
             with instrumentation.stage(round_name):
                 for kind in (SHAPE, DTYPE):
-                    refine(module, kind, library, keep_asserts, memos[kind.name], self.explain,
-                           self.evaluate)
+                    deferred += refine(module, kind, library, self.runtime_asserts, memos[kind.name],
+                                       self.explain, self.evaluate, LoopRounds(round_index == 0))
                     instrumentation.after_stage(f"{round_name}/{kind.name}", module)
                 with module.context, instrumentation.stage("propagate"):
                     propagate.run(module)
@@ -122,10 +126,12 @@ class RefinePipeline(ModulePass):
                 stacklevel=2,
             )
             with module.context:
-                while widen_unconfirmed(module):  # no assumption is left unchecked
+                widened = True
+                while widened:  # no assumption is left unchecked, no deferred check unkept
+                    widened = widen_unconfirmed(module)
                     for kind in (SHAPE, DTYPE):
-                        refine(module, kind, library, False, memos[kind.name], self.explain,
-                               self.evaluate)
+                        refine(module, kind, library, self.runtime_asserts, memos[kind.name],
+                               self.explain, self.evaluate, LoopRounds(False))
                 remove_barriers(module)
         with instrumentation.stage("cleanup"):
             _cleanup(module)
@@ -134,6 +140,32 @@ class RefinePipeline(ModulePass):
                 annotate(module, library.has_function)
         if not self.keep_symbolic_dims:
             dim_facts.strip_derived(module)
+        if deferred:
+            _strip_deferral_marks(module)
+
+
+@dataclass
+class LoopRounds:
+    """How `refine` keeps checks in the rounds of `torch-refine-pipeline`: an op in the
+    body of a loop whose carried types may still change (`in_unsettled_loop`) keeps none
+    and is marked (`CalculationKind.deferred_checks`); once the loop has settled, a later
+    round wraps the marked op again and keeps its checks, computed from types that now
+    hold. Other ops keep their checks in the first round only. Without it (the shape and
+    dtype pipelines) every op keeps its checks."""
+
+    first_round: bool
+    _unsettled: dict = field(default_factory=dict)  # loop key -> unsettled, per call
+
+    def keeps_checks(self, op, kind: CalculationKind) -> bool:
+        marked = kind.deferred_checks in op.operation.attributes
+        if in_unsettled_loop(op, self.first_round, self._unsettled):
+            if not marked:
+                op.operation.attributes[kind.deferred_checks] = ir.UnitAttr.get()
+            return False
+        if marked:
+            del op.operation.attributes[kind.deferred_checks]
+            return True
+        return self.first_round
 
 
 def refine(
@@ -144,7 +176,8 @@ def refine(
     memo: dict | None = None,
     explain: bool = False,
     evaluate_constants: bool = True,
-) -> None:
+    rounds: LoopRounds | None = None,
+) -> int:
     """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
     a time in program order.
 
@@ -159,7 +192,8 @@ def refine(
     decide is calculated in the IR.
 
     With timing on (`instrumentation`), reify, inline, simplify and drop are timed as
-    stages of `kind`; with it off they are the plain functions.
+    stages of `kind`; with it off they are the plain functions. `rounds` decides per op
+    whether its checks are kept (`LoopRounds`); returns how many ops it deferred.
     """
     with module.context, instrumentation.stage(kind.name):
         cloner = LibraryCloner(module, library)
@@ -182,20 +216,23 @@ def refine(
             inline_in(calculate, cloner.functions)
 
         views: dict[str, tuple] = {}
-        wrapped = 0
+        wrapped = deferred = 0
         for op, unpack, symbol in targets(module, kind, cloner):
             described = list((op if unpack is None else unpack).operation.results)
             if symbol not in views:
                 views[symbol] = cloner.parameter_views(symbol)
+            keep = runtime_asserts and (rounds is None or rounds.keeps_checks(op, kind))
+            deferred += runtime_asserts and not keep and kind.deferred_checks in op.operation.attributes
             evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if evaluate_op else None
-            if simplifier.refine_known(op, described, views[symbol], evaluate):
+            if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
                 continue
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
             wrapped += 1
             if simplify(calculate, prepare=inline, views=views[symbol]):
-                drop_calculation(calculate, runtime_asserts)
+                drop_calculation(calculate, keep)
         simplifier.finish()
         _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
+    return deferred
 
 
 def _count_guards(module) -> int:
@@ -221,6 +258,20 @@ def _count_statistics(simplifier: Simplifier, wrapped: int, guards_kept: int) ->
     instrumentation.count(instrumentation.EVALUATED, statistics.evaluated)
     instrumentation.count(instrumentation.TYPES_REFINED, statistics.refined)
     instrumentation.count(instrumentation.GUARDS_KEPT, guards_kept)
+
+
+def _strip_deferral_marks(module) -> None:
+    """Marks left where a run ended before a loop settled (its ops keep the first round's
+    checks, if any): no internal attribute leaves the pass."""
+    names = [kind.deferred_checks for kind in (SHAPE, DTYPE)]
+
+    def visit(op):
+        for name in names:
+            if name in op.attributes:
+                del op.attributes[name]
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
 
 
 def _cleanup(module) -> None:

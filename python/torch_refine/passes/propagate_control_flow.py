@@ -88,11 +88,11 @@ def propagate(module: ir.Operation) -> bool:
             stale.update(ancestors)
     for op in reversed(constructs):  # inner constructs first
         if op.name == "torch.prim.If":
-            step_changed = _join_if(op.opview)
+            types_changed = another_round = _join_if(op.opview)
         else:
-            step_changed = _step_loop(op.opview, check=op_key(op) not in stale)
-        if step_changed:
-            changed = True
+            types_changed, another_round = _step_loop(op.opview, check=op_key(op) not in stale)
+        changed |= another_round
+        if types_changed:
             stale.update(_ancestor_keys(op))
     return changed
 
@@ -123,8 +123,10 @@ def widen_unconfirmed(module: ir.Operation) -> bool:
                 continue
             loop.attributes[_WIDENED] = ir.UnitAttr.get()
             _reset_body(loop)
-            _set_carried_type(loop, index, types.to_type(types.erased(carried)))
             widened = True
+            _set_carried_type(loop, index, types.to_type(types.erased(carried)))
+        if _ASSUMING in loop.attributes:  # confirmed or widened: settled either way
+            del loop.attributes[_ASSUMING]
     return widened
 
 
@@ -184,6 +186,34 @@ def _retype_yielded(terminator, index: int, new_type: ir.Type) -> None:
     erase_unused_casts(value)
 
 
+def in_unsettled_loop(op, first_round: bool, cache: dict) -> bool:
+    """Whether `op` is in the body of a loop whose carried types may still change: one
+    whose assumption is unchecked, or in the first round one that the next step will
+    assume (a carried tensor still unknown, its init's type known). `cache` holds the
+    answer per loop for one refinement of the module."""
+    parent = op.operation.parent
+    while parent is not None and parent.name != "func.func":
+        if parent.name == "torch.prim.Loop":
+            key = op_key(parent)
+            if key not in cache:
+                cache[key] = _ASSUMING in parent.attributes or (first_round and _will_assume(parent.opview))
+            if cache[key]:
+                return True
+        parent = parent.parent
+    return False
+
+
+def _will_assume(loop) -> bool:
+    if _WIDENED in loop.attributes:
+        return False
+    for index, result in enumerate(loop.results):
+        carried = types.parse(result.type)
+        init = source_info(loop.operands[index + 2])
+        if carried is not None and carried.is_unknown and init is not None and not init.is_unknown:
+            return True
+    return False
+
+
 def under_assumption(op) -> bool:
     """Whether `op` sits in the body of a loop whose assumed carried types are unchecked."""
     parent = op.operation.parent
@@ -214,10 +244,12 @@ def _assume(loop, body_reset: bool) -> bool:
     return assumed
 
 
-def _step_loop(loop, check: bool) -> bool:
-    """Assume, check or widen each carried value; True when a type changed or a check is
-    still to come. With check=False (the body changed in this step, so its back edge is
-    stale) carried values are only assumed, never checked."""
+def _step_loop(loop, check: bool) -> tuple[bool, bool]:
+    """Assume, check or widen each carried value. Returns whether types in or after the
+    loop changed, and whether another round is needed (they changed, a check is still to
+    come, or the loop settled and its body's deferred checks are to be kept). With
+    check=False (the body changed in this step, so its back edge is stale) carried values
+    are only assumed, never checked."""
     condition = _terminator(loop.regions[0])
     widened_before = _WIDENED in loop.attributes
     changed = unchecked = False
@@ -235,7 +267,7 @@ def _step_loop(loop, check: bool) -> bool:
             target = init  # optimistic assumption, checked in a later step
             _install_barrier(loop, result)
         elif not check:
-            changed = unchecked = True
+            unchecked = True  # a later step checks it
             continue
         elif back is not None and types.is_at_least_as_precise(back, carried):
             changed |= _remove_barrier(result)  # the assumption holds
@@ -249,9 +281,11 @@ def _step_loop(loop, check: bool) -> bool:
         changed = unchecked = True
     if unchecked:
         loop.attributes[_ASSUMING] = ir.UnitAttr.get()
-    elif _ASSUMING in loop.attributes:
+        return changed, True
+    if _ASSUMING in loop.attributes:
         del loop.attributes[_ASSUMING]
-    return changed
+        return changed, True  # settled: the next round keeps the checks its body deferred
+    return changed, changed
 
 
 def _reset_body(loop) -> None:

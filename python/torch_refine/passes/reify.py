@@ -145,10 +145,14 @@ class _TargetFinder:
             return None
         results = op.operation.results
         decision = self._decision(tuple(results.types))
+        # An op whose checks were deferred is wrapped again, refined or not.
+        deferred = self._kind.deferred_checks in op.operation.attributes
         if decision is not _UNPACK:
-            return (op, None, symbol) if decision else None
+            return (op, None, symbol) if decision or deferred else None
         unpack = _unpack_user(results[0])
-        if unpack is None or not self._decision(tuple(unpack.operation.results.types)):
+        if unpack is None:
+            return None
+        if not (deferred or self._decision(tuple(unpack.operation.results.types))):
             return None
         return op, unpack, symbol
 

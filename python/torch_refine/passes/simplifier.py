@@ -167,29 +167,21 @@ class Simplifier:
             self.memo[key] = calculated  # a None (nothing calculated) is a result too
         return True
 
-    def refine_known(self, op, results, views: tuple = (), evaluate=None) -> bool:
+    def refine_known(self, op, results, views: tuple = (), evaluate=None, keep_guards: bool = True) -> bool:
         """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
         calculation; False when the memo does not know the op or it cannot be done so.
         `evaluate()`, when given, runs the library function on the op's known
         arguments (`passes.evaluator`); a complete answer is remembered as a
-        calculation's result would be, and its guards are asserted in front of the op
-        (such an answer is not remembered, as a calculation keeping checks is not)."""
+        calculation's result would be, and with `keep_guards` its guards are asserted in
+        front of the op (a guarded answer is remembered only with `memoize_undecided`, as
+        a calculation keeping checks is not)."""
         key = memo_key(op, len(results), self._operand_fact, views, self._range_signature(op),
                        self._types.text)
         known = self.memo.get(key) if key is not None else None
         remembered = known is not None
         producer = defining_op(results[0]) if results else op  # one op produces them all
         if not remembered and key is not None and evaluate is not None:
-            evaluation = evaluate()
-            known = self._evaluated(evaluation, results)
-            if known is not None:
-                self.statistics.evaluated += 1
-                if evaluation.guards and not self.memoize_undecided:
-                    evaluation.assert_guards(op)
-                else:
-                    self.memo[key] = known
-                if self.kind is SHAPE:
-                    dim_facts.remember(producer, evaluation.values, self.memo, key)
+            known = self._evaluate(op, producer, results, key, evaluate, keep_guards)
         if known is None:
             return False
         if results and not result_allows_refinement(producer.operation.name):
@@ -210,6 +202,22 @@ class Simplifier:
                 self.statistics.refined += 1
                 refine_value(value, new_type, producer)
         return True
+
+    def _evaluate(self, op, producer, results, key, evaluate, keep_guards: bool) -> list | None:
+        """The evaluator's facts for `results`, remembered unless guarded (and guards not
+        memoized); with `keep_guards` the guards are asserted in front of `op`."""
+        evaluation = evaluate()
+        known = self._evaluated(evaluation, results)
+        if known is None:
+            return None
+        self.statistics.evaluated += 1
+        if not evaluation.guards or self.memoize_undecided:
+            self.memo[key] = known
+        if evaluation.guards and keep_guards:
+            evaluation.assert_guards(op)
+        if self.kind is SHAPE:
+            dim_facts.remember(producer, evaluation.values, self.memo, key)
+        return known
 
     def _merged_type(self, fact, stated: ir.Type) -> ir.Type | None:
         key = (fact, stated)
