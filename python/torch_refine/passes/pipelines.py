@@ -48,7 +48,7 @@ from torch_refine.passes.propagate_control_flow import (
     remove_barriers,
     widen_unconfirmed,
 )
-from torch_refine.passes.reify import LibraryCloner, load_library, targets, wrap
+from torch_refine.passes.reify import LibraryCloner, checks_only, load_library, targets, wrap
 from torch_refine.passes.simplifier import Options, Simplifier
 
 
@@ -218,12 +218,14 @@ def refine(
         views: dict[str, tuple] = {}
         wrapped = deferred = 0
         for op, unpack, symbol in targets(module, kind, cloner):
-            described = list((op if unpack is None else unpack).operation.results)
+            only_checks = checks_only(op, unpack)  # no result to type: no evaluator, no facts
+            described = [] if only_checks else list((op if unpack is None else unpack).operation.results)
             if symbol not in views:
                 views[symbol] = cloner.parameter_views(symbol)
             keep = runtime_asserts and (rounds is None or rounds.keeps_checks(op, kind))
             deferred += runtime_asserts and not keep and kind.deferred_checks in op.operation.attributes
-            evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if evaluate_op else None
+            use_evaluator = evaluate_op is not None and not only_checks
+            evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if use_evaluator else None
             if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
                 continue
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))

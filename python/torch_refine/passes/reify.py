@@ -150,8 +150,8 @@ class _TargetFinder:
         if decision is not _UNPACK:
             return (op, None, symbol) if decision or deferred else None
         unpack = _unpack_user(results[0])
-        if unpack is None:
-            return None
+        if unpack is None:  # no piece to type, but its checks run
+            return op, None, symbol
         if not (deferred or self._decision(tuple(unpack.operation.results.types))):
             return None
         return op, unpack, symbol
@@ -185,6 +185,13 @@ class _TargetFinder:
 
 
 _UNPACK = "unpack"
+
+
+def checks_only(op, unpack) -> bool:
+    """Whether wrapping `op` (with `unpack`) only runs its checks: a single tensor-list
+    result that no `prim.ListUnpack` takes apart has no piece to type."""
+    results = op.operation.results
+    return unpack is None and len(results) == 1 and _is_tensor_list(str(results[0].type))
 
 
 def _is_tensor_list(type_text: str) -> bool:
@@ -348,7 +355,10 @@ class _Builder:
         if len(call.results) != 1:
             self.fail(f"expects @\"{self.symbol}\" to return one value, it returns {len(call.results)}")
         result = call.result
-        if from_list:
+        if not from_list and checks_only(self.op, None):  # the call is there for its checks
+            unknown = self.type(self.kind.result_type())
+            values = [self.create("torch.prim.Uninitialized", results=[unknown]).result for _ in outer_results]
+        elif from_list:
             values = self.split_list(result, len(outer_results))
         else:
             values = self.split_results(result, outer_results)

@@ -152,3 +152,14 @@ func.func @mm_at_the_top_level(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.v
   %0 = torch.aten.mm %arg0, %arg1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32> -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A split list that nothing unpacks still has its checks: PyTorch raises for split_size 0
+// of a non-empty dim.
+func.func @split_size_zero_of_a_list_returned_whole(%x: !torch.vtensor<[5],f32>) -> !torch.list<vtensor> {
+  %int0 = torch.constant.int 0
+  // expected-error@+1 {{'torch.aten.split.Tensor' op shape check failed: AssertionError: split: split_size can only be 0 if the dimension size is 0}}
+  %0 = torch.aten.split.Tensor %x, %int0, %int0 : !torch.vtensor<[5],f32>, !torch.int, !torch.int -> !torch.list<vtensor>
+  return %0 : !torch.list<vtensor>
+}

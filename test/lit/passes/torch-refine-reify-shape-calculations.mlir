@@ -229,9 +229,16 @@ func.func @list_result(%arg0: !torch.vtensor) -> !torch.vtensor {
 
 // -----
 
-// A tensor-list result used otherwise is left alone.
+// A tensor-list result that nothing unpacks has no piece to type, but the function runs
+// for its checks (split_size 0 of a non-empty dim raises): it yields an unknown shape.
 // CHECK-LABEL: func.func @list_result_not_unpacked(
-// CHECK-NOT:     torch.shape.calculate
+// CHECK:         torch.shape.calculate {
+// CHECK:           torch.aten.split.Tensor
+// CHECK:         } shapes {
+// CHECK:           func.call @__torch_refine_shape_fn.aten.split.Tensor
+// CHECK:           %[[UNKNOWN:.*]] = torch.prim.Uninitialized : !torch.list<int>
+// CHECK:           torch.shape.calculate.yield.shapes %[[UNKNOWN]] : !torch.list<int>
+// CHECK:         } : !torch.list<vtensor>
 func.func @list_result_not_unpacked(%arg0: !torch.vtensor) -> !torch.list<vtensor> {
   %int1 = torch.constant.int 1
   %0 = torch.aten.split.Tensor %arg0, %int1, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.list<vtensor>
