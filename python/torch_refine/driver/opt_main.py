@@ -129,7 +129,8 @@ class OptMain:
 
     def parse_args(self, argv: Sequence[str]) -> argparse.Namespace:
         parser = _argument_parser()
-        args = parser.parse_args(_mlir_pass_flags(parser, [_long_flag(arg) for arg in argv]))
+        argv = _bind_optional_values(parser, [_long_flag(arg) for arg in argv])
+        args = parser.parse_args(_mlir_pass_flags(parser, argv))
         if args.version:
             self.stdout.write(VERSION + "\n")
             parser.exit(0)
@@ -661,6 +662,22 @@ class _AppendMlirPassFlag(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
         setattr(namespace, self.dest, [*getattr(namespace, self.dest), (values, None)])
+
+
+def _bind_optional_values(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
+    """A flag whose value is optional takes one only after `=`, as in mlir-opt: bare, it
+    gets its default value bound, so that argparse never takes the next argument (the
+    input file) as its value (`--split-input-file a.mlir`, `--verify-diagnostics t.mlir`)."""
+    actions = parser._option_string_actions
+    bound = []
+    for arg in argv:
+        action = actions.get(arg)
+        if action is None or action.nargs != "?" or action.const is None:
+            bound.append(arg)
+            continue
+        const = action.const
+        bound.append(f"{arg}={str(const).lower() if isinstance(const, bool) else const}")
+    return bound
 
 
 def _mlir_pass_flags(parser: argparse.ArgumentParser, argv: list[str]) -> list[str]:
