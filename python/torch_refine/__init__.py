@@ -22,10 +22,19 @@ _API = {
     "compile_module": "jit",
 }
 
-__all__ = sorted(_API)
+__all__ = sorted([*_API, "versions"])
+
+
+def versions() -> dict[str, str]:
+    """torch-refine's, torch-mlir's, torch's and Python's versions, for a bug report."""
+    from torch_refine.about import versions as installed
+
+    return installed()
 
 
 def __getattr__(name: str):
+    if name == "__version__":
+        return versions()["torch-refine"]
     module_name = _API.get(name)
     if module_name is None:
         raise AttributeError(f"module 'torch_refine' has no attribute '{name}'")

@@ -163,3 +163,21 @@ def test_specialize_rejects_input_types_that_are_not_a_sequence():
     refined = torch_refine.refine(MM.replace("B", "3"))
     with pytest.raises(TypeError, match="input_types must be a sequence"):
         torch_refine.specialize(refined, None)
+
+
+def test_versions_for_a_bug_report():
+    """torch_refine.__version__, versions() and `python -m torch_refine` name the versions
+    a bug report needs, without importing torch."""
+    import subprocess
+    import sys
+
+    import torch_refine
+
+    found = torch_refine.versions()
+    assert torch_refine.__version__ == found["torch-refine"]
+    assert set(found) == {"torch-refine", "torch-mlir", "torch", "python"}
+    assert found["torch"].startswith("2.13")
+    shown = subprocess.run([sys.executable, "-m", "torch_refine"], capture_output=True,
+                           text=True, check=True).stdout
+    assert f"torch_refine (torch-refine {found['torch-refine']})" in shown
+    assert f"torch-mlir {found['torch-mlir']}" in shown

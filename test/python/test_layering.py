@@ -17,7 +17,7 @@ PACKAGE_ROOT = Path(torch_refine.__file__).parent
 
 # Lowest first. `torch_refine` itself (the lazy facade over api and executor) sits with api.
 LAYERS = (
-    ("errors",),
+    ("errors", "about"),
     ("ir",),
     ("calculations", "importer"),
     ("library",),
@@ -28,7 +28,7 @@ LAYERS = (
     ("executor", "jit"),
     ("api", ""),
     ("examples",),
-    ("tools",),
+    ("tools", "__main__"),
 )
 LAYER_OF = {part: index for index, parts in enumerate(LAYERS) for part in parts}
 

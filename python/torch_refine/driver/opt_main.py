@@ -31,6 +31,7 @@ from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
 
 from torch_refine import passes
+from torch_refine.about import version_text
 from torch_refine.driver import pipeline_syntax, timing, verify_diagnostics
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.errors import RefinementWarning
@@ -42,9 +43,6 @@ PROG = "torch-refine-opt"
 SPLIT_MARKER = "// -----"
 STDIN_NAME = "<stdin>"
 BYTECODE_MAGIC = b"ML\xefR"
-VERSION = "torch-refine-opt (torch-refine) over MLIR's bindings from torch-mlir"
-
-
 class Chunk(NamedTuple):
     source_name: str
     text: str | bytes  # padded with blank lines so that line numbers are those of the whole
@@ -132,7 +130,7 @@ class OptMain:
         argv = _bind_optional_values(parser, [_long_flag(arg) for arg in argv])
         args = parser.parse_args(_mlir_pass_flags(parser, argv))
         if args.version:
-            self.stdout.write(VERSION + "\n")
+            self.stdout.write(version_text("torch-refine-opt") + "\n")
             parser.exit(0)
         if args.pass_flags and args.pass_pipeline is not None:
             parser.error("'--pass-pipeline' option can't be used with individual pass options")
