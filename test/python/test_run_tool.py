@@ -78,3 +78,18 @@ def test_ir_paths_do_not_import_torch(tmp_path):
             "assert 'torch' not in sys.modules, 'run imported torch'"
         )
         subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_missing_input_is_one_line_not_a_traceback(tmp_path, capsys):
+    assert run.main([str(tmp_path / "missing.mlir"), "-o", str(tmp_path / "out.mlir")]) == 1
+    err = capsys.readouterr().err
+    assert err == f"cannot read input file '{tmp_path / 'missing.mlir'}': No such file or directory\n"
+
+
+def test_malformed_input_is_located_in_its_file(tmp_path, capsys):
+    source = tmp_path / "bad.mlir"
+    source.write_text("func.func @f() {\n  %0 = torch.aten.bad\n}\n")
+    assert run.main([str(source), "-o", str(tmp_path / "out.mlir")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{source}:2:8: error: custom op 'torch.aten.bad' is unknown")
+    assert "Traceback" not in err

@@ -156,10 +156,12 @@ def _is_module_op(value) -> bool:
     return isinstance(operation, ir.Operation) and operation.name == "builtin.module"
 
 
-def format_error(error: ir.MLIRError, source: str | None = None) -> str:
-    """The diagnostics of `error`, with source lines when the text is given."""
-    sources = {DEFAULT_SOURCE_NAME: source.splitlines()} if source is not None else {}
-    found = [diagnostics.from_mlir(d, DEFAULT_SOURCE_NAME) for d in error.error_diagnostics]
+def format_error(error: ir.MLIRError, source: str | None = None,
+                 source_name: str = DEFAULT_SOURCE_NAME) -> str:
+    """The diagnostics of `error`, locations in the unnamed buffer named `source_name`,
+    with source lines when the text is given."""
+    sources = {source_name: source.splitlines()} if source is not None else {}
+    found = [diagnostics.from_mlir(d, source_name) for d in error.error_diagnostics]
     return "".join(diagnostics.format_diagnostic(d, sources) for d in found)
 
 

@@ -30,7 +30,7 @@ import torch_refine
 from torch_refine import jit, report
 from torch_refine.ir.context import create_context
 from torch_refine.ir.erase import erase_tensor_types
-from torch_refine.ir.parsing import parse_source
+from torch_refine.ir.parsing import format_error, parse_source
 
 PIPELINE = "torch-refine-pipeline"
 EXAMPLE = "llama.mlir"
@@ -109,9 +109,20 @@ def _max_error(ours, eager) -> float:
     return max((a - b).abs().max().item() for a, b in zip(ours, eager, strict=True))
 
 
+class InputError(Exception):
+    """The input file cannot be read or parsed; the message is the diagnostic to print."""
+
+
 def run_file(path: Path, output: Path) -> None:
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read input file '{path}': {getattr(error, 'strerror', None) or error}") from None
     with create_context():
-        module = parse(path.read_text(), str(path))
+        try:
+            module = parse(text, str(path))
+        except ir.MLIRError as error:
+            raise InputError(format_error(error, text, str(path)).rstrip()) from None
         before = report.count_module(module.operation)
         refined, seconds = refine(module)
         result = refined.report
@@ -147,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_example(args.output)
         else:
             run_model(args.output)
+    except InputError as error:
+        print(error, file=sys.stderr)
+        return 1
     except (ir.MLIRError, torch_refine.RefinementError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
