@@ -62,7 +62,8 @@ class PropagateControlFlow(ModulePass):
 
 
 def propagate(module: ir.Operation) -> bool:
-    """One propagation step over the module; True when any type changed.
+    """One propagation step over the module; True when another round is needed (a type
+    changed, a check is still to come, or a loop settled and its deferred checks wait).
 
     Loops first make their assumptions outermost first (an inner loop's init is often an
     outer loop's carried value); then Ifs are joined and loops checked innermost first (an
@@ -245,37 +246,29 @@ def _assume(loop, body_reset: bool) -> bool:
 
 
 def _step_loop(loop, check: bool) -> tuple[bool, bool]:
-    """Assume, check or widen each carried value. Returns whether types in or after the
-    loop changed, and whether another round is needed (they changed, a check is still to
-    come, or the loop settled and its body's deferred checks are to be kept). With
-    check=False (the body changed in this step, so its back edge is stale) carried values
-    are only assumed, never checked."""
+    """Check each assumed carried value, widening it when the back edge disagrees. Returns
+    whether types in or after the loop changed, and whether another round is needed (they
+    changed, a check is still to come, or the loop settled and its body's deferred checks
+    are to be kept). With check=False (the body changed in this step, so its back edge is
+    stale) nothing is checked."""
     condition = _terminator(loop.regions[0])
-    widened_before = _WIDENED in loop.attributes
     changed = unchecked = False
     # Read every back edge first: a reset for one carried value erases the others'.
     backs = [source_info(condition.operands[index + 1]) for index in range(len(loop.results))]
     for index, result in enumerate(loop.results):
         carried = types.parse(result.type)
-        init = source_info(loop.operands[index + 2])
-        back = backs[index]
-        if carried is None or init is None:
+        if carried is None or carried.is_unknown:  # not a tensor, or nothing assumed (`_assume`)
             continue
-        if carried.is_unknown:
-            if widened_before or init.is_unknown:
-                continue
-            target = init  # optimistic assumption, checked in a later step
-            _install_barrier(loop, result)
-        elif not check:
+        if not check:
             unchecked = True  # a later step checks it
             continue
-        elif back is not None and types.is_at_least_as_precise(back, carried):
+        back = backs[index]
+        if back is not None and types.is_at_least_as_precise(back, carried):
             changed |= _remove_barrier(result)  # the assumption holds
             continue
-        else:
-            target = types.join(carried, back if back is not None else types.erased(carried))
-            if target.is_unknown:
-                loop.attributes[_WIDENED] = ir.UnitAttr.get()
+        target = types.join(carried, back if back is not None else types.erased(carried))
+        if target.is_unknown:
+            loop.attributes[_WIDENED] = ir.UnitAttr.get()
         _reset_body(loop)
         _set_carried_type(loop, index, types.to_type(target))
         changed = unchecked = True
@@ -291,7 +284,7 @@ def _step_loop(loop, check: bool) -> tuple[bool, bool]:
 def _reset_body(loop) -> None:
     """Forget the types and facts derived inside the body (the next round recomputes them)."""
     erase_types_below(loop, keep_entry_arguments=True)
-    _strip_facts(loop, nested_only=True)
+    _strip_body_facts(loop)
 
 
 def _install_barrier(loop, result: ir.Value) -> None:
@@ -349,16 +342,14 @@ def remove_barriers(module: ir.Operation) -> None:
         _open(op)
 
 
-def _strip_facts(op, nested_only: bool) -> None:
+def _strip_body_facts(loop) -> None:
+    """Drop the symbolic-dims facts of the ops in the loop's body."""
     def visit(inner):
         if dim_facts.ATTRIBUTE in inner.attributes:
             del inner.attributes[dim_facts.ATTRIBUTE]
         return ir.WalkResult.ADVANCE
 
-    if not nested_only:
-        visit(op.operation)
-        return
-    for region in op.regions:
+    for region in loop.regions:
         for block in region.blocks:
             for inner in block.operations:
                 inner.operation.walk(visit)
