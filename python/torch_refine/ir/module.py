@@ -9,6 +9,15 @@ def symbol_name(func_op) -> str:
     return ir.StringAttr(func_op.operation.attributes["sym_name"]).value
 
 
+def enclosing_ops(op):
+    """The ops whose regions hold `op`, innermost first, up to (not including) its
+    function."""
+    parent = op.operation.parent
+    while parent is not None and parent.name != "func.func":
+        yield parent
+        parent = parent.parent
+
+
 def functions(module: ir.Operation) -> list:
     return [op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"]
 

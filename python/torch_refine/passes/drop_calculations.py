@@ -44,6 +44,7 @@ from torch_refine.calculations.symbols import user_functions
 from torch_refine.errors import RefinementWarning
 from torch_refine.ir.constants import make_constant, op_key, string_text
 from torch_refine.ir.diagnostics import position_of
+from torch_refine.ir.module import enclosing_ops
 from torch_refine.passes.base import ModulePass, PassFailure
 from torch_refine.passes.propagate_control_flow import under_assumption
 from torch_refine.patterns.lists import ancestor_in
@@ -219,12 +220,7 @@ def _asserted_false_before(op, message: str) -> bool:
 
 def may_not_run(op) -> bool:
     """Whether `op` sits in a `prim.If` branch or `prim.Loop` body of its function."""
-    parent = op.operation.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name in ("torch.prim.If", "torch.prim.Loop"):
-            return True
-        parent = parent.parent
-    return False
+    return any(parent.name in ("torch.prim.If", "torch.prim.Loop") for parent in enclosing_ops(op))
 
 
 def _drop_all_checks(calculation) -> None:

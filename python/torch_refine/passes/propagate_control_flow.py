@@ -34,6 +34,7 @@ from torch_refine.calculations import dim_facts
 from torch_refine.ir import types
 from torch_refine.ir.constants import defining_op, op_key
 from torch_refine.ir.erase import erase_types_below, erase_unused_casts, required_type
+from torch_refine.ir.module import enclosing_ops
 from torch_refine.ir.retype import (
     OPAQUE_CAST,
     accepts,
@@ -132,12 +133,7 @@ def widen_unconfirmed(module: ir.Operation) -> bool:
 
 
 def _ancestor_keys(op) -> list:
-    keys = []
-    parent = op.parent
-    while parent is not None and parent.name != "func.func":
-        keys.append(op_key(parent))
-        parent = parent.parent
-    return keys
+    return [op_key(parent) for parent in enclosing_ops(op)]
 
 
 def source_info(value: ir.Value) -> types.TensorInfo | None:
@@ -192,15 +188,14 @@ def in_unsettled_loop(op, first_round: bool, cache: dict) -> bool:
     whose assumption is unchecked, or in the first round one that the next step will
     assume (a carried tensor still unknown, its init's type known). `cache` holds the
     answer per loop for one refinement of the module."""
-    parent = op.operation.parent
-    while parent is not None and parent.name != "func.func":
-        if parent.name == "torch.prim.Loop":
-            key = op_key(parent)
-            if key not in cache:
-                cache[key] = _ASSUMING in parent.attributes or (first_round and _will_assume(parent.opview))
-            if cache[key]:
-                return True
-        parent = parent.parent
+    for parent in enclosing_ops(op):
+        if parent.name != "torch.prim.Loop":
+            continue
+        key = op_key(parent)
+        if key not in cache:
+            cache[key] = _ASSUMING in parent.attributes or (first_round and _will_assume(parent.opview))
+        if cache[key]:
+            return True
     return False
 
 
@@ -217,12 +212,7 @@ def _will_assume(loop) -> bool:
 
 def under_assumption(op) -> bool:
     """Whether `op` sits in the body of a loop whose assumed carried types are unchecked."""
-    parent = op.operation.parent
-    while parent is not None and parent.name != "func.func":
-        if _ASSUMING in parent.attributes:
-            return True
-        parent = parent.parent
-    return False
+    return any(_ASSUMING in parent.attributes for parent in enclosing_ops(op))
 
 
 def _assume(loop, body_reset: bool) -> bool:
