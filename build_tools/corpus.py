@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Refinement on the broad model corpus (test/python/models/corpus3.py): every model at
-three import levels and three dynamisms, erased, refined and compared with the imported types
+three import levels and three dynamisms, each dynamic one in two forms (with symbolic shape
+expressions and without them), erased, refined and compared with the imported types
 (re-checked: where running an op with constant operands gives another type than the import
 states, the value is compared with PyTorch and counted in the `mistyped` column).
 
@@ -8,8 +9,11 @@ states, the value is compared with PyTorch and counted in the `mistyped` column)
                           [--dynamisms static,batch] [--out out/corpus/non-exact.tsv]
 
 Exports are cached under out/corpus/ (gitignored; delete it after changing a model).
-Prints the table (level x dynamism) and writes every non-exact value, and every variant
-that failed, with its reason to the --out file. Exits 1 on any contradiction.
+Prints the table (level x dynamism x form: exactness, the largest output/input op ratio,
+the asserts in all and the most in one variant, and the runs of each dynamic variant's
+refined program at two other sizes with the asserts that fired or types that did not hold)
+and writes every non-exact value, run failure and failed variant with its reason to the
+--out file. Exits 1 on any contradiction or run failure.
 """
 
 from __future__ import annotations
@@ -25,36 +29,39 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "test" / "python"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from models.corpus3 import DYNAMISMS, LEVELS, MODELS  # noqa: E402
+from models.corpus3 import DYNAMISMS, LEVELS, MODELS, forms  # noqa: E402
 from models.measure import CACHE_DIR, Outcome, measure  # noqa: E402
 
 
 def _measure(job: tuple[str, str, tuple[str, ...]]) -> list[Outcome]:
     # One job per model and dynamism: its levels share one torch.export.
     name, dynamism, levels = job
-    return [measure(name, level, dynamism) for level in levels]
+    return [measure(name, level, dynamism, form) for level in levels for form in forms(dynamism)]
 
 
 def table(outcomes: list[Outcome]) -> str:
-    header = (f"{'level':<6} {'dynamism':<13} {'models':>6} {'values':>7} {'exact %':>8} "
-              f"{'partial':>7} {'unknown':>7} {'contra':>6} {'failed':>6} {'n/a':>4} {'mistyped':>8}")
+    header = (f"{'level':<6} {'dynamism':<13} {'form':<8} {'models':>6} {'values':>7} {'exact %':>8} "
+              f"{'partial':>7} {'unknown':>7} {'contra':>6} {'failed':>6} {'n/a':>4} {'mistyped':>8} "
+              f"{'ops x':>5} {'asserts':>7} {'max':>4} {'runs':>5} {'fired':>5}")
     lines = [header, "-" * len(header)]
-    for level in LEVELS:
-        for dynamism in DYNAMISMS:
-            cell = [o for o in outcomes if o.level == level and o.dynamism == dynamism]
-            if not cell:
-                continue
-            done = [o for o in cell if o.failure is None]
-            absent = sum(o.stage == "n/a" for o in cell)
-            values = sum(o.values for o in done)
-            exact = sum(o.exact for o in done)
-            percent = 100.0 * exact / values if values else 100.0
-            lines.append(
-                f"{level:<6} {dynamism:<13} {len(done):>6} {values:>7} {percent:>8.3f} "
-                f"{sum(o.partial for o in done):>7} {sum(o.unknown for o in done):>7} "
-                f"{sum(o.contradictions for o in done):>6} {len(cell) - len(done) - absent:>6} "
-                f"{absent:>4} {sum(o.mistyped_by_import for o in done):>8}"
-            )
+    for level, dynamism, form in ((lv, d, f) for lv in LEVELS for d in DYNAMISMS for f in forms(d)):
+        cell = [o for o in outcomes if o.level == level and o.dynamism == dynamism and o.form == form]
+        if not cell:
+            continue
+        done = [o for o in cell if o.failure is None]
+        absent = sum(o.stage == "n/a" for o in cell)
+        values = sum(o.values for o in done)
+        exact = sum(o.exact for o in done)
+        percent = 100.0 * exact / values if values else 100.0
+        growth = max((o.output_ops / o.input_ops for o in done if o.input_ops), default=0.0)
+        lines.append(
+            f"{level:<6} {dynamism:<13} {form:<8} {len(done):>6} {values:>7} {percent:>8.3f} "
+            f"{sum(o.partial for o in done):>7} {sum(o.unknown for o in done):>7} "
+            f"{sum(o.contradictions for o in done):>6} {len(cell) - len(done) - absent:>6} "
+            f"{absent:>4} {sum(o.mistyped_by_import for o in done):>8} {growth:>5.2f} "
+            f"{sum(o.asserts for o in done):>7} {max((o.asserts for o in done), default=0):>4} "
+            f"{sum(o.runs for o in done):>5} {sum(len(o.run_failures) for o in done):>5}"
+        )
     return "\n".join(lines)
 
 
@@ -74,7 +81,7 @@ def causes(outcomes: list[Outcome], limit: int = 40) -> str:
             if row["reason"].startswith(_DOWNSTREAM):
                 downstream[row["op"]] = downstream.get(row["op"], 0) + 1
                 continue
-            roots.setdefault((row["op"], row["reason"]), []).append(f"{o.model}/{o.level}/{o.dynamism}")
+            roots.setdefault((row["op"], row["reason"]), []).append(f"{o.model}/{o.level}/{o.dynamism}/{o.form}")
     ranked = sorted(roots.items(), key=lambda item: -len(item[1]))
     lines = [f"{len(seen):>6}  {op}: {reason}  [{', '.join(sorted(set(seen))[:4])}]"
              for (op, reason), seen in ranked[:limit]]
@@ -89,12 +96,14 @@ def causes(outcomes: list[Outcome], limit: int = 40) -> str:
 def write_details(outcomes: list[Outcome], path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w") as out:
-        out.write("model\tlevel\tdynamism\tkind\top\tlocation\trefined\ttruth\treason\n")
+        out.write("model\tlevel\tdynamism\tform\tkind\top\tlocation\trefined\ttruth\treason\n")
         for o in outcomes:
-            where = f"{o.model}\t{o.level}\t{o.dynamism}"
+            where = f"{o.model}\t{o.level}\t{o.dynamism}\t{o.form}"
             if o.failure is not None:
                 out.write(f"{where}\tfailed:{o.stage}\t\t\t\t\t{o.failure}\n")
                 continue
+            for failure in o.run_failures:
+                out.write(f"{where}\trun failure\t\t\t\t\t{failure}\n")
             for row in o.rows:
                 out.write(f"{where}\t{row['kind']}\t{row['op']}\t{row['location']}\t"
                           f"{row['refined']}\t{row['truth']}\t{row['reason']}\n")
@@ -123,7 +132,7 @@ def main() -> int:
         print(table(outcomes))
         print(causes(outcomes))
         write_details(outcomes, args.out)
-        return 1 if any(o.contradictions for o in outcomes) else 0
+        return 1 if any(o.contradictions or o.run_failures for o in outcomes) else 0
     levels = tuple(args.levels.split(","))
     jobs = [(n, dyn, levels) for n in names for dyn in args.dynamisms.split(",")]
     outcomes = []
@@ -136,7 +145,7 @@ def main() -> int:
     print(causes(outcomes))
     write_details(outcomes, args.out)
     print(f"non-exact values and failures: {args.out}")
-    return 1 if any(o.contradictions for o in outcomes) else 0
+    return 1 if any(o.contradictions or o.run_failures for o in outcomes) else 0
 
 
 if __name__ == "__main__":

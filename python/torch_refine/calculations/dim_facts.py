@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from torch_refine.calculations import facts
 from torch_refine.calculations.lists import READ_ONLY_USERS
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
@@ -37,10 +38,12 @@ def _facts(op) -> list[list[str]] | None:
     return [[ir.StringAttr(d).value for d in ir.ArrayAttr(r)] for r in results]
 
 
-def _set_facts(op, facts: list[list[str]]) -> None:
+def _set_facts(op, dims: list[list[str]]) -> None:
+    """Put the dims on `op`; an unknown one ("") gets a fresh symbol of its own."""
     global _facts_set
     _facts_set = True
-    results = [ir.ArrayAttr.get([ir.StringAttr.get(d) for d in result]) for result in facts]
+    results = [ir.ArrayAttr.get([ir.StringAttr.get(d or format_polynomial(facts.fresh())) for d in result])
+               for result in dims]
     op.operation.attributes[ATTRIBUTE] = ir.ArrayAttr.get(results)
 
 
@@ -83,10 +86,26 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             body_yield = list(producer.regions[0].blocks[0].operations)[-1]
             value = body_yield.operands[value.result_number]
         else:
-            facts = _facts(producer)
-            if facts is None or value.result_number >= len(facts):
+            known = _facts(producer)
+            if known is None:
+                known = _name_dims(producer)
+            if known is None or value.result_number >= len(known):
                 return None
-            return facts[value.result_number]
+            return known[value.result_number]
+
+
+def _name_dims(producer) -> list[list[str]] | None:
+    """Dims for the results of an op no calculation described: a static size is itself,
+    a dynamic one gets a fresh symbol (kept on the op, so every reader sees the same)."""
+    dims = []
+    for result in producer.results:
+        info = types.parse(result.type) if _is_value_tensor(result) else None
+        dims.append([] if info is None or info.sizes is None else
+                    ["" if size is None else str(size) for size in info.sizes])
+    if not any("" in result for result in dims):
+        return None
+    _set_facts(producer, dims)
+    return _facts(producer)
 
 
 def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
@@ -314,11 +333,11 @@ def record(wrapped, yield_shapes, memo: dict, key) -> None:
     if len(yielded) != len(results) or not all(_is_value_tensor(r) for r in results):
         return
     cache: dict = {}
-    facts = _facts_of([_yielded_dims(v, cache) for v in yielded])
+    found = _facts_of([_yielded_dims(v, cache) for v in yielded])
     if key is not None:
-        memo[(ATTRIBUTE, key)] = facts
-    if facts is not None:
-        _set_facts(wrapped, facts)
+        memo[(ATTRIBUTE, key)] = found
+    if found is not None:
+        _set_facts(wrapped, found)
 
 
 def remember(wrapped, sizes: list[list], memo: dict, key) -> None:
@@ -333,18 +352,18 @@ def remember(wrapped, sizes: list[list], memo: dict, key) -> None:
 
 
 def _facts_of(polynomials: list[list[Polynomial | None]]) -> list[list[str]] | None:
-    """The attribute's texts; None when every dim is a constant (the types say it all)."""
-    symbolic = (p for result in polynomials for p in result if p is not None)
-    if all(p.constant_value() is not None for p in symbolic):
+    """The attribute's texts ("" for an unknown dim); None when every dim is a constant
+    (the types say it all)."""
+    if all(p is not None and p.constant_value() is not None for result in polynomials for p in result):
         return None
     return [["" if p is None else format_polynomial(p) for p in result] for result in polynomials]
 
 
 def restore(wrapped, memo: dict, key) -> None:
     """On a memo hit, the dims the first op's calculation found."""
-    facts = memo.get((ATTRIBUTE, key)) if key is not None else None
-    if facts is not None and len(facts) == len(wrapped.operation.results):
-        _set_facts(wrapped, facts)
+    found = memo.get((ATTRIBUTE, key)) if key is not None else None
+    if found is not None and len(found) == len(wrapped.operation.results):
+        _set_facts(wrapped, found)
 
 
 def _yielded_dims(value: ir.Value, cache: dict) -> list[Polynomial | None]:
@@ -364,15 +383,17 @@ def _as_size(polynomial: Polynomial | None) -> Polynomial | None:
     return None if value is not None and value < 0 else polynomial
 
 
-def strip(module: ir.Operation) -> None:
-    """Remove every symbolic dims attribute."""
+def strip(module: ir.Operation, names: tuple = (ATTRIBUTE, *facts.MARKS)) -> None:
+    """Remove every symbolic dims attribute and guard mark (or the attributes `names`)."""
     global _facts_set
     _REPRESENTATIVES.clear()
     _facts_set = False
+    facts.forget_asserted()
 
     def visit(op):
-        if ATTRIBUTE in op.attributes:
-            del op.attributes[ATTRIBUTE]
+        for name in names:
+            if name in op.attributes:
+                del op.attributes[name]
         return ir.WalkResult.ADVANCE
 
     module.walk(visit)
@@ -381,7 +402,7 @@ def strip(module: ir.Operation) -> None:
 def strip_derived(module: ir.Operation) -> None:
     """Remove the attributes put on ops since the last `strip` (which removed those of the
     input): without a walk when there are none, as on a module whose sizes are constants."""
-    if _facts_set:
+    if _facts_set or facts.any_asserted():
         strip(module)
     else:
         _REPRESENTATIVES.clear()

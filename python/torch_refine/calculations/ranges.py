@@ -18,9 +18,10 @@ import operator
 
 from torch_mlir import ir
 
+from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import bound_expression, function_argument
 from torch_refine.ir import types
-from torch_refine.ir.polynomial import Polynomial, Symbol
+from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
 
 Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
 _SIZE = (0, None)
@@ -41,6 +42,8 @@ def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     expression over `torch.symbolic_int`s (a symbol, or sums and products of symbols and
     constants, as `s0 * 8` for an image size exported as a multiple of 8) divided."""
     argument_number, dim, divisor = symbol
+    if is_computed(symbol):
+        return _computed_range(entry_block, symbol)
     if argument_number >= len(entry_block.arguments):
         return _SIZE
     bound = bound_expression(entry_block.arguments[argument_number], dim)
@@ -50,6 +53,22 @@ def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     least, greatest = _expression_range(expression, list(bind.operands)[1:])
     least = -(-max(least, 0) // divisor)
     return least, None if greatest is None else greatest // divisor
+
+
+def _computed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
+    """A fresh symbol is a size; a select is within both sides' ranges; a floor division
+    within its dividend's divided."""
+    definition = facts.definition(symbol)
+    if definition is None:
+        return _SIZE
+    if definition[0] == facts.FLOOR_DIVIDE:
+        _, dividend, divisor = definition
+        low, high = polynomial_range(dividend, entry_block)
+        return (0 if low is None else max(0, low // divisor)), None if high is None else high // divisor
+    (low_a, high_a), (low_b, high_b) = (polynomial_range(p, entry_block) for p in definition[2:])
+    least = 0 if low_a is None or low_b is None else max(0, min(low_a, low_b))
+    greatest = None if high_a is None or high_b is None else max(high_a, high_b)
+    return least, greatest
 
 
 def _expression_range(expression, symbols: list) -> Range:
@@ -80,16 +99,23 @@ def _symbolic_int_range(value: ir.Value) -> Range:
     return least, None if greatest >= _UNBOUNDED else greatest
 
 
-def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None) -> tuple:
+def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, within: dict | None = None) -> tuple:
     """(least, greatest) of a polynomial over sizes, None for an unbounded side; without
-    an entry block every symbol is a plain size."""
+    an entry block every symbol is a plain size; `within` narrows some symbols' ranges."""
     least, greatest = 0, 0
     for monomial, coefficient in polynomial.terms.items():
         low, high = 1, 1
+        zero = False  # a factor that is always 0 makes the term 0, however large the rest
         for symbol in monomial:
-            symbol_low, symbol_high = _SIZE if entry_block is None else symbol_range(entry_block, symbol)
+            if within is not None and symbol in within:
+                symbol_low, symbol_high = within[symbol]
+            else:
+                symbol_low, symbol_high = _SIZE if entry_block is None else symbol_range(entry_block, symbol)
+            zero = zero or symbol_low == symbol_high == 0
             low *= symbol_low
             high = None if high is None or symbol_high is None else high * symbol_high
+        if zero:
+            low = high = 0
         if coefficient < 0:
             low, high = (None if high is None else coefficient * high), coefficient * low
         else:

@@ -5,8 +5,10 @@ A symbol `(n, d, k)` stands for dim `d` of the function's argument `n` divided b
 `%argN[d]` when `k` is 1 (how the printer names a function's block arguments),
 `(%argN[d]/k)` otherwise, for a dim torch.export made a multiple of `k` (an image size
 `8*s0` gives the symbol `s0` itself, so a stride-4 convolution's `(8*s0 - 1) // 4 + 1` is
-`2*s0`). A monomial is a sorted tuple of symbols (repeats are powers); the constant
-monomial is `()`. Pure Python.
+`2*s0`). A symbol `(-i, 0, 1)`, printed `%sI`, is a size the program computes that is no
+polynomial in argument dims (calculations/facts.py says what it stands for). A monomial
+is a sorted tuple of symbols (repeats are powers); the constant monomial is `()`. Pure
+Python.
 """
 
 from __future__ import annotations
@@ -59,6 +61,21 @@ class Polynomial:
                 monomial = tuple(sorted(m1 + m2))
                 terms[monomial] = terms.get(monomial, 0) + c1 * c2
         return Polynomial(terms)
+
+    def symbols(self) -> set[Symbol]:
+        return {s for monomial in self.terms for s in monomial}
+
+    def substitute(self, replacements: dict[Symbol, Polynomial]) -> Polynomial:
+        """Each symbol `replacements` names replaced by its polynomial."""
+        if not replacements or not any(s in replacements for m in self.terms for s in m):
+            return self
+        total = Polynomial()
+        for monomial, coefficient in self.terms.items():
+            term = Polynomial.constant(coefficient)
+            for symbol in monomial:
+                term = term * replacements.get(symbol, Polynomial({(symbol,): 1}))
+            total = total + term
+        return total
 
     def exact_divide(self, divisor: Polynomial) -> Polynomial | None:
         """`self / divisor` when the divisor divides `self` exactly (a polynomial with
@@ -140,8 +157,15 @@ def _remove_factors(monomial: Monomial, factors: Monomial) -> Monomial | None:
     return tuple(remaining)
 
 
+def is_computed(symbol: Symbol) -> bool:
+    """Whether `symbol` is a computed size's (`%sI`), not an argument dim's."""
+    return symbol[0] < 0
+
+
 def symbol_name(symbol: Symbol) -> str:
     argument, dim, divisor = symbol
+    if argument < 0:
+        return f"%s{-argument}"
     name = f"%arg{argument}[{dim}]"
     return name if divisor == 1 else f"({name}/{divisor})"
 
@@ -165,7 +189,7 @@ def format_polynomial(polynomial: Polynomial) -> str:
     return text
 
 
-_FACTOR = re.compile(r"%arg(\d+)\[(\d+)\]|\(%arg(\d+)\[(\d+)\]/(\d+)\)|(\d+)")
+_FACTOR = re.compile(r"%arg(\d+)\[(\d+)\]|\(%arg(\d+)\[(\d+)\]/(\d+)\)|(\d+)|%s(\d+)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -198,6 +222,8 @@ def _parse_term(text: str) -> Polynomial | None:
             return None
         if match.group(6) is not None:
             term = term * Polynomial.constant(int(match.group(6)))
+        elif match.group(7) is not None:
+            term = term * Polynomial.symbol(-int(match.group(7)), 0)
         elif match.group(1) is not None:
             term = term * Polynomial.symbol(int(match.group(1)), int(match.group(2)))
         else:

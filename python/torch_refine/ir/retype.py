@@ -32,6 +32,7 @@ _REFINABLE_OPS = frozenset(
         "torch.prim.NumToTensor.Scalar",
         "torch.prim.abs.Scalar",
         "torch.prim.ListConstruct",
+        "torch.bind_symbolic_shape",  # any tensor: it binds the dims, whatever the type says
     }
 )
 

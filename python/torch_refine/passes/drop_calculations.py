@@ -37,6 +37,7 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
+from torch_refine.calculations import facts
 from torch_refine.calculations.kind import CALCULATE_OPS, RAISE, is_overflow_check
 from torch_refine.calculations.lists import may_hold_list
 from torch_refine.calculations.purity import erase_if_dead, is_pure
@@ -109,8 +110,8 @@ def drop(calculate, runtime_asserts: bool) -> None:
     if runtime_asserts:
         # An undecided overflow check is no guard (is_overflow_check): dropped as if asserted.
         asserted = [guard.raising_block for guard in guards
-                    if is_overflow_check(guard.message) or _materialize(guard, calculate, inside, cleanup)]
-        _keep_other_checks(calculation, calculate, asserted, cleanup)
+                    if is_overflow_check(guard.message) or _materialize(guard, calculate, anchor, inside, cleanup)]
+        _keep_other_checks(calculation, calculate, anchor, asserted, cleanup)
     for op in wrapped:
         op.operation.move_before(calculate)
     for result, value in zip(calculate.results, terminator.operands, strict=True):
@@ -271,8 +272,9 @@ def _outside_definers(region, inside: set) -> list:
     return definers
 
 
-def _materialize(guard: _Guard, calculate, inside: set, cleanup: list) -> bool:
-    """Assert the guard in front of `calculate`; False when its condition cannot be moved."""
+def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, cleanup: list) -> bool:
+    """Assert the guard in front of `calculate` (marked as `wrapped_op`'s); False when its
+    condition cannot be moved."""
     condition = _hoist(guard.condition, calculate, inside, cleanup)
     if condition is None:
         return False
@@ -280,19 +282,21 @@ def _materialize(guard: _Guard, calculate, inside: set, cleanup: list) -> bool:
     if guard.raises_when:
         with ip, guard.location:
             condition = negation(condition)
-    ir.Operation.create(
+    assertion = ir.Operation.create(
         "torch.runtime.assert",
         operands=[condition],
         attributes={"message": ir.StringAttr.get(guard.message)},
         loc=guard.location,
         ip=ip,
     )
+    facts.mark_guard(assertion, wrapped_op)
     return True
 
 
-def _keep_other_checks(calculation, calculate, asserted_blocks: list, cleanup: list) -> None:
+def _keep_other_checks(calculation, calculate, wrapped_op, asserted_blocks: list, cleanup: list) -> None:
     """Move the top-level ops of `calculation` holding a raise no assert covers in front of
-    `calculate`, with the top-level ops they depend on, in their order."""
+    `calculate`, with the top-level ops they depend on, in their order (the raising ones
+    marked as `wrapped_op`'s checks)."""
     raises = _raises_outside(calculation, asserted_blocks)
     if not raises:
         return
@@ -300,6 +304,8 @@ def _keep_other_checks(calculation, calculate, asserted_blocks: list, cleanup: l
     position = {op_key(unit): index for index, unit in enumerate(units)}
     chosen: set[int] = set()
     worklist = [ancestor_in(raise_op, calculation) for raise_op in raises]
+    for unit in worklist:
+        facts.mark_guard(unit, wrapped_op)
     while worklist:
         unit = worklist.pop()
         index = position.get(op_key(unit))

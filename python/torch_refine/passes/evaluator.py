@@ -29,19 +29,19 @@ import weakref
 
 from torch_mlir import ir
 
+from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind, is_overflow_check
 from torch_refine.calculations.ranges import enclosing_function, polynomial_range
 from torch_refine.ir import types
-from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, make_constant
+from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, op_key
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.library.plans import IF, LOOP, function_plan
 from torch_refine.library.promotion import promote_dtypes
+from torch_refine.passes import guards
 from torch_refine.passes.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
 from torch_refine.passes.simplifier import Options
-from torch_refine.patterns.scalars import negation
-from torch_refine.patterns.symbolic import materialize
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over
 # an odd huge size costs the greedy way's unroll cap, not an unbounded Python loop.
@@ -86,14 +86,23 @@ def _int(value) -> int:
     return value
 
 
+# The replacements of the evaluated op's function (calculations/facts.py) and those the
+# evaluation's own guards add: every polynomial is read through them.
+_replacements: dict = {}
+
+
 def _settle(polynomial: Polynomial):
-    """A polynomial that is a constant as that int; any other stays symbolic."""
+    """A polynomial that is a constant as that int; any other stays symbolic (in the
+    symbols the replacements leave)."""
+    polynomial = polynomial.substitute(_replacements)
     constant = polynomial.constant_value()
     return polynomial if constant is None else _int(constant)
 
 
 def _symbolic(value) -> Polynomial:
-    return value if isinstance(value, Polynomial) else Polynomial.constant(_int(value))
+    if isinstance(value, Polynomial):
+        return value.substitute(_replacements)
+    return Polynomial.constant(_int(value))
 
 
 def _arithmetic(combine):
@@ -105,13 +114,20 @@ def _arithmetic(combine):
     return run
 
 
+# Symbolic divisors of the current evaluation: each must not be 0 where the op runs.
+_divisors: list = []
+
+
 def _floor_divide(a, b):
     if isinstance(b, Polynomial):
+        _divisors.append(b)
         quotient = _symbolic(a).exact_divide(b)  # floor division that divides exactly
     elif b == 0:
         raise GiveUp
     elif isinstance(a, Polynomial):
         quotient = a.floor_divide(b)
+        if quotient is None and b > 0:
+            quotient = _floor_divide_symbol(a, b)
     else:
         return a // b
     if quotient is None:
@@ -119,11 +135,18 @@ def _floor_divide(a, b):
     return _settle(quotient)
 
 
+def _floor_divide_symbol(a: Polynomial, b: int) -> Polynomial:
+    """`a // b` (b > 0, not dividing a's coefficients) as a symbol of its own: a
+    stride-2 convolution's output size of a dynamic image size."""
+    return facts.floor_divide(_symbolic(a), b)
+
+
 def _remainder(a, b):
     """Python's `%` (aten.remainder.int), on a polynomial by a constant or a divisor."""
     if isinstance(b, Polynomial):
         if _symbolic(a).exact_divide(b) is None:
             raise GiveUp
+        _divisors.append(b)
         return 0
     if b == 0:
         raise GiveUp
@@ -187,6 +210,19 @@ class _Condition(_Undecided):
         self.op = op
         self.operands = operands
 
+    def key(self) -> tuple:
+        """The condition as hashable data: equal keys, one condition."""
+        return (self.op, *(o.key() if isinstance(o, _Condition) else o for o in self.operands))
+
+    def symbols(self) -> set:
+        found = set()
+        for operand in self.operands:
+            if isinstance(operand, _Condition):
+                found |= operand.symbols()
+            elif isinstance(operand, Polynomial):
+                found |= {s for monomial in operand.terms for s in monomial}
+        return found
+
 
 class _UnknownSize(_Undecided):
     """A size chosen at run time between two (an If on a condition): an unknown dim."""
@@ -216,18 +252,10 @@ class Evaluation:
         self.values = values
         self.guards = guards
 
-    def assert_guards(self, op) -> None:
-        """Assert each guard in front of `op`, at its location, with its check's message."""
-        function_op = enclosing_function(op)
-        arguments = function_op.regions[0].blocks[0].arguments
-        with ir.InsertionPoint(op), op.location:
-            for guard in self.guards:
-                condition = _materialize_condition(guard.condition, arguments)
-                if not guard.holds:
-                    condition = negation(condition)
-                message = guard.message or f"a check of '{op.operation.name}' failed"
-                ir.Operation.create("torch.runtime.assert", operands=[condition],
-                                    attributes={"message": ir.StringAttr.get(message)})
+    def assert_guards(self, op) -> bool:
+        """Assert the guards for `op` (passes/guards.py); False, with nothing built, when
+        one reads a size nothing in reach carries."""
+        return guards.assert_guards(op, self.guards)
 
 
 def _not(value):
@@ -254,11 +282,81 @@ def _choose(condition: _Condition, then, otherwise):
         return _connect("or", _connect("and", condition, then), _connect("and", _not(condition), otherwise))
     if not (_is_size(then) and _is_size(otherwise)):
         raise GiveUp
+    if then is not _UNKNOWN_SIZE and otherwise is not _UNKNOWN_SIZE and _symbolic(then) == _symbolic(otherwise):
+        return _settle(_symbolic(then))
     if then is not _UNKNOWN_SIZE and otherwise is not _UNKNOWN_SIZE and condition.op in _EQUALITIES:
         # `b if a == b else a` (broadcast's `b if a == 1 else a`) is a either way
         if {_symbolic(then), _symbolic(otherwise)} == set(condition.operands):
             return otherwise if condition.op == "torch.aten.eq.int" else then
-    return _UNKNOWN_SIZE
+    if then is _UNKNOWN_SIZE or otherwise is _UNKNOWN_SIZE:
+        return _UNKNOWN_SIZE
+    return _settle(facts.select(condition.key(), _symbolic(then), _symbolic(otherwise)))
+
+
+# Conditions over at most this many sizes are decided case by case; each size's least
+# values, one by one, then the rest of its range.
+_CASE_SYMBOLS = 2
+_CASE_VALUES = 3
+
+
+def _truth(condition, range_of) -> bool | None:
+    """The condition's truth where each polynomial ranges over `range_of(p)`; None when
+    that leaves it open (float comparisons always do)."""
+    if isinstance(condition, bool):
+        return condition
+    if condition.op == "not":
+        inner = _truth(condition.operands[0], range_of)
+        return None if inner is None else not inner
+    if condition.op in ("and", "or"):
+        parts = [_truth(c, range_of) for c in condition.operands]
+        deciding = condition.op == "or"
+        if deciding in parts:
+            return deciding
+        return None if None in parts else not deciding
+    test = _COMPARISONS.get(condition.op)
+    if test is None:
+        return None
+    a, b = condition.operands
+    try:
+        return _decide(test, *range_of(a - b))
+    except GiveUp:
+        return None
+
+
+def _nonzero_parts(divisor: Polynomial) -> list[Polynomial]:
+    """What must not be 0 for `divisor` not to be: each symbol of a single term
+    (`64*a*b`: a, b), else the polynomial over the gcd of its coefficients."""
+    if len(divisor.terms) == 1:
+        ((monomial, _),) = divisor.terms.items()
+        return [Polynomial({(symbol,): 1}) for symbol in set(monomial)]
+    content = math.gcd(*divisor.terms.values())
+    return [divisor.exact_divide(Polynomial.constant(content)) or divisor]
+
+
+def _broadcast_pair(condition: _Condition) -> tuple[Polynomial, Polynomial] | None:
+    """(a, b) when `condition` is broadcast's `a != b and a != 1 and b != 1` (in any
+    order and nesting; `b != 1` is gone when b is a constant), else None."""
+    atoms = _conjuncts(condition)
+    if atoms is None or not all(a.op == "torch.aten.ne.int" for a in atoms):
+        return None
+    one = Polynomial.constant(1)
+    pairs = [tuple(a.operands) for a in atoms]
+    not_one = {p for p, q in pairs if q == one} | {q for p, q in pairs if p == one}
+    others = [(p, q) for p, q in pairs if one not in (p, q)]
+    if len(others) != 1:
+        return None
+    a, b = others[0]
+    needed = {x for x in (a, b) if x.constant_value() is None}
+    if not_one != needed or len(pairs) != 1 + len(needed):
+        return None
+    return a, b
+
+
+def _conjuncts(condition: _Condition) -> list | None:
+    if condition.op == "and":
+        parts = [_conjuncts(c) if isinstance(c, _Condition) else None for c in condition.operands]
+        return None if None in parts else [atom for part in parts for atom in part]
+    return [condition] if condition.op in _COMPARISONS else None
 
 
 def _is_size(value) -> bool:
@@ -530,6 +628,7 @@ class Evaluator:
         self._compiled: dict[str, _Function | None] = {}
         self._steps = 0
         self._entry = None  # the entry block of the evaluated op's function: its ranges
+        self._function_key = None  # and its asserted facts
         self._guards: list[Guard] = []
 
     def evaluate(self, op, unpack, kind: CalculationKind, symbol: str) -> Evaluation | None:
@@ -545,6 +644,10 @@ class Evaluator:
         self._guards = []
         function_op = enclosing_function(op)
         self._entry = function_op.regions[0].blocks[0] if function_op is not None else None
+        self._function_key = op_key(function_op) if function_op is not None else None
+        global _replacements
+        _replacements = dict(facts.replacements(self._function_key))
+        _divisors.clear()
         try:
             if len(operands) != len(parameters):
                 raise GiveUp
@@ -552,7 +655,9 @@ class Evaluator:
                 raise GiveUp  # reify passes no dtype then
             arguments = [_argument(v, p, kind) for v, p in zip(operands, parameters, strict=True)]
             (result,) = self._call(function, arguments)
-            return Evaluation(_split(result, outer, kind, unpack is not None), self._guards)
+            values = _split(result, outer, kind, unpack is not None)
+            self._guard_divisors()
+            return Evaluation(values, self._guards)
         except GiveUp:
             return None
         except (ArithmeticError, IndexError, TypeError, ValueError, RecursionError):
@@ -593,7 +698,7 @@ class Evaluator:
         return [environment[i] for i in block.yielded]
 
     def _if(self, values: list, branches: tuple, environment: list) -> list:
-        condition = values[0]
+        condition = self._assumed(values[0])
         if isinstance(condition, _Condition):
             return self._if_undecided(condition, *branches, environment)
         return self._run(branches[0] if condition else branches[1], environment, [])
@@ -604,16 +709,66 @@ class Evaluator:
         if then.raises is not None and otherwise.raises is not None:
             raise GiveUp  # raises either way: the greedy way reports it
         if then.raises is not None or otherwise.raises is not None:
+            decided = self._decide_by_cases(condition)
+            if decided is not None:
+                return self._run(then if decided else otherwise, environment, [])
             raises_on = then.raises is not None
             message = self._message(then if raises_on else otherwise, environment)
             if not is_overflow_check(message):
-                self._guards.append(Guard(condition, not raises_on, message))
+                self._guards.append(self._specialized(condition, raises_on, message))
             return self._run(otherwise if raises_on else then, environment, [])
         if not (then.pure and otherwise.pure):
             raise GiveUp
         chosen = self._run(then, environment, [])
         others = self._run(otherwise, environment, [])
         return [_choose(condition, a, b) for a, b in zip(chosen, others, strict=True)]
+
+    def _decide_by_cases(self, condition: _Condition) -> bool | None:
+        """A condition over at most `_CASE_SYMBOLS` sizes that is the same in every case:
+        each size is split into its least few values, one by one, and the rest of its range
+        (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1)."""
+        symbols = sorted(condition.symbols())
+        if not symbols or len(symbols) > _CASE_SYMBOLS:
+            return None
+        cases = [{}]
+        for symbol in symbols:
+            low, high = polynomial_range(Polynomial({(symbol,): 1}), self._entry)
+            low = 0 if low is None else low
+            pieces = [(v, v) for v in range(low, low + _CASE_VALUES) if high is None or v <= high]
+            if high is None or low + _CASE_VALUES <= high:
+                pieces.append((low + _CASE_VALUES, high))
+            cases = [{**case, symbol: piece} for case in cases for piece in pieces]
+        answers = {_truth(condition, lambda p, case=case: polynomial_range(p, self._entry, case)) for case in cases}
+        return answers.pop() if len(answers) == 1 and None not in answers else None
+
+    def _guard_divisors(self) -> None:
+        """A quotient by a symbolic size holds where the size is not 0: where the ranges
+        do not say so, that is a guard (TorchScript raises on it; so does PyTorch's op)."""
+        for divisor in {p for d in _divisors for p in _nonzero_parts(_symbolic(d))}:
+            try:
+                if _decide(operator.ne, *polynomial_range(_symbolic(divisor), self._entry)):
+                    continue
+            except GiveUp:
+                pass
+            condition = self._assumed(_Condition("torch.aten.ne.int", _symbolic(divisor), Polynomial.constant(0)))
+            if isinstance(condition, _Condition):
+                self._guards.append(Guard(condition, True, "division by zero in the shape calculation"))
+
+    def _specialized(self, condition: _Condition, raises_on: bool, message: str | None) -> Guard:
+        """The guard for a check. A broadcast check of two sizes neither known to be 1
+        (`a != b and a != 1 and b != 1` raises) is asserted as `a == b`, as torch.export
+        asserts it (its dynamic dims are at least 2): then one size stands for both, here
+        and, once asserted at the entry, in every later op."""
+        pair = _broadcast_pair(condition) if raises_on else None
+        if pair is None:
+            return Guard(condition, not raises_on, message)
+        a, b = pair
+        solved = facts.solve(a - b, _replacements)
+        if solved is not None:
+            _replacements[solved[0]] = solved[1]
+            for symbol, value in list(_replacements.items()):
+                _replacements[symbol] = value.substitute({solved[0]: solved[1]})
+        return Guard(_Condition("torch.aten.eq.int", a, b), True, message)
 
     def _message(self, raising: _Block, environment: list) -> str | None:
         """A raise's message: its compile-time text, or the string its block builds
@@ -656,7 +811,19 @@ class Evaluator:
         try:
             return [_decide(test, *polynomial_range(a - b, self._entry))]
         except GiveUp:
-            return [_Condition(name, a, b)]
+            return [self._assumed(_Condition(name, a, b))]
+
+    def _assumed(self, condition):
+        """A condition asserted at the function's entry is decided. It stays a guard of
+        the evaluation (asserted there already, so nothing is built), so an answer that
+        relies on it is not remembered for other functions."""
+        if not isinstance(condition, _Condition):
+            return condition
+        holds = facts.asserted(self._function_key, condition.key())
+        if holds is None:
+            return condition
+        self._guards.append(Guard(condition, holds, None))
+        return holds
 
     def _test(self, test, a, b) -> bool:
         if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
@@ -922,7 +1089,7 @@ def _described(value, kind: CalculationKind):
         raise GiveUp
     if not all(_is_size(d) and (not isinstance(d, int) or d >= 0) for d in value):
         raise GiveUp  # a negative dim is not a size: the greedy way leaves it unknown
-    return [None if d is _UNKNOWN_SIZE else d for d in value]
+    return [None if d is _UNKNOWN_SIZE else _settle(d) if isinstance(d, Polynomial) else d for d in value]
 
 
 def _dtype_code(value) -> int:
@@ -931,41 +1098,3 @@ def _dtype_code(value) -> int:
     return value
 
 
-# -- guards ------------------------------------------------------------------------------
-
-
-def _materialize_condition(condition: _Condition, arguments) -> ir.Value:
-    """The condition in ops every torch-mlir backend conversion lowers: int and float
-    comparisons, `__and__.bool`, `__or__.bool`, and `negation`'s forms of `not`."""
-    bool_type = ir.Type.parse("!torch.bool")
-    op, operands = condition.op, condition.operands
-    if op == "not":
-        return negation(_materialize_condition(operands[0], arguments))
-    if op in ("and", "or"):
-        both = [_materialize_condition(c, arguments) for c in operands]
-        name = "torch.aten.__and__.bool" if op == "and" else "torch.aten.__or__.bool"
-        return ir.Operation.create(name, results=[bool_type], operands=both).result
-    if op in _COMPARISONS:
-        both = [materialize(p, arguments) for p in operands]
-    else:
-        both = [_materialize_float(operands[0], arguments), make_constant(operands[1])]
-    return ir.Operation.create(op, results=[bool_type], operands=both).result
-
-
-def _materialize_float(polynomial: Polynomial, arguments) -> ir.Value:
-    """A product of sizes in float ops (`aten.Float.Scalar` of each size, `mul.float`):
-    the product in ints could wrap where the check is about to fail."""
-    float_type = ir.Type.parse("!torch.float")
-
-    def binary(name, lhs, rhs):
-        return ir.Operation.create(name, results=[float_type], operands=[lhs, rhs]).result
-
-    total = None
-    for monomial, coefficient in polynomial.terms.items():
-        term = make_constant(float(coefficient))
-        for factor in monomial:
-            size = materialize(Polynomial.symbol(*factor), arguments)
-            as_float = ir.Operation.create("torch.aten.Float.Scalar", results=[float_type], operands=[size]).result
-            term = binary("torch.aten.mul.float", term, as_float)
-        total = term if total is None else binary("torch.aten.add.float", total, term)
-    return make_constant(0.0) if total is None else total

@@ -28,7 +28,7 @@ from typing import ClassVar
 
 from torch_mlir import ir
 
-from torch_refine.calculations import dim_facts
+from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.purity import erase_if_dead, is_unused
 from torch_refine.calculations.symbols import user_functions
@@ -102,6 +102,14 @@ class RefinePipeline(ModulePass):
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
+        with facts.marking_guards():
+            self._refine(module)
+        if not self.keep_symbolic_dims:
+            dim_facts.strip_derived(module)
+        else:
+            dim_facts.strip(module, facts.MARKS)
+
+    def _refine(self, module) -> None:
         with instrumentation.stage("load library"):
             library = load_library(module, self.extra_library)
         propagate = PropagateControlFlow()
@@ -111,8 +119,12 @@ class RefinePipeline(ModulePass):
             round_name = f"round {round_index + 1}"
             with instrumentation.stage(round_name):
                 for kind in (SHAPE, DTYPE):
+                    replaced = facts.replacement_count()
                     deferred += refine(module, kind, library, self.runtime_asserts, memos[kind.name],
                                        self.explain, self.evaluate, LoopRounds(round_index == 0))
+                    if kind is SHAPE:
+                        refine_under_new_facts(module, library, self.runtime_asserts, memos[kind.name],
+                                               self.explain, self.evaluate, replaced)
                     instrumentation.after_stage(f"{round_name}/{kind.name}", module)
                 with module.context, instrumentation.stage("propagate"):
                     propagate.run(module)
@@ -138,10 +150,39 @@ class RefinePipeline(ModulePass):
         if self.explain:
             with module.context:
                 annotate(module, library.has_function)
-        if not self.keep_symbolic_dims:
-            dim_facts.strip_derived(module)
         if deferred:
             _strip_deferral_marks(module)
+
+
+def erase_checks_of(module, guard_ids: set) -> None:
+    """Erase the checks kept for ops since refined again (`facts.GUARD_OF`): asserts, and
+    raising Ifs whose results nothing uses; what only they used goes at clean-up."""
+    if not guard_ids:
+        return
+    found = []
+
+    def visit(op):
+        attributes = op.attributes
+        if facts.GUARD_OF in attributes and attributes[facts.GUARD_OF] in guard_ids:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    for op in found:
+        if all(not list(r.uses) for r in op.results):
+            op.erase()
+
+
+def refine_under_new_facts(module, library: Library, runtime_asserts: bool, memo: dict,
+                           explain: bool, evaluate: bool, replaced: int) -> None:
+    """Shapes again while equalities asserted during the last refinement replace symbols:
+    an op before the op whose check asserted `%arg1[0] == %arg0[0]` was refined without
+    it (a view of a dim read off the other input), and its dynamic dims may now be
+    known."""
+    while facts.replacement_count() != replaced:
+        replaced = facts.replacement_count()
+        refine(module, SHAPE, library, runtime_asserts, memo, explain, evaluate,
+               LoopRounds(False), revisit_dynamic=True)
 
 
 @dataclass
@@ -177,6 +218,7 @@ def refine(
     explain: bool = False,
     evaluate_constants: bool = True,
     rounds: LoopRounds | None = None,
+    revisit_dynamic: bool = False,
 ) -> int:
     """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
     a time in program order.
@@ -194,6 +236,8 @@ def refine(
     With timing on (`instrumentation`), reify, inline, simplify and drop are timed as
     stages of `kind`; with it off they are the plain functions. `rounds` decides per op
     whether its checks are kept (`LoopRounds`); returns how many ops it deferred.
+    `revisit_dynamic` also takes ops already refined with a dynamic dim (see
+    `refine_under_new_facts`).
     """
     with module.context, instrumentation.stage(kind.name):
         cloner = LibraryCloner(module, library)
@@ -217,7 +261,8 @@ def refine(
 
         views: dict[str, tuple] = {}
         wrapped = deferred = 0
-        for op, unpack, symbol in targets(module, kind, cloner):
+        obsolete: set = set()  # guard ids of ops refined again
+        for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic):
             only_checks = checks_only(op, unpack)  # no result to type: no evaluator, no facts
             described = [] if only_checks else list((op if unpack is None else unpack).operation.results)
             if symbol not in views:
@@ -226,6 +271,13 @@ def refine(
             deferred += runtime_asserts and not keep and kind.deferred_checks in op.operation.attributes
             use_evaluator = evaluate_op is not None and not only_checks
             evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if use_evaluator else None
+            if revisit_dynamic:
+                old_guards = facts.take_guard_id(op)
+                if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
+                    obsolete.add(old_guards)
+                elif old_guards is not None:
+                    op.operation.attributes[facts.GUARD_ID] = old_guards
+                continue  # the evaluator or nothing: the op's calculation ran before
             if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
                 continue
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
@@ -233,6 +285,7 @@ def refine(
             if simplify(calculate, prepare=inline, views=views[symbol]):
                 drop_calculation(calculate, keep)
         simplifier.finish()
+        erase_checks_of(module, obsolete - {None})
         _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
     return deferred
 

@@ -87,9 +87,11 @@ def reify(module: ir.Operation, kind: CalculationKind, library: Library, reify_r
     return len(found)
 
 
-def targets(module: ir.Operation, kind: CalculationKind, importer, reify_refined_ops: bool = False) -> list:
-    """(op, list unpack or None, library symbol) for each op to wrap, in program order."""
-    finder = _TargetFinder(kind, importer, reify_refined_ops)
+def targets(module: ir.Operation, kind: CalculationKind, importer, reify_refined_ops: bool = False,
+            revisit_dynamic: bool = False) -> list:
+    """(op, list unpack or None, library symbol) for each op to wrap, in program order;
+    with `revisit_dynamic`, also ops with a dynamic dim (facts asserted since may fix it)."""
+    finder = _TargetFinder(kind, importer, reify_refined_ops, revisit_dynamic)
     found: list = []
     for fn in user_functions(module):
         _collect(fn.regions[0], finder, found)
@@ -127,10 +129,11 @@ class _TargetFinder:
     many times, so the library lookup is made once per op name and the decision once per
     tuple of result types (types are uniqued: equal types hash alike)."""
 
-    def __init__(self, kind: CalculationKind, importer, reify_refined_ops: bool):
+    def __init__(self, kind: CalculationKind, importer, reify_refined_ops: bool, revisit_dynamic: bool = False):
         self._kind = kind
         self._importer = importer
         self._reify_refined_ops = reify_refined_ops
+        self._revisit_dynamic = revisit_dynamic
         self._symbols: dict[str, str | None] = {}
         self._decisions: dict[tuple, bool | str] = {}  # result types -> wrap, or _UNPACK
 
@@ -180,7 +183,8 @@ class _TargetFinder:
         is, through its unpack."""
         if any(_is_tensor_list(text) for text in texts):
             return _UNPACK if len(texts) == 1 else False
-        refined = [self._kind.is_refined(text) for text in texts if self._kind.describes(text)]
+        refined = [self._kind.is_refined(text) and not (self._revisit_dynamic and "?" in text)
+                   for text in texts if self._kind.describes(text)]
         return bool(refined) and (self._reify_refined_ops or not all(refined))
 
 

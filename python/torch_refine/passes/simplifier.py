@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir, rewrite
 
-from torch_refine.calculations import dim_facts, ranges
+from torch_refine.calculations import dim_facts, facts, ranges
 from torch_refine.calculations.kind import (
     BODY_YIELD_OPS,
     DTYPE,
@@ -210,11 +210,11 @@ class Simplifier:
         known = self._evaluated(evaluation, results)
         if known is None:
             return None
+        if evaluation.guards and keep_guards and not evaluation.assert_guards(op):
+            return None  # a guard reads a size nothing in reach carries
         self.statistics.evaluated += 1
         if not evaluation.guards or self.memoize_undecided:
             self.memo[key] = known
-        if evaluation.guards and keep_guards:
-            evaluation.assert_guards(op)
         if self.kind is SHAPE:
             dim_facts.remember(producer, evaluation.values, self.memo, key)
         return known
@@ -227,9 +227,8 @@ class Simplifier:
 
     def _evaluated(self, evaluation, results: list) -> list | None:
         """The facts of what the evaluator returned; None unless it decided every
-        described result (the greedy way then explains what it leaves unknown, and
-        which checks it keeps)."""
-        if evaluation is None or (self.record_blockers and evaluation.guards):
+        described result (the greedy way then explains what it leaves unknown)."""
+        if evaluation is None:
             return None
         values = evaluation.values
         if self.kind is SHAPE:
@@ -239,7 +238,7 @@ class Simplifier:
             facts = [None if v is None else _dtype_fact(v, r.type) for v, r in zip(values, results, strict=True)]
         if any(f is None for v, f in zip(values, facts, strict=True) if v is not None):
             return None
-        if self.record_blockers and not _complete(facts, self.kind):
+        if self.record_blockers and not _evaluated_completely(values, facts, self.kind):
             return None  # the greedy way says what blocked the rest
         return facts
 
@@ -257,14 +256,15 @@ class Simplifier:
             record_blocker(op, self.kind, text)
 
     def _range_signature(self, op) -> tuple:
-        """The ranges a calculation in `op`'s function may read (calculations/ranges.py)."""
+        """The ranges and replacements a calculation in `op`'s function may read
+        (calculations/ranges.py, calculations/facts.py)."""
         function = ranges.enclosing_function(op)
         if function is None:
             return ()
         key = op_key(function)
         if key not in self._range_signatures:
             self._range_signatures[key] = ranges.range_signature(function)
-        return self._range_signatures[key]
+        return self._range_signatures[key] + facts.replacement_signature(key)
 
     def _operand_fact(self, value: ir.Value) -> tuple | None:
         producer = defining_op(value)
@@ -390,6 +390,14 @@ class Simplifier:
 _BLOCKER = "explain.blocker"  # memo: (_BLOCKER, key) -> why the calculation left an unknown
 
 
+def _evaluated_completely(values: list, facts: list, kind: CalculationKind) -> bool:
+    """Whether an evaluation gave every result all the kind describes: a dynamic size as
+    a polynomial (over argument dims or computed sizes) is known, not a loss to explain."""
+    if kind is not SHAPE:
+        return _complete(facts, kind)
+    return all(v is not None and None not in v for v in values)
+
+
 def _complete(calculated: list, kind: CalculationKind) -> bool:
     """Whether every result got all the kind describes (all sizes, or a dtype)."""
     for fact in calculated:
@@ -482,8 +490,9 @@ def memo_key(wrapped, result_count: int, describe=None, views: tuple = (),
     operation = wrapped.operation
     parts: list = [operation.name, result_count, range_signature]
     attributes = operation.attributes  # iterating yields names; indexing, NamedAttributes
-    if len(attributes):
-        parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))
+    if len(attributes):  # the op's own; not refinement's marks (`torch_refine.*`)
+        parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes))
+                        if not attributes[i].name.startswith("torch_refine."))
     operands = list(operation.operands)
     if len(views) != len(operands):
         views = (None,) * len(operands)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, function_argument, tensor_dims
 from torch_refine.ir.constants import is_constant, make_constant
-from torch_refine.ir.polynomial import Polynomial, parse_polynomial
-from torch_refine.patterns.scalars import size_int_dim
+from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
+from torch_refine.patterns.scalars import negation, size_int_dim
 
 
 def size_from_symbols(op, rewriter):
@@ -32,6 +33,8 @@ def size_from_symbols(op, rewriter):
     polynomial = parse_polynomial(dims[dim])
     if function_argument(tensor) is not None and polynomial.constant_value() is None:
         return True  # an argument's size is its own symbol: nothing simpler
+    if any(is_computed(s) for monomial in polynomial.terms for s in monomial):
+        return True  # computed sizes are read where they are: nothing simpler
     arguments = _function_of(op).regions[0].blocks[0].arguments
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [materialize(polynomial, arguments)])
@@ -45,24 +48,115 @@ def _function_of(op):
     return parent
 
 
+class Unmaterializable(Exception):
+    """A computed size (`%sI`) that nothing at the insertion point carries."""
+
+
+class Sizes:
+    """Builds ints and conditions over symbolic sizes at the current insertion point and
+    location: argument dims as `aten.size.int` of the function's `arguments`, computed
+    sizes from what `carried` says holds them (symbol -> (tensor, dim), or (int, None) for
+    an int value), a defined symbol from its definition (calculations/facts.py) when
+    nothing carries it. A size nothing gives raises Unmaterializable; `available`
+    says so without building anything."""
+
+    def __init__(self, arguments, carried: dict | None = None) -> None:
+        self._arguments = arguments
+        self._carried = carried or {}
+
+    def available(self, polynomial: Polynomial) -> bool:
+        return all(self._symbol_available(s) for monomial in polynomial.terms for s in monomial)
+
+    def condition_available(self, key: tuple) -> bool:
+        return all(self.available(p) if isinstance(p, Polynomial) else
+                   not isinstance(p, tuple) or self.condition_available(p) for p in key[1:])
+
+    def _symbol_available(self, symbol) -> bool:
+        if not is_computed(symbol) or symbol in self._carried:
+            return True
+        definition = facts.definition(symbol)
+        if definition is None:
+            return False
+        if definition[0] == facts.FLOOR_DIVIDE:
+            return self.available(definition[1])
+        _, condition, then, otherwise = definition
+        return self.condition_available(condition) and self.available(then) and self.available(otherwise)
+
+    def int(self, polynomial: Polynomial) -> ir.Value:
+        total = None
+        for monomial, coefficient in polynomial.terms.items():
+            term = None if coefficient == 1 and monomial else make_constant(coefficient)
+            for symbol in monomial:
+                size = self._symbol(symbol)
+                term = size if term is None else _int_op("torch.aten.mul.int", term, size)
+            total = term if total is None else _int_op("torch.aten.add.int", total, term)
+        return make_constant(0) if total is None else total
+
+    def _symbol(self, symbol) -> ir.Value:
+        argument, dim, divisor = symbol
+        if not is_computed(symbol):
+            size = _int_op("torch.aten.size.int", self._arguments[argument], make_constant(dim))
+            return size if divisor == 1 else _int_op("torch.aten.floordiv.int", size, make_constant(divisor))
+        if symbol in self._carried:
+            value, dim = self._carried[symbol]
+            return value if dim is None else _int_op("torch.aten.size.int", value, make_constant(dim))
+        definition = facts.definition(symbol)
+        if definition is None:
+            raise Unmaterializable(symbol)
+        if definition[0] == facts.FLOOR_DIVIDE:
+            return _int_op("torch.aten.floordiv.int", self.int(definition[1]), make_constant(definition[2]))
+        # then * c + otherwise * (1 - c), c = int(condition): branch-free int arithmetic
+        _, condition, then, otherwise = definition
+        chosen = ir.Operation.create("torch.aten.Int.bool", results=[ir.Type.parse("!torch.int")],
+                                     operands=[self.condition(condition)]).result
+        rest = _int_op("torch.aten.sub.int", make_constant(1), chosen)
+        return _int_op("torch.aten.add.int", _int_op("torch.aten.mul.int", self.int(then), chosen),
+                       _int_op("torch.aten.mul.int", self.int(otherwise), rest))
+
+    def condition(self, key: tuple) -> ir.Value:
+        """A condition (its key: `(op, *operands)`, sub-conditions as keys) in ops every
+        torch-mlir backend conversion lowers: int and float comparisons, `__and__.bool`,
+        `__or__.bool`, and `negation`'s forms of `not`."""
+        op, operands = key[0], key[1:]
+        if op == "not":
+            return negation(self.condition(operands[0]))
+        if op in ("and", "or"):
+            both = [self.condition(c) for c in operands]
+            name = "torch.aten.__and__.bool" if op == "and" else "torch.aten.__or__.bool"
+            return ir.Operation.create(name, results=[ir.Type.parse("!torch.bool")], operands=both).result
+        if op in _COMPARISONS:
+            both = [self.int(p) for p in operands]
+        else:
+            both = [self._float(operands[0]), make_constant(operands[1])]
+        return ir.Operation.create(op, results=[ir.Type.parse("!torch.bool")], operands=both).result
+
+    def _float(self, polynomial: Polynomial) -> ir.Value:
+        """A product of sizes in float ops (`aten.Float.Scalar` of each size, `mul.float`):
+        the product in ints could wrap where the check is about to fail."""
+        total = None
+        for monomial, coefficient in polynomial.terms.items():
+            term = make_constant(float(coefficient))
+            for symbol in monomial:
+                size = self._symbol(symbol)
+                as_float = ir.Operation.create("torch.aten.Float.Scalar", results=[ir.Type.parse("!torch.float")],
+                                               operands=[size]).result
+                term = _float_op("torch.aten.mul.float", term, as_float)
+            total = term if total is None else _float_op("torch.aten.add.float", total, term)
+        return make_constant(0.0) if total is None else total
+
+
 def materialize(polynomial: Polynomial, arguments) -> ir.Value:
-    """`polynomial` in int ops on `aten.size.int` of the function `arguments` (its entry
-    block arguments), built at the current insertion point and location."""
-    int_type = ir.Type.parse("!torch.int")
+    """`polynomial` over argument dims in int ops on `aten.size.int` of the function
+    `arguments` (its entry block arguments), at the current insertion point and location."""
+    return Sizes(arguments).int(polynomial)
 
-    def binary(name, lhs, rhs):
-        return ir.Operation.create(name, results=[int_type], operands=[lhs, rhs]).result
 
-    total = None
-    for monomial, coefficient in polynomial.terms.items():
-        term = None if coefficient == 1 and monomial else make_constant(coefficient)
-        for argument, dim, divisor in monomial:
-            size = binary("torch.aten.size.int", arguments[argument], make_constant(dim))
-            if divisor != 1:
-                size = binary("torch.aten.floordiv.int", size, make_constant(divisor))
-            term = size if term is None else binary("torch.aten.mul.int", term, size)
-        total = term if total is None else binary("torch.aten.add.int", total, term)
-    return make_constant(0) if total is None else total
+def _int_op(name, lhs, rhs):
+    return ir.Operation.create(name, results=[ir.Type.parse("!torch.int")], operands=[lhs, rhs]).result
+
+
+def _float_op(name, lhs, rhs):
+    return ir.Operation.create(name, results=[ir.Type.parse("!torch.float")], operands=[lhs, rhs]).result
 
 
 # Ops whose result can be a constant when both operands are not (a product of two

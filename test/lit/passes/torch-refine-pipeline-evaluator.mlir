@@ -2,7 +2,8 @@
 // on the known arguments, so no calculation is built in the IR (0 calculations-simplified),
 // and keeps the checks the ranges do not decide as guards (1 guards-kept: an undecided
 // overflow check is none); each case is one the IR path had to take until the evaluator
-// learned it.
+// learned it. The broadcast asserts an equality; the ops with dynamic dims are then
+// refined again under it (8 memo hits, one more evaluation).
 
 // RUN: torch-refine-opt --torch-refine-pipeline --mlir-print-debuginfo --mlir-print-local-scope %s | filecheck %s
 // RUN: torch-refine-opt --torch-refine-pipeline --mlir-pass-statistics %s -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
@@ -11,8 +12,8 @@
 // STATS:       RefinePipeline
 // STATS-NEXT:    (S) {{ *}}0 calculations-simplified
 // STATS-NEXT:    (S) {{ *}}1 guards-kept
-// STATS-NEXT:    (S) {{ *}}0 memo-hits
-// STATS-NEXT:    (S) 18 ops-evaluated
+// STATS-NEXT:    (S) {{ *}}8 memo-hits
+// STATS-NEXT:    (S) 19 ops-evaluated
 
 // arange's bounds are Scalars (floats to its shape function): a size passed as one is the
 // size converted to float; the non-constant device is passed through unread; the size
@@ -67,19 +68,16 @@ func.func @neg_returns_from_a_loop(%arg0: !torch.vtensor<[?,8],f32>) -> !torch.v
   return %0 : !torch.vtensor
 }
 
-// Two batches nothing relates: the broadcast's check is undecided, so the evaluator keeps
-// it as a guard in front of the op, at the op's location, with the library's message; the
-// result dim is `b if a == 1 else a` on both sides of the check: unknown. The later tanh
-// passes that unknown dim through without reading it.
+// Two batches nothing relates: the broadcast's check is undecided. As torch.export does
+// (its dynamic dims are at least 2), the evaluator asserts them equal, once, at the
+// function's entry, at the op's location, with the check's text and condition; from then
+// on the second batch is the first, and the sum's batch is that symbol.
 // With runtime-asserts=false the guard is dropped and the types stay.
 // CHECK-LABEL: func.func @undecided_broadcast_is_guarded(
 // CHECK:         %[[A:.*]] = torch.aten.size.int %arg0, %{{.*}}
 // CHECK:         %[[B:.*]] = torch.aten.size.int %arg1, %{{.*}}
-// CHECK:         %[[DIFFERENT:.*]] = torch.aten.ne.int %[[A]], %[[B]]
-// CHECK:         torch.aten.__and__.bool %[[DIFFERENT]]
-// CHECK:         %[[FAILS:.*]] = torch.aten.__and__.bool
-// CHECK:         %[[OK:.*]] = torch.aten.ne.bool %[[FAILS]], %{{.*}}
-// CHECK:         torch.runtime.assert %[[OK]], "AssertionError: The size of tensor a {} must match the size of tensor b ({}) at non-singleton dimension {}" loc("model.py":7:1)
+// CHECK:         %[[SAME:.*]] = torch.aten.eq.int %[[A]], %[[B]]
+// CHECK:         torch.runtime.assert %[[SAME]], "aten.add.Tensor: The size of tensor a must match the size of tensor b at non-singleton dimension (requires %arg0[0] == %arg1[0])" loc("model.py":7:1)
 // CHECK:         %[[SUM:.*]] = torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>
 // CHECK:         torch.aten.tanh %[[SUM]] {{.*}} -> !torch.vtensor<[?,8],f32>
 // NOASSERT-LABEL: func.func @undecided_broadcast_is_guarded(

@@ -67,19 +67,26 @@ func.func @reshape_flattened_batch_back(%arg0: !torch.vtensor<[?,8,32],f32>) -> 
 
 // -----
 
-// No cancellation: the sizes come from another argument (whose dims may differ), or the
-// quotient still depends on the batch. Those dims stay dynamic; the second still gets a
-// symbolic dim. Broadcasting two arguments' batches is not decided either.
+// Broadcasting two arguments' batches asserts them equal (as torch.export does: its
+// dynamic dims are at least 2), once, at the function's entry; from then on the second
+// batch is the first in every op, the view before the add included. A later broadcast of
+// the same batches asserts nothing. A quotient that still depends on the batch stays a
+// symbolic dim.
 // CHECK-LABEL: func.func @no_cancellation(
-// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,?],f32>
+// CHECK:         %[[A:.*]] = torch.aten.size.int %arg0
+// CHECK:         %[[B:.*]] = torch.aten.size.int %arg1
+// CHECK:         %[[EQ:.*]] = torch.aten.eq.int %[[A]], %[[B]]
+// CHECK:         torch.runtime.assert %[[EQ]], "aten.add.Tensor: The size of tensor a must match the size of tensor b at non-singleton dimension (requires %arg0[0] == %arg1[0])"
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,32],f32>
 // CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[2,?],f32>
 // CHECK:         torch.aten.add.Tensor %arg0, %arg1, %{{.*}} -> !torch.vtensor<[?,32],f32>
+// CHECK:         torch.aten.sub.Tensor %arg1, %arg0, %{{.*}} -> !torch.vtensor<[?,32],f32>
 // KEEP-LABEL:  func.func @no_cancellation(
-// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["%arg1\[0\]", ""\]\]}}}
+// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "32"\]\]}}}
 // KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["2", "16\*%arg0\[0\]"\]\]}}}
-// KEEP-NOT:      torch_refine.dims
 // KEEP:          return
-func.func @no_cancellation(%arg0: !torch.vtensor<[?,32],f32>, %arg1: !torch.vtensor<[?,32],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor) {
+func.func @no_cancellation(%arg0: !torch.vtensor<[?,32],f32>, %arg1: !torch.vtensor<[?,32],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor) {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
   %int2 = torch.constant.int 2
@@ -90,7 +97,8 @@ func.func @no_cancellation(%arg0: !torch.vtensor<[?,32],f32>, %arg1: !torch.vten
   %halves = torch.prim.ListConstruct %int2, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
   %1 = torch.aten.view %arg0, %halves : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
   %2 = torch.aten.add.Tensor %arg0, %arg1, %int1 : !torch.vtensor<[?,32],f32>, !torch.vtensor<[?,32],f32>, !torch.int -> !torch.vtensor
-  return %0, %1, %2 : !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %3 = torch.aten.sub.Tensor %arg1, %arg0, %int1 : !torch.vtensor<[?,32],f32>, !torch.vtensor<[?,32],f32>, !torch.int -> !torch.vtensor
+  return %0, %1, %2, %3 : !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor
 }
 
 // -----
@@ -171,15 +179,17 @@ func.func @inputs_without_symbols(%ids: !torch.vtensor<[?,8],si64>, %mask: !torc
 
 // arange's size function computes ceil((end - 0.0) / 1.0) in doubles; on a size converted
 // to float that is the size again, so the range keeps the sequence symbol and the broadcast
-// against the input (rotary positions) keeps every dim. The guard compares the batch with
-// the sequence length, both still symbolic.
+// against the input (rotary positions) keeps every dim. The broadcast of the batch with
+// the sequence length asserts them equal at the entry (two dynamic sizes, neither known
+// to be 1); from then on the sequence length is the batch.
 // CHECK-LABEL: func.func @arange_of_a_size_keeps_its_symbol(
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires %arg0[0] == %arg0[1])"
 // CHECK:         torch.aten.arange %{{.*}} -> !torch.vtensor<[?],si64>
 // CHECK:         torch.aten.unsqueeze %{{.*}} -> !torch.vtensor<[?,1],si64>
 // CHECK:         torch.aten.add.Tensor %arg0, %{{.*}} -> !torch.vtensor<[?,?],si64>
 // KEEP-LABEL:  func.func @arange_of_a_size_keeps_its_symbol(
-// KEEP:          torch.aten.arange %{{.*}} {torch_refine.dims = {{\[\["%arg0\[1\]"\]\]}}}
-// KEEP:          torch.aten.unsqueeze %{{.*}} {torch_refine.dims = {{\[\["%arg0\[1\]", "1"\]\]}}}
+// KEEP:          torch.aten.arange %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]"\]\]}}}
+// KEEP:          torch.aten.unsqueeze %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "1"\]\]}}}
 func.func @arange_of_a_size_keeps_its_symbol(%arg0: !torch.vtensor<[?,?],si64>) -> !torch.vtensor {
   %int1 = torch.constant.int 1
   %none = torch.constant.none
@@ -217,13 +227,17 @@ func.func @export_ranges_decide_bounds(%arg0: !torch.vtensor<[?,?],si64>) -> !to
   return %1 : !torch.vtensor
 }
 
-// Without ranges the sequence length may exceed the buffer: the slice's size stays unknown.
-// The same ops in the same module must not reuse the result found with the ranges above.
+// Without ranges the sequence length may exceed the buffer: the slice's size is
+// `min(seq, 64)`, and the broadcast asserts it equal to the sequence length, once, at the
+// entry (the issue's `min(s, 512)` of a position embedding). The same ops in the same
+// module must not reuse the result found with the ranges above.
 // CHECK-LABEL: func.func @no_ranges_no_bound(
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires %arg0[1] == (64 if %arg0[1] >= 64 else %arg0[1]))"
 // CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[1,?],si64>
-// CHECK:         torch.runtime.assert
+// CHECK-NOT:     torch.runtime.assert
 // KEEP-LABEL:  func.func @no_ranges_no_bound(
-// KEEP-NOT:      torch_refine.dims = {{\[\["1", "%arg0\[1\]"\]\]}}
+// KEEP:          torch.runtime.assert
+// KEEP:          torch.aten.slice.Tensor {{.*}} {torch_refine.dims = {{\[\["1", "%arg0\[1\]"\]\]}}}
 // KEEP:          return
 func.func @no_ranges_no_bound(%arg0: !torch.vtensor<[?,?],si64>) -> !torch.vtensor {
   %int0 = torch.constant.int 0
@@ -293,10 +307,13 @@ func.func @no_overflow_guard_without_range(%arg0: !torch.vtensor<[?,1],f32>) -> 
 
 // Reductions over dims that are products of dynamic dims keep their size-1 dims, and the
 // broadcasts that follow keep the product: `x.view(b*s, -1).sum(0, keepdim=True)` is
-// [1,8], and `x - x.amax((0, 1), keepdim=True)` keeps [?,?,8]. The view keeps its guard:
-// with b*s == 0 the -1 cannot be inferred.
+// [1,8], and `x - x.amax((0, 1), keepdim=True)` keeps [?,?,8]. The view keeps its guards:
+// with b*s == 0 the -1 cannot be inferred (once per dim, at the entry; the amax needs the
+// same and asserts nothing more).
 // CHECK-LABEL: func.func @reductions_over_products_of_dynamic_dims(
-// CHECK:         torch.runtime.assert {{.*}} "AssertionError: invalid shape"
+// CHECK:         torch.runtime.assert {{.*}} "aten.view: division by zero in the shape calculation (requires %arg0[{{[01]}}] != 0)"
+// CHECK:         torch.runtime.assert {{.*}} "aten.view: division by zero in the shape calculation (requires %arg0[{{[01]}}] != 0)"
+// CHECK-NOT:     torch.runtime.assert
 // CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,8],f32>
 // CHECK:         torch.aten.sum.dim_IntList {{.*}} -> !torch.vtensor<[1,8],f32>
 // CHECK:         torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>

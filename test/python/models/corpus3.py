@@ -306,20 +306,30 @@ BY_NAME = {case.name: case for case in MODELS}
 LEVELS = ("raw", "core", "torch")
 # static; dynamic batch; dynamic batch and sequence length (or image size).
 DYNAMISMS = ("static", "batch", "batch+extent")
+# How a dynamic variant is imported: with its symbolic shape expressions (`symbolic`), or
+# without them (`plain`, torch-mlir's default: every `?` unrelated to every other).
+FORMS = ("symbolic", "plain")
+
+
+def forms(dynamism: str) -> tuple[str, ...]:
+    """A static program has one form: it has no symbolic shapes to import."""
+    return FORMS[:1] if dynamism == "static" else FORMS
 
 
 class NotApplicable(Exception):
     """The variant does not exist (a dynamism the model has no dim for)."""
 
 
-def export_texts(case: ModelCase, dynamism: str) -> dict[str, str]:
-    """The model's Torch-dialect module at every level (`LEVELS`) for one dynamism, as text
-    with locations; one torch.export serves the three levels. A level that fails maps to
-    the exception it raised (the caller records it); a failed export raises.
+def export_texts(case: ModelCase, dynamism: str) -> dict[tuple[str, str], str]:
+    """The model's Torch-dialect module at every level (`LEVELS`) and form (`forms`) for
+    one dynamism, as text with locations, by (level, form); one torch.export serves them
+    all. One that fails maps to the exception it raised (the caller records it); a failed
+    export raises.
 
-    Dynamic variants are imported with their symbolic shape expressions
-    (`torch.symbolic_int` with the export's ranges, `torch.bind_symbolic_shape`), as a user
-    who asks torch.export for dynamic dims would import them.
+    The `symbolic` form of a dynamic variant is imported with its symbolic shape
+    expressions (`torch.symbolic_int` with the export's ranges, `torch.bind_symbolic_shape`),
+    as a user who asks torch.export for dynamic dims would import them; the `plain` form
+    without them, as torch-mlir's `export_and_import` does by default.
     """
     if dynamism == "batch+extent" and not case.extent_dims:
         raise NotApplicable("the model has no sequence or image-size dim")
@@ -329,12 +339,13 @@ def export_texts(case: ModelCase, dynamism: str) -> dict[str, str]:
     # not become `wrap_with_set_grad_enabled` higher-order ops, which the importer lacks.
     with torch.no_grad():
         program = torch.export.export(model, inputs, dynamic_shapes=shapes)
-    texts: dict[str, str | BaseException] = {}
+    texts: dict[tuple[str, str], str | BaseException] = {}
     for level in LEVELS:
-        try:
-            texts[level] = _import(program, level, symbolic=shapes is not None)
-        except Exception as error:  # one level's failure does not hide the others
-            texts[level] = error
+        for form in forms(dynamism):
+            try:
+                texts[level, form] = _import(program, level, symbolic=form == "symbolic" and shapes is not None)
+            except Exception as error:  # one level's failure does not hide the others
+                texts[level, form] = error
     return texts
 
 

@@ -13,7 +13,7 @@ import traceback
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .corpus3 import BY_NAME, LEVELS, NotApplicable, export_texts
+from .corpus3 import BY_NAME, LEVELS, NotApplicable, export_texts, forms
 
 REPO = Path(__file__).resolve().parents[3]
 CACHE_DIR = REPO / "out" / "corpus"
@@ -33,6 +33,17 @@ class Outcome:
     # Values whose imported type PyTorch contradicts when the op is run (`_recheck`):
     # compared with what PyTorch computes, counted in `exact` when ours agrees.
     mistyped_by_import: int = 0
+    form: str = "symbolic"  # corpus3.FORMS
+    # Ops in the imported program and in the refined one (func.func, func.return and the
+    # module not counted), and the refined program's torch.runtime.asserts.
+    input_ops: int = 0
+    output_ops: int = 0
+    asserts: int = 0
+    # The refined program run (torch_refine.executor, types checked) at other sizes of its
+    # dynamic dims where PyTorch runs the model: how many runs, and what went wrong in
+    # each that failed (an assert that fired, a claimed type that did not hold).
+    runs: int = 0
+    run_failures: list[str] = field(default_factory=list)
     rows: list[dict] = field(default_factory=list)  # every non-exact value
 
     @property
@@ -40,11 +51,12 @@ class Outcome:
         return self.exact + self.partial + self.unknown + self.contradictions
 
 
-def cached_export(name: str, level: str, dynamism: str, cache_dir: Path = CACHE_DIR) -> str:
-    """The variant's IR text, exported once (with the other levels of the same dynamism); a
-    failure is cached too (as its reason) and raised again as ExportFailure."""
+def cached_export(name: str, level: str, dynamism: str, form: str = "symbolic",
+                  cache_dir: Path = CACHE_DIR) -> str:
+    """The variant's IR text, exported once (with the other levels and forms of the same
+    dynamism); a failure is cached too (as its reason) and raised again as ExportFailure."""
     cache_dir.mkdir(parents=True, exist_ok=True)
-    text_path, error_path = _cache_paths(cache_dir, name, level, dynamism)
+    text_path, error_path = _cache_paths(cache_dir, name, level, dynamism, form)
     if not text_path.exists() and not error_path.exists():
         _export_levels(name, dynamism, cache_dir)
     if error_path.exists():
@@ -52,18 +64,19 @@ def cached_export(name: str, level: str, dynamism: str, cache_dir: Path = CACHE_
     return text_path.read_text()
 
 
-def _cache_paths(cache_dir: Path, name: str, level: str, dynamism: str) -> tuple[Path, Path]:
-    stem = cache_dir / f"{name}-{level}-{dynamism}"
+def _cache_paths(cache_dir: Path, name: str, level: str, dynamism: str, form: str) -> tuple[Path, Path]:
+    suffix = "" if form == "symbolic" else f"-{form}"
+    stem = cache_dir / f"{name}-{level}-{dynamism}{suffix}"
     return stem.with_suffix(".mlir"), stem.with_suffix(".err")
 
 
 def _export_levels(name: str, dynamism: str, cache_dir: Path) -> None:
     try:
         texts = export_texts(BY_NAME[name], dynamism)
-    except Exception as error:  # any export failure is data, for every level
-        texts = dict.fromkeys(LEVELS, error)
-    for level, text in texts.items():
-        text_path, error_path = _cache_paths(cache_dir, name, level, dynamism)
+    except Exception as error:  # any export failure is data, for every level and form
+        texts = {(level, form): error for level in LEVELS for form in forms(dynamism)}
+    for (level, form), text in texts.items():
+        text_path, error_path = _cache_paths(cache_dir, name, level, dynamism, form)
         if isinstance(text, BaseException):
             _write(error_path, _reason(text))
         else:
@@ -86,10 +99,11 @@ def _write(path: Path, text: str) -> None:
     os.replace(partial, path)
 
 
-def measure(name: str, level: str, dynamism: str, cache_dir: Path = CACHE_DIR) -> Outcome:
-    outcome = Outcome(name, level, dynamism)
+def measure(name: str, level: str, dynamism: str, form: str = "symbolic",
+            cache_dir: Path = CACHE_DIR) -> Outcome:
+    outcome = Outcome(name, level, dynamism, form=form)
     try:
-        text = cached_export(name, level, dynamism, cache_dir)
+        text = cached_export(name, level, dynamism, form, cache_dir)
     except ExportFailure as failure:
         not_applicable = str(failure).startswith(NotApplicable.__name__)
         outcome.failure, outcome.stage = str(failure), "n/a" if not_applicable else "export"
@@ -137,7 +151,13 @@ def _compare(text: str, outcome: Outcome) -> None:
         erased = ir.Module.parse(text)
         erase_tensor_types(erased.operation)
     refined = torch_refine.refine(erased).module
+    if outcome.dynamism != "static":
+        _run_at_other_sizes(refined, outcome)
+    with truth.context:
+        outcome.input_ops = count_ops(truth.operation)
     with refined.context:
+        outcome.output_ops = count_ops(refined.operation)
+        outcome.asserts = count_ops(refined.operation, "torch.runtime.assert")
         library = loader.load(refined.context)
         explain.annotate(refined.operation, library.has_function, without_blockers=True)
         ours, _ = report.tensor_values(refined.operation)
@@ -175,6 +195,78 @@ def _count(outcome: Outcome, mine, true, op) -> None:
         "refined": mine.info.text(), "truth": true.info.text(),
         "reason": reason or _partial_reason(mine.info, true.info),
     })
+
+
+_NOT_COUNTED = ("builtin.module", "func.func", "func.return")
+
+
+def count_ops(module, name: str | None = None) -> int:
+    """The ops of a module (not the module, functions and returns), or those named `name`."""
+    from torch_mlir import ir
+
+    found = 0
+
+    def visit(op):
+        nonlocal found
+        found += op.name == name if name is not None else op.name not in _NOT_COUNTED
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
+
+
+# Other sizes of the dynamic dims than the example's (batch 2, sequence 8, image 32).
+_BATCHES = (3, 5)
+_TEXT_EXTENTS = (5, 12)
+_IMAGE_EXTENTS = (24, 40)
+
+
+def _run_at_other_sizes(refined, outcome: Outcome) -> None:
+    """Run `refined` where PyTorch runs the model at other sizes: no assert may fire and
+    every type must hold (issue 26's contradiction check at run time)."""
+    import torch
+
+    from torch_refine import executor
+
+    case = BY_NAME[outcome.model]
+    model, inputs = case.make()
+    extents = _IMAGE_EXTENTS if case.extent_step != 1 else _TEXT_EXTENTS
+    for batch, extent in zip(_BATCHES, extents, strict=True):
+        extent = extent if outcome.dynamism == "batch+extent" else None
+        sized = resized(case, inputs, batch, extent)
+        try:
+            with torch.no_grad():
+                model(*sized)
+        except Exception:  # PyTorch does not run it at these sizes: nothing to compare
+            continue
+        outcome.runs += 1
+        try:
+            executor.execute(refined, *sized, check_types=True)
+        except executor.TypeMismatchError as error:
+            outcome.run_failures.append(f"batch {batch}, extent {extent}: {str(error)[:300]}")
+        except executor.RaisedError as error:
+            outcome.run_failures.append(f"batch {batch}, extent {extent}: {error.message[:300]}")
+        except executor.ExecutionError:
+            outcome.runs -= 1  # an op the executor cannot run: no verdict
+
+
+def resized(case, inputs: tuple, batch: int, extent: int | None) -> tuple:
+    """The example inputs with `batch` rows and, given `extent`, that sequence length or
+    image size: rows and positions repeated, float inputs drawn afresh."""
+    import torch
+
+    generator = torch.Generator().manual_seed(1)
+    extent_dims = case.extent_dims or ((),) * len(inputs)
+    result = []
+    for tensor, batch_dims, dims in zip(inputs, case.batch_dims, extent_dims, strict=True):
+        for dim in batch_dims:
+            tensor = tensor.index_select(dim, torch.arange(batch) % tensor.shape[dim])
+        for dim in dims if extent is not None else ():
+            tensor = tensor.index_select(dim, torch.arange(extent) % tensor.shape[dim])
+        if tensor.is_floating_point():
+            tensor = torch.randn(tensor.shape, generator=generator, dtype=tensor.dtype)
+        result.append(tensor)
+    return tuple(result)
 
 
 def _tensor_result_ops(module) -> list:

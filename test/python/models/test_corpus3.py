@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from models.corpus3 import DYNAMISMS, LEVELS
+from models.corpus3 import DYNAMISMS, FORMS, LEVELS, forms
 from models.measure import CACHE_DIR, Outcome
 
 pytestmark = pytest.mark.corpus
@@ -31,15 +31,20 @@ def outcomes() -> list[Outcome]:
     return [Outcome(**record) for record in json.loads(OUTCOMES.read_text())]
 
 
+@pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("dynamism", DYNAMISMS)
 @pytest.mark.parametrize("level", LEVELS)
-def test_corpus_cell(outcomes, level, dynamism):
-    cell = [o for o in outcomes if o.level == level and o.dynamism == dynamism]
+def test_corpus_cell(outcomes, level, dynamism, form):
+    if form not in forms(dynamism):
+        pytest.skip(f"a {dynamism} program has no {form} form")
+    cell = [o for o in outcomes if o.level == level and o.dynamism == dynamism and o.form == form]
     assert cell, "the cell was not measured"
     refine_failures = [(o.model, o.failure) for o in cell if o.stage == "refine"]
     assert not refine_failures
     contradictions = [(o.model, row) for o in cell for row in o.rows if row.get("kind") == "contradictions"]
     assert not contradictions, contradictions[:10]
+    fired = [(o.model, f) for o in cell for f in o.run_failures]
+    assert not fired, fired[:10]
     values = sum(o.values for o in cell)
     exact = sum(o.exact for o in cell) / values if values else 1.0
     worst = sorted(cell, key=lambda o: o.exact / o.values if o.values else 1.0)[:5]

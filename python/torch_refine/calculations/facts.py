@@ -1,0 +1,201 @@
+"""The fact store: names for sizes the program computes, and the conditions asserted so far.
+
+**Computed sizes.** A dim that is no polynomial in the function's argument dims still has
+one value wherever its tensor exists: it gets a symbol of its own (`%sI`,
+`polynomial.is_computed`), so `view(x, [size(x, 0), 8, -1, 8])` cancels it as it cancels
+an argument dim. Two kinds:
+- a *fresh* symbol names one op result's dim (an unknown size the calculation yielded, or
+  a tensor no calculation describes). Nothing else is known of it but that it is a size.
+  It is never shared: memo entries keep the dim unknown, and each op gets its own.
+- a *defined* symbol names a function of other sizes: `then if condition else otherwise`
+  (`select`, when the condition is not decided) or `p // k` of a polynomial not divisible
+  by the constant `k` (`floor_divide`: a stride-2 convolution of an odd-or-even size). It
+  is a function of its definition, so every op that computes the same gets the same
+  symbol, and the memo may share it. Its range follows from its operands'.
+
+Symbols of either kind are function-relative like argument dims: `%s3` in two functions
+names the same expression of each function's own arguments.
+
+**Asserted conditions.** A guard asserted at a function's entry block holds for every op
+after it (`asserted`, `assume`): a later op needing the same condition does not assert it
+again, and an evaluation reading it takes it as decided.
+
+The store is process-wide; `forget_asserted` starts a pass run's conditions afresh (the
+symbols stay: memo entries may name them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+
+from torch_mlir import ir
+
+from torch_refine.ir.polynomial import Polynomial, Symbol
+
+# Defined symbols by definition, and each one's definition.
+_DEFINED: dict[tuple, Symbol] = {}
+_DEFINITIONS: dict[int, tuple] = {}
+_counter = 0
+
+# (function key, condition key) -> the truth asserted at the function's entry block.
+_ASSERTED: dict[tuple, bool] = {}
+
+# Marks the asserts (not their conditions) asserted at a function's entry, so the next one
+# goes after them; dim_facts.strip removes them with the dim facts.
+ENTRY_GUARD = "torch_refine.entry_guard"
+# A check kept in front of one op (an assert, or a raising If) carries the op's guard id
+# (`GUARD_ID` on the op): refined again under new facts, the op's old checks go.
+GUARD_OF = "torch_refine.guard_of"
+GUARD_ID = "torch_refine.guard_id"
+MARKS = (ENTRY_GUARD, GUARD_OF, GUARD_ID)
+_guard_ids = 0
+_marking = False  # only a pipeline that strips the marks again marks checks
+
+
+@contextlib.contextmanager
+def marking_guards():
+    global _marking
+    _marking = True
+    try:
+        yield
+    finally:
+        _marking = False
+
+
+def mark_guard(check, op) -> None:
+    """Mark `check` as kept for `op` (ir operations), inside `marking_guards`."""
+    global _guard_ids
+    if not _marking:
+        return
+    attributes = op.operation.attributes
+    if GUARD_ID not in attributes:
+        _guard_ids += 1
+        attributes[GUARD_ID] = _int_attribute(_guard_ids)
+    check.operation.attributes[GUARD_OF] = attributes[GUARD_ID]
+
+
+def take_guard_id(op) -> object | None:
+    """The op's guard id (an attribute), removed: checks kept from now on get a new one."""
+    attributes = op.operation.attributes
+    if GUARD_ID not in attributes:
+        return None
+    found = attributes[GUARD_ID]
+    del attributes[GUARD_ID]
+    return found
+
+
+def _int_attribute(value: int):
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+
+
+def _next_symbol() -> Symbol:
+    global _counter
+    _counter += 1
+    return (-_counter, 0, 1)
+
+
+def fresh() -> Polynomial:
+    """A symbol for one op result's dim that nothing else names."""
+    return Polynomial({(_next_symbol(),): 1})
+
+
+def _defined(definition: tuple) -> Polynomial:
+    symbol = _DEFINED.get(definition)
+    if symbol is None:
+        symbol = _DEFINED[definition] = _next_symbol()
+        _DEFINITIONS[-symbol[0]] = definition
+    return Polynomial({(symbol,): 1})
+
+
+def select(condition_key: tuple, then: Polynomial, otherwise: Polynomial) -> Polynomial:
+    """The symbol of `then if condition else otherwise`, the same for the same key."""
+    return _defined((SELECT, condition_key, then, otherwise))
+
+
+def floor_divide(dividend: Polynomial, divisor: int) -> Polynomial:
+    """The symbol of `dividend // divisor` (a positive constant)."""
+    return _defined((FLOOR_DIVIDE, dividend, divisor))
+
+
+SELECT, FLOOR_DIVIDE = "select", "floordiv"
+
+
+def definition(symbol: Symbol) -> tuple | None:
+    """`(SELECT, condition key, then, otherwise)` or `(FLOOR_DIVIDE, dividend, divisor)`
+    of a defined symbol; None for a fresh one."""
+    return _DEFINITIONS.get(-symbol[0])
+
+
+def asserted(function_key: int, condition_key: tuple) -> bool | None:
+    """The truth of a condition asserted at the function's entry, or None."""
+    return _ASSERTED.get((function_key, condition_key))
+
+
+def assume(function_key: int, condition_key: tuple, holds: bool) -> None:
+    """Record a condition asserted at the function's entry block (before every op that
+    relies on it)."""
+    _ASSERTED[(function_key, condition_key)] = holds
+
+
+def any_asserted() -> bool:
+    return bool(_ASSERTED)
+
+
+# function key -> symbol -> the polynomial it equals (over symbols not replaced).
+_REPLACEMENTS: dict[int, dict[Symbol, Polynomial]] = {}
+
+
+def replacements(function_key: int | None) -> dict[Symbol, Polynomial]:
+    return _REPLACEMENTS.get(function_key, {})
+
+
+def replacement_count() -> int:
+    """How many symbols are replaced, in all functions (grows when an equality is
+    asserted)."""
+    return sum(len(known) for known in _REPLACEMENTS.values())
+
+
+def replacement_signature(function_key: int | None) -> tuple:
+    """The function's replacements as data: part of memo keys (a calculation may read
+    them, and another function has others)."""
+    known = _REPLACEMENTS.get(function_key)
+    return tuple(sorted(known.items(), key=lambda item: item[0])) if known else ()
+
+
+def substitute(function_key: int | None, polynomial: Polynomial) -> Polynomial:
+    return polynomial.substitute(_REPLACEMENTS.get(function_key, {}))
+
+
+def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symbol, Polynomial] | None:
+    """`difference == 0` solved for one symbol that appears only in a term `±symbol`:
+    (symbol, what it equals); None when there is none."""
+    difference = difference.substitute(known)
+    candidates = []
+    for monomial, coefficient in difference.terms.items():
+        if len(monomial) != 1 or coefficient not in (1, -1):
+            continue
+        symbol = monomial[0]
+        if sum(symbol in m for m in difference.terms) == 1:
+            candidates.append((symbol[0] < 0, symbol, coefficient))
+    if not candidates:
+        return None
+    _, symbol, coefficient = max(candidates)
+    rest = difference - Polynomial({(symbol,): coefficient})
+    return symbol, rest * Polynomial.constant(-coefficient)
+
+
+def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
+    """Rely on `lhs == rhs` (asserted at the function's entry) from now on."""
+    known = _REPLACEMENTS.setdefault(function_key, {})
+    solved = solve(lhs - rhs, known)
+    if solved is None:
+        return
+    symbol, value = solved
+    for other, replacement in known.items():
+        known[other] = replacement.substitute({symbol: value})
+    known[symbol] = value
+
+
+def forget_asserted() -> None:
+    _ASSERTED.clear()
+    _REPLACEMENTS.clear()

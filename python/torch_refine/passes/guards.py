@@ -1,0 +1,156 @@
+"""Guards: asserting the conditions an evaluation relied on, each once per function.
+
+A guard of an op in its function's entry block whose sizes exist at the entry (argument
+dims, and select symbols over them) is asserted at the start of the entry block, after
+the guards asserted there before, and recorded in the fact store
+(calculations/facts.py): every later op of the function relies on it without asserting
+it again, and an evaluation that meets the condition takes it as decided. Any other guard
+(one reading a size only the op's operands carry, or of an op in a nested region, which
+may not run) is asserted in front of the op.
+
+A message names the op, the check (PyTorch's text without its `{}` placeholders) and the
+condition over the function's argument dims (`%argN[d]`) and computed sizes (`%sI`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from torch_mlir import ir
+
+from torch_refine.calculations import facts
+from torch_refine.calculations.dim_facts import express, tensor_dims
+from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.ir import types
+from torch_refine.ir.constants import op_key
+from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
+from torch_refine.passes.reify import _constructed_elements
+from torch_refine.patterns.scalars import negation
+from torch_refine.patterns.symbolic import Sizes
+
+ENTRY_GUARD = facts.ENTRY_GUARD
+
+
+def assert_guards(op, guards: list) -> bool:
+    """Assert `guards` (evaluator.Guard) for `op`; False, with nothing built, when a
+    guard reads a computed size that neither the entry nor `op`'s operands carry."""
+    function_op = enclosing_function(op)
+    entry = function_op.regions[0].blocks[0]
+    function_key = op_key(function_op)
+    at_entry_block = op.operation.block == entry
+    entry_sizes = Sizes(entry.arguments)
+    local_sizes = Sizes(entry.arguments, carried_sizes(op))
+    plans = []
+    for guard in guards:
+        key = guard.condition.key()
+        if at_entry_block and entry_sizes.condition_available(key):
+            plans.append((guard, key, True))
+        elif local_sizes.condition_available(key):
+            plans.append((guard, key, False))
+        else:
+            return False
+    for guard, key, hoisted in plans:
+        if facts.asserted(function_key, key) == guard.holds:
+            continue  # asserted at the entry, before every op that needs it
+        point = _after_entry_guards(entry) if hoisted else ir.InsertionPoint(op)
+        with point, op.location:
+            sizes = entry_sizes if hoisted else local_sizes
+            condition = sizes.condition(key)
+            if not guard.holds:
+                condition = negation(condition)
+            message = guard_message(op.operation.name, guard.message, key, guard.holds)
+            assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
+                                            attributes={"message": ir.StringAttr.get(message)})
+        if not hoisted:
+            facts.mark_guard(assertion, op)
+            continue
+        assertion.attributes[ENTRY_GUARD] = ir.UnitAttr.get()
+        facts.assume(function_key, key, guard.holds)
+        if key[0] == ("torch.aten.eq.int" if guard.holds else "torch.aten.ne.int"):
+            facts.add_equality(function_key, key[1], key[2])
+    return True
+
+
+def _after_entry_guards(entry: ir.Block) -> ir.InsertionPoint:
+    operations = list(entry.operations)
+    last = max((i for i, op in enumerate(operations) if ENTRY_GUARD in op.attributes), default=-1)
+    return ir.InsertionPoint(operations[last + 1])
+
+
+def carried_sizes(op) -> dict:
+    """The computed sizes `op`'s operands carry: symbol -> (tensor, dim) for a tensor's
+    dim, (int, None) for an int operand or list literal element that is that size."""
+    carried: dict = {}
+    for value in op.operation.operands:
+        text = str(value.type)
+        if types.is_tensor_type_text(text):
+            for dim, dim_text in enumerate(tensor_dims(value) or []):
+                _note(carried, parse_polynomial(dim_text) if dim_text else None, (value, dim))
+        elif text == "!torch.int":
+            _note(carried, express(value), (value, None))
+        elif text == "!torch.list<int>":
+            for element in _constructed_elements(value) or []:
+                _note(carried, express(element), (element, None))
+    return carried
+
+
+def _note(carried: dict, polynomial: Polynomial | None, source: tuple) -> None:
+    if polynomial is None or len(polynomial.terms) != 1:
+        return
+    ((monomial, coefficient),) = polynomial.terms.items()
+    if coefficient == 1 and len(monomial) == 1 and is_computed(monomial[0]):
+        carried.setdefault(monomial[0], source)
+
+
+_PLACEHOLDER = re.compile(r"\s*\(?\{\}\)?")
+
+
+def guard_message(op_name: str, check: str | None, key: tuple, holds: bool) -> str:
+    """`aten.add.Tensor: The size of tensor a must match ... (requires %arg0[0] == ...)`."""
+    text = _PLACEHOLDER.sub("", check) if check else "a check failed"
+    text = text.removeprefix("AssertionError: ")
+    condition = describe(key) if holds else f"not ({describe(key)})"
+    return f"{op_name.removeprefix('torch.')}: {text} (requires {condition})"
+
+
+_SYMBOLS = {
+    "torch.aten.eq.int": "==", "torch.aten.ne.int": "!=", "torch.aten.lt.int": "<",
+    "torch.aten.le.int": "<=", "torch.aten.gt.int": ">", "torch.aten.ge.int": ">=",
+    "torch.aten.eq.float": "==", "torch.aten.ne.float_int": "!=", "torch.aten.lt.float_int": "<",
+    "torch.aten.gt.float_int": ">", "torch.aten.ge.float_int": ">=", "torch.aten.lt.float": "<",
+    "torch.aten.gt.float": ">", "torch.aten.ge.float": ">=",
+}
+
+
+def describe(key: tuple) -> str:
+    """A condition key as text: `%arg0[0] == %arg1[0] or %arg0[0] == 1`."""
+    op, operands = key[0], key[1:]
+    if op == "not":
+        return f"not ({describe(operands[0])})"
+    if op in ("and", "or"):
+        return f" {op} ".join(_describe_part(c, op) for c in operands)
+    lhs, rhs = (_describe_polynomial(o) if isinstance(o, Polynomial) else repr(o) for o in operands)
+    return f"{lhs} {_SYMBOLS.get(op, op)} {rhs}"
+
+
+def _describe_polynomial(polynomial: Polynomial) -> str:
+    """The polynomial with each defined symbol (`%sI`) spelled out by its definition."""
+    return _COMPUTED.sub(lambda match: _describe_symbol(int(match[1])), format_polynomial(polynomial))
+
+
+_COMPUTED = re.compile(r"%s(\d+)")
+
+
+def _describe_symbol(number: int) -> str:
+    definition = facts.definition((-number, 0, 1))
+    if definition is None:
+        return f"%s{number}"
+    if definition[0] == facts.FLOOR_DIVIDE:
+        return f"({_describe_polynomial(definition[1])}) // {definition[2]}"
+    _, condition, then, otherwise = definition
+    return f"({_describe_polynomial(then)} if {describe(condition)} else {_describe_polynomial(otherwise)})"
+
+
+def _describe_part(key: tuple, parent: str) -> str:
+    text = describe(key)
+    return f"({text})" if key[0] in ("and", "or") and key[0] != parent else text

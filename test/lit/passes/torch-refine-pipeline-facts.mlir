@@ -1,0 +1,99 @@
+// RUN: torch-refine-opt --split-input-file --torch-refine-pipeline %s | filecheck %s
+
+// Facts (passes/guards.py, calculations/facts.py): a check the sizes do not decide is
+// asserted once, at the function's entry when its sizes exist there, and every later op
+// relies on it. Two layers broadcasting the same two inputs' batches: one assert, and the
+// equality makes the second batch the first, so the view of the second layer, which reads
+// the second input's batch, infers its -1 (under the view's own fact: a batch of 0 has
+// no -1 to infer).
+// CHECK-LABEL: func.func @fact_asserted_once(
+// CHECK:         %[[A:.*]] = torch.aten.size.int %arg0
+// CHECK:         %[[B:.*]] = torch.aten.size.int %arg1
+// CHECK:         %[[SAME:.*]] = torch.aten.eq.int %[[A]], %[[B]]
+// CHECK:         torch.runtime.assert %[[SAME]], "aten.add.Tensor: The size of tensor a must match the size of tensor b at non-singleton dimension (requires %arg0[0] == %arg1[0])"
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg0[0] != 0)"
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8,32],f32>
+// CHECK:         torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[?,8,32],f32>
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,8,4,8],f32>
+func.func @fact_asserted_once(%arg0: !torch.vtensor<[?,8,32],f32>, %arg1: !torch.vtensor<[?,8,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int4 = torch.constant.int 4
+  %int8 = torch.constant.int 8
+  %int-1 = torch.constant.int -1
+  %0 = torch.aten.add.Tensor %arg0, %arg1, %int1 : !torch.vtensor<[?,8,32],f32>, !torch.vtensor<[?,8,32],f32>, !torch.int -> !torch.vtensor
+  %1 = torch.aten.mul.Tensor %0, %arg1 : !torch.vtensor, !torch.vtensor<[?,8,32],f32> -> !torch.vtensor
+  %batch = torch.aten.size.int %arg1, %int0 : !torch.vtensor<[?,8,32],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %batch, %int8, %int-1, %int8 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %2 = torch.aten.view %1, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+
+// -----
+
+// A fact earlier facts imply is not asserted: a dynamic size broadcast against 5 is
+// asserted to be 5 (the first sum; torch.export's dynamic sizes are never 1), after which
+// the size is 5 and the same broadcast in the other order asserts nothing. A check of an
+// op in an If branch (which may not run) is asserted in front of it, not at the entry.
+// CHECK-LABEL: func.func @implied_and_nested(
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires %arg0[0] == 5)"
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[5],f32>
+// CHECK:         torch.aten.sub.Tensor {{.*}} -> !torch.vtensor<[5],f32>
+// CHECK:         torch.prim.If
+// CHECK:           torch.runtime.assert %{{.*}}, "aten.mul.Tensor: {{.*}} (requires %arg2[0] == 5)"
+// CHECK:           torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[5],f32>
+func.func @implied_and_nested(%arg0: !torch.vtensor<[?],f32>, %arg1: !torch.vtensor<[5],f32>, %arg2: !torch.vtensor<[?],f32>, %flag: !torch.bool) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor) {
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.add.Tensor %arg0, %arg1, %int1 : !torch.vtensor<[?],f32>, !torch.vtensor<[5],f32>, !torch.int -> !torch.vtensor
+  %1 = torch.aten.sub.Tensor %arg1, %arg0, %int1 : !torch.vtensor<[5],f32>, !torch.vtensor<[?],f32>, !torch.int -> !torch.vtensor
+  %2 = torch.prim.If %flag -> (!torch.vtensor) {
+    %3 = torch.aten.mul.Tensor %arg2, %arg1 : !torch.vtensor<[?],f32>, !torch.vtensor<[5],f32> -> !torch.vtensor
+    torch.prim.If.yield %3 : !torch.vtensor
+  } else {
+    %4 = torch.tensor_static_info_cast %arg1 : !torch.vtensor<[5],f32> to !torch.vtensor
+    torch.prim.If.yield %4 : !torch.vtensor
+  }
+  return %0, %1, %2 : !torch.vtensor, !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+// A view with an inferred dim divides by the product of the other sizes: where that may
+// be 0, the division's guard is asserted per size, once (`8*b` and `2*b` need the same
+// `b != 0`).
+// CHECK-LABEL: func.func @division_facts(
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg0[0] != 0)"
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,4,8],f32>
+// CHECK:         torch.aten.reshape {{.*}} -> !torch.vtensor<[?,2,16],f32>
+func.func @division_facts(%arg0: !torch.vtensor<[?,32],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %int8 = torch.constant.int 8
+  %int16 = torch.constant.int 16
+  %int-1 = torch.constant.int -1
+  %batch = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,32],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %batch, %int-1, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %arg0, %sizes : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
+  %other = torch.prim.ListConstruct %batch, %int2, %int-1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.reshape %arg0, %other : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
+  return %0, %1 : !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+// A value refined under the facts goes to `torch.bind_symbolic_shape` directly: the op
+// binds dims whatever the type says, so no cast back to the old type is needed.
+// CHECK-LABEL: func.func @bind_takes_the_refined_value(
+// CHECK:         %[[T:.*]] = torch.aten.tanh %arg0 {{.*}} -> !torch.vtensor<[?,8],f32>
+// CHECK:         torch.bind_symbolic_shape %[[T]], {{.*}} : !torch.vtensor<[?,8],f32>
+func.func @bind_takes_the_refined_value(%arg0: !torch.vtensor<[?,8],f32>) -> !torch.vtensor {
+  %s0 = torch.symbolic_int "s0" {min_val = 2, max_val = 64} : !torch.int
+  torch.bind_symbolic_shape %arg0, [%s0], affine_map<()[s0] -> (s0, 8)> : !torch.vtensor<[?,8],f32>
+  %0 = torch.aten.tanh %arg0 : !torch.vtensor<[?,8],f32> -> !torch.vtensor
+  torch.bind_symbolic_shape %0, [%s0], affine_map<()[s0] -> (s0, 8)> : !torch.vtensor
+  return %0 : !torch.vtensor
+}
