@@ -104,15 +104,15 @@ OPS_QUICK_GROUPS = 2
 
 def all_inputs(quick: bool, corpus3_models: tuple[str, ...] | None = None) -> list[Input]:
     from models.corpus import MODELS
-    from models.corpus3 import DYNAMISMS, LEVELS
+    from models.corpus3 import DYNAMISMS, LEVELS, forms
 
     inputs = [Input(EMPTY, "empty", 0)]
     variants = ("static",) if quick else ("static", "dynamic")
     inputs += [Input(f"{c.name}-{v}", "corpus", 0) for c in MODELS for v in variants]
     models = corpus3_models or (CORPUS3_QUICK if quick else CORPUS3_DEFAULT)
     dynamisms = ("static",) if quick else DYNAMISMS
-    inputs += [Input(c3_name(m, level, d), "c3", 0)
-               for m in models for level in LEVELS for d in dynamisms]
+    inputs += [Input(c3_name(m, level, d, f), "c3", 0)
+               for m in models for level in LEVELS for d in dynamisms for f in forms(d)]
     groups = len(ops_manifest()["groups"])
     inputs += [Input(f"ops-{k}", "ops", k)
                for k in range(min(groups, OPS_QUICK_GROUPS) if quick else groups)]
@@ -141,15 +141,17 @@ def corpus3_models(choice: str | None) -> tuple[str, ...] | None:
     return names
 
 
-def c3_name(model: str, level: str, dynamism: str) -> str:
-    return f"c3-{model}-{level}-{dynamism}"
+def c3_name(model: str, level: str, dynamism: str, form: str = "symbolic") -> str:
+    """`c3-<model>-<level>-<dynamism>`, `.plain` appended for the form imported without
+    symbolic shape expressions."""
+    return f"c3-{model}-{level}-{dynamism}" + ("" if form == "symbolic" else f".{form}")
 
 
-def c3_variant(item: Input) -> tuple[str, str, str]:
-    """(model, level, dynamism) of a `c3-<model>-<level>-<dynamism>` input (model names
-    have no `-`)."""
-    model, level, dynamism = item.name.removeprefix("c3-").split("-")
-    return model, level, dynamism
+def c3_variant(item: Input) -> tuple[str, str, str, str]:
+    """(model, level, dynamism, form) of a `c3_name` input (model names have no `-`)."""
+    model, level, variant = item.name.removeprefix("c3-").split("-")
+    dynamism, _, form = variant.partition(".")
+    return model, level, dynamism, form or "symbolic"
 
 
 def ensure_input(item: Input) -> tuple[Path, Path]:
@@ -943,8 +945,8 @@ def input_classes(results: list[dict]) -> list[tuple[str, list[dict]]]:
     c3 = [(r, r["input"].removeprefix("c3-").split("-")) for r in measured if r["series"] == "c3"]
     classes = [("corpus", [r for r in measured if r["series"] == "corpus"])]
     classes += [(f"c3 {level}", [r for r, parts in c3 if parts[1] == level]) for level in LEVELS]
-    classes += [(f"c3 {dynamism}", [r for r, parts in c3 if parts[2] == dynamism])
-                for dynamism in DYNAMISMS]
+    variants = [*DYNAMISMS, *(f"{d}.plain" for d in DYNAMISMS if d != "static")]
+    classes += [(f"c3 {variant}", [r for r, parts in c3 if parts[2] == variant]) for variant in variants]
     classes += [(series, [r for r in measured if r["series"] == series])
                 for series in ("ops", "blocks", "chain")]
     classes.append((f"large (over {LARGE_OPS:,} ops)",
@@ -1030,15 +1032,17 @@ def dynamism_ratios(results: list[dict]) -> dict[tuple[str, str], dict[str, dict
 def _dynamism_table(results: list[dict]) -> str:
     lines = [
         "Dynamic variants of the broad corpus against their static twins: median wall time "
-        "of the batch and of the batch+extent variant over the static one's, per tool:",
+        "of each dynamic variant (imported with symbolic shape expressions, and without them: "
+        "plain) over the static one's, per tool:",
         "",
-        "| model | level | torch-refine batch | torch-refine batch+extent | torch-mlir batch | "
-        "torch-mlir batch+extent |",
-        "|---|---|---:|---:|---:|---:|",
+        "| model | level | torch-refine batch | batch+extent | batch plain | batch+extent plain | "
+        "torch-mlir batch | batch+extent | batch plain | batch+extent plain |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
+    variants = ("batch", "batch+extent", "batch.plain", "batch+extent.plain")
     for (model, level), tools in dynamism_ratios(results).items():
-        cells = [_ratio(tools.get(tool, {}).get(dynamism))
-                 for tool in ("torch_refine", "torch_mlir") for dynamism in ("batch", "batch+extent")]
+        cells = [_ratio(tools.get(tool, {}).get(variant))
+                 for tool in ("torch_refine", "torch_mlir") for variant in variants]
         lines.append(f"| {model} | {level} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

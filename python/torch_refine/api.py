@@ -207,6 +207,7 @@ def refine(
     runtime_asserts: bool = True,
     max_iterations: int = 10,
     evaluate: bool = True,
+    broadcast_equal: bool = True,
 ) -> Refined:
     """Refine a Torch-dialect module in place (text is parsed in a new context first).
 
@@ -215,6 +216,9 @@ def refine(
     `torch_refine.library.compile_extra_library` to precompile it to MLIR).
     `evaluate=False` calculates every op in the IR instead of first running its library
     function on known arguments (the same types, slower; for debugging the passes).
+    `broadcast_equal=False` keeps a broadcast of two dynamic sizes open to either being 1
+    (its guard is `a == b or a == 1 or b == 1`, its size unknown) instead of asserting
+    them equal as torch.export does (docs/facts.md).
     Raises RefinementError for IR that does not parse or verify, and when a pass fails.
     """
     return _refine(
@@ -223,6 +227,7 @@ def refine(
         runtime_asserts=runtime_asserts,
         max_iterations=max_iterations,
         evaluate=evaluate,
+        broadcast_equal=broadcast_equal,
     )
 
 
@@ -232,10 +237,12 @@ def _refine(
     runtime_asserts: bool = True,
     max_iterations: int = 10,
     evaluate: bool = True,
+    broadcast_equal: bool = True,
 ) -> Refined:
     _check_options(extra_library, runtime_asserts, max_iterations)
-    if not isinstance(evaluate, bool):
-        raise TypeError(f"evaluate must be a bool, not {type(evaluate).__name__}")
+    for name, value in (("evaluate", evaluate), ("broadcast_equal", broadcast_equal)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
     # Options are data on the pass object, never spliced into pipeline text: a path
     # such as 'x.mlir" extra-library="evil.py' stays one (nonexistent) file name.
     pipeline_pass = passes.get(PIPELINE)(
@@ -243,6 +250,7 @@ def _refine(
         runtime_asserts=runtime_asserts,
         max_iterations=max_iterations,
         evaluate=evaluate,
+        broadcast_equal=broadcast_equal,
         explain=True,  # the report says why values stay unknown
     )
     with module.context:

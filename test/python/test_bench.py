@@ -170,4 +170,7 @@ def test_broad_corpus_choice():
     with pytest.raises(SystemExit, match="no model named nope"):
         bench.corpus3_models("llama,nope")
     assert bench.c3_variant(bench.Input(bench.c3_name("gru_loop", "core", "batch+extent"),
-                                        "c3", 0)) == ("gru_loop", "core", "batch+extent")
+                                        "c3", 0)) == ("gru_loop", "core", "batch+extent", "symbolic")
+    plain = bench.c3_name("bert", "raw", "batch", "plain")
+    assert plain == "c3-bert-raw-batch.plain"
+    assert bench.c3_variant(bench.Input(plain, "c3", 0)) == ("bert", "raw", "batch", "plain")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import contents, facts
 from torch_refine.calculations.lists import READ_ONLY_USERS
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
@@ -255,7 +255,9 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
     if name == "torch.constant.int":
         return Polynomial.constant(constant_value(value))
     if name == "torch.aten.Int.bool":
-        return _express_bool(producer.operands[0])
+        return _express_bool(producer.operands[0], cache, depth)
+    if name in _ELEMENT_READS:
+        return _express_element(producer.operands[0], cache)
     if name == "torch.aten.size.int":
         return _express_size(producer)
     if name == "torch.prim.If":
@@ -269,11 +271,35 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
     return handler(*operands)
 
 
-def _express_bool(value: ir.Value) -> Polynomial | None:
+def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
+    """A bool as 0 or 1: a constant, or an int comparison whose sides differ by a constant."""
     try:
         return Polynomial.constant(int(constant_value(value)))
     except NotConstant:
+        pass
+    producer = defining_op(value)
+    test = _COMPARISONS.get(producer.operation.name) if producer is not None else None
+    if test is None:
         return None
+    lhs, rhs = (express(v, cache, depth + 1) for v in producer.operands)
+    difference = None if lhs is None or rhs is None else (lhs - rhs).constant_value()
+    return None if difference is None else Polynomial.constant(int(test(difference)))
+
+
+_COMPARISONS = {
+    "torch.aten.eq.int": lambda d: d == 0, "torch.aten.ne.int": lambda d: d != 0,
+    "torch.aten.lt.int": lambda d: d < 0, "torch.aten.le.int": lambda d: d <= 0,
+    "torch.aten.gt.int": lambda d: d > 0, "torch.aten.ge.int": lambda d: d >= 0,
+}
+# Ops reading the one element of a tensor as an int (contents.py knows the tensor).
+_ELEMENT_READS = ("torch.aten.item", "torch.aten.Int.Tensor", "torch.aten.IntImplicit")
+
+
+def _express_element(tensor: ir.Value, cache: dict) -> Polynomial | None:
+    known = contents.Reader(express, tensor_dims, cache).contents(tensor)
+    if known is None or len(known.elements) != 1:
+        return None
+    return known.elements[0]
 
 
 def _express_size(size_op) -> Polynomial | None:
@@ -281,8 +307,13 @@ def _express_size(size_op) -> Polynomial | None:
         dim = constant_value(size_op.operands[1])
     except NotConstant:
         return None
+    info = types.parse(size_op.operands[0].type)
+    if info is None or info.sizes is None or not isinstance(dim, int) or not -info.rank <= dim < info.rank:
+        return None
+    if info.sizes[dim] is not None:
+        return Polynomial.constant(info.sizes[dim])
     dims = tensor_dims(size_op.operands[0])
-    if dims is None or not isinstance(dim, int) or not -len(dims) <= dim < len(dims):
+    if dims is None or len(dims) != info.rank:
         return None
     return parse_polynomial(dims[dim])
 
@@ -306,10 +337,13 @@ def _remainder(a: Polynomial, b: Polynomial) -> Polynomial | None:
 
 
 def _floordiv(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    """`a // b`: exact, or by a positive constant the symbol of that division (the one the
+    evaluator names it by, calculations/facts.py)."""
     divisor = b.constant_value()
-    if divisor is not None:
-        return a.floor_divide(divisor)
-    return a.exact_divide(b)
+    if divisor is None:
+        return a.exact_divide(b)
+    quotient = a.floor_divide(divisor)
+    return facts.floor_divide(a, divisor) if quotient is None and divisor > 0 else quotient
 
 
 _ARITHMETIC = {

@@ -62,6 +62,19 @@ def marking_guards():
         _marking = False
 
 
+_ENTRY_GUARDS: list[tuple[tuple, bool]] = []  # by id: the condition key and its truth
+
+
+def entry_guard_id(key: tuple, holds: bool) -> int:
+    """The id an entry guard's mark carries (`ENTRY_GUARD`): it names its condition."""
+    _ENTRY_GUARDS.append((key, holds))
+    return len(_ENTRY_GUARDS) - 1
+
+
+def entry_guard(identifier: int) -> tuple[tuple, bool]:
+    return _ENTRY_GUARDS[identifier]
+
+
 def mark_guard(check, op) -> None:
     """Mark `check` as kept for `op` (ir operations), inside `marking_guards`."""
     global _guard_ids
@@ -196,6 +209,26 @@ def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
     known[symbol] = value
 
 
+_broadcast_equal = True
+
+
+@contextlib.contextmanager
+def broadcasting(equal: bool):
+    """Within: whether a broadcast of two sizes neither known to be 1 is asserted as their
+    equality (torch.export's rule), or as `equal, or one of them 1`."""
+    global _broadcast_equal
+    before, _broadcast_equal = _broadcast_equal, equal
+    try:
+        yield
+    finally:
+        _broadcast_equal = before
+
+
+def broadcast_equal() -> bool:
+    return _broadcast_equal
+
+
 def forget_asserted() -> None:
     _ASSERTED.clear()
     _REPLACEMENTS.clear()
+    _ENTRY_GUARDS.clear()

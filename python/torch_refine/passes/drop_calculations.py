@@ -47,6 +47,7 @@ from torch_refine.ir.constants import make_constant, op_key, string_text
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import enclosing_ops
 from torch_refine.passes.base import ModulePass, PassFailure
+from torch_refine.passes.guards import check_message
 from torch_refine.passes.propagate_control_flow import under_assumption
 from torch_refine.patterns.lists import ancestor_in
 from torch_refine.patterns.scalars import negation
@@ -285,7 +286,7 @@ def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, cleanup: lis
     assertion = ir.Operation.create(
         "torch.runtime.assert",
         operands=[condition],
-        attributes={"message": ir.StringAttr.get(guard.message)},
+        attributes={"message": ir.StringAttr.get(check_message(wrapped_op.operation.name, guard.message))},
         loc=guard.location,
         ip=ip,
     )

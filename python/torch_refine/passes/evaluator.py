@@ -23,6 +23,7 @@ and an unknown size for two different sizes; anything else that reads a conditio
 
 from __future__ import annotations
 
+import itertools
 import math
 import operator
 import weakref
@@ -258,6 +259,11 @@ class Evaluation:
         return guards.assert_guards(op, self.guards)
 
 
+def _copied(value):
+    """A list and the lists in it copied (the evaluator's lists hold ints, sizes and lists)."""
+    return [_copied(v) for v in value] if isinstance(value, list) else value
+
+
 def _not(value):
     if isinstance(value, _Condition):
         return value.operands[0] if value.op == "not" else _Condition("not", value)
@@ -280,6 +286,8 @@ def _choose(condition: _Condition, then, otherwise):
         return then
     if isinstance(then, (bool, _Condition)) and isinstance(otherwise, (bool, _Condition)):
         return _connect("or", _connect("and", condition, then), _connect("and", _not(condition), otherwise))
+    if isinstance(then, list) and isinstance(otherwise, list) and len(then) == len(otherwise):
+        return [_choose(condition, a, b) for a, b in zip(then, otherwise, strict=True)]
     if not (_is_size(then) and _is_size(otherwise)):
         raise GiveUp
     if then is not _UNKNOWN_SIZE and otherwise is not _UNKNOWN_SIZE and _symbolic(then) == _symbolic(otherwise):
@@ -299,28 +307,107 @@ _CASE_SYMBOLS = 2
 _CASE_VALUES = 3
 
 
-def _truth(condition, range_of) -> bool | None:
-    """The condition's truth where each polynomial ranges over `range_of(p)`; None when
-    that leaves it open (float comparisons always do)."""
-    if isinstance(condition, bool):
-        return condition
-    if condition.op == "not":
-        inner = _truth(condition.operands[0], range_of)
-        return None if inner is None else not inner
-    if condition.op in ("and", "or"):
-        parts = [_truth(c, range_of) for c in condition.operands]
-        deciding = condition.op == "or"
-        if deciding in parts:
-            return deciding
-        return None if None in parts else not deciding
-    test = _COMPARISONS.get(condition.op)
+def _truth(key: tuple, range_of) -> bool | None:
+    """A condition's truth (its key, `_Condition.key`) where each polynomial ranges over
+    `range_of(p)`; None when that leaves it open. Comparisons the ranges do not decide are
+    free bools (at most `_FREE_ATOMS`): `a or (not a and b)` with b decided true holds
+    whatever a is. Float comparisons are always free."""
+    atoms = _atoms(key)
+    known = {atom: _atom_truth(atom, range_of) for atom in atoms}
+    free = [atom for atom, value in known.items() if value is None]
+    if len(free) > _FREE_ATOMS:
+        return None
+    answers = set()
+    for values in itertools.product((False, True), repeat=len(free)):
+        answers.add(_value(key, {**known, **dict(zip(free, values, strict=True))}))
+        if len(answers) > 1:
+            return None
+    return answers.pop()
+
+
+_FREE_ATOMS = 6
+
+
+def _atoms(key) -> set:
+    if isinstance(key, bool):
+        return set()
+    if key[0] in ("not", "and", "or"):
+        return set().union(*(_atoms(part) for part in key[1:]))
+    return {key}
+
+
+def _atom_truth(atom: tuple, range_of) -> bool | None:
+    test = _COMPARISONS.get(atom[0])
     if test is None:
         return None
-    a, b = condition.operands
+    a, b = atom[1:]
     try:
         return _decide(test, *range_of(a - b))
     except GiveUp:
         return None
+
+
+def _value(key, values: dict) -> bool:
+    if isinstance(key, bool):
+        return key
+    op = key[0]
+    if op == "not":
+        return not _value(key[1], values)
+    if op == "and":
+        return all(_value(part, values) for part in key[1:])
+    if op == "or":
+        return any(_value(part, values) for part in key[1:])
+    return values[key]
+
+
+def decide_by_cases(key: tuple, entry) -> bool | None:
+    """A condition over at most `_CASE_SYMBOLS` sizes that is the same in every case: each
+    size is split into its least few values, one by one, and the rest of its range
+    (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1)."""
+    symbols = sorted(_key_symbols(key))
+    if not symbols or len(symbols) > _CASE_SYMBOLS:
+        return None
+    cases = [{}]
+    for symbol in symbols:
+        low, high = polynomial_range(Polynomial({(symbol,): 1}), entry)
+        low = 0 if low is None else low
+        pieces = [(v, v) for v in range(low, low + _CASE_VALUES) if high is None or v <= high]
+        if high is None or low + _CASE_VALUES <= high:
+            pieces.append((low + _CASE_VALUES, high))
+        cases = [{**case, symbol: piece} for case in cases for piece in pieces]
+    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, case)) for case in cases}
+    return answers.pop() if len(answers) == 1 and None not in answers else None
+
+
+def _key_symbols(key: tuple) -> set:
+    found = set()
+    for operand in key[1:]:
+        if isinstance(operand, tuple):
+            found |= _key_symbols(operand)
+        elif isinstance(operand, Polynomial):
+            found |= operand.symbols()
+    return found
+
+
+def _substituted(key: tuple, replacements: dict) -> tuple:
+    return (key[0], *(_substituted(o, replacements) if isinstance(o, tuple) else
+                      o.substitute(replacements) if isinstance(o, Polynomial) else o for o in key[1:]))
+
+
+def prune_implied_guards(module) -> None:
+    """Erase the guards asserted at a function's entry that the function's equalities,
+    asserted since, imply (`96*a*b == 96*c*d` once `c == a` and `d == b` are): each was
+    needed by an op refined before those equalities, or the same as one kept (`b != 0`
+    once `b` is `a` and `a != 0` is asserted). The equalities themselves stay."""
+    kept = set()
+    for function_key, entry, assertion, key, holds in guards.entry_guards(module):
+        if guards.defines_replacement(key, holds):
+            continue
+        key = _substituted(key, facts.replacements(function_key))
+        if (function_key, key, holds) in kept or decide_by_cases(key, entry) is holds:
+            assertion.erase()
+        else:
+            kept.add((function_key, key, holds))
 
 
 def _nonzero_parts(divisor: Polynomial) -> list[Polynomial]:
@@ -709,7 +796,7 @@ class Evaluator:
         if then.raises is not None and otherwise.raises is not None:
             raise GiveUp  # raises either way: the greedy way reports it
         if then.raises is not None or otherwise.raises is not None:
-            decided = self._decide_by_cases(condition)
+            decided = decide_by_cases(condition.key(), self._entry)
             if decided is not None:
                 return self._run(then if decided else otherwise, environment, [])
             raises_on = then.raises is not None
@@ -718,28 +805,31 @@ class Evaluator:
                 self._guards.append(self._specialized(condition, raises_on, message))
             return self._run(otherwise if raises_on else then, environment, [])
         if not (then.pure and otherwise.pure):
-            raise GiveUp
+            return self._both_branches(condition, then, otherwise, environment)
         chosen = self._run(then, environment, [])
         others = self._run(otherwise, environment, [])
         return [_choose(condition, a, b) for a, b in zip(chosen, others, strict=True)]
 
-    def _decide_by_cases(self, condition: _Condition) -> bool | None:
-        """A condition over at most `_CASE_SYMBOLS` sizes that is the same in every case:
-        each size is split into its least few values, one by one, and the rest of its range
-        (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1)."""
-        symbols = sorted(condition.symbols())
-        if not symbols or len(symbols) > _CASE_SYMBOLS:
-            return None
-        cases = [{}]
-        for symbol in symbols:
-            low, high = polynomial_range(Polynomial({(symbol,): 1}), self._entry)
-            low = 0 if low is None else low
-            pieces = [(v, v) for v in range(low, low + _CASE_VALUES) if high is None or v <= high]
-            if high is None or low + _CASE_VALUES <= high:
-                pieces.append((low + _CASE_VALUES, high))
-            cases = [{**case, symbol: piece} for case in cases for piece in pieces]
-        answers = {_truth(condition, lambda p, case=case: polynomial_range(p, self._entry, case)) for case in cases}
-        return answers.pop() if len(answers) == 1 and None not in answers else None
+    def _both_branches(self, condition: _Condition, then: _Block, otherwise: _Block, environment: list) -> list:
+        """An If whose branches check (or call, or mutate lists): each branch runs on a copy
+        of the lists it may change; where one changed a list that exists outside it, give up.
+        A guard of a branch holds only where the branch runs: `not condition or guard`; an
+        equality it asserts replaces symbols only inside it."""
+        original, replacements, guards = list(environment), dict(_replacements), self._guards
+        results = []
+        for block, taken in ((then, condition), (otherwise, _not(condition))):
+            environment[:] = [_copied(v) for v in original]
+            self._guards = []
+            results.append(self._run(block, environment, []))
+            if any(isinstance(v, list) and v != environment[i] for i, v in enumerate(original)):
+                raise GiveUp  # the branch changed a list the code after the If may read
+            guards.extend(Guard(_connect("or", _not(taken), g.condition if g.holds else _not(g.condition)),
+                                True, g.message) for g in self._guards)
+            _replacements.clear()
+            _replacements.update(replacements)
+        environment[:] = original
+        self._guards = guards
+        return [_choose(condition, a, b) for a, b in zip(*results, strict=True)]
 
     def _guard_divisors(self) -> None:
         """A quotient by a symbolic size holds where the size is not 0: where the ranges
@@ -759,7 +849,7 @@ class Evaluator:
         (`a != b and a != 1 and b != 1` raises) is asserted as `a == b`, as torch.export
         asserts it (its dynamic dims are at least 2): then one size stands for both, here
         and, once asserted at the entry, in every later op."""
-        pair = _broadcast_pair(condition) if raises_on else None
+        pair = _broadcast_pair(condition) if raises_on and facts.broadcast_equal() else None
         if pair is None:
             return Guard(condition, not raises_on, message)
         a, b = pair

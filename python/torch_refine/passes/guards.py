@@ -8,7 +8,7 @@ it again, and an evaluation that meets the condition takes it as decided. Any ot
 (one reading a size only the op's operands carry, or of an op in a nested region, which
 may not run) is asserted in front of the op.
 
-A message names the op, the check (PyTorch's text without its `{}` placeholders) and the
+A message names the op, the check (PyTorch's text, its `{}` placeholders as `?`) and the
 condition over the function's argument dims (`%argN[d]`) and computed sizes (`%sI`).
 """
 
@@ -64,11 +64,31 @@ def assert_guards(op, guards: list) -> bool:
         if not hoisted:
             facts.mark_guard(assertion, op)
             continue
-        assertion.attributes[ENTRY_GUARD] = ir.UnitAttr.get()
+        assertion.attributes[ENTRY_GUARD] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                                facts.entry_guard_id(key, guard.holds))
         facts.assume(function_key, key, guard.holds)
-        if key[0] == ("torch.aten.eq.int" if guard.holds else "torch.aten.ne.int"):
+        if defines_replacement(key, guard.holds):
             facts.add_equality(function_key, key[1], key[2])
     return True
+
+
+def defines_replacement(key: tuple, holds: bool) -> bool:
+    """Whether an asserted condition is an equality the fact store solves into a
+    replacement."""
+    return key[0] == ("torch.aten.eq.int" if holds else "torch.aten.ne.int")
+
+
+def entry_guards(module: ir.Operation) -> list:
+    """(function key, entry block, assert op, condition key, truth) of each guard asserted
+    at a function's entry in this run."""
+    found = []
+    for function in (op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"):
+        entry = function.regions[0].blocks[0]
+        for op in entry.operations:
+            if ENTRY_GUARD in op.attributes:
+                key, holds = facts.entry_guard(ir.IntegerAttr(op.attributes[ENTRY_GUARD]).value)
+                found.append((op_key(function), entry, op, key, holds))
+    return found
 
 
 def _after_entry_guards(entry: ir.Block) -> ir.InsertionPoint:
@@ -102,15 +122,20 @@ def _note(carried: dict, polynomial: Polynomial | None, source: tuple) -> None:
         carried.setdefault(monomial[0], source)
 
 
-_PLACEHOLDER = re.compile(r"\s*\(?\{\}\)?")
+_PLACEHOLDER = re.compile(r"\{\}")
 
 
 def guard_message(op_name: str, check: str | None, key: tuple, holds: bool) -> str:
     """`aten.add.Tensor: The size of tensor a must match ... (requires %arg0[0] == ...)`."""
-    text = _PLACEHOLDER.sub("", check) if check else "a check failed"
-    text = text.removeprefix("AssertionError: ")
     condition = describe(key) if holds else f"not ({describe(key)})"
-    return f"{op_name.removeprefix('torch.')}: {text} (requires {condition})"
+    return f"{check_message(op_name, check)} (requires {condition})"
+
+
+def check_message(op_name: str, check: str | None) -> str:
+    """`aten.view: invalid shape`: the op and the check's text, its `{}` placeholders as
+    `?` (the values are known only at run time), without Python's exception name."""
+    text = _PLACEHOLDER.sub("?", check) if check else "a check failed"
+    return f"{op_name.removeprefix('torch.')}: {text.removeprefix('AssertionError: ')}"
 
 
 _SYMBOLS = {

@@ -36,12 +36,13 @@ from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass
 from torch_refine.passes.drop_calculations import drop
-from torch_refine.passes.evaluator import evaluator_for
+from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
 )
+from torch_refine.passes.known_values import fold_tensor_reads
 from torch_refine.passes.propagate_control_flow import (
     PropagateControlFlow,
     in_unsettled_loop,
@@ -61,11 +62,13 @@ class ShapePipeline(ModulePass):
     runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
     evaluate: bool = True  # run library functions on known arguments before calculating in IR
+    broadcast_equal: bool = True  # a broadcast of two dynamic sizes asserts them equal (torch.export's rule)
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
         library = load_library(module, self.extra_library)
-        refine(module, SHAPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
+        with facts.broadcasting(self.broadcast_equal):
+            refine(module, SHAPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
         erase_unused_library_functions(module)
         if not self.keep_symbolic_dims:
             dim_facts.strip_derived(module)
@@ -99,10 +102,11 @@ class RefinePipeline(ModulePass):
     keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
     explain: bool = False  # say why values stay unknown or partial (docs/explain.md)
     evaluate: bool = True  # run library functions on known arguments before calculating in IR
+    broadcast_equal: bool = True  # a broadcast of two dynamic sizes asserts them equal (torch.export's rule)
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
-        with facts.marking_guards():
+        with facts.marking_guards(), facts.broadcasting(self.broadcast_equal):
             self._refine(module)
         if not self.keep_symbolic_dims:
             dim_facts.strip_derived(module)
@@ -146,6 +150,8 @@ class RefinePipeline(ModulePass):
                                self.explain, self.evaluate, LoopRounds(False))
                 remove_barriers(module)
         with instrumentation.stage("cleanup"):
+            with module.context:
+                prune_implied_guards(module)
             _cleanup(module)
         if self.explain:
             with module.context:
@@ -330,6 +336,7 @@ def _strip_deferral_marks(module) -> None:
 
 
 def _cleanup(module) -> None:
+    fold_tensor_reads(module)
     unused = []
 
     def visit(op):

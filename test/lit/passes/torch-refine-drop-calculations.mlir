@@ -68,7 +68,7 @@ func.func @wrapper_in_loop(%arg0: !torch.vtensor, %arg1: !torch.int) -> !torch.v
 // CHECK:         %[[INT0:.*]] = torch.constant.int 0
 // CHECK:         %[[K2:.*]] = torch.aten.size.int %[[B]], %[[INT0]]
 // CHECK:         %[[EQ:.*]] = torch.aten.eq.int %[[K1]], %[[K2]]
-// CHECK:         torch.runtime.assert %[[EQ]], "mat1 and mat2 shapes cannot be multiplied"
+// CHECK:         torch.runtime.assert %[[EQ]], "aten.mm: mat1 and mat2 shapes cannot be multiplied"
 // CHECK-NEXT:    %[[MM:.*]] = torch.aten.mm %[[A]], %[[B]]
 // CHECK-NEXT:    return %[[MM]]
 // NOASSERT-LABEL: func.func @guard(
@@ -112,10 +112,10 @@ func.func @guard(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?,7],f
 // CHECK:         %[[INT0:.*]] = torch.constant.int 0
 // A negated comparison is the inverse comparison: backends lower no aten.__not__.
 // CHECK:         %[[OK:.*]] = torch.aten.ne.int %[[DIM]], %[[INT0]]
-// CHECK:         torch.runtime.assert %[[OK]], "rank must be positive"
+// CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: rank must be positive"
 // CHECK:         %[[INT4:.*]] = torch.constant.int 4
 // CHECK:         %[[LE:.*]] = torch.aten.le.int %[[DIM]], %[[INT4]]
-// CHECK:         torch.runtime.assert %[[LE]], "rank must be at most 4"
+// CHECK:         torch.runtime.assert %[[LE]], "aten.tanh: rank must be at most 4"
 // CHECK-NOT:     torch.runtime.assert
 // CHECK:         %[[MSG2:.*]] = torch.constant.str "index out of range"
 // CHECK:         torch.prim.Loop %[[N]]
@@ -174,7 +174,7 @@ func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -
 // -----
 
 // A condition computed by a short-circuit If of pure ops is moved out whole; a message
-// built with aten.format keeps its format string.
+// built with aten.format keeps its format string, its placeholders as `?`, after the op.
 // CHECK-LABEL: func.func @short_circuit_guard(
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor<[?],f32>
 // CHECK:         %[[N:.*]] = torch.aten.size.int %[[X]]
@@ -185,7 +185,7 @@ func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -
 // CHECK:         } else {
 // CHECK:         %[[TRUE:.*]] = torch.constant.bool true
 // CHECK:         %[[OK:.*]] = torch.aten.ne.bool %[[BAD]], %[[TRUE]]
-// CHECK:         torch.runtime.assert %[[OK]], "AssertionError: size {} must be 1 or 3"
+// CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: size ? must be 1 or 3"
 // CHECK-NEXT:    torch.aten.tanh
 func.func @short_circuit_guard(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor {
   %0 = torch.shape.calculate {
@@ -353,7 +353,7 @@ func.func @check_reads_a_list_mutated_through_an_alias(%arg0: !torch.vtensor) ->
 // CHECK:         %[[T:.*]] = torch.prim.NumToTensor.Scalar %[[ALPHA]]
 // CHECK-NEXT:    %[[CODE:.*]] = torch.prim.dtype %[[T]]
 // CHECK:         %[[OK:.*]] = torch.aten.ne.int %[[CODE]], %{{.*}}
-// CHECK-NEXT:    torch.runtime.assert %[[OK]], "alpha must not be a float"
+// CHECK-NEXT:    torch.runtime.assert %[[OK]], "aten.add.Tensor: alpha must not be a float"
 // CHECK-NEXT:    torch.aten.add.Tensor
 // NOASSERT-LABEL: func.func @check_on_number_type(
 // NOASSERT-NOT:    torch.runtime.assert

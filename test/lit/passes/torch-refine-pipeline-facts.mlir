@@ -1,4 +1,5 @@
 // RUN: torch-refine-opt --split-input-file --torch-refine-pipeline %s | filecheck %s
+// RUN: torch-refine-opt --split-input-file --pass-pipeline='builtin.module(torch-refine-pipeline{broadcast-equal=false})' %s | filecheck %s --check-prefix=OPEN
 
 // Facts (passes/guards.py, calculations/facts.py): a check the sizes do not decide is
 // asserted once, at the function's entry when its sizes exist there, and every later op
@@ -10,12 +11,17 @@
 // CHECK:         %[[A:.*]] = torch.aten.size.int %arg0
 // CHECK:         %[[B:.*]] = torch.aten.size.int %arg1
 // CHECK:         %[[SAME:.*]] = torch.aten.eq.int %[[A]], %[[B]]
-// CHECK:         torch.runtime.assert %[[SAME]], "aten.add.Tensor: The size of tensor a must match the size of tensor b at non-singleton dimension (requires %arg0[0] == %arg1[0])"
+// CHECK:         torch.runtime.assert %[[SAME]], "aten.add.Tensor: The size of tensor a ? must match the size of tensor b (?) at non-singleton dimension ? (requires %arg0[0] == %arg1[0])"
 // CHECK:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg0[0] != 0)"
 // CHECK-NOT:     torch.runtime.assert
 // CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8,32],f32>
 // CHECK:         torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[?,8,32],f32>
 // CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,8,4,8],f32>
+// With broadcast-equal=false either batch may be 1: the guard says so, the sum's batch is
+// the one that is not 1, and the view cannot infer its -1.
+// OPEN-LABEL:  func.func @fact_asserted_once(
+// OPEN:          torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires not (%arg0[0] != %arg1[0] and %arg0[0] != 1 and %arg1[0] != 1))"
+// OPEN:          torch.aten.view {{.*}} -> !torch.vtensor<[?,8,?,8],f32>
 func.func @fact_asserted_once(%arg0: !torch.vtensor<[?,8,32],f32>, %arg1: !torch.vtensor<[?,8,32],f32>) -> !torch.vtensor {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1

@@ -222,21 +222,24 @@ _IMAGE_EXTENTS = (24, 40)
 
 
 def _run_at_other_sizes(refined, outcome: Outcome) -> None:
-    """Run `refined` where PyTorch runs the model at other sizes: no assert may fire and
-    every type must hold (issue 26's contradiction check at run time)."""
+    """Run `refined` where PyTorch runs the exported program at other sizes: no assert may
+    fire and every type must hold (issue 26's contradiction check at run time). The
+    exported program, not the model: export may have specialized a size (BEiT's position
+    tables to the example's image size), and its own guards reject the others."""
     import torch
 
     from torch_refine import executor
 
     case = BY_NAME[outcome.model]
-    model, inputs = case.make()
+    _, inputs = case.make()
+    program = _exported(outcome.model, outcome.dynamism)
     extents = _IMAGE_EXTENTS if case.extent_step != 1 else _TEXT_EXTENTS
     for batch, extent in zip(_BATCHES, extents, strict=True):
         extent = extent if outcome.dynamism == "batch+extent" else None
         sized = resized(case, inputs, batch, extent)
         try:
             with torch.no_grad():
-                model(*sized)
+                program.module()(*sized)
         except Exception:  # PyTorch does not run it at these sizes: nothing to compare
             continue
         outcome.runs += 1
@@ -248,6 +251,21 @@ def _run_at_other_sizes(refined, outcome: Outcome) -> None:
             outcome.run_failures.append(f"batch {batch}, extent {extent}: {error.message[:300]}")
         except executor.ExecutionError:
             outcome.runs -= 1  # an op the executor cannot run: no verdict
+
+
+_PROGRAMS: dict = {}  # (model, dynamism) -> its exported program, in this process
+
+
+def _exported(name: str, dynamism: str):
+    import torch
+
+    if (name, dynamism) not in _PROGRAMS:
+        case = BY_NAME[name]
+        model, inputs = case.make()
+        with torch.no_grad():
+            _PROGRAMS[name, dynamism] = torch.export.export(
+                model, inputs, dynamic_shapes=case.dynamic_shapes(dynamism == "batch+extent"))
+    return _PROGRAMS[name, dynamism]
 
 
 def resized(case, inputs: tuple, batch: int, extent: int | None) -> tuple:

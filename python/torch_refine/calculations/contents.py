@@ -1,0 +1,349 @@
+"""Contents of small int tensors: the values ONNX-style programs compute sizes with.
+
+An ONNX import reads its sizes through tensors: `Shape` is `aten._shape_as_tensor`, a
+constant shape is a `torch.vtensor.literal`, and a Reshape's sizes are `aten.item` of
+`select.int` of those, passed through `where.self`, `cat`, `index_select` and arithmetic.
+`Reader.contents(value)` knows such a tensor element by element, each a polynomial over
+the function's argument dims and computed sizes (`Reader.express` says what an int operand
+is), None for an element it does not know; `dim_facts.express` reads an element through
+`aten.item` and `aten.Int.Tensor`, so a reshape to `item(select(literal, 0, 2))` is a
+reshape to 4. Only integer and bool tensors of at most `MAX_ELEMENTS` elements.
+
+A `Contents` is row-major: `shape` (a tuple of ints) and `elements` (a list).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from torch_refine.calculations.lists import reads_list
+from torch_refine.ir import types
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op
+from torch_refine.ir.polynomial import Polynomial, parse_polynomial
+
+MAX_ELEMENTS = 64
+_INTEGRAL = ("si64", "si32", "si16", "si8", "ui8", "i1")
+
+
+@dataclass(frozen=True)
+class Contents:
+    shape: tuple[int, ...]
+    elements: tuple  # Polynomial | None, row-major
+
+
+class Reader:
+    """What the handlers read an op's operands with: their contents, an int operand as a
+    polynomial (`express(value, cache)`), a tensor's dims (`dims(value)`: texts as
+    dim_facts.tensor_dims gives them)."""
+
+    def __init__(self, express, dims, cache: dict) -> None:
+        self._express = express
+        self.dims = dims
+        self._cache = cache
+
+    def express(self, value: ir.Value) -> Polynomial | None:
+        return self._express(value, self._cache)
+
+    def contents(self, value: ir.Value) -> Contents | None:
+        key = ("contents", value)
+        if key not in self._cache:
+            self._cache[key] = None  # a cycle (never in SSA) gives up rather than loops
+            self._cache[key] = _contents(value, self)
+        return self._cache[key]
+
+
+def _contents(value: ir.Value, reader: Reader) -> Contents | None:
+    producer = defining_op(value)
+    if producer is None:
+        return None
+    info = types.parse(value.type)
+    if info is not None and info.dtype is not None and info.dtype not in _INTEGRAL:
+        return None
+    handler = _HANDLERS.get(producer.operation.name)
+    if handler is None:
+        return None
+    try:
+        found = handler(producer, reader)
+    except (NotConstant, IndexError, ValueError, ZeroDivisionError):
+        return None
+    if found is None or math.prod(found.shape) != len(found.elements) or len(found.elements) > MAX_ELEMENTS:
+        return None
+    return found
+
+
+def _constant(value: ir.Value):
+    return constant_value(value)
+
+
+def _literal(op, reader) -> Contents | None:
+    attribute = op.attributes["value"]
+    if not isinstance(attribute, ir.DenseIntElementsAttr):
+        try:
+            attribute = ir.DenseIntElementsAttr(attribute)
+        except ValueError:
+            return None
+    shape = tuple(ir.ShapedType(attribute.type).shape)
+    count = math.prod(shape)
+    if count > MAX_ELEMENTS:
+        return None
+    if attribute.is_splat:
+        return Contents(shape, (Polynomial.constant(int(attribute.get_splat_value().value)),) * count)
+    return Contents(shape, tuple(Polynomial.constant(int(attribute[i])) for i in range(count)))
+
+
+def _number_to_tensor(op, reader) -> Contents | None:
+    return Contents((), (reader.express(op.operands[0]),))
+
+
+def _shape_as_tensor(op, reader) -> Contents | None:
+    info = types.parse(op.operands[0].type)
+    if info is None or info.sizes is None:
+        return None
+    dims = reader.dims(op.operands[0]) or [""] * info.rank
+    elements = tuple(Polynomial.constant(size) if size is not None else (parse_polynomial(text) if text else None)
+                     for size, text in zip(info.sizes, dims, strict=True))
+    return Contents((info.rank,), elements)
+
+
+def _select(op, reader) -> Contents | None:
+    source = reader.contents(op.operands[0])
+    dim, index = _constant(op.operands[1]), _constant(op.operands[2])
+    if source is None or not source.shape:
+        return None
+    dim = _dim(dim, len(source.shape))
+    size = source.shape[dim]
+    index = index + size if index < 0 else index
+    if not 0 <= index < size:
+        return None
+    return _take(source, dim, [index], keep=False)
+
+
+def _index_select(op, reader) -> Contents | None:
+    source, indices = reader.contents(op.operands[0]), reader.contents(op.operands[2])
+    if source is None or indices is None or len(indices.shape) > 1 or not source.shape:
+        return None
+    dim = _dim(_constant(op.operands[1]), len(source.shape))
+    picked = [_constant_element(i) for i in indices.elements]
+    size = source.shape[dim]
+    picked = [i + size if i < 0 else i for i in picked]
+    if not all(0 <= i < size for i in picked):
+        return None
+    return _take(source, dim, picked, keep=True)
+
+
+def _slice(op, reader) -> Contents | None:
+    source = reader.contents(op.operands[0])
+    if source is None or not source.shape:
+        return None
+    dim = _dim(_constant(op.operands[1]), len(source.shape))
+    start, end, step = (_constant(v) for v in op.operands[2:5])
+    size = source.shape[dim]
+    picked = list(range(size))[slice(start, end, step)] if step and step > 0 else None
+    return None if picked is None else _take(source, dim, picked, keep=True)
+
+
+def _cat(op, reader) -> Contents | None:
+    listed = defining_op(op.operands[0])
+    if listed is None or listed.operation.name != "torch.prim.ListConstruct":
+        return None
+    if not all(reads_list(use.owner.operation.name) for use in op.operands[0].uses):
+        return None
+    parts = [reader.contents(v) for v in listed.operands]
+    if not parts or any(p is None or len(p.shape) != 1 for p in parts):
+        return None
+    if _dim(_constant(op.operands[1]), 1) != 0:
+        return None
+    elements = tuple(e for p in parts for e in p.elements)
+    return Contents((len(elements),), elements)
+
+
+def _reshaped(op, reader, shape_of) -> Contents | None:
+    source = reader.contents(op.operands[0])
+    if source is None:
+        return None
+    shape = shape_of(op, source)
+    return None if shape is None else Contents(tuple(shape), source.elements)
+
+
+def _unsqueeze_shape(op, source: Contents):
+    dim = _dim(_constant(op.operands[1]), len(source.shape) + 1)
+    return [*source.shape[:dim], 1, *source.shape[dim:]]
+
+
+def _squeeze_dim_shape(op, source: Contents):
+    dim = _dim(_constant(op.operands[1]), max(len(source.shape), 1))
+    if not source.shape or source.shape[dim] != 1:
+        return source.shape
+    return [*source.shape[:dim], *source.shape[dim + 1:]]
+
+
+def _squeeze_shape(_op, source: Contents):
+    return [s for s in source.shape if s != 1]
+
+
+def _result_shape(op, source: Contents):
+    """The result's static shape (view, reshape, flatten, to a known type)."""
+    info = types.parse(op.results[0].type)
+    if info is None or info.sizes is None or None in info.sizes:
+        return None
+    return info.sizes
+
+
+def _same_shape(_op, source: Contents):
+    return source.shape
+
+
+def _binary(combine):
+    def handler(op, reader) -> Contents | None:
+        lhs = reader.contents(op.operands[0])
+        rhs = reader.contents(op.operands[1]) if types.parse(op.operands[1].type) is not None else None
+        if rhs is None and types.parse(op.operands[1].type) is None:
+            scalar = reader.express(op.operands[1])
+            rhs = None if scalar is None else Contents((), (scalar,))
+        if lhs is None or rhs is None:
+            return None
+        if len(op.operands) > 2 and str(op.operands[2].type) == "!torch.int" and _constant(op.operands[2]) != 1:
+            return None  # an alpha other than 1
+        return _broadcast(lhs, rhs, combine)
+
+    return handler
+
+
+def _broadcast(lhs: Contents, rhs: Contents, combine) -> Contents | None:
+    """`combine` element by element; one side may be a single element."""
+    shape = lhs.shape if len(lhs.elements) >= len(rhs.elements) else rhs.shape
+    parts = [_expanded(c, shape) for c in (lhs, rhs)]
+    if None in parts:
+        return None
+    return Contents(tuple(shape), tuple(None if a is None or b is None else combine(a, b) for a, b in zip(*parts)))
+
+
+def _expanded(known: Contents, shape: tuple) -> tuple | None:
+    if known.shape == tuple(shape):
+        return known.elements
+    return known.elements * math.prod(shape) if len(known.elements) == 1 else None
+
+
+def _floor_divide(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    divisor = b.constant_value()
+    if divisor is None or divisor == 0:
+        return a.exact_divide(b)
+    return a.floor_divide(divisor)
+
+
+def _compare(test):
+    def combine(a: Polynomial, b: Polynomial) -> Polynomial | None:
+        difference = (a - b).constant_value()
+        return None if difference is None else Polynomial.constant(int(test(difference)))
+
+    return combine
+
+
+def _where(op, reader) -> Contents | None:
+    known = [reader.contents(v) for v in op.operands]
+    if None in known:
+        return None
+    shape = max((k.shape for k in known), key=len)
+    parts = [_expanded(k, shape) for k in known]
+    if None in parts:
+        return None
+    return Contents(tuple(shape), tuple(_pick(*chosen) for chosen in zip(*parts)))
+
+
+def _pick(condition: Polynomial | None, then: Polynomial | None, otherwise: Polynomial | None):
+    """`then if condition else otherwise`; the same either way when the two are equal
+    (ONNX Reshape's `size(x, d) if s == 0 else s` where s is that size)."""
+    if then is not None and then == otherwise:
+        return then
+    decided = None if condition is None else condition.constant_value()
+    if decided is None:
+        return None
+    return then if decided else otherwise
+
+
+def _converted(op, reader) -> Contents | None:
+    """`to.dtype`, `_to_copy`: an int tensor to si64 or si32 keeps its values (sizes fit
+    in 32 bits); to bool, 0 or 1; to a narrower type, not known (it may wrap)."""
+    source = reader.contents(op.operands[0])
+    info = types.parse(op.results[0].type)
+    if source is None or info is None or info.dtype not in ("si64", "si32", "i1"):
+        return None
+    if info.dtype != "i1":
+        return source
+    return Contents(source.shape, tuple(_truth(e) for e in source.elements))
+
+
+def _truth(element: Polynomial | None) -> Polynomial | None:
+    value = None if element is None else element.constant_value()
+    return None if value is None else Polynomial.constant(int(value != 0))
+
+
+def _take(source: Contents, dim: int, picked: list[int], keep: bool) -> Contents:
+    outer = math.prod(source.shape[:dim])
+    size = source.shape[dim]
+    inner = math.prod(source.shape[dim + 1:])
+    elements = [source.elements[(o * size + i) * inner + k]
+                for o in range(outer) for i in picked for k in range(inner)]
+    middle = [len(picked)] if keep else []
+    return Contents((*source.shape[:dim], *middle, *source.shape[dim + 1:]), tuple(elements))
+
+
+def _dim(dim: int, rank: int) -> int:
+    if not -rank <= dim < rank:
+        raise IndexError(dim)
+    return dim + rank if dim < 0 else dim
+
+
+def _constant_element(element: Polynomial | None) -> int:
+    value = None if element is None else element.constant_value()
+    if value is None:
+        raise ValueError("not a constant index")
+    return value
+
+
+def _lt(d):
+    return d < 0
+
+
+_HANDLERS = {
+    "torch.vtensor.literal": _literal,
+    "torch.prim.NumToTensor.Scalar": _number_to_tensor,
+    "torch.aten._shape_as_tensor": _shape_as_tensor,
+    "torch.aten.select.int": _select,
+    "torch.aten.index_select": _index_select,
+    "torch.aten.slice.Tensor": _slice,
+    "torch.aten.cat": _cat,
+    "torch.aten.unsqueeze": lambda op, reader: _reshaped(op, reader, _unsqueeze_shape),
+    "torch.aten.squeeze.dim": lambda op, reader: _reshaped(op, reader, _squeeze_dim_shape),
+    "torch.aten.squeeze": lambda op, reader: _reshaped(op, reader, _squeeze_shape),
+    "torch.aten.view": lambda op, reader: _reshaped(op, reader, _result_shape),
+    "torch.aten.reshape": lambda op, reader: _reshaped(op, reader, _result_shape),
+    "torch.aten.flatten.using_ints": lambda op, reader: _reshaped(op, reader, _result_shape),
+    "torch.tensor_static_info_cast": lambda op, reader: _reshaped(op, reader, _same_shape),
+    "torch.aten.clone": lambda op, reader: _reshaped(op, reader, _same_shape),
+    "torch.aten.add.Tensor": _binary(lambda a, b: a + b),
+    "torch.aten.add.Scalar": _binary(lambda a, b: a + b),
+    "torch.aten.sub.Tensor": _binary(lambda a, b: a - b),
+    "torch.aten.sub.Scalar": _binary(lambda a, b: a - b),
+    "torch.aten.mul.Tensor": _binary(lambda a, b: a * b),
+    "torch.aten.mul.Scalar": _binary(lambda a, b: a * b),
+    "torch.aten.floor_divide": _binary(_floor_divide),
+    "torch.aten.floor_divide.Scalar": _binary(_floor_divide),
+    "torch.aten.eq.Tensor": _binary(_compare(lambda d: d == 0)),
+    "torch.aten.eq.Scalar": _binary(_compare(lambda d: d == 0)),
+    "torch.aten.ne.Tensor": _binary(_compare(lambda d: d != 0)),
+    "torch.aten.ne.Scalar": _binary(_compare(lambda d: d != 0)),
+    "torch.aten.lt.Tensor": _binary(_compare(_lt)),
+    "torch.aten.lt.Scalar": _binary(_compare(_lt)),
+    "torch.aten.gt.Tensor": _binary(_compare(lambda d: d > 0)),
+    "torch.aten.gt.Scalar": _binary(_compare(lambda d: d > 0)),
+    "torch.aten.where.self": _where,
+    "torch.aten.to.dtype": _converted,
+    "torch.aten._to_copy": _converted,
+}
+
+# The ops whose results `Reader.contents` may know.
+HANDLED = frozenset(_HANDLERS)

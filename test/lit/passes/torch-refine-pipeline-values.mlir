@@ -1,0 +1,107 @@
+// RUN: torch-refine-opt --split-input-file --torch-refine-pipeline %s | filecheck %s
+
+// Values of small int tensors (calculations/contents.py): sizes an ONNX import computes.
+// A Reshape's sizes are `item` of `select.int` of a literal: [2,16,32] to [-1,16,4,8].
+// The reads fold to constants and the tensors they read are erased.
+// CHECK-LABEL: func.func @reshape_to_a_literal_shape(
+// CHECK-NOT:     torch.aten.item
+// CHECK-NOT:     torch.aten.select.int
+// CHECK:         %[[SIZES:.*]] = torch.prim.ListConstruct %int-1, %int16, %int4, %int8
+// CHECK:         torch.aten.reshape %arg0, %[[SIZES]] {{.*}} -> !torch.vtensor<[2,16,4,8],f32>
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.mean.dim {{.*}} -> !torch.vtensor<[2,16,8],f32>
+func.func @reshape_to_a_literal_shape(%arg0: !torch.vtensor<[2,16,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %shape = torch.vtensor.literal(dense<[-1, 16, 4, 8]> : tensor<4xsi64>) : !torch.vtensor<[4],si64>
+  %s0 = torch.aten.select.int %shape, %int0, %int0 : !torch.vtensor<[4],si64>, !torch.int, !torch.int -> !torch.vtensor
+  %d0 = torch.aten.item %s0 : !torch.vtensor -> !torch.int
+  %s1 = torch.aten.select.int %shape, %int0, %int1 : !torch.vtensor<[4],si64>, !torch.int, !torch.int -> !torch.vtensor
+  %d1 = torch.aten.item %s1 : !torch.vtensor -> !torch.int
+  %s2 = torch.aten.select.int %shape, %int0, %int2 : !torch.vtensor<[4],si64>, !torch.int, !torch.int -> !torch.vtensor
+  %d2 = torch.aten.item %s2 : !torch.vtensor -> !torch.int
+  %s3 = torch.aten.select.int %shape, %int0, %int3 : !torch.vtensor<[4],si64>, !torch.int, !torch.int -> !torch.vtensor
+  %d3 = torch.aten.item %s3 : !torch.vtensor -> !torch.int
+  %sizes = torch.prim.ListConstruct %d0, %d1, %d2, %d3 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.reshape %arg0, %sizes : !torch.vtensor<[2,16,32],f32>, !torch.list<int> -> !torch.vtensor
+  %axes = torch.vtensor.literal(dense<2> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %a = torch.aten.select.int %axes, %int0, %int0 : !torch.vtensor<[1],si64>, !torch.int, !torch.int -> !torch.vtensor
+  %axis = torch.aten.item %a : !torch.vtensor -> !torch.int
+  %dims = torch.prim.ListConstruct %axis : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.mean.dim %0, %dims, %false, %none : !torch.vtensor, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
+
+// -----
+
+// The legacy exporter's `x.size(0)`: `_shape_as_tensor`, `index_select`, `squeeze`,
+// `unsqueeze`, `cat` with literals, then `item` of each element; ONNX Reshape's 0 ("copy
+// the dim") is a `where` between the size and the element, the same either way here. The
+// batch stays the input's symbol, so the -1 is inferred: [?,16,4,8] (where the batch is
+// not 0, which the entry asserts: PyTorch cannot infer a -1 of 0 elements). The backend
+// gets the batch as `size.int` of the input; the shape tensor's ops are erased.
+// CHECK-LABEL: func.func @reshape_to_a_shape_read_off_the_input(
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.reshape: division by zero in the shape calculation (requires %arg0[0] != 0)"
+// CHECK-NOT:     torch.aten._shape_as_tensor
+// CHECK:         %[[BATCH:.*]] = torch.aten.size.int %arg0
+// CHECK:         %[[SIZES:.*]] = torch.prim.ListConstruct %[[BATCH]], %int16, %int-1, %int8
+// CHECK:         torch.aten.reshape %arg0, %[[SIZES]] {{.*}} -> !torch.vtensor<[?,16,4,8],f32>
+// CHECK-NOT:     torch.runtime.assert
+func.func @reshape_to_a_shape_read_off_the_input(%arg0: !torch.vtensor<[?,16,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %shape = torch.aten._shape_as_tensor %arg0 : !torch.vtensor<[?,16,32],f32> -> !torch.vtensor
+  %zero = torch.vtensor.literal(dense<0> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %picked = torch.aten.index_select %shape, %int0, %zero : !torch.vtensor, !torch.int, !torch.vtensor<[1],si64> -> !torch.vtensor
+  %scalar = torch.aten.squeeze.dim %picked, %int0 : !torch.vtensor, !torch.int -> !torch.vtensor
+  %batch = torch.aten.unsqueeze %scalar, %int0 : !torch.vtensor, !torch.int -> !torch.vtensor
+  %rest = torch.vtensor.literal(dense<[16, -1, 8]> : tensor<3xsi64>) : !torch.vtensor<[3],si64>
+  %parts = torch.prim.ListConstruct %batch, %rest : (!torch.vtensor, !torch.vtensor<[3],si64>) -> !torch.list<vtensor>
+  %target = torch.aten.cat %parts, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+  %e0 = torch.aten.select.int %target, %int0, %int0 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %v0 = torch.aten.item %e0 : !torch.vtensor -> !torch.int
+  %is0 = torch.aten.eq.int %v0, %int0 : !torch.int, !torch.int -> !torch.bool
+  %c0 = torch.aten.Int.bool %is0 : !torch.bool -> !torch.int
+  %dim0 = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,16,32],f32>, !torch.int -> !torch.int
+  %t0 = torch.prim.NumToTensor.Scalar %c0 : !torch.int -> !torch.vtensor
+  %t1 = torch.prim.NumToTensor.Scalar %dim0 : !torch.int -> !torch.vtensor
+  %t2 = torch.prim.NumToTensor.Scalar %v0 : !torch.int -> !torch.vtensor
+  %cond = torch.aten.ne.Scalar %t0, %int0 : !torch.vtensor, !torch.int -> !torch.vtensor
+  %w0 = torch.aten.where.self %cond, %t1, %t2 : !torch.vtensor, !torch.vtensor, !torch.vtensor -> !torch.vtensor
+  %d0 = torch.aten.item %w0 : !torch.vtensor -> !torch.int
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %e1 = torch.aten.select.int %target, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d1 = torch.aten.item %e1 : !torch.vtensor -> !torch.int
+  %e2 = torch.aten.select.int %target, %int0, %int2 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d2 = torch.aten.item %e2 : !torch.vtensor -> !torch.int
+  %e3 = torch.aten.select.int %target, %int0, %int3 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d3 = torch.aten.item %e3 : !torch.vtensor -> !torch.int
+  %sizes = torch.prim.ListConstruct %d0, %d1, %d2, %d3 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.reshape %arg0, %sizes : !torch.vtensor<[?,16,32],f32>, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// Arithmetic on the shape tensor: `shape[1] * 2` computed in a tensor, read back as the
+// size of `zeros`.
+// CHECK-LABEL: func.func @arithmetic_on_a_shape_tensor(
+// CHECK:         torch.aten.zeros {{.*}} -> !torch.vtensor<[32],f32>
+func.func @arithmetic_on_a_shape_tensor(%arg0: !torch.vtensor<[?,16],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %shape = torch.aten._shape_as_tensor %arg0 : !torch.vtensor<[?,16],f32> -> !torch.vtensor
+  %width = torch.aten.select.int %shape, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %double = torch.aten.mul.Scalar %width, %int2 : !torch.vtensor, !torch.int -> !torch.vtensor
+  %n = torch.aten.item %double : !torch.vtensor -> !torch.int
+  %sizes = torch.prim.ListConstruct %n : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.zeros %sizes, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
