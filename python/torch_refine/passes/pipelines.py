@@ -32,6 +32,7 @@ from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.purity import erase_if_dead, is_unused
 from torch_refine.calculations.symbols import user_functions
+from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass
@@ -153,6 +154,7 @@ class RefinePipeline(ModulePass):
             with module.context:
                 prune_implied_guards(module)
             _cleanup(module)
+            _merge_duplicates(module)
         if self.explain:
             with module.context:
                 annotate(module, library.has_function)
@@ -333,6 +335,39 @@ def _strip_deferral_marks(module) -> None:
         return ir.WalkResult.ADVANCE
 
     module.walk(visit)
+
+
+# Scalar ops of the entry block merged with an equal earlier one: constants, and the size
+# reads and int arithmetic the guards and folds build.
+_MERGED = ("torch.aten.size.int", "torch.aten.add.int", "torch.aten.sub.int", "torch.aten.mul.int",
+           "torch.aten.floordiv.int", "torch.aten.eq.int", "torch.aten.ne.int", "torch.aten.lt.int",
+           "torch.aten.le.int", "torch.aten.gt.int", "torch.aten.ge.int", "torch.aten.Int.bool",
+           "torch.aten.__and__.bool", "torch.aten.__or__.bool", "torch.aten.ne.bool")
+
+
+def _merge_duplicates(module) -> None:
+    """Each constant, size read and int computation of a function's entry block is built
+    once: a later equal op is replaced by the earlier, which dominates every op after it.
+    Only pure scalar ops (a list or tensor literal is a new object each time)."""
+    for fn in user_functions(module):
+        seen: dict = {}
+        for op in list(fn.regions[0].blocks[0].operations):
+            name = op.operation.name
+            if not (name.startswith("torch.constant.") or name in _MERGED) or len(op.results) != 1:
+                continue
+            attributes = op.operation.attributes  # indexing gives NamedAttributes
+            key = (name, str(op.results[0].type), tuple(_value_key(v) for v in op.operands),
+                   tuple(sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))))
+            earlier = seen.setdefault(key, op.results[0])
+            if earlier != op.results[0]:
+                op.results[0].replace_all_uses_with(earlier)
+                op.operation.erase()
+
+
+def _value_key(value: ir.Value) -> tuple:
+    if isinstance(value, ir.BlockArgument):
+        return ("argument", value.arg_number)
+    return (op_key(value.owner), value.result_number)  # operands are merged before their users
 
 
 def _cleanup(module) -> None:

@@ -43,11 +43,12 @@ func.func @reshape_to_a_literal_shape(%arg0: !torch.vtensor<[2,16,32],f32>) -> !
 // the dim") is a `where` between the size and the element, the same either way here. The
 // batch stays the input's symbol, so the -1 is inferred: [?,16,4,8] (where the batch is
 // not 0, which the entry asserts: PyTorch cannot infer a -1 of 0 elements). The backend
-// gets the batch as `size.int` of the input; the shape tensor's ops are erased.
+// gets the batch as `size.int` of the input (the one the guard reads); the shape tensor's
+// ops are erased.
 // CHECK-LABEL: func.func @reshape_to_a_shape_read_off_the_input(
+// CHECK:         %[[BATCH:.*]] = torch.aten.size.int %arg0
 // CHECK:         torch.runtime.assert %{{.*}}, "aten.reshape: division by zero in the shape calculation (requires %arg0[0] != 0)"
 // CHECK-NOT:     torch.aten._shape_as_tensor
-// CHECK:         %[[BATCH:.*]] = torch.aten.size.int %arg0
 // CHECK:         %[[SIZES:.*]] = torch.prim.ListConstruct %[[BATCH]], %int16, %int-1, %int8
 // CHECK:         torch.aten.reshape %arg0, %[[SIZES]] {{.*}} -> !torch.vtensor<[?,16,4,8],f32>
 // CHECK-NOT:     torch.runtime.assert
