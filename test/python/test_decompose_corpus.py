@@ -35,7 +35,7 @@ CASES = [("gpt2", "raw"), ("bart", "raw"), ("whisper_encoder", "raw"), ("convnex
 @pytest.mark.parametrize(("name", "level"), CASES, ids=[f"{n}-{lv}" for n, lv in CASES])
 def test_our_decompositions_reach_linalg(name, level, corpus_dir):
     context = create_context()
-    module = ir.Module.parse(cached_export(name, level, "static", corpus_dir), context)
+    module = ir.Module.parse(cached_export(name, level, "static", cache_dir=corpus_dir), context)
     pass_manager = PassManager(context)
     pass_manager.add_pipeline(pipeline_syntax.parse(PIPELINE))
     with warnings.catch_warnings():

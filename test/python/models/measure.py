@@ -51,7 +51,7 @@ class Outcome:
         return self.exact + self.partial + self.unknown + self.contradictions
 
 
-def cached_export(name: str, level: str, dynamism: str, form: str = "symbolic",
+def cached_export(name: str, level: str, dynamism: str, form: str = "symbolic", *,
                   cache_dir: Path = CACHE_DIR) -> str:
     """The variant's IR text, exported once (with the other levels and forms of the same
     dynamism); a failure is cached too (as its reason) and raised again as ExportFailure."""
@@ -99,11 +99,11 @@ def _write(path: Path, text: str) -> None:
     os.replace(partial, path)
 
 
-def measure(name: str, level: str, dynamism: str, form: str = "symbolic",
+def measure(name: str, level: str, dynamism: str, form: str = "symbolic", *,
             cache_dir: Path = CACHE_DIR) -> Outcome:
     outcome = Outcome(name, level, dynamism, form=form)
     try:
-        text = cached_export(name, level, dynamism, form, cache_dir)
+        text = cached_export(name, level, dynamism, form, cache_dir=cache_dir)
     except ExportFailure as failure:
         not_applicable = str(failure).startswith(NotApplicable.__name__)
         outcome.failure, outcome.stage = str(failure), "n/a" if not_applicable else "export"
