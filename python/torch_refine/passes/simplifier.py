@@ -54,6 +54,7 @@ from torch_refine.ir.retype import (
     refine_value,
     result_allows_refinement,
 )
+from torch_refine.passes import guards
 from torch_refine.passes.base import PassFailure
 from torch_refine.passes.drop_calculations import guard_certain_failure
 from torch_refine.passes.explain import blocker, record_blocker
@@ -138,6 +139,8 @@ class Simplifier:
         key = memo_key(_wrapped_op(calc), len(calc.results), self._operand_fact, views,
                        self._range_signature(calc), self._types.text)
         known = self.memo.get(key) if key is not None else None
+        if (_GUARDS, key) in self.memo:
+            known = None  # a guarded answer is used only in front of the op (refine_known)
         if known is not None and all(k is not None for k in known):
             self.statistics.memo_hits += 1
             self._replace_calculation(calc, known)
@@ -172,12 +175,15 @@ class Simplifier:
         calculation; False when the memo does not know the op or it cannot be done so.
         `evaluate()`, when given, runs the library function on the op's known
         arguments (`passes.evaluator`); a complete answer is remembered as a
-        calculation's result would be, and with `keep_guards` its guards are asserted in
-        front of the op (a guarded answer is remembered only with `memoize_undecided`, as
-        a calculation keeping checks is not)."""
+        calculation's result would be, and with `keep_guards` its guards are asserted for
+        the op (passes/guards.py); a guarded answer is remembered with its guards, which
+        each op reusing it asserts again (nothing new where the function asserted them)."""
         key = memo_key(op, len(results), self._operand_fact, views, self._range_signature(op),
                        self._types.text)
         known = self.memo.get(key) if key is not None else None
+        remembered_guards = self.memo.get((_GUARDS, key)) if known is not None else None
+        if remembered_guards is not None and keep_guards and not guards.assert_guards(op, remembered_guards):
+            known = None  # a guard reads a size this op's operands do not carry: evaluate
         remembered = known is not None
         producer = defining_op(results[0]) if results else op  # one op produces them all
         if not remembered and key is not None and evaluate is not None:
@@ -204,8 +210,8 @@ class Simplifier:
         return True
 
     def _evaluate(self, op, producer, results, key, evaluate, keep_guards: bool) -> list | None:
-        """The evaluator's facts for `results`, remembered unless guarded (and guards not
-        memoized); with `keep_guards` the guards are asserted in front of `op`."""
+        """The evaluator's facts for `results`, remembered (with the guards they need);
+        with `keep_guards` the guards are asserted for `op`."""
         evaluation = evaluate()
         known = self._evaluated(evaluation, results)
         if known is None:
@@ -213,8 +219,10 @@ class Simplifier:
         if evaluation.guards and keep_guards and not evaluation.assert_guards(op):
             return None  # a guard reads a size nothing in reach carries
         self.statistics.evaluated += 1
-        if not evaluation.guards or self.memoize_undecided:
-            self.memo[key] = known
+        self.memo[key] = known
+        if evaluation.guards and not self.memoize_undecided:
+            # Asserted again for each op that reuses the answer (once per function: facts).
+            self.memo[(_GUARDS, key)] = evaluation.guards
         if self.kind is SHAPE:
             dim_facts.remember(producer, evaluation.values, self.memo, key)
         return known
@@ -387,6 +395,7 @@ class Simplifier:
         self.failed = True
 
 
+_GUARDS = "evaluator.guards"  # memo: (_GUARDS, key) -> the guards an evaluated answer needs
 _BLOCKER = "explain.blocker"  # memo: (_BLOCKER, key) -> why the calculation left an unknown
 
 
