@@ -69,8 +69,10 @@ fuzz: $(STAMP)
 	$(PY) build_tools/fuzz.py --control-flow $(FUZZ_FLAGS) --jobs $(JOBS)
 
 # The three-level model corpus (raw torch.export, Core ATen, torch-mlir's decompositions),
-# every model at three dynamisms (docs/corpus.md): measured into out/corpus/outcomes.json,
-# then checked (no contradiction, no refinement failure, at least 99.5% exact per cell).
+# every model at three dynamisms, each dynamic one imported with and without symbolic shape
+# expressions (docs/corpus.md): measured into out/corpus/outcomes.json, then checked (no
+# contradiction, no refinement failure, no assert firing or type breaking when the refined
+# program runs at other sizes, at least 99.5% exact per cell).
 corpus: $(STAMP)
 	PYTHONPATH=python $(PY) build_tools/corpus.py --jobs $(JOBS) --json out/corpus/outcomes.json
 	PYTHONPATH=python $(PY) -m pytest -q -m corpus test/python/models/test_corpus3.py

@@ -1,5 +1,6 @@
 """The broad corpus (models/corpus3.py): refinement never contradicts the imported types,
-never fails, and the exact fraction per import level and dynamism stays at least what was
+never fails, its refined programs run at other sizes with no assert firing and every type
+holding, and the exact fraction per import level, dynamism and form stays at least what was
 measured (docs/corpus.md).
 
 Marked `corpus` and skipped unless selected with `-m corpus`: `make corpus` measures every
