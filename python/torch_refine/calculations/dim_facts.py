@@ -278,7 +278,7 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
     except NotConstant:
         pass
     producer = defining_op(value)
-    test = _COMPARISONS.get(producer.operation.name) if producer is not None else None
+    test = INT_COMPARISONS.get(producer.operation.name) if producer is not None else None
     if test is None:
         return None
     lhs, rhs = (express(v, cache, depth + 1) for v in producer.operands)
@@ -286,7 +286,8 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
     return None if difference is None else Polynomial.constant(int(test(difference)))
 
 
-_COMPARISONS = {
+# An int comparison's answer from the difference of its sides (`lhs - rhs`).
+INT_COMPARISONS = {
     "torch.aten.eq.int": lambda d: d == 0, "torch.aten.ne.int": lambda d: d != 0,
     "torch.aten.lt.int": lambda d: d < 0, "torch.aten.le.int": lambda d: d <= 0,
     "torch.aten.gt.int": lambda d: d > 0, "torch.aten.ge.int": lambda d: d >= 0,

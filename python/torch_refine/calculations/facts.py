@@ -199,7 +199,11 @@ def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symb
 
 def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
     """Rely on `lhs == rhs` (asserted at the function's entry) from now on."""
-    known = _REPLACEMENTS.setdefault(function_key, {})
+    extend(_REPLACEMENTS.setdefault(function_key, {}), lhs, rhs)
+
+
+def extend(known: dict[Symbol, Polynomial], lhs: Polynomial, rhs: Polynomial) -> None:
+    """Replacements `known` extended by `lhs == rhs` solved for one symbol (if any)."""
     solved = solve(lhs - rhs, known)
     if solved is None:
         return

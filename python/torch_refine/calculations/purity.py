@@ -42,15 +42,16 @@ def is_pure(op) -> bool:
     return all(only_read(result) for result in operation.results if may_hold_list(result))
 
 
-def erase_if_dead(ops) -> None:
-    """Erase the pure ops among `ops` that have no uses, then their operands' definers in turn."""
+def erase_if_dead(ops, erasable=None) -> None:
+    """Erase the pure ops among `ops` that have no uses, then their operands' definers in
+    turn; `erasable(op)`, when given, says which ops besides the pure ones may go."""
     worklist = [(op_key(op), op) for op in ops]
     erased: set[int] = set()
     while worklist:
         key, op = worklist.pop()
         # Unused first: it is O(1), while is_pure scans a list's uses (a shared literal has
         # one per op using it, so testing it first made dropping quadratic).
-        if key in erased or not is_unused(op) or not is_pure(op):
+        if key in erased or not is_unused(op) or not (is_pure(op) or (erasable is not None and erasable(op))):
             continue
         definers = [v.owner for v in op.operation.operands if isinstance(v, ir.OpResult)]
         worklist.extend((op_key(d), d) for d in definers)

@@ -853,11 +853,7 @@ class Evaluator:
         if pair is None:
             return Guard(condition, not raises_on, message)
         a, b = pair
-        solved = facts.solve(a - b, _replacements)
-        if solved is not None:
-            _replacements[solved[0]] = solved[1]
-            for symbol, value in list(_replacements.items()):
-                _replacements[symbol] = value.substitute({solved[0]: solved[1]})
+        facts.extend(_replacements, a, b)
         return Guard(_Condition("torch.aten.eq.int", a, b), True, message)
 
     def _message(self, raising: _Block, environment: list) -> str | None:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from torch_mlir import ir
 
 from torch_refine.calculations import contents, dim_facts
-from torch_refine.calculations.purity import is_pure, is_unused
+from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.ranges import enclosing_function
-from torch_refine.ir.constants import make_constant, op_key
+from torch_refine.ir.constants import make_constant
 from torch_refine.ir.polynomial import is_computed
 from torch_refine.patterns.symbolic import Sizes
 
@@ -43,25 +43,11 @@ def fold_tensor_reads(module: ir.Operation) -> None:
             value = make_constant(constant) if constant is not None else Sizes(arguments).int(polynomial)
         op.results[0].replace_all_uses_with(value)
         folded.append(op)
-    _erase_dead(folded, cache)
-
-
-def _erase_dead(ops: list, cache: dict) -> None:
-    """Erase the unused among `ops` and, in turn, the definers they leave unused: pure ops,
-    and tensor ops on small int tensors whose contents are known (so they cannot fail)."""
-    worklist = list(ops)
-    erased: set[int] = set()
-    while worklist:
-        op = worklist.pop()
-        key = op_key(op)
-        if key in erased or not is_unused(op) or not (is_pure(op) or _known_tensor_op(op, cache)):
-            continue
-        worklist.extend(v.owner for v in op.operation.operands if isinstance(v, ir.OpResult))
-        erased.add(key)
-        op.operation.erase()
+    erase_if_dead(folded, lambda op: _known_tensor_op(op, cache))
 
 
 def _known_tensor_op(op, cache: dict) -> bool:
+    """A tensor op on small int tensors whose contents are known (so it cannot fail)."""
     if op.operation.name not in contents.HANDLED or len(op.operation.results) != 1:
         return False
     reader = contents.Reader(dim_facts.express, dim_facts.tensor_dims, cache)
