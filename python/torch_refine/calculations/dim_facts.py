@@ -116,7 +116,15 @@ def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     say `?`), usually a symbol, or a multiple of one (`8 * s0` for an image size exported
     as a multiple of 8). That symbol is the first argument dim bound to it (lowest
     argument, then dim) divided by its multiple there, and the dim is its own multiple
-    of that symbol; a symbol whose range holds one value is that value."""
+    of that symbol; a symbol whose range holds one value is that value. (Remembered per
+    pass run: finding the bind scans every use of the argument.)"""
+    key = (op_key(argument.owner.owner), argument.arg_number, dim)
+    if key not in _ARGUMENT_DIMS:
+        _ARGUMENT_DIMS[key] = _bound_argument_dim(argument, dim)
+    return _ARGUMENT_DIMS[key]
+
+
+def _bound_argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     bound = bound_expression(argument, dim)
     if bound is None:
         return Polynomial.symbol(argument.arg_number, dim)
@@ -150,6 +158,7 @@ def _single_value(symbol: ir.Value) -> int | None:
 # it. A symbol has a use per bound value (hundreds in a model), so each is scanned once
 # per pass run (`strip` clears the cache, as it clears the facts).
 _REPRESENTATIVES: dict[int, tuple[int, int, int]] = {}
+_ARGUMENT_DIMS: dict[tuple[int, int, int], Polynomial] = {}  # (function, argument, dim)
 _facts_set = False  # whether `_set_facts` ran since the last `strip`
 
 
@@ -422,6 +431,7 @@ def strip(module: ir.Operation, names: tuple = (ATTRIBUTE, *facts.MARKS)) -> Non
     """Remove every symbolic dims attribute and guard mark (or the attributes `names`)."""
     global _facts_set
     _REPRESENTATIVES.clear()
+    _ARGUMENT_DIMS.clear()
     _facts_set = False
     facts.forget_asserted()
 
@@ -441,3 +451,4 @@ def strip_derived(module: ir.Operation) -> None:
         strip(module)
     else:
         _REPRESENTATIVES.clear()
+        _ARGUMENT_DIMS.clear()

@@ -30,7 +30,7 @@ import contextlib
 
 from torch_mlir import ir
 
-from torch_refine.ir.polynomial import Polynomial, Symbol
+from torch_refine.ir.polynomial import Polynomial, Symbol, symbol_name
 
 # Defined symbols by definition, and each one's definition.
 _DEFINED: dict[tuple, Symbol] = {}
@@ -168,11 +168,17 @@ def replacement_count() -> int:
     return sum(len(known) for known in _REPLACEMENTS.values())
 
 
-def replacement_signature(function_key: int | None) -> tuple:
-    """The function's replacements as data: part of memo keys (a calculation may read
-    them, and another function has others)."""
+def replacement_signature(function_key: int | None, mentioned: str) -> tuple:
+    """The function's replacements of the symbols `mentioned` names (a memo key's text) as
+    data: part of memo keys, since a calculation reading a replaced symbol may decide what
+    it could not before. A replacement of a symbol the key does not name cannot change the
+    calculation, so an op whose operands hold none keeps its memo entry. (A name that is a
+    prefix of another, `%s1` of `%s12`, only costs a miss.)"""
     known = _REPLACEMENTS.get(function_key)
-    return tuple(sorted(known.items(), key=lambda item: item[0])) if known else ()
+    if not known:
+        return ()
+    return tuple(sorted((item for item in known.items() if symbol_name(item[0]) in mentioned),
+                        key=lambda item: item[0]))
 
 
 def substitute(function_key: int | None, polynomial: Polynomial) -> Polynomial:

@@ -28,17 +28,24 @@ def _product_overflows(sizes: List[int], itemsize: int) -> bool:
     """Whether `itemsize` times the product of non-negative `sizes` surely exceeds the
     int64 maximum, where PyTorch's size checks raise.
 
-    In floats: the bound is 2**63 raised by a 2**-40 part of itself, more than the rounding
-    of the product (at most ~2**-46 over 64 dims), so the float product reaches it only where
-    the exact one exceeds the maximum; one within 2**-40 of it passes. (An exact integer
-    bound needs `//` of numbers above 2**53, which torch-mlir's aten.floordiv.int folder
-    computes in doubles.) Sizes with a 0 pass too, though PyTorch also raises where the
-    product before the 0 wrapped around 2**64: checking that costs a guard many times
-    this size on every dynamic shape, for sizes no program has."""
+    In floats first: the rounding of the product is at most ~2**-46 of it over 64 dims, so
+    a float product below 2**63 - 2**23 is surely within and one at or above 2**63 + 2**23
+    surely past; between the two the integer product decides. It is below 2**64 there, so
+    where int64 multiplication wraps (TorchScript) a product past the maximum is negative,
+    and where it does not (Python) it is past the maximum. Sizes with a 0 pass too, though
+    PyTorch also raises where the product before the 0 wrapped around 2**64: checking that
+    costs a guard many times this size on every dynamic shape, for sizes no program has."""
     product = float(itemsize)
     for size in sizes:
         product = product * float(size)
-    return product >= 9223372036863164416.0  # 2**63 + 2**23
+    if product < 9223372036846387200.0:  # 2**63 - 2**23
+        return False
+    if product >= 9223372036863164416.0:  # 2**63 + 2**23
+        return True
+    exact = itemsize
+    for size in sizes:
+        exact = exact * size
+    return exact < 0 or exact > 9223372036854775807
 
 
 def dtype_itemsize(dtype: int) -> int:

@@ -29,6 +29,22 @@ _SWEEP = (
 )
 
 
+def _check_interpolation_dtype(op: str, dtype: int, uint8: bool = True) -> None:
+    # The CPU kernels compute for floats (and, forward, uint8) only; the meta kernels
+    # accept any dtype.
+    if not is_float_dtype(dtype) and not (uint8 and dtype == 0):
+        raise AssertionError(op + ": not implemented for this dtype")
+
+
+_INTERPOLATION_DTYPES = (torch.uint8, torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
+def _interpolation_dtype_cases(make, accepted=_INTERPOLATION_DTYPES):
+    """The dtype sweep of an interpolation: `make(dtype)` gives the arguments; CPU refuses
+    the dtypes not accepted."""
+    return [(Invocation if d in accepted else KernelErrorInvocation)(*make(d)) for d in _SWEEP]
+
+
 def _T(*sizes, dtype=torch.float32):
     return TensorOfShape(*sizes, dtype=dtype)
 
@@ -1011,9 +1027,10 @@ def aten〇upsample_nearest2d〇vec〡shape(input: List[int], output_size: Optio
     return [input[0], input[1], sizes[0], sizes[1]]
 
 
-@dtype("aten.upsample_nearest2d.vec", invocations=[
-    Invocation(_T(1, 2, 5, 5, dtype=d), [3, 4], None) for d in _SWEEP])
+@dtype("aten.upsample_nearest2d.vec", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 5, 5, dtype=d), [3, 4], None)))
 def aten〇upsample_nearest2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> int:
+    _check_interpolation_dtype("upsample_nearest2d", input_rank_dtype[1])
     return input_rank_dtype[1]
 
 
@@ -1040,17 +1057,11 @@ def aten〇upsample_bilinear2d〇vec〡shape(input: List[int], output_size: Opti
     return _upsample_2d_vec_shape("upsample_bilinear2d", input, output_size, scale_factors)
 
 
-@dtype("aten.upsample_bilinear2d.vec", invocations=[
-    Invocation(_T(1, 2, 5, 5, dtype=d), [3, 4], False, None) for d in _SWEEP])
+@dtype("aten.upsample_bilinear2d.vec", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 5, 5, dtype=d), [3, 4], False, None)))
 def aten〇upsample_bilinear2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], align_corners: bool, scale_factors: Optional[List[float]]) -> int:
+    _check_interpolation_dtype("upsample_bilinear2d", input_rank_dtype[1])
     return input_rank_dtype[1]
-
-
-def _check_bicubic_dtype(dtype: int) -> None:
-    # The kernels compute float weights for floats (and, on CPU, uint8) only; the meta
-    # kernel accepts any dtype.
-    if not is_float_dtype(dtype) and dtype != 0:  # uint8
-        raise AssertionError("upsample_bicubic2d: expected a floating point or uint8 input")
 
 
 @shape("aten.upsample_bicubic2d.vec", invocations=_UPSAMPLE_2D_VEC_CASES + [
@@ -1062,13 +1073,10 @@ def aten〇upsample_bicubic2d〇vec〡shape(input: List[int], output_size: Optio
     return _upsample_2d_vec_shape("upsample_bicubic2d", input, output_size, scale_factors)
 
 
-@dtype("aten.upsample_bicubic2d.vec", invocations=[
-    Invocation(_T(1, 2, 5, 5, dtype=d), [3, 4], False, None)
-    for d in (torch.uint8, torch.float16, torch.bfloat16, torch.float32, torch.float64)] + [
-    KernelErrorInvocation(_T(1, 2, 5, 5, dtype=d), [3, 4], False, None)
-    for d in (torch.int32, torch.int64, torch.bool, torch.complex64)])
+@dtype("aten.upsample_bicubic2d.vec", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 5, 5, dtype=d), [3, 4], False, None)))
 def aten〇upsample_bicubic2d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], align_corners: bool, scale_factors: Optional[List[float]]) -> int:
-    _check_bicubic_dtype(input_rank_dtype[1])
+    _check_interpolation_dtype("upsample_bicubic2d", input_rank_dtype[1])
     return input_rank_dtype[1]
 
 
@@ -1575,9 +1583,10 @@ def aten〇upsample_nearest1d〡shape(self: List[int], output_size: List[int], s
     return _upsample_shape("upsample_nearest1d", self, output_size, 1, True)
 
 
-@dtype("aten.upsample_nearest1d", invocations=[
-    Invocation(_T(1, 2, 5, dtype=d), [7]) for d in _SWEEP])
+@dtype("aten.upsample_nearest1d", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 5, dtype=d), [7])))
 def aten〇upsample_nearest1d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], scales: Optional[float] = None) -> int:
+    _check_interpolation_dtype("upsample_nearest1d", self_rank_dtype[1])
     return self_rank_dtype[1]
 
 
@@ -1594,9 +1603,10 @@ def aten〇upsample_nearest2d〡shape(self: List[int], output_size: List[int], s
     return _upsample_shape("upsample_nearest2d", self, output_size, 2, True)
 
 
-@dtype("aten.upsample_nearest2d", invocations=[
-    Invocation(_T(1, 2, 5, 5, dtype=d), [7, 3]) for d in _SWEEP])
+@dtype("aten.upsample_nearest2d", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 5, 5, dtype=d), [7, 3])))
 def aten〇upsample_nearest2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
+    _check_interpolation_dtype("upsample_nearest2d", self_rank_dtype[1])
     return self_rank_dtype[1]
 
 
@@ -1614,9 +1624,10 @@ def aten〇upsample_bilinear2d〡shape(self: List[int], output_size: List[int], 
     return _upsample_shape("upsample_bilinear2d", self, output_size, 2, False)
 
 
-@dtype("aten.upsample_bilinear2d", invocations=[
-    Invocation(_T(1, 2, 5, 5, dtype=d), [7, 3], False) for d in _SWEEP])
+@dtype("aten.upsample_bilinear2d", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 5, 5, dtype=d), [7, 3], False)))
 def aten〇upsample_bilinear2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], align_corners: bool, scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
+    _check_interpolation_dtype("upsample_bilinear2d", self_rank_dtype[1])
     return self_rank_dtype[1]
 
 
@@ -1634,13 +1645,10 @@ def aten〇upsample_bicubic2d〡shape(self: List[int], output_size: List[int], a
     return _upsample_shape("upsample_bicubic2d", self, output_size, 2, False)
 
 
-@dtype("aten.upsample_bicubic2d", invocations=[
-    Invocation(_T(1, 2, 5, 5, dtype=d), [7, 3], False)
-    for d in (torch.uint8, torch.float16, torch.bfloat16, torch.float32, torch.float64)] + [
-    KernelErrorInvocation(_T(1, 2, 5, 5, dtype=d), [7, 3], False)
-    for d in (torch.int32, torch.int64, torch.bool, torch.complex64)])
+@dtype("aten.upsample_bicubic2d", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 5, 5, dtype=d), [7, 3], False)))
 def aten〇upsample_bicubic2d〡dtype(self_rank_dtype: Tuple[int, int], output_size: List[int], align_corners: bool, scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
-    _check_bicubic_dtype(self_rank_dtype[1])
+    _check_interpolation_dtype("upsample_bicubic2d", self_rank_dtype[1])
     return self_rank_dtype[1]
 
 
@@ -1661,9 +1669,10 @@ def aten〇upsample_nearest1d〇vec〡shape(input: List[int], output_size: Optio
     return _upsample_shape("upsample_nearest1d", input, sizes, 1, True)
 
 
-@dtype("aten.upsample_nearest1d.vec", invocations=[
-    Invocation(_T(1, 2, 5, dtype=d), [3], None) for d in _SWEEP])
+@dtype("aten.upsample_nearest1d.vec", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 5, dtype=d), [3], None)))
 def aten〇upsample_nearest1d〇vec〡dtype(input_rank_dtype: Tuple[int, int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> int:
+    _check_interpolation_dtype("upsample_nearest1d", input_rank_dtype[1])
     return input_rank_dtype[1]
 
 
@@ -1691,9 +1700,10 @@ def aten〇upsample_nearest2d_backward〡shape(grad_output: List[int], output_si
     return upstream._copy(input_size)
 
 
-@dtype("aten.upsample_nearest2d_backward", invocations=[
-    Invocation(_T(1, 2, 7, 3, dtype=d), [7, 3], [1, 2, 5, 5]) for d in _SWEEP])
+@dtype("aten.upsample_nearest2d_backward", invocations=_interpolation_dtype_cases(
+    lambda d: (_T(1, 2, 7, 3, dtype=d), [7, 3], [1, 2, 5, 5]), accepted=_INTERPOLATION_DTYPES[1:]))
 def aten〇upsample_nearest2d_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], output_size: List[int], input_size: List[int], scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> int:
+    _check_interpolation_dtype("upsample_nearest2d_backward", grad_output_rank_dtype[1], uint8=False)
     return grad_output_rank_dtype[1]
 
 

@@ -18,7 +18,7 @@ from typing import Any, List, Optional, Tuple, Union
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import broadcast_shapes, rank_dtype_lists
+from ._helpers import broadcast_shapes, rank_dtype_lists, unknown_dtype
 from .elementwise import _can_cast
 from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .reductions import aten〇softmax〇int〡dtype, aten〇softmax〇int〡shape
@@ -30,6 +30,7 @@ from .testing import (
     KernelInvocation,
     LongTensorOfShape,
     TensorOfShape,
+    UnknownDtypeInvocation,
 )
 
 _SWEEP = (
@@ -165,6 +166,13 @@ _BN_SHAPE_CASES = [
 def _bn_dtype_cases(make):
     return [make(d, p, training)
             for d, p, training in itertools.product(_SWEEP, _PARAM_SWEEP, (True, False))]
+
+
+def _empty_input_promotes(input_dtype: torch.dtype, param_dtype: torch.dtype) -> bool:
+    """Whether batch_norm's empty-input arithmetic (`input * weight[0]`) changes the input's
+    dtype, the dtype meta gives a non-empty input (the CPU kernel refuses those inputs)."""
+    return torch.result_type(torch.empty(1, dtype=input_dtype),
+                             torch.empty((), dtype=param_dtype)) != input_dtype
 
 
 def _cpu_batch_norm_accepts(input_dtype: torch.dtype, param_dtype: torch.dtype) -> bool:
@@ -320,13 +328,38 @@ def aten〇batch_norm〡shape(input: List[int], weight: Optional[List[int]], bia
 
 
 @dtype("aten.batch_norm", invocations=_bn_dtype_cases(
-    lambda d, p, training: Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p),
-                                      _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5, False)))
+    lambda d, p, training: (UnknownDtypeInvocation if _empty_input_promotes(d, p) else Invocation)(
+        _T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p), _T(4, dtype=p), _T(4, dtype=p),
+        training, 0.1, 1e-5, False))
+    # A weight of rank > 1 promotes with an empty input (weight[0] is no 0-dim tensor).
+    + [UnknownDtypeInvocation(_T(0, 2, 1, dtype=torch.uint8), _T(2, 1, 1, dtype=torch.int64),
+                              None, None, None, False, 0.1, 1e-5, False),
+       ErrorInvocation(_T(2, 4, 3, dtype=torch.bool), _T(4), _T(4), _T(4), _T(4), False, 0.1,
+                       1e-5, False)])
 def aten〇batch_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], running_mean_rank_dtype: Optional[Tuple[int, int]], running_var_rank_dtype: Optional[Tuple[int, int]], training: bool, momentum: float, eps: float, cudnn_enabled: bool) -> int:
-    return _batch_norm_output_dtype(input_rank_dtype[1], training)
+    output_dtype = _batch_norm_output_dtype(input_rank_dtype[1], training)
+    # An empty input gives `input * weight[0] + bias[0]`, promoted; where that differs from
+    # the dtype of a non-empty input, the dtype depends on the sizes' values.
+    if _empty_input_dtype(input_rank_dtype, [weight_rank_dtype, bias_rank_dtype]) != output_dtype:
+        return unknown_dtype()
+    return output_dtype
+
+
+def _empty_input_dtype(input_rank_dtype: Tuple[int, int],
+                       params: List[Optional[Tuple[int, int]]]) -> int:
+    """batch_norm's result dtype on an empty input: the input times `weight[0]` plus
+    `bias[0]` (entries one rank below their parameter)."""
+    result = input_rank_dtype[1]
+    for param in params:
+        if param is not None:
+            ranks: List[Optional[int]] = [input_rank_dtype[0], max(param[0] - 1, 0)]
+            result = promote_dtypes(ranks, [result, param[1]])
+    return result
 
 
 @shape("aten.instance_norm", invocations=[
+    ErrorInvocation(_T(2, 4, 3), _T(4), _T(1, 4), _T(4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(2, 4, 3), _T(4, 1), _T(4), None, None, True, 0.1, 1e-5, False),
     ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(1, 4), _T(4), True, 0.1, 1e-5, False),
     ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(1, 4), False, 0.1, 1e-5, False),
     Invocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
@@ -342,10 +375,12 @@ def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], 
         raise AssertionError(
             "instance_norm: expected running_mean and running_var to be defined when"
             " use_input_stats is false")
-    # The statistics are repeated once per batch entry (`repeat` with one count).
-    if (running_mean is not None and len(running_mean) > 1) or (
-            running_var is not None and len(running_var) > 1):
-        raise AssertionError("instance_norm: expected running_mean and running_var of 1 dim")
+    # The parameters and statistics are repeated once per batch entry (`repeat` with one
+    # count), which takes at most 1 dim.
+    for param in [weight, bias, running_mean, running_var]:
+        if param is not None and len(param) > 1:
+            raise AssertionError(
+                "instance_norm: expected weight, bias, running_mean and running_var of 1 dim")
     num_features = input[1] if len(input) > 1 else 0
     _check_num_features("instance_norm", "weight", weight, num_features)
     _check_num_features("instance_norm", "bias", bias, num_features)
@@ -988,6 +1023,13 @@ def _rnn_case(input, hx, params, num_layers, bidirectional=False, has_biases=Tru
               [_T(20, 3), _T(20, 3), _T(20), _T(20), _T(3, 5)], 1),
     _rnn_case(_T(7, 2, 3), [_T(1, 2, 3), _T(1, 2, 5)],
               [_T(20, 3), _T(20, 5), _T(20), _T(20), _T(3, 5)], 1, error=True),
+    # The input gates are added into the hidden gates in place.
+    _rnn_case(_T(1, 2, 3), [_T(1, 2, 3), _T(1, 2, 5)],
+              [_T(20, 3), _T(1, 3), _T(20), _T(), _T(3, 5)], 1, error=True),
+    _rnn_case(_T(1, 2, 3), [_T(1, 2, 3), _T(1, 2, 5)],
+              [_T(4, 3), _T(20, 3), _T(4), _T(20), _T(3, 5)], 1, error=True),
+    _rnn_case(_T(1, 2, 3), [_T(1, 2, 3), _T(1, 2, 5)],
+              [_T(20, 3), _T(20, 3), _T(20), _T(), _T(3, 5)], 1),
 ])
 def aten〇lstm〇input〡shape(input: List[int], hx: List[List[int]], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int], List[int]]:
     if len(hx) != 2:
@@ -996,8 +1038,26 @@ def aten〇lstm〇input〡shape(input: List[int], hx: List[List[int]], params: L
     group_size = 2 + (2 if has_biases else 0) + (1 if has_projections else 0)
     output, hy = _rnn_shapes("lstm", input, hx[0], params, group_size, has_biases, num_layers,
                              bidirectional, batch_first, True)
+    _check_lstm_gates_add(input, hx[0], params, has_biases, batch_first)
     cy = [hy[0], hx[1][1], hx[1][2]]
     return output, hy, cy
+
+
+def _check_lstm_gates_add(input: List[int], hidden: List[int], params: List[List[int]],
+                          has_biases: bool, batch_first: bool) -> None:
+    """The first cell adds its input gates into its hidden gates in place (`add_`): the input
+    gates must broadcast to the hidden gates' sizes. (A bias of rank > 1 broadcasts with the
+    whole sequence's gates first: not checked.)"""
+    hidden_gates = [hidden[1], params[1][0]]
+    input_gates = [params[0][0]] if len(input) == 2 else [input[0] if batch_first else input[1],
+                                                           params[0][0]]
+    if has_biases:
+        if len(params[2]) > 1:
+            return
+        hidden_gates = upstream.broadcast(hidden_gates, params[3])
+        input_gates = upstream.broadcast(input_gates, params[2])
+    if upstream.broadcast(hidden_gates, input_gates) != hidden_gates:
+        raise AssertionError("lstm: the input gates do not broadcast to the hidden gates' sizes")
 
 
 @dtype("aten.lstm.input", invocations=[

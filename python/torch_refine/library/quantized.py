@@ -13,6 +13,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
+from .promotion import is_float_dtype
 from .registry import dtype, shape
 from .testing import (
     ErrorInvocation,
@@ -101,7 +102,7 @@ def _check_fake_quant_input(self_dtype: int) -> None:
 
 
 def _check_per_channel_params(self: List[int], scale: List[int], axis: int) -> None:
-    if axis < -len(self) or axis >= len(self):
+    if axis < 0 or axis >= len(self):  # a negative axis is refused too
         raise AssertionError("per-channel quantization: axis out of range")
     if len(scale) != 1 or scale[0] != self[axis]:
         raise AssertionError("dimensions of scale and zero-point are not consistent with input")
@@ -360,10 +361,15 @@ def aten〇quantize_per_channel〡shape(self: List[int], scales: List[int], zero
     KernelInvocation(_F32, _F64_SCALES, _ZEROS, 1, torch.qint32),
     KernelErrorInvocation(TensorOfShape(2, 3, dtype=torch.float64), _F64_SCALES, _ZEROS, 1,
                           torch.qint8),
+    KernelInvocation(_F32, TensorOfShape(3, dtype=torch.bfloat16), _ZEROS, 1, torch.qint8),
+    KernelErrorInvocation(_F32, TensorOfShape(3, dtype=torch.complex64), _ZEROS, 1, torch.qint8),
+    KernelErrorInvocation(_F32, TensorOfShape(3, dtype=torch.int64), _ZEROS, 1, torch.qint8),
 ])
 def aten〇quantize_per_channel〡dtype(self_rank_dtype: Tuple[int, int], scales_rank_dtype: Tuple[int, int], zero_points_rank_dtype: Tuple[int, int], axis: int, dtype: int) -> int:
     if self_rank_dtype[1] != 6:
         raise AssertionError("Quantize only works on Float Tensor")
+    if not is_float_dtype(scales_rank_dtype[1]):
+        raise AssertionError("quantize_per_channel: scale tensor must be floating point")
     _check_quantized_dtype(dtype)
     return dtype
 
@@ -523,6 +529,7 @@ _ZEROS32 = TensorOfShape(3, dtype=torch.int32)
     KernelErrorInvocation(_F32, TensorOfShape(2), TensorOfShape(2, dtype=torch.int32), 1, 0,
                           255),
     KernelErrorInvocation(_F32, _SCALES, _ZEROS32, 1, 255, 0),
+    KernelErrorInvocation(_F32, _SCALES, _ZEROS32, -1, 0, 255),
 ])
 def aten〇fake_quantize_per_channel_affine〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int, quant_min: int, quant_max: int) -> List[int]:
     _check_fake_quant_range(quant_min, quant_max)
@@ -548,6 +555,7 @@ def aten〇fake_quantize_per_channel_affine〡dtype(self_rank_dtype: Tuple[int, 
 @shape("aten.fake_quantize_per_channel_affine_cachemask", invocations=[
     KernelInvocation(_F32, _SCALES, _ZEROS32, 1, 0, 255),
     KernelErrorInvocation(_F32, _SCALES, _ZEROS32, 0, 0, 255),
+    KernelErrorInvocation(_F32, _SCALES, _ZEROS32, -1, 0, 255),
 ])
 def aten〇fake_quantize_per_channel_affine_cachemask〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int, quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:
     _check_fake_quant_range(quant_min, quant_max)

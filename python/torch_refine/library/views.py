@@ -891,6 +891,9 @@ def aten〇repeat_interleave〇self_int〡shape(self: List[int], repeats: int, d
     ErrorInvocation(TensorOfShape(2, 3), [1, 1, 1, 1, 1, 1]),
     ErrorInvocation(TensorOfShape(2, 3), [-2, -2]),
     ErrorInvocation(TensorOfShape(2, 3), [9223372036854775807, -3]),  # numel past int64
+    # Within 2**-40 of the int64 maximum, where a float product cannot tell.
+    ErrorInvocation(TensorOfShape(2, 3, dtype=torch.uint8), [2**62, 1]),
+    Invocation(TensorOfShape(2, 3, dtype=torch.uint8), [2**62 - 4, 0]),
 ])
 def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float = 0) -> List[int]:
     if len(pad) % 2 != 0:

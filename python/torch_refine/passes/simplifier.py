@@ -136,8 +136,7 @@ class Simplifier:
         `prepare(calc)` runs before the rewrites, unless the memo already knows the op;
         `views` say what the library function sees of each operand (see `memo_key`)."""
         self.statistics.calculations += 1
-        key = memo_key(_wrapped_op(calc), len(calc.results), self._operand_fact, views,
-                       self._range_signature(calc), self._types.text)
+        key = self._memo_key(_wrapped_op(calc), len(calc.results), views, calc)
         known = self.memo.get(key) if key is not None else None
         if (_GUARDS, key) in self.memo:
             known = None  # a guarded answer is used only in front of the op (refine_known)
@@ -178,8 +177,7 @@ class Simplifier:
         calculation's result would be, and with `keep_guards` its guards are asserted for
         the op (passes/guards.py); a guarded answer is remembered with its guards, which
         each op reusing it asserts again (nothing new where the function asserted them)."""
-        key = memo_key(op, len(results), self._operand_fact, views, self._range_signature(op),
-                       self._types.text)
+        key = self._memo_key(op, len(results), views, op)
         known = self.memo.get(key) if key is not None else None
         remembered_guards = self.memo.get((_GUARDS, key)) if known is not None else None
         if remembered_guards is not None and keep_guards and not guards.assert_guards(op, remembered_guards):
@@ -263,16 +261,19 @@ class Simplifier:
         if self.record_blockers and (text := self.memo.get((_BLOCKER, key))) is not None:
             record_blocker(op, self.kind, text)
 
-    def _range_signature(self, op) -> tuple:
-        """The ranges and replacements a calculation in `op`'s function may read
-        (calculations/ranges.py, calculations/facts.py)."""
-        function = ranges.enclosing_function(op)
-        if function is None:
-            return ()
-        key = op_key(function)
-        if key not in self._range_signatures:
-            self._range_signatures[key] = ranges.range_signature(function)
-        return self._range_signatures[key] + facts.replacement_signature(key)
+    def _memo_key(self, op, result_count: int, views: tuple, place) -> tuple | None:
+        """`memo_key` with the ranges and the replacements of the symbols it names that a
+        calculation in `place`'s function may read (calculations/ranges.py,
+        calculations/facts.py)."""
+        function = ranges.enclosing_function(place)
+        function_key = op_key(function) if function is not None else None
+        if function is not None and function_key not in self._range_signatures:
+            self._range_signatures[function_key] = ranges.range_signature(function)
+        key = memo_key(op, result_count, self._operand_fact, views,
+                       self._range_signatures.get(function_key, ()), self._types.text)
+        if key is None or not facts.replacements(function_key):
+            return key
+        return key + (facts.replacement_signature(function_key, str(key)),)
 
     def _operand_fact(self, value: ir.Value) -> tuple | None:
         producer = defining_op(value)

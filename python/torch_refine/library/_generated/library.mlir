@@ -2520,7 +2520,16 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_output_dtype(%0, %arg5) : (!torch.int, !torch.bool) -> !torch.int
-    return %1 : !torch.int
+    %2 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>>
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._empty_input_dtype(%arg0, %2) : (!torch.tuple<int, int>, !torch.list<optional<tuple<int, int>>>) -> !torch.int
+    %4 = torch.aten.ne.int %3, %1 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %6 = torch.prim.Uninitialized : !torch.int
+      torch.prim.If.yield %6 : !torch.int
+    } else {
+      torch.prim.If.yield %1 : !torch.int
+    }
+    return %5 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.bernoulli(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<any>) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -7759,19 +7768,29 @@ module {
     return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.quantize_per_channel(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.int {
+    %str = torch.constant.str "AssertionError: quantize_per_channel: scale tensor must be floating point"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: Quantize only works on Float Tensor"
+    %str_0 = torch.constant.str "AssertionError: Quantize only works on Float Tensor"
     %int1 = torch.constant.int 1
     %int6 = torch.constant.int 6
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.aten.ne.int %0, %int6 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %3 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%2) : (!torch.int) -> !torch.bool
+    %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
+    torch.prim.If %4 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_quantized_dtype(%arg4) : (!torch.int) -> !torch.none
+    %5 = call @__torch_refine_helper.torch_refine.library.quantized._check_quantized_dtype(%arg4) : (!torch.int) -> !torch.none
     return %arg4 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.quantize_per_tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
@@ -10727,53 +10746,85 @@ module {
     return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_bicubic2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_bicubic2d"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_bicubic_dtype(%0) : (!torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %true) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_bicubic2d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_bicubic2d"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_bicubic_dtype(%0) : (!torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %true) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_bilinear2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_bilinear2d"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %true) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_bilinear2d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.bool, %arg3: !torch.optional<list<float>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_bilinear2d"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %true) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_nearest1d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.optional<float>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_nearest1d"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %true) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_nearest1d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_nearest1d"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %true) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_nearest2d(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.optional<float>, %arg3: !torch.optional<float>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_nearest2d"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %true) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_nearest2d.vec(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "upsample_nearest2d"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %true) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.upsample_nearest2d_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.int {
+    %false = torch.constant.bool false
+    %str = torch.constant.str "upsample_nearest2d_backward"
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    return %0 : !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%str, %0, %false) : (!torch.str, !torch.int, !torch.bool) -> !torch.none
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.var(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -13981,19 +14032,48 @@ module {
     return %9 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library._helpers._product_overflows(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.bool {
+    %false = torch.constant.bool false
     %true = torch.constant.bool true
-    %float9.223370e18 = torch.constant.float 9.2233720368631644E+18
+    %float9.223370e18 = torch.constant.float 9.2233720368463872E+18
+    %float9.223370e18_0 = torch.constant.float 9.2233720368631644E+18
+    %int0 = torch.constant.int 0
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
     %0 = torch.aten.Float.Scalar %arg1 : !torch.int -> !torch.float
     %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %2 = torch.prim.Loop %1, %true, init(%0) {
     ^bb0(%arg2: !torch.int, %arg3: !torch.float):
-      %4 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %5 = torch.aten.Float.Scalar %4 : !torch.int -> !torch.float
-      %6 = torch.aten.mul.float %arg3, %5 : !torch.float, !torch.float -> !torch.float
-      torch.prim.Loop.condition %true, iter(%6 : !torch.float)
+      %5 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.Float.Scalar %5 : !torch.int -> !torch.float
+      %7 = torch.aten.mul.float %arg3, %6 : !torch.float, !torch.float -> !torch.float
+      torch.prim.Loop.condition %true, iter(%7 : !torch.float)
     } : (!torch.int, !torch.bool, !torch.float) -> !torch.float
-    %3 = torch.aten.ge.float %2, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
-    return %3 : !torch.bool
+    %3 = torch.aten.lt.float %2, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      torch.prim.If.yield %false : !torch.bool
+    } else {
+      %5 = torch.aten.ge.float %2, %float9.223370e18_0 : !torch.float, !torch.float -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %8 = torch.prim.Loop %7, %true, init(%arg1) {
+        ^bb0(%arg2: !torch.int, %arg3: !torch.int):
+          %11 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+          %12 = torch.aten.mul.int %arg3, %11 : !torch.int, !torch.int -> !torch.int
+          torch.prim.Loop.condition %true, iter(%12 : !torch.int)
+        } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+        %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+        %10 = torch.prim.If %9 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %11 = torch.aten.gt.int %8, %int9223372036854775807 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %11 : !torch.bool
+        }
+        torch.prim.If.yield %10 : !torch.bool
+      }
+      torch.prim.If.yield %6 : !torch.bool
+    }
+    return %4 : !torch.bool
   }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%arg0: !torch.list<list<int>>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -14345,27 +14425,6 @@ module {
     }
     return %none : !torch.none
   }
-  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_bicubic_dtype(%arg0: !torch.int) -> !torch.none {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: upsample_bicubic2d: expected a floating point or uint8 input"
-    %false = torch.constant.bool false
-    %int0 = torch.constant.int 0
-    %0 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg0) : (!torch.int) -> !torch.bool
-    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
-    %2 = torch.prim.If %1 -> (!torch.bool) {
-      %3 = torch.aten.ne.int %arg0, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %3 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    torch.prim.If %2 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    return %none : !torch.none
-  }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_divisor(%arg0: !torch.str, %arg1: !torch.optional<int>) -> !torch.none {
     %str = torch.constant.str "AssertionError: "
     %str_0 = torch.constant.str ": divisor must be not zero"
@@ -14429,6 +14488,36 @@ module {
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_interpolation_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": not implemented for this dtype"
+    %false = torch.constant.bool false
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg1) : (!torch.int) -> !torch.bool
+    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %3 = torch.prim.If %arg2 -> (!torch.bool) {
+        %5 = torch.aten.eq.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %5 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %3 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %4 = torch.aten.add.str %str, %3 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_output_size(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
@@ -20786,6 +20875,73 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_lstm_gates_add(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.none {
+    %str = torch.constant.str "AssertionError: lstm: the input gates do not broadcast to the hidden gates' sizes"
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %0 = torch.prim.Uninitialized : !torch.list<int>
+    %1 = torch.prim.Uninitialized : !torch.none
+    %2 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %3 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %4 = torch.aten.__getitem__.t %3, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.prim.ListConstruct %2, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %7 = torch.aten.eq.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.list<int>) {
+      %11 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.__getitem__.t %11, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.prim.ListConstruct %12 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %13 : !torch.list<int>
+    } else {
+      %11 = torch.prim.If %arg4 -> (!torch.int) {
+        %15 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %15 : !torch.int
+      } else {
+        %15 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %15 : !torch.int
+      }
+      %12 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %13 = torch.aten.__getitem__.t %12, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.prim.ListConstruct %11, %13 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %14 : !torch.list<int>
+    }
+    %9:4 = torch.prim.If %arg3 -> (!torch.bool, !torch.none, !torch.list<int>, !torch.list<int>) {
+      %11 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.gt.int %12, %int1 : !torch.int, !torch.int -> !torch.bool
+      %14:4 = torch.prim.If %13 -> (!torch.bool, !torch.none, !torch.list<int>, !torch.list<int>) {
+        torch.prim.If.yield %true, %none, %0, %0 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
+      } else {
+        %15 = torch.aten.__getitem__.t %arg2, %int3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%5, %15) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %17 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%8, %17) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.If.yield %false, %1, %16, %18 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
+      }
+      torch.prim.If.yield %14#0, %14#1, %14#2, %14#3 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
+    } else {
+      torch.prim.If.yield %false, %1, %5, %8 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
+    }
+    %10 = torch.prim.If %9#0 -> (!torch.none) {
+      torch.prim.If.yield %9#1 : !torch.none
+    } else {
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%9#2, %9#3) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      %12 = torch.aten.ne.int_list %11, %9#2 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If %12 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield %none : !torch.none
+    }
+    return %10 : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_num_features(%arg0: !torch.str, %arg1: !torch.str, %arg2: !torch.optional<list<int>>, %arg3: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: "
     %str_0 = torch.constant.str " should contain one element per channel"
@@ -20989,6 +21145,37 @@ module {
     } else {
       torch.prim.If.yield %arg0 : !torch.int
     }
+    return %2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._empty_input_dtype(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<optional<tuple<int, int>>>) -> !torch.int {
+    %none = torch.constant.none
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<optional<tuple<int, int>>> -> !torch.int
+    %2 = torch.prim.Loop %1, %true, init(%0) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.int):
+      %3 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<optional<tuple<int, int>>>, !torch.int -> !torch.optional<tuple<int, int>>
+      %4 = torch.aten.__isnot__ %3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.int) {
+        %6 = torch.prim.unchecked_cast %3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+        %7 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %8 = torch.prim.TupleIndex %6, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %9 = torch.aten.sub.int %8, %int1 : !torch.int, !torch.int -> !torch.int
+        %10 = torch.prim.max.int %9, %int0 : !torch.int, !torch.int -> !torch.int
+        %11 = torch.derefine %7 : !torch.int to !torch.optional<int>
+        %12 = torch.derefine %10 : !torch.int to !torch.optional<int>
+        %13 = torch.prim.ListConstruct %11, %12 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+        %14 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %15 = torch.prim.ListConstruct %arg3, %14 : (!torch.int, !torch.int) -> !torch.list<int>
+        %16 = torch.promote_dtypes %13, %15 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+        torch.prim.If.yield %16 : !torch.int
+      } else {
+        torch.prim.If.yield %arg3 : !torch.int
+      }
+      torch.prim.Loop.condition %true, iter(%5 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
     return %2 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._hidden_gates_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
@@ -22512,35 +22699,33 @@ module {
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: per-channel quantization: axis out of range"
     %true = torch.constant.bool true
-    %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
-    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.neg.int %0 : !torch.int -> !torch.int
-    %2 = torch.aten.lt.int %arg2, %1 : !torch.int, !torch.int -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.bool) {
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %8 = torch.aten.ge.int %arg2, %7 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %8 : !torch.bool
+      %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %6 = torch.aten.ge.int %arg2, %5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %6 : !torch.bool
     }
-    torch.prim.If %3 -> () {
+    torch.prim.If %1 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %5 = torch.aten.ne.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
-    %6 = torch.prim.If %5 -> (!torch.bool) {
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %7 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %8 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.ne.int %7, %8 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %9 : !torch.bool
+      %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = torch.aten.ne.int %5, %6 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
     }
-    torch.prim.If %6 -> () {
+    torch.prim.If %4 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -30347,7 +30532,7 @@ module {
     %str_1 = torch.constant.str "bias"
     %str_2 = torch.constant.str "weight"
     %str_3 = torch.constant.str "instance_norm"
-    %str_4 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var of 1 dim"
+    %str_4 = torch.constant.str "AssertionError: instance_norm: expected weight, bias, running_mean and running_var of 1 dim"
     %str_5 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
     %false = torch.constant.bool false
     %true = torch.constant.bool true
@@ -30356,16 +30541,16 @@ module {
     %int0 = torch.constant.int 0
     %0 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
     %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<list<int>>) {
-      %13 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %14:2 = torch.prim.If %13 -> (!torch.bool, !torch.optional<list<int>>) {
+      %12 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %13:2 = torch.prim.If %12 -> (!torch.bool, !torch.optional<list<int>>) {
         torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
       } else {
-        %15 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %16 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-        %17 = torch.derefine %15 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<list<int>>
+        %14 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+        %15 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %16 = torch.derefine %14 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
       }
-      torch.prim.If.yield %14#0, %14#1 : !torch.bool, !torch.optional<list<int>>
+      torch.prim.If.yield %13#0, %13#1 : !torch.bool, !torch.optional<list<int>>
     } else {
       torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<list<int>>
     }
@@ -30375,53 +30560,42 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.__isnot__ %1#1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %3:2 = torch.prim.If %2 -> (!torch.bool, !torch.optional<list<int>>) {
-      %13 = torch.prim.unchecked_cast %1#1 : !torch.optional<list<int>> -> !torch.list<int>
-      %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
-      %15 = torch.aten.gt.int %14, %int1 : !torch.int, !torch.int -> !torch.bool
-      %16 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
-      torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
-    } else {
-      torch.prim.If.yield %false, %1#1 : !torch.bool, !torch.optional<list<int>>
-    }
-    %4:3 = torch.prim.If %3#0 -> (!torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>) {
-      %13 = torch.prim.unchecked_cast %3#1 : !torch.optional<list<int>> -> !torch.list<int>
-      %14 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
-      torch.prim.If.yield %true, %14, %arg4 : !torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>
-    } else {
-      %13 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %14:2 = torch.prim.If %13 -> (!torch.bool, !torch.optional<list<int>>) {
-        %15 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+    %2 = torch.prim.ListConstruct %arg1, %arg2, %1#1, %arg4 : (!torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.list<optional<list<int>>>
+    %3 = torch.aten.len.t %2 : !torch.list<optional<list<int>>> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg9: !torch.int):
+      %12 = torch.aten.__getitem__.t %2, %arg9 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
+      %13 = torch.aten.__isnot__ %12, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %14 = torch.prim.If %13 -> (!torch.bool) {
+        %15 = torch.prim.unchecked_cast %12 : !torch.optional<list<int>> -> !torch.list<int>
         %16 = torch.aten.len.t %15 : !torch.list<int> -> !torch.int
         %17 = torch.aten.gt.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
-        %18 = torch.derefine %15 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %17, %18 : !torch.bool, !torch.optional<list<int>>
+        torch.prim.If.yield %17 : !torch.bool
       } else {
-        torch.prim.If.yield %false, %arg4 : !torch.bool, !torch.optional<list<int>>
+        torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If.yield %14#0, %3#1, %14#1 : !torch.bool, !torch.optional<list<int>>, !torch.optional<list<int>>
-    }
-    torch.prim.If %4#0 -> () {
-      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %6 = torch.aten.gt.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
-    %7 = torch.prim.If %6 -> (!torch.int) {
-      %13 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %13 : !torch.int
+      torch.prim.If %14 -> () {
+        torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.gt.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.int) {
+      %12 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
     } else {
       torch.prim.If.yield %int0 : !torch.int
     }
-    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %arg1, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %9 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg2, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %10 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %4#1, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %11 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %4#2, %7) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %12 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    return %12 : !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %arg1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg2, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %9 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %1#1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %10 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg4, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+    %11 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %11 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.int_repr(%arg0: !torch.list<int>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
@@ -31015,14 +31189,16 @@ module {
     %11 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
     %12 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %11, %arg2, %10, %arg3, %arg4, %arg7, %arg8, %true) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
     %13:2 = torch.prim.TupleUnpack %12 : !torch.tuple<list<int>, list<int>> -> !torch.list<int>, !torch.list<int>
-    %14 = torch.aten.__getitem__.t %13#1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %15 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %16 = torch.aten.__getitem__.t %15, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %14 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %15 = call @__torch_refine_helper.torch_refine.library.nn._check_lstm_gates_add(%arg0, %14, %arg2, %arg3, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.bool, !torch.bool) -> !torch.none
+    %16 = torch.aten.__getitem__.t %13#1, %int0 : !torch.list<int>, !torch.int -> !torch.int
     %17 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %18 = torch.aten.__getitem__.t %17, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %19 = torch.prim.ListConstruct %14, %16, %18 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-    %20 = torch.prim.TupleConstruct %13#0, %13#1, %19 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %20 : !torch.tuple<list<int>, list<int>, list<int>>
+    %18 = torch.aten.__getitem__.t %17, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %19 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %20 = torch.aten.__getitem__.t %19, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %21 = torch.prim.ListConstruct %16, %18, %20 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %22 = torch.prim.TupleConstruct %13#0, %13#1, %21 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %22 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.lstm_cell(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>> {
     %str = torch.constant.str "lstm_cell"
