@@ -273,7 +273,7 @@ class Simplifier:
                        self._range_signatures.get(function_key, ()), self._types.text)
         if key is None or not facts.replacements(function_key):
             return key
-        return key + (facts.replacement_signature(function_key, str(key)),)
+        return (*key, facts.replacement_signature(function_key, str(key)))
 
     def _operand_fact(self, value: ir.Value) -> tuple | None:
         producer = defining_op(value)
