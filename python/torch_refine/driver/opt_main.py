@@ -214,7 +214,11 @@ class OptMain:
             output, errors, internal_error = self._parse_and_run(chunk, pass_manager, args)
         reported = self.collected + errors
         if args.verify_diagnostics:
-            expectations = verify_diagnostics.parse_expectations(chunk.text, chunk.source_name)
+            try:
+                expectations = verify_diagnostics.parse_expectations(chunk.text, chunk.source_name)
+            except verify_diagnostics.ExpectationError as bad:
+                self._report([bad.diagnostic], args)
+                return ChunkResult(output, False)
             problems = verify_diagnostics.verify(
                 expectations, reported, only_expected=args.verify_diagnostics == "only-expected"
             )
