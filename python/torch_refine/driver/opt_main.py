@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import io
 import re
 import sys
 import traceback
+import typing
 import warnings
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -30,9 +32,8 @@ if "numpy" not in sys.modules:
 from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
 
-from torch_refine import passes
 from torch_refine.about import version_text
-from torch_refine.driver import pipeline_syntax, timing, verify_diagnostics
+from torch_refine.driver import pipeline_syntax, registry, timing, verify_diagnostics
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.errors import RefinementWarning
 from torch_refine.ir import diagnostics, parsing
@@ -181,8 +182,10 @@ class OptMain:
             return "Available Dialects: " + ",".join(names) + "\n"
         if args.list_passes:
             lines = ["Passes:\n"]
-            for name in passes.names():
-                lines.append(f"  --{name:<39}-   {passes.get(name).description}\n")
+            for name in registry.names():
+                description, *options = registry.describe(name, indent="      ")
+                lines.append(f"  --{name:<39}-   {description}\n")
+                lines += [f"{option}\n" for option in options]
             lines.append("(MLIR's and torch-mlir's passes: see torch-mlir-opt --list-passes)\n")
             return "".join(lines)
         return None
@@ -633,9 +636,9 @@ def _with_extra_library(text: str, path: str) -> str:
 
 
 def _takes_extra_library(name: str) -> bool:
-    if not passes.is_registered(name):
+    if not registry.is_registered(name):
         return False
-    return any(field.name == "extra_library" for field in passes.get(name).options())
+    return any(field.name == "extra_library" for field in registry.get(name).options())
 
 
 # --- command line --------------------------------------------------------------------------
@@ -651,12 +654,41 @@ class _AppendPassFlag(argparse.Action):
 
 
 class _HelpFormatter(argparse.HelpFormatter):
-    """Loads pass descriptions only when --help is shown, so start-up imports no pass."""
+    """Loads pass descriptions and options only when --help is shown, so start-up imports no
+    pass; a pass's options are listed one a line under its description."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         if isinstance(action, _AppendPassFlag):
-            return passes.get(action.option_strings[0].removeprefix("--")).description
+            return "\n".join(registry.describe(action.option_strings[0].removeprefix("--")))
         return action.help
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if "\n" not in text:
+            return super()._split_lines(text, width)
+        return text.splitlines()
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """Usage errors in LLVM's two lines, not argparse's usage of every flag: an unknown flag
+    gets a "did you mean" from the flags this driver has."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        unknown = message.removeprefix("unrecognized arguments: ")
+        if unknown == message:
+            self.exit(2, f"{self.prog}: error: {message}\nTry: '{self.prog} --help'\n")
+        flag = unknown.split()[0]
+        if not flag.startswith("-"):
+            self.exit(2, f"{self.prog}: Too many positional arguments specified!\n"
+                      f"Can specify at most 1 positional arguments: See: {self.prog} --help\n")
+        lines = [f"{self.prog}: Unknown command line argument '{flag}'.  Try: '{self.prog} --help'\n"]
+        known = [
+            option
+            for option, action in self._option_string_actions.items()
+            if option.startswith("--") and action.help != argparse.SUPPRESS
+        ]
+        if close := difflib.get_close_matches(flag.split("=")[0], known, n=1):
+            lines.append(f"{self.prog}: Did you mean '{close[0]}'?\n")
+        self.exit(2, "".join(lines))
 
 
 class _AppendMlirPassFlag(argparse.Action):
@@ -724,13 +756,13 @@ def _long_flag(arg: str) -> str:
     is_single_dash_long = arg.startswith("-") and not arg.startswith("--")
     if is_single_dash_long and len(arg.split("=")[0]) > 2:
         arg = "-" + arg
-    if arg.startswith("--") and passes.is_registered(arg[2:]):
+    if arg.startswith("--") and registry.is_registered(arg[2:]):
         return arg + "="
     return arg
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog=PROG,
         description="MLIR modular optimizer driver with torch-refine's Python passes",
         formatter_class=_HelpFormatter,
@@ -792,7 +824,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     _add_instrumentation_flags(parser)
     add("--mlir-pass-flag", action=_AppendMlirPassFlag, dest="pass_flags", help=argparse.SUPPRESS)
     flags = parser.add_argument_group("torch-refine passes and pipelines")
-    for name in passes.names():
+    for name in registry.names():
         flags.add_argument(
             f"--{name}",
             action=_AppendPassFlag,

@@ -31,7 +31,9 @@
 // EXPLICIT: split-marker.mlir:0:0: error: source must contain a single top-level operation, found: 2
 // Flags match exactly: no abbreviations.
 // RUN: not torch-refine-opt %s --mlir-print-debug 2>&1 | filecheck %s --check-prefix=ABBREV
-// ABBREV: unrecognized arguments: --mlir-print-debug
+// ABBREV: torch-refine-opt: Unknown command line argument '--mlir-print-debug'.  Try: 'torch-refine-opt --help'
+// ABBREV-NEXT: torch-refine-opt: Did you mean '--mlir-print-debuginfo'?
+// ABBREV-NOT: usage
 
 func.func @forward() -> !torch.vtensor<[4],f32> {
   %0 = torch.vtensor.literal(dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>) : !torch.vtensor<[4],f32>
