@@ -25,7 +25,7 @@ SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py
 CHECK_SKIPS := $(SWEEPS) test/python/robustness/test_fuzz.py test/python/robustness/test_cf_fuzz.py \
 	test/python/test_generated_library.py
 
-.PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean
+.PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean wheel-check
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -82,6 +82,21 @@ regenerate: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py $(BENCH_FLAGS)
+
+# What a user who installs the wheel gets: the wheel built from this tree, installed in a
+# clean venv (torch and torch-mlir from the package index), passes the downstream example
+# suites (examples/custom_op/test, and examples/pass_plugin installed beside it).
+WHEEL_DIR := build/wheel-check
+wheel-check: $(STAMP)
+	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)
+	@echo "wheel-check: building the wheel"
+	$(PY) -m pip wheel --quiet --no-deps --no-build-isolation -w $(WHEEL_DIR) .
+	@echo "wheel-check: installing it in a clean venv (torch, torch-mlir, lit, filecheck)"
+	$(PYTHON) -m venv $(WHEEL_DIR)/venv || python3 -m venv $(WHEEL_DIR)/venv
+	$(WHEEL_DIR)/venv/bin/pip install --quiet $(WHEEL_DIR)/torch_refine-*.whl lit filecheck setuptools
+	cp -r examples/pass_plugin $(WHEEL_DIR)/pass_plugin
+	$(WHEEL_DIR)/venv/bin/pip install --quiet --no-deps --no-build-isolation $(WHEEL_DIR)/pass_plugin
+	cd $(WHEEL_DIR) && venv/bin/lit -sv $(CURDIR)/examples/custom_op/test $(CURDIR)/examples/pass_plugin/test
 
 clean:
 	rm -rf $(VENV) build *.egg-info python/*.egg-info

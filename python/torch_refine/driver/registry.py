@@ -47,7 +47,7 @@ def provider(name: str) -> str | None:
     """The distribution that registers a third-party pass; None for torch-refine's own."""
     if (entry := _plugins().get(name)) is None:
         return None
-    return entry.dist.name if entry.dist is not None else entry.value
+    return entry.dist.name if entry.dist is not None else "unknown"
 
 
 @functools.cache
