@@ -76,7 +76,8 @@ def test_a_broken_plugin_is_a_located_pipeline_error(plugin, value, message, tmp
     source.write_text(MODULE)
     assert main([str(source), "--pass-pipeline=builtin.module(canonicalize,x-pass)"]) == 1
     error = capsys.readouterr().err
-    assert error.startswith("<pass-pipeline>:1:29: error: ") and message in error, error
+    assert error.startswith("<pass-pipeline>:1:29: error: "), error
+    assert message in error
 
 
 def test_a_plugin_cannot_take_a_builtin_name(monkeypatch):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from torch_mlir import ir
+
 from torch_refine.passes.base import ModulePass, option
 
 ASSERT = "torch.runtime.assert"
