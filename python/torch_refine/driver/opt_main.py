@@ -279,7 +279,9 @@ class OptMain:
         if args.emit_bytecode:
             buffer = io.BytesIO()
             module_op.write_bytecode(buffer, desired_version=args.emit_bytecode_version)
-            return buffer.getvalue()
+            if args.emit_bytecode_producer is None:
+                return buffer.getvalue()
+            return _with_producer(buffer.getvalue(), args.emit_bytecode_producer)
         asm = module_op.get_asm(
             large_elements_limit=args.mlir_elide_elementsattrs_if_larger,
             large_resource_limit=args.mlir_elide_resource_strings_if_larger,
@@ -568,6 +570,18 @@ def _roundtrip_problem(module_op: ir.Operation) -> str | None:
     return None
 
 
+def _with_producer(bytecode: bytes, producer: str) -> bytes:
+    """`--emit-bytecode-producer`: the binding's writer takes no producer string, so the
+    header's is replaced (magic, version as a prefix varint, producer up to a NUL; no later
+    section refers to an offset in the header)."""
+    version_at = len(BYTECODE_MAGIC)
+    first = bytecode[version_at]
+    varint_bytes = 9 if first == 0 else (first & -first).bit_length()  # trailing zeros + 1
+    producer_at = version_at + varint_bytes
+    end = bytecode.index(b"\0", producer_at)
+    return bytecode[:producer_at] + producer.encode("utf-8") + bytecode[end:]
+
+
 def _pretty_pipeline(text: str) -> str:
     """`--dump-pass-pipeline`: MLIR's one-line pipeline laid out as mlir-opt prints it."""
     pipeline = pipeline_syntax.parse(text)
@@ -821,7 +835,9 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("--mlir-print-op-generic", action="store_true")
     add("--mlir-print-skip-regions", action="store_true", help="skip regions when printing ops")
     add("--mlir-use-nameloc-as-prefix", action="store_true", help="print SSA IDs using NameLocs as prefixes")
+    add("--help-hidden", action="help", help="show this help message and exit (no option is hidden)")
     _add_instrumentation_flags(parser)
+    _add_unserved_flags(parser)
     add("--mlir-pass-flag", action=_AppendMlirPassFlag, dest="pass_flags", help=argparse.SUPPRESS)
     flags = parser.add_argument_group("torch-refine passes and pipelines")
     for name in registry.names():
@@ -837,6 +853,34 @@ def _argument_parser() -> argparse.ArgumentParser:
     return parser
 
 
+# mlir-opt flags the Python bindings cannot serve, with the reason `--help` and the error give.
+_UNSERVED_FLAGS = {
+    "--mlir-print-unique-ssa-ids": "the binding's printer (get_asm) has no such option",
+    "--mlir-print-value-users": "the binding's printer (get_asm) has no such option",
+    "--mlir-print-elementsattrs-with-hex-if-larger": "the binding's printer (get_asm) has no such option",
+    "--mlir-print-stacktrace-on-diagnostic": "the C++ stack that emits a diagnostic is not reachable from Python",
+    "--mlir-generate-reproducer": "needs MLIR's crash-recovery instrumentation, which the bindings do not expose",
+    "--mlir-pass-pipeline-local-reproducer": "needs MLIR's crash-recovery instrumentation, which the bindings do not "
+    "expose (--mlir-pass-pipeline-crash-reproducer works)",
+    "--mlir-very-unsafe-disable-verifier-on-parsing": "the bindings' parser always verifies",
+    "--elide-resource-data-from-bytecode": "the binding's write_bytecode always writes resource data",
+    "--color": "torch-refine-opt prints no colors",
+}
+
+
+class _Unserved(argparse.Action):
+    """An mlir-opt flag the bindings cannot serve: an error with its reason, not "unknown"."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        parser.error(f"'{option_string}' is not supported: {self.help}")
+
+
+def _add_unserved_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("mlir-opt flags the Python bindings cannot serve (docs/driver.md)")
+    for flag, reason in _UNSERVED_FLAGS.items():
+        group.add_argument(flag, action=_Unserved, nargs="?", metavar="VALUE", help=reason)
+
+
 def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     """Timing, statistics, output formats and listings (docs/driver.md)."""
     add = parser.add_argument
@@ -848,6 +892,7 @@ def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     add("--dump-pass-pipeline", action="store_true", help="print the pipeline that will be run")
     add("--emit-bytecode", action="store_true", help="emit bytecode when generating output")
     add("--emit-bytecode-version", type=int, metavar="N", help="the bytecode version to emit")
+    add("--emit-bytecode-producer", metavar="PRODUCER", help="the producer string of the emitted bytecode")
     add(
         "--mlir-elide-resource-strings-if-larger",
         type=int,

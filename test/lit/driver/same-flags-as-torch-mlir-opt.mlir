@@ -3,6 +3,12 @@
 // RUN: torch-refine-opt %s --emit-bytecode -o %t.ours.mlirbc
 // RUN: torch-mlir-opt %s --emit-bytecode -o %t.theirs.mlirbc
 // RUN: diff %t.ours.mlirbc %t.theirs.mlirbc
+// RUN: torch-refine-opt %s --emit-bytecode --emit-bytecode-producer=my-compiler -o %t.ours-producer.mlirbc
+// RUN: torch-mlir-opt %s --emit-bytecode --emit-bytecode-producer=my-compiler -o %t.theirs-producer.mlirbc
+// RUN: diff %t.ours-producer.mlirbc %t.theirs-producer.mlirbc
+// RUN: torch-refine-opt %s --emit-bytecode --emit-bytecode-version=1 --emit-bytecode-producer=x -o %t.ours-v1.mlirbc
+// RUN: torch-mlir-opt %s --emit-bytecode --emit-bytecode-version=1 --emit-bytecode-producer=x -o %t.theirs-v1.mlirbc
+// RUN: diff %t.ours-v1.mlirbc %t.theirs-v1.mlirbc
 // Bytecode input reads as text input does.
 // RUN: torch-refine-opt %t.theirs.mlirbc -p 'builtin.module(canonicalize)' > %t.ours
 // RUN: torch-mlir-opt %t.theirs.mlirbc -p 'builtin.module(canonicalize)' > %t.theirs
