@@ -20,15 +20,10 @@ import warnings
 from collections.abc import Sequence
 from typing import NamedTuple
 
-# torch_mlir.ir imports numpy only to register DenseElementsAttr builders of generated op
-# classes, which nothing here uses; numpy's import is a third of start-up. Hide it while
-# the bindings load, unless something imported it already; a later `import numpy` works.
-if "numpy" not in sys.modules:
-    sys.modules["numpy"] = None  # type: ignore[assignment]
-    try:
-        import torch_mlir.ir  # noqa: F401
-    finally:
-        del sys.modules["numpy"]
+# isort: split
+import torch_refine.driver.bindings  # noqa: F401 (first: the bindings without numpy)
+
+# isort: split
 from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
 
