@@ -26,6 +26,7 @@ def test_type_checkers_see_every_lazy_name():
         for node in guarded.body for alias in node.names
     }
     assert imported == torch_refine._API
+    assert sorted(torch_refine.__all__) == sorted([*torch_refine._API, "versions"])
 
 
 def test_every_exported_name_is_documented():
