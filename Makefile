@@ -27,10 +27,15 @@ CHECK_SKIPS := $(SWEEPS) test/python/robustness/test_fuzz.py test/python/robustn
 
 .PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean wheel-check
 
+# The first set-up takes minutes (torch, torch-mlir, transformers, onnxruntime): it says what
+# it does, and pip lists what it collects and installs.
 $(STAMP): pyproject.toml
+	@echo "set-up: the virtual environment $(VENV), created when missing"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	@echo "set-up: installing torch-refine (editable) with torch, torch-mlir and the test tools; a few minutes the first time"
+	$(PY) -m pip install --progress-bar off -e '.[test]'
+	@echo "set-up: byte-compiling the package"
 	# Byte-compile as a wheel install does: an editable install has no .pyc, and where
 	# PYTHONDONTWRITEBYTECODE is set every torch-refine-opt process compiles its sources.
 	$(PY) -m compileall -q python/torch_refine
