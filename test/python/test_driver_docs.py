@@ -2,6 +2,8 @@
 names with its reason, and every flag marked as served is one it accepts (issue 29.11, 29.12)."""
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,16 @@ def test_a_flag_documented_as_served_is_accepted(flag):
 
 def test_every_unserved_flag_is_documented():
     assert sorted(opt_main._UNSERVED_FLAGS) == sorted(UNSERVED)
+
+
+def _timer_names(report: str) -> list[str]:
+    return [line.split(")", 1)[1].rstrip() for line in report.splitlines() if re.match(r"\s+\d+\.\d+ \(", line)]
+
+
+def test_the_timing_example_has_the_lines_the_driver_prints():
+    documented = DOC.split("## Where the time goes", 1)[1].split("```", 2)[1]
+    command = documented.splitlines()[1].removeprefix("$ ").split()
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, "-m", "torch_refine.tools.opt", *command[1:]], cwd=root,
+                         capture_output=True, text=True, check=True)
+    assert _timer_names(run.stderr) == _timer_names(documented)
