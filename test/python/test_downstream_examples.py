@@ -89,3 +89,9 @@ def test_a_plugin_cannot_take_a_builtin_name(monkeypatch):
         assert registry.provider("torch-refine-pipeline") is None
     finally:
         registry._plugins.cache_clear()
+
+
+def test_help_lists_a_broken_plugin_with_its_error(plugin, capsys):
+    plugin("x-pass", "no_such_module:Pass")
+    assert main(["--help"]) == 0
+    assert "(not loaded: cannot load pass 'x-pass'" in capsys.readouterr().out

@@ -647,7 +647,10 @@ def _with_extra_library(text: str, path: str) -> str:
 def _takes_extra_library(name: str) -> bool:
     if not registry.is_registered(name):
         return False
-    return any(field.name == "extra_library" for field in registry.get(name).options())
+    try:
+        return any(field.name == "extra_library" for field in registry.get(name).options())
+    except registry.PluginError:
+        return False  # reported at its name when the pipeline is built
 
 
 # --- command line --------------------------------------------------------------------------

@@ -91,7 +91,10 @@ def option_rows(pass_class: type[ModulePass]) -> list[OptionRow]:
 def describe(name: str, indent: str = "  ") -> list[str]:
     """The lines `--help` and `--list-passes` print for a pass: its description, then one
     line per option with its type, default and help."""
-    pass_class = get(name)
+    try:
+        pass_class = get(name)
+    except PluginError as error:  # --help still lists the rest
+        return [f"(not loaded: {error})"]
     lines = [pass_class.description]
     if (package := provider(name)) is not None:
         lines[0] += f" [from {package}]"
