@@ -25,12 +25,17 @@ SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py
 CHECK_SKIPS := $(SWEEPS) test/python/robustness/test_fuzz.py test/python/robustness/test_cf_fuzz.py \
 	test/python/test_generated_library.py
 
-.PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean
+.PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean wheel-check
 
+# The first set-up takes minutes (torch, torch-mlir, transformers, onnxruntime): it says what
+# it does, and pip lists what it collects and installs.
 $(STAMP): pyproject.toml
+	@echo "set-up: the virtual environment $(VENV), created when missing"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	@echo "set-up: installing torch-refine (editable) with torch, torch-mlir and the test tools; a few minutes the first time"
+	$(PY) -m pip install --progress-bar off -e '.[test]'
+	@echo "set-up: byte-compiling the package"
 	# Byte-compile as a wheel install does: an editable install has no .pyc, and where
 	# PYTHONDONTWRITEBYTECODE is set every torch-refine-opt process compiles its sources.
 	$(PY) -m compileall -q python/torch_refine
@@ -82,6 +87,21 @@ regenerate: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/run.py $(BENCH_FLAGS)
+
+# What a user who installs the wheel gets: the wheel built from this tree, installed in a
+# clean venv (torch and torch-mlir from the package index), passes the downstream example
+# suites (examples/custom_op/test, and examples/pass_plugin installed beside it).
+WHEEL_DIR := build/wheel-check
+wheel-check: $(STAMP)
+	rm -rf $(WHEEL_DIR) && mkdir -p $(WHEEL_DIR)
+	@echo "wheel-check: building the wheel"
+	$(PY) -m pip wheel --quiet --no-deps --no-build-isolation -w $(WHEEL_DIR) .
+	@echo "wheel-check: installing it in a clean venv (torch, torch-mlir, lit, filecheck)"
+	$(PYTHON) -m venv $(WHEEL_DIR)/venv || python3 -m venv $(WHEEL_DIR)/venv
+	$(WHEEL_DIR)/venv/bin/pip install --quiet $(WHEEL_DIR)/torch_refine-*.whl lit filecheck setuptools
+	cp -r examples/pass_plugin $(WHEEL_DIR)/pass_plugin
+	$(WHEEL_DIR)/venv/bin/pip install --quiet --no-deps --no-build-isolation $(WHEEL_DIR)/pass_plugin
+	cd $(WHEEL_DIR) && venv/bin/lit -sv $(CURDIR)/examples/custom_op/test $(CURDIR)/examples/pass_plugin/test
 
 clean:
 	rm -rf $(VENV) build *.egg-info python/*.egg-info

@@ -22,6 +22,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -37,6 +38,17 @@ def _measure(job: tuple[str, str, tuple[str, ...]]) -> list[Outcome]:
     # One job per model and dynamism: its levels share one torch.export.
     name, dynamism, levels = job
     return [measure(name, level, dynamism, form) for level in levels for form in forms(dynamism)]
+
+
+def progress_line(done: int, total: int, job: tuple, measured: list[Outcome], elapsed: float) -> str:
+    """One line per model and dynamism as it finishes, so a long run shows where it is."""
+    name, dynamism, _ = job
+    values = sum(o.values for o in measured)
+    exact = sum(o.exact for o in measured)
+    failed = sum(o.failure is not None for o in measured)
+    share = f"{100 * exact / values:.1f}% exact" if values else "no values"
+    return (f"corpus [{done}/{total}] {name} {dynamism}: {len(measured)} variants, {share}, "
+            f"{failed} failed ({elapsed:.0f} s)")
 
 
 def table(outcomes: list[Outcome]) -> str:
@@ -136,9 +148,11 @@ def main() -> int:
     levels = tuple(args.levels.split(","))
     jobs = [(n, dyn, levels) for n in names for dyn in args.dynamisms.split(",")]
     outcomes = []
+    began = time.monotonic()
     with ProcessPoolExecutor(args.jobs) as pool:
-        for measured in pool.map(_measure, jobs):
+        for done, (job, measured) in enumerate(zip(jobs, pool.map(_measure, jobs), strict=True), start=1):
             outcomes.extend(measured)
+            print(progress_line(done, len(jobs), job, measured, time.monotonic() - began), file=sys.stderr, flush=True)
             if args.json:  # written as they come, so an interrupted run keeps its numbers
                 args.json.write_text(json.dumps([o.__dict__ for o in outcomes], indent=1))
     print(table(outcomes))

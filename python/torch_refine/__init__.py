@@ -10,6 +10,13 @@ API (export_and_import, execute) imports torch on first use.
     compile_module(module)            lower to linalg, then LLVM; JIT-compile; call it
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what type checkers see; at run time __getattr__ imports on first use
+    from torch_refine.api import Refined, RefinementError, export_and_import, refine, specialize
+    from torch_refine.executor import ExecutionError, TypeMismatchError, execute
+    from torch_refine.jit import compile_module
+
 _API = {
     "export_and_import": "api",
     "refine": "api",
@@ -22,7 +29,10 @@ _API = {
     "compile_module": "jit",
 }
 
-__all__ = sorted([*_API, "versions"])
+__all__ = [  # noqa: RUF022 (grouped as the table above; a test checks they agree)
+    "export_and_import", "refine", "specialize", "Refined", "RefinementError",
+    "execute", "ExecutionError", "TypeMismatchError", "compile_module", "versions",
+]
 
 
 def versions() -> dict[str, str]:
@@ -30,6 +40,11 @@ def versions() -> dict[str, str]:
     from torch_refine.about import versions as installed
 
     return installed()
+
+
+def __dir__() -> list[str]:
+    """The API too, so that help(torch_refine) and completion list it."""
+    return sorted({*globals(), *__all__})
 
 
 def __getattr__(name: str):

@@ -12,7 +12,7 @@ def main() -> None:
     print(f"embedded library: {os.path.join(package, 'library', '_generated')}")
     print("commands: torch-refine-opt (mlir-opt's flags), torch-refine-ops (library coverage),")
     print("          torch-refine-signature (a new function's signature)")
-    print("docs: README.md, docs/python-api.md, docs/driver.md in the source tree")
+    print("docs: README.md and docs/ in the source tree (python-api.md, driver.md, passes.md)")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""examples/custom_op: the README's commands, run as written, and the extension API."""
+"""examples/custom_op: the commands of docs/extending.md, run as written, and the extension API."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import torch_refine
 
 PACKAGE_ROOT = Path(torch_refine.__file__).parent
 
-# Lowest first. `torch_refine` itself (the lazy facade over api and executor) sits with api.
+# Lowest first. `torch_refine` itself (the lazy facade over api, executor and jit) sits above them.
 LAYERS = (
     ("errors", "about"),
     ("ir",),
@@ -26,7 +26,8 @@ LAYERS = (
     ("driver",),
     ("report",),
     ("executor", "jit"),
-    ("api", ""),
+    ("api",),
+    ("",),  # the facade: lazy names of the layers below, seen by type checkers
     ("examples",),
     ("tools", "__main__"),
 )

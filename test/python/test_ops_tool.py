@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,14 +76,14 @@ def test_core_detection(capsys, model):
     assert rows["aten.mm"]["core"]
     assert rows["aten.tanh"]["core"]
     assert not rows["mylib.custom"]["core"]
-    assert "aten.mm" in ops.core_ops()
-    assert "aten.add.Tensor" in ops.core_ops()
-    assert "aten.add.int" not in ops.core_ops()
+    assert "aten.mm" in ops.torch_facts().core
+    assert "aten.add.Tensor" in ops.torch_facts().core
+    assert "aten.add.int" not in ops.torch_facts().core
 
 
 def test_all_core_lists_every_core_overload(capsys):
     rows = _json(capsys, "--all-core", "--core-only")
-    assert len(rows) == len(ops.core_ops()) == 193
+    assert len(rows) == len(ops.torch_facts().core) == 193
     assert all(row["count"] is None for row in rows)
 
 
@@ -247,3 +248,52 @@ def test_legal_without_a_file_expands_every_decomposition_of_the_library(capsys)
         assert decomposed not in rows
     assert {"aten.matmul", "aten.sigmoid", "aten.sum.dim_IntList", "aten.max.dim"} <= set(rows)
     assert not {"aten.var.correction", "aten.amax"} & set(rows)  # decomposed further
+
+
+# --- speed and manners (issue 29.7) --------------------------------------------------------
+
+OPS = [sys.executable, "-m", "torch_refine.tools.ops"]
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory) -> dict[str, str]:
+    """An environment whose facts cache has been filled by one run."""
+    env = {**os.environ, "TORCH_REFINE_CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}
+    first = subprocess.run([*OPS, str(EXAMPLE / "model.mlir")], env=env, capture_output=True, text=True, check=False)
+    assert first.returncode == 0, first.stderr
+    assert first.stderr == ""  # PyTorch's C++ warnings while computing the facts are silenced
+    return env
+
+
+def test_a_listing_from_the_cache_imports_no_torch(warm_cache):
+    probe = ("import sys; from torch_refine.tools import ops; "
+             f"code = ops.main([{str(EXAMPLE / 'model.mlir')!r}]); assert 'torch' not in sys.modules; sys.exit(code)")
+    run = subprocess.run([sys.executable, "-c", probe], env=warm_cache, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "aten.tanh" in run.stdout
+
+
+def test_the_cache_gives_the_rows_a_computation_gives(warm_cache, capsys, monkeypatch):
+    cached = subprocess.run([*OPS, str(EXAMPLE / "model.mlir"), "--json"], env=warm_cache, capture_output=True,
+                            text=True, check=False)
+    assert json.loads(cached.stdout) == _json(capsys, str(EXAMPLE / "model.mlir"))
+
+
+def test_a_closed_pipe_ends_it_quietly(warm_cache):
+    run = subprocess.run(f"{' '.join(OPS)} | head -1", shell=True, env=warm_cache, capture_output=True, text=True,
+                         check=False)
+    assert run.stdout.startswith("op ")
+    assert run.stderr == ""
+
+
+def test_nothing_missing_is_a_sentence(capsys, tmp_path):
+    covered = tmp_path / "covered.mlir"
+    covered.write_text(MODEL.replace('%3 = torch.operator "mylib.custom"(%2) : (!torch.vtensor) -> !torch.vtensor',
+                                     "%3 = torch.aten.relu %2 : !torch.vtensor -> !torch.vtensor"))
+    assert ops.main([str(covered), "--missing"]) == 0
+    assert capsys.readouterr().out == ops.NOTHING_MISSING + "\n"
+
+
+def test_an_unreadable_extra_library_is_one_line(capsys):
+    assert ops.main([str(EXAMPLE / "model.mlir"), "--extra-library=no-such.mlir"]) == 1
+    assert capsys.readouterr().err == "torch-refine-ops: error: cannot read extra-library 'no-such.mlir': No such file or directory\n"

@@ -10,29 +10,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import io
 import re
 import sys
 import traceback
+import typing
 import warnings
 from collections.abc import Sequence
 from typing import NamedTuple
 
-# torch_mlir.ir imports numpy only to register DenseElementsAttr builders of generated op
-# classes, which nothing here uses; numpy's import is a third of start-up. Hide it while
-# the bindings load, unless something imported it already; a later `import numpy` works.
-if "numpy" not in sys.modules:
-    sys.modules["numpy"] = None  # type: ignore[assignment]
-    try:
-        import torch_mlir.ir  # noqa: F401
-    finally:
-        del sys.modules["numpy"]
+# isort: split
+import torch_refine.driver.bindings  # noqa: F401 (first: the bindings without numpy)
+
+# isort: split
 from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
 
-from torch_refine import passes
 from torch_refine.about import version_text
-from torch_refine.driver import pipeline_syntax, timing, verify_diagnostics
+from torch_refine.driver import pipeline_syntax, registry, timing, verify_diagnostics
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.errors import RefinementWarning
 from torch_refine.ir import diagnostics, parsing
@@ -181,8 +177,10 @@ class OptMain:
             return "Available Dialects: " + ",".join(names) + "\n"
         if args.list_passes:
             lines = ["Passes:\n"]
-            for name in passes.names():
-                lines.append(f"  --{name:<39}-   {passes.get(name).description}\n")
+            for name in registry.names():
+                description, *options = registry.describe(name, indent="      ")
+                lines.append(f"  --{name:<39}-   {description}\n")
+                lines += [f"{option}\n" for option in options]
             lines.append("(MLIR's and torch-mlir's passes: see torch-mlir-opt --list-passes)\n")
             return "".join(lines)
         return None
@@ -214,7 +212,11 @@ class OptMain:
             output, errors, internal_error = self._parse_and_run(chunk, pass_manager, args)
         reported = self.collected + errors
         if args.verify_diagnostics:
-            expectations = verify_diagnostics.parse_expectations(chunk.text, chunk.source_name)
+            try:
+                expectations = verify_diagnostics.parse_expectations(chunk.text, chunk.source_name)
+            except verify_diagnostics.ExpectationError as bad:
+                self._report([bad.diagnostic], args)
+                return ChunkResult(output, False)
             problems = verify_diagnostics.verify(
                 expectations, reported, only_expected=args.verify_diagnostics == "only-expected"
             )
@@ -272,7 +274,9 @@ class OptMain:
         if args.emit_bytecode:
             buffer = io.BytesIO()
             module_op.write_bytecode(buffer, desired_version=args.emit_bytecode_version)
-            return buffer.getvalue()
+            if args.emit_bytecode_producer is None:
+                return buffer.getvalue()
+            return _with_producer(buffer.getvalue(), args.emit_bytecode_producer)
         asm = module_op.get_asm(
             large_elements_limit=args.mlir_elide_elementsattrs_if_larger,
             large_resource_limit=args.mlir_elide_resource_strings_if_larger,
@@ -561,6 +565,18 @@ def _roundtrip_problem(module_op: ir.Operation) -> str | None:
     return None
 
 
+def _with_producer(bytecode: bytes, producer: str) -> bytes:
+    """`--emit-bytecode-producer`: the binding's writer takes no producer string, so the
+    header's is replaced (magic, version as a prefix varint, producer up to a NUL; no later
+    section refers to an offset in the header)."""
+    version_at = len(BYTECODE_MAGIC)
+    first = bytecode[version_at]
+    varint_bytes = 9 if first == 0 else (first & -first).bit_length()  # trailing zeros + 1
+    producer_at = version_at + varint_bytes
+    end = bytecode.index(b"\0", producer_at)
+    return bytecode[:producer_at] + producer.encode("utf-8") + bytecode[end:]
+
+
 def _pretty_pipeline(text: str) -> str:
     """`--dump-pass-pipeline`: MLIR's one-line pipeline laid out as mlir-opt prints it."""
     pipeline = pipeline_syntax.parse(text)
@@ -629,9 +645,12 @@ def _with_extra_library(text: str, path: str) -> str:
 
 
 def _takes_extra_library(name: str) -> bool:
-    if not passes.is_registered(name):
+    if not registry.is_registered(name):
         return False
-    return any(field.name == "extra_library" for field in passes.get(name).options())
+    try:
+        return any(field.name == "extra_library" for field in registry.get(name).options())
+    except registry.PluginError:
+        return False  # reported at its name when the pipeline is built
 
 
 # --- command line --------------------------------------------------------------------------
@@ -647,12 +666,41 @@ class _AppendPassFlag(argparse.Action):
 
 
 class _HelpFormatter(argparse.HelpFormatter):
-    """Loads pass descriptions only when --help is shown, so start-up imports no pass."""
+    """Loads pass descriptions and options only when --help is shown, so start-up imports no
+    pass; a pass's options are listed one a line under its description."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         if isinstance(action, _AppendPassFlag):
-            return passes.get(action.option_strings[0].removeprefix("--")).description
+            return "\n".join(registry.describe(action.option_strings[0].removeprefix("--")))
         return action.help
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if "\n" not in text:
+            return super()._split_lines(text, width)
+        return text.splitlines()
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """Usage errors in LLVM's two lines, not argparse's usage of every flag: an unknown flag
+    gets a "did you mean" from the flags this driver has."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        unknown = message.removeprefix("unrecognized arguments: ")
+        if unknown == message:
+            self.exit(2, f"{self.prog}: error: {message}\nTry: '{self.prog} --help'\n")
+        flag = unknown.split()[0]
+        if not flag.startswith("-"):
+            self.exit(2, f"{self.prog}: Too many positional arguments specified!\n"
+                      f"Can specify at most 1 positional arguments: See: {self.prog} --help\n")
+        lines = [f"{self.prog}: Unknown command line argument '{flag}'.  Try: '{self.prog} --help'\n"]
+        known = [
+            option
+            for option, action in self._option_string_actions.items()
+            if option.startswith("--") and action.help != argparse.SUPPRESS
+        ]
+        if close := difflib.get_close_matches(flag.split("=")[0], known, n=1):
+            lines.append(f"{self.prog}: Did you mean '{close[0]}'?\n")
+        self.exit(2, "".join(lines))
 
 
 class _AppendMlirPassFlag(argparse.Action):
@@ -720,13 +768,13 @@ def _long_flag(arg: str) -> str:
     is_single_dash_long = arg.startswith("-") and not arg.startswith("--")
     if is_single_dash_long and len(arg.split("=")[0]) > 2:
         arg = "-" + arg
-    if arg.startswith("--") and passes.is_registered(arg[2:]):
+    if arg.startswith("--") and registry.is_registered(arg[2:]):
         return arg + "="
     return arg
 
 
 def _argument_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _ArgumentParser(
         prog=PROG,
         description="MLIR modular optimizer driver with torch-refine's Python passes",
         formatter_class=_HelpFormatter,
@@ -785,10 +833,12 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("--mlir-print-op-generic", action="store_true")
     add("--mlir-print-skip-regions", action="store_true", help="skip regions when printing ops")
     add("--mlir-use-nameloc-as-prefix", action="store_true", help="print SSA IDs using NameLocs as prefixes")
+    add("--help-hidden", action="help", help="show this help message and exit (no option is hidden)")
     _add_instrumentation_flags(parser)
+    _add_unserved_flags(parser)
     add("--mlir-pass-flag", action=_AppendMlirPassFlag, dest="pass_flags", help=argparse.SUPPRESS)
     flags = parser.add_argument_group("torch-refine passes and pipelines")
-    for name in passes.names():
+    for name in registry.names():
         flags.add_argument(
             f"--{name}",
             action=_AppendPassFlag,
@@ -799,6 +849,34 @@ def _argument_parser() -> argparse.ArgumentParser:
             help=name,  # the description is loaded by _HelpFormatter
         )
     return parser
+
+
+# mlir-opt flags the Python bindings cannot serve, with the reason `--help` and the error give.
+_UNSERVED_FLAGS = {
+    "--mlir-print-unique-ssa-ids": "the binding's printer (get_asm) has no such option",
+    "--mlir-print-value-users": "the binding's printer (get_asm) has no such option",
+    "--mlir-print-elementsattrs-with-hex-if-larger": "the binding's printer (get_asm) has no such option",
+    "--mlir-print-stacktrace-on-diagnostic": "the C++ stack that emits a diagnostic is not reachable from Python",
+    "--mlir-generate-reproducer": "needs MLIR's crash-recovery instrumentation, which the bindings do not expose",
+    "--mlir-pass-pipeline-local-reproducer": "needs MLIR's crash-recovery instrumentation, which the bindings do not "
+    "expose (--mlir-pass-pipeline-crash-reproducer works)",
+    "--mlir-very-unsafe-disable-verifier-on-parsing": "the bindings' parser always verifies",
+    "--elide-resource-data-from-bytecode": "the binding's write_bytecode always writes resource data",
+    "--color": "torch-refine-opt prints no colors",
+}
+
+
+class _Unserved(argparse.Action):
+    """An mlir-opt flag the bindings cannot serve: an error with its reason, not "unknown"."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        parser.error(f"'{option_string}' is not supported: {self.help}")
+
+
+def _add_unserved_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("mlir-opt flags the Python bindings cannot serve (docs/driver.md)")
+    for flag, reason in _UNSERVED_FLAGS.items():
+        group.add_argument(flag, action=_Unserved, nargs="?", metavar="VALUE", help=reason)
 
 
 def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
@@ -812,6 +890,7 @@ def _add_instrumentation_flags(parser: argparse.ArgumentParser) -> None:
     add("--dump-pass-pipeline", action="store_true", help="print the pipeline that will be run")
     add("--emit-bytecode", action="store_true", help="emit bytecode when generating output")
     add("--emit-bytecode-version", type=int, metavar="N", help="the bytecode version to emit")
+    add("--emit-bytecode-producer", metavar="PRODUCER", help="the producer string of the emitted bytecode")
     add(
         "--mlir-elide-resource-strings-if-larger",
         type=int,

@@ -1,6 +1,6 @@
 """The one adapter between torch-refine passes and MLIR's PassManager binding.
 
-Binding traps handled here (see design/bindings-notes.md):
+Binding traps handled here (docs/design.md, "Rules the bindings impose"):
 - a Python pass added with `op_name="func.func"` aborts the process, so every Python pass
   is a generic pass at module level;
 - a Python exception must not unwind through C++: the pass body catches it, signals a

@@ -1,6 +1,6 @@
 """Parse `builtin.module(a,b{k=v},func.func(cse))` pipeline text and route its elements.
 
-Elements naming a torch-refine pass become `PythonStage`s; runs of consecutive other
+Elements naming a torch-refine pass (or a third-party one, `registry`) become `PythonStage`s; runs of consecutive other
 elements become one `TextStage`, the exact substring of the pipeline text, which MLIR's
 own parser receives. Keeping source offsets lets every error point at its column.
 """
@@ -11,8 +11,8 @@ import re
 import typing
 from typing import NamedTuple
 
-from torch_refine import passes
-from torch_refine.passes.base import FILE_OPTIONS
+from torch_refine.driver import registry
+from torch_refine.passes.base import FILE_OPTIONS, ModulePass
 
 ROOT_ANCHOR = "builtin.module"
 ANY_ANCHOR = "any"
@@ -58,7 +58,7 @@ class TextStage(NamedTuple):
 
 class PythonStage(NamedTuple):
     element: PipelineElement
-    pass_instance: passes.ModulePass
+    pass_instance: ModulePass
 
 
 Stage = TextStage | PythonStage
@@ -106,7 +106,7 @@ def plan(pipeline: PassPipeline) -> list[Stage]:
     stages: list[Stage] = []
     text_run: list[PipelineElement] = []
     for element in pipeline.elements:
-        if not passes.is_registered(element.name):
+        if not registry.is_registered(element.name):
             _reject_nested_python_passes(pipeline.text, element)
             text_run.append(element)
             continue
@@ -142,7 +142,7 @@ def _text_stage(text: str, elements: list[PipelineElement]) -> TextStage:
 
 def _reject_nested_python_passes(text: str, element: PipelineElement) -> None:
     for child in _flatten(element.nested or ()):
-        if passes.is_registered(child.name):
+        if registry.is_registered(child.name):
             raise PipelineError(
                 f"torch-refine pass '{child.name}' cannot be nested under '{element.name}': "
                 f"torch-refine passes run on '{ROOT_ANCHOR}'",
@@ -157,8 +157,11 @@ def _flatten(elements: tuple[PipelineElement, ...]):
         yield from _flatten(element.nested or ())
 
 
-def _instantiate(text: str, element: PipelineElement) -> passes.ModulePass:
-    pass_class = passes.get(element.name)
+def _instantiate(text: str, element: PipelineElement) -> ModulePass:
+    try:
+        pass_class = registry.get(element.name)
+    except registry.PluginError as error:
+        raise PipelineError(str(error), element.start + 1, text) from None
     if element.nested is not None:
         raise PipelineError(
             f"'{element.name}' is a pass, not an operation anchor", element.start + 1, text

@@ -11,21 +11,30 @@ from collections.abc import Iterable
 from torch_refine.ir.diagnostics import OP_NOTE_PREFIX, Diagnostic, Position, error
 
 _EXPECTATION = re.compile(
-    r"// *expected-(?P<severity>error|note|remark|warning) *"
+    r"// *expected-(?P<severity>error|note|remark|warning)(?P<regex>-re)? *"
     r"(?:@(?P<offset>[+-]\d+|above|below|unknown))? *\{\{(?P<message>.*)\}\}\s*$"
 )
+# In an `expected-*-re` message, `{{...}}` parts are regular expressions, the rest literal.
+_REGEX_PART = re.compile(r"\{\{(.*?)\}\}")
 
 
 @dataclasses.dataclass
 class Expectation:
     severity: str
     line: int  # the line the diagnostic must be on; 0 for @unknown
-    message: str  # a substring of the diagnostic's message
+    message: str  # a substring of the diagnostic's message, as written
     written_at: Position  # the `expected-...` comment itself
+    pattern: re.Pattern[str] | None = None  # for `expected-*-re`: searched in the message
     matched: bool = False
+
+    def matches(self, message: str) -> bool:
+        if self.pattern is None:
+            return self.message in message
+        return self.pattern.search(message) is not None
 
 
 def parse_expectations(text: str, file: str) -> list[Expectation]:
+    """Raises ExpectationError for an `expected-*-re` whose regular expression is invalid."""
     expectations: list[Expectation] = []
     waiting_for_next_line: list[Expectation] = []
     last_plain_line = 0
@@ -39,7 +48,8 @@ def parse_expectations(text: str, file: str) -> list[Expectation]:
             continue
         column = match.start("severity") - len("expected-") + 1
         written_at = Position(file, line_number, column)
-        expectation = Expectation(match["severity"], line_number, match["message"], written_at)
+        pattern = _regex_of(match["message"], written_at) if match["regex"] else None
+        expectation = Expectation(match["severity"], line_number, match["message"], written_at, pattern)
         offset = match["offset"] or ""
         if offset == "unknown":
             expectation.line = 0
@@ -51,6 +61,27 @@ def parse_expectations(text: str, file: str) -> list[Expectation]:
             expectation.line = line_number + int(offset)
         expectations.append(expectation)
     return expectations
+
+
+class ExpectationError(Exception):
+    """An expectation that cannot be matched against anything; carries its diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+def _regex_of(message: str, written_at: Position) -> re.Pattern[str]:
+    """MLIR's `-re` form: literal text with `{{regex}}` parts."""
+    pieces, last = [], 0
+    for part in _REGEX_PART.finditer(message):
+        pieces += [re.escape(message[last : part.start()]), f"(?:{part.group(1)})"]
+        last = part.end()
+    pieces.append(re.escape(message[last:]))
+    try:
+        return re.compile("".join(pieces))
+    except re.error as problem:
+        raise ExpectationError(error(f"invalid regex: {problem}", written_at)) from None
 
 
 def verify(
@@ -82,7 +113,7 @@ def _match(expectations: list[Expectation], diagnostic: Diagnostic) -> Diagnosti
     position = diagnostic.position
     near_miss = None
     for expectation in expectations:
-        if not _same_place(expectation, position) or expectation.message not in diagnostic.message:
+        if not _same_place(expectation, position) or not expectation.matches(diagnostic.message):
             continue
         if expectation.severity == diagnostic.severity:
             expectation.matched = True

@@ -92,4 +92,7 @@ def _format_one(diagnostic: Diagnostic, sources: Mapping[str, Sequence[str]], sh
     if not show_source or not 0 < position.line <= len(lines):
         return text
     underline = "^" + "~" * (diagnostic.width - 1)
-    return text + lines[position.line - 1] + "\n" + " " * (position.col - 1) + underline + "\n"
+    # tabs expanded to stops of 8, as LLVM's SourceMgr prints them, so the caret lines up
+    line = lines[position.line - 1]
+    indent = len(line[: position.col - 1].expandtabs(8))
+    return text + line.expandtabs(8) + "\n" + " " * indent + underline + "\n"

@@ -27,7 +27,7 @@ from torch_mlir.passmanager import PassManager
 
 from torch_refine import passes
 from torch_refine.ir.module import erase_symbolic_shape_ops, ops_in
-from torch_refine.passes.base import ModulePass, PassFailure
+from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.passes.pipelines import RefinePipeline
 
 BACKENDS = ("linalg-on-tensors", "tosa", "stablehlo")
@@ -55,12 +55,12 @@ class BackendPipeline(ModulePass):
         "lower to a torch-mlir backend"
     )
 
-    backend: str = "linalg-on-tensors"  # linalg-on-tensors, tosa or stablehlo
-    legal_ops: str = ""  # comma-separated ops the decomposition keeps (aten.foo,aten.bar)
-    runtime_asserts: bool = True  # keep guards (never for stablehlo)
-    decomposition: str = DEFAULT_DECOMPOSITION  # a pass taking `legal-ops`
-    extra_library: str = ""  # path of an MLIR file of extra library functions
-    max_iterations: int = 10
+    backend: str = option("linalg-on-tensors", "linalg-on-tensors, tosa or stablehlo")
+    legal_ops: str = option("", "comma-separated ops the decomposition keeps (aten.foo,aten.bar)")
+    runtime_asserts: bool = option(True, "keep guards (never for stablehlo)")
+    decomposition: str = option(DEFAULT_DECOMPOSITION, "a pass taking `legal-ops`")
+    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
+    max_iterations: int = option(10, "rounds of refinement and propagation before giving up on a fixed point")
 
     def run(self, module) -> None:
         if self.backend not in BACKENDS:

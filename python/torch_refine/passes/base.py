@@ -11,6 +11,11 @@ from typing import ClassVar
 FILE_OPTIONS = frozenset({"extra_library"})
 
 
+def option(default, help: str):
+    """A pass option: a dataclass field with one line of help (`--help`, docs/passes.md)."""
+    return dataclasses.field(default=default, metadata={"help": help})
+
+
 class PassFailure(Exception):
     """Raised by a pass after it has emitted its diagnostics."""
 

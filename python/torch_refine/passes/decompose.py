@@ -31,7 +31,7 @@ from torch_refine.ir import types
 from torch_refine.ir.constants import defining_name, defining_op
 from torch_refine.ir.module import copy_body_before, ops_in
 from torch_refine.ir.retype import accepts, cast
-from torch_refine.passes.base import ModulePass, PassFailure
+from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
@@ -52,9 +52,9 @@ class Decompose(ModulePass):
         "Replace ops by the library's decomposition functions (except legal-ops), then refine types"
     )
 
-    legal_ops: str = ""  # comma list of ops to keep, like torch-mlir's backend-legal-ops
-    refine: bool = True  # run torch-refine-pipeline on the result
-    extra_library: str = ""  # path of extra library functions (.mlir or .py)
+    legal_ops: str = option("", "comma list of ops to keep, like torch-mlir's backend-legal-ops")
+    refine: bool = option(True, "run torch-refine-pipeline on the result")
+    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
 
     def run(self, module) -> None:
         legal = legal_op_names(self.legal_ops)

@@ -46,7 +46,7 @@ from torch_refine.errors import RefinementWarning
 from torch_refine.ir.constants import make_constant, op_key, string_text
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import enclosing_ops
-from torch_refine.passes.base import ModulePass, PassFailure
+from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.passes.guards import check_message
 from torch_refine.passes.propagate_control_flow import under_assumption
 from torch_refine.patterns.lists import ancestor_in
@@ -60,7 +60,7 @@ class DropCalculations(ModulePass):
         "Replace calculate ops by the ops they wrap, keeping undecided checks as torch.runtime.assert"
     )
 
-    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
+    runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
 
     def run(self, module) -> None:
         with module.context:

@@ -35,7 +35,7 @@ from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
-from torch_refine.passes.base import ModulePass
+from torch_refine.passes.base import ModulePass, option
 from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
@@ -59,11 +59,11 @@ class ShapePipeline(ModulePass):
     name: ClassVar[str] = "torch-refine-shape-pipeline"
     description: ClassVar[str] = "Refine tensor sizes once with the library's shape functions"
 
-    extra_library: str = ""  # path of an MLIR file of extra library functions
-    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
-    keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
-    evaluate: bool = True  # run library functions on known arguments before calculating in IR
-    broadcast_equal: bool = True  # a broadcast of two dynamic sizes asserts them equal (torch.export's rule)
+    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
+    runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
+    keep_symbolic_dims: bool = option(False, "keep the torch_refine.dims attributes (docs/symbolic-dims.md)")
+    evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
+    broadcast_equal: bool = option(True, "a broadcast of two dynamic sizes asserts them equal (torch.export's rule)")
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
@@ -80,9 +80,9 @@ class DtypePipeline(ModulePass):
     name: ClassVar[str] = "torch-refine-dtype-pipeline"
     description: ClassVar[str] = "Refine dtypes once with the library's dtype functions"
 
-    extra_library: str = ""  # path of an MLIR file of extra library functions
-    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
-    evaluate: bool = True  # run library functions on known arguments before calculating in IR
+    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
+    runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
+    evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
 
     def run(self, module) -> None:
         library = load_library(module, self.extra_library)
@@ -97,13 +97,13 @@ class RefinePipeline(ModulePass):
         "Refine shapes and dtypes with the library and through control flow until nothing changes"
     )
 
-    extra_library: str = ""  # path of an MLIR file of extra library functions
-    runtime_asserts: bool = True  # keep undecided library checks as torch.runtime.assert
-    max_iterations: int = 10
-    keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
-    explain: bool = False  # say why values stay unknown or partial (docs/explain.md)
-    evaluate: bool = True  # run library functions on known arguments before calculating in IR
-    broadcast_equal: bool = True  # a broadcast of two dynamic sizes asserts them equal (torch.export's rule)
+    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
+    runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
+    max_iterations: int = option(10, "rounds of refinement and propagation before giving up on a fixed point")
+    keep_symbolic_dims: bool = option(False, "keep the torch_refine.dims attributes (docs/symbolic-dims.md)")
+    explain: bool = option(False, "say why values stay unknown or partial (docs/explain.md)")
+    evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
+    broadcast_equal: bool = option(True, "a broadcast of two dynamic sizes asserts them equal (torch.export's rule)")
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from torch_refine.calculations.kind import DTYPE
-from torch_refine.passes.base import ModulePass
+from torch_refine.passes.base import ModulePass, option
 from torch_refine.passes.reify import load_library, reify
 
 
@@ -18,8 +18,8 @@ class ReifyDtypeCalculations(ModulePass):
         "Wrap each op that has a library dtype function in a torch.dtype.calculate op calling it"
     )
 
-    extra_library: str = ""  # path of an MLIR file of extra library functions
-    reify_refined_ops: bool = False  # also wrap ops whose results all have known dtypes
+    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
+    reify_refined_ops: bool = option(False, "also wrap ops whose results all have known dtypes")
 
     def run(self, module) -> None:
         reify(module, DTYPE, load_library(module, self.extra_library), self.reify_refined_ops)

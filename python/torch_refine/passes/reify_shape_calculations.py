@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from torch_refine.calculations.kind import SHAPE
-from torch_refine.passes.base import ModulePass
+from torch_refine.passes.base import ModulePass, option
 from torch_refine.passes.reify import load_library, reify
 
 
@@ -18,8 +18,8 @@ class ReifyShapeCalculations(ModulePass):
         "Wrap each op that has a library shape function in a torch.shape.calculate op calling it"
     )
 
-    extra_library: str = ""  # path of an MLIR file of extra library functions
-    reify_refined_ops: bool = False  # also wrap ops whose tensor results all have static sizes
+    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
+    reify_refined_ops: bool = option(False, "also wrap ops whose tensor results all have static sizes")
 
     def run(self, module) -> None:
         reify(module, SHAPE, load_library(module, self.extra_library), self.reify_refined_ops)

@@ -6,7 +6,7 @@ import dataclasses
 from typing import ClassVar
 
 from torch_refine.calculations.kind import DTYPE
-from torch_refine.passes.base import ModulePass
+from torch_refine.passes.base import ModulePass, option
 from torch_refine.passes.simplifier import Options, Statistics, simplify
 
 
@@ -17,8 +17,8 @@ class SimplifyDtypeCalculations(ModulePass):
         "Simplify each torch.dtype.calculate region (folds, promotion, If/Loop) and "
         "refine its results to the calculated dtypes"
     )
-    max_unroll: int = 1000
-    max_unroll_ops: int = 200_000
+    max_unroll: int = option(1000, "the most iterations of one loop to unroll")
+    max_unroll_ops: int = option(200_000, "the most ops one calculation may grow to by unrolling")
 
     def run(self, module) -> None:
         self.statistics: Statistics = simplify(module, DTYPE, Options(self.max_unroll, self.max_unroll_ops))

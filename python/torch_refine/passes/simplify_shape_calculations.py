@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from torch_refine.calculations import dim_facts
 from torch_refine.calculations.kind import SHAPE
-from torch_refine.passes.base import ModulePass
+from torch_refine.passes.base import ModulePass, option
 from torch_refine.passes.simplifier import Options, Statistics, simplify
 
 
@@ -18,9 +18,9 @@ class SimplifyShapeCalculations(ModulePass):
         "Simplify each torch.shape.calculate region (folds, list interpretation, If/Loop) and "
         "refine its results to the calculated sizes"
     )
-    max_unroll: int = 1000
-    max_unroll_ops: int = 200_000
-    keep_symbolic_dims: bool = False  # keep the torch_refine.dims attributes (docs/symbolic-dims.md)
+    max_unroll: int = option(1000, "the most iterations of one loop to unroll")
+    max_unroll_ops: int = option(200_000, "the most ops one calculation may grow to by unrolling")
+    keep_symbolic_dims: bool = option(False, "keep the torch_refine.dims attributes (docs/symbolic-dims.md)")
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted

@@ -2,7 +2,9 @@
 
 A project's `lit.cfg.py` calls `configure(config)` after naming its suite; its RUN lines
 can then use `torch-refine-opt`, `torch-mlir-opt` (when the wheel's binary is installed),
-`filecheck` and `%PYTHON`, all from the Python environment lit runs in (docs/driver.md).
+`filecheck` (also spelled `FileCheck`, as torch-mlir's tests do) and `%PYTHON`, all from
+the Python environment lit runs in (docs/driver.md). Tool names are substituted as whole
+words, by lit's `ToolSubst` rules: `%t.torch-refine-opt.mlir` is left alone.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+
+from lit.llvm.subst import ToolSubst
 
 
 def configure(config, python_path: str | None = None) -> None:
@@ -29,7 +33,9 @@ def configure(config, python_path: str | None = None) -> None:
         config.environment["PYTHONPATH"] = python_path
         python = f"env PYTHONPATH={shlex.quote(python_path)} {python}"
     config.substitutions.append(("%PYTHON", python))
-    config.substitutions.append(("torch-refine-opt", f"{python} -m torch_refine.tools.opt"))
-    torch_mlir_opt = os.path.join(venv_bin, "torch-mlir-opt")
-    if os.path.exists(torch_mlir_opt):
-        config.substitutions.append(("torch-mlir-opt", shlex.quote(torch_mlir_opt)))
+    tools = {"torch-refine-opt": f"{python} -m torch_refine.tools.opt"}
+    for name, executable in (("torch-mlir-opt", "torch-mlir-opt"), ("FileCheck", "filecheck")):
+        if os.path.exists(path := os.path.join(venv_bin, executable)):
+            tools[name] = shlex.quote(path)
+    for name, command in tools.items():
+        config.substitutions.append((ToolSubst(name, command=command).regex, command))

@@ -14,7 +14,9 @@ One row per op overload (the Torch dialect name without `torch.`; a `torch.opera
 functions, how many verified cases (registry invocations) its functions have, and how
 often the file uses it. `--json` prints a list of objects with the keys of `JSON_KEYS`
 (`count` is null without a file). Reading the file needs only the MLIR bindings; core tags,
-schemas and the registry's cases import torch.
+schemas and the registry's cases need torch, and are computed once per torch version and
+library sources and then read from a cache (`TorchFacts`), so a file's listing takes well
+under a second from the second run on.
 
 A shape function applies to an op with a tensor result, a dtype function to one with a
 tensor or number result (`aten.sym_size.int` has a dtype function and no shape function;
@@ -41,18 +43,29 @@ op is legal; the ops that are not are what the backend still lacks.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
+import hashlib
 import json
+import os
 import re
 import sys
+import tempfile
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+# isort: split
+import torch_refine.driver.bindings  # noqa: F401 (first: the bindings without numpy)
+
+# isort: split
 from torch_mlir import ir
 
+from torch_refine.about import versions
 from torch_refine.calculations.symbols import LIBRARY_PREFIXES, function_symbol
+from torch_refine.driver.timing import captured_stderr_fd
 from torch_refine.ir.context import create_context
 from torch_refine.ir.module import symbol_name
 from torch_refine.library import loader as library_loader
@@ -62,6 +75,7 @@ KINDS = ("shape", "dtype", "decomposition")
 OP_PREFIXES = ("torch.aten.", "torch.prims.")
 JSON_KEYS = ("op", "core", "shape", "dtype", "decomposition", "cases", "count")
 AGAINST = ("torch-mlir", "registry")
+NOTHING_MISSING = "nothing missing: every op has each shape and dtype function that applies to it"
 TORCH_MLIR_LIBRARY = "libTorchMLIRAggregateCAPI.so"
 _TORCH_MLIR_SYMBOL = re.compile(rb"__torch_mlir_(?:shape|dtype)_fn\.([A-Za-z0-9_.]+)")
 
@@ -120,7 +134,77 @@ def library_ops(extra_library: str = "") -> dict[str, set[str]]:
     return found
 
 
-def registry_cases() -> dict[str, int]:
+@dataclass(frozen=True)
+class TorchFacts:
+    """What only PyTorch knows about the ops: Core ATen tags, the registry's verified cases,
+    and which schema ops have no result a shape or dtype function describes."""
+
+    core: frozenset[str]
+    cases: dict[str, int]
+    no_shape: frozenset[str]
+    no_dtype: frozenset[str]
+
+    def applies(self, op: str, kind: str) -> bool:
+        """Whether `op` has a result a `kind` function describes (a custom op: every kind)."""
+        return op not in (self.no_shape if kind == "shape" else self.no_dtype)
+
+
+@functools.cache
+def torch_facts() -> TorchFacts:
+    """From the cache when torch's version and the library's sources are those it was
+    computed for; else computed (importing torch and every library module, with their C++
+    warnings silenced) and cached."""
+    path = _cache_path()
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        with open(path, encoding="utf-8") as file:
+            cached = json.load(file)
+        return TorchFacts(frozenset(cached["core"]), cached["cases"], frozenset(cached["no_shape"]),
+                          frozenset(cached["no_dtype"]))
+    facts = _compute_torch_facts()
+    with contextlib.suppress(OSError):  # no cache where it cannot be written
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path))
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            json.dump({"core": sorted(facts.core), "cases": facts.cases, "no_shape": sorted(facts.no_shape),
+                       "no_dtype": sorted(facts.no_dtype)}, file)
+        os.replace(temporary, path)  # atomic: a concurrent run reads the old file or this one
+    return facts
+
+
+def cache_dir() -> str:
+    """$TORCH_REFINE_CACHE_DIR, else torch-refine/ in $XDG_CACHE_HOME or ~/.cache."""
+    if explicit := os.environ.get("TORCH_REFINE_CACHE_DIR"):
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "torch-refine")
+
+
+def _cache_path() -> str:
+    """Named by torch's and torch-refine's versions and the library sources' contents."""
+    digest = hashlib.sha256(json.dumps(versions(), sort_keys=True).encode())
+    library_dir = Path(library_loader.__file__).parent
+    for source in sorted(library_dir.glob("*.py")):
+        digest.update(source.name.encode() + source.read_bytes())
+    return os.path.join(cache_dir(), f"ops-facts-{digest.hexdigest()[:16]}.json")
+
+
+def _compute_torch_facts() -> TorchFacts:
+    with captured_stderr_fd(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from torch_refine.library import signatures
+
+        cases = _registry_cases()
+        inapplicable = {kind: set() for kind in ("shape", "dtype")}
+        for op in signatures.schemas():
+            for kind, ops in inapplicable.items():
+                try:
+                    signatures.expected_return(op, kind)
+                except signatures.SignatureError:
+                    ops.add(op)
+        return TorchFacts(_core_ops(), cases, frozenset(inapplicable["shape"]), frozenset(inapplicable["dtype"]))
+
+
+def _registry_cases() -> dict[str, int]:
     """op -> distinct invocations recorded for its functions in the registry (imports torch)."""
     from torch_refine.library import registry
 
@@ -131,8 +215,7 @@ def registry_cases() -> dict[str, int]:
     return {op: len(found) for op, found in invocations.items()}
 
 
-@functools.cache
-def core_ops() -> frozenset[str]:
+def _core_ops() -> frozenset[str]:
     """Every op overload PyTorch tags `core` (Core ATen), as Torch dialect names."""
     import torch
 
@@ -182,23 +265,6 @@ def _overload(name: str, overload_name: str):
         return None
 
 
-def _applies(op: str, kind: str) -> bool:
-    """Whether the op's schema has a result a `kind` function describes (imports torch)."""
-    from torch_refine.library import signatures
-
-    if op not in signatures.schemas():
-        return True  # a custom op: assume it needs every function
-    try:
-        signatures.expected_return(op, kind)
-    except signatures.SignatureError:
-        return False
-    return True
-
-
-def _has(library: dict[str, set[str]], op: str, kind: str) -> bool | None:
-    return op in library[kind] if _applies(op, kind) else None
-
-
 # --- rows ----------------------------------------------------------------------------------
 
 
@@ -207,8 +273,8 @@ def build_rows(
 ) -> list[Row]:
     """The rows for the file's ops, for the ops of the `against` list, or for the library's."""
     library = library_ops(args.extra_library)
-    cases = registry_cases()
-    core = core_ops()
+    facts = torch_facts()
+    cases, core = facts.cases, facts.core
     if counts is not None:
         names = set(counts)
     elif against is not None:
@@ -221,8 +287,8 @@ def build_rows(
         Row(
             op=name,
             core=name in core,
-            shape=_has(library, name, "shape"),
-            dtype=_has(library, name, "dtype"),
+            shape=name in library["shape"] if facts.applies(name, "shape") else None,
+            dtype=name in library["dtype"] if facts.applies(name, "dtype") else None,
             decomposition=name in library["decomposition"],
             cases=cases.get(name, 0),
             count=None if counts is None else counts.get(name, 0),
@@ -379,6 +445,20 @@ def _read(path: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command; output cut short by a closed pipe (`| head`) ends it quietly."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()
+    except library_loader.LibraryError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+        return 1
+    return code
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = _argument_parser().parse_args(argv)
     counts = None
     legal = None if args.legal is None else read_legal(args.legal)
@@ -404,6 +484,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         print(json.dumps([asdict(row) for row in rows], indent=2))
         return 0
+    if args.missing and not rows:
+        print(NOTHING_MISSING)
+        return 0
     sys.stdout.write(format_table(rows, with_count=counts is not None))
     print(summary(rows))
     return 0
@@ -420,7 +503,7 @@ def _print_missing_sections(args: argparse.Namespace) -> int:
     for name, rows in sections.items():
         total = len(_against(name))
         print(f"== missing against {name}: {len(rows)} of {total} ops ==")
-        sys.stdout.write(format_table(rows, with_count=False))
+        sys.stdout.write(format_table(rows, with_count=False) if rows else NOTHING_MISSING + "\n")
     return 0
 
 

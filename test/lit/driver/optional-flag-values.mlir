@@ -13,7 +13,7 @@
 // CHECK-LABEL: func.func @second(
 // CHECK: torch.aten.relu {{.*}} -> !torch.vtensor<[3],f32>
 
-// TWO-INPUTS: error: unrecognized arguments
+// TWO-INPUTS: torch-refine-opt: Too many positional arguments specified!
 
 // ONE: func.func @first(
 // ONE: func.func @second(

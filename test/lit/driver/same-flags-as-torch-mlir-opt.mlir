@@ -3,6 +3,12 @@
 // RUN: torch-refine-opt %s --emit-bytecode -o %t.ours.mlirbc
 // RUN: torch-mlir-opt %s --emit-bytecode -o %t.theirs.mlirbc
 // RUN: diff %t.ours.mlirbc %t.theirs.mlirbc
+// RUN: torch-refine-opt %s --emit-bytecode --emit-bytecode-producer=my-compiler -o %t.ours-producer.mlirbc
+// RUN: torch-mlir-opt %s --emit-bytecode --emit-bytecode-producer=my-compiler -o %t.theirs-producer.mlirbc
+// RUN: diff %t.ours-producer.mlirbc %t.theirs-producer.mlirbc
+// RUN: torch-refine-opt %s --emit-bytecode --emit-bytecode-version=1 --emit-bytecode-producer=x -o %t.ours-v1.mlirbc
+// RUN: torch-mlir-opt %s --emit-bytecode --emit-bytecode-version=1 --emit-bytecode-producer=x -o %t.theirs-v1.mlirbc
+// RUN: diff %t.ours-v1.mlirbc %t.theirs-v1.mlirbc
 // Bytecode input reads as text input does.
 // RUN: torch-refine-opt %t.theirs.mlirbc -p 'builtin.module(canonicalize)' > %t.ours
 // RUN: torch-mlir-opt %t.theirs.mlirbc -p 'builtin.module(canonicalize)' > %t.theirs
@@ -31,7 +37,9 @@
 // EXPLICIT: split-marker.mlir:0:0: error: source must contain a single top-level operation, found: 2
 // Flags match exactly: no abbreviations.
 // RUN: not torch-refine-opt %s --mlir-print-debug 2>&1 | filecheck %s --check-prefix=ABBREV
-// ABBREV: unrecognized arguments: --mlir-print-debug
+// ABBREV: torch-refine-opt: Unknown command line argument '--mlir-print-debug'.  Try: 'torch-refine-opt --help'
+// ABBREV-NEXT: torch-refine-opt: Did you mean '--mlir-print-debuginfo'?
+// ABBREV-NOT: usage
 
 func.func @forward() -> !torch.vtensor<[4],f32> {
   %0 = torch.vtensor.literal(dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>) : !torch.vtensor<[4],f32>

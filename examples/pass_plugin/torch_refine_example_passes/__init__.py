@@ -1,0 +1,1 @@
+"""An example package of third-party torch-refine passes."""
