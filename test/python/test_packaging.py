@@ -23,3 +23,17 @@ def test_regeneration_is_a_build_tool():
 def test_metadata_for_an_index_page():
     assert PROJECT["license"] == "Apache-2.0 WITH LLVM-exception"
     assert "Topic :: Software Development :: Compilers" in PROJECT["classifiers"]
+
+
+def test_an_installed_package_is_not_regenerated_in_place(tmp_path, monkeypatch):
+    from torch_refine.library import generate
+
+    monkeypatch.setattr(generate, "__file__", str(tmp_path / "site-packages" / "torch_refine" / "library" / "generate.py"))
+    assert not generate._in_source_checkout()
+    assert generate.main([]) == 2
+
+
+def test_the_checkout_is_a_source_checkout():
+    from torch_refine.library import generate
+
+    assert generate._in_source_checkout()

@@ -94,22 +94,39 @@ def module_plans(module: ir.Module) -> bytes:
     return write_plans(library_plans(module))
 
 
+def _in_source_checkout() -> bool:
+    """Whether this package is the checkout's `python/torch_refine` (an installed package
+    is not regenerated in place: it would rewrite site-packages)."""
+    root = Path(__file__).resolve().parents[3]
+    return (root / "build_tools" / "update_abstract_interp_lib.sh").is_file()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="torch-refine-gen-library",
-        description="Regenerate python/torch_refine/library/_generated/ from the library sources.",
+        prog="python -m torch_refine.library.generate",
+        description="Regenerate python/torch_refine/library/_generated/ from the library "
+                    "sources of a source checkout (build_tools/update_abstract_interp_lib.sh).",
     )
-    parser.parse_args(argv)
+    parser.add_argument("--output-dir", default="",
+                        help="write the three files here instead of the checkout's _generated/")
+    args = parser.parse_args(argv)
+    if not args.output_dir and not _in_source_checkout():
+        print(f"{parser.prog}: error: this torch_refine is installed, not a source checkout; "
+              "regenerating would rewrite the installed package (give --output-dir)",
+              file=sys.stderr)
+        return 2
     try:
         module = generate_module()
     except SignatureError as error:
-        print(f"torch-refine-gen-library: error: {error}", file=sys.stderr)
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
         return 1
-    os.makedirs(GENERATED_DIR, exist_ok=True)
-    Path(TEXT_PATH).write_text(module_text(module), encoding="utf-8")
-    Path(CHUNKS_PATH).write_bytes(module_chunks(module))
-    Path(PLANS_PATH).write_bytes(module_plans(module))
-    print(f"wrote {TEXT_PATH}, {os.path.basename(CHUNKS_PATH)} and {os.path.basename(PLANS_PATH)}")
+    directory = args.output_dir or GENERATED_DIR
+    os.makedirs(directory, exist_ok=True)
+    paths = [os.path.join(directory, os.path.basename(p)) for p in (TEXT_PATH, CHUNKS_PATH, PLANS_PATH)]
+    Path(paths[0]).write_text(module_text(module), encoding="utf-8")
+    Path(paths[1]).write_bytes(module_chunks(module))
+    Path(paths[2]).write_bytes(module_plans(module))
+    print(f"wrote {paths[0]}, {os.path.basename(paths[1])} and {os.path.basename(paths[2])}")
     return 0
 
 
