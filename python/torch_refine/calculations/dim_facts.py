@@ -447,7 +447,7 @@ def strip(module: ir.Operation, names: tuple = (ATTRIBUTE, *facts.MARKS)) -> Non
 def strip_derived(module: ir.Operation) -> None:
     """Remove the attributes put on ops since the last `strip` (which removed those of the
     input): without a walk when there are none, as on a module whose sizes are constants."""
-    if _facts_set or facts.any_asserted():
+    if _facts_set or facts.any_marked():
         strip(module)
     else:
         _REPRESENTATIVES.clear()

@@ -50,6 +50,7 @@ GUARD_ID = "torch_refine.guard_id"
 MARKS = (ENTRY_GUARD, GUARD_OF, GUARD_ID)
 _guard_ids = 0
 _marking = False  # only a pipeline that strips the marks again marks checks
+_guards_marked = False  # whether mark_guard marked a check since forget_asserted
 
 
 @contextlib.contextmanager
@@ -77,9 +78,10 @@ def entry_guard(identifier: int) -> tuple[tuple, bool]:
 
 def mark_guard(check, op) -> None:
     """Mark `check` as kept for `op` (ir operations), inside `marking_guards`."""
-    global _guard_ids
+    global _guard_ids, _guards_marked
     if not _marking:
         return
+    _guards_marked = True
     attributes = op.operation.attributes
     if GUARD_ID not in attributes:
         _guard_ids += 1
@@ -150,8 +152,10 @@ def assume(function_key: int, condition_key: tuple, holds: bool) -> None:
     _ASSERTED[(function_key, condition_key)] = holds
 
 
-def any_asserted() -> bool:
-    return bool(_ASSERTED)
+def any_marked() -> bool:
+    """Whether a fact was asserted or a guard marked since `forget_asserted`: attributes
+    to strip."""
+    return bool(_ASSERTED) or _guards_marked
 
 
 # function key -> symbol -> the polynomial it equals (over symbols not replaced).
@@ -239,6 +243,8 @@ def broadcast_equal() -> bool:
 
 
 def forget_asserted() -> None:
+    global _guards_marked
+    _guards_marked = False
     _ASSERTED.clear()
     _REPLACEMENTS.clear()
     _ENTRY_GUARDS.clear()

@@ -149,9 +149,9 @@ class RefinePipeline(ModulePass):
                     for kind in (SHAPE, DTYPE):
                         refine(module, kind, library, self.runtime_asserts, memos[kind.name],
                                self.explain, self.evaluate, LoopRounds(False))
-                remove_barriers(module)
         with instrumentation.stage("cleanup"):
             with module.context:
+                remove_barriers(module)
                 prune_implied_guards(module)
             _cleanup(module)
             _merge_duplicates(module)

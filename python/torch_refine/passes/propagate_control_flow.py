@@ -44,6 +44,7 @@ from torch_refine.ir.retype import (
     refine_value,
 )
 from torch_refine.passes.base import ModulePass
+from torch_refine.patterns.control_flow import PEELED
 
 _WIDENED = "torch_refine.loop_widened"
 _BARRIER = OPAQUE_CAST
@@ -314,22 +315,27 @@ def _open(barrier) -> bool:
 
 
 def remove_barriers(module: ir.Operation) -> None:
-    """Remove the barriers and marks a capped run left: every loop is confirmed or widened
+    """Remove the barriers and marks a refinement run leaves (loops widened to unknown keep
+    their barrier and mark; a capped run leaves more): every loop is confirmed or widened
     by then (`widen_unconfirmed`), and users refined behind a barrier saw a less precise
-    type."""
-    barriers = []
+    type. No internal attribute leaves the pipeline."""
+    marked = []
 
     def visit(op):
-        if _BARRIER in op.attributes or _ASSUMING in op.attributes:
-            barriers.append(op)
+        if any(name in op.attributes for name in _MARKS):
+            marked.append(op)
         return ir.WalkResult.ADVANCE
 
     module.walk(visit)
-    for op in barriers:
-        if _ASSUMING in op.attributes:
-            del op.attributes[_ASSUMING]
-            continue
-        _open(op)
+    for op in marked:
+        for name in (_ASSUMING, _WIDENED, PEELED):
+            if name in op.attributes:
+                del op.attributes[name]
+        if _BARRIER in op.attributes:
+            _open(op)
+
+
+_MARKS = (_BARRIER, _ASSUMING, _WIDENED, PEELED)
 
 
 def _strip_body_facts(loop) -> None:

@@ -166,7 +166,7 @@ class Unroller:
         rest.operands[1] = condition
         for index, value in enumerate(carried):
             rest.operands[2 + index] = value
-        rest.attributes[_PEELED] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), peeled + 1)
+        rest.attributes[PEELED] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), peeled + 1)
         _shift_induction_variable(rest)
         self.unrolled += 1
         return _replace_loop(op, rewriter, list(rest.results))
@@ -191,12 +191,12 @@ class Unroller:
         print(f"{where}warning: {message}", file=sys.stderr)
 
 
-_PEELED = "torch_refine.peeled"
+PEELED = "torch_refine.peeled"
 
 
 def _peeled_count(op) -> int:
     attributes = op.operation.attributes
-    return ir.IntegerAttr(attributes[_PEELED]).value if _PEELED in attributes else 0
+    return ir.IntegerAttr(attributes[PEELED]).value if PEELED in attributes else 0
 
 
 def _copy_iteration(loop, iteration: int, carried: list):

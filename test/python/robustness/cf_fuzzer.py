@@ -33,7 +33,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from robustness.fuzzer import Outcome
+from robustness.fuzzer import INTERNAL, Outcome
 
 # Unary tensor expressions (`a` an operand); some change rank, size or dtype, some raise on
 # what a loop made of the operand (PyTorch's error is then the truth).
@@ -241,6 +241,8 @@ def _refined_outcome(case_id: str, program: Program, module, phase) -> Outcome:
 
         return Outcome(case_id, "traceback", traceback.format_exc())
     text = str(refined)
+    if INTERNAL in text:
+        return Outcome(case_id, "internal attribute", "", text)
     phase("execute", text)
     for instantiation, truth in zip(program.instantiations, truths):
         verdict = _compare(refined, instantiation, truth)

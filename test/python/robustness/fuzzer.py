@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 
 FAILURES = ("wrong type", "missed error", "false error", "unlocated error", "traceback",
-            "crash", "hang", "harness error", "wrong value")
+            "crash", "hang", "harness error", "wrong value", "internal attribute")
+INTERNAL = "torch_refine."  # refinement's own attributes never leave a pass
 # Counted, not failures: the library follows the meta kernels where the CPU kernels differ
 # (docs/library.md), and a CPU kernel also raises on the data (ones) it is given.
 NOTED = ("cpu-only error",)
@@ -310,6 +311,8 @@ def _refined_outcome(case: Case, module, truths: list[_Truth]) -> Outcome:
         return _error_outcome(case, error, truths)
     except Exception as error:
         return Outcome(case.id, "traceback", f"refine raised {error!r}")
+    if INTERNAL in str(refined):
+        return Outcome(case.id, "internal attribute", "", str(refined))
     guarded = "torch.runtime.assert" in str(refined)
     found = [_type_or_guard_finding(case, refined, tensors, truth, guarded)
              for tensors, truth in zip(case.instantiations, truths, strict=True)]
