@@ -143,13 +143,15 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
 
     from torch_mlir import fx
 
+    from torch_refine.importer import fx as graph_prepass
+
     options = dict(fx_options)
     if _has_dynamic_dims(program):
         options.setdefault("import_symbolic_shape_expressions", True)
 
     def imported(source):
-        return fx.export_and_import(copy.deepcopy(source), output_type=output_type,
-                                    decomposition_table={}, **options)
+        prepared = graph_prepass.prepare(copy.deepcopy(source))
+        return fx.export_and_import(prepared, output_type=output_type, decomposition_table={}, **options)
 
     try:
         module = imported(program)

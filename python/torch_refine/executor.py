@@ -92,8 +92,9 @@ _PURE_OPS = frozenset({
     "aten.add.str", "aten.all.bool", "aten.any.bool", "aten.ceil.float", "aten.div.float",
     "aten.div.int", "aten.eq.bool", "aten.eq.int_list", "aten.eq.str", "aten.floor.float",
     "aten.ne.bool", "aten.ne.int_list", "aten.ne.str", "aten.neg.float", "aten.neg.int",
-    "aten.sqrt.int", "prim.NumToTensor.Scalar", "prim.max.float", "prim.max.int",
-    "prim.max.self_int", "prim.min.float", "prim.min.int", "prim.min.self_int",
+    "aten.sqrt.int", "aten.__not__", "prim.NumToTensor.Scalar", "prim.max.float", "prim.max.int",
+    "prim.max.self_int", "prim.max.int_float", "prim.max.float_int", "prim.min.float", "prim.min.int",
+    "prim.min.self_int", "prim.min.int_float", "prim.min.float_int",
     # torch.export's checks of its inputs' metadata: they read and raise, nothing else.
     "aten._assert_tensor_metadata",
 })
