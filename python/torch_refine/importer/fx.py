@@ -265,3 +265,69 @@ def _contiguous_strides(sizes: list) -> list:
 
 def _known(condition) -> bool:
     return bool(condition) if isinstance(condition, bool) else statically_known_true(condition)
+
+
+# -- what torch.export checks of its inputs ---------------------------------------------
+
+# An int term over the inputs' sizes: an int, ("size", argument, dim), or (op, term, term)
+# with op "add" or "mul".
+Term = int | tuple
+
+
+def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, tuple, str, Term]]:
+    """What the ExportedProgram checks of its user inputs' sizes before it runs, as
+    `(message, ("size", argument, dim), comparison, term)` with comparison "ge", "le" or
+    "eq": each symbol's range (`range_constraints`) at the first dim it names, and every
+    other dim equal to its expression over the symbols (the batch of every input, `2*s`).
+    A dim whose expression reads a symbol no input dim is alone is left out."""
+    import sympy
+
+    names = program.graph_signature.user_inputs
+    placeholders = [n for n in program.graph.nodes if n.op == "placeholder" and n.name in names]
+    dims = [(index, node.name, dim, size) for index, node in enumerate(placeholders)
+            if isinstance(node.meta.get("val"), torch.Tensor)
+            for dim, size in enumerate(node.meta["val"].shape) if isinstance(size, torch.SymInt)]
+    defined: dict = {}
+    spelled: dict = {}  # each symbol as the input dim that defines it
+    checks = []
+    for index, name, dim, size in dims:
+        expression = size.node.expr
+        if not isinstance(expression, sympy.Symbol) or expression in defined:
+            continue
+        defined[expression] = ("size", index, dim)
+        spelled[expression] = sympy.Symbol(f"{name}.shape[{dim}]")
+        where = f"input {name} (%arg{index}) dim {dim}"
+        bounds = program.range_constraints.get(expression)
+        if bounds is not None and bounds.lower.is_integer and int(bounds.lower) > 0:
+            checks.append((f"{where} must be at least {int(bounds.lower)}", ("size", index, dim), "ge",
+                           int(bounds.lower)))
+        if bounds is not None and bounds.upper.is_integer and bounds.upper.is_finite:
+            checks.append((f"{where} must be at most {int(bounds.upper)}", ("size", index, dim), "le",
+                           int(bounds.upper)))
+    for index, name, dim, size in dims:
+        expression = size.node.expr
+        if defined.get(expression) == ("size", index, dim):
+            continue
+        if (term := _term(expression, defined)) is not None:
+            checks.append((f"input {name} (%arg{index}) dim {dim} must be {expression.subs(spelled)} "
+                           f"(torch.export traced it as {expression})", ("size", index, dim), "eq", term))
+    return checks
+
+
+def _term(expression, defined: dict) -> Term | None:
+    import sympy
+
+    if isinstance(expression, sympy.Integer):
+        return int(expression)
+    if isinstance(expression, sympy.Symbol):
+        return defined.get(expression)
+    if not isinstance(expression, sympy.Add | sympy.Mul):
+        return None
+    terms = [_term(a, defined) for a in expression.args]
+    if any(t is None for t in terms):
+        return None
+    op = "add" if isinstance(expression, sympy.Add) else "mul"
+    result = terms[0]
+    for term in terms[1:]:
+        result = (op, result, term)
+    return result
