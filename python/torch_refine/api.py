@@ -108,7 +108,7 @@ def export_and_import(
         program = torch.export.export(f, args, kwargs, dynamic_shapes=dynamic_shapes,
                                       strict=strict)
     if decomposition_table is None:
-        decomposition_table = get_decomposition_table()
+        decomposition_table = _keeping(get_decomposition_table(), fx_options.get("backend_legal_ops"))
     if decomposition_table:
         program = program.run_decompositions(decomposition_table)
     if not fx_options.get("experimental_support_mutation", False):
@@ -130,6 +130,23 @@ def export_and_import(
             allow_non_finites=fx_options.get("allow_non_finites", True))
         lower_mlir_module(fx_options.get("verbose", False), output, module, backend_options)
     return refined
+
+
+def _keeping(table: dict, legal_ops) -> dict:
+    """The default decomposition table less the ops `backend_legal_ops` names (as
+    `aten.linear`), which torch-mlir passes only to its backend pipeline: by then the
+    table has decomposed them."""
+    if not legal_ops:
+        return table
+    legal = {name.removeprefix("torch.") for name in legal_ops}
+    return {op: fn for op, fn in table.items() if _op_name(op) not in legal}
+
+
+def _op_name(op) -> str:
+    """`aten.linear` for torch.ops.aten.linear.default, `aten.add.Tensor` for add.Tensor."""
+    namespace, name = op.name().split("::")
+    overload = op._overloadname
+    return f"{namespace}.{name}" if overload == "default" else f"{namespace}.{name}.{overload}"
 
 
 def import_program(program, output_type, **fx_options) -> ir.Module:

@@ -258,6 +258,11 @@ class _Interpreter:
         if fn is None:
             raise ExecutionError(f"no function @{name} in the module")
         block = fn.regions[0].blocks[0]
+        if lowered := [str(a.type) for a in block.arguments if not str(a.type).startswith("!torch.")]:
+            raise ExecutionError(
+                f"@{name} takes {lowered[0]}, not a Torch-dialect type: execute runs Torch-dialect IR, "
+                f"and this module is lowered to a backend (linalg-on-tensors output runs JIT-compiled: "
+                f"torch_refine.jit.compile_linalg)")
         if len(args) != len(block.arguments):
             raise ExecutionError(
                 f"@{name} takes {len(block.arguments)} arguments, {len(args)} given")
