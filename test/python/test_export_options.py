@@ -28,7 +28,7 @@ def test_backend_legal_ops_are_kept():
 def test_execute_of_a_lowered_module_says_how_to_run_it():
     model, x = _model_and_input()
     lowered = torch_refine.export_and_import(model, x, output_type="linalg-on-tensors")
-    with pytest.raises(ExecutionError, match="lowered to a backend .*jit.compile_linalg"):
+    with pytest.raises(ExecutionError, match=r"lowered to a backend .*jit\.compile_linalg"):
         torch_refine.execute(lowered, x)
     (out,) = jit.compile_linalg(lowered)("main", x)
     torch.testing.assert_close(out, model(x).detach())
