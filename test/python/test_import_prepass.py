@@ -51,6 +51,14 @@ class Strided(torch.nn.Module):
         return torch.as_strided(x, (x.shape[0], 2, 2), (4, 2, 1)) * 2
 
 
+class PooledStrided(torch.nn.Module):
+    """Swin's pooled map as torch-mlir's decompositions leave it: any stride on size-1 dims."""
+
+    def forward(self, x):
+        pooled = x.mean((-1, -2), keepdim=True)
+        return torch.as_strided(pooled, (x.shape[0], 4, 1, 1), (4, 1, 4, 4)) + 1
+
+
 class SymFunctions(torch.nn.Module):
     def forward(self, x, y):
         n, m = x.shape[1], y.shape[1]
@@ -73,6 +81,8 @@ CASES = {
     "heterogeneous list: dynamic batch": (
         RelativePositionBias(), (torch.randn(3, 2, 16, 16),), ({0: BATCH},)),
     "as_strided size must be static: direct": (Strided(), (torch.randn(3, 4),), ({0: BATCH},)),
+    "as_strided size must be static: strides of size-1 dims": (
+        PooledStrided(), (torch.randn(3, 4, 5, 5),), ({0: BATCH},)),
     "as_strided size must be static: group_norm decomposed": (
         torch.nn.Sequential(torch.nn.Conv2d(4, 8, 3), torch.nn.GroupNorm(1, 8)), (torch.randn(3, 4, 8, 8),),
         ({0: BATCH},)),

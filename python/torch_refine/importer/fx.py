@@ -238,7 +238,8 @@ _SYM_FUNCTIONS = {
 
 def _as_view(graph: fx.Graph, node: fx.Node) -> fx.Node | None:
     """`aten.view(input, size)` where `as_strided(input, size, stride)` reads exactly the
-    contiguous input as `size`; None otherwise (the importer's own rewrite decides)."""
+    contiguous input as `size` (the stride of a dim of size 1 is never used); None
+    otherwise (the importer's own rewrite decides)."""
     source, size, stride, *rest = [*node.args, *node.kwargs.values()]
     if rest and rest[0] not in (0, None):
         return None
@@ -248,7 +249,9 @@ def _as_view(graph: fx.Graph, node: fx.Node) -> fx.Node | None:
         return None
     if not _known(fake.is_contiguous()) or len(stride) != len(sizes):
         return None
-    if not all(_known(s == c) for s, c in zip(stride, _contiguous_strides(sizes), strict=True)):
+    # A dim of size 1 is read once whatever its stride (swin's pooled [b, 32, 1, 1] has 32).
+    strides = zip(sizes, stride, _contiguous_strides(sizes), strict=True)
+    if not all(_known(size == 1) or _known(s == c) for size, s, c in strides):
         return None
     if not _known(math.prod(sizes) == fake.numel()):
         return None
