@@ -58,13 +58,17 @@ def test_the_view_is_lowered_as_a_reshape():
 
 
 def test_a_failing_check_raises_and_the_caller_lives():
-    compiled = jit.compile_module(_dynamic(Add(), torch.randn(3, 4), torch.randn(3, 4),
-                                           dims={0: torch.export.Dim("batch", min=2, max=64)}))
-    with pytest.raises(jit.RuntimeCheckError, match="mismatched size for broadcast") as caught:
-        compiled("main", torch.randn(5, 4), torch.randn(6, 4))
-    assert "test_jit_safety.py" in caught.value.check  # where the check is
+    examples = (torch.randn(3, 4), torch.randn(3, 4))
+    dims = {0: torch.export.Dim("batch", min=2, max=64)}
+    compiled = jit.compile_module(_dynamic(Add(), *examples, dims=dims))
+    with pytest.raises(jit.RuntimeCheckError, match=r"input b \(%arg1\) dim 0 must be a.shape\[0\]"):
+        compiled("main", torch.randn(5, 4), torch.randn(6, 4))  # export's own check, at the entry
     (out,) = compiled("main", torch.ones(5, 4), torch.ones(5, 4))  # and it still runs
     torch.testing.assert_close(out, torch.full((5, 4), 2.0))
+    unguarded = torch_refine.export_and_import(Add(), *examples, dynamic_shapes=(dims, dims), runtime_asserts=False)
+    with pytest.raises(jit.RuntimeCheckError, match="mismatched size for broadcast") as caught:
+        jit.compile_module(unguarded)("main", torch.randn(5, 4), torch.randn(6, 4))  # the lowering's check
+    assert "test_jit_safety.py" in caught.value.check  # where it is
 
 
 @pytest.mark.parametrize(("argument", "error", "message"), [
