@@ -97,6 +97,8 @@ def export_and_import(
     from torch_mlir.compiler_utils import BackendLoweringOptions, OutputType, lower_mlir_module
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
+    from torch_refine.importer import fx as graph_prepass
+
     fx_options = {name: kwargs.pop(name) for name in _FX_OPTIONS if name in kwargs}
     output = OutputType.get(output_type)
     _check_options(extra_library, runtime_asserts, max_iterations)
@@ -106,7 +108,7 @@ def export_and_import(
         program = torch.export.export(f, args, kwargs, dynamic_shapes=dynamic_shapes,
                                       strict=strict)
     if decomposition_table is None:
-        decomposition_table = get_decomposition_table()
+        decomposition_table = _keeping(get_decomposition_table(), fx_options.get("backend_legal_ops"))
     if decomposition_table:
         program = program.run_decompositions(decomposition_table)
     if not fx_options.get("experimental_support_mutation", False):
@@ -120,12 +122,31 @@ def export_and_import(
         with module.context:
             refined = Refined(module, _count(module.operation))
     refined.input_names = names
+    if runtime_asserts and not fx_options.get("experimental_support_mutation", False):
+        _assert_input_checks(module, graph_prepass.input_checks(program), fx_options.get("func_name", "main"))
     if output not in (OutputType.RAW, OutputType.TORCH):
         erase_symbolic_shape_ops(module.operation)
         backend_options = BackendLoweringOptions(
             allow_non_finites=fx_options.get("allow_non_finites", True))
         lower_mlir_module(fx_options.get("verbose", False), output, module, backend_options)
     return refined
+
+
+def _keeping(table: dict, legal_ops) -> dict:
+    """The default decomposition table less the ops `backend_legal_ops` names (as
+    `aten.linear`), which torch-mlir passes only to its backend pipeline: by then the
+    table has decomposed them."""
+    if not legal_ops:
+        return table
+    legal = {name.removeprefix("torch.") for name in legal_ops}
+    return {op: fn for op, fn in table.items() if _op_name(op) not in legal}
+
+
+def _op_name(op) -> str:
+    """`aten.linear` for torch.ops.aten.linear.default, `aten.add.Tensor` for add.Tensor."""
+    namespace, name = op.name().split("::")
+    overload = op._overloadname
+    return f"{namespace}.{name}" if overload == "default" else f"{namespace}.{name}.{overload}"
 
 
 def import_program(program, output_type, **fx_options) -> ir.Module:
@@ -143,13 +164,15 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
 
     from torch_mlir import fx
 
+    from torch_refine.importer import fx as graph_prepass
+
     options = dict(fx_options)
     if _has_dynamic_dims(program):
         options.setdefault("import_symbolic_shape_expressions", True)
 
     def imported(source):
-        return fx.export_and_import(copy.deepcopy(source), output_type=output_type,
-                                    decomposition_table={}, **options)
+        prepared = graph_prepass.prepare(copy.deepcopy(source))
+        return fx.export_and_import(prepared, output_type=output_type, decomposition_table={}, **options)
 
     try:
         module = imported(program)
@@ -158,9 +181,110 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
             raise
         options["import_symbolic_shape_expressions"] = False
         module = imported(program)
-    if _verifies(module):
-        return module
-    return imported(program.run_decompositions({}))
+    if not _verifies(module):
+        module = imported(program.run_decompositions({}))
+    _assert_scalars_as_runtime_asserts(module)
+    return module
+
+
+def _assert_scalars_as_runtime_asserts(module: ir.Module) -> None:
+    """Export's checks of computed numbers (`aten._assert_scalar`, which a raw import
+    keeps and torch-mlir's backend pipeline turns into asserts) as `torch.runtime.assert`."""
+    from torch_refine.ir.constants import NotConstant, constant_value
+    from torch_refine.ir.module import ops_in
+
+    with module.context:
+        for op in ops_in(module.operation.regions[0], lambda o: o.operation.name == "torch.aten._assert_scalar"):
+            try:
+                message = constant_value(op.operands[1])
+            except NotConstant:
+                continue
+            with ir.InsertionPoint(op), op.location:
+                holds = ir.Operation.create("torch.aten.Bool.int", results=[ir.Type.parse("!torch.bool")],
+                                            operands=[op.operands[0]]).result
+                ir.Operation.create("torch.runtime.assert", operands=[holds],
+                                    attributes={"message": ir.StringAttr.get(str(message))})
+            op.operation.erase()
+
+
+def _assert_input_checks(module: ir.Module, checks: list, function: str) -> None:
+    """What the ExportedProgram checks of its inputs' sizes (`importer.fx.input_checks`:
+    ranges, and dims equal to what export traced them as) as `torch.runtime.assert`s at
+    the start of `function`, before any other op: refinement relied on them (a symbol's
+    range decides comparisons), and a run outside them is not the program export traced
+    (mobilevit exported with a dynamic image size computes wrong results past 64)."""
+    if not checks:
+        return
+    with module.context:
+        entry = _function(module.operation, function).regions[0].blocks[0]
+        with ir.InsertionPoint(entry.operations[0]), ir.Location.unknown():
+            built: dict = {}
+            for message, size, comparison, term in checks:
+                operands = [_int_term(size, entry, built), _int_term(term, entry, built)]
+                condition = ir.Operation.create(f"torch.aten.{comparison}.int", results=[ir.Type.parse("!torch.bool")],
+                                                operands=operands).result
+                ir.Operation.create("torch.runtime.assert", operands=[condition],
+                                    attributes={"message": ir.StringAttr.get(message)})
+        _erase_repeated_equalities(entry)
+
+
+def _erase_repeated_equalities(entry: ir.Block) -> None:
+    """Once per fact: an assert of two argument dims equal (refinement's broadcast rule on
+    IR without symbolic shapes) after one of the same dims is erased, its ops with it."""
+    seen = set()
+    for op in list(entry.operations):
+        if op.operation.name != "torch.runtime.assert" or (key := _equality_key(op.operands[0])) is None:
+            continue
+        if key not in seen:
+            seen.add(key)
+            continue
+        condition = op.operands[0].owner
+        op.operation.erase()
+        for producer in [condition, *(o.owner for o in condition.operands)]:
+            if isinstance(producer, ir.Operation | ir.OpView) and not list(producer.results[0].uses):
+                producer.operation.erase()
+
+
+def _equality_key(condition: ir.Value) -> frozenset | None:
+    """The two (argument, dim) an `eq.int` of two `size.int`s of arguments compares."""
+    from torch_refine.ir.constants import NotConstant, constant_value, defining_op
+
+    op = defining_op(condition)
+    if op is None or op.operation.name != "torch.aten.eq.int":
+        return None
+    dims = []
+    for operand in op.operands:
+        size = defining_op(operand)
+        if size is None or size.operation.name != "torch.aten.size.int":
+            return None
+        argument = size.operands[0]
+        if not isinstance(argument, ir.BlockArgument):
+            return None
+        try:
+            dims.append((argument.arg_number, constant_value(size.operands[1])))
+        except NotConstant:
+            return None
+    return frozenset(dims)
+
+
+def _int_term(term, entry: ir.Block, built: dict) -> ir.Value:
+    """An `importer.fx.Term` as ops at the insertion point, each distinct term once."""
+    from torch_refine.ir.constants import make_constant
+
+    if term in built:
+        return built[term]
+    if isinstance(term, int):
+        value = make_constant(term)
+    elif term[0] == "size":
+        operands = [entry.arguments[term[1]], _int_term(term[2], entry, built)]
+        value = ir.Operation.create("torch.aten.size.int", results=[ir.Type.parse("!torch.int")],
+                                    operands=operands).result
+    else:
+        operands = [_int_term(term[1], entry, built), _int_term(term[2], entry, built)]
+        value = ir.Operation.create(f"torch.aten.{term[0]}.int", results=[ir.Type.parse("!torch.int")],
+                                    operands=operands).result
+    built[term] = value
+    return value
 
 
 def _has_dynamic_dims(program) -> bool:

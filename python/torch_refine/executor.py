@@ -86,14 +86,15 @@ _IDENTITY_OPS = frozenset({
 # the allow-list of what runs without `allow_side_effects`.
 _PURE_OPS = frozenset({
     "aten.Bool.Tensor", "aten.Float.Scalar", "aten.Float.Tensor", "aten.Int.Scalar",
-    "aten.Int.Tensor", "aten.Int.bool", "aten.Int.float", "aten.ScalarImplicit",
+    "aten.Int.Tensor", "aten.Int.bool", "aten.Bool.int", "aten.Int.float", "aten.ScalarImplicit",
     "aten.__and__.bool", "aten.__or__.bool", "aten.__contains__.int_list",
     "aten.__contains__.str_list", "aten.__derive_index", "aten.__range_length",
     "aten.add.str", "aten.all.bool", "aten.any.bool", "aten.ceil.float", "aten.div.float",
     "aten.div.int", "aten.eq.bool", "aten.eq.int_list", "aten.eq.str", "aten.floor.float",
     "aten.ne.bool", "aten.ne.int_list", "aten.ne.str", "aten.neg.float", "aten.neg.int",
-    "aten.sqrt.int", "prim.NumToTensor.Scalar", "prim.max.float", "prim.max.int",
-    "prim.max.self_int", "prim.min.float", "prim.min.int", "prim.min.self_int",
+    "aten.sqrt.int", "aten.__not__", "prim.NumToTensor.Scalar", "prim.max.float", "prim.max.int",
+    "prim.max.self_int", "prim.max.int_float", "prim.max.float_int", "prim.min.float", "prim.min.int",
+    "prim.min.self_int", "prim.min.int_float", "prim.min.float_int",
     # torch.export's checks of its inputs' metadata: they read and raise, nothing else.
     "aten._assert_tensor_metadata",
 })
@@ -257,6 +258,11 @@ class _Interpreter:
         if fn is None:
             raise ExecutionError(f"no function @{name} in the module")
         block = fn.regions[0].blocks[0]
+        if lowered := [str(a.type) for a in block.arguments if not str(a.type).startswith("!torch.")]:
+            raise ExecutionError(
+                f"@{name} takes {lowered[0]}, not a Torch-dialect type: execute runs Torch-dialect IR, "
+                f"and this module is lowered to a backend (linalg-on-tensors output runs JIT-compiled: "
+                f"torch_refine.jit.compile_linalg)")
         if len(args) != len(block.arguments):
             raise ExecutionError(
                 f"@{name} takes {len(block.arguments)} arguments, {len(args)} given")

@@ -13,14 +13,18 @@ return values, one callback per result signature.
 from __future__ import annotations
 
 import ctypes
+import os
 import re
+import signal
+import sys
 from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
 from torch_refine.errors import RefinementError
-from torch_refine.ir import parsing
-from torch_refine.ir.module import erase_symbolic_shape_ops
+from torch_refine.ir import parsing, types
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op
+from torch_refine.ir.module import erase_symbolic_shape_ops, ops_in
 
 LINALG_PIPELINE = "torch-backend-to-linalg-on-tensors-backend-pipeline"
 # From linalg on tensors to the LLVM dialect: bufferize, make calling conventions
@@ -59,11 +63,12 @@ _TO_LLVM = (
     "reconcile-unrealized-casts",
 )
 RETURN_CALLBACK_PREFIX = "refbackend_consume_func_return_"
-# Element type names in callback symbols -> numpy dtype names (memrefs) or ctypes (scalars).
-_MEMREF_DTYPES = {
-    "mrf16": "float16", "mrf32": "float32", "mrf64": "float64", "mri1": "bool",
-    "mri8": "int8", "mri32": "int32", "mri64": "int64", "mrc32": "complex64",
-    "mrc64": "complex128",
+# Element types as callback symbols spell them (`mr` + this for memrefs) -> numpy dtype
+# names; a torch tensor of any of them passes an argument of that type (i8: signless).
+_ELEMENT_DTYPES = {
+    "f16": ("float16",), "f32": ("float32",), "f64": ("float64",), "i1": ("bool",),
+    "i8": ("int8", "uint8"), "i16": ("int16",), "i32": ("int32",), "i64": ("int64",),
+    "c32": ("complex64",), "c64": ("complex128",),
 }
 _SCALAR_CTYPES = {"i1": ctypes.c_bool, "i64": ctypes.c_int64, "f32": ctypes.c_float,
                   "f64": ctypes.c_double}
@@ -73,24 +78,142 @@ def lower_to_linalg(module) -> ir.Module:
     """A copy of `module` (an `ir.Module`, a `Refined` or text) lowered to linalg on tensors."""
     copy = _copy(parsing.as_module(module))
     erase_symbolic_shape_ops(copy.operation)
+    with copy.context:
+        _dynamic_views_as_reshapes(copy.operation)
     _run(copy, f"builtin.module({LINALG_PIPELINE})", "lowering to linalg-on-tensors")
     return copy
 
 
-def compile_module(module, opt_level: int = 2) -> CompiledModule:
-    """Lower a Torch-dialect module to LLVM and JIT-compile it."""
-    return _compile(lower_to_linalg(module), opt_level)
+def _dynamic_views_as_reshapes(module_op: ir.Operation) -> None:
+    """Give every `aten.view` with a dynamic size to the lowering as a `tensor.reshape` of
+    the sizes it is given.
+
+    torch-mlir's view lowering pairs input and output dims by their static sizes and by
+    `aten.size.int` of the view's own input; a dynamic size computed any other way (the
+    product of another tensor's batch and sequence, as exported programs compute it) is
+    paired with the first dynamic input dim, and what remains is assumed to be 1: RoFormer
+    viewing `[b, s, 32]` as `[b * s, 32]` became `[b, 1, 32]` and failed "mismatched size
+    for broadcast" at run time. A reshape to the runtime sizes needs no pairing."""
+    views = ops_in(module_op.regions[0], lambda op: op.operation.name == "torch.aten.view")
+    if not views:
+        return
+    # torch_c is in no registry Python sees: running the lowering on an empty module loads
+    # the dialects its passes depend on, so that the ops below are created registered.
+    _run(ir.Module.create(ir.Location.unknown(module_op.context)), f"builtin.module({LINALG_PIPELINE})",
+         "loading the lowering's dialects")
+    for view in views:
+        if (plan := _reshape_plan(view)) is not None:
+            _replace_by_reshape(view, *plan)
 
 
-def compile_linalg(module, opt_level: int = 2) -> CompiledModule:
+def _reshape_plan(view) -> tuple[ir.Type, ir.Type, list] | None:
+    """The builtin types of a dynamic view's input and result and its size elements (an
+    int for a constant), or None where the view is static or not expressible."""
+    source, result = view.operands[0], view.results[0]
+    source_info, result_info = types.parse(source.type), types.parse(result.type)
+    if source_info is None or result_info is None or not source_info.sizes or not result_info.sizes:
+        return None
+    if source_info.has_sizes and result_info.has_sizes:
+        return None
+    sizes = defining_op(view.operands[1])
+    if sizes is None or sizes.operation.name != "torch.prim.ListConstruct":
+        return None
+    elements = []
+    for element, static in zip(sizes.operands, result_info.sizes, strict=True):
+        try:
+            value = constant_value(element)
+        except NotConstant:
+            elements.append(element)
+            continue
+        if value < 0 and static is None:
+            return None  # an inferred dynamic size: the lowering's pairing is all there is
+        elements.append(static if value < 0 else value)
+    builtin = (_builtin_tensor_type(source_info), _builtin_tensor_type(result_info))
+    if None in builtin:
+        return None
+    return (*builtin, elements)
+
+
+def _replace_by_reshape(view, source_type: ir.Type, result_type: ir.Type, elements: list) -> None:
+    i64 = ir.IntegerType.get_signless(64)
+    with ir.InsertionPoint(view), view.location:
+        source = _create("torch_c.to_builtin_tensor", source_type, [view.operands[0]])
+        sizes = [
+            _create("arith.constant", i64, [], {"value": ir.IntegerAttr.get(i64, e)})
+            if isinstance(e, int) else _create("torch_c.to_i64", i64, [e])
+            for e in elements
+        ]
+        shape_type = ir.RankedTensorType.get([len(sizes)], i64)
+        shape = _create("tensor.from_elements", shape_type, sizes)
+        reshaped = _create("tensor.reshape", result_type, [source, shape])
+        back = _create("torch_c.from_builtin_tensor", view.results[0].type, [reshaped])
+    view.results[0].replace_all_uses_with(back)
+    view.erase()
+
+
+def _create(name: str, result_type: ir.Type, operands: list, attributes: dict | None = None) -> ir.Value:
+    return ir.Operation.create(name, results=[result_type], operands=operands, attributes=attributes).result
+
+
+# Torch-dialect element types whose builtin type differs (integers are signless there).
+_BUILTIN_ELEMENTS = {"ui8": "i8", "si8": "i8", "si16": "i16", "si32": "i32", "si64": "i64"}
+
+
+def _builtin_tensor_type(info: types.TensorInfo) -> ir.Type | None:
+    if info.dtype is None or info.dtype.startswith("!torch."):
+        return None
+    dims = "".join("?x" if size is None else f"{size}x" for size in info.sizes)
+    return ir.Type.parse(f"tensor<{dims}{_BUILTIN_ELEMENTS.get(info.dtype, info.dtype)}>")
+
+
+def compile_module(module, opt_level: int = 2, isolate: bool = True) -> CompiledModule:
+    """Lower a Torch-dialect module to LLVM and JIT-compile it. With `isolate` (the
+    default) every call runs in a forked process, so a failing runtime check, which
+    aborts the process that runs the code, raises `RuntimeCheckError` in the caller."""
+    return _compile(lower_to_linalg(module), opt_level, isolate)
+
+
+def compile_linalg(module, opt_level: int = 2, isolate: bool = True) -> CompiledModule:
     """JIT-compile a copy of a module already lowered to linalg on tensors (for example by
     `torch-refine-backend-pipeline{backend=linalg-on-tensors}`)."""
-    return _compile(_copy(parsing.as_module(module)), opt_level)
+    return _compile(_copy(parsing.as_module(module)), opt_level, isolate)
 
 
-def _compile(lowered: ir.Module, opt_level: int) -> CompiledModule:
+def _compile(lowered: ir.Module, opt_level: int, isolate: bool) -> CompiledModule:
+    signatures = _signatures(lowered)
+    _locate_checks(lowered)
     _run(lowered, f"builtin.module({','.join(_TO_LLVM)})", "lowering linalg to LLVM")
-    return CompiledModule(lowered, opt_level)
+    return CompiledModule(lowered, opt_level, signatures, isolate)
+
+
+def _signatures(module: ir.Module) -> dict[str, list[ir.Type]]:
+    """The argument types of each public function of a linalg-on-tensors module."""
+    found = {}
+    for op in module.body.operations:
+        if op.operation.name != "func.func" or "sym_visibility" in op.attributes:
+            continue
+        function_type = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+        found[ir.StringAttr(op.attributes["sym_name"]).value] = list(function_type.inputs)
+    return found
+
+
+def _locate_checks(module: ir.Module) -> None:
+    """Append its op's location to the message of every runtime check (`cf.assert`, what
+    torch-mlir's lowering and `torch.runtime.assert` become), so a failure says where."""
+
+    def visit(op):
+        if op.name == "cf.assert" and (where := _position(op.location)):
+            message = ir.StringAttr(op.attributes["msg"]).value
+            op.attributes["msg"] = ir.StringAttr.get(f"{message} (at {where})", module.context)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+
+
+def _position(location: ir.Location) -> str:
+    text = str(location)
+    match = re.search(r'"([^"]*)":(\d+):(\d+)', text)
+    return f"{match[1]}:{match[2]}:{match[3]}" if match else ""
 
 
 def _copy(module: ir.Module) -> ir.Module:
@@ -107,12 +230,32 @@ def _run(module: ir.Module, pipeline: str, what: str) -> None:
         raise RefinementError(f"{what} failed", parsing.format_error(error)) from None
 
 
+class JitError(RuntimeError):
+    """A call of a compiled function failed: the process that ran it died."""
+
+
+class RuntimeCheckError(JitError):
+    """A runtime check of a compiled function failed; `check` is its message (with the
+    location of the op it guards, where the module has one)."""
+
+    def __init__(self, function: str, check: str):
+        super().__init__(f"@{function}: runtime check failed: {check}")
+        self.check = check
+
+
 @dataclass
 class CompiledModule:
-    """A JIT-compiled module; call it with a function name and torch tensors."""
+    """A JIT-compiled module; call it with a function name and torch tensors.
+
+    Each argument is checked against the function's signature first (rank, static sizes,
+    dtype: `ValueError` or `TypeError` naming the argument). With `isolate`, the code runs
+    in a forked child process: a failed runtime check (which calls `abort()`) raises
+    `RuntimeCheckError`, any other death `JitError`, and the caller's process lives on."""
 
     module: ir.Module
     opt_level: int = 2
+    signatures: dict = field(default_factory=dict)
+    isolate: bool = True
     _results: list = field(default_factory=list, init=False)
 
     def __post_init__(self) -> None:
@@ -125,9 +268,17 @@ class CompiledModule:
 
     def __call__(self, function: str, *tensors):
         import numpy as np
+
+        if function in self.signatures:
+            _check_arguments(function, self.signatures[function], tensors)
+        arrays = [np.ascontiguousarray(t.detach().cpu().numpy()) for t in tensors]
+        if self.isolate and hasattr(os, "fork"):
+            return _in_child(function, lambda: self._invoke(function, arrays))
+        return self._invoke(function, arrays)
+
+    def _invoke(self, function: str, arrays: list) -> tuple:
         from torch_mlir.runtime import get_unranked_memref_descriptor
 
-        arrays = [np.ascontiguousarray(t.detach().cpu().numpy()) for t in tensors]
         arguments = [ctypes.pointer(ctypes.pointer(get_unranked_memref_descriptor(a))) for a in arrays]
         self._results.clear()
         self._engine.invoke(function, *arguments)
@@ -151,6 +302,85 @@ class CompiledModule:
         self._engine.register_runtime(symbol, callback)
 
 
+def _check_arguments(function: str, expected: list[ir.Type], tensors: tuple) -> None:
+    import torch
+
+    if len(tensors) != len(expected):
+        raise TypeError(f"@{function} takes {len(expected)} tensors, {len(tensors)} given")
+    for index, (tensor, wanted) in enumerate(zip(tensors, expected, strict=True)):
+        where = f"@{function} argument {index}"
+        if not isinstance(tensor, torch.Tensor):
+            raise TypeError(f"{where} must be a torch.Tensor, not {type(tensor).__name__}")
+        try:
+            ranked = ir.RankedTensorType(wanted)
+        except ValueError:
+            continue  # not a ranked tensor: nothing to check against
+        dtypes = _ELEMENT_DTYPES.get(_element_token(ranked.element_type), ())
+        if str(tensor.dtype).removeprefix("torch.") not in dtypes:
+            raise TypeError(f"{where} is {wanted}, given a tensor of {tensor.dtype}")
+        sizes = [None if ranked.is_dynamic_dim(d) else ranked.get_dim_size(d) for d in range(ranked.rank)]
+        given = list(tensor.shape)
+        if len(given) != len(sizes) or any(s is not None and s != g for s, g in zip(sizes, given, strict=True)):
+            shown = ", ".join("?" if s is None else str(s) for s in sizes)
+            raise ValueError(f"{where} has shape [{shown}], given a tensor of shape {given}")
+
+
+def _in_child(function: str, invoke):
+    """`invoke()` in a forked child process; its results, or its death as an exception.
+
+    The child writes its pickled results to a pipe and what the code printed (a failed
+    check prints its message, then aborts) to a file; it never returns into the caller's
+    code (`os._exit`)."""
+    import pickle
+    import tempfile
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with tempfile.TemporaryFile() as printed:
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            _child(invoke, printed.fileno(), write_end)
+        os.close(write_end)
+        with os.fdopen(read_end, "rb") as pipe:
+            payload = pipe.read()
+        _, status = os.waitpid(pid, 0)
+        printed.seek(0)
+        output = printed.read().decode(errors="replace").strip()
+    if payload:
+        kind, value = pickle.loads(payload)
+        if kind == "error":
+            raise value
+        return value
+    if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGABRT and output:
+        raise RuntimeCheckError(function, output.splitlines()[-1])
+    cause = f"signal {signal.Signals(os.WTERMSIG(status)).name}" if os.WIFSIGNALED(status) \
+        else f"exit status {os.WEXITSTATUS(status)}"
+    raise JitError(f"@{function} died ({cause})" + (f": {output[-2000:]}" if output else ""))
+
+
+def _child(invoke, output_fd: int, result_fd: int) -> None:
+    import faulthandler
+    import pickle
+
+    status = 0
+    try:
+        faulthandler.disable()  # an abort is the answer here, not a crash to report
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        try:
+            payload = pickle.dumps(("ok", invoke()))
+        except Exception as error:
+            payload = pickle.dumps(("error", error))
+        with os.fdopen(result_fd, "wb") as pipe:
+            pipe.write(payload)
+    except BaseException:
+        status = 1
+    finally:
+        os._exit(status)
+
+
 def _descriptor_type():
     from torch_mlir.runtime import UnrankedMemRefDescriptor
 
@@ -164,10 +394,17 @@ def _to_torch(value, kind: str):
 
     if kind in _SCALAR_CTYPES:
         return value
-    if kind not in _MEMREF_DTYPES:
+    element = kind.removeprefix("mr")
+    if not kind.startswith("mr") or element not in _ELEMENT_DTYPES:
         raise RefinementError(f"a result of element type '{kind}' cannot be read back")
-    array = unranked_memref_to_numpy(value, np.dtype(_MEMREF_DTYPES[kind]))
+    array = unranked_memref_to_numpy(value, np.dtype(_ELEMENT_DTYPES[element][0]))
     return torch.from_numpy(np.array(array, copy=True))
+
+
+def _element_token(element: ir.Type) -> str:
+    """The element type as refback's callback names spell it (`f32`, `i64`, `c32`)."""
+    text = str(element)
+    return f"c{text[len('complex<f'):-1]}" if text.startswith("complex<f") else text
 
 
 def _return_callbacks(module: ir.Module) -> list[str]:

@@ -13,7 +13,10 @@ tensor value is classified:
   sizes at run time, so claiming one is unsound).
 
 Without a truth (`count_module`), a value is exact when its sizes and dtype are all known,
-and every value left unknown gets a reason (`torch_refine.passes.explain`).
+symbolic-exact when its dtype is known and a `torch.bind_symbolic_shape` gives each of its
+dynamic sizes as an expression of the program's symbols, and every value left unknown gets
+a reason (`torch_refine.passes.explain`). Nothing can be contradicted then: the table says
+so instead of counting 0.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ class ValueRecord:
     result_index: int
     info: types.TensorInfo
     reason: str | None = None  # why a value is not exact (`passes.explain`), if known
+    bound: bool = False  # a `torch.bind_symbolic_shape` names its sizes
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class ValueRow:
 @dataclass
 class TypeReport:
     exact: int = 0
+    symbolic_exact: int = 0
     partial: int = 0
     unknown: int = 0
     contradictions: int = 0
@@ -67,7 +72,7 @@ class TypeReport:
 
     @property
     def values(self) -> int:
-        return self.exact + self.partial + self.unknown + self.contradictions
+        return self.exact + self.symbolic_exact + self.partial + self.unknown + self.contradictions
 
     @property
     def exact_fraction(self) -> float:
@@ -77,6 +82,7 @@ class TypeReport:
         return {
             "values": self.values,
             "exact": self.exact,
+            "symbolic_exact": self.symbolic_exact,
             "partial": self.partial,
             "unknown": self.unknown,
             "contradictions": self.contradictions,
@@ -106,11 +112,16 @@ class TypeReport:
         lines = [f"tensor values: {self.values} in {self.op_count} ops ({against})"]
         for label, count in (
             ("exact", self.exact),
+            ("symbolic-exact", self.symbolic_exact),
             ("partial", self.partial),
             ("unknown", self.unknown),
-            ("contradictions", self.contradictions),
         ):
             lines.append(f"  {label:<15}{count:>8}  {100.0 * count / total:6.2f}%")
+        if self.has_truth:
+            lines.append(f"  {'contradictions':<15}{self.contradictions:>8}  "
+                         f"{100.0 * self.contradictions / total:6.2f}%")
+        else:
+            lines.append(f"  {'contradictions':<15}     n/a  (nothing to compare)")
         reasons = self.unknown_reasons() if not self.has_truth else {}
         if reasons:
             lines.append("why values stayed unknown:")
@@ -176,7 +187,9 @@ def tensor_values(module: ir.Operation) -> tuple[list[ValueRecord], int]:
                 continue
             name = name or op_name(op)
             reason = None if info.is_exact else explain.reason_of(op)
-            records.append(ValueRecord(name, str(op.location), index, info, reason))
+            bound = not info.has_sizes and any(
+                use.owner.name == "torch.bind_symbolic_shape" for use in result.uses)
+            records.append(ValueRecord(name, str(op.location), index, info, reason, bound))
         return ir.WalkResult.ADVANCE
 
     module.walk(visit, ir.WalkOrder.PRE_ORDER)
@@ -277,6 +290,8 @@ def count_module(module: ir.Operation, has_library_function=None) -> TypeReport:
     for record in records:
         if record.info.is_exact:
             report.exact += 1
+        elif record.bound and record.info.dtype is not None:
+            report.symbolic_exact += 1
         elif record.info.is_unknown:
             report.unknown += 1
             report.unknown_rows.append(_row(record, None))

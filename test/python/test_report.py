@@ -134,3 +134,26 @@ def test_compare_modules_skips_casts_added_by_erasure():
             ir.Module.parse(with_cast).operation, ir.Module.parse(truth).operation
         )
     assert (result.unknown, result.values, result.op_count) == (1, 1, 2)
+
+
+def test_count_module_tells_symbolic_sizes_from_partial_ones():
+    """A dynamic size a `torch.bind_symbolic_shape` names (torch.export's batch) is
+    symbolic-exact, not partial; without a truth nothing is compared, and the table says so."""
+    text = """
+func.func @main(%x: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32> {
+  %s = torch.symbolic_int "s0" {min_val = 2, max_val = 64} : !torch.int
+  %0 = torch.aten.tanh %x : !torch.vtensor<[?,3],f32> -> !torch.vtensor<[?,3],f32>
+  torch.bind_symbolic_shape %0, [%s], affine_map<()[s0] -> (s0, 3)> : !torch.vtensor<[?,3],f32>
+  %1 = torch.aten.tanh %0 : !torch.vtensor<[?,3],f32> -> !torch.vtensor<[?,3],f32>
+  %2 = torch.aten.tanh %1 : !torch.vtensor<[?,3],f32> -> !torch.vtensor<[?,3],unk>
+  torch.bind_symbolic_shape %2, [%s], affine_map<()[s0] -> (s0, 3)> : !torch.vtensor<[?,3],unk>
+  return %0 : !torch.vtensor<[?,3],f32>
+}
+"""
+    with create_context():
+        result = report.count_module(ir.Module.parse(text).operation)
+    assert (result.exact, result.symbolic_exact, result.partial, result.unknown) == (0, 1, 2, 0)
+    assert result.to_dict()["symbolic_exact"] == 1
+    table = result.format_table()
+    assert "symbolic-exact" in table
+    assert "n/a  (nothing to compare)" in table

@@ -1,5 +1,5 @@
-"""Spectral ops: one-dimensional FFTs (fft_fft, fft_ifft, fft_rfft) and the short-time
-Fourier transform (stft). Integral and bool inputs transform as float32; a real input gives
+"""Spectral ops: one-dimensional FFTs (fft_fft, fft_ifft, fft_rfft), n-dimensional ones
+(fft_fftn, fft_ifftn, _fft_c2c) and the short-time Fourier transform (stft). Integral and bool inputs transform as float32; a real input gives
 the complex dtype of its precision (float16 gives complex32, bfloat16 is unsupported).
 """
 
@@ -94,6 +94,73 @@ def aten〇fft_rfft〡shape(self: List[int], n: Optional[int] = None, dim: int =
 def aten〇fft_rfft〡dtype(self_rank_dtype: Tuple[int, int], n: Optional[int] = None, dim: int = -1, norm: Optional[str] = None) -> int:
     assert not is_complex_dtype(self_rank_dtype[1]), "fft_rfft: expected a real input tensor"
     return _fft_complex_dtype(self_rank_dtype[1])
+
+
+# fftn and ifftn: a transform over several dims, each resized to its number of points.
+
+def _fftn_shape(self: List[int], s: Optional[List[int]], dim: Optional[List[int]], norm: Optional[str]) -> List[int]:
+    _check_norm(norm)
+    rank = len(self)
+    dims: List[int] = []
+    if dim is None:
+        count = rank if s is None else len(s)
+        assert count <= rank, "fftn: got a shape with more values than the input has dimensions"
+        dims = [d for d in range(rank - count, rank)]
+    else:
+        for d in dim:
+            wrapped = upstream.maybe_wrap_dim(d, rank)
+            assert wrapped not in dims, "fftn: FFT dims must be unique"
+            dims.append(wrapped)
+        if s is not None:
+            assert len(s) == len(dims), "fftn: when given, dim and shape arguments must have the same length"
+    out = upstream._copy(self)
+    for i in range(len(dims)):
+        points = self[dims[i]] if s is None or s[i] == -1 else s[i]
+        assert points >= 1, "fftn: invalid number of data points specified"
+        out[dims[i]] = points
+    return out
+
+
+@shape("aten.fft_fftn", "aten.fft_ifftn", invocations=[
+    Invocation(TensorOfShape(2, 3, 4)), Invocation(TensorOfShape(2, 3, 4), [5]),
+    Invocation(TensorOfShape(2, 3, 4), None, [0]), Invocation(TensorOfShape(2, 3, 4), [5, -1], [0, 2]),
+    Invocation(TensorOfShape(2, 3, 4), None, [-1, 1], "ortho"), Invocation(TensorOfShape(2, 3), None, []),
+    Invocation(TensorOfShape(2, 3), []), Invocation(TensorOfShape(2, 0), None, [0]),
+    ErrorInvocation(TensorOfShape(2, 3), [1, 2, 3]), ErrorInvocation(TensorOfShape(2, 3), [0]),
+    ErrorInvocation(TensorOfShape(2, 3), None, [0, 0]), ErrorInvocation(TensorOfShape(2, 3), None, [0, -2]),
+    ErrorInvocation(TensorOfShape(2, 3), [4], [0, 1]), ErrorInvocation(TensorOfShape(2, 0)),
+    ErrorInvocation(TensorOfShape(2, 3), None, [2]), ErrorInvocation(TensorOfShape(2, 3), norm="bad"),
+])
+def aten〇fft_fftn〡shape(self: List[int], s: Optional[List[int]] = None, dim: Optional[List[int]] = None, norm: Optional[str] = None) -> List[int]:
+    return _fftn_shape(self, s, dim, norm)
+
+
+@dtype("aten.fft_fftn", "aten.fft_ifftn", invocations=[
+    Invocation(TensorOfShape(2, 8, dtype=d)) if d != torch.bfloat16
+    else ErrorInvocation(TensorOfShape(2, 8, dtype=d)) for d in _SWEEP
+])
+def aten〇fft_fftn〡dtype(self_rank_dtype: Tuple[int, int], s: Optional[List[int]] = None, dim: Optional[List[int]] = None, norm: Optional[str] = None) -> int:
+    return _fft_complex_dtype(self_rank_dtype[1])
+
+
+# _fft_c2c: what fft_fftn of a complex input and Core ATen's decompositions call.
+
+@shape("aten._fft_c2c", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=torch.complex64), [1], 0, True),
+    Invocation(TensorOfShape(2, 3, 4, dtype=torch.complex64), [0, 2], 2, False),
+    Invocation(TensorOfShape(2, 3, dtype=torch.complex64), [], 0, True),
+])
+def aten〇_fft_c2c〡shape(self: List[int], dim: List[int], normalization: int, forward: bool) -> List[int]:
+    return upstream._copy(self)
+
+
+@dtype("aten._fft_c2c", invocations=[
+    Invocation(TensorOfShape(2, 3, dtype=d), [1], 0, True) if d.is_complex
+    else ErrorInvocation(TensorOfShape(2, 3, dtype=d), [1], 0, True) for d in _SWEEP
+])
+def aten〇_fft_c2c〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int], normalization: int, forward: bool) -> int:
+    assert is_complex_dtype(self_rank_dtype[1]), "_fft_c2c: expected a complex input"
+    return self_rank_dtype[1]
 
 
 # stft: frames of n_fft points every hop_length points, each windowed and transformed.

@@ -1238,6 +1238,21 @@ module {
     %3 = torch.prim.TupleConstruct %2, %int11 : !torch.int, !torch.int -> !torch.tuple<int, int>
     return %3 : !torch.tuple<int, int>
   }
+  func.func @__torch_refine_dtype_fn.aten._fft_c2c(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.bool) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _fft_c2c: expected a complex input"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%0) : (!torch.int) -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %2 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten._fft_c2r(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _fft_c2r: expected a complex input"
@@ -4432,7 +4447,19 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_complex_dtype(%0) : (!torch.int) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.fft_fftn(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<str>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_complex_dtype(%0) : (!torch.int) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.fft_ifft(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_complex_dtype(%0) : (!torch.int) -> !torch.int
+    return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.fft_ifftn(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<str>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_complex_dtype(%0) : (!torch.int) -> !torch.int
@@ -25133,6 +25160,120 @@ module {
     %7 = torch.prim.TupleConstruct %3, %5 : !torch.int, !torch.int -> !torch.tuple<int, int>
     return %7 : !torch.tuple<int, int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.spectral._fftn_shape(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: fftn: invalid number of data points specified"
+    %int-1 = torch.constant.int -1
+    %str_0 = torch.constant.str "AssertionError: fftn: when given, dim and shape arguments must have the same length"
+    %str_1 = torch.constant.str "AssertionError: fftn: FFT dims must be unique"
+    %true = torch.constant.bool true
+    %str_2 = torch.constant.str "AssertionError: fftn: got a shape with more values than the input has dimensions"
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %3 = torch.aten.__is__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %4:2 = torch.prim.If %3 -> (!torch.list<int>, !torch.optional<list<int>>) {
+      %8 = torch.aten.__is__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %9:2 = torch.prim.If %8 -> (!torch.int, !torch.optional<list<int>>) {
+        torch.prim.If.yield %1, %arg1 : !torch.int, !torch.optional<list<int>>
+      } else {
+        %14 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+        %15 = torch.aten.len.t %14 : !torch.list<int> -> !torch.int
+        %16 = torch.derefine %14 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %15, %16 : !torch.int, !torch.optional<list<int>>
+      }
+      %10 = torch.aten.le.int %9#0, %1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %10 -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      %11 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %12 = torch.aten.sub.int %1, %9#0 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.__range_length %12, %1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop %13, %true, init() {
+      ^bb0(%arg4: !torch.int):
+        %14 = torch.aten.__derive_index %arg4, %12, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+        %15 = torch.aten.append.t %11, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %11, %9#1 : !torch.list<int>, !torch.optional<list<int>>
+    } else {
+      %8 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %9, %true, init() {
+      ^bb0(%arg4: !torch.int):
+        %12 = torch.aten.__getitem__.t %8, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%12, %1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+        %14 = torch.aten.__contains__.int_list %2, %13 : !torch.list<int>, !torch.int -> !torch.bool
+        %15 = torch.aten.__not__ %14 : !torch.bool -> !torch.bool
+        torch.prim.If %15 -> () {
+          torch.prim.If.yield
+        } else {
+          torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        }
+        %16 = torch.aten.append.t %2, %13 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %10 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.optional<list<int>>) {
+        %12 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+        %13 = torch.aten.len.t %12 : !torch.list<int> -> !torch.int
+        %14 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+        %15 = torch.aten.eq.int %13, %14 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %15 -> () {
+          torch.prim.If.yield
+        } else {
+          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        }
+        %16 = torch.derefine %12 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %16 : !torch.optional<list<int>>
+      } else {
+        torch.prim.If.yield %arg1 : !torch.optional<list<int>>
+      }
+      torch.prim.If.yield %2, %11 : !torch.list<int>, !torch.optional<list<int>>
+    }
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %6 = torch.aten.len.t %4#0 : !torch.list<int> -> !torch.int
+    %7 = torch.prim.Loop %6, %true, init(%4#1) {
+    ^bb0(%arg4: !torch.int, %arg5: !torch.optional<list<int>>):
+      %8 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %9:2 = torch.prim.If %8 -> (!torch.bool, !torch.optional<list<int>>) {
+        torch.prim.If.yield %true, %arg5 : !torch.bool, !torch.optional<list<int>>
+      } else {
+        %14 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
+        %15 = torch.aten.__getitem__.t %14, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %16 = torch.aten.eq.int %15, %int-1 : !torch.int, !torch.int -> !torch.bool
+        %17 = torch.derefine %14 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<list<int>>
+      }
+      %10:2 = torch.prim.If %9#0 -> (!torch.int, !torch.optional<list<int>>) {
+        %14 = torch.aten.__getitem__.t %4#0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %15, %9#1 : !torch.int, !torch.optional<list<int>>
+      } else {
+        %14 = torch.prim.unchecked_cast %9#1 : !torch.optional<list<int>> -> !torch.list<int>
+        %15 = torch.aten.__getitem__.t %14, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %16 = torch.derefine %14 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %15, %16 : !torch.int, !torch.optional<list<int>>
+      }
+      %11 = torch.aten.ge.int %10#0, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %11 -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      %12 = torch.aten.__getitem__.t %4#0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten._set_item.t %5, %12, %10#0 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter(%10#1 : !torch.optional<list<int>>)
+    } : (!torch.int, !torch.bool, !torch.optional<list<int>>) -> !torch.optional<list<int>>
+    return %5 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.spectral._stft_dtype(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<bool>, %arg3: !torch.optional<bool>) -> !torch.int {
     %str = torch.constant.str "AssertionError: stft: return_complex must be given for real inputs"
     %str_0 = torch.constant.str "AssertionError: stft: cannot have onesided output if window or input is complex"
@@ -26722,6 +26863,10 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_single_elements(%0) : (!torch.list<list<int>>) -> !torch.none
     %2 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
     return %2 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten._fft_c2c(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._fft_c2r(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "_fft_c2r"
@@ -29701,6 +29846,10 @@ module {
     %4 = torch.aten._set_item.t %3, %2#0, %2#1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
     return %3 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.fft_fftn(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.spectral._fftn_shape(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<str>) -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.fft_ifft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_points(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<int>, !torch.int) -> !torch.tuple<int, int>
@@ -29708,6 +29857,10 @@ module {
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     %4 = torch.aten._set_item.t %3, %2#0, %2#1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
     return %3 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.fft_ifftn(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.spectral._fftn_shape(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>, !torch.optional<str>) -> !torch.list<int>
+    return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fft_rfft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
     %int2 = torch.constant.int 2

@@ -1,0 +1,336 @@
+"""A pre-pass over an ExportedProgram's FX graph: what `torch.export` writes that
+torch-mlir's FX importer rejects, rewritten into what it imports.
+
+- **State in lists.** The frozen import replaces the placeholders of parameters, buffers
+  and lifted constants by the tensors themselves, and a list argument holding one
+  (`table[index]` with an index buffer: swin's and levit's relative position biases is
+  `aten.index.Tensor(table, [index])`) then fails "Heterogeneous lists are not
+  supported". Such list elements read the tensor through a `get_attr` node instead, which
+  the importer turns into a literal.
+- **`torch.sym_*` functions** (`sym_max` of two sequence lengths, `sym_min`, `sym_not`,
+  `sym_float`, `sym_int`, `sym_sqrt`, `sym_ite`, `sym_sum`) are Python functions, not ops:
+  "Unimplemented call_function"; so are `math.trunc` (what `sym_int` of a float traces
+  to), `math.ceil`, `max` and `min` of symbolic numbers. Each becomes the ops of the Torch
+  dialect that compute it (`prim.max.int`, `aten.__not__`, `aten.Int.float`, ...).
+- **`aten.as_strided` of a symbolic size** (what torch-mlir's decomposition of
+  `group_norm` leaves with a dynamic batch): where the input is contiguous and the
+  strides are the size's contiguous strides with no offset, it reads the input as that
+  size, which is `aten.view`; the importer's own rewrite takes only static sizes.
+
+`prepare(program)` rewrites the program's graph in place (give it a copy) and returns it.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import warnings
+
+import torch
+from torch import fx
+from torch.fx.experimental.symbolic_shapes import statically_known_true
+
+_ATTRIBUTE_PREFIX = "_torch_refine_state_"
+_LISTS = (list, tuple, fx.immutable_collections.immutable_list)
+
+
+def prepare(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    graph = program.graph_module.graph
+    _state_in_lists(program)
+    for node in list(graph.nodes):
+        if node.op != "call_function":
+            continue
+        if (rewrite := _SYM_FUNCTIONS.get(node.target)) is not None:
+            _replace(node, rewrite(graph, node))
+        elif node.target is torch.ops.aten.as_strided.default and (view := _as_view(graph, node)) is not None:
+            _replace(node, view)
+    graph.eliminate_dead_code()
+    graph.lint()
+    return program
+
+
+def _replace(node: fx.Node, replacement) -> None:
+    """`replacement` (a node or a Python value) takes `node`'s place; a new node takes its
+    name too, which the graph signature may name."""
+    node.replace_all_uses_with(replacement)
+    name = node.name
+    node.graph.erase_node(node)
+    if isinstance(replacement, fx.Node) and replacement.op == "call_function":
+        replacement.name = name
+
+
+# -- state in lists ---------------------------------------------------------------------
+
+
+def _state_in_lists(program) -> None:
+    state = _state_by_placeholder(program)
+    module = program.graph_module
+    graph = module.graph
+    readers: dict[str, fx.Node] = {}
+    for node in list(graph.nodes):
+        if node.op != "call_function":
+            continue
+        node.args = tuple(_reading_state(a, state, readers, module, node) for a in node.args)
+        node.kwargs = {k: _reading_state(v, state, readers, module, node) for k, v in node.kwargs.items()}
+
+
+def _state_by_placeholder(program) -> dict[str, torch.Tensor]:
+    signature = program.graph_signature
+    found = {}
+    for sources, mapping in ((program.state_dict, signature.inputs_to_parameters),
+                             (program.state_dict, signature.inputs_to_buffers),
+                             (program.constants, signature.inputs_to_lifted_tensor_constants)):
+        for placeholder, name in mapping.items():
+            tensor = sources.get(name, program.constants.get(name))
+            if isinstance(tensor, torch.Tensor):
+                found[placeholder] = tensor
+    return found
+
+
+def _reading_state(argument, state: dict, readers: dict, module, user: fx.Node):
+    if not isinstance(argument, _LISTS):
+        return argument
+    elements = [_reader(e, state, readers, module, user) for e in argument]
+    return type(argument)(elements) if not isinstance(argument, fx.immutable_collections.immutable_list) \
+        else fx.immutable_collections.immutable_list(elements)
+
+
+def _reader(element, state: dict, readers: dict, module, user: fx.Node):
+    if not isinstance(element, fx.Node) or element.op != "placeholder" or element.name not in state:
+        return element
+    if (reader := readers.get(element.name)) is not None:
+        return reader
+    attribute = f"{_ATTRIBUTE_PREFIX}{element.name}"
+    setattr(module, attribute, state[element.name])
+    graph = module.graph
+    with warnings.catch_warnings(), graph.inserting_before(_first_user(graph)):
+        warnings.simplefilter("ignore", UserWarning)  # a plain attribute, not a registered buffer
+        reader = graph.get_attr(attribute)
+    reader.meta["val"] = element.meta.get("val")
+    readers[element.name] = reader
+    return reader
+
+
+def _first_user(graph: fx.Graph) -> fx.Node:
+    """The first node after the placeholders: readers go there, before every user."""
+    return next(n for n in graph.nodes if n.op != "placeholder")
+
+
+# -- torch.sym_* functions --------------------------------------------------------------
+
+
+def _is_float(argument) -> bool:
+    return isinstance(_value(argument), float | torch.SymFloat)
+
+
+def _call(graph: fx.Graph, node: fx.Node, target, args: tuple, value) -> fx.Node:
+    with graph.inserting_before(node):
+        new = graph.call_function(target, args)
+    new.meta = {**node.meta, "val": value}
+    return new
+
+
+def _overload(packet, a, b):
+    """`prim.max`'s (or `min`'s) overload for the kinds of `a` and `b`."""
+    kinds = ("float" if _is_float(a) else "int", "float" if _is_float(b) else "int")
+    return getattr(packet, kinds[0] if kinds[0] == kinds[1] else "_".join(kinds))
+
+
+def _value(argument):
+    """What FakeTensor computed for a node; a constant argument is its own value."""
+    return argument.meta.get("val") if isinstance(argument, fx.Node) else argument
+
+
+def _sym_max(graph, node):
+    a, b = node.args
+    return _call(graph, node, _overload(torch.ops.prim.max, a, b), (a, b), _value(node))
+
+
+def _sym_min(graph, node):
+    a, b = node.args
+    return _call(graph, node, _overload(torch.ops.prim.min, a, b), (a, b), _value(node))
+
+
+def _sym_not(graph, node):
+    return _call(graph, node, torch.ops.aten.__not__.default, node.args, _value(node))
+
+
+def _sym_float(graph, node):
+    (a,) = node.args
+    if _is_float(a):
+        return a
+    return _call(graph, node, torch.ops.aten.Float.Scalar, (a,), _value(node))
+
+
+def _sym_int(graph, node):
+    (a,) = node.args
+    if not _is_float(a):
+        return a
+    return _call(graph, node, torch.ops.aten.Int.float, (a,), _value(node))
+
+
+def _sym_sqrt(graph, node):
+    """In float64 through a 0-d tensor: the Torch dialect has no float `sqrt` of a number."""
+    (a,) = node.args
+    if not _is_float(a):
+        a = _call(graph, node, torch.ops.aten.Float.Scalar, (a,), torch.sym_float(_value(a)))
+    with _fake_mode(graph):  # the importer types a tensor by its FakeTensor
+        scalar = torch.empty((), dtype=torch.float64)
+    tensor = _call(graph, node, torch.ops.prim.NumToTensor.Scalar, (a,), scalar)
+    root = _call(graph, node, torch.ops.aten.sqrt.default, (tensor,), scalar)
+    return _call(graph, node, torch.ops.aten.Float.Tensor, (root,), _value(node))
+
+
+def _fake_mode(graph: fx.Graph):
+    from torch._guards import detect_fake_mode
+
+    return detect_fake_mode([n.meta.get("val") for n in graph.nodes])
+
+
+def _sym_sum(graph, node):
+    (terms,) = node.args
+    total, value = terms[0], _value(terms[0])
+    for term in terms[1:]:
+        value = value + _value(term)
+        total = _call(graph, node, operator.add, (total, term), value)
+    return total
+
+
+def _sym_ite(graph, node):
+    """`then if condition else otherwise` as `otherwise + (then - otherwise) * int(condition)`
+    (ints) or the float equivalent: no op of the Torch dialect selects a number."""
+    condition, then, otherwise = node.args
+    as_int = _call(graph, node, torch.ops.aten.Int.bool, (condition,), torch.sym_ite(_value(condition), 1, 0))
+    difference = _call(graph, node, operator.sub, (then, otherwise), _value(node))
+    scaled = _call(graph, node, operator.mul, (difference, as_int), _value(node))
+    return _call(graph, node, operator.add, (otherwise, scaled), _value(node))
+
+
+def _rounding(float_target):
+    """`math.trunc` or `math.ceil` of a symbolic number: an int stays as it is."""
+
+    def rewrite(graph, node):
+        (a,) = node.args
+        return _call(graph, node, float_target, (a,), _value(node)) if _is_float(a) else a
+
+    return rewrite
+
+
+# The functions below and the builtins the importer has no op for (it maps add, mul, ...).
+_SYM_FUNCTIONS = {
+    math.trunc: _rounding(torch.ops.aten.Int.float),
+    math.ceil: _rounding(torch.ops.aten.ceil.float),
+    max: _sym_max,
+    min: _sym_min,
+    torch.sym_max: _sym_max,
+    torch.sym_min: _sym_min,
+    torch.sym_not: _sym_not,
+    torch.sym_float: _sym_float,
+    torch.sym_int: _sym_int,
+    torch.sym_sqrt: _sym_sqrt,
+    torch.sym_sum: _sym_sum,
+    torch.sym_ite: _sym_ite,
+}
+
+
+# -- as_strided of symbolic sizes -------------------------------------------------------
+
+
+def _as_view(graph: fx.Graph, node: fx.Node) -> fx.Node | None:
+    """`aten.view(input, size)` where `as_strided(input, size, stride)` reads exactly the
+    contiguous input as `size` (the stride of a dim of size 1 is never used); None
+    otherwise (the importer's own rewrite decides)."""
+    source, size, stride, *rest = [*node.args, *node.kwargs.values()]
+    if rest and rest[0] not in (0, None):
+        return None
+    fake = _value(source)
+    sizes = [_value(s) for s in size]
+    if not isinstance(fake, torch.Tensor) or all(isinstance(s, int) for s in sizes):
+        return None
+    if not _known(fake.is_contiguous()) or len(stride) != len(sizes):
+        return None
+    # A dim of size 1 is read once whatever its stride (swin's pooled [b, 32, 1, 1] has 32).
+    strides = zip(sizes, stride, _contiguous_strides(sizes), strict=True)
+    if not all(_known(size == 1) or _known(s == c) for size, s, c in strides):
+        return None
+    if not _known(math.prod(sizes) == fake.numel()):
+        return None
+    return _call(graph, node, torch.ops.aten.view.default, (source, list(size)), _value(node))
+
+
+def _contiguous_strides(sizes: list) -> list:
+    strides, running = [], 1
+    for size in reversed(sizes):
+        strides.append(running)
+        running = running * size
+    return strides[::-1]
+
+
+def _known(condition) -> bool:
+    return bool(condition) if isinstance(condition, bool) else statically_known_true(condition)
+
+
+# -- what torch.export checks of its inputs ---------------------------------------------
+
+# An int term over the inputs' sizes: an int, ("size", argument, dim), or (op, term, term)
+# with op "add" or "mul".
+Term = int | tuple
+
+
+def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, tuple, str, Term]]:
+    """What the ExportedProgram checks of its user inputs' sizes before it runs, as
+    `(message, ("size", argument, dim), comparison, term)` with comparison "ge", "le" or
+    "eq": each symbol's range (`range_constraints`) at the first dim it names, and every
+    other dim equal to its expression over the symbols (the batch of every input, `2*s`).
+    A dim whose expression reads a symbol no input dim is alone is left out."""
+    import sympy
+
+    names = program.graph_signature.user_inputs
+    placeholders = [n for n in program.graph.nodes if n.op == "placeholder" and n.name in names]
+    dims = [(index, node.name, dim, size) for index, node in enumerate(placeholders)
+            if isinstance(node.meta.get("val"), torch.Tensor)
+            for dim, size in enumerate(node.meta["val"].shape) if isinstance(size, torch.SymInt)]
+    defined: dict = {}
+    spelled: dict = {}  # each symbol as the input dim that defines it
+    checks = []
+    for index, name, dim, size in dims:
+        expression = size.node.expr
+        if not isinstance(expression, sympy.Symbol) or expression in defined:
+            continue
+        defined[expression] = ("size", index, dim)
+        spelled[expression] = sympy.Symbol(f"{name}.shape[{dim}]")
+        where = f"input {name} (%arg{index}) dim {dim}"
+        bounds = program.range_constraints.get(expression)
+        if bounds is not None and bounds.lower.is_integer and int(bounds.lower) > 0:
+            checks.append((f"{where} must be at least {int(bounds.lower)}", ("size", index, dim), "ge",
+                           int(bounds.lower)))
+        if bounds is not None and bounds.upper.is_integer and bounds.upper.is_finite:
+            checks.append((f"{where} must be at most {int(bounds.upper)}", ("size", index, dim), "le",
+                           int(bounds.upper)))
+    for index, name, dim, size in dims:
+        expression = size.node.expr
+        if defined.get(expression) == ("size", index, dim):
+            continue
+        if (term := _term(expression, defined)) is not None:
+            checks.append((f"input {name} (%arg{index}) dim {dim} must be {expression.subs(spelled)} "
+                           f"(torch.export traced it as {expression})", ("size", index, dim), "eq", term))
+    return checks
+
+
+def _term(expression, defined: dict) -> Term | None:
+    import sympy
+
+    if isinstance(expression, sympy.Integer):
+        return int(expression)
+    if isinstance(expression, sympy.Symbol):
+        return defined.get(expression)
+    if not isinstance(expression, sympy.Add | sympy.Mul):
+        return None
+    terms = [_term(a, defined) for a in expression.args]
+    if any(t is None for t in terms):
+        return None
+    op = "add" if isinstance(expression, sympy.Add) else "mul"
+    result = terms[0]
+    for term in terms[1:]:
+        result = (op, result, term)
+    return result

@@ -1,0 +1,85 @@
+"""torch.export's own runtime checks survive the import (issue 28, item 2).
+
+A program exported with dynamic dims is valid only inside the ranges export derived and
+where its inputs' dims are what export traced them as (the batch of every input); where
+the program computes a number it checks (`torch._check`), export writes `_assert_scalar`.
+`export_and_import` asserts the first two once each at the entry of the function, and the
+third where it is, so a run outside them raises (in `execute`, and JIT-compiled) instead
+of computing something else.
+"""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+import torch_refine
+from torch_refine import jit
+from torch_refine.executor import RaisedError
+
+
+class Guarded(torch.nn.Module):
+    def forward(self, x, y):
+        torch._check(x.shape[1] <= 40)  # narrows export's range of the sequence
+        half = x.shape[1] // 2
+        return x[:, :half].sum(1, keepdim=True) + y
+
+
+class CheckedItem(torch.nn.Module):
+    def forward(self, x):
+        count = (x > 0).sum().item()
+        torch._check(count <= 8)
+        return x * count
+
+
+def _guarded():
+    batch = torch.export.Dim("batch", min=2, max=64)
+    program = torch.export.export(Guarded(), (torch.randn(3, 8), torch.randn(3, 1)),
+                                  dynamic_shapes=({0: batch, 1: torch.export.Dim.DYNAMIC}, {0: batch}))
+    return torch_refine.export_and_import(program)
+
+
+def _asserts(refined) -> list[str]:
+    return [line.split('"')[1] for line in str(refined).splitlines() if "torch.runtime.assert" in line]
+
+
+def test_ranges_and_equal_dims_are_asserted_once_each_at_the_entry():
+    refined = _guarded()
+    messages = _asserts(refined)
+    assert messages[:4] == [
+        "input x (%arg0) dim 0 must be at least 2", "input x (%arg0) dim 0 must be at most 64",
+        "input x (%arg0) dim 1 must be at least 2", "input x (%arg0) dim 1 must be at most 40",
+    ]
+    assert messages[4].startswith("input y (%arg1) dim 0 must be x.shape[0] (torch.export traced it as s")
+    assert len(messages) == len(set(messages))
+    entry = str(refined).split("torch.runtime.assert")[0]
+    assert "torch.aten.slice" not in entry  # before any op of the program
+
+
+@pytest.mark.parametrize(("x", "y", "message"), [
+    (torch.randn(3, 50), torch.randn(3, 1), "dim 1 must be at most 40"),
+    (torch.randn(3, 8), torch.randn(4, 1), r"input y \(%arg1\) dim 0 must be x.shape\[0\]"),
+    (torch.randn(1, 8), torch.randn(1, 1), "dim 0 must be at least 2"),
+])
+def test_a_run_outside_them_raises_where_the_program_would(x, y, message):
+    refined = _guarded()
+    with pytest.raises(RaisedError, match=message):
+        torch_refine.execute(refined, x, y)
+    with pytest.raises(jit.RuntimeCheckError, match=message):
+        jit.compile_module(refined)("main", x, y)
+
+
+def test_inside_them_it_runs_as_eager():
+    refined = _guarded()
+    x, y = torch.randn(5, 12), torch.randn(5, 1)
+    torch.testing.assert_close(torch_refine.execute(refined, x, y, check_types=True), Guarded()(x, y))
+
+
+def test_export_checks_of_computed_numbers_are_runtime_asserts_in_raw_imports():
+    x = torch.tensor([1.0, -1.0, 2.0, -3.0] * 3)
+    refined = torch_refine.export_and_import(CheckedItem(), x, output_type="raw")
+    assert "_assert_scalar" not in str(refined)
+    assert any("Runtime assertion failed for expression" in m for m in _asserts(refined))
+    torch.testing.assert_close(torch_refine.execute(refined, x), CheckedItem()(x))
+    with pytest.raises(RaisedError, match="Runtime assertion failed"):
+        torch_refine.execute(refined, torch.ones(12))
