@@ -356,7 +356,20 @@ def _floordiv(a: Polynomial, b: Polynomial) -> Polynomial | None:
     return facts.floor_divide(a, divisor) if quotient is None and divisor > 0 else quotient
 
 
+def _extreme(test: str):
+    """`prim.max.int` (test `ge`) or `prim.min.int` (`le`): the side a constant difference
+    picks, else the symbol of `a if a <test> b else b` (the evaluator's select)."""
+    def pick(a: Polynomial, b: Polynomial) -> Polynomial:
+        difference = (a - b).constant_value()
+        if difference is not None:
+            return a if INT_COMPARISONS[test](difference) else b
+        return facts.select((test, a, b), a, b)
+    return pick
+
+
 _ARITHMETIC = {
+    "torch.prim.max.int": _extreme("torch.aten.ge.int"),
+    "torch.prim.min.int": _extreme("torch.aten.le.int"),
     "torch.aten.add.int": lambda a, b: a + b,
     "torch.aten.sub.int": lambda a, b: a - b,
     "torch.aten.mul.int": lambda a, b: a * b,

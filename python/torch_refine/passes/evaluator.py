@@ -850,11 +850,18 @@ class Evaluator:
         asserts it (its dynamic dims are at least 2): then one size stands for both, here
         and, once asserted at the entry, in every later op."""
         pair = _broadcast_pair(condition) if raises_on and facts.broadcast_equal() else None
-        if pair is None:
+        if pair is None or not all(self._may_exceed_one(size) for size in pair):
             return Guard(condition, not raises_on, message)
         a, b = pair
         facts.extend(_replacements, a, b)
         return Guard(_Condition("torch.aten.eq.int", a, b), True, message)
+
+    def _may_exceed_one(self, size: Polynomial) -> bool:
+        """Whether `size` can be 2 or more: torch.export's rule is for sizes that are (its
+        dynamic dims are at least 2); a computed size at most 1 (a slice of a dim of 1)
+        broadcasts as PyTorch says."""
+        greatest = polynomial_range(size, self._entry)[1]
+        return greatest is None or greatest >= 2
 
     def _message(self, raising: _Block, environment: list) -> str | None:
         """A raise's message: its compile-time text, or the string its block builds
