@@ -134,6 +134,36 @@ def _index_select(op, reader) -> Contents | None:
     return _take(source, dim, picked, keep=True)
 
 
+def _gather(op, reader) -> Contents | None:
+    """`gather(source, dim, index)`: the index's shape, each element the source's at the
+    element's position with the index's value along `dim` (ONNX GatherElements)."""
+    source, indices = reader.contents(op.operands[0]), reader.contents(op.operands[2])
+    if source is None or indices is None or len(source.shape) != len(indices.shape) or not source.shape:
+        return None
+    dim = _dim(_constant(op.operands[1]), len(source.shape))
+    picked = [_constant_element(i) for i in indices.elements]
+    size = source.shape[dim]
+    if not all(-size <= i < size for i in picked):
+        return None
+    source_strides = [math.prod(source.shape[d + 1:]) for d in range(len(source.shape))]
+    elements = []
+    for flat, index in enumerate(picked):
+        position = _unravel(flat, indices.shape)
+        if any(p >= s for p, s in zip(position, source.shape, strict=True)):
+            return None
+        position[dim] = index % size
+        elements.append(source.elements[sum(p * t for p, t in zip(position, source_strides, strict=True))])
+    return Contents(indices.shape, tuple(elements))
+
+
+def _unravel(flat: int, shape: tuple) -> list[int]:
+    position = []
+    for size in reversed(shape):
+        position.append(flat % size)
+        flat //= size
+    return position[::-1]
+
+
 def _slice(op, reader) -> Contents | None:
     source = reader.contents(op.operands[0])
     if source is None or not source.shape:
@@ -314,6 +344,7 @@ _HANDLERS = {
     "torch.aten._shape_as_tensor": _shape_as_tensor,
     "torch.aten.select.int": _select,
     "torch.aten.index_select": _index_select,
+    "torch.aten.gather": _gather,
     "torch.aten.slice.Tensor": _slice,
     "torch.aten.cat": _cat,
     "torch.aten.unsqueeze": lambda op, reader: _reshaped(op, reader, _unsqueeze_shape),
