@@ -95,7 +95,36 @@ def _literal(op, reader) -> Contents | None:
 
 
 def _number_to_tensor(op, reader) -> Contents | None:
-    return Contents((), (reader.express(op.operands[0]),))
+    """A number as a tensor: of rank 0 (PyTorch), or `[1]` where the type says so
+    (torch-mlir's ONNX conversion writes such index vectors)."""
+    info = types.parse(op.results[0].type)
+    shape = (1,) if info is not None and info.sizes == (1,) else ()
+    return Contents(shape, (reader.express(op.operands[0]),))
+
+
+# Integer dtype codes (torch.int64, int32, int16, int8, uint8) `ones` and `zeros` may take.
+_INTEGRAL_CODES = (4, 3, 2, 1, 0)
+
+
+def _filled(value: int):
+    """`ones` or `zeros` of constant sizes and an integer dtype: given, or stated by the
+    type (torch-mlir's conversion types `ones` without a dtype si64)."""
+
+    def handler(op, reader) -> Contents | None:
+        listed = defining_op(op.operands[0])
+        if listed is None or listed.operation.name != "torch.prim.ListConstruct":
+            return None
+        if not all(reads_list(use.owner.operation.name) for use in op.operands[0].uses):
+            return None
+        shape = tuple(_constant(v) for v in listed.operands)
+        info = types.parse(op.results[0].type)
+        dtype = None if str(op.operands[1].type) == "!torch.none" else _constant(op.operands[1])
+        stated = info is not None and info.dtype in _INTEGRAL and info.dtype != "i1"
+        if dtype not in _INTEGRAL_CODES and not (dtype is None and stated):
+            return None
+        return Contents(shape, (Polynomial.constant(value),) * math.prod(shape))
+
+    return handler
 
 
 def _shape_as_tensor(op, reader) -> Contents | None:
@@ -341,6 +370,8 @@ def _lt(d):
 _HANDLERS = {
     "torch.vtensor.literal": _literal,
     "torch.prim.NumToTensor.Scalar": _number_to_tensor,
+    "torch.aten.ones": _filled(1),
+    "torch.aten.zeros": _filled(0),
     "torch.aten._shape_as_tensor": _shape_as_tensor,
     "torch.aten.select.int": _select,
     "torch.aten.index_select": _index_select,

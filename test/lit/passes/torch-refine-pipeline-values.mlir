@@ -231,3 +231,23 @@ func.func @split_by_a_sizes_tensor(%arg0: !torch.vtensor<[96,32],f32>) -> (!torc
   %0:2 = torch.prim.ListUnpack %parts : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor
   return %0#0, %0#1 : !torch.vtensor, !torch.vtensor
 }
+
+// -----
+
+// The dynamo exporter's Slice as torch-mlir converts it: the step is read out of `ones`
+// without a dtype typed `[1],si64` (the type says int64, as the conversion means it) at an
+// index `NumToTensor.Scalar` typed `[1]`. The step is 1: the slice of `[0, 1)` is `[1,?,32]`.
+// CHECK-LABEL: func.func @slice_step_read_out_of_ones(
+// CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[1,?,32],f32>
+func.func @slice_step_read_out_of_ones(%arg0: !torch.vtensor<[2,?,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %one = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %steps = torch.aten.ones %one, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[1],si64>
+  %at = torch.prim.NumToTensor.Scalar %int0 : !torch.int -> !torch.vtensor<[1],si64>
+  %picked = torch.aten.index_select %steps, %int0, %at : !torch.vtensor<[1],si64>, !torch.int, !torch.vtensor<[1],si64> -> !torch.vtensor
+  %step = torch.aten.item %picked : !torch.vtensor -> !torch.int
+  %0 = torch.aten.slice.Tensor %arg0, %int0, %int0, %int1, %step : !torch.vtensor<[2,?,32],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
