@@ -285,8 +285,9 @@ def export(case: ModelCase, exporter: str, dynamism: str, path: Path) -> None:
         program.save(str(path))
         return
     axes = None if dynamism == "static" else _dynamic_axes(case, names, dynamism == "batch+extent")
-    with torch.no_grad():
-        torch.onnx.export(model, inputs, str(path), dynamo=False, input_names=names, dynamic_axes=axes)
+    # With grad on: under no_grad, torch.nn's attention layers take their fused fast path,
+    # which the legacy exporter cannot export.
+    torch.onnx.export(model, inputs, str(path), dynamo=False, input_names=names, dynamic_axes=axes)
 
 
 def _dynamic_axes(case: ModelCase, names: list[str], extent: bool) -> dict:

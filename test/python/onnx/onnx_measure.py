@@ -13,6 +13,7 @@ checked against onnxruntime on the same inputs.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import time
@@ -310,6 +311,8 @@ def measure_variant(name: str, exporter: str, dynamism: str, cache_dir: Path = C
 
 
 def _in_form(text: str, form: str) -> str:
+    """The converted program, or it with every intermediate tensor type erased but those
+    that give an op a meaning PyTorch's rule does not (`_means_its_type`)."""
     if form == "converted":
         return text
     from torch_mlir import ir
@@ -319,8 +322,32 @@ def _in_form(text: str, form: str) -> str:
 
     with create_context():
         module = ir.Module.parse(text)
+        kept = {ir.IntegerAttr(op.attributes[TAG]).value: [r.type for r in op.results]
+                for op in _tensor_ops(module.operation) if _means_its_type(op)}
         erase_tensor_types(module.operation)
+        for op in _tensor_ops(module.operation):
+            if TAG in op.attributes and (found := kept.get(ir.IntegerAttr(op.attributes[TAG]).value)):
+                for result, type_ in zip(op.results, found, strict=True):
+                    result.set_type(type_)
         return module.operation.get_asm(enable_debug_info=True)
+
+
+def _means_its_type(op) -> bool:
+    """torch-mlir's conversion states types PyTorch's rule does not give and backends
+    build by: `prim.NumToTensor.Scalar` typed `[1]` (PyTorch's is `[]`), `ones`, `zeros`
+    and `empty` without a dtype typed other than f32. Erased, the program would compute
+    another thing (a float where a slice reads its step). Not the `[],i1` of a `where`
+    condition: refinement gives that back itself."""
+    from torch_refine.ir import types
+
+    info = types.parse(op.results[0].type) if len(op.results) == 1 else None
+    if info is None or info.sizes is None:
+        return False
+    if op.name == "torch.prim.NumToTensor.Scalar":
+        return info.rank != 0
+    if op.name not in ("torch.aten.ones", "torch.aten.zeros", "torch.aten.empty.memory_format"):
+        return False
+    return str(op.operands[1].type) == "!torch.none" and info.dtype not in (None, "f32")
 
 
 def _refine(text: str, outcome: Outcome) -> dict:
@@ -405,8 +432,9 @@ def _torch_mlir(text: str, outcome: Outcome, ours: dict, true_types: dict) -> No
             outcome.torch_mlir = f"timeout after {TORCH_MLIR_TIMEOUT} s"
             return
         outcome.torch_mlir_seconds = time.perf_counter() - started
-    if done.returncode < 0:
-        outcome.torch_mlir = f"crashed (signal {-done.returncode})"
+    if done.returncode < 0 or "Stack dump:" in done.stderr:
+        frames = re.findall(r"^ *#\d+ 0x[0-9a-f]+ (mlir::[\w:]+)", done.stderr, re.MULTILINE)
+        outcome.torch_mlir = f"crashed (exit {done.returncode}) in {frames[0] if frames else '?'}"
         return
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
