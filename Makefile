@@ -105,3 +105,12 @@ wheel-check: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info python/*.egg-info
+
+# The ONNX corpus (docs/corpus.md, "ONNX corpus"): hand-written models exported by both
+# ONNX exporters, static and dynamic, imported and converted by torch-mlir, refined as
+# converted and with types erased, against PyTorch runs at several sizes and torch-mlir's
+# refinement: measured into out/onnx-corpus/outcomes.json, then checked.
+.PHONY: onnx-corpus
+onnx-corpus: $(STAMP)
+	PYTHONPATH=python $(PY) build_tools/onnx_corpus.py --jobs $(JOBS) --json out/onnx-corpus/outcomes.json
+	PYTHONPATH=python $(PY) -m pytest -q -m corpus test/python/onnx/test_onnx_corpus.py

@@ -95,7 +95,36 @@ def _literal(op, reader) -> Contents | None:
 
 
 def _number_to_tensor(op, reader) -> Contents | None:
-    return Contents((), (reader.express(op.operands[0]),))
+    """A number as a tensor: of rank 0 (PyTorch), or `[1]` where the type says so
+    (torch-mlir's ONNX conversion writes such index vectors)."""
+    info = types.parse(op.results[0].type)
+    shape = (1,) if info is not None and info.sizes == (1,) else ()
+    return Contents(shape, (reader.express(op.operands[0]),))
+
+
+# Integer dtype codes (torch.int64, int32, int16, int8, uint8) `ones` and `zeros` may take.
+_INTEGRAL_CODES = (4, 3, 2, 1, 0)
+
+
+def _filled(value: int):
+    """`ones` or `zeros` of constant sizes and an integer dtype: given, or stated by the
+    type (torch-mlir's conversion types `ones` without a dtype si64)."""
+
+    def handler(op, reader) -> Contents | None:
+        listed = defining_op(op.operands[0])
+        if listed is None or listed.operation.name != "torch.prim.ListConstruct":
+            return None
+        if not all(reads_list(use.owner.operation.name) for use in op.operands[0].uses):
+            return None
+        shape = tuple(_constant(v) for v in listed.operands)
+        info = types.parse(op.results[0].type)
+        dtype = None if str(op.operands[1].type) == "!torch.none" else _constant(op.operands[1])
+        stated = info is not None and info.dtype in _INTEGRAL and info.dtype != "i1"
+        if dtype not in _INTEGRAL_CODES and not (dtype is None and stated):
+            return None
+        return Contents(shape, (Polynomial.constant(value),) * math.prod(shape))
+
+    return handler
 
 
 def _shape_as_tensor(op, reader) -> Contents | None:
@@ -132,6 +161,36 @@ def _index_select(op, reader) -> Contents | None:
     if not all(0 <= i < size for i in picked):
         return None
     return _take(source, dim, picked, keep=True)
+
+
+def _gather(op, reader) -> Contents | None:
+    """`gather(source, dim, index)`: the index's shape, each element the source's at the
+    element's position with the index's value along `dim` (ONNX GatherElements)."""
+    source, indices = reader.contents(op.operands[0]), reader.contents(op.operands[2])
+    if source is None or indices is None or len(source.shape) != len(indices.shape) or not source.shape:
+        return None
+    dim = _dim(_constant(op.operands[1]), len(source.shape))
+    picked = [_constant_element(i) for i in indices.elements]
+    size = source.shape[dim]
+    if not all(-size <= i < size for i in picked):
+        return None
+    source_strides = [math.prod(source.shape[d + 1:]) for d in range(len(source.shape))]
+    elements = []
+    for flat, index in enumerate(picked):
+        position = _unravel(flat, indices.shape)
+        if any(p >= s for p, s in zip(position, source.shape, strict=True)):
+            return None
+        position[dim] = index % size
+        elements.append(source.elements[sum(p * t for p, t in zip(position, source_strides, strict=True))])
+    return Contents(indices.shape, tuple(elements))
+
+
+def _unravel(flat: int, shape: tuple) -> list[int]:
+    position = []
+    for size in reversed(shape):
+        position.append(flat % size)
+        flat //= size
+    return position[::-1]
 
 
 def _slice(op, reader) -> Contents | None:
@@ -311,9 +370,12 @@ def _lt(d):
 _HANDLERS = {
     "torch.vtensor.literal": _literal,
     "torch.prim.NumToTensor.Scalar": _number_to_tensor,
+    "torch.aten.ones": _filled(1),
+    "torch.aten.zeros": _filled(0),
     "torch.aten._shape_as_tensor": _shape_as_tensor,
     "torch.aten.select.int": _select,
     "torch.aten.index_select": _index_select,
+    "torch.aten.gather": _gather,
     "torch.aten.slice.Tensor": _slice,
     "torch.aten.cat": _cat,
     "torch.aten.unsqueeze": lambda op, reader: _reshaped(op, reader, _unsqueeze_shape),

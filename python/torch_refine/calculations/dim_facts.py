@@ -268,7 +268,9 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
     if name in _ELEMENT_READS:
         return _express_element(producer.operands[0], cache)
     if name == "torch.aten.size.int":
-        return _express_size(producer)
+        return _express_size(producer, cache)
+    if name in ("torch.aten.dim", "torch.aten.numel"):
+        return _express_rank_or_numel(producer, cache)
     if name == "torch.prim.If":
         return _express_if(producer, value.result_number, cache, depth)
     handler = _ARITHMETIC.get(name)
@@ -312,12 +314,12 @@ def _express_element(tensor: ir.Value, cache: dict) -> Polynomial | None:
     return known.elements[0]
 
 
-def _express_size(size_op) -> Polynomial | None:
+def _express_size(size_op, cache: dict) -> Polynomial | None:
     try:
         dim = constant_value(size_op.operands[1])
     except NotConstant:
         return None
-    info = types.parse(size_op.operands[0].type)
+    info = _shape_info(size_op.operands[0], cache)
     if info is None or info.sizes is None or not isinstance(dim, int) or not -info.rank <= dim < info.rank:
         return None
     if info.sizes[dim] is not None:
@@ -326,6 +328,33 @@ def _express_size(size_op) -> Polynomial | None:
     if dims is None or len(dims) != info.rank:
         return None
     return parse_polynomial(dims[dim])
+
+
+def _shape_info(tensor: ir.Value, cache: dict) -> types.TensorInfo | None:
+    """The tensor's type, or, where it has no sizes, the shape of its known contents (a
+    shape tensor whose type was erased)."""
+    info = types.parse(tensor.type)
+    if info is not None and info.sizes is not None:
+        return info
+    known = contents.Reader(express, tensor_dims, cache).contents(tensor)
+    return None if known is None else types.TensorInfo(known.shape, None)
+
+
+def _express_rank_or_numel(op, cache: dict) -> Polynomial | None:
+    """`aten.dim` or `aten.numel` of a tensor whose type (refined or stated) has a rank:
+    the rank, or the product of its dims' polynomials."""
+    info = _shape_info(op.operands[0], cache)
+    if info is None or info.sizes is None:
+        return None
+    if op.operation.name == "torch.aten.dim":
+        return Polynomial.constant(info.rank)
+    dims = tensor_dims(op.operands[0]) if None in info.sizes else [str(s) for s in info.sizes]
+    if dims is None or len(dims) != info.rank or "" in dims:
+        return None
+    product = Polynomial.constant(1)
+    for dim in dims:
+        product = product * parse_polynomial(dim)
+    return product
 
 
 def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None:

@@ -48,6 +48,7 @@ from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import enclosing_ops
 from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.passes.guards import check_message
+from torch_refine.passes.known_values import negative_size_note
 from torch_refine.passes.propagate_control_flow import under_assumption
 from torch_refine.patterns.lists import ancestor_in
 from torch_refine.patterns.scalars import negation
@@ -192,7 +193,7 @@ def guard_certain_failure(wrapped_op, message: str, before) -> bool:
     if under_assumption(wrapped_op):
         return True
     if not may_not_run(wrapped_op):
-        wrapped_op.location.emit_error(f"'{name}' op {message}")
+        wrapped_op.location.emit_error(f"'{name}' op {message}{negative_size_note(wrapped_op)}")
         return False
     assert_message = f"{name}: {message}"
     if _asserted_false_before(before, assert_message):

@@ -43,7 +43,7 @@ from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
 )
-from torch_refine.passes.known_values import fold_tensor_reads
+from torch_refine.passes.known_values import fold_tensor_reads, type_bool_conditions
 from torch_refine.passes.propagate_control_flow import (
     PropagateControlFlow,
     in_unsettled_loop,
@@ -107,6 +107,9 @@ class RefinePipeline(ModulePass):
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
+        with module.context:
+            type_bool_conditions(module)
+            fold_tensor_reads(module)  # sizes read off literals are constants for every calculation
         with facts.marking_guards(), facts.broadcasting(self.broadcast_equal):
             self._refine(module)
         if not self.keep_symbolic_dims:

@@ -163,3 +163,20 @@ func.func @split_size_zero_of_a_list_returned_whole(%x: !torch.vtensor<[5],f32>)
   %0 = torch.aten.split.Tensor %x, %int0, %int0 : !torch.vtensor<[5],f32>, !torch.int, !torch.int -> !torch.list<vtensor>
   return %0 : !torch.list<vtensor>
 }
+
+// -----
+
+// torch-mlir's conversion of ONNX GRU writes a dynamic batch as a literal -1 in the size
+// of the output it creates: PyTorch creates no such tensor. The error says where the -1
+// comes from and what to do.
+func.func @gru_output_of_a_dynamic_batch(%arg0: !torch.vtensor<[8,?,16],f32>) -> !torch.vtensor<[8,?,32],f32> {
+  %int8 = torch.constant.int 8
+  %int-1 = torch.constant.int -1
+  %int32 = torch.constant.int 32
+  %int6 = torch.constant.int 6
+  %none = torch.constant.none
+  %sizes = torch.prim.ListConstruct %int8, %int-1, %int32 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  // expected-error@+1 {{'torch.aten.zeros' op shape check failed: AssertionError: zeros: trying to create tensor with negative dimension (size 1 is the literal -1: torch-mlir's convert-torch-onnx-to-torch writes a dynamic dim so, as its GRU conversion does for a dynamic batch; PyTorch creates no such tensor and the program cannot run: export the model with a static batch)}}
+  %0 = torch.aten.zeros %sizes, %int6, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[8,?,32],f32>
+  return %0 : !torch.vtensor<[8,?,32],f32>
+}

@@ -106,3 +106,148 @@ func.func @arithmetic_on_a_shape_tensor(%arg0: !torch.vtensor<[?,16],f32>) -> !t
   %0 = torch.aten.zeros %sizes, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// `aten.dim` and `aten.numel` of a value whose type is refined during the run (not an
+// argument): `flatten(neg(x), 0, dim(neg(x)) - 1)` is `[32]`, a view to its numel too.
+// CHECK-LABEL: func.func @rank_and_numel_of_a_refined_value(
+// CHECK:         torch.aten.flatten.using_ints {{.*}} -> !torch.vtensor<[32],f32>
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[32],f32>
+func.func @rank_and_numel_of_a_refined_value(%arg0: !torch.vtensor<[2,16],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.neg %arg0 : !torch.vtensor<[2,16],f32> -> !torch.vtensor
+  %rank = torch.aten.dim %0 : !torch.vtensor -> !torch.int
+  %last = torch.aten.sub.int %rank, %int1 : !torch.int, !torch.int -> !torch.int
+  %1 = torch.aten.flatten.using_ints %0, %int0, %last : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %numel = torch.aten.numel %0 : !torch.vtensor -> !torch.int
+  %sizes = torch.prim.ListConstruct %numel : (!torch.int) -> !torch.list<int>
+  %2 = torch.aten.view %1, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+
+// -----
+
+// The legacy exporter's LSTM initial state, types erased: ONNX Gather's negative-index
+// wrap (`where(i < 0, i + size(shape), i)`) reads the size of the shape tensor, whose type
+// is erased but whose contents are known; the state's sizes `[1, batch, 32]` are read
+// before `full` is calculated (its storage check cannot be evaluated on an unbounded
+// batch, so it is calculated in IR, where the reads are constants): `[1,?,32]`, and no
+// check of the constant sizes is left.
+// CHECK-LABEL: func.func @sizes_read_before_the_calculation(
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.full {{.*}} -> !torch.vtensor<[1,?,32],f32>
+func.func @sizes_read_before_the_calculation(%arg0: !torch.vtensor<[?,8,16],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int6 = torch.constant.int 6
+  %none = torch.constant.none
+  %float0 = torch.constant.float 0.000000e+00
+  %shape = torch.aten._shape_as_tensor %arg0 : !torch.vtensor<[?,8,16],f32> -> !torch.vtensor
+  %zero = torch.vtensor.literal(dense<0> : tensor<si64>) : !torch.vtensor<[],si64>
+  %negative = torch.aten.lt.Scalar %zero, %int0 : !torch.vtensor<[],si64>, !torch.int -> !torch.vtensor
+  %rank = torch.aten.size.int %shape, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %wrapped = torch.aten.add.Scalar %zero, %rank, %int1 : !torch.vtensor<[],si64>, !torch.int, !torch.int -> !torch.vtensor
+  %index = torch.aten.where.self %negative, %wrapped, %zero : !torch.vtensor, !torch.vtensor, !torch.vtensor<[],si64> -> !torch.vtensor
+  %indices = torch.aten.unsqueeze %index, %int0 : !torch.vtensor, !torch.int -> !torch.vtensor
+  %picked = torch.aten.index_select %shape, %int0, %indices : !torch.vtensor, !torch.int, !torch.vtensor -> !torch.vtensor
+  %one = torch.vtensor.literal(dense<1> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %width = torch.vtensor.literal(dense<32> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %parts = torch.prim.ListConstruct %one, %picked, %width : (!torch.vtensor<[1],si64>, !torch.vtensor, !torch.vtensor<[1],si64>) -> !torch.list<vtensor>
+  %state = torch.aten.cat %parts, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+  %e0 = torch.aten.select.int %state, %int0, %int0 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d0 = torch.aten.item %e0 : !torch.vtensor -> !torch.int
+  %e1 = torch.aten.select.int %state, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d1 = torch.aten.item %e1 : !torch.vtensor -> !torch.int
+  %e2 = torch.aten.select.int %state, %int0, %int2 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d2 = torch.aten.item %e2 : !torch.vtensor -> !torch.int
+  %sizes = torch.prim.ListConstruct %d0, %d1, %d2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.full %sizes, %float0, %int6, %none, %none, %none : !torch.list<int>, !torch.float, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// torch-mlir's conversion of ONNX Reshape writes `where.self`'s condition as
+// `NumToTensor.Scalar(Int.bool(b))` typed `[],i1`. With that type erased, PyTorch's rule
+// (an int64 tensor) would stop refinement at where's condition check; the only meaning
+// under which the program runs is the bool, so the condition gets its i1 back.
+// CHECK-LABEL: func.func @erased_bool_condition(
+// CHECK:         torch.prim.NumToTensor.Scalar {{.*}} -> !torch.vtensor<[],i1>
+// CHECK:         torch.aten.where.self {{.*}} -> !torch.vtensor<[],si64>
+// CHECK:         torch.prim.NumToTensor.Scalar {{.*}} -> !torch.vtensor<[],si64>
+func.func @erased_bool_condition(%arg0: !torch.vtensor<[?,16],f32>, %arg1: !torch.int) -> (!torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %is0 = torch.aten.eq.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+  %c0 = torch.aten.Int.bool %is0 : !torch.bool -> !torch.int
+  %size = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,16],f32>, !torch.int -> !torch.int
+  %condition = torch.prim.NumToTensor.Scalar %c0 : !torch.int -> !torch.vtensor
+  %t1 = torch.prim.NumToTensor.Scalar %size : !torch.int -> !torch.vtensor
+  %t2 = torch.prim.NumToTensor.Scalar %arg1 : !torch.int -> !torch.vtensor
+  %picked = torch.aten.where.self %condition, %t1, %t2 : !torch.vtensor, !torch.vtensor, !torch.vtensor -> !torch.vtensor
+  // Not a condition only: PyTorch's int64 stands.
+  %counted = torch.prim.NumToTensor.Scalar %c0 : !torch.int -> !torch.vtensor
+  return %picked, %counted : !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+// ONNX GatherElements is `aten.gather`: element i of the result is the source's at index[i].
+// Sizes gathered from the shape in reverse: `zeros([shape[2], shape[0]])` is `[32,?]`.
+// CHECK-LABEL: func.func @gathered_sizes(
+// CHECK:         torch.aten.zeros {{.*}} -> !torch.vtensor<[32,?],f32>
+func.func @gathered_sizes(%arg0: !torch.vtensor<[?,16,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %false = torch.constant.bool false
+  %shape = torch.aten._shape_as_tensor %arg0 : !torch.vtensor<[?,16,32],f32> -> !torch.vtensor
+  %idx = torch.vtensor.literal(dense<[2, 1, 0]> : tensor<3xsi64>) : !torch.vtensor<[3],si64>
+  %g = torch.aten.gather %shape, %int0, %idx, %false : !torch.vtensor, !torch.int, !torch.vtensor<[3],si64>, !torch.bool -> !torch.vtensor
+  %e0 = torch.aten.select.int %g, %int0, %int0 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d0 = torch.aten.item %e0 : !torch.vtensor -> !torch.int
+  %int2 = torch.constant.int 2
+  %e2 = torch.aten.select.int %g, %int0, %int2 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d2 = torch.aten.item %e2 : !torch.vtensor -> !torch.int
+  %int6 = torch.constant.int 6
+  %none = torch.constant.none
+  %sizes = torch.prim.ListConstruct %d0, %d2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.zeros %sizes, %int6, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// ONNX Split with a sizes tensor: `split_with_sizes` of `prim.tolist` of a literal. The
+// list is the literal's elements, so the pieces are `[32,32]` and `[64,32]`.
+// CHECK-LABEL: func.func @split_by_a_sizes_tensor(
+// CHECK-NOT:     torch.prim.tolist
+// CHECK:         torch.prim.ListUnpack {{.*}} -> !torch.vtensor<[32,32],f32>, !torch.vtensor<[64,32],f32>
+func.func @split_by_a_sizes_tensor(%arg0: !torch.vtensor<[96,32],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %sizes = torch.vtensor.literal(dense<[32, 64]> : tensor<2xsi64>) : !torch.vtensor<[2],si64>
+  %list = torch.prim.tolist(%sizes) : !torch.vtensor<[2],si64> -> !torch.list<int>
+  %parts = torch.aten.split_with_sizes %arg0, %list, %int0 : !torch.vtensor<[96,32],f32>, !torch.list<int>, !torch.int -> !torch.list<vtensor>
+  %0:2 = torch.prim.ListUnpack %parts : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor
+  return %0#0, %0#1 : !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+// The dynamo exporter's Slice as torch-mlir converts it: the step is read out of `ones`
+// without a dtype typed `[1],si64` (the type says int64, as the conversion means it) at an
+// index `NumToTensor.Scalar` typed `[1]`. The step is 1: the slice of `[0, 1)` is `[1,?,32]`.
+// CHECK-LABEL: func.func @slice_step_read_out_of_ones(
+// CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[1,?,32],f32>
+func.func @slice_step_read_out_of_ones(%arg0: !torch.vtensor<[2,?,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %one = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %steps = torch.aten.ones %one, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[1],si64>
+  %at = torch.prim.NumToTensor.Scalar %int0 : !torch.int -> !torch.vtensor<[1],si64>
+  %picked = torch.aten.index_select %steps, %int0, %at : !torch.vtensor<[1],si64>, !torch.int, !torch.vtensor<[1],si64> -> !torch.vtensor
+  %step = torch.aten.item %picked : !torch.vtensor -> !torch.int
+  %0 = torch.aten.slice.Tensor %arg0, %int0, %int0, %int1, %step : !torch.vtensor<[2,?,32],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  return %0 : !torch.vtensor
+}

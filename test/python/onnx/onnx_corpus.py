@@ -1,0 +1,314 @@
+"""The ONNX corpus (issue 27): small architectures exported to ONNX with both of PyTorch's
+exporters, imported with torch-mlir's ONNX importer and converted to the Torch dialect.
+
+Every model is a hand-written `torch.nn` module (or one of torch.nn's layers) at a tiny
+size with random weights: nothing is downloaded. Each is exported by the legacy
+TorchScript exporter (`dynamo=False`, dynamic dims as `dynamic_axes`) and by the dynamo
+exporter (`dynamo=True`, `dynamic_shapes`), three ways: static, a dynamic batch, and a
+dynamic batch with a dynamic sequence length or image size. `build_tools/onnx_corpus.py`
+measures refinement on them (onnx_measure.py).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import torch
+from torch import nn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # test/python: the models package
+
+from models.corpus import BATCH, SEQ, ModelCase
+
+EXPORTERS = ("legacy", "dynamo")
+DYNAMISMS = ("static", "batch", "batch+extent")
+# The forms a variant is refined in: the IR as converted (with the types ONNX shape
+# inference gave), and with every intermediate tensor type erased.
+FORMS = ("converted", "erased")
+
+HIDDEN = 32
+VOCAB = 64
+TEXT = {"extent_dims": ((1,),)}
+IMAGE = {"extent_dims": ((2, 3),), "extent_range": (16, 64), "extent_step": 8}
+
+
+class NotApplicable(Exception):
+    """The variant does not exist (a dynamism the model has no dim for)."""
+
+
+# -- models ----------------------------------------------------------------------------
+
+
+class Mlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first, self.second = nn.Linear(12, 16), nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.second(torch.relu(self.first(x.flatten(1))))
+
+
+class ReshapeHeads(nn.Module):
+    """`reshape(b, s, 4, 8)` of a linear's output, then a mean over the heads."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(HIDDEN, HIDDEN)
+
+    def forward(self, x):
+        y = self.linear(x)
+        return y.reshape(y.size(0), y.size(1), 4, 8).mean(dim=2) + 1
+
+
+class Cnn(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(8, 16, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
+        )
+        self.head = nn.Linear(16, 5)
+
+    def forward(self, x):
+        return self.head(torch.flatten(self.features(x), 1)).softmax(-1)
+
+
+class UNet(nn.Module):
+    """Down with a stride-2 convolution, up with a transposed one, a skip by cat. (Not
+    nearest interpolation: torch-mlir converts ONNX Resize in nearest mode to
+    `__interpolate` with `align_corners=false`, which PyTorch rejects.)"""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, padding=1)
+        self.down = nn.Conv2d(8, 16, 3, stride=2, padding=1)
+        self.up = nn.ConvTranspose2d(16, 8, 2, stride=2)
+        self.out = nn.Conv2d(16, 2, 1)
+
+    def forward(self, x):
+        skip = torch.relu(self.stem(x))
+        low = torch.relu(self.down(skip))
+        return self.out(torch.cat([skip, self.up(low)], 1))
+
+
+class Separable(nn.Module):
+    """MobileNet-like: depthwise (grouped) and pointwise convolutions, hardswish, a pool.
+    (Max pooling: torch-mlir converts ONNX AveragePool to `avg_pool2d` with four strides,
+    which PyTorch rejects.)"""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(
+            nn.Conv2d(3, 16, 3, stride=2, padding=1), nn.Hardswish(),
+            nn.Conv2d(16, 16, 3, padding=1, groups=16), nn.BatchNorm2d(16), nn.ReLU6(),
+            nn.Conv2d(16, 24, 1), nn.Hardswish(),
+        )
+
+    def forward(self, x):
+        y = self.body(x)
+        return nn.functional.max_pool2d(y, 2).mean(dim=(2, 3))
+
+
+class Lstm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(16, HIDDEN, batch_first=True)
+        self.head = nn.Linear(HIDDEN, 4)
+
+    def forward(self, x):
+        out, _ = self.lstm(x)
+        return self.head(out)
+
+
+class BiLstm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(16, 16, num_layers=2, batch_first=True, bidirectional=True)
+
+    def forward(self, x):
+        out, (h, _) = self.lstm(x)
+        return out.sum(-1), h
+
+
+class Gru(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(VOCAB, 16)
+        self.gru = nn.GRU(16, HIDDEN, batch_first=True)
+
+    def forward(self, ids):
+        out, h = self.gru(self.embed(ids))
+        return out, h
+
+
+class SelfAttention(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.attention = nn.MultiheadAttention(HIDDEN, 4, batch_first=True)
+
+    def forward(self, x):
+        out, weights = self.attention(x, x, x)
+        return out, weights
+
+
+class Encoder(nn.Module):
+    """Embeddings with learned positions up to the sequence length, one encoder layer."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(VOCAB, HIDDEN)
+        self.position = nn.Embedding(64, HIDDEN)
+        self.layer = nn.TransformerEncoderLayer(HIDDEN, 4, 64, dropout=0.0, batch_first=True)
+
+    def forward(self, ids):
+        positions = torch.arange(ids.shape[1]).unsqueeze(0)
+        return self.layer(self.embed(ids) + self.position(positions))
+
+
+class Decoder(nn.Module):
+    """One decoder layer with a causal mask over the target and cross-attention."""
+
+    def __init__(self):
+        super().__init__()
+        self.layer = nn.TransformerDecoderLayer(HIDDEN, 4, 64, dropout=0.0, batch_first=True)
+
+    def forward(self, target, memory):
+        length = target.shape[1]
+        mask = torch.triu(torch.full((length, length), float("-inf")), diagonal=1)
+        return self.layer(target, memory, tgt_mask=mask)
+
+
+class CausalAttention(nn.Module):
+    """GPT-style attention written out: qkv split, heads by view and transpose, a causal
+    mask sliced from a buffer to the sequence length."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(VOCAB, HIDDEN)
+        self.qkv = nn.Linear(HIDDEN, 3 * HIDDEN)
+        self.out = nn.Linear(HIDDEN, HIDDEN)
+        self.register_buffer("causal", torch.tril(torch.ones(64, 64)).bool())
+
+    def forward(self, ids):
+        x = self.embed(ids)
+        b, s, c = x.shape
+        q, k, v = self.qkv(x).split(HIDDEN, dim=2)
+        q, k, v = (t.view(b, s, 4, c // 4).transpose(1, 2) for t in (q, k, v))
+        scores = (q @ k.transpose(-2, -1)) / math.sqrt(c // 4)
+        scores = scores.masked_fill(~self.causal[:s, :s], float("-inf"))
+        y = (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, s, c)
+        return self.out(y)
+
+
+class Audio(nn.Module):
+    """1-D convolutions with stride over a signal, then frames to features."""
+
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.Sequential(nn.Conv1d(8, 16, 3, stride=2), nn.GELU(), nn.Conv1d(16, 16, 3, stride=2))
+        self.norm = nn.LayerNorm(16)
+
+    def forward(self, x):
+        return self.norm(self.convs(x).transpose(1, 2))
+
+
+class PatchEmbed(nn.Module):
+    """ViT's front: patches by a strided convolution, a class token expanded to the
+    batch, positions, one encoder layer (fixed image size: the positions fix it)."""
+
+    def __init__(self):
+        super().__init__()
+        self.patch = nn.Conv2d(3, HIDDEN, 4, stride=4)
+        self.token = nn.Parameter(torch.randn(1, 1, HIDDEN))
+        self.position = nn.Parameter(torch.randn(1, 17, HIDDEN))
+        self.layer = nn.TransformerEncoderLayer(HIDDEN, 4, 64, dropout=0.0, batch_first=True)
+
+    def forward(self, x):
+        patches = self.patch(x).flatten(2).transpose(1, 2)
+        token = self.token.expand(x.shape[0], -1, -1)
+        return self.layer(torch.cat([token, patches], dim=1) + self.position)[:, 0]
+
+
+class Resize(nn.Module):
+    """Bilinear upsampling and pooling: sizes computed from the input's. (No padding:
+    torch-mlir converts the legacy exporter's Pad to a `slice` with a negative step,
+    which PyTorch rejects.)"""
+
+    def forward(self, x):
+        y = nn.functional.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
+        return nn.functional.max_pool2d(y, 3, stride=2).sigmoid()
+
+
+def _ids() -> torch.Tensor:
+    return torch.randint(0, VOCAB, (BATCH, SEQ))
+
+
+MODELS: tuple[ModelCase, ...] = (
+    ModelCase("mlp", lambda: (Mlp(), (torch.randn(BATCH, 3, 4),))),
+    ModelCase("reshape_heads", lambda: (ReshapeHeads(), (torch.randn(BATCH, SEQ, HIDDEN),)), **TEXT),
+    ModelCase("cnn", lambda: (Cnn(), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
+    ModelCase("unet", lambda: (UNet(), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
+    ModelCase("separable", lambda: (Separable(), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
+    ModelCase("resize", lambda: (Resize(), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
+    ModelCase("lstm", lambda: (Lstm(), (torch.randn(BATCH, SEQ, 16),)), **TEXT),
+    ModelCase("bilstm", lambda: (BiLstm(), (torch.randn(BATCH, SEQ, 16),)), **TEXT),
+    ModelCase("gru", lambda: (Gru(), (_ids(),)), **TEXT),
+    ModelCase("self_attention", lambda: (SelfAttention(), (torch.randn(BATCH, SEQ, HIDDEN),)), **TEXT),
+    ModelCase("encoder", lambda: (Encoder(), (_ids(),)), **TEXT),
+    ModelCase("decoder", lambda: (Decoder(), (torch.randn(BATCH, SEQ, HIDDEN), torch.randn(BATCH, SEQ, HIDDEN))),
+              batch_dims=((0,), (0,)), extent_dims=((1,), (1,))),
+    ModelCase("causal_attention", lambda: (CausalAttention(), (_ids(),)), **TEXT),
+    ModelCase("audio", lambda: (Audio(), (torch.randn(BATCH, 8, 40),)), extent_dims=((2,),),
+              extent_range=(16, 64)),
+    ModelCase("patch_embed", lambda: (PatchEmbed(), (torch.randn(BATCH, 3, 16, 16),))),
+)
+
+BY_NAME = {case.name: case for case in MODELS}
+
+
+# -- export and import -----------------------------------------------------------------
+
+
+def export(case: ModelCase, exporter: str, dynamism: str, path: Path) -> None:
+    """Write the model's ONNX file for one exporter and dynamism."""
+    if dynamism == "batch+extent" and not case.extent_dims:
+        raise NotApplicable("the model has no sequence or image-size dim")
+    model, inputs = case.make()
+    names = [f"input{i}" for i in range(len(inputs))]
+    if exporter == "dynamo":
+        shapes = None if dynamism == "static" else case.dynamic_shapes(dynamism == "batch+extent")
+        with torch.no_grad():
+            program = torch.onnx.export(model, inputs, dynamo=True, input_names=names,
+                                        dynamic_shapes=shapes, verbose=False)
+        program.save(str(path))
+        return
+    axes = None if dynamism == "static" else _dynamic_axes(case, names, dynamism == "batch+extent")
+    # With grad on: under no_grad, torch.nn's attention layers take their fused fast path,
+    # which the legacy exporter cannot export.
+    torch.onnx.export(model, inputs, str(path), dynamo=False, input_names=names, dynamic_axes=axes)
+
+
+def _dynamic_axes(case: ModelCase, names: list[str], extent: bool) -> dict:
+    extents = case.extent_dims if extent else ((),) * len(names)
+    return {name: {**{d: "batch" for d in batch}, **{d: "extent" for d in more}}
+            for name, batch, more in zip(names, case.batch_dims, extents, strict=True)}
+
+
+def import_onnx(path: Path) -> str:
+    """torch-mlir's ONNX importer, then `convert-torch-onnx-to-torch`: the Torch-dialect
+    text, with locations."""
+    import onnx
+    from torch_mlir.extras import onnx_importer
+    from torch_mlir.passmanager import PassManager
+
+    from torch_refine.ir.context import create_context
+
+    proto = onnx.shape_inference.infer_shapes(onnx.load(str(path)))
+    with create_context() as context:
+        info = onnx_importer.ModelInfo(proto)
+        module = info.create_module(context=context)
+        onnx_importer.NodeImporter.define_function(info.main_graph, module.operation).import_all()
+        PassManager.parse("builtin.module(func.func(convert-torch-onnx-to-torch))").run(module.operation)
+        return module.operation.get_asm(enable_debug_info=True)

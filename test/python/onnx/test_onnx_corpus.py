@@ -1,0 +1,58 @@
+"""The ONNX corpus (onnx_corpus.py): refinement never contradicts what PyTorch computes,
+never fails on a program PyTorch runs, and is exact on at least the measured fraction of
+values per exporter, dynamism and form (docs/corpus.md, "ONNX corpus"); it is exact on at
+least the values torch-mlir is exact on, on every variant torch-mlir completes but the
+known ones.
+
+Marked `corpus` and skipped unless selected with `-m corpus`: `make onnx-corpus` measures
+every variant first (build_tools/onnx_corpus.py, the outcomes in
+out/onnx-corpus/outcomes.json) and then runs these checks on that file.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from onnx_measure import CACHE_DIR, Outcome
+
+from onnx_corpus import DYNAMISMS, EXPORTERS, FORMS
+
+pytestmark = pytest.mark.corpus
+
+OUTCOMES = CACHE_DIR / "outcomes.json"
+# At least this fraction of the values of every cell is exact: what was measured
+# (docs/corpus.md). Issue 27 asks 0.995 as converted and 0.99 erased, not reached yet.
+TARGETS = {"converted": 0.97, "erased": 0.86}
+# Variants where torch-mlir is exact on values torch-refine is not (docs/corpus.md: the
+# dynamo exporter's recurrent output buffer of the bidirectional LSTM).
+BEHIND_TORCH_MLIR = {("bilstm", "dynamo", "batch", "converted"), ("bilstm", "dynamo", "batch+extent", "converted")}
+
+
+@pytest.fixture(scope="module")
+def outcomes() -> list[Outcome]:
+    if not OUTCOMES.exists():
+        pytest.skip(f"{OUTCOMES} not measured: run `make onnx-corpus`")
+    return [Outcome(**record) for record in json.loads(OUTCOMES.read_text())]
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("dynamism", DYNAMISMS)
+@pytest.mark.parametrize("exporter", EXPORTERS)
+def test_onnx_corpus_cell(outcomes, exporter, dynamism, form):
+    cell = [o for o in outcomes if (o.exporter, o.dynamism, o.form) == (exporter, dynamism, form)]
+    assert cell, "the cell was not measured"
+    refine_failures = [(o.model, o.failure) for o in cell if o.stage == "refine"]
+    assert not refine_failures
+    contradictions = [(o.model, row) for o in cell for row in o.rows if row.get("kind") == "contradictions"]
+    assert not contradictions, contradictions[:10]
+    values = sum(o.values for o in cell)
+    exact = sum(o.exact for o in cell) / values if values else 1.0
+    worst = sorted(cell, key=lambda o: o.exact / o.values if o.values else 1.0)[:3]
+    assert exact >= TARGETS[form], [(o.model, o.rows[:3]) for o in worst]
+
+
+def test_at_least_torch_mlir_where_it_completes(outcomes):
+    behind = [(o.model, o.exporter, o.dynamism, o.form) for o in outcomes
+              if o.torch_mlir == "ok" and o.ours_on_torch_mlir_values < o.torch_mlir_exact]
+    assert set(behind) <= BEHIND_TORCH_MLIR, set(behind) - BEHIND_TORCH_MLIR
