@@ -8,18 +8,26 @@ from __future__ import annotations
 
 import gc
 import os
+import signal
 import sys
 from collections.abc import Sequence
-
-from torch_mlir._mlir_libs._mlir import globals as _mlir_globals
-
-from torch_refine.driver.opt_main import OptMain  # first: it loads the bindings without numpy
 
 # What a shell reports for a command that SIGINT ended (128 + 2), as mlir-opt exits on Ctrl-C.
 INTERRUPTED = 130
 
+# Run as the command, Ctrl-C while the bindings and the driver load (a second or more on a
+# busy machine) ends the process as quietly as one during a run; `main` raises
+# KeyboardInterrupt again. (Imported as a library, the caller's handler stays.)
+if __name__ == "__main__" or os.path.basename(sys.argv[0]) == "torch-refine-opt":
+    signal.signal(signal.SIGINT, lambda *_: os._exit(INTERRUPTED))
+
+from torch_mlir._mlir_libs._mlir import globals as _mlir_globals  # noqa: E402
+
+from torch_refine.driver.opt_main import OptMain  # noqa: E402  # first: it loads the bindings without numpy
+
 
 def main(argv: Sequence[str] | None = None) -> int:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         return OptMain().run(sys.argv[1:] if argv is None else list(argv))
     except SystemExit as exit_request:  # from argparse: 0 after --help, 2 on a usage error
