@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import check_numel_fits, rank_dtype_lists
+from ._helpers import check_contiguous_strides_fit, check_numel_fits, rank_dtype_lists
 from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .registry import dtype, shape
 from .testing import (
@@ -703,9 +703,15 @@ def _adaptive_shape(op: str, self: List[int], output_size: List[int], n: int) ->
     if len(self) != n + 1 and len(self) != n + 2:
         raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
     _check_output_size(op, output_size)
+    # The leading dims' strides are products of the output sizes: their overflow is an
+    # error whatever the leading dims are (0 too), which the checks over `out` would leave
+    # undecided where those are dynamic.
+    check_contiguous_strides_fit(op, [1] + output_size)
     out = self[:-n]
     for size in output_size:
         out.append(size)
+    check_contiguous_strides_fit(op, out)
+    check_numel_fits(op, out)
     return out
 
 
@@ -718,6 +724,11 @@ _ADAPTIVE_2D_CASES = [
     Invocation(_T(2, 3, 8, 8), [0, 3]),
     ErrorInvocation(_T(8, 8), [2, 3]),
     ErrorInvocation(_T(2, 3, 8, 8), [-1, 3]),
+    ErrorInvocation(_T(2, 3, 8, 8), [4611686018427387904, 3]),
+    ErrorInvocation(_T(0, 3, 8, 8), [4611686018427387904, 3]),
+    ErrorInvocation(_T(2, 3, 8, 8), [9223372036854775807, 3]),
+    ErrorInvocation(_T(2, 2, 8, 8), [0, 9223372036854775807]),
+    Invocation(_T(2, 1, 8, 8), [0, 9223372036854775807]),
 ]
 
 
@@ -760,6 +771,7 @@ def aten〇adaptive_avg_pool2d〡dtype(self_rank_dtype: Tuple[int, int], output_
     Invocation(_T(2, 3, 8, 8, 8), [2]),
     ErrorInvocation(_T(8, 8, 8), [2, 3, 4]),
     ErrorInvocation(_T(2, 3, 8, 8, 8), [2, -3, 4]),
+    ErrorInvocation(_T(2, 0, 8, 8, 8), [9223372036854775807, 3, 4]),
 ])
 def aten〇_adaptive_avg_pool3d〡shape(self: List[int], output_size: List[int]) -> List[int]:
     return _adaptive_shape("_adaptive_avg_pool3d", self, output_size, 3)
@@ -1398,6 +1410,7 @@ def aten〇max_pool3d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: Lis
     ErrorInvocation(_T(2, 3, 8, 8, 8), [2]),
     ErrorInvocation(_T(8, 8, 8), [2, 3, 4]),
     ErrorInvocation(_T(2, 3, 8, 8, 8), [2, -3, 4]),
+    ErrorInvocation(_T(2, 3, 8, 8, 8), [4611686018427387904, 3, 4]),
 ])
 def aten〇adaptive_avg_pool3d〡shape(self: List[int], output_size: List[int]) -> List[int]:
     if len(output_size) != 3:

@@ -369,6 +369,13 @@ def _empty_input_dtype(input_rank_dtype: Tuple[int, int],
     ErrorInvocation(_T(2, 4, 3), None, None, None, None, False, 0.1, 1e-5, False),
     ErrorInvocation(_T(2, 4, 3), _T(5), None, None, None, True, 0.1, 1e-5, False),
     ErrorInvocation(_T(2, 4, 3), None, None, _T(5), _T(5), True, 0.1, 1e-5, False),
+    Invocation(_T(3, 4, 0), _T(4), _T(4), _T(), _T(4), False, 0.1, 1e-5, False),
+    Invocation(_T(3, 4, 0), _T(5), None, _T(1), _T(4), False, 0.1, 1e-5, False),
+    Invocation(_T(3, 4, 0), _T(5), None, _T(4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(3, 4, 0), _T(4), None, _T(1), _T(4), True, 0.1, 1e-5, False),
+    Invocation(_T(0, 4, 3), None, None, _T(4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(0, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(3, 4, 2), _T(4), _T(4), _T(), _T(4), False, 0.1, 1e-5, False),
 ])
 def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], running_mean: Optional[List[int]], running_var: Optional[List[int]], use_input_stats: bool, momentum: float, eps: float, cudnn_enabled: bool) -> List[int]:
     if not use_input_stats and (running_mean is None or running_var is None):
@@ -382,6 +389,17 @@ def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], 
             raise AssertionError(
                 "instance_norm: expected weight, bias, running_mean and running_var of 1 dim")
     num_features = input[1] if len(input) > 1 else 0
+    if upstream.numel(input) == 0:
+        # batch_norm gives an empty input `input * weight[0] + bias[0]` and checks no sizes:
+        # the weight and bias, repeated per batch entry, need an entry; with input stats the
+        # updated statistics are written back through a view of them as [b, c].
+        for param in [weight, bias]:
+            if param is not None and input[0] * upstream.numel(param) == 0:
+                raise AssertionError("instance_norm: select(): index 0 out of range")
+        if use_input_stats:
+            _check_num_features("instance_norm", "running_mean", running_mean, num_features)
+            _check_num_features("instance_norm", "running_var", running_var, num_features)
+        return upstream._copy(input)
     _check_num_features("instance_norm", "weight", weight, num_features)
     _check_num_features("instance_norm", "bias", bias, num_features)
     _check_num_features("instance_norm", "running_mean", running_mean, num_features)
@@ -725,10 +743,13 @@ def aten〇embedding〡dtype(weight_rank_dtype: Tuple[int, int], indices_rank_dt
     Invocation(_T(3), LongTensorOfShape(), 10, 2, True),
     Invocation(_T(0, 3), LongTensorOfShape(0), 0, -1, False),
     ErrorInvocation(_T(), LongTensorOfShape(), 10, -1, False),
+    ErrorInvocation(_T(2, 4, 3), LongTensorOfShape(2, 4), -9223372036854775807, -1, False),
 ])
 def aten〇embedding_dense_backward〡shape(grad_output: List[int], indices: List[int], num_weights: int, padding_idx: int, scale_grad_by_freq: bool) -> List[int]:
     if len(grad_output) == 0:
         raise AssertionError("embedding_dense_backward: grad_output must have at least one dim")
+    if num_weights < 0:
+        raise AssertionError("embedding_dense_backward: num_weights must not be negative")
     return [num_weights, grad_output[-1]]
 
 
@@ -1452,8 +1473,17 @@ def aten〇_weight_norm〡dtype(v_rank_dtype: Tuple[int, int], g_rank_dtype: Tup
                     False, None),
     ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(0), False, 0, False, None,
                     True, None),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None, False,
+               -10),
+    ErrorInvocation(_T(0, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None,
+                    False, 2),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None,
+                    False, -11),
 ])
 def aten〇embedding_bag〇padding_idx〡shape(weight: List[int], indices: List[int], offsets: List[int], scale_grad_by_freq: bool, mode: int, sparse: bool, per_sample_weights: Optional[List[int]], include_last_offset: bool, padding_idx: Optional[int]) -> Tuple[List[int], List[int], List[int], List[int]]:
+    if padding_idx is not None and len(weight) > 0:
+        if padding_idx < -weight[0] or padding_idx >= weight[0]:
+            raise AssertionError("embedding_bag: padding_idx must be within the number of embeddings")
     return aten〇_embedding_bag〡shape(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
                                      per_sample_weights, include_last_offset,
                                      -1 if padding_idx is None else padding_idx)

@@ -14360,32 +14360,37 @@ module {
     %1 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
     %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
     %3 = torch.prim.If %2 -> (!torch.bool) {
-      %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %9 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
-      %10 = torch.aten.ne.int %8, %9 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %10 : !torch.bool
+      %13 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.ne.int %13, %14 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %3 -> () {
-      %8 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %9 = torch.aten.add.str %str, %8 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %9, %none : !torch.str, !torch.none
+      %13 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %14 = torch.aten.add.str %str, %13 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %14, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %4 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_output_size(%arg0, %arg2) : (!torch.str, !torch.list<int>) -> !torch.none
-    %5 = torch.aten.neg.int %arg3 : !torch.int -> !torch.int
-    %6 = torch.aten.slice.t %arg1, %none, %5, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-    %7 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %7, %true, init() {
+    %5 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+    %6 = torch.aten.add.t %5, %arg2 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0, %6) : (!torch.str, !torch.list<int>) -> !torch.none
+    %8 = torch.aten.neg.int %arg3 : !torch.int -> !torch.int
+    %9 = torch.aten.slice.t %arg1, %none, %8, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %10 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %10, %true, init() {
     ^bb0(%arg4: !torch.int):
-      %8 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.append.t %6, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %13 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.append.t %9, %13 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    return %6 : !torch.list<int>
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0, %9) : (!torch.str, !torch.list<int>) -> !torch.none
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %9 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_avg_pool_dtype(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
     %none = torch.constant.none
@@ -15994,20 +15999,22 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._arange_size(%arg0: !torch.float, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<int>) -> !torch.list<int> {
     %str = torch.constant.str "arange"
+    %str_0 = torch.constant.str "AssertionError: arange: invalid size, possible overflow"
     %int-1 = torch.constant.int -1
-    %str_0 = torch.constant.str "AssertionError: arange: upper bound and lower bound inconsistent with step sign"
+    %str_1 = torch.constant.str "AssertionError: arange: upper bound and lower bound inconsistent with step sign"
     %true = torch.constant.bool true
-    %str_1 = torch.constant.str "AssertionError: arange: unsupported range"
+    %str_2 = torch.constant.str "AssertionError: arange: unsupported range"
     %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_2 = torch.constant.str "AssertionError: arange: step must be nonzero"
+    %str_3 = torch.constant.str "AssertionError: arange: step must be nonzero"
     %int0 = torch.constant.int 0
     %int4 = torch.constant.int 4
     %int1 = torch.constant.int 1
+    %float9.223370e18 = torch.constant.float 9.2233720368547748E+18
     %0 = torch.aten.ne.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
     %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -16021,7 +16028,7 @@ module {
     }
     %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -16047,7 +16054,7 @@ module {
     }
     %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -16068,7 +16075,7 @@ module {
       %18 = torch.aten.Int.float %arg2 : !torch.float -> !torch.int
       %19 = torch.aten.eq.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %19 -> () {
-        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -16091,9 +16098,16 @@ module {
     } else {
       %15 = torch.aten.sub.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.float
       %16 = torch.aten.div.float %15, %arg2 : !torch.float, !torch.float -> !torch.float
-      %17 = torch.aten.ceil.float %16 : !torch.float -> !torch.int
-      %18 = torch.prim.ListConstruct %17 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %10#1, %18 : !torch.optional<int>, !torch.list<int>
+      %17 = torch.aten.gt.float %16, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If %17 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %18 = torch.aten.ceil.float %16 : !torch.float -> !torch.int
+      %19 = torch.prim.ListConstruct %18 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %10#1, %19 : !torch.optional<int>, !torch.list<int>
     }
     %12 = torch.aten.__is__ %11#0, %none : !torch.optional<int>, !torch.none -> !torch.bool
     %13 = torch.prim.If %12 -> (!torch.int) {
@@ -16570,6 +16584,22 @@ module {
       torch.prim.If.yield %3 : !torch.int
     }
     return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._triangle_sizes(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %int2 = torch.constant.int 2
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.ListConstruct %int2, %arg1 : (!torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int4 : !torch.int
+    } else {
+      %5 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %5 : !torch.int
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%2) : (!torch.int) -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %0, %3) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %0 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -22694,38 +22724,55 @@ module {
     }
     return %none : !torch.none
   }
-  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: dimensions of scale and zero-point are not consistent with input"
+    %str_0 = torch.constant.str "AssertionError: per-channel quantization: zero point should be a 1-D tensor"
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: per-channel quantization: axis out of range"
+    %str_1 = torch.constant.str "AssertionError: per-channel quantization: axis out of range"
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
-    %0 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %0 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
     %1 = torch.prim.If %0 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %6 = torch.aten.ge.int %arg2, %5 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %6 : !torch.bool
+      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.ge.int %arg3, %8 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
     }
     torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.bool) {
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.ne.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %6 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %7 = torch.aten.ne.int %5, %6 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %7 : !torch.bool
+      %8 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.ne.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
     }
-    torch.prim.If %4 -> () {
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %8 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.ne.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -26140,19 +26187,23 @@ module {
     %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     torch.prim.Loop %8, %true, init() {
     ^bb0(%arg2: !torch.int):
-      %9 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
-      %10 = torch.prim.If %9 -> (!torch.int) {
+      %10 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.int) {
         torch.prim.If.yield %int1 : !torch.int
       } else {
-        %14 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
-        %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %15 : !torch.int
+        %18 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
+        %19 = torch.aten.__getitem__.t %arg0, %18 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %19 : !torch.int
       }
-      %11 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.aten.mul.int %10, %11 : !torch.int, !torch.int -> !torch.int
-      %13 = torch.aten.append.t %7, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.prim.ListConstruct %11, %12 : (!torch.int, !torch.int) -> !torch.list<int>
+      %14 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %13, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      %15 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.mul.int %11, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.append.t %7, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
+    %9 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %7, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %7 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dims\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
@@ -29064,21 +29115,35 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.diag(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
-    %none = torch.constant.none
     %str = torch.constant.str "AssertionError: diag: supports 1D or 2D tensors"
+    %str_0 = torch.constant.str "diag"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: diag: the square of the diagonal's offset overflows int64"
     %int1 = torch.constant.int 1
+    %int3037000499 = torch.constant.int 3037000499
     %int0 = torch.constant.int 0
     %int2 = torch.constant.int 2
     %0 = torch.prim.Uninitialized : !torch.list<int>
     %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %2 = torch.aten.eq.int %1, %int1 : !torch.int, !torch.int -> !torch.bool
     %3 = torch.prim.If %2 -> (!torch.list<int>) {
-      %4 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %5 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
-      %6 = torch.prim.max.int %arg1, %5 : !torch.int, !torch.int -> !torch.int
-      %7 = torch.aten.add.int %4, %6 : !torch.int, !torch.int -> !torch.int
-      %8 = torch.prim.ListConstruct %7, %7 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
+      %4 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+      %5 = torch.prim.max.int %arg1, %4 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.gt.int %5, %int3037000499 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %7 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+      %9 = torch.prim.max.int %arg1, %8 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.add.int %7, %9 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.prim.ListConstruct %10, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+      %12 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str_0, %11, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      %13 = torch.prim.ListConstruct %10, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %13 : !torch.list<int>
     } else {
       %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
       %5 = torch.aten.eq.int %4, %int2 : !torch.int, !torch.int -> !torch.bool
@@ -29444,33 +29509,78 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.embedding_bag.padding_idx(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<list<int>>, %arg7: !torch.bool, %arg8: !torch.optional<int>) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>> {
     %int-1 = torch.constant.int -1
+    %str = torch.constant.str "AssertionError: embedding_bag: padding_idx must be within the number of embeddings"
+    %true = torch.constant.bool true
+    %false = torch.constant.bool false
     %none = torch.constant.none
-    %0 = torch.aten.__is__ %arg8, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %1 = torch.prim.If %0 -> (!torch.int) {
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.__isnot__ %arg8, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<int>) {
+      %6 = torch.prim.unchecked_cast %arg8 : !torch.optional<int> -> !torch.int
+      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.gt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.derefine %6 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %8, %9 : !torch.bool, !torch.optional<int>
+    } else {
+      torch.prim.If.yield %false, %arg8 : !torch.bool, !torch.optional<int>
+    }
+    %2 = torch.prim.If %1#0 -> (!torch.optional<int>) {
+      %6 = torch.prim.unchecked_cast %1#1 : !torch.optional<int> -> !torch.int
+      %7 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.neg.int %7 : !torch.int -> !torch.int
+      %9 = torch.aten.lt.int %6, %8 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %12 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.ge.int %6, %12 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %13 : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %11 = torch.derefine %6 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %11 : !torch.optional<int>
+    } else {
+      torch.prim.If.yield %1#1 : !torch.optional<int>
+    }
+    %3 = torch.aten.__is__ %2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.int) {
       torch.prim.If.yield %int-1 : !torch.int
     } else {
-      %3 = torch.prim.unchecked_cast %arg8 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %3 : !torch.int
+      %6 = torch.prim.unchecked_cast %2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %6 : !torch.int
     }
-    %2 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87_embedding_bag\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %1) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.int, !torch.bool, !torch.optional<list<int>>, !torch.bool, !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
-    return %2 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    %5 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87_embedding_bag\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %4) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.int, !torch.bool, !torch.optional<list<int>>, !torch.bool, !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    return %5 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.embedding_dense_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
     %int-1 = torch.constant.int -1
+    %str = torch.constant.str "AssertionError: embedding_dense_backward: num_weights must not be negative"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: embedding_dense_backward: grad_output must have at least one dim"
+    %str_0 = torch.constant.str "AssertionError: embedding_dense_backward: grad_output must have at least one dim"
     %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %3 = torch.prim.ListConstruct %arg2, %2 : (!torch.int, !torch.int) -> !torch.list<int>
-    return %3 : !torch.list<int>
+    %3 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %arg2, %3 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.empty.memory_format(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
     %int1 = torch.constant.int 1
@@ -29668,12 +29778,12 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_channel_affine(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
-    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_channel_affine_cachemask(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<list<int>, list<int>> {
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
-    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
     %2 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
     return %2 : !torch.tuple<list<int>, list<int>>
   }
@@ -29694,24 +29804,32 @@ module {
     return %2 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.fft_fft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "fft"
+    %int4 = torch.constant.int 4
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_points(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<int>, !torch.int) -> !torch.tuple<int, int>
     %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<int, int> -> !torch.int, !torch.int
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     %4 = torch.aten._set_item.t %3, %2#0, %2#1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %3, %int4) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fft_ifft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "fft"
+    %int4 = torch.constant.int 4
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_points(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<int>, !torch.int) -> !torch.tuple<int, int>
     %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<int, int> -> !torch.int, !torch.int
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     %4 = torch.aten._set_item.t %3, %2#0, %2#1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %3, %int4) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fft_rfft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "fft"
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_points(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<int>, !torch.int) -> !torch.tuple<int, int>
     %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<int, int> -> !torch.int, !torch.int
@@ -29719,6 +29837,7 @@ module {
     %4 = torch.aten.floordiv.int %2#1, %int2 : !torch.int, !torch.int -> !torch.int
     %5 = torch.aten.add.int %4, %int1 : !torch.int, !torch.int -> !torch.int
     %6 = torch.aten._set_item.t %3, %2#0, %5 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %3, %int4) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fill.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -30527,13 +30646,14 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.instance_norm(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.list<int> {
-    %str = torch.constant.str "running_var"
-    %str_0 = torch.constant.str "running_mean"
-    %str_1 = torch.constant.str "bias"
-    %str_2 = torch.constant.str "weight"
+    %str = torch.constant.str "bias"
+    %str_0 = torch.constant.str "weight"
+    %str_1 = torch.constant.str "running_var"
+    %str_2 = torch.constant.str "running_mean"
     %str_3 = torch.constant.str "instance_norm"
-    %str_4 = torch.constant.str "AssertionError: instance_norm: expected weight, bias, running_mean and running_var of 1 dim"
-    %str_5 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
+    %str_4 = torch.constant.str "AssertionError: instance_norm: select(): index 0 out of range"
+    %str_5 = torch.constant.str "AssertionError: instance_norm: expected weight, bias, running_mean and running_var of 1 dim"
+    %str_6 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
     %false = torch.constant.bool false
     %true = torch.constant.bool true
     %none = torch.constant.none
@@ -30541,21 +30661,21 @@ module {
     %int0 = torch.constant.int 0
     %0 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
     %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<list<int>>) {
-      %12 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %13:2 = torch.prim.If %12 -> (!torch.bool, !torch.optional<list<int>>) {
+      %10 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %11:2 = torch.prim.If %10 -> (!torch.bool, !torch.optional<list<int>>) {
         torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
       } else {
-        %14 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %15 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-        %16 = torch.derefine %14 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
+        %12 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+        %13 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %14 = torch.derefine %12 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %13, %14 : !torch.bool, !torch.optional<list<int>>
       }
-      torch.prim.If.yield %13#0, %13#1 : !torch.bool, !torch.optional<list<int>>
+      torch.prim.If.yield %11#0, %11#1 : !torch.bool, !torch.optional<list<int>>
     } else {
       torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<list<int>>
     }
     torch.prim.If %1#0 -> () {
-      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_6, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -30564,18 +30684,18 @@ module {
     %3 = torch.aten.len.t %2 : !torch.list<optional<list<int>>> -> !torch.int
     torch.prim.Loop %3, %true, init() {
     ^bb0(%arg9: !torch.int):
-      %12 = torch.aten.__getitem__.t %2, %arg9 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
-      %13 = torch.aten.__isnot__ %12, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %14 = torch.prim.If %13 -> (!torch.bool) {
-        %15 = torch.prim.unchecked_cast %12 : !torch.optional<list<int>> -> !torch.list<int>
-        %16 = torch.aten.len.t %15 : !torch.list<int> -> !torch.int
-        %17 = torch.aten.gt.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %17 : !torch.bool
+      %10 = torch.aten.__getitem__.t %2, %arg9 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
+      %11 = torch.aten.__isnot__ %10, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %12 = torch.prim.If %11 -> (!torch.bool) {
+        %13 = torch.prim.unchecked_cast %10 : !torch.optional<list<int>> -> !torch.list<int>
+        %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+        %15 = torch.aten.gt.int %14, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %15 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %14 -> () {
-        torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.If %12 -> () {
+        torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -30585,17 +30705,56 @@ module {
     %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %5 = torch.aten.gt.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
     %6 = torch.prim.If %5 -> (!torch.int) {
-      %12 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %12 : !torch.int
+      %10 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %10 : !torch.int
     } else {
       torch.prim.If.yield %int0 : !torch.int
     }
-    %7 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %arg1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg2, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %9 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %1#1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %10 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg4, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %11 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    return %11 : !torch.list<int>
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %8 = torch.aten.eq.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.list<int>) {
+      %10 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.list<optional<list<int>>>
+      %11 = torch.aten.len.t %10 : !torch.list<optional<list<int>>> -> !torch.int
+      torch.prim.Loop %11, %true, init() {
+      ^bb0(%arg9: !torch.int):
+        %13 = torch.aten.__getitem__.t %10, %arg9 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
+        %14 = torch.aten.__isnot__ %13, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %15 = torch.prim.If %14 -> (!torch.bool) {
+          %16 = torch.prim.unchecked_cast %13 : !torch.optional<list<int>> -> !torch.list<int>
+          %17 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+          %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%16) : (!torch.list<int>) -> !torch.int
+          %19 = torch.aten.mul.int %17, %18 : !torch.int, !torch.int -> !torch.int
+          %20 = torch.aten.eq.int %19, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %20 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If %15 -> () {
+          torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If %arg5 -> () {
+        %13 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %1#1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+        %14 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg4, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %12 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %12 : !torch.list<int>
+    } else {
+      %10 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %arg1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %11 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg2, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %12 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %1#1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %13 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg4, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %14 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %14 : !torch.list<int>
+    }
+    return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.int_repr(%arg0: !torch.list<int>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
@@ -33010,19 +33169,23 @@ module {
     %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     torch.prim.Loop %8, %true, init() {
     ^bb0(%arg2: !torch.int):
-      %9 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
-      %10 = torch.prim.If %9 -> (!torch.int) {
+      %10 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.int) {
         torch.prim.If.yield %int1 : !torch.int
       } else {
-        %14 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
-        %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %15 : !torch.int
+        %18 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
+        %19 = torch.aten.__getitem__.t %arg0, %18 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %19 : !torch.int
       }
-      %11 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.aten.mul.int %10, %11 : !torch.int, !torch.int -> !torch.int
-      %13 = torch.aten.append.t %7, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.prim.ListConstruct %11, %12 : (!torch.int, !torch.int) -> !torch.list<int>
+      %14 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %13, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      %15 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.mul.int %11, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.append.t %7, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
+    %9 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %7, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.repeat_interleave.Tensor(%arg0: !torch.list<int>, %arg1: !torch.optional<int>) -> !torch.list<int> {
@@ -34504,10 +34667,9 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.tril_indices(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "tril_indices"
-    %int2 = torch.constant.int 2
     %0 = call @__torch_refine_helper.torch_refine.library.creation._check_triangle(%str, %arg0, %arg1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0, %arg1, %arg2) : (!torch.int, !torch.int, !torch.int) -> !torch.int
-    %2 = torch.prim.ListConstruct %int2, %1 : (!torch.int, !torch.int) -> !torch.list<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._triangle_sizes(%str, %1, %arg3) : (!torch.str, !torch.int, !torch.optional<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.triu(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
@@ -34533,14 +34695,13 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.triu_indices(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "triu_indices"
-    %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.creation._check_triangle(%str, %arg0, %arg1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     %1 = torch.aten.mul.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.int
     %2 = torch.aten.sub.int %arg2, %int1 : !torch.int, !torch.int -> !torch.int
     %3 = call @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0, %arg1, %2) : (!torch.int, !torch.int, !torch.int) -> !torch.int
     %4 = torch.aten.sub.int %1, %3 : !torch.int, !torch.int -> !torch.int
-    %5 = torch.prim.ListConstruct %int2, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library.creation._triangle_sizes(%str, %4, %arg3) : (!torch.str, !torch.int, !torch.optional<int>) -> !torch.list<int>
     return %5 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.true_divide.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
