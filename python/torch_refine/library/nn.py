@@ -76,6 +76,12 @@ def _channel_param(param: Optional[List[int]], rank: int) -> List[int]:
 # ---------------------------------------------------------------------------- batch norm
 
 
+def _check_running_update(stat: List[int], running: List[int]) -> None:
+    # Training updates the running statistic in place: the update must broadcast into it.
+    if upstream.broadcast(stat, running) != running:
+        raise AssertionError("batch_norm: the update of a running statistic does not fit its shape")
+
+
 def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]],
                        running_mean: Optional[List[int]], running_var: Optional[List[int]],
                        training: bool) -> Tuple[List[int], List[int], List[int]]:
@@ -86,12 +92,12 @@ def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Opti
         if rank >= 2:
             stat.append(input[1])
         if running_mean is not None:
-            upstream.broadcast(stat, running_mean)
+            _check_running_update(stat, running_mean)
         if running_var is not None:
             if rank < 2 or input[1] == 0:
                 raise AssertionError(
                     "batch_norm: updating running_var needs a non-empty channel dim")
-            upstream.broadcast(stat, running_var)
+            _check_running_update(stat, running_var)
         output = upstream._copy(input)
         save_mean = upstream._copy(stat)
         save_rstd = upstream._copy(stat)
@@ -160,6 +166,9 @@ _BN_SHAPE_CASES = [
     ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(5), False, 0.1, 1e-5),
     ErrorInvocation(_T(4), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5),
     ErrorInvocation(_T(2, 0, 3), None, None, _T(0), _T(0), True, 0.1, 1e-5),
+    ErrorInvocation(_T(2, 4, 3), None, None, _T(), _T(4), True, 0.1, 1e-5),
+    ErrorInvocation(_T(2, 4, 3), None, None, _T(4), _T(1), True, 0.1, 1e-5),
+    Invocation(_T(2, 4, 3), None, None, _T(2, 4), _T(1, 4), True, 0.1, 1e-5),
 ]
 
 
@@ -510,6 +519,9 @@ _ALL_GRADS = [True, True, True]
                     _ALL_GRADS),
     ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(4), _T(3),
                     [True, False, False]),
+    Invocation(_T(2, 3), _T(2, 3), [3], _T(2), _T(), _T(3), _T(3), _ALL_GRADS),
+    ErrorInvocation(_T(2, 3), _T(2, 3), [3], _T(1, 2), _T(1, 1), _T(3), _T(3), _ALL_GRADS),
+    ErrorInvocation(_T(2, 3), _T(2, 3), [3], _T(2, 1), _T(3), _T(3), _T(3), _ALL_GRADS),
     # Checks of the CPU and CUDA kernels that the meta decomposition skips.
     KernelErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(3), _T(4),
                           _ALL_GRADS),
@@ -520,6 +532,13 @@ def aten〇native_layer_norm_backward〡shape(grad_out: List[int], input: List[i
     _layer_norm_shapes("native_layer_norm_backward", input, normalized_shape, weight, bias)
     if grad_out != input:
         raise AssertionError("native_layer_norm_backward: grad_out's shape differs from input's")
+    # The meta decomposition computes (input - mean) * rstd, the statistics unsqueezed at
+    # the end to the input's rank.
+    for stat in [mean, rstd]:
+        unsqueezed = upstream._copy(stat)
+        for _ in range(len(input) - len(stat)):
+            unsqueezed.append(1)
+        upstream.broadcast(input, unsqueezed)
     # Without weight (bias) the weight (bias) gradient is undefined; its sizes are still given.
     grad_weight = upstream._copy(normalized_shape) if weight is None else upstream._copy(weight)
     grad_bias = upstream._copy(normalized_shape) if bias is None else upstream._copy(bias)
@@ -963,6 +982,10 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
     seq_len = input[1] if batch_first else input[0]
     if seq_len == 0:
         raise AssertionError(op + ": expected a non-empty sequence")
+    if has_biases and not steps_of_vectors:
+        # GRU's first layer adds its input-to-hidden bias into [batch, gates] (meta).
+        for cell in range(directions):
+            upstream.expand(params[cell * group_size + 2], [hidden[1], params[cell * group_size][0]])
     # Each cell's first step multiplies its [1, batch, hidden] state by the hidden-to-hidden
     # weight and adds that bias (F.linear in PyTorch's decomposition; the gates need a 2D
     # weight). The input-to-hidden side of the later layers depends on the layer below: not
@@ -1107,6 +1130,10 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
     _rnn_case(_T(7, 2, 3), _T(1, 2, 2), _gru_params(1, False, True), 1, error=True),
     _rnn_case(_T(7, 0, 3), _T(1, 0, 2), _gru_params(1, False, True), 1, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(15), _T(14)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(3), _T(15)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(7, 2, 15), _T(15)], 1,
+              error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(2, 15), _T(15)], 1),
     _rnn_case(_T(7, 2, 3), _T(2, 2, 5),
               _gru_params(1, False, True) + [_T(15, 5), _T(15, 4), _T(15), _T(15)], 2,
               error=True),

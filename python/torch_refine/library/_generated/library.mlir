@@ -11760,6 +11760,96 @@ module {
     %0 = torch.aten.floordiv.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.expand(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "Expected size ({}) == 1 when size != targetSize ({})"
+    %str_0 = torch.constant.str "Expected dim ({}) >= 0 when targetSize is -1"
+    %int-1 = torch.constant.int -1
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str "Expected len(sizes) ({}) >= len(self) ({})"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.lt.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      %7 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.format(%str_2, %7, %8) : !torch.str, !torch.int, !torch.int -> !torch.str
+      %10 = torch.aten.add.str %str_1, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.list<int>) {
+      %true_3 = torch.constant.bool true
+      %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %8, %true_3, init() {
+      ^bb0(%arg2: !torch.int):
+        %9 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %10 = torch.aten.append.t %7, %9 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true_3, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %7 : !torch.list<int>
+    } else {
+      %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %3, %true, init() {
+      ^bb0(%arg2: !torch.int):
+        %8 = torch.aten.sub.int %3, %int1 : !torch.int, !torch.int -> !torch.int
+        %9 = torch.aten.sub.int %8, %arg2 : !torch.int, !torch.int -> !torch.int
+        %10 = torch.aten.sub.int %4, %int1 : !torch.int, !torch.int -> !torch.int
+        %11 = torch.aten.sub.int %10, %9 : !torch.int, !torch.int -> !torch.int
+        %12 = torch.aten.ge.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+        %13 = torch.prim.If %12 -> (!torch.int) {
+          %20 = torch.aten.__getitem__.t %arg0, %11 : !torch.list<int>, !torch.int -> !torch.int
+          torch.prim.If.yield %20 : !torch.int
+        } else {
+          torch.prim.If.yield %int1 : !torch.int
+        }
+        %14 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.eq.int %14, %int-1 : !torch.int, !torch.int -> !torch.bool
+        %16 = torch.prim.If %15 -> (!torch.int) {
+          %20 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %20 -> () {
+            %21 = torch.aten.format(%str_0, %11) : !torch.str, !torch.int -> !torch.str
+            %22 = torch.aten.add.str %str_1, %21 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %22, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          torch.prim.If.yield %13 : !torch.int
+        } else {
+          torch.prim.If.yield %14 : !torch.int
+        }
+        %17 = torch.aten.ne.int %13, %16 : !torch.int, !torch.int -> !torch.bool
+        %18 = torch.prim.If %17 -> (!torch.int) {
+          %20 = torch.aten.ne.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %20 -> () {
+            %21 = torch.aten.format(%str, %13, %16) : !torch.str, !torch.int, !torch.int -> !torch.str
+            %22 = torch.aten.add.str %str_1, %21 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %22, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          torch.prim.If.yield %16 : !torch.int
+        } else {
+          torch.prim.If.yield %13 : !torch.int
+        }
+        %19 = torch.aten.append.t %7, %18 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %7 : !torch.list<int>
+    }
+    return %6 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.flatten(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -20702,7 +20792,7 @@ module {
       %11 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
       torch.prim.If %11 -> () {
         %16 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %17 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %17 = func.call @__torch_refine_helper.torch_refine.library.nn._check_running_update(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -20724,7 +20814,7 @@ module {
         } else {
           torch.prim.If.yield
         }
-        %19 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %19 = func.call @__torch_refine_helper.torch_refine.library.nn._check_running_update(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -21078,6 +21168,19 @@ module {
       %11 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
       %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
       torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_running_update(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: batch_norm: the update of a running statistic does not fit its shape"
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = torch.aten.ne.int_list %0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21563,45 +21666,45 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.aten.le.int %arg6, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %0 -> () {
-      %33 = torch.aten.add.str %arg0, %str_7 : !torch.str, !torch.str -> !torch.str
-      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
+      %34 = torch.aten.add.str %arg0, %str_7 : !torch.str, !torch.str -> !torch.str
+      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %1 = torch.prim.If %arg9 -> (!torch.bool) {
-      %33 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %34 = torch.aten.eq.int %33, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %34 : !torch.bool
+      %34 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %35 = torch.aten.eq.int %34, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %35 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %2 = torch.prim.If %1 -> (!torch.bool) {
-      %33 = torch.aten.__not__ %arg8 : !torch.bool -> !torch.bool
-      torch.prim.If.yield %33 : !torch.bool
+      %34 = torch.aten.__not__ %arg8 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %4 = torch.aten.ne.int %3, %int3 : !torch.int, !torch.int -> !torch.bool
     %5 = torch.prim.If %4 -> (!torch.bool) {
-      %33 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
-      torch.prim.If.yield %33 : !torch.bool
+      %34 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %6 = torch.prim.If %5 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %33 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-      %34 = torch.aten.ne.int %33, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %34 : !torch.bool
+      %34 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %35 = torch.aten.ne.int %34, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %35 : !torch.bool
     }
     torch.prim.If %6 -> () {
-      %33 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
-      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
+      %34 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
+      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21619,16 +21722,16 @@ module {
     %13 = torch.prim.If %12 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %33 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-      %34 = torch.aten.floordiv.int %33, %arg4 : !torch.int, !torch.int -> !torch.int
-      %35 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
-      %36 = torch.aten.lt.int %34, %35 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %36 : !torch.bool
+      %34 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+      %35 = torch.aten.floordiv.int %34, %arg4 : !torch.int, !torch.int -> !torch.int
+      %36 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+      %37 = torch.aten.lt.int %35, %36 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %37 : !torch.bool
     }
     torch.prim.If %13 -> () {
-      %33 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
-      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
+      %34 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21637,9 +21740,9 @@ module {
     %15 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
     %16 = torch.aten.lt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %16 -> () {
-      %33 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
+      %34 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21650,95 +21753,119 @@ module {
     %20 = torch.prim.If %19 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %33 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %34 = torch.aten.__getitem__.t %33, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %35 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-      %36 = torch.aten.ne.int %34, %35 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %36 : !torch.bool
+      %34 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %35 = torch.aten.__getitem__.t %34, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %36 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %37 = torch.aten.ne.int %35, %36 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %37 : !torch.bool
     }
     torch.prim.If %20 -> () {
-      %33 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
+      %34 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %21 = torch.prim.If %arg8 -> (!torch.int) {
-      %33 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %33 : !torch.int
+      %34 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %34 : !torch.int
     } else {
-      %33 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %33 : !torch.int
+      %34 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %34 : !torch.int
     }
     %22 = torch.aten.eq.int %21, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %22 -> () {
-      %33 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
+      %34 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %23 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
-    torch.prim.Loop %23, %true, init() {
+    %23 = torch.prim.If %arg5 -> (!torch.bool) {
+      %34 = torch.aten.__not__ %arg9 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %23 -> () {
+      torch.prim.Loop %7, %true, init() {
+      ^bb0(%arg10: !torch.int):
+        %34 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+        %35 = torch.aten.add.int %34, %int2 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.__getitem__.t %arg3, %35 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %37 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.__getitem__.t %arg3, %38 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %40 = torch.aten.__getitem__.t %39, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %41 = torch.prim.ListConstruct %37, %40 : (!torch.int, !torch.int) -> !torch.list<int>
+        %42 = func.call @__torch_refine_helper.torch.jit._shape_functions.expand(%36, %41) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %24 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %24, %true, init() {
     ^bb0(%arg10: !torch.int):
-      %33 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
-      %34 = torch.aten.add.int %33, %int1 : !torch.int, !torch.int -> !torch.int
-      %35 = torch.aten.__getitem__.t %arg3, %34 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %36 = torch.aten.len.t %35 : !torch.list<int> -> !torch.int
-      %37 = torch.aten.ne.int %36, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %37 -> () {
-        %41 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-        %42 = torch.aten.add.str %str_6, %41 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %42, %none : !torch.str, !torch.none
+      %34 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+      %35 = torch.aten.add.int %34, %int1 : !torch.int, !torch.int -> !torch.int
+      %36 = torch.aten.__getitem__.t %arg3, %35 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %37 = torch.aten.len.t %36 : !torch.list<int> -> !torch.int
+      %38 = torch.aten.ne.int %37, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %38 -> () {
+        %42 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %43 = torch.aten.add.str %str_6, %42 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %43, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %38 = torch.aten.__getitem__.t %35, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %39 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-      %40 = torch.aten.ne.int %38, %39 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %40 -> () {
-        %41 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-        %42 = torch.aten.add.str %str_6, %41 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %42, %none : !torch.str, !torch.none
+      %39 = torch.aten.__getitem__.t %36, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %40 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+      %41 = torch.aten.ne.int %39, %40 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %41 -> () {
+        %42 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %43 = torch.aten.add.str %str_6, %42 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %43, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.If %arg5 -> () {
-        %41 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-        %42 = torch.aten.__getitem__.t %35, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %43 = torch.prim.ListConstruct %int1, %41, %42 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-        %44 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
-        %45 = torch.aten.add.int %44, %int3 : !torch.int, !torch.int -> !torch.int
-        %46 = torch.aten.__getitem__.t %arg3, %45 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %47 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%43, %46) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %42 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %43 = torch.aten.__getitem__.t %36, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %44 = torch.prim.ListConstruct %int1, %42, %43 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+        %45 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+        %46 = torch.aten.add.int %45, %int3 : !torch.int, !torch.int -> !torch.int
+        %47 = torch.aten.__getitem__.t %arg3, %46 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %48 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%44, %47) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    %24 = torch.prim.If %2 -> (!torch.list<int>) {
-      %33 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %34 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %35 = torch.prim.ListConstruct %33, %34 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %35 : !torch.list<int>
+    %25 = torch.prim.If %2 -> (!torch.list<int>) {
+      %34 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %36 = torch.prim.ListConstruct %34, %35 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %36 : !torch.list<int>
     } else {
-      %33 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-      torch.prim.If.yield %33 : !torch.list<int>
+      %34 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %34 : !torch.list<int>
     }
-    %25 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %26 = torch.aten.mul.int %7, %25 : !torch.int, !torch.int -> !torch.int
-    %27 = torch.aten.append.t %24, %26 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %28 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
-    %29 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %30 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %31 = torch.prim.ListConstruct %28, %29, %30 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-    %32 = torch.prim.TupleConstruct %24, %31 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %32 : !torch.tuple<list<int>, list<int>>
+    %26 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %27 = torch.aten.mul.int %7, %26 : !torch.int, !torch.int -> !torch.int
+    %28 = torch.aten.append.t %25, %27 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %29 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    %30 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %31 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %32 = torch.prim.ListConstruct %29, %30, %31 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %33 = torch.prim.TupleConstruct %25, %32 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %33 : !torch.tuple<list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: scaled_dot_product_attention: key and value must have the same sequence length"
@@ -32033,9 +32160,11 @@ module {
     return %0 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.native_layer_norm_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<list<int>>, %arg7: !torch.list<bool>) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %true = torch.constant.bool true
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: native_layer_norm_backward: grad_out's shape differs from input's"
     %str_0 = torch.constant.str "native_layer_norm_backward"
+    %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%str_0, %arg1, %arg2, %arg5, %arg6) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>>
     %1 = torch.aten.ne.int_list %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
     torch.prim.If %1 -> () {
@@ -32044,27 +32173,44 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.list<int>) {
-      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
-    } else {
-      %8 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
-      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %9 : !torch.list<int>
-    }
-    %4 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %2 = torch.prim.ListConstruct %arg3, %arg4 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %3 = torch.aten.len.t %2 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg8: !torch.int):
+      %10 = torch.aten.__getitem__.t %2, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
+      %12 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.sub.int %12, %13 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop %14, %true, init() {
+      ^bb0(%arg9: !torch.int):
+        %16 = torch.aten.append.t %11, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %11) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
     %5 = torch.prim.If %4 -> (!torch.list<int>) {
-      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
+      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %10 : !torch.list<int>
     } else {
-      %8 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
-      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %9 : !torch.list<int>
+      %10 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %11 : !torch.list<int>
     }
-    %6 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %7 = torch.prim.TupleConstruct %6, %3, %5 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %7 : !torch.tuple<list<int>, list<int>, list<int>>
+    %6 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %10 : !torch.list<int>
+    } else {
+      %10 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %11 : !torch.list<int>
+    }
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %9 = torch.prim.TupleConstruct %8, %5, %7 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %9 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.ne.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
