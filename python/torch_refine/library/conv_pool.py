@@ -96,8 +96,16 @@ def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding:
         if use_transposed_formula:
             length = ((size - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel - 1)
                       + output_padding[i] + 1)
+            estimate = ((float(size) - 1.0) * float(stride[i]) - 2.0 * float(padding[i])
+                        + float(dilation[i]) * float(kernel - 1) + float(output_padding[i]) + 1.0)
         else:
             length = (size + 2 * padding[i] - dilation[i] * (kernel - 1) - 1) // stride[i] + 1
+            estimate = ((float(size) + 2.0 * float(padding[i]) - float(dilation[i]) * float(kernel - 1)
+                         - 1.0) / float(stride[i]) + 1.0)
+        # The meta rule computes in exact ints and then refuses a size past int64, where
+        # TorchScript's ints wrap around: floats tell, but for sizes within 2**-50 of it.
+        if estimate >= 9223372036854775808.0:
+            raise AssertionError("convolution: an output size past int64: storage size calculation overflowed")
         any_positive = any_positive or length > 0
         out.append(length)
     if not any_positive:
@@ -1202,6 +1210,10 @@ _CONVOLUTION_CASES = [
     ErrorInvocation(_T(1, 3, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
     ErrorInvocation(_T(1, 2, 2, 2), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
     ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 3), None, [1], [0], [1], False, [0], 1),
+    ErrorInvocation(_T(1, 4, 5, 5), _T(6, 2, 1, 3, 3), None, [1, 1], [0, 0],
+                    [1, -4611686018427387904], False, [0, -1], 2),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3), None, [4611686018427387904, 1], [0, 0], [1, 1],
+                    True, [0, 0], 1),
 ]
 
 

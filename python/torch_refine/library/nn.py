@@ -982,10 +982,6 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
     seq_len = input[1] if batch_first else input[0]
     if seq_len == 0:
         raise AssertionError(op + ": expected a non-empty sequence")
-    if has_biases and not steps_of_vectors:
-        # GRU's first layer adds its input-to-hidden bias into [batch, gates] (meta).
-        for cell in range(directions):
-            upstream.expand(params[cell * group_size + 2], [hidden[1], params[cell * group_size][0]])
     # Each cell's first step multiplies its [1, batch, hidden] state by the hidden-to-hidden
     # weight and adds that bias (F.linear in PyTorch's decomposition; the gates need a 2D
     # weight). The input-to-hidden side of the later layers depends on the layer below: not
@@ -1143,8 +1139,13 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
 ])
 def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
     group_size = 4 if has_biases else 2
-    return _rnn_shapes("gru", input, hx, params, group_size, has_biases, num_layers,
-                       bidirectional, batch_first, False)
+    shapes = _rnn_shapes("gru", input, hx, params, group_size, has_biases, num_layers,
+                         bidirectional, batch_first, False)
+    if has_biases:
+        # The first layer adds its input-to-hidden bias into [batch, gates] (meta).
+        for cell in range(2 if bidirectional else 1):
+            upstream.expand(params[cell * 4 + 2], [hx[1], params[cell * 4][0]])
+    return shapes
 
 
 @dtype("aten.gru.input", invocations=[

@@ -14769,22 +14769,26 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: convolution: calculated output size is too small"
-    %str_0 = torch.constant.str "AssertionError: convolution: stride must not be zero"
-    %str_1 = torch.constant.str "AssertionError: convolution: kernel size can't be greater than the padded input size"
+    %str_0 = torch.constant.str "AssertionError: convolution: an output size past int64: storage size calculation overflowed"
+    %str_1 = torch.constant.str "AssertionError: convolution: stride must not be zero"
+    %str_2 = torch.constant.str "AssertionError: convolution: kernel size can't be greater than the padded input size"
     %true = torch.constant.bool true
-    %str_2 = torch.constant.str "AssertionError: convolution: invalid channel dimensions (input[1] != weight[1] * groups)"
+    %str_3 = torch.constant.str "AssertionError: convolution: invalid channel dimensions (input[1] != weight[1] * groups)"
     %false = torch.constant.bool false
-    %str_3 = torch.constant.str "AssertionError: convolution: weight has fewer dims than input"
+    %str_4 = torch.constant.str "AssertionError: convolution: weight has fewer dims than input"
     %none = torch.constant.none
-    %str_4 = torch.constant.str "AssertionError: convolution: expected an input with at least one spatial dim"
+    %str_5 = torch.constant.str "AssertionError: convolution: expected an input with at least one spatial dim"
     %int3 = torch.constant.int 3
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
+    %float1.000000e00 = torch.constant.float 1.000000e+00
+    %float2.000000e00 = torch.constant.float 2.000000e+00
+    %float9.223370e18 = torch.constant.float 9.2233720368547758E+18
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.lt.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14793,7 +14797,7 @@ module {
     %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %4 = torch.aten.lt.int %2, %3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14811,7 +14815,7 @@ module {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14852,20 +14856,20 @@ module {
       %25 = torch.aten.__getitem__.t %arg1, %24 : !torch.list<int>, !torch.int -> !torch.int
       %26 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
       %27 = torch.prim.If %26 -> (!torch.bool) {
-        %33 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %34 = torch.aten.mul.int %int2, %33 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.add.int %23, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %37 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.mul.int %36, %37 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.add.int %38, %int1 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.lt.int %35, %39 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %40 : !torch.bool
+        %34 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.add.int %23, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.mul.int %37, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.add.int %39, %int1 : !torch.int, !torch.int -> !torch.int
+        %41 = torch.aten.lt.int %36, %40 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %41 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
       torch.prim.If %27 -> () {
-        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -14873,48 +14877,90 @@ module {
       %28 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
       %29 = torch.aten.eq.int %28, %int0 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %29 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %30:2 = torch.prim.If %12 -> (!torch.float, !torch.int) {
+        %34 = torch.aten.sub.int %23, %int1 : !torch.int, !torch.int -> !torch.int
+        %35 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %36 = torch.aten.mul.int %34, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.mul.int %int2, %37 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.sub.int %36, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %41 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %42 = torch.aten.mul.int %40, %41 : !torch.int, !torch.int -> !torch.int
+        %43 = torch.aten.add.int %39, %42 : !torch.int, !torch.int -> !torch.int
+        %44 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %45 = torch.aten.add.int %43, %44 : !torch.int, !torch.int -> !torch.int
+        %46 = torch.aten.add.int %45, %int1 : !torch.int, !torch.int -> !torch.int
+        %47 = torch.aten.Float.Scalar %23 : !torch.int -> !torch.float
+        %48 = torch.aten.sub.float %47, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        %49 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %50 = torch.aten.Float.Scalar %49 : !torch.int -> !torch.float
+        %51 = torch.aten.mul.float %48, %50 : !torch.float, !torch.float -> !torch.float
+        %52 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %53 = torch.aten.Float.Scalar %52 : !torch.int -> !torch.float
+        %54 = torch.aten.mul.float %float2.000000e00, %53 : !torch.float, !torch.float -> !torch.float
+        %55 = torch.aten.sub.float %51, %54 : !torch.float, !torch.float -> !torch.float
+        %56 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %57 = torch.aten.Float.Scalar %56 : !torch.int -> !torch.float
+        %58 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %59 = torch.aten.Float.Scalar %58 : !torch.int -> !torch.float
+        %60 = torch.aten.mul.float %57, %59 : !torch.float, !torch.float -> !torch.float
+        %61 = torch.aten.add.float %55, %60 : !torch.float, !torch.float -> !torch.float
+        %62 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %63 = torch.aten.Float.Scalar %62 : !torch.int -> !torch.float
+        %64 = torch.aten.add.float %61, %63 : !torch.float, !torch.float -> !torch.float
+        %65 = torch.aten.add.float %64, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        torch.prim.If.yield %65, %46 : !torch.float, !torch.int
+      } else {
+        %34 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.add.int %23, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.mul.int %37, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.sub.int %36, %39 : !torch.int, !torch.int -> !torch.int
+        %41 = torch.aten.sub.int %40, %int1 : !torch.int, !torch.int -> !torch.int
+        %42 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %43 = torch.aten.floordiv.int %41, %42 : !torch.int, !torch.int -> !torch.int
+        %44 = torch.aten.add.int %43, %int1 : !torch.int, !torch.int -> !torch.int
+        %45 = torch.aten.Float.Scalar %23 : !torch.int -> !torch.float
+        %46 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %47 = torch.aten.Float.Scalar %46 : !torch.int -> !torch.float
+        %48 = torch.aten.mul.float %float2.000000e00, %47 : !torch.float, !torch.float -> !torch.float
+        %49 = torch.aten.add.float %45, %48 : !torch.float, !torch.float -> !torch.float
+        %50 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %51 = torch.aten.Float.Scalar %50 : !torch.int -> !torch.float
+        %52 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %53 = torch.aten.Float.Scalar %52 : !torch.int -> !torch.float
+        %54 = torch.aten.mul.float %51, %53 : !torch.float, !torch.float -> !torch.float
+        %55 = torch.aten.sub.float %49, %54 : !torch.float, !torch.float -> !torch.float
+        %56 = torch.aten.sub.float %55, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        %57 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %58 = torch.aten.Float.Scalar %57 : !torch.int -> !torch.float
+        %59 = torch.aten.div.float %56, %58 : !torch.float, !torch.float -> !torch.float
+        %60 = torch.aten.add.float %59, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        torch.prim.If.yield %60, %44 : !torch.float, !torch.int
+      }
+      %31 = torch.aten.ge.float %30#0, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If %31 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %30 = torch.prim.If %12 -> (!torch.int) {
-        %33 = torch.aten.sub.int %23, %int1 : !torch.int, !torch.int -> !torch.int
-        %34 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %35 = torch.aten.mul.int %33, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %37 = torch.aten.mul.int %int2, %36 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.sub.int %35, %37 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %40 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %41 = torch.aten.mul.int %39, %40 : !torch.int, !torch.int -> !torch.int
-        %42 = torch.aten.add.int %38, %41 : !torch.int, !torch.int -> !torch.int
-        %43 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %44 = torch.aten.add.int %42, %43 : !torch.int, !torch.int -> !torch.int
-        %45 = torch.aten.add.int %44, %int1 : !torch.int, !torch.int -> !torch.int
-        torch.prim.If.yield %45 : !torch.int
-      } else {
-        %33 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %34 = torch.aten.mul.int %int2, %33 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.add.int %23, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %37 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.mul.int %36, %37 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.sub.int %35, %38 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.sub.int %39, %int1 : !torch.int, !torch.int -> !torch.int
-        %41 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %42 = torch.aten.floordiv.int %40, %41 : !torch.int, !torch.int -> !torch.int
-        %43 = torch.aten.add.int %42, %int1 : !torch.int, !torch.int -> !torch.int
-        torch.prim.If.yield %43 : !torch.int
-      }
-      %31 = torch.prim.If %arg9 -> (!torch.bool) {
+      %32 = torch.prim.If %arg9 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %33 = torch.aten.gt.int %30, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %33 : !torch.bool
+        %34 = torch.aten.gt.int %30#1, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %34 : !torch.bool
       }
-      %32 = torch.aten.append.t %19, %30 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter(%31 : !torch.bool)
+      %33 = torch.aten.append.t %19, %30#1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter(%32 : !torch.bool)
     } : (!torch.int, !torch.bool, !torch.bool) -> !torch.bool
     %21 = torch.aten.__not__ %20 : !torch.bool -> !torch.bool
     torch.prim.If %21 -> () {
@@ -21666,45 +21712,45 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.aten.le.int %arg6, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %0 -> () {
-      %34 = torch.aten.add.str %arg0, %str_7 : !torch.str, !torch.str -> !torch.str
-      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_7 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %1 = torch.prim.If %arg9 -> (!torch.bool) {
-      %34 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %35 = torch.aten.eq.int %34, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %35 : !torch.bool
+      %33 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %34 = torch.aten.eq.int %33, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %2 = torch.prim.If %1 -> (!torch.bool) {
-      %34 = torch.aten.__not__ %arg8 : !torch.bool -> !torch.bool
-      torch.prim.If.yield %34 : !torch.bool
+      %33 = torch.aten.__not__ %arg8 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %33 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %4 = torch.aten.ne.int %3, %int3 : !torch.int, !torch.int -> !torch.bool
     %5 = torch.prim.If %4 -> (!torch.bool) {
-      %34 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
-      torch.prim.If.yield %34 : !torch.bool
+      %33 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %33 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %6 = torch.prim.If %5 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %34 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-      %35 = torch.aten.ne.int %34, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %35 : !torch.bool
+      %33 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %34 = torch.aten.ne.int %33, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %34 : !torch.bool
     }
     torch.prim.If %6 -> () {
-      %34 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
-      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21722,16 +21768,16 @@ module {
     %13 = torch.prim.If %12 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %34 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
-      %35 = torch.aten.floordiv.int %34, %arg4 : !torch.int, !torch.int -> !torch.int
-      %36 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
-      %37 = torch.aten.lt.int %35, %36 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %37 : !torch.bool
+      %33 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
+      %34 = torch.aten.floordiv.int %33, %arg4 : !torch.int, !torch.int -> !torch.int
+      %35 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+      %36 = torch.aten.lt.int %34, %35 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %36 : !torch.bool
     }
     torch.prim.If %13 -> () {
-      %34 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
-      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21740,9 +21786,9 @@ module {
     %15 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
     %16 = torch.aten.lt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %16 -> () {
-      %34 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21753,119 +21799,95 @@ module {
     %20 = torch.prim.If %19 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %34 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %35 = torch.aten.__getitem__.t %34, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %36 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-      %37 = torch.aten.ne.int %35, %36 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %37 : !torch.bool
+      %33 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %34 = torch.aten.__getitem__.t %33, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %36 = torch.aten.ne.int %34, %35 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %36 : !torch.bool
     }
     torch.prim.If %20 -> () {
-      %34 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %21 = torch.prim.If %arg8 -> (!torch.int) {
-      %34 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %34 : !torch.int
+      %33 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %33 : !torch.int
     } else {
-      %34 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %34 : !torch.int
+      %33 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %33 : !torch.int
     }
     %22 = torch.aten.eq.int %21, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %22 -> () {
-      %34 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %35 = torch.aten.add.str %str_6, %34 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %35, %none : !torch.str, !torch.none
+      %33 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %34, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %23 = torch.prim.If %arg5 -> (!torch.bool) {
-      %34 = torch.aten.__not__ %arg9 : !torch.bool -> !torch.bool
-      torch.prim.If.yield %34 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    torch.prim.If %23 -> () {
-      torch.prim.Loop %7, %true, init() {
-      ^bb0(%arg10: !torch.int):
-        %34 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.add.int %34, %int2 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.__getitem__.t %arg3, %35 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %37 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-        %38 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.__getitem__.t %arg3, %38 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %40 = torch.aten.__getitem__.t %39, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %41 = torch.prim.ListConstruct %37, %40 : (!torch.int, !torch.int) -> !torch.list<int>
-        %42 = func.call @__torch_refine_helper.torch.jit._shape_functions.expand(%36, %41) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-        torch.prim.Loop.condition %true, iter()
-      } : (!torch.int, !torch.bool) -> ()
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %24 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
-    torch.prim.Loop %24, %true, init() {
+    %23 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %23, %true, init() {
     ^bb0(%arg10: !torch.int):
-      %34 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
-      %35 = torch.aten.add.int %34, %int1 : !torch.int, !torch.int -> !torch.int
-      %36 = torch.aten.__getitem__.t %arg3, %35 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %37 = torch.aten.len.t %36 : !torch.list<int> -> !torch.int
-      %38 = torch.aten.ne.int %37, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %38 -> () {
-        %42 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-        %43 = torch.aten.add.str %str_6, %42 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %43, %none : !torch.str, !torch.none
+      %33 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+      %34 = torch.aten.add.int %33, %int1 : !torch.int, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %arg3, %34 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %36 = torch.aten.len.t %35 : !torch.list<int> -> !torch.int
+      %37 = torch.aten.ne.int %36, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %37 -> () {
+        %41 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %42 = torch.aten.add.str %str_6, %41 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %42, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %39 = torch.aten.__getitem__.t %36, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %40 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-      %41 = torch.aten.ne.int %39, %40 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %41 -> () {
-        %42 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-        %43 = torch.aten.add.str %str_6, %42 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %43, %none : !torch.str, !torch.none
+      %38 = torch.aten.__getitem__.t %35, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %39 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+      %40 = torch.aten.ne.int %38, %39 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %40 -> () {
+        %41 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %42 = torch.aten.add.str %str_6, %41 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %42, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.If %arg5 -> () {
-        %42 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-        %43 = torch.aten.__getitem__.t %36, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %44 = torch.prim.ListConstruct %int1, %42, %43 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-        %45 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
-        %46 = torch.aten.add.int %45, %int3 : !torch.int, !torch.int -> !torch.int
-        %47 = torch.aten.__getitem__.t %arg3, %46 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %48 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%44, %47) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %41 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %42 = torch.aten.__getitem__.t %35, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %43 = torch.prim.ListConstruct %int1, %41, %42 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+        %44 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+        %45 = torch.aten.add.int %44, %int3 : !torch.int, !torch.int -> !torch.int
+        %46 = torch.aten.__getitem__.t %arg3, %45 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %47 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%43, %46) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    %25 = torch.prim.If %2 -> (!torch.list<int>) {
-      %34 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %35 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %36 = torch.prim.ListConstruct %34, %35 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %36 : !torch.list<int>
+    %24 = torch.prim.If %2 -> (!torch.list<int>) {
+      %33 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %34 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.prim.ListConstruct %33, %34 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %35 : !torch.list<int>
     } else {
-      %34 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-      torch.prim.If.yield %34 : !torch.list<int>
+      %33 = torch.aten.slice.t %arg1, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %33 : !torch.list<int>
     }
-    %26 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %27 = torch.aten.mul.int %7, %26 : !torch.int, !torch.int -> !torch.int
-    %28 = torch.aten.append.t %25, %27 : !torch.list<int>, !torch.int -> !torch.list<int>
-    %29 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
-    %30 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %31 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
-    %32 = torch.prim.ListConstruct %29, %30, %31 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-    %33 = torch.prim.TupleConstruct %25, %32 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %33 : !torch.tuple<list<int>, list<int>>
+    %25 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %26 = torch.aten.mul.int %7, %25 : !torch.int, !torch.int -> !torch.int
+    %27 = torch.aten.append.t %24, %26 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %28 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
+    %29 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %30 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<int>, !torch.int -> !torch.int
+    %31 = torch.prim.ListConstruct %28, %29, %30 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %32 = torch.prim.TupleConstruct %24, %31 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %32 : !torch.tuple<list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: scaled_dot_product_attention: key and value must have the same sequence length"
@@ -30538,16 +30560,42 @@ module {
     return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.gru.input(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %true = torch.constant.bool true
     %false = torch.constant.bool false
     %str = torch.constant.str "gru"
     %int4 = torch.constant.int 4
     %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
     %0 = torch.prim.If %arg3 -> (!torch.int) {
       torch.prim.If.yield %int4 : !torch.int
     } else {
       torch.prim.If.yield %int2 : !torch.int
     }
     %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %arg1, %arg2, %0, %arg3, %arg4, %arg7, %arg8, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    torch.prim.If %arg3 -> () {
+      %2 = torch.prim.If %arg7 -> (!torch.int) {
+        torch.prim.If.yield %int2 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      torch.prim.Loop %2, %true, init() {
+      ^bb0(%arg9: !torch.int):
+        %3 = torch.aten.mul.int %arg9, %int4 : !torch.int, !torch.int -> !torch.int
+        %4 = torch.aten.add.int %3, %int2 : !torch.int, !torch.int -> !torch.int
+        %5 = torch.aten.__getitem__.t %arg2, %4 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %6 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %7 = torch.aten.mul.int %arg9, %int4 : !torch.int, !torch.int -> !torch.int
+        %8 = torch.aten.__getitem__.t %arg2, %7 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %9 = torch.aten.__getitem__.t %8, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %10 = torch.prim.ListConstruct %6, %9 : (!torch.int, !torch.int) -> !torch.list<int>
+        %11 = func.call @__torch_refine_helper.torch.jit._shape_functions.expand(%5, %10) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %1 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.gru_cell(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>) -> !torch.list<int> {
