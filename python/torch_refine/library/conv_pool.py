@@ -1230,8 +1230,17 @@ def aten〇_convolution〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_d
     return input_rank_dtype[1]
 
 
-@shape("aten._convolution.deprecated", invocations=_with_flags(_CONVOLUTION_CASES, _CONVOLUTION_FLAGS))
+@shape("aten._convolution.deprecated", invocations=_with_flags(_CONVOLUTION_CASES + [
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 2, 3), None, [-9223372036854775807, 1], [-1, 0],
+                    [-9223372036854775807, 0], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 2, 3), None, [1, 1], [0, 0], [1, 1], False,
+                    [0, -4611686018427387905], 1),
+], _CONVOLUTION_FLAGS))
 def aten〇_convolution〇deprecated〡shape(input: List[int], weight: List[int], bias: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, benchmark: bool, deterministic: bool, cudnn_enabled: bool) -> List[int]:
+    # This overload's int lists become SymInts, which hold no value below -2**62.
+    for value in stride + padding + dilation + output_padding:
+        if value < -4611686018427387904:
+            raise AssertionError("_convolution.deprecated: an int that cannot be represented as a SymInt")
     return _conv_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
 
 

@@ -481,8 +481,10 @@ _ZERO1 = TensorOfShape(1, dtype=torch.int32)
     KernelInvocation(_F32, TensorOfShape(), TensorOfShape(1, 1, dtype=torch.int32), 0, 255),
     KernelErrorInvocation(_F32, TensorOfShape(2), _ZERO1, 0, 255),
     KernelErrorInvocation(_F32, _SCALE1, TensorOfShape(0, dtype=torch.int32), 0, 255),
+    KernelErrorInvocation(_F32, _SCALE1, _ZERO1, 255, 0),
 ])
 def aten〇fake_quantize_per_tensor_affine〇tensor_qparams〡shape(self: List[int], scale: List[int], zero_point: List[int], quant_min: int, quant_max: int) -> List[int]:
+    _check_fake_quant_range(quant_min, quant_max)
     _check_single_elements([scale, zero_point])
     return self
 

@@ -1239,6 +1239,7 @@ def aten〇diag〡shape(self: List[int], diagonal: int = 0) -> List[int]:
 @shape("aten.diag_embed", invocations=[
     Invocation(TensorOfShape(3)),
     ErrorInvocation(TensorOfShape(2, 3), 4611686018427387904),  # numel past int64
+    ErrorInvocation(TensorOfShape(0, 3), -9223372036854775808),
     Invocation(TensorOfShape(2, 3)),
     Invocation(TensorOfShape(2, 3), 2, 0, 2),
     Invocation(TensorOfShape(2, 3), -1, 0, 2),
@@ -1256,6 +1257,10 @@ def aten〇diag_embed〡shape(self: List[int], offset: int = 0, dim1: int = -2, 
     d2 = upstream.maybe_wrap_dim(dim2, rank)
     if d1 == d2:
         raise AssertionError("diag_embed: diagonal dimensions cannot be identical")
+    # PyTorch's sizes are exact ints: |-2**63| is past int64 whatever the input (TorchScript
+    # would wrap it around to a negative size).
+    if offset < -9223372036854775807:
+        raise AssertionError("diag_embed: the diagonal's size overflows int64")
     size = self[-1] + max(offset, -offset)
     out: List[int] = []
     kept = 0

@@ -26817,8 +26817,28 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._convolution.deprecated(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool, %arg11: !torch.bool) -> !torch.list<int> {
-    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _convolution.deprecated: an int that cannot be represented as a SymInt"
+    %int-4611686018427387904 = torch.constant.int -4611686018427387904
+    %true = torch.constant.bool true
+    %0 = torch.aten.add.t %arg3, %arg4 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %1 = torch.aten.add.t %0, %arg5 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %2 = torch.aten.add.t %1, %arg7 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg12: !torch.int):
+      %5 = torch.aten.__getitem__.t %2, %arg12 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.lt.int %5, %int-4611686018427387904 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._embedding_bag(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<list<int>>, %arg7: !torch.bool, %arg8: !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>> {
     %str = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to have one weight per index"
@@ -27037,22 +27057,32 @@ module {
     return %2 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten._pdist_forward(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _pdist_forward: expected a tensor with at least one dim"
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
     %int2 = torch.constant.int 2
-    %0 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %1 = torch.aten.le.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
-    %2 = torch.prim.If %1 -> (!torch.list<int>) {
-      %3 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %3 : !torch.list<int>
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
     } else {
-      %3 = torch.aten.sub.int %0, %int1 : !torch.int, !torch.int -> !torch.int
-      %4 = torch.aten.mul.int %0, %3 : !torch.int, !torch.int -> !torch.int
-      %5 = torch.aten.floordiv.int %4, %int2 : !torch.int, !torch.int -> !torch.int
-      %6 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %6 : !torch.list<int>
+      torch.prim.If.yield
     }
-    return %2 : !torch.list<int>
+    %2 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %3 = torch.aten.le.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.list<int>) {
+      %5 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %5 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.mul.int %2, %5 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.floordiv.int %6, %int2 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    }
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._reshape_alias(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "_reshape_alias"
@@ -29310,8 +29340,10 @@ module {
   func.func @__torch_refine_shape_fn.aten.diag_embed(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "diag_embed"
     %int-1 = torch.constant.int -1
+    %str_0 = torch.constant.str "AssertionError: diag_embed: the diagonal's size overflows int64"
+    %int-9223372036854775807 = torch.constant.int -9223372036854775807
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: diag_embed: diagonal dimensions cannot be identical"
+    %str_1 = torch.constant.str "AssertionError: diag_embed: diagonal dimensions cannot be identical"
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -29321,38 +29353,45 @@ module {
     %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg3, %1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
     %4 = torch.aten.eq.int %2, %3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.lt.int %arg1, %int-9223372036854775807 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %5 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
-    %7 = torch.prim.max.int %arg1, %6 : !torch.int, !torch.int -> !torch.int
-    %8 = torch.aten.add.int %5, %7 : !torch.int, !torch.int -> !torch.int
-    %9 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    %10 = torch.prim.Loop %1, %true, init(%int0) {
+    %6 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+    %8 = torch.prim.max.int %arg1, %7 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.add.int %6, %8 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %11 = torch.prim.Loop %1, %true, init(%int0) {
     ^bb0(%arg4: !torch.int, %arg5: !torch.int):
-      %12 = torch.aten.eq.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
-      %13 = torch.prim.If %12 -> (!torch.bool) {
+      %13 = torch.aten.eq.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
+      %14 = torch.prim.If %13 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %15 = torch.aten.eq.int %arg4, %3 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %15 : !torch.bool
+        %16 = torch.aten.eq.int %arg4, %3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %16 : !torch.bool
       }
-      %14 = torch.prim.If %13 -> (!torch.int) {
-        %15 = torch.aten.append.t %9, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %15 = torch.prim.If %14 -> (!torch.int) {
+        %16 = torch.aten.append.t %10, %9 : !torch.list<int>, !torch.int -> !torch.list<int>
         torch.prim.If.yield %arg5 : !torch.int
       } else {
-        %15 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-        %16 = torch.aten.append.t %9, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
-        %17 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
-        torch.prim.If.yield %17 : !torch.int
+        %16 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+        %17 = torch.aten.append.t %10, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %18 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %18 : !torch.int
       }
-      torch.prim.Loop.condition %true, iter(%14 : !torch.int)
+      torch.prim.Loop.condition %true, iter(%15 : !torch.int)
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
-    %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
-    return %9 : !torch.list<int>
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %10, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %10 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.diagonal(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %false = torch.constant.bool false
@@ -29942,8 +29981,9 @@ module {
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine.tensor_qparams(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
-    %0 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_single_elements(%0) : (!torch.list<list<int>>) -> !torch.none
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg3, %arg4) : (!torch.int, !torch.int) -> !torch.none
+    %1 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_single_elements(%1) : (!torch.list<list<int>>) -> !torch.none
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine_cachemask(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<list<int>, list<int>> {
