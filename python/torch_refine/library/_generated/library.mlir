@@ -28238,40 +28238,40 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %3 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %4 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
-    %5 = torch.prim.If %4 -> (!torch.list<int>) {
-      %6 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %6 : !torch.list<int>
+    %3 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      %8 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.ne.int %9, %int1 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %12 = torch.aten.__getitem__.t %8, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %14 = torch.aten.ne.int %12, %13 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %14 : !torch.bool
+      }
+      torch.prim.If.yield %11 : !torch.bool
     } else {
-      %6 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %7 = torch.prim.If %6 -> (!torch.bool) {
-        %10 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
-        %11 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
-        %12 = torch.aten.ne.int %11, %int1 : !torch.int, !torch.int -> !torch.bool
-        %13 = torch.prim.If %12 -> (!torch.bool) {
-          torch.prim.If.yield %true : !torch.bool
-        } else {
-          %14 = torch.aten.__getitem__.t %10, %int0 : !torch.list<int>, !torch.int -> !torch.int
-          %15 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-          %16 = torch.aten.ne.int %14, %15 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If.yield %16 : !torch.bool
-        }
-        torch.prim.If.yield %13 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      torch.prim.If %7 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      %8 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
       %8 = torch.prim.Uninitialized : !torch.int
       %9 = torch.prim.ListConstruct %8 : (!torch.int) -> !torch.list<int>
       torch.prim.If.yield %9 : !torch.list<int>
     }
-    return %5 : !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bitwise_and.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
