@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import check_numel_fits, rank_dtype_lists
+from ._helpers import check_contiguous_strides_fit, check_numel_fits, rank_dtype_lists
 from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .registry import dtype, shape
 from .testing import (
@@ -96,8 +96,16 @@ def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding:
         if use_transposed_formula:
             length = ((size - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel - 1)
                       + output_padding[i] + 1)
+            estimate = ((float(size) - 1.0) * float(stride[i]) - 2.0 * float(padding[i])
+                        + float(dilation[i]) * float(kernel - 1) + float(output_padding[i]) + 1.0)
         else:
             length = (size + 2 * padding[i] - dilation[i] * (kernel - 1) - 1) // stride[i] + 1
+            estimate = ((float(size) + 2.0 * float(padding[i]) - float(dilation[i]) * float(kernel - 1)
+                         - 1.0) / float(stride[i]) + 1.0)
+        # The meta rule computes in exact ints and then refuses a size past int64, where
+        # TorchScript's ints wrap around: floats tell, but for sizes within 2**-50 of it.
+        if estimate >= 9223372036854775808.0:
+            raise AssertionError("convolution: an output size past int64: storage size calculation overflowed")
         any_positive = any_positive or length > 0
         out.append(length)
     if not any_positive:
@@ -703,9 +711,15 @@ def _adaptive_shape(op: str, self: List[int], output_size: List[int], n: int) ->
     if len(self) != n + 1 and len(self) != n + 2:
         raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
     _check_output_size(op, output_size)
+    # The leading dims' strides are products of the output sizes: their overflow is an
+    # error whatever the leading dims are (0 too), which the checks over `out` would leave
+    # undecided where those are dynamic.
+    check_contiguous_strides_fit(op, [1] + output_size)
     out = self[:-n]
     for size in output_size:
         out.append(size)
+    check_contiguous_strides_fit(op, out)
+    check_numel_fits(op, out)
     return out
 
 
@@ -718,6 +732,11 @@ _ADAPTIVE_2D_CASES = [
     Invocation(_T(2, 3, 8, 8), [0, 3]),
     ErrorInvocation(_T(8, 8), [2, 3]),
     ErrorInvocation(_T(2, 3, 8, 8), [-1, 3]),
+    ErrorInvocation(_T(2, 3, 8, 8), [4611686018427387904, 3]),
+    ErrorInvocation(_T(0, 3, 8, 8), [4611686018427387904, 3]),
+    ErrorInvocation(_T(2, 3, 8, 8), [9223372036854775807, 3]),
+    ErrorInvocation(_T(2, 2, 8, 8), [0, 9223372036854775807]),
+    Invocation(_T(2, 1, 8, 8), [0, 9223372036854775807]),
 ]
 
 
@@ -760,6 +779,7 @@ def aten〇adaptive_avg_pool2d〡dtype(self_rank_dtype: Tuple[int, int], output_
     Invocation(_T(2, 3, 8, 8, 8), [2]),
     ErrorInvocation(_T(8, 8, 8), [2, 3, 4]),
     ErrorInvocation(_T(2, 3, 8, 8, 8), [2, -3, 4]),
+    ErrorInvocation(_T(2, 0, 8, 8, 8), [9223372036854775807, 3, 4]),
 ])
 def aten〇_adaptive_avg_pool3d〡shape(self: List[int], output_size: List[int]) -> List[int]:
     return _adaptive_shape("_adaptive_avg_pool3d", self, output_size, 3)
@@ -1190,6 +1210,10 @@ _CONVOLUTION_CASES = [
     ErrorInvocation(_T(1, 3, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
     ErrorInvocation(_T(1, 2, 2, 2), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
     ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 3), None, [1], [0], [1], False, [0], 1),
+    ErrorInvocation(_T(1, 4, 5, 5), _T(6, 2, 1, 3, 3), None, [1, 1], [0, 0],
+                    [1, -4611686018427387904], False, [0, -1], 2),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3), None, [4611686018427387904, 1], [0, 0], [1, 1],
+                    True, [0, 0], 1),
 ]
 
 
@@ -1206,8 +1230,17 @@ def aten〇_convolution〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_d
     return input_rank_dtype[1]
 
 
-@shape("aten._convolution.deprecated", invocations=_with_flags(_CONVOLUTION_CASES, _CONVOLUTION_FLAGS))
+@shape("aten._convolution.deprecated", invocations=_with_flags(_CONVOLUTION_CASES + [
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 2, 3), None, [-9223372036854775807, 1], [-1, 0],
+                    [-9223372036854775807, 0], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 2, 3), None, [1, 1], [0, 0], [1, 1], False,
+                    [0, -4611686018427387905], 1),
+], _CONVOLUTION_FLAGS))
 def aten〇_convolution〇deprecated〡shape(input: List[int], weight: List[int], bias: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, benchmark: bool, deterministic: bool, cudnn_enabled: bool) -> List[int]:
+    # This overload's int lists become SymInts, which hold no value below -2**62.
+    for value in stride + padding + dilation + output_padding:
+        if value < -4611686018427387904:
+            raise AssertionError("_convolution.deprecated: an int that cannot be represented as a SymInt")
     return _conv_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
 
 
@@ -1398,6 +1431,7 @@ def aten〇max_pool3d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: Lis
     ErrorInvocation(_T(2, 3, 8, 8, 8), [2]),
     ErrorInvocation(_T(8, 8, 8), [2, 3, 4]),
     ErrorInvocation(_T(2, 3, 8, 8, 8), [2, -3, 4]),
+    ErrorInvocation(_T(2, 3, 8, 8, 8), [4611686018427387904, 3, 4]),
 ])
 def aten〇adaptive_avg_pool3d〡shape(self: List[int], output_size: List[int]) -> List[int]:
     if len(output_size) != 3:

@@ -129,7 +129,12 @@ def _arange_size(start: float, end: float, step: float, dtype_: Optional[int]) -
         numerator = int_end - int_start + int_step - sign
         size = [(numerator * sign) // (int_step * sign)]
     else:
-        size = [math.ceil((end - start) / step)]
+        quotient = (end - start) / step
+        # ceil rounds a quotient past the last double below 2**63 to 2**63, which the
+        # kernel's conversion to int64 turns negative.
+        if quotient > 9223372036854774784.0:
+            raise AssertionError("arange: invalid size, possible overflow")
+        size = [math.ceil(quotient)]
     # Without a dtype here the element size is not known: 1 byte, a lower bound.
     check_numel_fits("arange", size, 1 if dtype_ is None else dtype_itemsize(dtype_))
     return size
@@ -370,6 +375,7 @@ _ARANGE_CASES = [
     ErrorInvocation(10, 0, 1),
     ErrorInvocation(0, float("inf"), 1),
     ErrorInvocation(0.5, 3.7, 0.5, dtype=torch.int64),
+    ErrorInvocation(0, -9223372036854775807, -1),
 ]
 
 _ARANGE_DTYPE_CASES = [
@@ -793,6 +799,12 @@ def _check_triangle(op: str, row: int, col: int) -> None:
     _check_non_negative(op, "col", col)
 
 
+def _triangle_sizes(op: str, count: int, dtype_: Optional[int]) -> List[int]:
+    sizes = [2, count]
+    check_numel_fits(op, sizes, dtype_itemsize(4 if dtype_ is None else dtype_))
+    return sizes
+
+
 _TRIANGLE_CASES = [
     Invocation(row, col, offset)
     for row, col in ((3, 4), (5, 2), (4, 4), (0, 4), (3, 0), (1, 1))
@@ -809,17 +821,22 @@ _TRIANGLE_DTYPE_CASES = [
 ]
 
 
-@shape("aten.tril_indices", invocations=_TRIANGLE_CASES)
+@shape("aten.tril_indices", invocations=_TRIANGLE_CASES + [
+    ErrorInvocation(1, 4611686018427387904, 4611686018427387904, dtype=torch.int32),
+])
 def aten〇tril_indices〡shape(row: int, col: int, offset: int = 0, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
     _check_triangle("tril_indices", row, col)
-    return [2, _tril_count(row, col, offset)]
+    return _triangle_sizes("tril_indices", _tril_count(row, col, offset), dtype)
 
 
-@shape("aten.triu_indices", invocations=_TRIANGLE_CASES)
+@shape("aten.triu_indices", invocations=_TRIANGLE_CASES + [
+    ErrorInvocation(1, 9223372036854775807, 10),
+    ErrorInvocation(1, 4611686018427387904, 0, dtype=torch.int32),
+])
 def aten〇triu_indices〡shape(row: int, col: int, offset: int = 0, dtype: Optional[int] = 4, layout: Optional[int] = None, device: Optional[device] = None, pin_memory: Optional[bool] = None) -> List[int]:
     _check_triangle("triu_indices", row, col)
     # j - i >= offset is the complement of j - i <= offset - 1.
-    return [2, row * col - _tril_count(row, col, offset - 1)]
+    return _triangle_sizes("triu_indices", row * col - _tril_count(row, col, offset - 1), dtype)
 
 
 def _index_dtype(op: str, dtype_: Optional[int]) -> int:

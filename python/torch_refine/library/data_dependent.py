@@ -18,7 +18,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import broadcast_shapes, unknown_dim
+from ._helpers import broadcast_shapes, unknown_dim, unknown_dtype
 from .elementwise import DTYPE_SWEEP
 from .registry import dtype, shape
 from .testing import (
@@ -30,6 +30,7 @@ from .testing import (
     KernelInvocation,
     LongTensorOfShape,
     TensorOfShape,
+    UnknownDtypeKernelInvocation,
 )
 
 # --- Family-private helpers (TorchScript) ----------------------------------------------------
@@ -345,9 +346,12 @@ def aten〇bincount〡shape(self: List[int], weights: Optional[List[int]] = None
 @dtype("aten.bincount", invocations=[
     DataDependentInvocation(TensorOfShape(5, dtype=d)) for d in (torch.int64, torch.int32, torch.uint8)
 ] + [
-    KernelInvocation(LongTensorOfShape(5), TensorOfShape(5, dtype=d)) for d in DTYPE_SWEEP
+    UnknownDtypeKernelInvocation(LongTensorOfShape(5), TensorOfShape(5, dtype=d)) for d in DTYPE_SWEEP
 ] + [
     KernelErrorInvocation(TensorOfShape(5, dtype=d)) for d in (torch.float32, torch.bool)
+] + [
+    # An empty input counts nothing: int64, whatever the weights.
+    UnknownDtypeKernelInvocation(LongTensorOfShape(0), TensorOfShape(0, dtype=torch.float32)),
 ])
 def aten〇bincount〡dtype(self_rank_dtype: Tuple[int, int], weights_rank_dtype: Optional[Tuple[int, int]] = None, minlength: int = 0) -> int:
     self_dtype = self_rank_dtype[1]
@@ -355,8 +359,9 @@ def aten〇bincount〡dtype(self_rank_dtype: Tuple[int, int], weights_rank_dtype
         raise AssertionError("bincount: only supports 1-d non-negative integral inputs")
     if weights_rank_dtype is None:
         return 4  # int64 counts
-    # float32 weights sum in float32, any other weights in float64.
-    return 6 if weights_rank_dtype[1] == 6 else 7
+    # float32 weights sum in float32, any other weights in float64; but an empty input
+    # gives int64 counts whatever the weights, and emptiness is a size.
+    return unknown_dtype()
 
 
 @shape("aten.nonzero_static", invocations=[

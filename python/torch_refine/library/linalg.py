@@ -292,8 +292,11 @@ def aten〇_cdist_forward〡dtype(x1_rank_dtype: Tuple[int, int], x2_rank_dtype:
     Invocation(_T(1, 3)),
     Invocation(_T(0, 3)),
     Invocation(_T(2, 5, 3)),
+    ErrorInvocation(_T()),
 ])
 def aten〇_pdist_forward〡shape(self: List[int], p: float = 2.0) -> List[int]:
+    if len(self) == 0:
+        raise AssertionError("_pdist_forward: expected a tensor with at least one dim")
     n = self[0]
     if n <= 1:
         return [0]

@@ -76,6 +76,12 @@ def _channel_param(param: Optional[List[int]], rank: int) -> List[int]:
 # ---------------------------------------------------------------------------- batch norm
 
 
+def _check_running_update(stat: List[int], running: List[int]) -> None:
+    # Training updates the running statistic in place: the update must broadcast into it.
+    if upstream.broadcast(stat, running) != running:
+        raise AssertionError("batch_norm: the update of a running statistic does not fit its shape")
+
+
 def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]],
                        running_mean: Optional[List[int]], running_var: Optional[List[int]],
                        training: bool) -> Tuple[List[int], List[int], List[int]]:
@@ -86,12 +92,12 @@ def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Opti
         if rank >= 2:
             stat.append(input[1])
         if running_mean is not None:
-            upstream.broadcast(stat, running_mean)
+            _check_running_update(stat, running_mean)
         if running_var is not None:
             if rank < 2 or input[1] == 0:
                 raise AssertionError(
                     "batch_norm: updating running_var needs a non-empty channel dim")
-            upstream.broadcast(stat, running_var)
+            _check_running_update(stat, running_var)
         output = upstream._copy(input)
         save_mean = upstream._copy(stat)
         save_rstd = upstream._copy(stat)
@@ -160,6 +166,9 @@ _BN_SHAPE_CASES = [
     ErrorInvocation(_T(2, 4, 3), _T(4), _T(4), _T(4), _T(5), False, 0.1, 1e-5),
     ErrorInvocation(_T(4), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5),
     ErrorInvocation(_T(2, 0, 3), None, None, _T(0), _T(0), True, 0.1, 1e-5),
+    ErrorInvocation(_T(2, 4, 3), None, None, _T(), _T(4), True, 0.1, 1e-5),
+    ErrorInvocation(_T(2, 4, 3), None, None, _T(4), _T(1), True, 0.1, 1e-5),
+    Invocation(_T(2, 4, 3), None, None, _T(2, 4), _T(1, 4), True, 0.1, 1e-5),
 ]
 
 
@@ -369,6 +378,13 @@ def _empty_input_dtype(input_rank_dtype: Tuple[int, int],
     ErrorInvocation(_T(2, 4, 3), None, None, None, None, False, 0.1, 1e-5, False),
     ErrorInvocation(_T(2, 4, 3), _T(5), None, None, None, True, 0.1, 1e-5, False),
     ErrorInvocation(_T(2, 4, 3), None, None, _T(5), _T(5), True, 0.1, 1e-5, False),
+    Invocation(_T(3, 4, 0), _T(4), _T(4), _T(), _T(4), False, 0.1, 1e-5, False),
+    Invocation(_T(3, 4, 0), _T(5), None, _T(1), _T(4), False, 0.1, 1e-5, False),
+    Invocation(_T(3, 4, 0), _T(5), None, _T(4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(3, 4, 0), _T(4), None, _T(1), _T(4), True, 0.1, 1e-5, False),
+    Invocation(_T(0, 4, 3), None, None, _T(4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(0, 4, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5, False),
+    ErrorInvocation(_T(3, 4, 2), _T(4), _T(4), _T(), _T(4), False, 0.1, 1e-5, False),
 ])
 def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], running_mean: Optional[List[int]], running_var: Optional[List[int]], use_input_stats: bool, momentum: float, eps: float, cudnn_enabled: bool) -> List[int]:
     if not use_input_stats and (running_mean is None or running_var is None):
@@ -382,6 +398,17 @@ def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], 
             raise AssertionError(
                 "instance_norm: expected weight, bias, running_mean and running_var of 1 dim")
     num_features = input[1] if len(input) > 1 else 0
+    if upstream.numel(input) == 0:
+        # batch_norm gives an empty input `input * weight[0] + bias[0]` and checks no sizes:
+        # the weight and bias, repeated per batch entry, need an entry; with input stats the
+        # updated statistics are written back through a view of them as [b, c].
+        for param in [weight, bias]:
+            if param is not None and input[0] * upstream.numel(param) == 0:
+                raise AssertionError("instance_norm: select(): index 0 out of range")
+        if use_input_stats:
+            _check_num_features("instance_norm", "running_mean", running_mean, num_features)
+            _check_num_features("instance_norm", "running_var", running_var, num_features)
+        return upstream._copy(input)
     _check_num_features("instance_norm", "weight", weight, num_features)
     _check_num_features("instance_norm", "bias", bias, num_features)
     _check_num_features("instance_norm", "running_mean", running_mean, num_features)
@@ -492,6 +519,9 @@ _ALL_GRADS = [True, True, True]
                     _ALL_GRADS),
     ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(4), _T(3),
                     [True, False, False]),
+    Invocation(_T(2, 3), _T(2, 3), [3], _T(2), _T(), _T(3), _T(3), _ALL_GRADS),
+    ErrorInvocation(_T(2, 3), _T(2, 3), [3], _T(1, 2), _T(1, 1), _T(3), _T(3), _ALL_GRADS),
+    ErrorInvocation(_T(2, 3), _T(2, 3), [3], _T(2, 1), _T(3), _T(3), _T(3), _ALL_GRADS),
     # Checks of the CPU and CUDA kernels that the meta decomposition skips.
     KernelErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(3), _T(4),
                           _ALL_GRADS),
@@ -502,6 +532,13 @@ def aten〇native_layer_norm_backward〡shape(grad_out: List[int], input: List[i
     _layer_norm_shapes("native_layer_norm_backward", input, normalized_shape, weight, bias)
     if grad_out != input:
         raise AssertionError("native_layer_norm_backward: grad_out's shape differs from input's")
+    # The meta decomposition computes (input - mean) * rstd, the statistics unsqueezed at
+    # the end to the input's rank.
+    for stat in [mean, rstd]:
+        unsqueezed = upstream._copy(stat)
+        for _ in range(len(input) - len(stat)):
+            unsqueezed.append(1)
+        upstream.broadcast(input, unsqueezed)
     # Without weight (bias) the weight (bias) gradient is undefined; its sizes are still given.
     grad_weight = upstream._copy(normalized_shape) if weight is None else upstream._copy(weight)
     grad_bias = upstream._copy(normalized_shape) if bias is None else upstream._copy(bias)
@@ -725,10 +762,13 @@ def aten〇embedding〡dtype(weight_rank_dtype: Tuple[int, int], indices_rank_dt
     Invocation(_T(3), LongTensorOfShape(), 10, 2, True),
     Invocation(_T(0, 3), LongTensorOfShape(0), 0, -1, False),
     ErrorInvocation(_T(), LongTensorOfShape(), 10, -1, False),
+    ErrorInvocation(_T(2, 4, 3), LongTensorOfShape(2, 4), -9223372036854775807, -1, False),
 ])
 def aten〇embedding_dense_backward〡shape(grad_output: List[int], indices: List[int], num_weights: int, padding_idx: int, scale_grad_by_freq: bool) -> List[int]:
     if len(grad_output) == 0:
         raise AssertionError("embedding_dense_backward: grad_output must have at least one dim")
+    if num_weights < 0:
+        raise AssertionError("embedding_dense_backward: num_weights must not be negative")
     return [num_weights, grad_output[-1]]
 
 
@@ -1086,6 +1126,10 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
     _rnn_case(_T(7, 2, 3), _T(1, 2, 2), _gru_params(1, False, True), 1, error=True),
     _rnn_case(_T(7, 0, 3), _T(1, 0, 2), _gru_params(1, False, True), 1, error=True),
     _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(15), _T(14)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(3), _T(15)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(7, 2, 15), _T(15)], 1,
+              error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), [_T(15, 3), _T(15, 5), _T(2, 15), _T(15)], 1),
     _rnn_case(_T(7, 2, 3), _T(2, 2, 5),
               _gru_params(1, False, True) + [_T(15, 5), _T(15, 4), _T(15), _T(15)], 2,
               error=True),
@@ -1095,8 +1139,13 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
 ])
 def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
     group_size = 4 if has_biases else 2
-    return _rnn_shapes("gru", input, hx, params, group_size, has_biases, num_layers,
-                       bidirectional, batch_first, False)
+    shapes = _rnn_shapes("gru", input, hx, params, group_size, has_biases, num_layers,
+                         bidirectional, batch_first, False)
+    if has_biases:
+        # The first layer adds its input-to-hidden bias into [batch, gates] (meta).
+        for cell in range(2 if bidirectional else 1):
+            upstream.expand(params[cell * 4 + 2], [hx[1], params[cell * 4][0]])
+    return shapes
 
 
 @dtype("aten.gru.input", invocations=[
@@ -1452,8 +1501,17 @@ def aten〇_weight_norm〡dtype(v_rank_dtype: Tuple[int, int], g_rank_dtype: Tup
                     False, None),
     ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(0), False, 0, False, None,
                     True, None),
+    Invocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None, False,
+               -10),
+    ErrorInvocation(_T(0, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None,
+                    False, 2),
+    ErrorInvocation(_T(10, 3), LongTensorOfShape(8), LongTensorOfShape(4), False, 2, False, None,
+                    False, -11),
 ])
 def aten〇embedding_bag〇padding_idx〡shape(weight: List[int], indices: List[int], offsets: List[int], scale_grad_by_freq: bool, mode: int, sparse: bool, per_sample_weights: Optional[List[int]], include_last_offset: bool, padding_idx: Optional[int]) -> Tuple[List[int], List[int], List[int], List[int]]:
+    if padding_idx is not None and len(weight) > 0:
+        if padding_idx < -weight[0] or padding_idx >= weight[0]:
+            raise AssertionError("embedding_bag: padding_idx must be within the number of embeddings")
     return aten〇_embedding_bag〡shape(weight, indices, offsets, scale_grad_by_freq, mode, sparse,
                                      per_sample_weights, include_last_offset,
                                      -1 if padding_idx is None else padding_idx)

@@ -101,10 +101,12 @@ def _check_fake_quant_input(self_dtype: int) -> None:
         raise AssertionError("fake_quantize: the input must be a floating-point tensor")
 
 
-def _check_per_channel_params(self: List[int], scale: List[int], axis: int) -> None:
+def _check_per_channel_params(self: List[int], scale: List[int], zero_point: List[int], axis: int) -> None:
     if axis < 0 or axis >= len(self):  # a negative axis is refused too
         raise AssertionError("per-channel quantization: axis out of range")
-    if len(scale) != 1 or scale[0] != self[axis]:
+    if len(zero_point) != 1:
+        raise AssertionError("per-channel quantization: zero point should be a 1-D tensor")
+    if len(scale) != 1 or scale[0] != self[axis] or zero_point[0] != scale[0]:
         raise AssertionError("dimensions of scale and zero-point are not consistent with input")
 
 
@@ -479,8 +481,10 @@ _ZERO1 = TensorOfShape(1, dtype=torch.int32)
     KernelInvocation(_F32, TensorOfShape(), TensorOfShape(1, 1, dtype=torch.int32), 0, 255),
     KernelErrorInvocation(_F32, TensorOfShape(2), _ZERO1, 0, 255),
     KernelErrorInvocation(_F32, _SCALE1, TensorOfShape(0, dtype=torch.int32), 0, 255),
+    KernelErrorInvocation(_F32, _SCALE1, _ZERO1, 255, 0),
 ])
 def aten〇fake_quantize_per_tensor_affine〇tensor_qparams〡shape(self: List[int], scale: List[int], zero_point: List[int], quant_min: int, quant_max: int) -> List[int]:
+    _check_fake_quant_range(quant_min, quant_max)
     _check_single_elements([scale, zero_point])
     return self
 
@@ -530,10 +534,12 @@ _ZEROS32 = TensorOfShape(3, dtype=torch.int32)
                           255),
     KernelErrorInvocation(_F32, _SCALES, _ZEROS32, 1, 255, 0),
     KernelErrorInvocation(_F32, _SCALES, _ZEROS32, -1, 0, 255),
+    KernelErrorInvocation(_F32, _SCALES, TensorOfShape(3, 1, dtype=torch.int32), 1, 0, 255),
+    KernelErrorInvocation(_F32, _SCALES, TensorOfShape(2, dtype=torch.int32), 1, 0, 255),
 ])
 def aten〇fake_quantize_per_channel_affine〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int, quant_min: int, quant_max: int) -> List[int]:
     _check_fake_quant_range(quant_min, quant_max)
-    _check_per_channel_params(self, scale, axis)
+    _check_per_channel_params(self, scale, zero_point, axis)
     return self
 
 
@@ -556,10 +562,11 @@ def aten〇fake_quantize_per_channel_affine〡dtype(self_rank_dtype: Tuple[int, 
     KernelInvocation(_F32, _SCALES, _ZEROS32, 1, 0, 255),
     KernelErrorInvocation(_F32, _SCALES, _ZEROS32, 0, 0, 255),
     KernelErrorInvocation(_F32, _SCALES, _ZEROS32, -1, 0, 255),
+    KernelErrorInvocation(_F32, _SCALES, TensorOfShape(1, 3, 3, 3, dtype=torch.int32), 1, 0, 255),
 ])
 def aten〇fake_quantize_per_channel_affine_cachemask〡shape(self: List[int], scale: List[int], zero_point: List[int], axis: int, quant_min: int, quant_max: int) -> Tuple[List[int], List[int]]:
     _check_fake_quant_range(quant_min, quant_max)
-    _check_per_channel_params(self, scale, axis)
+    _check_per_channel_params(self, scale, zero_point, axis)
     return self, self
 
 

@@ -8,7 +8,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import rank_dtype_lists, unknown_dim
+from ._helpers import check_numel_fits, rank_dtype_lists, unknown_dim
 from .promotion import (
     is_complex_dtype,
     is_float_dtype,
@@ -58,6 +58,7 @@ _FFT_SHAPES = [
     ErrorInvocation(TensorOfShape(2, 8), None, 2), ErrorInvocation(TensorOfShape()),
     ErrorInvocation(TensorOfShape(), 3, 0), ErrorInvocation(TensorOfShape(2, 0)),
     ErrorInvocation(TensorOfShape(2, 8), norm="bad"),
+    ErrorInvocation(TensorOfShape(2, 8), 9223372036854775807),
 ]
 
 
@@ -67,6 +68,7 @@ def aten〇fft_fft〡shape(self: List[int], n: Optional[int] = None, dim: int = 
     wrapped, points = _fft_points(self, n, dim)
     out = upstream._copy(self)
     out[wrapped] = points
+    check_numel_fits("fft", out, 4)  # a complex result: 4 bytes an element at least
     return out
 
 
@@ -84,6 +86,7 @@ def aten〇fft_rfft〡shape(self: List[int], n: Optional[int] = None, dim: int =
     wrapped, points = _fft_points(self, n, dim)
     out = upstream._copy(self)
     out[wrapped] = points // 2 + 1
+    check_numel_fits("fft", out, 4)  # a complex result: 4 bytes an element at least
     return out
 
 

@@ -229,6 +229,10 @@ class UnknownDtypeInvocation(Invocation):
     function does not see: the function must return UNKNOWN_DTYPE."""
 
 
+class UnknownDtypeKernelInvocation(KernelInvocation, UnknownDtypeInvocation):
+    """An UnknownDtypeInvocation PyTorch's CPU kernel judges (no meta kernel)."""
+
+
 @functools.cache
 def _fake_mode():
     from torch._subclasses.fake_tensor import FakeTensorMode

@@ -854,7 +854,10 @@ def aten〇repeat〡shape(self: List[int], repeats: List[int]) -> List[int]:
     out: List[int] = []
     for i in range(len(repeats)):
         size = 1 if i < offset else self[i - offset]
+        # Each product is a size of its own (TorchScript would wrap it around).
+        check_numel_fits("repeat", [size, repeats[i]])
         out.append(size * repeats[i])
+    check_numel_fits("repeat", out)
     return out
 
 
@@ -1110,6 +1113,8 @@ def aten〇rot90〡shape(self: List[int], k: int = 1, dims: List[int] = (0, 1)) 
     Invocation(TensorOfShape(), []),
     Invocation(TensorOfShape(2, 3, 4), [0, 2]),
     ErrorInvocation(TensorOfShape(2, 3), [-1]),
+    ErrorInvocation(TensorOfShape(2, 3), [2, 1, 9223372036854775807]),
+    ErrorInvocation(TensorOfShape(2, 3), [3037000500, 3037000500]),
 ])
 def aten〇tile〡shape(self: List[int], dims: List[int]) -> List[int]:
     # Fewer dims than `self` has are padded with leading ones; then it is `repeat`.
@@ -1214,10 +1219,17 @@ def aten〇narrow〇Tensor〡dtype(self_rank_dtype: Tuple[int, int], dim: int, s
     Invocation(TensorOfShape(2, 3), -5),
     ErrorInvocation(TensorOfShape()),
     ErrorInvocation(TensorOfShape(2, 3, 4)),
+    ErrorInvocation(TensorOfShape(2), -4611686018427387904),
+    ErrorInvocation(TensorOfShape(2), 3037000499),
 ])
 def aten〇diag〡shape(self: List[int], diagonal: int = 0) -> List[int]:
     if len(self) == 1:
+        # size**2 from |diagonal| alone past int64 (3037000499**2 is the last square that
+        # fits): an error whatever the size, which a numel check over `?` would not decide.
+        if max(diagonal, -diagonal) > 3037000499:
+            raise AssertionError("diag: the square of the diagonal's offset overflows int64")
         size = self[0] + max(diagonal, -diagonal)
+        check_numel_fits("diag", [size, size])
         return [size, size]
     if len(self) == 2:
         return aten〇diagonal〡shape(self, diagonal)
@@ -1227,6 +1239,7 @@ def aten〇diag〡shape(self: List[int], diagonal: int = 0) -> List[int]:
 @shape("aten.diag_embed", invocations=[
     Invocation(TensorOfShape(3)),
     ErrorInvocation(TensorOfShape(2, 3), 4611686018427387904),  # numel past int64
+    ErrorInvocation(TensorOfShape(0, 3), -9223372036854775808),
     Invocation(TensorOfShape(2, 3)),
     Invocation(TensorOfShape(2, 3), 2, 0, 2),
     Invocation(TensorOfShape(2, 3), -1, 0, 2),
@@ -1244,6 +1257,10 @@ def aten〇diag_embed〡shape(self: List[int], offset: int = 0, dim1: int = -2, 
     d2 = upstream.maybe_wrap_dim(dim2, rank)
     if d1 == d2:
         raise AssertionError("diag_embed: diagonal dimensions cannot be identical")
+    # PyTorch's sizes are exact ints: |-2**63| is past int64 whatever the input (TorchScript
+    # would wrap it around to a negative size).
+    if offset < -9223372036854775807:
+        raise AssertionError("diag_embed: the diagonal's size overflows int64")
     size = self[-1] + max(offset, -offset)
     out: List[int] = []
     kept = 0

@@ -2629,8 +2629,6 @@ module {
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
     %int4 = torch.constant.int 4
-    %int6 = torch.constant.int 6
-    %int7 = torch.constant.int 7
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.aten.ge.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
     %2 = torch.prim.If %1 -> (!torch.bool) {
@@ -2650,15 +2648,8 @@ module {
     %5 = torch.prim.If %4 -> (!torch.int) {
       torch.prim.If.yield %int4 : !torch.int
     } else {
-      %6 = torch.prim.unchecked_cast %arg1 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %8 = torch.aten.eq.int %7, %int6 : !torch.int, !torch.int -> !torch.bool
-      %9 = torch.prim.If %8 -> (!torch.int) {
-        torch.prim.If.yield %int6 : !torch.int
-      } else {
-        torch.prim.If.yield %int7 : !torch.int
-      }
-      torch.prim.If.yield %9 : !torch.int
+      %6 = torch.prim.Uninitialized : !torch.int
+      torch.prim.If.yield %6 : !torch.int
     }
     return %5 : !torch.int
   }
@@ -11787,6 +11778,96 @@ module {
     %0 = torch.aten.floordiv.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func private @__torch_refine_helper.torch.jit._shape_functions.expand(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "Expected size ({}) == 1 when size != targetSize ({})"
+    %str_0 = torch.constant.str "Expected dim ({}) >= 0 when targetSize is -1"
+    %int-1 = torch.constant.int -1
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str "Expected len(sizes) ({}) >= len(self) ({})"
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.lt.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      %7 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.format(%str_2, %7, %8) : !torch.str, !torch.int, !torch.int -> !torch.str
+      %10 = torch.aten.add.str %str_1, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.list<int>) {
+      %true_3 = torch.constant.bool true
+      %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %8, %true_3, init() {
+      ^bb0(%arg2: !torch.int):
+        %9 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %10 = torch.aten.append.t %7, %9 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true_3, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %7 : !torch.list<int>
+    } else {
+      %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      torch.prim.Loop %3, %true, init() {
+      ^bb0(%arg2: !torch.int):
+        %8 = torch.aten.sub.int %3, %int1 : !torch.int, !torch.int -> !torch.int
+        %9 = torch.aten.sub.int %8, %arg2 : !torch.int, !torch.int -> !torch.int
+        %10 = torch.aten.sub.int %4, %int1 : !torch.int, !torch.int -> !torch.int
+        %11 = torch.aten.sub.int %10, %9 : !torch.int, !torch.int -> !torch.int
+        %12 = torch.aten.ge.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+        %13 = torch.prim.If %12 -> (!torch.int) {
+          %20 = torch.aten.__getitem__.t %arg0, %11 : !torch.list<int>, !torch.int -> !torch.int
+          torch.prim.If.yield %20 : !torch.int
+        } else {
+          torch.prim.If.yield %int1 : !torch.int
+        }
+        %14 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.eq.int %14, %int-1 : !torch.int, !torch.int -> !torch.bool
+        %16 = torch.prim.If %15 -> (!torch.int) {
+          %20 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %20 -> () {
+            %21 = torch.aten.format(%str_0, %11) : !torch.str, !torch.int -> !torch.str
+            %22 = torch.aten.add.str %str_1, %21 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %22, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          torch.prim.If.yield %13 : !torch.int
+        } else {
+          torch.prim.If.yield %14 : !torch.int
+        }
+        %17 = torch.aten.ne.int %13, %16 : !torch.int, !torch.int -> !torch.bool
+        %18 = torch.prim.If %17 -> (!torch.int) {
+          %20 = torch.aten.ne.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %20 -> () {
+            %21 = torch.aten.format(%str, %13, %16) : !torch.str, !torch.int, !torch.int -> !torch.str
+            %22 = torch.aten.add.str %str_1, %21 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %22, %none : !torch.str, !torch.none
+            torch.prim.If.yield
+          } else {
+            torch.prim.If.yield
+          }
+          torch.prim.If.yield %16 : !torch.int
+        } else {
+          torch.prim.If.yield %13 : !torch.int
+        }
+        %19 = torch.aten.append.t %7, %18 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %7 : !torch.list<int>
+    }
+    return %6 : !torch.list<int>
+  }
   func.func private @__torch_refine_helper.torch.jit._shape_functions.flatten(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -14387,32 +14468,37 @@ module {
     %1 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
     %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
     %3 = torch.prim.If %2 -> (!torch.bool) {
-      %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %9 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
-      %10 = torch.aten.ne.int %8, %9 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %10 : !torch.bool
+      %13 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.ne.int %13, %14 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %3 -> () {
-      %8 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %9 = torch.aten.add.str %str, %8 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %9, %none : !torch.str, !torch.none
+      %13 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %14 = torch.aten.add.str %str, %13 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %14, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %4 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_output_size(%arg0, %arg2) : (!torch.str, !torch.list<int>) -> !torch.none
-    %5 = torch.aten.neg.int %arg3 : !torch.int -> !torch.int
-    %6 = torch.aten.slice.t %arg1, %none, %5, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-    %7 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %7, %true, init() {
+    %5 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+    %6 = torch.aten.add.t %5, %arg2 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0, %6) : (!torch.str, !torch.list<int>) -> !torch.none
+    %8 = torch.aten.neg.int %arg3 : !torch.int -> !torch.int
+    %9 = torch.aten.slice.t %arg1, %none, %8, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %10 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %10, %true, init() {
     ^bb0(%arg4: !torch.int):
-      %8 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.append.t %6, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %13 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.append.t %9, %13 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    return %6 : !torch.list<int>
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0, %9) : (!torch.str, !torch.list<int>) -> !torch.none
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %9 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_avg_pool_dtype(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
     %none = torch.constant.none
@@ -14701,22 +14787,26 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: convolution: calculated output size is too small"
-    %str_0 = torch.constant.str "AssertionError: convolution: stride must not be zero"
-    %str_1 = torch.constant.str "AssertionError: convolution: kernel size can't be greater than the padded input size"
+    %str_0 = torch.constant.str "AssertionError: convolution: an output size past int64: storage size calculation overflowed"
+    %str_1 = torch.constant.str "AssertionError: convolution: stride must not be zero"
+    %str_2 = torch.constant.str "AssertionError: convolution: kernel size can't be greater than the padded input size"
     %true = torch.constant.bool true
-    %str_2 = torch.constant.str "AssertionError: convolution: invalid channel dimensions (input[1] != weight[1] * groups)"
+    %str_3 = torch.constant.str "AssertionError: convolution: invalid channel dimensions (input[1] != weight[1] * groups)"
     %false = torch.constant.bool false
-    %str_3 = torch.constant.str "AssertionError: convolution: weight has fewer dims than input"
+    %str_4 = torch.constant.str "AssertionError: convolution: weight has fewer dims than input"
     %none = torch.constant.none
-    %str_4 = torch.constant.str "AssertionError: convolution: expected an input with at least one spatial dim"
+    %str_5 = torch.constant.str "AssertionError: convolution: expected an input with at least one spatial dim"
     %int3 = torch.constant.int 3
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
+    %float1.000000e00 = torch.constant.float 1.000000e+00
+    %float2.000000e00 = torch.constant.float 2.000000e+00
+    %float9.223370e18 = torch.constant.float 9.2233720368547758E+18
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.lt.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14725,7 +14815,7 @@ module {
     %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %4 = torch.aten.lt.int %2, %3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14743,7 +14833,7 @@ module {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14784,20 +14874,20 @@ module {
       %25 = torch.aten.__getitem__.t %arg1, %24 : !torch.list<int>, !torch.int -> !torch.int
       %26 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
       %27 = torch.prim.If %26 -> (!torch.bool) {
-        %33 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %34 = torch.aten.mul.int %int2, %33 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.add.int %23, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %37 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.mul.int %36, %37 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.add.int %38, %int1 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.lt.int %35, %39 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %40 : !torch.bool
+        %34 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.add.int %23, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.mul.int %37, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.add.int %39, %int1 : !torch.int, !torch.int -> !torch.int
+        %41 = torch.aten.lt.int %36, %40 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %41 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
       torch.prim.If %27 -> () {
-        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -14805,48 +14895,90 @@ module {
       %28 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
       %29 = torch.aten.eq.int %28, %int0 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %29 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %30:2 = torch.prim.If %12 -> (!torch.float, !torch.int) {
+        %34 = torch.aten.sub.int %23, %int1 : !torch.int, !torch.int -> !torch.int
+        %35 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %36 = torch.aten.mul.int %34, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.mul.int %int2, %37 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.sub.int %36, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %41 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %42 = torch.aten.mul.int %40, %41 : !torch.int, !torch.int -> !torch.int
+        %43 = torch.aten.add.int %39, %42 : !torch.int, !torch.int -> !torch.int
+        %44 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %45 = torch.aten.add.int %43, %44 : !torch.int, !torch.int -> !torch.int
+        %46 = torch.aten.add.int %45, %int1 : !torch.int, !torch.int -> !torch.int
+        %47 = torch.aten.Float.Scalar %23 : !torch.int -> !torch.float
+        %48 = torch.aten.sub.float %47, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        %49 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %50 = torch.aten.Float.Scalar %49 : !torch.int -> !torch.float
+        %51 = torch.aten.mul.float %48, %50 : !torch.float, !torch.float -> !torch.float
+        %52 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %53 = torch.aten.Float.Scalar %52 : !torch.int -> !torch.float
+        %54 = torch.aten.mul.float %float2.000000e00, %53 : !torch.float, !torch.float -> !torch.float
+        %55 = torch.aten.sub.float %51, %54 : !torch.float, !torch.float -> !torch.float
+        %56 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %57 = torch.aten.Float.Scalar %56 : !torch.int -> !torch.float
+        %58 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %59 = torch.aten.Float.Scalar %58 : !torch.int -> !torch.float
+        %60 = torch.aten.mul.float %57, %59 : !torch.float, !torch.float -> !torch.float
+        %61 = torch.aten.add.float %55, %60 : !torch.float, !torch.float -> !torch.float
+        %62 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %63 = torch.aten.Float.Scalar %62 : !torch.int -> !torch.float
+        %64 = torch.aten.add.float %61, %63 : !torch.float, !torch.float -> !torch.float
+        %65 = torch.aten.add.float %64, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        torch.prim.If.yield %65, %46 : !torch.float, !torch.int
+      } else {
+        %34 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.add.int %23, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.mul.int %37, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.sub.int %36, %39 : !torch.int, !torch.int -> !torch.int
+        %41 = torch.aten.sub.int %40, %int1 : !torch.int, !torch.int -> !torch.int
+        %42 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %43 = torch.aten.floordiv.int %41, %42 : !torch.int, !torch.int -> !torch.int
+        %44 = torch.aten.add.int %43, %int1 : !torch.int, !torch.int -> !torch.int
+        %45 = torch.aten.Float.Scalar %23 : !torch.int -> !torch.float
+        %46 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %47 = torch.aten.Float.Scalar %46 : !torch.int -> !torch.float
+        %48 = torch.aten.mul.float %float2.000000e00, %47 : !torch.float, !torch.float -> !torch.float
+        %49 = torch.aten.add.float %45, %48 : !torch.float, !torch.float -> !torch.float
+        %50 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %51 = torch.aten.Float.Scalar %50 : !torch.int -> !torch.float
+        %52 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %53 = torch.aten.Float.Scalar %52 : !torch.int -> !torch.float
+        %54 = torch.aten.mul.float %51, %53 : !torch.float, !torch.float -> !torch.float
+        %55 = torch.aten.sub.float %49, %54 : !torch.float, !torch.float -> !torch.float
+        %56 = torch.aten.sub.float %55, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        %57 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %58 = torch.aten.Float.Scalar %57 : !torch.int -> !torch.float
+        %59 = torch.aten.div.float %56, %58 : !torch.float, !torch.float -> !torch.float
+        %60 = torch.aten.add.float %59, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        torch.prim.If.yield %60, %44 : !torch.float, !torch.int
+      }
+      %31 = torch.aten.ge.float %30#0, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If %31 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %30 = torch.prim.If %12 -> (!torch.int) {
-        %33 = torch.aten.sub.int %23, %int1 : !torch.int, !torch.int -> !torch.int
-        %34 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %35 = torch.aten.mul.int %33, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %37 = torch.aten.mul.int %int2, %36 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.sub.int %35, %37 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %40 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %41 = torch.aten.mul.int %39, %40 : !torch.int, !torch.int -> !torch.int
-        %42 = torch.aten.add.int %38, %41 : !torch.int, !torch.int -> !torch.int
-        %43 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %44 = torch.aten.add.int %42, %43 : !torch.int, !torch.int -> !torch.int
-        %45 = torch.aten.add.int %44, %int1 : !torch.int, !torch.int -> !torch.int
-        torch.prim.If.yield %45 : !torch.int
-      } else {
-        %33 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %34 = torch.aten.mul.int %int2, %33 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.add.int %23, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %37 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.mul.int %36, %37 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.sub.int %35, %38 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.sub.int %39, %int1 : !torch.int, !torch.int -> !torch.int
-        %41 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %42 = torch.aten.floordiv.int %40, %41 : !torch.int, !torch.int -> !torch.int
-        %43 = torch.aten.add.int %42, %int1 : !torch.int, !torch.int -> !torch.int
-        torch.prim.If.yield %43 : !torch.int
-      }
-      %31 = torch.prim.If %arg9 -> (!torch.bool) {
+      %32 = torch.prim.If %arg9 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %33 = torch.aten.gt.int %30, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %33 : !torch.bool
+        %34 = torch.aten.gt.int %30#1, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %34 : !torch.bool
       }
-      %32 = torch.aten.append.t %19, %30 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter(%31 : !torch.bool)
+      %33 = torch.aten.append.t %19, %30#1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter(%32 : !torch.bool)
     } : (!torch.int, !torch.bool, !torch.bool) -> !torch.bool
     %21 = torch.aten.__not__ %20 : !torch.bool -> !torch.bool
     torch.prim.If %21 -> () {
@@ -16021,20 +16153,22 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._arange_size(%arg0: !torch.float, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<int>) -> !torch.list<int> {
     %str = torch.constant.str "arange"
+    %str_0 = torch.constant.str "AssertionError: arange: invalid size, possible overflow"
     %int-1 = torch.constant.int -1
-    %str_0 = torch.constant.str "AssertionError: arange: upper bound and lower bound inconsistent with step sign"
+    %str_1 = torch.constant.str "AssertionError: arange: upper bound and lower bound inconsistent with step sign"
     %true = torch.constant.bool true
-    %str_1 = torch.constant.str "AssertionError: arange: unsupported range"
+    %str_2 = torch.constant.str "AssertionError: arange: unsupported range"
     %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_2 = torch.constant.str "AssertionError: arange: step must be nonzero"
+    %str_3 = torch.constant.str "AssertionError: arange: step must be nonzero"
     %int0 = torch.constant.int 0
     %int4 = torch.constant.int 4
     %int1 = torch.constant.int 1
+    %float9.223370e18 = torch.constant.float 9.2233720368547748E+18
     %0 = torch.aten.ne.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
     %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -16048,7 +16182,7 @@ module {
     }
     %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -16074,7 +16208,7 @@ module {
     }
     %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -16095,7 +16229,7 @@ module {
       %18 = torch.aten.Int.float %arg2 : !torch.float -> !torch.int
       %19 = torch.aten.eq.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %19 -> () {
-        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -16118,9 +16252,16 @@ module {
     } else {
       %15 = torch.aten.sub.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.float
       %16 = torch.aten.div.float %15, %arg2 : !torch.float, !torch.float -> !torch.float
-      %17 = torch.aten.ceil.float %16 : !torch.float -> !torch.int
-      %18 = torch.prim.ListConstruct %17 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %10#1, %18 : !torch.optional<int>, !torch.list<int>
+      %17 = torch.aten.gt.float %16, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If %17 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %18 = torch.aten.ceil.float %16 : !torch.float -> !torch.int
+      %19 = torch.prim.ListConstruct %18 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %10#1, %19 : !torch.optional<int>, !torch.list<int>
     }
     %12 = torch.aten.__is__ %11#0, %none : !torch.optional<int>, !torch.none -> !torch.bool
     %13 = torch.prim.If %12 -> (!torch.int) {
@@ -16597,6 +16738,22 @@ module {
       torch.prim.If.yield %3 : !torch.int
     }
     return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.creation._triangle_sizes(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %int2 = torch.constant.int 2
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.ListConstruct %int2, %arg1 : (!torch.int, !torch.int) -> !torch.list<int>
+    %1 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %int4 : !torch.int
+    } else {
+      %5 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %5 : !torch.int
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%2) : (!torch.int) -> !torch.int
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %0, %3) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %0 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -20699,7 +20856,7 @@ module {
       %11 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
       torch.prim.If %11 -> () {
         %16 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %17 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %17 = func.call @__torch_refine_helper.torch_refine.library.nn._check_running_update(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -20721,7 +20878,7 @@ module {
         } else {
           torch.prim.If.yield
         }
-        %19 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %19 = func.call @__torch_refine_helper.torch_refine.library.nn._check_running_update(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -21075,6 +21232,19 @@ module {
       %11 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
       %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
       torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_running_update(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: batch_norm: the update of a running statistic does not fit its shape"
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = torch.aten.ne.int_list %0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -22721,38 +22891,55 @@ module {
     }
     return %none : !torch.none
   }
-  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
+  func.func private @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: dimensions of scale and zero-point are not consistent with input"
+    %str_0 = torch.constant.str "AssertionError: per-channel quantization: zero point should be a 1-D tensor"
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: per-channel quantization: axis out of range"
+    %str_1 = torch.constant.str "AssertionError: per-channel quantization: axis out of range"
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
-    %0 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    %0 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
     %1 = torch.prim.If %0 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %6 = torch.aten.ge.int %arg2, %5 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %6 : !torch.bool
+      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.ge.int %arg3, %8 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
     }
     torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.bool) {
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.ne.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %5 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %6 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %7 = torch.aten.ne.int %5, %6 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %7 : !torch.bool
+      %8 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.ne.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
     }
-    torch.prim.If %4 -> () {
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %8 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.ne.int %8, %9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    }
+    torch.prim.If %7 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -26281,19 +26468,23 @@ module {
     %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     torch.prim.Loop %8, %true, init() {
     ^bb0(%arg2: !torch.int):
-      %9 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
-      %10 = torch.prim.If %9 -> (!torch.int) {
+      %10 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.int) {
         torch.prim.If.yield %int1 : !torch.int
       } else {
-        %14 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
-        %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %15 : !torch.int
+        %18 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
+        %19 = torch.aten.__getitem__.t %arg0, %18 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %19 : !torch.int
       }
-      %11 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.aten.mul.int %10, %11 : !torch.int, !torch.int -> !torch.int
-      %13 = torch.aten.append.t %7, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.prim.ListConstruct %11, %12 : (!torch.int, !torch.int) -> !torch.list<int>
+      %14 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %13, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      %15 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.mul.int %11, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.append.t %7, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
+    %9 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %7, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %7 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87squeeze\E3\80\87dims\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>) -> !torch.int {
@@ -26758,8 +26949,28 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._convolution.deprecated(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool, %arg11: !torch.bool) -> !torch.list<int> {
-    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _convolution.deprecated: an int that cannot be represented as a SymInt"
+    %int-4611686018427387904 = torch.constant.int -4611686018427387904
+    %true = torch.constant.bool true
+    %0 = torch.aten.add.t %arg3, %arg4 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %1 = torch.aten.add.t %0, %arg5 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %2 = torch.aten.add.t %1, %arg7 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg12: !torch.int):
+      %5 = torch.aten.__getitem__.t %2, %arg12 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.lt.int %5, %int-4611686018427387904 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._embedding_bag(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<list<int>>, %arg7: !torch.bool, %arg8: !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>> {
     %str = torch.constant.str "AssertionError: _embedding_bag: expected per_sample_weights to have one weight per index"
@@ -26982,22 +27193,32 @@ module {
     return %2 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten._pdist_forward(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _pdist_forward: expected a tensor with at least one dim"
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
     %int2 = torch.constant.int 2
-    %0 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %1 = torch.aten.le.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
-    %2 = torch.prim.If %1 -> (!torch.list<int>) {
-      %3 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %3 : !torch.list<int>
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
     } else {
-      %3 = torch.aten.sub.int %0, %int1 : !torch.int, !torch.int -> !torch.int
-      %4 = torch.aten.mul.int %0, %3 : !torch.int, !torch.int -> !torch.int
-      %5 = torch.aten.floordiv.int %4, %int2 : !torch.int, !torch.int -> !torch.int
-      %6 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %6 : !torch.list<int>
+      torch.prim.If.yield
     }
-    return %2 : !torch.list<int>
+    %2 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %3 = torch.aten.le.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.list<int>) {
+      %5 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %5 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.mul.int %2, %5 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.floordiv.int %6, %int2 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    }
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._reshape_alias(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "_reshape_alias"
@@ -29209,21 +29430,35 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.diag(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
-    %none = torch.constant.none
     %str = torch.constant.str "AssertionError: diag: supports 1D or 2D tensors"
+    %str_0 = torch.constant.str "diag"
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: diag: the square of the diagonal's offset overflows int64"
     %int1 = torch.constant.int 1
+    %int3037000499 = torch.constant.int 3037000499
     %int0 = torch.constant.int 0
     %int2 = torch.constant.int 2
     %0 = torch.prim.Uninitialized : !torch.list<int>
     %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %2 = torch.aten.eq.int %1, %int1 : !torch.int, !torch.int -> !torch.bool
     %3 = torch.prim.If %2 -> (!torch.list<int>) {
-      %4 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %5 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
-      %6 = torch.prim.max.int %arg1, %5 : !torch.int, !torch.int -> !torch.int
-      %7 = torch.aten.add.int %4, %6 : !torch.int, !torch.int -> !torch.int
-      %8 = torch.prim.ListConstruct %7, %7 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
+      %4 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+      %5 = torch.prim.max.int %arg1, %4 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.gt.int %5, %int3037000499 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %7 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+      %9 = torch.prim.max.int %arg1, %8 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.add.int %7, %9 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.prim.ListConstruct %10, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+      %12 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str_0, %11, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      %13 = torch.prim.ListConstruct %10, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %13 : !torch.list<int>
     } else {
       %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
       %5 = torch.aten.eq.int %4, %int2 : !torch.int, !torch.int -> !torch.bool
@@ -29241,8 +29476,10 @@ module {
   func.func @__torch_refine_shape_fn.aten.diag_embed(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "diag_embed"
     %int-1 = torch.constant.int -1
+    %str_0 = torch.constant.str "AssertionError: diag_embed: the diagonal's size overflows int64"
+    %int-9223372036854775807 = torch.constant.int -9223372036854775807
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: diag_embed: diagonal dimensions cannot be identical"
+    %str_1 = torch.constant.str "AssertionError: diag_embed: diagonal dimensions cannot be identical"
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -29252,38 +29489,45 @@ module {
     %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg3, %1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
     %4 = torch.aten.eq.int %2, %3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.lt.int %arg1, %int-9223372036854775807 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %5 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
-    %7 = torch.prim.max.int %arg1, %6 : !torch.int, !torch.int -> !torch.int
-    %8 = torch.aten.add.int %5, %7 : !torch.int, !torch.int -> !torch.int
-    %9 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    %10 = torch.prim.Loop %1, %true, init(%int0) {
+    %6 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+    %8 = torch.prim.max.int %arg1, %7 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.add.int %6, %8 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %11 = torch.prim.Loop %1, %true, init(%int0) {
     ^bb0(%arg4: !torch.int, %arg5: !torch.int):
-      %12 = torch.aten.eq.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
-      %13 = torch.prim.If %12 -> (!torch.bool) {
+      %13 = torch.aten.eq.int %arg4, %2 : !torch.int, !torch.int -> !torch.bool
+      %14 = torch.prim.If %13 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %15 = torch.aten.eq.int %arg4, %3 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %15 : !torch.bool
+        %16 = torch.aten.eq.int %arg4, %3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %16 : !torch.bool
       }
-      %14 = torch.prim.If %13 -> (!torch.int) {
-        %15 = torch.aten.append.t %9, %8 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %15 = torch.prim.If %14 -> (!torch.int) {
+        %16 = torch.aten.append.t %10, %9 : !torch.list<int>, !torch.int -> !torch.list<int>
         torch.prim.If.yield %arg5 : !torch.int
       } else {
-        %15 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-        %16 = torch.aten.append.t %9, %15 : !torch.list<int>, !torch.int -> !torch.list<int>
-        %17 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
-        torch.prim.If.yield %17 : !torch.int
+        %16 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+        %17 = torch.aten.append.t %10, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %18 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %18 : !torch.int
       }
-      torch.prim.Loop.condition %true, iter(%14 : !torch.int)
+      torch.prim.Loop.condition %true, iter(%15 : !torch.int)
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
-    %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
-    return %9 : !torch.list<int>
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %10, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %10 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.diagonal(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %false = torch.constant.bool false
@@ -29589,33 +29833,78 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.embedding_bag.padding_idx(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.optional<list<int>>, %arg7: !torch.bool, %arg8: !torch.optional<int>) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>> {
     %int-1 = torch.constant.int -1
+    %str = torch.constant.str "AssertionError: embedding_bag: padding_idx must be within the number of embeddings"
+    %true = torch.constant.bool true
+    %false = torch.constant.bool false
     %none = torch.constant.none
-    %0 = torch.aten.__is__ %arg8, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %1 = torch.prim.If %0 -> (!torch.int) {
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.__isnot__ %arg8, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<int>) {
+      %6 = torch.prim.unchecked_cast %arg8 : !torch.optional<int> -> !torch.int
+      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.gt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.derefine %6 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %8, %9 : !torch.bool, !torch.optional<int>
+    } else {
+      torch.prim.If.yield %false, %arg8 : !torch.bool, !torch.optional<int>
+    }
+    %2 = torch.prim.If %1#0 -> (!torch.optional<int>) {
+      %6 = torch.prim.unchecked_cast %1#1 : !torch.optional<int> -> !torch.int
+      %7 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.neg.int %7 : !torch.int -> !torch.int
+      %9 = torch.aten.lt.int %6, %8 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %12 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.ge.int %6, %12 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %13 : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %11 = torch.derefine %6 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %11 : !torch.optional<int>
+    } else {
+      torch.prim.If.yield %1#1 : !torch.optional<int>
+    }
+    %3 = torch.aten.__is__ %2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.int) {
       torch.prim.If.yield %int-1 : !torch.int
     } else {
-      %3 = torch.prim.unchecked_cast %arg8 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %3 : !torch.int
+      %6 = torch.prim.unchecked_cast %2 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %6 : !torch.int
     }
-    %2 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87_embedding_bag\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %1) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.int, !torch.bool, !torch.optional<list<int>>, !torch.bool, !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
-    return %2 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    %5 = call @"__torch_refine_helper.torch_refine.library.nn.aten\E3\80\87_embedding_bag\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %4) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.int, !torch.bool, !torch.optional<list<int>>, !torch.bool, !torch.int) -> !torch.tuple<list<int>, list<int>, list<int>, list<int>>
+    return %5 : !torch.tuple<list<int>, list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.embedding_dense_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
     %int-1 = torch.constant.int -1
+    %str = torch.constant.str "AssertionError: embedding_dense_backward: num_weights must not be negative"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: embedding_dense_backward: grad_output must have at least one dim"
+    %str_0 = torch.constant.str "AssertionError: embedding_dense_backward: grad_output must have at least one dim"
     %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.lt.int %arg2, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %3 = torch.prim.ListConstruct %arg2, %2 : (!torch.int, !torch.int) -> !torch.list<int>
-    return %3 : !torch.list<int>
+    %3 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.prim.ListConstruct %arg2, %3 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.empty.memory_format(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.optional<Device>, %arg4: !torch.optional<bool>, %arg5: !torch.optional<int>) -> !torch.list<int> {
     %int1 = torch.constant.int 1
@@ -29813,12 +30102,12 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_channel_affine(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
-    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_channel_affine_cachemask(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.int) -> !torch.tuple<list<int>, list<int>> {
     %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg4, %arg5) : (!torch.int, !torch.int) -> !torch.none
-    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
+    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_per_channel_params(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
     %2 = torch.prim.TupleConstruct %arg0, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
     return %2 : !torch.tuple<list<int>, list<int>>
   }
@@ -29828,8 +30117,9 @@ module {
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine.tensor_qparams(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.list<int> {
-    %0 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %1 = call @__torch_refine_helper.torch_refine.library.quantized._check_single_elements(%0) : (!torch.list<list<int>>) -> !torch.none
+    %0 = call @__torch_refine_helper.torch_refine.library.quantized._check_fake_quant_range(%arg3, %arg4) : (!torch.int, !torch.int) -> !torch.none
+    %1 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %2 = call @__torch_refine_helper.torch_refine.library.quantized._check_single_elements(%1) : (!torch.list<list<int>>) -> !torch.none
     return %arg0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fake_quantize_per_tensor_affine_cachemask(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.int) -> !torch.tuple<list<int>, list<int>> {
@@ -29839,11 +30129,14 @@ module {
     return %2 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.fft_fft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "fft"
+    %int4 = torch.constant.int 4
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_points(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<int>, !torch.int) -> !torch.tuple<int, int>
     %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<int, int> -> !torch.int, !torch.int
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     %4 = torch.aten._set_item.t %3, %2#0, %2#1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %3, %int4) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fft_fftn(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<str>) -> !torch.list<int> {
@@ -29851,11 +30144,14 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fft_ifft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "fft"
+    %int4 = torch.constant.int 4
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_points(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<int>, !torch.int) -> !torch.tuple<int, int>
     %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<int, int> -> !torch.int, !torch.int
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     %4 = torch.aten._set_item.t %3, %2#0, %2#1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %3, %int4) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fft_ifftn(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<str>) -> !torch.list<int> {
@@ -29863,8 +30159,10 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fft_rfft(%arg0: !torch.list<int>, %arg1: !torch.optional<int>, %arg2: !torch.int, %arg3: !torch.optional<str>) -> !torch.list<int> {
+    %str = torch.constant.str "fft"
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
     %0 = call @__torch_refine_helper.torch_refine.library.spectral._check_norm(%arg3) : (!torch.optional<str>) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.spectral._fft_points(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.optional<int>, !torch.int) -> !torch.tuple<int, int>
     %2:2 = torch.prim.TupleUnpack %1 : !torch.tuple<int, int> -> !torch.int, !torch.int
@@ -29872,6 +30170,7 @@ module {
     %4 = torch.aten.floordiv.int %2#1, %int2 : !torch.int, !torch.int -> !torch.int
     %5 = torch.aten.add.int %4, %int1 : !torch.int, !torch.int -> !torch.int
     %6 = torch.aten._set_item.t %3, %2#0, %5 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %3, %int4) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.fill.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
@@ -30445,16 +30744,42 @@ module {
     return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.gru.input(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %true = torch.constant.bool true
     %false = torch.constant.bool false
     %str = torch.constant.str "gru"
     %int4 = torch.constant.int 4
     %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
     %0 = torch.prim.If %arg3 -> (!torch.int) {
       torch.prim.If.yield %int4 : !torch.int
     } else {
       torch.prim.If.yield %int2 : !torch.int
     }
     %1 = call @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%str, %arg0, %arg1, %arg2, %0, %arg3, %arg4, %arg7, %arg8, %false) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<list<int>>, !torch.int, !torch.bool, !torch.int, !torch.bool, !torch.bool, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    torch.prim.If %arg3 -> () {
+      %2 = torch.prim.If %arg7 -> (!torch.int) {
+        torch.prim.If.yield %int2 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      torch.prim.Loop %2, %true, init() {
+      ^bb0(%arg9: !torch.int):
+        %3 = torch.aten.mul.int %arg9, %int4 : !torch.int, !torch.int -> !torch.int
+        %4 = torch.aten.add.int %3, %int2 : !torch.int, !torch.int -> !torch.int
+        %5 = torch.aten.__getitem__.t %arg2, %4 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %6 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %7 = torch.aten.mul.int %arg9, %int4 : !torch.int, !torch.int -> !torch.int
+        %8 = torch.aten.__getitem__.t %arg2, %7 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %9 = torch.aten.__getitem__.t %8, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %10 = torch.prim.ListConstruct %6, %9 : (!torch.int, !torch.int) -> !torch.list<int>
+        %11 = func.call @__torch_refine_helper.torch.jit._shape_functions.expand(%5, %10) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %1 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.gru_cell(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>, %arg5: !torch.optional<list<int>>) -> !torch.list<int> {
@@ -30680,13 +31005,14 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.instance_norm(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.list<int> {
-    %str = torch.constant.str "running_var"
-    %str_0 = torch.constant.str "running_mean"
-    %str_1 = torch.constant.str "bias"
-    %str_2 = torch.constant.str "weight"
+    %str = torch.constant.str "bias"
+    %str_0 = torch.constant.str "weight"
+    %str_1 = torch.constant.str "running_var"
+    %str_2 = torch.constant.str "running_mean"
     %str_3 = torch.constant.str "instance_norm"
-    %str_4 = torch.constant.str "AssertionError: instance_norm: expected weight, bias, running_mean and running_var of 1 dim"
-    %str_5 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
+    %str_4 = torch.constant.str "AssertionError: instance_norm: select(): index 0 out of range"
+    %str_5 = torch.constant.str "AssertionError: instance_norm: expected weight, bias, running_mean and running_var of 1 dim"
+    %str_6 = torch.constant.str "AssertionError: instance_norm: expected running_mean and running_var to be defined when use_input_stats is false"
     %false = torch.constant.bool false
     %true = torch.constant.bool true
     %none = torch.constant.none
@@ -30694,21 +31020,21 @@ module {
     %int0 = torch.constant.int 0
     %0 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
     %1:2 = torch.prim.If %0 -> (!torch.bool, !torch.optional<list<int>>) {
-      %12 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %13:2 = torch.prim.If %12 -> (!torch.bool, !torch.optional<list<int>>) {
+      %10 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %11:2 = torch.prim.If %10 -> (!torch.bool, !torch.optional<list<int>>) {
         torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
       } else {
-        %14 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %15 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-        %16 = torch.derefine %14 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
+        %12 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+        %13 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %14 = torch.derefine %12 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %13, %14 : !torch.bool, !torch.optional<list<int>>
       }
-      torch.prim.If.yield %13#0, %13#1 : !torch.bool, !torch.optional<list<int>>
+      torch.prim.If.yield %11#0, %11#1 : !torch.bool, !torch.optional<list<int>>
     } else {
       torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<list<int>>
     }
     torch.prim.If %1#0 -> () {
-      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_6, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -30717,18 +31043,18 @@ module {
     %3 = torch.aten.len.t %2 : !torch.list<optional<list<int>>> -> !torch.int
     torch.prim.Loop %3, %true, init() {
     ^bb0(%arg9: !torch.int):
-      %12 = torch.aten.__getitem__.t %2, %arg9 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
-      %13 = torch.aten.__isnot__ %12, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %14 = torch.prim.If %13 -> (!torch.bool) {
-        %15 = torch.prim.unchecked_cast %12 : !torch.optional<list<int>> -> !torch.list<int>
-        %16 = torch.aten.len.t %15 : !torch.list<int> -> !torch.int
-        %17 = torch.aten.gt.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %17 : !torch.bool
+      %10 = torch.aten.__getitem__.t %2, %arg9 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
+      %11 = torch.aten.__isnot__ %10, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %12 = torch.prim.If %11 -> (!torch.bool) {
+        %13 = torch.prim.unchecked_cast %10 : !torch.optional<list<int>> -> !torch.list<int>
+        %14 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+        %15 = torch.aten.gt.int %14, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %15 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %14 -> () {
-        torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.If %12 -> () {
+        torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -30738,17 +31064,56 @@ module {
     %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %5 = torch.aten.gt.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
     %6 = torch.prim.If %5 -> (!torch.int) {
-      %12 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %12 : !torch.int
+      %10 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %10 : !torch.int
     } else {
       torch.prim.If.yield %int0 : !torch.int
     }
-    %7 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %arg1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg2, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %9 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %1#1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %10 = call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg4, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
-    %11 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    return %11 : !torch.list<int>
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+    %8 = torch.aten.eq.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.list<int>) {
+      %10 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.list<optional<list<int>>>
+      %11 = torch.aten.len.t %10 : !torch.list<optional<list<int>>> -> !torch.int
+      torch.prim.Loop %11, %true, init() {
+      ^bb0(%arg9: !torch.int):
+        %13 = torch.aten.__getitem__.t %10, %arg9 : !torch.list<optional<list<int>>>, !torch.int -> !torch.optional<list<int>>
+        %14 = torch.aten.__isnot__ %13, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %15 = torch.prim.If %14 -> (!torch.bool) {
+          %16 = torch.prim.unchecked_cast %13 : !torch.optional<list<int>> -> !torch.list<int>
+          %17 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+          %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%16) : (!torch.list<int>) -> !torch.int
+          %19 = torch.aten.mul.int %17, %18 : !torch.int, !torch.int -> !torch.int
+          %20 = torch.aten.eq.int %19, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %20 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If %15 -> () {
+          torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If %arg5 -> () {
+        %13 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %1#1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+        %14 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg4, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %12 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %12 : !torch.list<int>
+    } else {
+      %10 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_0, %arg1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %11 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str, %arg2, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %12 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_2, %1#1, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %13 = func.call @__torch_refine_helper.torch_refine.library.nn._check_num_features(%str_3, %str_1, %arg4, %6) : (!torch.str, !torch.str, !torch.optional<list<int>>, !torch.int) -> !torch.none
+      %14 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %14 : !torch.list<int>
+    }
+    return %9 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.int_repr(%arg0: !torch.list<int>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
@@ -32027,9 +32392,11 @@ module {
     return %0 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.native_layer_norm_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<list<int>>, %arg7: !torch.list<bool>) -> !torch.tuple<list<int>, list<int>, list<int>> {
+    %true = torch.constant.bool true
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: native_layer_norm_backward: grad_out's shape differs from input's"
     %str_0 = torch.constant.str "native_layer_norm_backward"
+    %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%str_0, %arg1, %arg2, %arg5, %arg6) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>>
     %1 = torch.aten.ne.int_list %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
     torch.prim.If %1 -> () {
@@ -32038,27 +32405,44 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.list<int>) {
-      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
-    } else {
-      %8 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
-      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %9 : !torch.list<int>
-    }
-    %4 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %2 = torch.prim.ListConstruct %arg3, %arg4 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+    %3 = torch.aten.len.t %2 : !torch.list<list<int>> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg8: !torch.int):
+      %10 = torch.aten.__getitem__.t %2, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
+      %12 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.sub.int %12, %13 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop %14, %true, init() {
+      ^bb0(%arg9: !torch.int):
+        %16 = torch.aten.append.t %11, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %11) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %4 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
     %5 = torch.prim.If %4 -> (!torch.list<int>) {
-      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
+      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %10 : !torch.list<int>
     } else {
-      %8 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
-      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %9 : !torch.list<int>
+      %10 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %11 : !torch.list<int>
     }
-    %6 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %7 = torch.prim.TupleConstruct %6, %3, %5 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %7 : !torch.tuple<list<int>, list<int>, list<int>>
+    %6 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %10 : !torch.list<int>
+    } else {
+      %10 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %11 : !torch.list<int>
+    }
+    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %9 = torch.prim.TupleConstruct %8, %5, %7 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %9 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.ne.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -33163,19 +33547,23 @@ module {
     %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     torch.prim.Loop %8, %true, init() {
     ^bb0(%arg2: !torch.int):
-      %9 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
-      %10 = torch.prim.If %9 -> (!torch.int) {
+      %10 = torch.aten.lt.int %arg2, %6 : !torch.int, !torch.int -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.int) {
         torch.prim.If.yield %int1 : !torch.int
       } else {
-        %14 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
-        %15 = torch.aten.__getitem__.t %arg0, %14 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %15 : !torch.int
+        %18 = torch.aten.sub.int %arg2, %6 : !torch.int, !torch.int -> !torch.int
+        %19 = torch.aten.__getitem__.t %arg0, %18 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %19 : !torch.int
       }
-      %11 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.aten.mul.int %10, %11 : !torch.int, !torch.int -> !torch.int
-      %13 = torch.aten.append.t %7, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.prim.ListConstruct %11, %12 : (!torch.int, !torch.int) -> !torch.list<int>
+      %14 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %13, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      %15 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.mul.int %11, %15 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.append.t %7, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
+    %9 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %7, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.repeat_interleave.Tensor(%arg0: !torch.list<int>, %arg1: !torch.optional<int>) -> !torch.list<int> {
@@ -34657,10 +35045,9 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.tril_indices(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "tril_indices"
-    %int2 = torch.constant.int 2
     %0 = call @__torch_refine_helper.torch_refine.library.creation._check_triangle(%str, %arg0, %arg1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     %1 = call @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0, %arg1, %arg2) : (!torch.int, !torch.int, !torch.int) -> !torch.int
-    %2 = torch.prim.ListConstruct %int2, %1 : (!torch.int, !torch.int) -> !torch.list<int>
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._triangle_sizes(%str, %1, %arg3) : (!torch.str, !torch.int, !torch.optional<int>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.triu(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
@@ -34686,14 +35073,13 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.triu_indices(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
     %str = torch.constant.str "triu_indices"
-    %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.creation._check_triangle(%str, %arg0, %arg1) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     %1 = torch.aten.mul.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.int
     %2 = torch.aten.sub.int %arg2, %int1 : !torch.int, !torch.int -> !torch.int
     %3 = call @__torch_refine_helper.torch_refine.library.creation._tril_count(%arg0, %arg1, %2) : (!torch.int, !torch.int, !torch.int) -> !torch.int
     %4 = torch.aten.sub.int %1, %3 : !torch.int, !torch.int -> !torch.int
-    %5 = torch.prim.ListConstruct %int2, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library.creation._triangle_sizes(%str, %4, %arg3) : (!torch.str, !torch.int, !torch.optional<int>) -> !torch.list<int>
     return %5 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.true_divide.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
