@@ -116,14 +116,15 @@ def export_and_import(
     torch_ir = OutputType.RAW if output == OutputType.RAW else OutputType.TORCH
     module = import_program(program, torch_ir, **fx_options)
     names = tuple(program.graph_signature.user_inputs)
+    if runtime_asserts and not fx_options.get("experimental_support_mutation", False):
+        # before refinement, which relies on them as facts (passes/guards.py)
+        _assert_input_checks(module, graph_prepass.input_checks(program), fx_options.get("func_name", "main"))
     if refine:
         refined = _refine(module, extra_library, runtime_asserts, max_iterations)
     else:
         with module.context:
             refined = Refined(module, _count(module.operation))
     refined.input_names = names
-    if runtime_asserts and not fx_options.get("experimental_support_mutation", False):
-        _assert_input_checks(module, graph_prepass.input_checks(program), fx_options.get("func_name", "main"))
     if output not in (OutputType.RAW, OutputType.TORCH):
         erase_symbolic_shape_ops(module.operation)
         backend_options = BackendLoweringOptions(

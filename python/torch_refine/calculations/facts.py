@@ -18,7 +18,9 @@ names the same expression of each function's own arguments.
 
 **Asserted conditions.** A guard asserted at a function's entry block holds for every op
 after it (`asserted`, `assume`): a later op needing the same condition does not assert it
-again, and an evaluation reading it takes it as decided.
+again, and an evaluation reading it takes it as decided. An equality solved for a symbol
+replaces it (`add_equality`); a comparison of one symbol with a constant narrows its range
+(`add_range`: `%arg0[1] <= 512` decides `%arg0[1] <= 1024` and `%arg0[1] >= 600`).
 
 The store is process-wide; `forget_asserted` starts a pass run's conditions afresh (the
 symbols stay: memo entries may name them).
@@ -74,6 +76,29 @@ def entry_guard_id(key: tuple, holds: bool) -> int:
 
 def entry_guard(identifier: int) -> tuple[tuple, bool]:
     return _ENTRY_GUARDS[identifier]
+
+
+# function key -> the entry guard asserted last: the next goes after it. Kept only
+# within `remembering_entry_guards` (one refinement of the module, which erases no
+# entry guard), so no handle outlives its op.
+_LAST_ENTRY_GUARDS: dict[int, ir.Operation] = {}
+
+
+@contextlib.contextmanager
+def remembering_entry_guards():
+    _LAST_ENTRY_GUARDS.clear()
+    try:
+        yield
+    finally:
+        _LAST_ENTRY_GUARDS.clear()
+
+
+def last_entry_guard(function_key: int) -> ir.Operation | None:
+    return _LAST_ENTRY_GUARDS.get(function_key)
+
+
+def set_last_entry_guard(function_key: int, assertion: ir.Operation) -> None:
+    _LAST_ENTRY_GUARDS[function_key] = assertion
 
 
 def mark_guard(check, op) -> None:
@@ -185,6 +210,97 @@ def replacement_signature(function_key: int | None, mentioned: str) -> tuple:
                         key=lambda item: item[0]))
 
 
+# function key -> symbol -> (least, greatest or None): what asserted comparisons of one
+# symbol with a constant say of it.
+_RANGES: dict[int, dict[Symbol, tuple[int, int | None]]] = {}
+_range_updates = 0
+# A comparison `c*s + k OP 0` as bounds on `c*s + k`: op -> (its negation, least, greatest).
+_BOUNDS = {
+    "torch.aten.ge.int": ("torch.aten.lt.int", 0, None),
+    "torch.aten.gt.int": ("torch.aten.le.int", 1, None),
+    "torch.aten.le.int": ("torch.aten.gt.int", None, 0),
+    "torch.aten.lt.int": ("torch.aten.ge.int", None, -1),
+    "torch.aten.eq.int": ("torch.aten.ne.int", 0, 0),
+}
+
+
+def has_ranges() -> bool:
+    return bool(_RANGES)
+
+
+def fact_count() -> int:
+    """Grows with each replacement or range the store gains: what an op refined before
+    may now refine further with."""
+    return replacement_count() + _range_updates
+
+
+def range_count() -> int:
+    """How many asserted ranges there are (grows, or narrows one, with each `add_range`)."""
+    return _range_updates
+
+
+def asserted_range(function_key: int, symbol: Symbol) -> tuple[int, int | None] | None:
+    """The range asserted comparisons give `symbol` in the function, or None."""
+    return _RANGES.get(function_key, {}).get(symbol)
+
+
+def range_items(function_key: int | None) -> tuple:
+    """The function's asserted ranges as data (part of memo keys, with the ranges its
+    binds state)."""
+    return tuple(sorted(_RANGES.get(function_key, {}).items()))
+
+
+def add_range(function_key: int, key: tuple, holds: bool) -> bool:
+    """Rely on a condition (a calculation's key) that compares one size symbol with a
+    constant from now on; False, with nothing recorded, for any other condition."""
+    bounds = _symbol_bounds(function_key, key, holds)
+    if bounds is None:
+        return False
+    _narrow(function_key, *bounds)
+    return True
+
+
+def _narrow(function_key: int, symbol: Symbol, low: int, high: int | None) -> None:
+    global _range_updates
+    known = _RANGES.setdefault(function_key, {})
+    old_low, old_high = known.get(symbol, (0, None))
+    narrowed = (max(low, old_low), high if old_high is None else old_high if high is None else min(high, old_high))
+    if known.get(symbol) != narrowed:
+        known[symbol] = narrowed
+        _range_updates += 1
+
+
+def defines_range(function_key: int, key: tuple, holds: bool) -> bool:
+    """Whether `add_range` records something for the condition."""
+    return _symbol_bounds(function_key, key, holds) is not None
+
+
+def _symbol_bounds(function_key: int, key: tuple, holds: bool) -> tuple[Symbol, int, int | None] | None:
+    """(symbol, least, greatest or None) a condition comparing `c*symbol + k` with 0 says,
+    or None."""
+    if len(key) != 3 or not all(isinstance(operand, Polynomial) for operand in key[1:]):
+        return None
+    name = key[0]
+    if not holds:
+        name = next((n for n, (negation, _, _) in _BOUNDS.items() if negation == name), None)
+    if name not in _BOUNDS:
+        return None
+    difference = (key[1] - key[2]).substitute(_REPLACEMENTS.get(function_key, {}))
+    linear = [(m, c) for m, c in difference.terms.items() if m]
+    if len(linear) != 1 or len(linear[0][0]) != 1:
+        return None
+    ((symbol,), coefficient), offset = linear[0], difference.terms.get((), 0)
+    _, least, greatest = _BOUNDS[name]
+    # least <= coefficient*symbol + offset <= greatest, solved for the symbol
+    bounds = [None if b is None else b - offset for b in (least, greatest)]
+    if coefficient < 0:
+        bounds = [None if b is None else -b for b in reversed(bounds)]
+        coefficient = -coefficient
+    low = 0 if bounds[0] is None else max(0, -(-bounds[0] // coefficient))
+    high = None if bounds[1] is None else bounds[1] // coefficient
+    return symbol, low, high
+
+
 def substitute(function_key: int | None, polynomial: Polynomial) -> Polynomial:
     return polynomial.substitute(_REPLACEMENTS.get(function_key, {}))
 
@@ -208,8 +324,16 @@ def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symb
 
 
 def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
-    """Rely on `lhs == rhs` (asserted at the function's entry) from now on."""
-    extend(_REPLACEMENTS.setdefault(function_key, {}), lhs, rhs)
+    """Rely on `lhs == rhs` (asserted at the function's entry) from now on; a replaced
+    symbol's range goes to the symbol that replaces it."""
+    known = _REPLACEMENTS.setdefault(function_key, {})
+    extend(known, lhs, rhs)
+    ranged = _RANGES.get(function_key, {})
+    for symbol in [s for s in ranged if s in known]:
+        low, high = ranged.pop(symbol)
+        replacement = list(known[symbol].terms.items())
+        if len(replacement) == 1 and len(replacement[0][0]) == 1 and replacement[0][1] == 1:
+            _narrow(function_key, replacement[0][0][0], low, high)
 
 
 def extend(known: dict[Symbol, Polynomial], lhs: Polynomial, rhs: Polynomial) -> None:
@@ -247,4 +371,5 @@ def forget_asserted() -> None:
     _guards_marked = False
     _ASSERTED.clear()
     _REPLACEMENTS.clear()
+    _RANGES.clear()  # `_range_updates` goes on: signatures cached under a count stay apart
     _ENTRY_GUARDS.clear()

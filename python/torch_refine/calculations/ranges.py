@@ -21,6 +21,7 @@ from torch_mlir import ir
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import bound_expression, function_argument
 from torch_refine.ir import types
+from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
 
 Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
@@ -38,6 +39,19 @@ def enclosing_function(op):
 
 
 def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
+    """A symbol's range as the program states it (`_stated_range`), narrowed by the
+    comparisons asserted at the function's entry (`facts.add_range`)."""
+    least, greatest = _stated_range(entry_block, symbol)
+    if not facts.has_ranges():
+        return least, greatest
+    asserted = facts.asserted_range(op_key(entry_block.owner), symbol)
+    if asserted is None:
+        return least, greatest
+    low, high = asserted
+    return max(least, low), high if greatest is None else greatest if high is None else min(greatest, high)
+
+
+def _stated_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     """The range of an argument dim over its divisor (polynomial.Symbol): its bind's
     expression over `torch.symbolic_int`s (a symbol, or sums and products of symbols and
     constants, as `s0 * 8` for an image size exported as a multiple of 8) divided."""
@@ -126,11 +140,12 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
 
 
 def range_signature(function) -> tuple:
-    """Every argument dim's range that is not a plain size's, in argument order."""
+    """Every argument dim's range that is not a plain size's, in argument order, and the
+    ranges asserted comparisons give (`facts.range_items`)."""
     if function is None:
         return ()
     entry = function.regions[0].blocks[0]
-    found = []
+    found: list = [facts.range_items(op_key(function))] if facts.has_ranges() else []
     for argument in entry.arguments:
         for use in argument.uses:
             if use.owner.name == "torch.bind_symbolic_shape" and use.operand_number == 0:

@@ -36,7 +36,7 @@ from torch_refine.calculations.kind import SHAPE, CalculationKind, is_overflow_c
 from torch_refine.calculations.ranges import enclosing_function, polynomial_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, op_key
-from torch_refine.ir.polynomial import Polynomial, parse_polynomial
+from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.library.plans import IF, LOOP, function_plan
 from torch_refine.library.promotion import promote_dtypes
@@ -401,13 +401,32 @@ def prune_implied_guards(module) -> None:
     once `b` is `a` and `a != 0` is asserted). The equalities themselves stay."""
     kept = set()
     for function_key, entry, assertion, key, holds in guards.entry_guards(module):
-        if guards.defines_replacement(key, holds):
-            continue
+        if guards.defines_replacement(key, holds) or facts.defines_range(function_key, key, holds):
+            continue  # what the store relies on; its own range would decide it
         key = _substituted(key, facts.replacements(function_key))
         if (function_key, key, holds) in kept or decide_by_cases(key, entry) is holds:
             assertion.erase()
         else:
             kept.add((function_key, key, holds))
+
+
+_BOUND_OF_CLAMP = {"torch.aten.ge.int": "torch.aten.le.int", "torch.aten.le.int": "torch.aten.ge.int"}
+
+
+def _clamp_bound(size: Polynomial, clamped: Polynomial) -> _Condition | None:
+    """`size == clamped` where `clamped` is `t if size >= t else size` (a size clamped to
+    a bound: the end of a slice of a position table) is `size <= t` (`size >= t` for a
+    clamp from below): a range the fact store keeps, which decides every later clamp."""
+    terms = list(clamped.terms.items())
+    if len(terms) != 1 or len(terms[0][0]) != 1 or terms[0][1] != 1 or not is_computed(terms[0][0][0]):
+        return None
+    definition = facts.definition(terms[0][0][0])
+    if definition is None or definition[0] != facts.SELECT:
+        return None
+    _, condition, then, otherwise = definition
+    if otherwise != size or condition[0] not in _BOUND_OF_CLAMP or tuple(condition[1:]) != (size, then):
+        return None
+    return _Condition(_BOUND_OF_CLAMP[condition[0]], size, then)
 
 
 def _nonzero_parts(divisor: Polynomial) -> list[Polynomial]:
@@ -808,7 +827,20 @@ class Evaluator:
             return self._both_branches(condition, then, otherwise, environment)
         chosen = self._run(then, environment, [])
         others = self._run(otherwise, environment, [])
+        condition = self._equality_at_bound(condition)
         return [_choose(condition, a, b) for a, b in zip(chosen, others, strict=True)]
+
+    def _equality_at_bound(self, condition: _Condition) -> _Condition:
+        """`a >= b` where the ranges say `a <= b` holds only at `a == b` (and `a <= b`
+        where `a >= b`): as that equality, `_choose` sees that `b if a >= b else a`, the
+        clamp of a size `a` to an asserted bound `b`, is `a`."""
+        if condition.op not in ("torch.aten.ge.int", "torch.aten.le.int"):
+            return condition
+        a, b = condition.operands
+        least, greatest = polynomial_range(a - b, self._entry)
+        if (greatest if condition.op == "torch.aten.ge.int" else least) != 0:
+            return condition
+        return _Condition("torch.aten.eq.int", a, b)
 
     def _both_branches(self, condition: _Condition, then: _Block, otherwise: _Block, environment: list) -> list:
         """An If whose branches check (or call, or mutate lists): each branch runs on a copy
@@ -854,7 +886,10 @@ class Evaluator:
             return Guard(condition, not raises_on, message)
         a, b = pair
         facts.extend(_replacements, a, b)
-        return Guard(_Condition("torch.aten.eq.int", a, b), True, message)
+        bound = _clamp_bound(a, b)
+        if bound is None:
+            bound = _clamp_bound(b, a)
+        return Guard(_Condition("torch.aten.eq.int", a, b) if bound is None else bound, True, message)
 
     def _may_exceed_one(self, size: Polynomial) -> bool:
         """Whether `size` can be 2 or more: torch.export's rule is for sizes that are (its

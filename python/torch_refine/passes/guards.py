@@ -52,7 +52,7 @@ def assert_guards(op, guards: list) -> bool:
     for guard, key, hoisted in plans:
         if facts.asserted(function_key, key) == guard.holds:
             continue  # asserted at the entry, before every op that needs it
-        point = _after_entry_guards(entry) if hoisted else ir.InsertionPoint(op)
+        point = _after_entry_guards(entry, function_key) if hoisted else ir.InsertionPoint(op)
         with point, op.location:
             sizes = entry_sizes if hoisted else local_sizes
             condition = sizes.condition(key)
@@ -66,10 +66,46 @@ def assert_guards(op, guards: list) -> bool:
             continue
         assertion.attributes[ENTRY_GUARD] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
                                                                 facts.entry_guard_id(key, guard.holds))
-        facts.assume(function_key, key, guard.holds)
-        if defines_replacement(key, guard.holds):
-            facts.add_equality(function_key, key[1], key[2])
+        facts.set_last_entry_guard(function_key, assertion)
+        _rely_on(function_key, key, guard.holds)
     return True
+
+
+def adopt_entry_asserts(module: ir.Operation) -> None:
+    """The asserts a function's entry block starts with (the input checks of
+    `torch_refine.import_program`, a front end's, a user's) that compare sizes of its
+    arguments are facts from the start, as if refinement had asserted them: equalities
+    replace symbols, comparisons with a constant narrow ranges. Only asserts before the
+    first op that makes a tensor or holds a region: an op before an assert runs whether
+    or not the assert would fail."""
+    for function in (op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"):
+        function_key = op_key(function)
+        for op in function.regions[0].blocks[0].operations:
+            operation = op.operation
+            if len(operation.regions) or any(types.is_tensor_type_text(str(r.type)) for r in operation.results):
+                break
+            if operation.name == "torch.runtime.assert" and (key := _comparison_key(operation.operands[0])):
+                _rely_on(function_key, key, True)
+
+
+def _comparison_key(condition: ir.Value) -> tuple | None:
+    """A condition key (the evaluator's) of an int comparison of sizes, or None."""
+    producer = condition.owner if isinstance(condition, ir.OpResult) else None
+    if producer is None or producer.name not in _INT_COMPARISONS:
+        return None
+    operands = [express(operand) for operand in producer.operands]
+    return None if None in operands else (producer.name, *operands)
+
+
+_INT_COMPARISONS = frozenset(f"torch.aten.{c}.int" for c in ("eq", "ne", "lt", "le", "gt", "ge"))
+
+
+def _rely_on(function_key: int, key: tuple, holds: bool) -> None:
+    """Record a condition asserted at the function's entry in the fact store."""
+    facts.assume(function_key, key, holds)
+    if defines_replacement(key, holds):
+        facts.add_equality(function_key, key[1], key[2])
+    facts.add_range(function_key, key, holds)
 
 
 def defines_replacement(key: tuple, holds: bool) -> bool:
@@ -91,10 +127,23 @@ def entry_guards(module: ir.Operation) -> list:
     return found
 
 
-def _after_entry_guards(entry: ir.Block) -> ir.InsertionPoint:
-    operations = list(entry.operations)
-    last = max((i for i, op in enumerate(operations) if ENTRY_GUARD in op.attributes), default=-1)
-    return ir.InsertionPoint(operations[last + 1])
+def _after_entry_guards(entry: ir.Block, function_key: int) -> ir.InsertionPoint:
+    """After the last entry guard: the one this run asserted last, or, the first time,
+    the last marked one before the entry block's first tensor op (the first went to the
+    block's start, each next one after the last)."""
+    last = facts.last_entry_guard(function_key)
+    if last is not None:
+        return ir.InsertionPoint.after(last)
+    first = following = None  # the block's first op; the op after the last guard seen
+    after_guard = False
+    for op in entry.operations:
+        operation = op.operation
+        first = op if first is None else first
+        following = op if after_guard else following
+        after_guard = ENTRY_GUARD in operation.attributes
+        if any(types.is_tensor_type_text(str(r.type)) for r in operation.results):
+            break
+    return ir.InsertionPoint(following if following is not None else first)
 
 
 def carried_sizes(op) -> dict:

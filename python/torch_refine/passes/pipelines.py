@@ -39,6 +39,7 @@ from torch_refine.passes.base import ModulePass, option
 from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
+from torch_refine.passes.guards import adopt_entry_asserts
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
@@ -67,6 +68,8 @@ class ShapePipeline(ModulePass):
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
+        with module.context:
+            adopt_entry_asserts(module)
         library = load_library(module, self.extra_library)
         with facts.broadcasting(self.broadcast_equal):
             refine(module, SHAPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
@@ -108,6 +111,7 @@ class RefinePipeline(ModulePass):
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
         with module.context:
+            adopt_entry_asserts(module)
             type_bool_conditions(module)
             fold_tensor_reads(module)  # sizes read off literals are constants for every calculation
         with facts.marking_guards(), facts.broadcasting(self.broadcast_equal):
@@ -127,12 +131,12 @@ class RefinePipeline(ModulePass):
             round_name = f"round {round_index + 1}"
             with instrumentation.stage(round_name):
                 for kind in (SHAPE, DTYPE):
-                    replaced = facts.replacement_count()
-                    deferred += refine(module, kind, library, self.runtime_asserts, memos[kind.name],
-                                       self.explain, self.evaluate, LoopRounds(round_index == 0))
+                    run = refine(module, kind, library, self.runtime_asserts, memos[kind.name],
+                                 self.explain, self.evaluate, LoopRounds(round_index == 0))
+                    deferred += run.deferred
                     if kind is SHAPE:
                         refine_under_new_facts(module, library, self.runtime_asserts, memos[kind.name],
-                                               self.explain, self.evaluate, replaced)
+                                               self.explain, self.evaluate, run)
                     instrumentation.after_stage(f"{round_name}/{kind.name}", module)
                 with module.context, instrumentation.stage("propagate"):
                     propagate.run(module)
@@ -185,15 +189,26 @@ def erase_checks_of(module, guard_ids: set) -> None:
 
 
 def refine_under_new_facts(module, library: Library, runtime_asserts: bool, memo: dict,
-                           explain: bool, evaluate: bool, replaced: int) -> None:
-    """Shapes again while equalities asserted during the last refinement replace symbols:
-    an op before the op whose check asserted `%arg1[0] == %arg0[0]` was refined without
-    it (a view of a dim read off the other input), and its dynamic dims may now be
-    known."""
-    while facts.replacement_count() != replaced:
-        replaced = facts.replacement_count()
-        refine(module, SHAPE, library, runtime_asserts, memo, explain, evaluate,
-               LoopRounds(False), revisit_dynamic=True)
+                           explain: bool, evaluate: bool, last_run: RefineRun) -> None:
+    """Shapes again while facts asserted during the last refinement replace symbols or
+    narrow ranges: an op before the op whose check asserted `%arg1[0] == %arg0[0]` was
+    refined without it (a view of a dim read off the other input), and its dynamic dims
+    may now be known. The ops refined after the last new fact saw every fact and are not
+    visited again (in a 24-layer model, all but the first few)."""
+    while last_run.added_facts:
+        last_run = refine(module, SHAPE, library, runtime_asserts, memo, explain, evaluate,
+                          LoopRounds(False), revisit_dynamic=True, settled=last_run.settled)
+
+
+@dataclass
+class RefineRun:
+    """What one `refine` did: how many ops it deferred (`LoopRounds`), whether checks it
+    asserted added facts (`facts.fact_count`: replacements, ranges), and the ops
+    (`op_key`) it refined after the last of them, under every fact."""
+
+    deferred: int = 0
+    added_facts: bool = False
+    settled: set = field(default_factory=set)
 
 
 @dataclass
@@ -230,7 +245,8 @@ def refine(
     evaluate_constants: bool = True,
     rounds: LoopRounds | None = None,
     revisit_dynamic: bool = False,
-) -> int:
+    settled: set = frozenset(),
+) -> RefineRun:
     """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
     a time in program order.
 
@@ -246,11 +262,10 @@ def refine(
 
     With timing on (`instrumentation`), reify, inline, simplify and drop are timed as
     stages of `kind`; with it off they are the plain functions. `rounds` decides per op
-    whether its checks are kept (`LoopRounds`); returns how many ops it deferred.
-    `revisit_dynamic` also takes ops already refined with a dynamic dim (see
-    `refine_under_new_facts`).
+    whether its checks are kept (`LoopRounds`). `revisit_dynamic` also takes ops already
+    refined with a dynamic dim, except those in `settled` (see `refine_under_new_facts`).
     """
-    with module.context, instrumentation.stage(kind.name):
+    with module.context, instrumentation.stage(kind.name), facts.remembering_entry_guards():
         cloner = LibraryCloner(module, library)
         simplifier = Simplifier(
             kind,
@@ -271,15 +286,19 @@ def refine(
             inline_in(calculate, cloner.functions)
 
         views: dict[str, tuple] = {}
-        wrapped = deferred = 0
+        wrapped = 0
+        run = RefineRun()
         obsolete: set = set()  # guard ids of ops refined again
-        for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic):
+        known_facts = facts.fact_count()
+
+        def refine_one(op, unpack, symbol) -> None:
+            nonlocal wrapped
             only_checks = checks_only(op, unpack)  # no result to type: no evaluator, no facts
             described = [] if only_checks else list((op if unpack is None else unpack).operation.results)
             if symbol not in views:
                 views[symbol] = cloner.parameter_views(symbol)
             keep = runtime_asserts and (rounds is None or rounds.keeps_checks(op, kind))
-            deferred += runtime_asserts and not keep and kind.deferred_checks in op.operation.attributes
+            run.deferred += runtime_asserts and not keep and kind.deferred_checks in op.operation.attributes
             use_evaluator = evaluate_op is not None and not only_checks
             evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if use_evaluator else None
             if revisit_dynamic:
@@ -288,17 +307,29 @@ def refine(
                     obsolete.add(old_guards)
                 elif old_guards is not None:
                     op.operation.attributes[facts.GUARD_ID] = old_guards
-                continue  # the evaluator or nothing: the op's calculation ran before
+                return  # the evaluator or nothing: the op's calculation ran before
             if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
-                continue
+                return
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
             wrapped += 1
             if simplify(calculate, prepare=inline, views=views[symbol]):
                 drop_calculation(calculate, keep)
+
+        for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic):
+            key = op_key(op)
+            if key in settled:
+                continue
+            refine_one(op, unpack, symbol)
+            if facts.fact_count() == known_facts:
+                run.settled.add(key)
+                continue
+            known_facts = facts.fact_count()
+            run.added_facts = True
+            run.settled.clear()
         simplifier.finish()
         erase_checks_of(module, obsolete - {None})
         _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
-    return deferred
+    return run
 
 
 def _count_guards(module) -> int:

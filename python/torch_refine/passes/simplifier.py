@@ -105,7 +105,7 @@ class Simplifier:
         # none mutates them scans every use: once per driver, not once per op. Calculations cannot change them
         # (reify passes literals in as copies), and an op using one keeps it alive.
         self._operand_facts: dict[tuple[int, int], tuple | None] = {}
-        self._range_signatures: dict[int, tuple] = {}  # function op key -> its ranges
+        self._range_signatures: dict[tuple, tuple] = {}  # (function op key, range count) -> its ranges
         self._types = types.TypeCache()
         self._merged: dict[tuple, ir.Type | None] = {}  # (fact, stated type) -> `_merge`
         pattern_set = rewrite.RewritePatternSet()
@@ -267,10 +267,11 @@ class Simplifier:
         calculations/facts.py)."""
         function = ranges.enclosing_function(place)
         function_key = op_key(function) if function is not None else None
-        if function is not None and function_key not in self._range_signatures:
-            self._range_signatures[function_key] = ranges.range_signature(function)
+        signature_key = (function_key, facts.range_count())  # asserted ranges narrow as it runs
+        if function is not None and signature_key not in self._range_signatures:
+            self._range_signatures[signature_key] = ranges.range_signature(function)
         key = memo_key(op, result_count, self._operand_fact, views,
-                       self._range_signatures.get(function_key, ()), self._types.text)
+                       self._range_signatures.get(signature_key, ()), self._types.text)
         if key is None or not facts.replacements(function_key):
             return key
         return (*key, facts.replacement_signature(function_key, str(key)))

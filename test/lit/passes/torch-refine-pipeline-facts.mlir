@@ -103,3 +103,61 @@ func.func @bind_takes_the_refined_value(%arg0: !torch.vtensor<[?,8],f32>) -> !to
   torch.bind_symbolic_shape %0, [%s0], affine_map<()[s0] -> (s0, 8)> : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// The asserts a function starts with are facts from the start (the input checks
+// `torch_refine.import_program` writes from an ExportedProgram, or a front end's): the
+// range `%arg0[1] <= 512` decides the end of the position table's slice, `min(s, 512)`,
+// to be `s`, so the sum broadcasts without a guard and no new assert is written.
+// CHECK-LABEL: func.func @entry_assert_is_a_range(
+// CHECK:         torch.runtime.assert %{{.*}}, "input x dim 1 must be at most 512"
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>
+// CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,?,8],f32>
+// CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,?,2,4],f32>
+func.func @entry_assert_is_a_range(%x: !torch.vtensor<[?,?,8],f32>, %pos: !torch.vtensor<[512,8],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %int512 = torch.constant.int 512
+  %s = torch.aten.size.int %x, %int1 : !torch.vtensor<[?,?,8],f32>, !torch.int -> !torch.int
+  %le = torch.aten.le.int %s, %int512 : !torch.int, !torch.int -> !torch.bool
+  torch.runtime.assert %le, "input x dim 1 must be at most 512"
+  %table = torch.aten.slice.Tensor %pos, %int0, %int0, %s, %int1 : !torch.vtensor<[512,8],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %sum = torch.aten.add.Tensor %x, %table, %int1 : !torch.vtensor<[?,?,8],f32>, !torch.vtensor, !torch.int -> !torch.vtensor
+  %b = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,?,8],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %b, %s, %int2, %int4 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %view = torch.aten.view %sum, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %view : !torch.vtensor
+}
+
+// -----
+
+// An assert after an op that makes a tensor is no fact for the ops before it (they run
+// whether or not it would fail): the slice's end stays `min(s, 512)`, and the sum
+// broadcasting it against `s` needs its own guard. `s == min(s, 512)` is asserted as the
+// range it is, `s <= 512`, at the entry: a second layer's clamp asserts nothing.
+// CHECK-LABEL: func.func @late_assert_is_no_fact(
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires %arg0[1] <= 512)"
+// CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>
+// CHECK:         torch.runtime.assert %{{.*}}, "a late check"
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,?,8],f32>
+// CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>
+// CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,?,8],f32>
+func.func @late_assert_is_no_fact(%x: !torch.vtensor<[?,?,8],f32>, %pos: !torch.vtensor<[512,8],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int512 = torch.constant.int 512
+  %s = torch.aten.size.int %x, %int1 : !torch.vtensor<[?,?,8],f32>, !torch.int -> !torch.int
+  %table = torch.aten.slice.Tensor %pos, %int0, %int0, %s, %int1 : !torch.vtensor<[512,8],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %le = torch.aten.le.int %s, %int512 : !torch.int, !torch.int -> !torch.bool
+  torch.runtime.assert %le, "a late check"
+  %sum = torch.aten.add.Tensor %x, %table, %int1 : !torch.vtensor<[?,?,8],f32>, !torch.vtensor, !torch.int -> !torch.vtensor
+  %s2 = torch.aten.size.int %sum, %int1 : !torch.vtensor, !torch.int -> !torch.int
+  %table2 = torch.aten.slice.Tensor %pos, %int0, %int0, %s2, %int1 : !torch.vtensor<[512,8],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %sum2 = torch.aten.add.Tensor %sum, %table2, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %sum2 : !torch.vtensor
+}
