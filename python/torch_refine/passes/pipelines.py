@@ -32,6 +32,7 @@ from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.purity import erase_if_dead, is_unused
 from torch_refine.calculations.symbols import user_functions
+from torch_refine.ir import types
 from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
@@ -313,7 +314,7 @@ def refine(
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
             wrapped += 1
             if simplify(calculate, prepare=inline, views=views[symbol]):
-                drop_calculation(calculate, keep)
+                drop_calculation(calculate, keep and (only_checks or _claims(list(calculate.results), kind)))
 
         for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic):
             key = op_key(op)
@@ -330,6 +331,19 @@ def refine(
         erase_checks_of(module, obsolete - {None})
         _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
     return run
+
+
+def _claims(results: list, kind: CalculationKind) -> bool:
+    """Whether the types of an op's results say anything of their kind (a `cat` of
+    unranked tensors stays unranked). Checks exist to make claims hold where PyTorch
+    would raise: an op claiming nothing keeps none, and PyTorch's own check in the op
+    raises as it would have (the checks of a cat of unranked tensors were about 200
+    ops of loops over ranks)."""
+    for result in results:
+        info = types.parse(result.type)
+        if info is None or (info.sizes if kind is SHAPE else info.dtype) is not None:
+            return True  # a scalar's type, a rank or a dtype
+    return False
 
 
 def _count_guards(module) -> int:
