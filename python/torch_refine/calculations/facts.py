@@ -78,19 +78,29 @@ def entry_guard(identifier: int) -> tuple[tuple, bool]:
     return _ENTRY_GUARDS[identifier]
 
 
-# function key -> the entry guard asserted last: the next goes after it. Kept only
-# within `remembering_entry_guards` (one refinement of the module, which erases no
-# entry guard), so no handle outlives its op.
+# function key -> the entry guard asserted last: the next goes after it.
 _LAST_ENTRY_GUARDS: dict[int, ir.Operation] = {}
+# What was derived from the store as it stood (decisions by cases, keyed by the count of
+# ranges they read).
+_RUN_CACHE: dict = {}
 
 
 @contextlib.contextmanager
-def remembering_entry_guards():
+def refining():
+    """One refinement of a module, which erases no entry guard: within it the handle of
+    the last one and the derived decisions hold. Both are keyed by function keys, which a
+    later module's functions may reuse: they start empty and end empty."""
     _LAST_ENTRY_GUARDS.clear()
+    _RUN_CACHE.clear()
     try:
         yield
     finally:
         _LAST_ENTRY_GUARDS.clear()
+        _RUN_CACHE.clear()
+
+
+def run_cache() -> dict:
+    return _RUN_CACHE
 
 
 def last_entry_guard(function_key: int) -> ir.Operation | None:

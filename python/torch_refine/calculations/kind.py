@@ -23,8 +23,10 @@ from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
 from torch_refine.ir.types import is_tensor_type_text, parse_text
 
 RAISE = "torch.prim.RaiseException"  # a library check that fails
-# The ends of the library's messages for int64 overflow of a size product (_helpers.py).
-_OVERFLOW_MESSAGES = ("storage size calculation overflowed", "stride calculation overflowed")
+# The ends of the library's messages for int64 overflow of a size product (_helpers.py)
+# and of a size (arange's, near 2**63 elements).
+_OVERFLOW_MESSAGES = ("storage size calculation overflowed", "stride calculation overflowed",
+                      "invalid size, possible overflow")
 
 
 def is_overflow_check(message: str | None) -> bool:

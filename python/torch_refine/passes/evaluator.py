@@ -367,6 +367,14 @@ def decide_by_cases(key: tuple, entry) -> bool | None:
     symbols = sorted(_key_symbols(key))
     if not symbols or len(symbols) > _CASE_SYMBOLS:
         return None
+    cache = facts.run_cache()
+    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count())
+    if cache_key not in cache:
+        cache[cache_key] = _decide_by_cases(key, symbols, entry)
+    return cache[cache_key]
+
+
+def _decide_by_cases(key: tuple, symbols: list, entry) -> bool | None:
     cases = [{}]
     for symbol in symbols:
         low, high = polynomial_range(Polynomial({(symbol,): 1}), entry)

@@ -176,8 +176,21 @@ _PLACEHOLDER = re.compile(r"\{\}")
 
 def guard_message(op_name: str, check: str | None, key: tuple, holds: bool) -> str:
     """`aten.add.Tensor: The size of tensor a must match ... (requires %arg0[0] == ...)`."""
-    condition = describe(key) if holds else f"not ({describe(key)})"
-    return f"{check_message(op_name, check)} (requires {condition})"
+    return f"{check_message(op_name, check)} (requires {describe(key if holds else _negated(key))})"
+
+
+_NEGATIONS = {"torch.aten.eq.int": "torch.aten.ne.int", "torch.aten.lt.int": "torch.aten.ge.int",
+              "torch.aten.le.int": "torch.aten.gt.int"}
+_NEGATIONS.update({negated: name for name, negated in _NEGATIONS.items()})
+
+
+def _negated(key: tuple) -> tuple:
+    """`not key` as the condition that says it (`a == b` for `not (a != b)`)."""
+    if key[0] == "not":
+        return key[1]
+    if key[0] in _NEGATIONS:
+        return (_NEGATIONS[key[0]], *key[1:])
+    return ("not", key)
 
 
 def check_message(op_name: str, check: str | None) -> str:

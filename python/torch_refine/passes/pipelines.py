@@ -266,7 +266,7 @@ def refine(
     whether its checks are kept (`LoopRounds`). `revisit_dynamic` also takes ops already
     refined with a dynamic dim, except those in `settled` (see `refine_under_new_facts`).
     """
-    with module.context, instrumentation.stage(kind.name), facts.remembering_entry_guards():
+    with module.context, instrumentation.stage(kind.name), facts.refining():
         cloner = LibraryCloner(module, library)
         simplifier = Simplifier(
             kind,
