@@ -183,28 +183,102 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
         module = imported(program)
     if not _verifies(module):
         module = imported(program.run_decompositions({}))
-    _assert_scalars_as_runtime_asserts(module)
+    _checks_as_runtime_asserts(module)
     return module
 
 
-def _assert_scalars_as_runtime_asserts(module: ir.Module) -> None:
-    """Export's checks of computed numbers (`aten._assert_scalar`, which a raw import
-    keeps and torch-mlir's backend pipeline turns into asserts) as `torch.runtime.assert`."""
-    from torch_refine.ir.constants import NotConstant, constant_value
+def _checks_as_runtime_asserts(module: ir.Module) -> None:
+    """What a program checks of the numbers and tensors it computes, as `torch.runtime.assert`s
+    (which refinement decides and the backend pipeline lowers):
+
+    - `aten._assert_scalar` (export's checks of computed numbers; a raw import keeps it);
+    - `aten.sym_constrain_range` and `sym_constrain_range_for_size` (a data-dependent
+      number's range, from `torch._check_is_size` or a program not re-traced by
+      `run_decompositions`): each bound once per number, a size at least 0;
+    - `aten._assert_tensor_metadata` (what `.to`/`.float()` checks of its input): the
+      dtype and the sizes it names.
+    """
     from torch_refine.ir.module import ops_in
 
+    converters = {
+        "torch.aten._assert_scalar": _scalar_assert,
+        "torch.aten.sym_constrain_range": _range_asserts,
+        "torch.aten.sym_constrain_range_for_size": _range_asserts,
+        "torch.aten._assert_tensor_metadata": _metadata_asserts,
+    }
+    asserted: set = set()  # (number, comparison, bound) already asserted
     with module.context:
-        for op in ops_in(module.operation.regions[0], lambda o: o.operation.name == "torch.aten._assert_scalar"):
-            try:
-                message = constant_value(op.operands[1])
-            except NotConstant:
-                continue
+        for op in ops_in(module.operation.regions[0], lambda o: o.operation.name in converters):
             with ir.InsertionPoint(op), op.location:
-                holds = ir.Operation.create("torch.aten.Bool.int", results=[ir.Type.parse("!torch.bool")],
-                                            operands=[op.operands[0]]).result
-                ir.Operation.create("torch.runtime.assert", operands=[holds],
-                                    attributes={"message": ir.StringAttr.get(str(message))})
-            op.operation.erase()
+                if converters[op.operation.name](op, asserted):
+                    op.operation.erase()
+
+
+def _runtime_assert(condition: ir.Value, message: str) -> None:
+    ir.Operation.create("torch.runtime.assert", operands=[condition],
+                        attributes={"message": ir.StringAttr.get(message)})
+
+
+def _bool_op(name: str, operands: list) -> ir.Value:
+    return ir.Operation.create(name, results=[ir.Type.parse("!torch.bool")], operands=operands).result
+
+
+def _scalar_assert(op, asserted: set) -> bool:
+    from torch_refine.ir.constants import NotConstant, constant_value
+
+    try:
+        message = constant_value(op.operands[1])
+    except NotConstant:
+        return False
+    _runtime_assert(_bool_op("torch.aten.Bool.int", [op.operands[0]]), str(message))
+    return True
+
+
+def _range_asserts(op, asserted: set) -> bool:
+    """`least <= number <= greatest` for the bounds given; a size's least is at least 0."""
+    from torch_refine.ir.constants import NotConstant, constant_value, make_constant
+
+    number, *bounds = op.operands
+    try:
+        least, greatest = (constant_value(b) for b in bounds)
+    except NotConstant:
+        return False
+    if op.operation.name.endswith("_for_size"):
+        least = max(least or 0, 0)
+    name = op.operation.name.removeprefix("torch.")
+    for comparison, bound, words in (("ge", least, "at least"), ("le", greatest, "at most")):
+        if bound is None or (number, comparison, bound) in asserted:
+            continue
+        asserted.add((number, comparison, bound))
+        holds = _bool_op(f"torch.aten.{comparison}.int", [number, make_constant(bound)])
+        _runtime_assert(holds, f"{name}: the number must be {words} {bound}")
+    return True
+
+
+def _metadata_asserts(op, asserted: set) -> bool:
+    """The dtype (`prim.dtype`) and the sizes (`aten.size`) the op names; device, layout
+    and strides say nothing of a value tensor here. A dtype the tensor's type already has
+    needs no assert."""
+    from torch_refine.ir.constants import NotConstant, constant_value, make_constant
+
+    tensor, sizes, _strides, dtype = op.operands[:4]
+    try:
+        dtype_code = constant_value(dtype)
+    except NotConstant:
+        return False
+    info = types.parse(tensor.type)
+    element = types.DTYPE_TO_ELEMENT.get(dtype_code)
+    if dtype_code is not None and (info is None or info.dtype is None or info.dtype != element):
+        actual = ir.Operation.create("torch.prim.dtype", results=[ir.Type.parse("!torch.int")],
+                                     operands=[tensor]).result
+        _runtime_assert(_bool_op("torch.aten.eq.int", [actual, make_constant(dtype_code)]),
+                        f"_assert_tensor_metadata: the tensor's dtype must be {element or dtype_code}")
+    if str(sizes.type) == "!torch.list<int>":
+        actual = ir.Operation.create("torch.aten.size", results=[ir.Type.parse("!torch.list<int>")],
+                                     operands=[tensor]).result
+        _runtime_assert(_bool_op("torch.aten.eq.int_list", [actual, sizes]),
+                        "_assert_tensor_metadata: the tensor's sizes differ from those traced")
+    return True
 
 
 def _assert_input_checks(module: ir.Module, checks: list, function: str) -> None:
