@@ -87,7 +87,9 @@ def export_and_import(
     Takes every argument torch-mlir's function takes (`output_type`, `fx_importer`,
     `strict`, `experimental_support_mutation`, `import_symbolic_shape_expressions`,
     `hooks`, `decomposition_table`, `func_name`, the printing flags, `backend_legal_ops`,
-    `allow_non_finites`), plus `refine`'s options. `output_type` "raw" refines the imported
+    `allow_non_finites`), plus `refine`'s options. The report also compares the refined
+    types with those torch.export traced (`report.compare_traced`: values compared,
+    contradictions). `output_type` "raw" refines the imported
     IR, "torch" (the default) the backend-contract IR; "linalg-on-tensors", "tosa" and
     "stablehlo" refine the Torch IR first, then run torch-mlir's backend lowering (the
     report is of the refined Torch IR). Non-persistent buffers (rotary frequencies,
@@ -122,6 +124,8 @@ def export_and_import(
         with module.context:
             refined = Refined(module, _count(module.operation))
     refined.input_names = names
+    with module.context:
+        report.compare_traced(refined.report, module.operation, graph_prepass.traced_types(program))
     if runtime_asserts and not fx_options.get("experimental_support_mutation", False):
         _assert_input_checks(module, graph_prepass.input_checks(program), fx_options.get("func_name", "main"))
     if output not in (OutputType.RAW, OutputType.TORCH):

@@ -18,13 +18,18 @@ torch-mlir's FX importer rejects, rewritten into what it imports.
   size, which is `aten.view`; the importer's own rewrite takes only static sizes.
 
 `prepare(program)` rewrites the program's graph in place (give it a copy) and returns it.
+`input_checks(program)` says what the program checks of its inputs, `traced_types(program)`
+what torch.export traced each op's tensor results as (a truth refined types can be
+compared with, `report.compare_traced`).
 """
 
 from __future__ import annotations
 
 import math
 import operator
+import re
 import warnings
+from dataclasses import dataclass
 
 import torch
 from torch import fx
@@ -300,13 +305,11 @@ def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, tuple
         defined[expression] = ("size", index, dim)
         spelled[expression] = sympy.Symbol(f"{name}.shape[{dim}]")
         where = f"input {name} (%arg{index}) dim {dim}"
-        bounds = program.range_constraints.get(expression)
-        if bounds is not None and bounds.lower.is_integer and int(bounds.lower) > 0:
-            checks.append((f"{where} must be at least {int(bounds.lower)}", ("size", index, dim), "ge",
-                           int(bounds.lower)))
-        if bounds is not None and bounds.upper.is_integer and bounds.upper.is_finite:
-            checks.append((f"{where} must be at most {int(bounds.upper)}", ("size", index, dim), "le",
-                           int(bounds.upper)))
+        least, greatest = _integer_bounds(program.range_constraints.get(expression))
+        if least is not None and least > 0:
+            checks.append((f"{where} must be at least {least}", ("size", index, dim), "ge", least))
+        if greatest is not None:
+            checks.append((f"{where} must be at most {greatest}", ("size", index, dim), "le", greatest))
     for index, name, dim, size in dims:
         expression = size.node.expr
         if defined.get(expression) == ("size", index, dim):
@@ -315,6 +318,17 @@ def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, tuple
             checks.append((f"input {name} (%arg{index}) dim {dim} must be {expression.subs(spelled)} "
                            f"(torch.export traced it as {expression})", ("size", index, dim), "eq", term))
     return checks
+
+
+def _integer_bounds(bounds) -> tuple[int | None, int | None]:
+    """(least, greatest) of a sympy value range, None for a side that is not an integer
+    (torch's `int_oo` passes sympy's `is_finite`, so the type decides)."""
+    import sympy
+
+    if bounds is None:
+        return None, None
+    least, greatest = (int(b) if isinstance(b, sympy.Integer) else None for b in (bounds.lower, bounds.upper))
+    return least, greatest
 
 
 def _term(expression, defined: dict) -> Term | None:
@@ -334,3 +348,80 @@ def _term(expression, defined: dict) -> Term | None:
     for term in terms[1:]:
         result = (op, result, term)
     return result
+
+
+# -- what torch.export traced each value as ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class TracedDim:
+    """A dim torch.export traced as an expression of its symbols: its value at the example
+    inputs (None for a data-dependent size) and the range the symbols' ranges give it
+    (None for an unbounded side)."""
+
+    expression: str
+    hint: int | None
+    least: int | None
+    greatest: int | None
+
+    def __str__(self) -> str:
+        return self.expression
+
+
+@dataclass(frozen=True)
+class TracedType:
+    sizes: tuple[int | TracedDim, ...]
+    dtype: str | None  # the Torch dialect's element type
+
+    def __str__(self) -> str:
+        return f"[{', '.join(str(s) for s in self.sizes)}],{self.dtype}"
+
+
+# (the source frames of a node as a sorted tuple of (file, line), the op the importer
+# emits for it, result index) -> each such node's traced type, in graph order.
+TracedKey = tuple[tuple, str, int]
+
+_FRAME = re.compile(r'File "([^"]+)", line ([0-9]+),')
+
+
+def traced_types(program: torch.export.ExportedProgram) -> dict[TracedKey, list[TracedType]]:
+    """What torch.export traced the tensor results of each op node as (`meta["val"]`,
+    FakeTensors with symbolic sizes), keyed as torch-mlir's FX importer places the op: the
+    frames of the node's stack trace (the importer's location), the op name it emits
+    (`torch.aten.add.Tensor`) and the result index. Nodes without a stack trace or an op
+    overload target are left out."""
+    from torch_mlir.extras.fx_importer import TENSOR_SCALAR_OP_CONVERTER, _get_mlir_op_name_for_schema, is_scalar_arg
+
+    found: dict[TracedKey, list[TracedType]] = {}
+    for node in program.graph.nodes:
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+            continue
+        frames = tuple(sorted({(file, int(line)) for file, line in _FRAME.findall(node.stack_trace or "")}))
+        if not frames:
+            continue
+        name = _get_mlir_op_name_for_schema(node.target._schema)
+        if name in TENSOR_SCALAR_OP_CONVERTER and len(node.args) > 1 and is_scalar_arg(node.args[1]):
+            name = TENSOR_SCALAR_OP_CONVERTER[name]
+        value = node.meta.get("val")
+        results = value if isinstance(value, list | tuple) else [value]
+        for index, result in enumerate(results):
+            if isinstance(result, torch.Tensor):
+                found.setdefault((frames, name, index), []).append(_traced_type(result))
+    return found
+
+
+def _traced_type(tensor: torch.Tensor) -> TracedType:
+    from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE_ASM
+
+    return TracedType(tuple(_traced_dim(size) for size in tensor.shape), TORCH_DTYPE_TO_MLIR_TYPE_ASM.get(tensor.dtype))
+
+
+def _traced_dim(size) -> int | TracedDim:
+    if isinstance(size, int):
+        return size
+    node = size.node
+    if node.expr.is_number:
+        return int(node.expr)
+    least, greatest = _integer_bounds(node.shape_env.bound_sympy(node.expr))
+    hint = node.hint if isinstance(node.hint, int) else None
+    return TracedDim(str(node.expr), hint, least, greatest)
