@@ -188,7 +188,48 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
     if not _verifies(module):
         module = imported(program.run_decompositions({}))
     _checks_as_runtime_asserts(module)
+    if not options.get("import_symbolic_shape_expressions"):
+        _bind_input_symbols(module, program, options.get("func_name", "main"))
     return module
+
+
+# torch.export's unbounded range (int_oo), as the importer writes it.
+_UNBOUNDED = 2**63 - 1
+
+
+def _bind_input_symbols(module: ir.Module, program, function: str) -> None:
+    """Export's symbols of the inputs' dims (`importer.fx.input_symbols`) as
+    `torch.symbolic_int`s bound to the arguments, for a program imported without symbolic
+    shape expressions (the importer cannot translate some, MPT's `Max`): refinement reads
+    their ranges (calculations/ranges.py), which export's input checks assert at run time."""
+    from torch_refine.importer import fx as graph_prepass
+
+    symbols, inputs = graph_prepass.input_symbols(program)
+    if not inputs:
+        return
+    with module.context:
+        entry = _function(module.operation, function).regions[0].blocks[0]
+        with ir.InsertionPoint(entry.operations[0]), ir.Location.unknown():
+            values = {}
+            for name, (least, greatest) in symbols.items():
+                attributes = {"symbol_name": ir.StringAttr.get(name),
+                              "min_val": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), least or 0),
+                              "max_val": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                            _UNBOUNDED if greatest is None else greatest)}
+                values[name] = ir.Operation.create("torch.symbolic_int", results=[ir.Type.parse("!torch.int")],
+                                                   attributes=attributes).result
+            for index, dims in inputs.items():
+                _bind(entry.arguments[index], dims, values)
+
+
+def _bind(argument: ir.Value, dims: list, values: dict) -> None:
+    """`torch.bind_symbolic_shape` of an argument: each dim an int or (symbol, multiple)."""
+    names = list(dict.fromkeys(d[0] for d in dims if isinstance(d, tuple)))
+    expressions = [str(d) if isinstance(d, int) else f"s{names.index(d[0])} * {d[1]}" for d in dims]
+    symbols = ", ".join(f"s{i}" for i in range(len(names)))
+    shape = ir.Attribute.parse(f"affine_map<()[{symbols}] -> ({', '.join(expressions)})>")
+    ir.Operation.create("torch.bind_symbolic_shape", operands=[argument, *(values[n] for n in names)],
+                        attributes={"shape_expressions": shape})
 
 
 def _checks_as_runtime_asserts(module: ir.Module) -> None:

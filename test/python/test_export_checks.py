@@ -136,3 +136,33 @@ def test_tensor_metadata_checks_become_asserts_a_known_dtype_decides():
     assert "_assert_tensor_metadata" not in str(refined)
     assert "torch.prim.dtype" not in str(refined)  # nonzero's si64 is what the check names
     torch.testing.assert_close(torch_refine.execute(refined, x, check_types=True), NonzeroRows()(x))
+
+
+class PositionBias(torch.nn.Module):
+    """MPT's position bias: a [heads, 1, 64] table sliced from `max(0, 1 - seq)` and
+    `max(0, 64 - seq)`, whose rows are `1 - max(0, 1 - seq)`, 1 wherever seq >= 2."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("alibi", torch.randn(2, 1, 64))
+
+    def forward(self, states):
+        scores = states @ states.transpose(-1, -2)
+        sequence = states.shape[2]
+        rows = max(0, self.alibi.size(1) - sequence)
+        columns = max(0, self.alibi.size(2) - sequence)
+        return scores + self.alibi[:, rows:, columns:]
+
+
+def test_exports_ranges_decide_a_max_where_the_importer_drops_the_symbolic_shapes():
+    model = PositionBias()
+    sequence = torch.export.Dim("seq", min=2, max=16)
+    program = torch.export.export(model, (torch.randn(3, 2, 5, 4),), dynamic_shapes=({2: sequence},))
+    refined = torch_refine.export_and_import(program)
+    assert "torch.bind_symbolic_shape %arg0" in str(refined)  # export's ranges, bound by us
+    slices = [line for line in str(refined).splitlines() if "torch.aten.slice.Tensor" in line]
+    assert slices[-1].endswith("-> !torch.vtensor<[2,1,?],f32>")  # the row is 1, not `?`
+    compiled = jit.compile_module(refined)
+    for size in (5, 9):
+        states = torch.randn(3, 2, size, 4)
+        torch.testing.assert_close(compiled("main", states)[0], model(states))

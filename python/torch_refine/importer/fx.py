@@ -320,6 +320,45 @@ def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, tuple
     return checks
 
 
+def input_symbols(program: torch.export.ExportedProgram) -> tuple[dict[str, tuple], dict[int, list]]:
+    """What torch.export says of its user inputs' sizes in the form
+    `torch.bind_symbolic_shape` states it: each symbol's range (name -> (least, greatest),
+    None for an unbounded side) and, per user input, each dim as an int or (symbol name,
+    multiple). An input with a dim of any other expression is left out."""
+    import sympy
+
+    names = program.graph_signature.user_inputs
+    placeholders = [n for n in program.graph.nodes if n.op == "placeholder" and n.name in names]
+    bounds = {str(symbol): bound for symbol, bound in program.range_constraints.items()}
+    symbols: dict[str, tuple] = {}
+    inputs: dict[int, list] = {}
+    for index, node in enumerate(placeholders):
+        value = node.meta.get("val")
+        if not isinstance(value, torch.Tensor) or all(isinstance(d, int) for d in value.shape):
+            continue
+        dims = [_symbol_multiple(size, sympy) for size in value.shape]
+        if any(d is None for d in dims):
+            continue
+        inputs[index] = dims
+        for dim in dims:
+            if isinstance(dim, tuple) and dim[0] not in symbols:
+                symbols[dim[0]] = _integer_bounds(bounds.get(dim[0]))
+    return symbols, inputs
+
+
+def _symbol_multiple(size, sympy) -> int | tuple[str, int] | None:
+    if isinstance(size, int):
+        return size
+    expression = size.node.expr
+    if isinstance(expression, sympy.Symbol):
+        return str(expression), 1
+    if isinstance(expression, sympy.Mul) and len(expression.args) == 2:
+        multiple, symbol = sorted(expression.args, key=lambda a: not a.is_Integer)
+        if multiple.is_Integer and isinstance(symbol, sympy.Symbol):
+            return str(symbol), int(multiple)
+    return None
+
+
 def _integer_bounds(bounds) -> tuple[int | None, int | None]:
     """(least, greatest) of a sympy value range, None for a side that is not an integer
     (torch's `int_oo` passes sympy's `is_finite`, so the type decides)."""

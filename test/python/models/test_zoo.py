@@ -25,9 +25,6 @@ TOLERANCE = 1e-3
 # Known failures, each with its cause (docs/corpus.md, the zoo).
 KNOWN = {
     "fnet": "torch-mlir's Torch backend pipeline fails on the complex values of fft_fftn",
-    "mpt": "the JIT only: the position bias's query dim is 1 - max(0, 1 - seq), 1 at run time "
-           "but `?` in the type, and torch-mlir's linalg lowering of the add requires a `?` dim "
-           "to match the other side (mismatched size for broadcast, modeling_mpt.py:123)",
 }
 
 
