@@ -113,6 +113,8 @@ def export_and_import(
         decomposition_table = _keeping(get_decomposition_table(), fx_options.get("backend_legal_ops"))
     if decomposition_table:
         program = program.run_decompositions(decomposition_table)
+    if output != OutputType.RAW:  # torch-mlir's backend pipeline rejects complex values
+        program = graph_prepass.real_fourier_transforms(program)
     if not fx_options.get("experimental_support_mutation", False):
         program = _with_buffers_in_state_dict(program)
     torch_ir = OutputType.RAW if output == OutputType.RAW else OutputType.TORCH

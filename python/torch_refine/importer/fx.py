@@ -464,3 +464,91 @@ def _traced_dim(size) -> int | TracedDim:
     least, greatest = _integer_bounds(node.shape_env.bound_sympy(node.expr))
     hint = node.hint if isinstance(node.hint, int) else None
     return TracedDim(str(node.expr), hint, least, greatest)
+
+
+# -- Fourier transforms of real tensors, for the backend --------------------------------
+
+# fft ops whose forward transform of a real tensor is taken apart here: (position of the
+# sizes argument, position of the dims argument, the dims when none are given).
+_FOURIER = {
+    torch.ops.aten.fft_fft.default: (1, 2, [-1]),
+    torch.ops.aten.fft_fft2.default: (1, 2, [-2, -1]),
+    torch.ops.aten.fft_fftn.default: (1, 2, None),
+}
+
+
+def real_fourier_transforms(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """`view_as_real(fft(x))` of a real float32/float64 `x` (what `fftn(x).real` exports as:
+    FNet's token mixing) computed by real ops, for torch-mlir's backend pipeline, which
+    rejects complex values: along each transformed dim, products with the cos and sin
+    matrices of its size. Only the default transform (no sizes given, norm "backward").
+    Returns a re-traced copy (ops functionalized, none decomposed), or `program` itself
+    when it has no such transform."""
+    import copy
+
+    if not any(_real_fourier(node) is not None for node in program.graph.nodes):
+        return program
+    program = copy.deepcopy(program)
+    graph = program.graph
+    for node in list(graph.nodes):
+        if (dims := _real_fourier(node)) is None:
+            continue
+        transform = node.args[0]
+        with graph.inserting_before(node):
+            real = graph.call_function(_fourier_as_real, (transform.args[0], dims))
+        real.meta = dict(node.meta)
+        node.replace_all_uses_with(real)
+        graph.erase_node(node)
+        if not transform.users:
+            graph.erase_node(transform)
+    program.graph_module.recompile()
+    return program.run_decompositions({})
+
+
+def _real_fourier(node: fx.Node) -> list[int] | None:
+    """The dims of the transform a `view_as_real` node reads, where it is taken apart."""
+    if node.op != "call_function" or node.target is not torch.ops.aten.view_as_real.default:
+        return None
+    transform = node.args[0]
+    if not isinstance(transform, fx.Node) or transform.target not in _FOURIER:
+        return None
+    sizes_at, dims_at, default = _FOURIER[transform.target]
+    source = _value(transform.args[0])
+    if not isinstance(source, torch.Tensor) or source.dtype not in (torch.float32, torch.float64):
+        return None
+    if set(transform.kwargs) - {"s", "n", "dim", "norm"}:
+        return None
+    sizes = transform.kwargs.get("s", transform.kwargs.get("n", _argument(transform, sizes_at)))
+    dims = transform.kwargs.get("dim", _argument(transform, dims_at))
+    norm = transform.kwargs.get("norm", _argument(transform, 3))
+    if sizes is not None or norm not in (None, "backward"):
+        return None
+    dims = default if dims is None else dims
+    dims = range(source.dim()) if dims is None else ([dims] if isinstance(dims, int) else dims)
+    return [d % source.dim() for d in dims]
+
+
+def _argument(node: fx.Node, position: int):
+    return node.args[position] if position < len(node.args) else None
+
+
+def _fourier_as_real(x: torch.Tensor, dims: list[int]) -> torch.Tensor:
+    """`view_as_real(fftn(x, dim=dims))` of a real x in real ops (traced, not run): the DFT
+    along a dim of size n multiplies by W = C - iS, C[j, k] = cos(2 pi jk / n) and S the
+    sine, so (re, im) becomes (C re + S im, C im - S re)."""
+    real, imaginary = x, None
+    for dim in dims:
+        size = x.shape[dim]
+        index = torch.arange(size, device=x.device)
+        # jk mod n keeps the angle within one turn: cos of a large float angle is inexact.
+        angle = (torch.outer(index, index) % size).to(x.dtype) * (2 * math.pi / size)
+        cos, sin = torch.cos(angle), torch.sin(angle)
+
+        def along(tensor, matrix, dim=dim):
+            return torch.movedim(torch.movedim(tensor, dim, -1) @ matrix, -1, dim)
+
+        if imaginary is None:
+            real, imaginary = along(real, cos), -along(real, sin)
+        else:
+            real, imaginary = along(real, cos) + along(imaginary, sin), along(imaginary, cos) - along(real, sin)
+    return torch.stack([real, imaginary], -1)

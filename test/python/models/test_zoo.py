@@ -22,16 +22,7 @@ RUNNER = Path(__file__).with_name("zoo_run.py")
 TOLERANCE = 1e-3
 
 
-# Known failures, each with its cause (docs/corpus.md, the zoo).
-KNOWN = {
-    "fnet": "torch-mlir's Torch backend pipeline fails on the complex values of fft_fftn",
-}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN[name], strict=True)) if name in KNOWN else name
-    for name in CASES
-])
+@pytest.mark.parametrize("name", CASES)
 def test_dynamic_variant_imports_runs_and_compiles_as_eager(name):
     done = subprocess.run([sys.executable, str(RUNNER), name, "dynamic"], capture_output=True, text=True,
                           timeout=1800, check=False)
