@@ -1,7 +1,7 @@
 """The front-door zoo (issue 28; `zoo.py`, table in docs/corpus.md): every dynamic variant
-torch.export accepts imports through `export_and_import`, refines, executes op by op as
-eager does at two sizes with every type holding, and runs JIT-compiled as eager does at
-both sizes. Each variant is measured in its own process (`zoo_run.py`): nothing it does
+torch.export accepts imports through `export_and_import`, refines with no type contradicting
+those export traced, executes op by op as eager does at two sizes with every type holding,
+and runs JIT-compiled as eager does at both sizes. Each variant is measured in its own process (`zoo_run.py`): nothing it does
 can kill the test process. `build_tools/zoo.py` measures the static variants too.
 """
 
@@ -32,6 +32,8 @@ def test_dynamic_variant_imports_runs_and_compiles_as_eager(name):
         pytest.skip(f"torch.export rejects it: {outcome['export']}")
     assert outcome["import"] == "ok", outcome
     assert outcome["report"]["unknown"] == 0, outcome
+    assert outcome["report"]["export_compared"] > 0, outcome
+    assert outcome["report"]["export_contradictions"] == 0, outcome["export_contradiction_rows"]
     stages = ["execute"]
     if not str(outcome["jit"][0]).startswith("lowering:"):  # where the backend lowers it
         stages.append("jit")
