@@ -180,17 +180,19 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
         prepared = graph_prepass.prepare(copy.deepcopy(source))
         return fx.export_and_import(prepared, output_type=output_type, decomposition_table={}, **options)
 
+    untranslated = False  # symbolic shape expressions asked for, which the importer cannot translate
     try:
         module = imported(program)
     except NotImplementedError as error:
         if "sympy" not in str(error) or not options.get("import_symbolic_shape_expressions"):
             raise
         options["import_symbolic_shape_expressions"] = False
+        untranslated = True
         module = imported(program)
     if not _verifies(module):
         module = imported(program.run_decompositions({}))
     _checks_as_runtime_asserts(module)
-    if not options.get("import_symbolic_shape_expressions"):
+    if untranslated:
         _bind_input_symbols(module, program, options.get("func_name", "main"))
     return module
 
@@ -201,9 +203,9 @@ _UNBOUNDED = 2**63 - 1
 
 def _bind_input_symbols(module: ir.Module, program, function: str) -> None:
     """Export's symbols of the inputs' dims (`importer.fx.input_symbols`) as
-    `torch.symbolic_int`s bound to the arguments, for a program imported without symbolic
-    shape expressions (the importer cannot translate some, MPT's `Max`): refinement reads
-    their ranges (calculations/ranges.py), which export's input checks assert at run time."""
+    `torch.symbolic_int`s bound to the arguments, for a program whose symbolic shape
+    expressions the importer could not translate (MPT's `Max`): refinement reads their
+    ranges (calculations/ranges.py), which export's input checks assert at run time."""
     from torch_refine.importer import fx as graph_prepass
 
     symbols, inputs = graph_prepass.input_symbols(program)
