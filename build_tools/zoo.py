@@ -1,9 +1,10 @@
 """Measure the front-door zoo (test/python/models/zoo.py): every variant in its own process,
-two at a time; writes one JSON line per variant to out/zoo/outcomes.jsonl and prints the
-table docs/corpus.md shows."""
+`--jobs` at a time (2), or only the models named; writes one JSON line per variant to
+out/zoo/outcomes.jsonl and prints the table docs/corpus.md shows."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -42,21 +43,28 @@ def row(outcome: dict) -> str:
         columns.append(cell(outcome[key]) if key in outcome else "")
     report = outcome.get("report")
     columns.append("" if report is None else "{exact} / {symbolic_exact} / {partial} / {unknown}".format(**report))
+    columns.append("" if report is None else "{export_compared} / {export_contradictions}".format(**report))
     for key in ("execute", "jit"):
         columns.append(", ".join(cell(v) for v in outcome.get(key, [])))
     return "| " + " | ".join(columns) + " |"
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("models", nargs="*", help=f"the models to measure (all): {', '.join(CASES)}")
+    parser.add_argument("--jobs", type=int, default=2)
+    arguments = parser.parse_args()
+    if unknown := set(arguments.models) - set(CASES):
+        parser.error(f"no such model in the zoo: {', '.join(sorted(unknown))}")
     out = ROOT / "out" / "zoo"
     out.mkdir(parents=True, exist_ok=True)
-    variants = [(name, dynamism) for name in CASES for dynamism in DYNAMISMS]
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    variants = [(name, dynamism) for name in arguments.models or CASES for dynamism in DYNAMISMS]
+    with ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
         outcomes = list(pool.map(run, variants))
     (out / "outcomes.jsonl").write_text("".join(json.dumps(o) + "\n" for o in outcomes))
     print("| model | dims | export | torch-mlir import | our import | exact / symbolic / partial / unknown "
-          "| executed vs eager | JIT vs eager |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| compared with export / contradictions | executed vs eager | JIT vs eager |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for outcome in outcomes:
         print(row(outcome))
 

@@ -87,7 +87,9 @@ def export_and_import(
     Takes every argument torch-mlir's function takes (`output_type`, `fx_importer`,
     `strict`, `experimental_support_mutation`, `import_symbolic_shape_expressions`,
     `hooks`, `decomposition_table`, `func_name`, the printing flags, `backend_legal_ops`,
-    `allow_non_finites`), plus `refine`'s options. `output_type` "raw" refines the imported
+    `allow_non_finites`), plus `refine`'s options. The report also compares the refined
+    types with those torch.export traced (`report.compare_traced`: values compared,
+    contradictions). `output_type` "raw" refines the imported
     IR, "torch" (the default) the backend-contract IR; "linalg-on-tensors", "tosa" and
     "stablehlo" refine the Torch IR first, then run torch-mlir's backend lowering (the
     report is of the refined Torch IR). Non-persistent buffers (rotary frequencies,
@@ -111,6 +113,8 @@ def export_and_import(
         decomposition_table = _keeping(get_decomposition_table(), fx_options.get("backend_legal_ops"))
     if decomposition_table:
         program = program.run_decompositions(decomposition_table)
+    if output != OutputType.RAW:  # torch-mlir's backend pipeline rejects complex values
+        program = graph_prepass.real_fourier_transforms(program)
     if not fx_options.get("experimental_support_mutation", False):
         program = _with_buffers_in_state_dict(program)
     torch_ir = OutputType.RAW if output == OutputType.RAW else OutputType.TORCH
@@ -125,6 +129,8 @@ def export_and_import(
         with module.context:
             refined = Refined(module, _count(module.operation))
     refined.input_names = names
+    with module.context:
+        report.compare_traced(refined.report, module.operation, graph_prepass.traced_types(program))
     if output not in (OutputType.RAW, OutputType.TORCH):
         erase_symbolic_shape_ops(module.operation)
         backend_options = BackendLoweringOptions(
@@ -175,37 +181,154 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
         prepared = graph_prepass.prepare(copy.deepcopy(source))
         return fx.export_and_import(prepared, output_type=output_type, decomposition_table={}, **options)
 
+    untranslated = False  # symbolic shape expressions asked for, which the importer cannot translate
     try:
         module = imported(program)
     except NotImplementedError as error:
         if "sympy" not in str(error) or not options.get("import_symbolic_shape_expressions"):
             raise
         options["import_symbolic_shape_expressions"] = False
+        untranslated = True
         module = imported(program)
     if not _verifies(module):
         module = imported(program.run_decompositions({}))
-    _assert_scalars_as_runtime_asserts(module)
+    _checks_as_runtime_asserts(module)
+    if untranslated:
+        _bind_input_symbols(module, program, options.get("func_name", "main"))
     return module
 
 
-def _assert_scalars_as_runtime_asserts(module: ir.Module) -> None:
-    """Export's checks of computed numbers (`aten._assert_scalar`, which a raw import
-    keeps and torch-mlir's backend pipeline turns into asserts) as `torch.runtime.assert`."""
-    from torch_refine.ir.constants import NotConstant, constant_value
+# torch.export's unbounded range (int_oo), as the importer writes it.
+_UNBOUNDED = 2**63 - 1
+
+
+def _bind_input_symbols(module: ir.Module, program, function: str) -> None:
+    """Export's symbols of the inputs' dims (`importer.fx.input_symbols`) as
+    `torch.symbolic_int`s bound to the arguments, for a program whose symbolic shape
+    expressions the importer could not translate (MPT's `Max`): refinement reads their
+    ranges (calculations/ranges.py), which export's input checks assert at run time."""
+    from torch_refine.importer import fx as graph_prepass
+
+    symbols, inputs = graph_prepass.input_symbols(program)
+    if not inputs:
+        return
+    with module.context:
+        entry = _function(module.operation, function).regions[0].blocks[0]
+        with ir.InsertionPoint(entry.operations[0]), ir.Location.unknown():
+            values = {}
+            for name, (least, greatest) in symbols.items():
+                attributes = {"symbol_name": ir.StringAttr.get(name),
+                              "min_val": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), least or 0),
+                              "max_val": ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                            _UNBOUNDED if greatest is None else greatest)}
+                values[name] = ir.Operation.create("torch.symbolic_int", results=[ir.Type.parse("!torch.int")],
+                                                   attributes=attributes).result
+            for index, dims in inputs.items():
+                _bind(entry.arguments[index], dims, values)
+
+
+def _bind(argument: ir.Value, dims: list, values: dict) -> None:
+    """`torch.bind_symbolic_shape` of an argument: each dim an int or (symbol, multiple)."""
+    names = list(dict.fromkeys(d[0] for d in dims if isinstance(d, tuple)))
+    expressions = [str(d) if isinstance(d, int) else f"s{names.index(d[0])} * {d[1]}" for d in dims]
+    symbols = ", ".join(f"s{i}" for i in range(len(names)))
+    shape = ir.Attribute.parse(f"affine_map<()[{symbols}] -> ({', '.join(expressions)})>")
+    ir.Operation.create("torch.bind_symbolic_shape", operands=[argument, *(values[n] for n in names)],
+                        attributes={"shape_expressions": shape})
+
+
+def _checks_as_runtime_asserts(module: ir.Module) -> None:
+    """What a program checks of the numbers and tensors it computes, as `torch.runtime.assert`s
+    (which refinement decides and the backend pipeline lowers):
+
+    - `aten._assert_scalar` (export's checks of computed numbers; a raw import keeps it);
+    - `aten.sym_constrain_range` and `sym_constrain_range_for_size` (a data-dependent
+      number's range, from `torch._check_is_size` or a program not re-traced by
+      `run_decompositions`): each bound once per number, a size at least 0;
+    - `aten._assert_tensor_metadata` (what `.to`/`.float()` checks of its input): the
+      dtype and the sizes it names.
+    """
     from torch_refine.ir.module import ops_in
 
+    converters = {
+        "torch.aten._assert_scalar": _scalar_assert,
+        "torch.aten.sym_constrain_range": _range_asserts,
+        "torch.aten.sym_constrain_range_for_size": _range_asserts,
+        "torch.aten._assert_tensor_metadata": _metadata_asserts,
+    }
+    asserted: set = set()  # (number, comparison, bound) already asserted
     with module.context:
-        for op in ops_in(module.operation.regions[0], lambda o: o.operation.name == "torch.aten._assert_scalar"):
-            try:
-                message = constant_value(op.operands[1])
-            except NotConstant:
-                continue
+        for op in ops_in(module.operation.regions[0], lambda o: o.operation.name in converters):
             with ir.InsertionPoint(op), op.location:
-                holds = ir.Operation.create("torch.aten.Bool.int", results=[ir.Type.parse("!torch.bool")],
-                                            operands=[op.operands[0]]).result
-                ir.Operation.create("torch.runtime.assert", operands=[holds],
-                                    attributes={"message": ir.StringAttr.get(str(message))})
-            op.operation.erase()
+                if converters[op.operation.name](op, asserted):
+                    op.operation.erase()
+
+
+def _runtime_assert(condition: ir.Value, message: str) -> None:
+    ir.Operation.create("torch.runtime.assert", operands=[condition],
+                        attributes={"message": ir.StringAttr.get(message)})
+
+
+def _bool_op(name: str, operands: list) -> ir.Value:
+    return ir.Operation.create(name, results=[ir.Type.parse("!torch.bool")], operands=operands).result
+
+
+def _scalar_assert(op, asserted: set) -> bool:
+    from torch_refine.ir.constants import NotConstant, constant_value
+
+    try:
+        message = constant_value(op.operands[1])
+    except NotConstant:
+        return False
+    _runtime_assert(_bool_op("torch.aten.Bool.int", [op.operands[0]]), str(message))
+    return True
+
+
+def _range_asserts(op, asserted: set) -> bool:
+    """`least <= number <= greatest` for the bounds given; a size's least is at least 0."""
+    from torch_refine.ir.constants import NotConstant, constant_value, make_constant
+
+    number, *bounds = op.operands
+    try:
+        least, greatest = (constant_value(b) for b in bounds)
+    except NotConstant:
+        return False
+    if op.operation.name.endswith("_for_size"):
+        least = max(least or 0, 0)
+    name = op.operation.name.removeprefix("torch.")
+    for comparison, bound, words in (("ge", least, "at least"), ("le", greatest, "at most")):
+        if bound is None or (number, comparison, bound) in asserted:
+            continue
+        asserted.add((number, comparison, bound))
+        holds = _bool_op(f"torch.aten.{comparison}.int", [number, make_constant(bound)])
+        _runtime_assert(holds, f"{name}: the number must be {words} {bound}")
+    return True
+
+
+def _metadata_asserts(op, asserted: set) -> bool:
+    """The dtype (`prim.dtype`) and the sizes (`aten.size`) the op names; device, layout
+    and strides say nothing of a value tensor here. A dtype the tensor's type already has
+    needs no assert."""
+    from torch_refine.ir.constants import NotConstant, constant_value, make_constant
+
+    tensor, sizes, _strides, dtype = op.operands[:4]
+    try:
+        dtype_code = constant_value(dtype)
+    except NotConstant:
+        return False
+    info = types.parse(tensor.type)
+    element = types.DTYPE_TO_ELEMENT.get(dtype_code)
+    if dtype_code is not None and (info is None or info.dtype is None or info.dtype != element):
+        actual = ir.Operation.create("torch.prim.dtype", results=[ir.Type.parse("!torch.int")],
+                                     operands=[tensor]).result
+        _runtime_assert(_bool_op("torch.aten.eq.int", [actual, make_constant(dtype_code)]),
+                        f"_assert_tensor_metadata: the tensor's dtype must be {element or dtype_code}")
+    if str(sizes.type) == "!torch.list<int>":
+        actual = ir.Operation.create("torch.aten.size", results=[ir.Type.parse("!torch.list<int>")],
+                                     operands=[tensor]).result
+        _runtime_assert(_bool_op("torch.aten.eq.int_list", [actual, sizes]),
+                        "_assert_tensor_metadata: the tensor's sizes differ from those traced")
+    return True
 
 
 def _assert_input_checks(module: ir.Module, checks: list, function: str) -> None:

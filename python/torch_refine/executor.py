@@ -86,7 +86,7 @@ _IDENTITY_OPS = frozenset({
 # the allow-list of what runs without `allow_side_effects`.
 _PURE_OPS = frozenset({
     "aten.Bool.Tensor", "aten.Float.Scalar", "aten.Float.Tensor", "aten.Int.Scalar",
-    "aten.Int.Tensor", "aten.Int.bool", "aten.Bool.int", "aten.Int.float", "aten.ScalarImplicit",
+    "aten.Int.Tensor", "aten.item", "aten.Int.bool", "aten.Bool.int", "aten.Int.float", "aten.ScalarImplicit",
     "aten.__and__.bool", "aten.__or__.bool", "aten.__contains__.int_list",
     "aten.__contains__.str_list", "aten.__derive_index", "aten.__range_length",
     "aten.add.str", "aten.all.bool", "aten.any.bool", "aten.ceil.float", "aten.div.float",

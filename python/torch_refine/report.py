@@ -17,6 +17,13 @@ symbolic-exact when its dtype is known and a `torch.bind_symbolic_shape` gives e
 dynamic sizes as an expression of the program's symbols, and every value left unknown gets
 a reason (`torch_refine.passes.explain`). Nothing can be contradicted then: the table says
 so instead of counting 0.
+
+A program from torch.export has a truth of its own: the types it traced each node's results
+as (`importer.fx.traced_types`). `compare_traced` pairs refined values with them where the
+import placed an op for the node (same source frames, op name and result index, as many
+ops as nodes) and counts the pairs compared and the contradictions: a rank, dtype or static
+dim that differs, or a static size where export's dim is symbolic, unless its symbols'
+ranges leave that size alone (and it is the size export saw).
 """
 
 from __future__ import annotations
@@ -69,6 +76,13 @@ class TypeReport:
     unknown_rows: list[ValueRow] = field(default_factory=list)
     partial_rows: list[ValueRow] = field(default_factory=list)  # count_module only, with reasons
     contradiction_rows: list[ValueRow] = field(default_factory=list)
+    # Against torch.export's traced types (`compare_traced`): None when not compared.
+    export_compared: int | None = None
+    export_contradiction_rows: list[ValueRow] = field(default_factory=list)
+
+    @property
+    def export_contradictions(self) -> int:
+        return len(self.export_contradiction_rows)
 
     @property
     def values(self) -> int:
@@ -92,6 +106,9 @@ class TypeReport:
             "unknown_rows": [row.to_dict() for row in self.unknown_rows],
             "partial_rows": [row.to_dict() for row in self.partial_rows],
             "contradiction_rows": [row.to_dict() for row in self.contradiction_rows],
+            "export_compared": self.export_compared,
+            "export_contradictions": self.export_contradictions,
+            "export_contradiction_rows": [row.to_dict() for row in self.export_contradiction_rows],
             "unknown_reasons": self.unknown_reasons(),
         }
 
@@ -122,11 +139,15 @@ class TypeReport:
                          f"{100.0 * self.contradictions / total:6.2f}%")
         else:
             lines.append(f"  {'contradictions':<15}     n/a  (nothing to compare)")
+        if self.export_compared is not None:
+            lines.append(f"against torch.export's traced types: {self.export_compared} values compared, "
+                         f"{self.export_contradictions} contradictions")
         reasons = self.unknown_reasons() if not self.has_truth else {}
         if reasons:
             lines.append("why values stayed unknown:")
             lines += [f"  {count:>8}  {kind}" for kind, count in sorted(reasons.items())]
         lines += _format_rows("contradictions", self.contradiction_rows, max_rows)
+        lines += _format_rows("contradictions of torch.export's types", self.export_contradiction_rows, max_rows)
         lines += _format_rows("unknown values", self.unknown_rows, max_rows)
         lines += _format_rows("partial values", self.partial_rows, max_rows)
         return "\n".join(lines)
@@ -299,6 +320,56 @@ def count_module(module: ir.Operation, has_library_function=None) -> TypeReport:
             report.partial += 1
             report.partial_rows.append(_row(record, None))
     return report
+
+
+def compare_traced(report: TypeReport, module: ir.Operation, traced: dict) -> TypeReport:
+    """Set the report's comparison with torch.export's traced types (`traced`, from
+    `importer.fx.traced_types`) and return it. A key (frames, op, result index) pairs its
+    values in order only when the module has as many as export traced: ops that the import
+    or torch-mlir's pipeline decomposed, merged or added are not compared."""
+    records, _ = tensor_values(module)
+    groups: dict[tuple, list[ValueRecord]] = {}
+    for record in records:
+        groups.setdefault((_frames(record.location), record.op_name, record.result_index), []).append(record)
+    report.export_compared = 0
+    report.export_contradiction_rows = []
+    for key, truths in traced.items():
+        ours = groups.get(key, [])
+        if len(ours) != len(truths):
+            continue
+        for record, truth in zip(ours, truths, strict=True):
+            report.export_compared += 1
+            if (why := traced_contradiction(record.info, truth)) is not None:
+                report.export_contradiction_rows.append(ValueRow(
+                    record.op_name, record.location, record.result_index, record.info.text(), str(truth), why))
+    return report
+
+
+def _frames(location: str) -> tuple:
+    """The (file, line) pairs of a printed location, sorted (`importer.fx.traced_types`'s key)."""
+    return tuple(sorted({(file, int(line)) for file, line, _ in _FILE_LINE_COL.findall(location)}))
+
+
+def traced_contradiction(refined: types.TensorInfo, truth) -> str | None:
+    """What the refined type says that export's traced type (`importer.fx.TracedType`)
+    denies, or None."""
+    if refined.dtype is not None and truth.dtype is not None and refined.dtype != truth.dtype:
+        return f"dtype {refined.dtype}, export traced {truth.dtype}"
+    if refined.sizes is None:
+        return None
+    if len(refined.sizes) != len(truth.sizes):
+        return f"rank {len(refined.sizes)}, export traced {len(truth.sizes)}"
+    for dim, (ours, theirs) in enumerate(zip(refined.sizes, truth.sizes, strict=True)):
+        if ours is None or ours == theirs:
+            continue
+        if isinstance(theirs, int):
+            return f"dim {dim} is {ours}, export traced {theirs}"
+        if theirs.hint is not None and theirs.hint != ours:
+            return f"dim {dim} is {ours}, export traced {theirs} (= {theirs.hint} at the example inputs)"
+        if (theirs.least, theirs.greatest) != (ours, ours):
+            return (f"dim {dim} is {ours}, export traced {theirs} within "
+                    f"[{theirs.least}, {'oo' if theirs.greatest is None else theirs.greatest}]")
+    return None
 
 
 def pair_by_location(

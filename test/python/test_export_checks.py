@@ -83,3 +83,86 @@ def test_export_checks_of_computed_numbers_are_runtime_asserts_in_raw_imports():
     torch.testing.assert_close(torch_refine.execute(refined, x), CheckedItem()(x))
     with pytest.raises(RaisedError, match="Runtime assertion failed"):
         torch_refine.execute(refined, torch.ones(12))
+
+
+class SizedItem(torch.nn.Module):
+    """A data-dependent size: `item()` checked as a size."""
+
+    def forward(self, x, k):
+        count = k.item()
+        torch._check_is_size(count)
+        torch._check(count <= 8)
+        return x[:count] * 2
+
+
+class NonzeroRows(torch.nn.Module):
+    def forward(self, x):
+        return x.nonzero().float().sum(0)
+
+
+def _with_range_constraints(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """The program with `sym_constrain_range(_for_size)` of its `item()`, as a program not
+    re-traced since `torch._check_is_size` has them (re-tracing turns them into
+    `_assert_scalar`s)."""
+    graph = program.graph
+    item = next(n for n in graph.nodes if n.target is torch.ops.aten.item.default)
+    with graph.inserting_after(item):
+        graph.call_function(torch.ops.aten.sym_constrain_range_for_size.default, (item,), {"min": 2, "max": 8})
+        graph.call_function(torch.ops.aten.sym_constrain_range.default, (item,), {"min": 2, "max": 8})
+    return program
+
+
+@pytest.mark.parametrize("output_type", ["raw", "torch"])
+def test_range_constraints_of_data_dependent_numbers_are_runtime_asserts_once(output_type):
+    x = torch.randn(10, 3)
+    program = _with_range_constraints(torch.export.export(SizedItem(), (x, torch.tensor(4))))
+    refined = torch_refine.export_and_import(program, output_type=output_type, decomposition_table={})
+    text = str(refined)
+    assert "sym_constrain_range" not in text.replace('"aten.sym_constrain_range', "")
+    bounds = [m.split(": ")[1] for m in _asserts(refined) if "sym_constrain_range" in m]
+    assert sorted(bounds) == ["the number must be at least 2", "the number must be at most 8"]
+    torch.testing.assert_close(torch_refine.execute(refined, x, torch.tensor(4), check_types=True),
+                               SizedItem()(x, torch.tensor(4)))
+    for outside in (1, 9):
+        with pytest.raises(RaisedError, match=r"sym_constrain_range.*the number must be at"):
+            torch_refine.execute(refined, x, torch.tensor(outside))
+
+
+def test_tensor_metadata_checks_become_asserts_a_known_dtype_decides():
+    x = torch.tensor([[1.0, 0.0], [0.0, 2.0]])
+    program = torch.export.export(NonzeroRows(), (x,))
+    assert any(n.target is torch.ops.aten._assert_tensor_metadata.default for n in program.graph.nodes)
+    refined = torch_refine.export_and_import(program, output_type="raw", decomposition_table={})
+    assert "_assert_tensor_metadata" not in str(refined)
+    assert "torch.prim.dtype" not in str(refined)  # nonzero's si64 is what the check names
+    torch.testing.assert_close(torch_refine.execute(refined, x, check_types=True), NonzeroRows()(x))
+
+
+class PositionBias(torch.nn.Module):
+    """MPT's position bias: a [heads, 1, 64] table sliced from `max(0, 1 - seq)` and
+    `max(0, 64 - seq)`, whose rows are `1 - max(0, 1 - seq)`, 1 wherever seq >= 2."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("alibi", torch.randn(2, 1, 64))
+
+    def forward(self, states):
+        scores = states @ states.transpose(-1, -2)
+        sequence = states.shape[2]
+        rows = max(0, self.alibi.size(1) - sequence)
+        columns = max(0, self.alibi.size(2) - sequence)
+        return scores + self.alibi[:, rows:, columns:]
+
+
+def test_exports_ranges_decide_a_max_where_the_importer_drops_the_symbolic_shapes():
+    model = PositionBias()
+    sequence = torch.export.Dim("seq", min=2, max=16)
+    program = torch.export.export(model, (torch.randn(3, 2, 5, 4),), dynamic_shapes=({2: sequence},))
+    refined = torch_refine.export_and_import(program)
+    assert "torch.bind_symbolic_shape %arg0" in str(refined)  # export's ranges, bound by us
+    slices = [line for line in str(refined).splitlines() if "torch.aten.slice.Tensor" in line]
+    assert slices[-1].endswith("-> !torch.vtensor<[2,1,?],f32>")  # the row is 1, not `?`
+    compiled = jit.compile_module(refined)
+    for size in (5, 9):
+        states = torch.randn(3, 2, size, 4)
+        torch.testing.assert_close(compiled("main", states)[0], model(states))

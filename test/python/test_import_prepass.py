@@ -110,3 +110,27 @@ def test_the_program_passed_in_is_left_alone():
     before = str(program.graph)
     torch_refine.export_and_import(program)
     assert str(program.graph) == before
+
+
+class FourierMixing(torch.nn.Module):
+    """FNet's token mixing: the real part of a 2-D DFT over sequence and hidden dims."""
+
+    def forward(self, x):
+        return torch.fft.fftn(x, dim=(1, 2)).real + torch.fft.fft(x).real.sum(-1, keepdim=True)
+
+
+def test_real_fourier_transforms_reach_the_backend_as_real_ops():
+    from torch_refine import jit
+
+    model = FourierMixing()
+    x = torch.randn(3, 7, 6, dtype=torch.float64)
+    dims = ({0: BATCH, 1: torch.export.Dim("seq", min=2, max=64)},)
+    refined = torch_refine.export_and_import(model, x, dynamic_shapes=dims)
+    assert "complex" not in str(refined)
+    assert refined.report.unknown == 0
+    compiled = jit.compile_module(refined)
+    for inputs in (x, torch.randn(2, 12, 6, dtype=torch.float64)):
+        torch.testing.assert_close(torch_refine.execute(refined, inputs, check_types=True), model(inputs))
+        torch.testing.assert_close(compiled("main", inputs)[0], model(inputs))
+    raw = torch_refine.export_and_import(model, x, dynamic_shapes=dims, output_type="raw")
+    assert "torch.aten.fft_fftn" in str(raw)  # the backend only: a raw import keeps the transform

@@ -273,13 +273,13 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
         return _express_rank_or_numel(producer, cache)
     if name == "torch.prim.If":
         return _express_if(producer, value.result_number, cache, depth)
-    handler = _ARITHMETIC.get(name)
+    handler = _express_extreme if name in _EXTREMES else _ARITHMETIC.get(name)
     if handler is None:
         return None
     operands = [express(v, cache, depth + 1) for v in producer.operands]
     if any(p is None for p in operands):
         return None
-    return handler(*operands)
+    return handler(producer, *operands) if name in _EXTREMES else handler(*operands)
 
 
 def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
@@ -385,20 +385,31 @@ def _floordiv(a: Polynomial, b: Polynomial) -> Polynomial | None:
     return facts.floor_divide(a, divisor) if quotient is None and divisor > 0 else quotient
 
 
-def _extreme(test: str):
-    """`prim.max.int` (test `ge`) or `prim.min.int` (`le`): the side a constant difference
-    picks, else the symbol of `a if a <test> b else b` (the evaluator's select)."""
-    def pick(a: Polynomial, b: Polynomial) -> Polynomial:
-        difference = (a - b).constant_value()
-        if difference is not None:
-            return a if INT_COMPARISONS[test](difference) else b
-        return facts.select((test, a, b), a, b)
-    return pick
+def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | None:
+    """`prim.max.int` (`a >= b` picks a) or `prim.min.int` (`a <= b`): the side the range
+    of the difference picks (a constant, or the function's ranges: MPT's position bias row
+    `1 - max(0, 1 - seq)` is 1 where seq >= 2); else, where it is never negative, the symbol
+    of `a if a <test> b else b` (the evaluator's select); None otherwise."""
+    from torch_refine.calculations import ranges  # ranges imports this module
+
+    function = ranges.enclosing_function(producer)
+    entry = None if function is None else function.regions[0].blocks[0]
+    is_max = producer.operation.name == "torch.prim.max.int"
+    least, greatest = ranges.polynomial_range(a - b if is_max else b - a, entry)  # a is picked where >= 0
+    if least is not None and least >= 0:
+        return a
+    if greatest is not None and greatest < 0:
+        return b
+    # A select's range is a size's (calculations/ranges.py): only where it cannot be negative.
+    leasts = [ranges.polynomial_range(side, entry)[0] for side in (a, b)]
+    never_negative = [low is not None and low >= 0 for low in leasts]
+    if not (any(never_negative) if is_max else all(never_negative)):
+        return None
+    return facts.select(("torch.aten.ge.int" if is_max else "torch.aten.le.int", a, b), a, b)
 
 
+_EXTREMES = ("torch.prim.max.int", "torch.prim.min.int")
 _ARITHMETIC = {
-    "torch.prim.max.int": _extreme("torch.aten.ge.int"),
-    "torch.prim.min.int": _extreme("torch.aten.le.int"),
     "torch.aten.add.int": lambda a, b: a + b,
     "torch.aten.sub.int": lambda a, b: a - b,
     "torch.aten.mul.int": lambda a, b: a * b,

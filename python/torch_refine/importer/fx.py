@@ -18,13 +18,18 @@ torch-mlir's FX importer rejects, rewritten into what it imports.
   size, which is `aten.view`; the importer's own rewrite takes only static sizes.
 
 `prepare(program)` rewrites the program's graph in place (give it a copy) and returns it.
+`input_checks(program)` says what the program checks of its inputs, `traced_types(program)`
+what torch.export traced each op's tensor results as (a truth refined types can be
+compared with, `report.compare_traced`).
 """
 
 from __future__ import annotations
 
 import math
 import operator
+import re
 import warnings
+from dataclasses import dataclass
 
 import torch
 from torch import fx
@@ -300,13 +305,11 @@ def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, tuple
         defined[expression] = ("size", index, dim)
         spelled[expression] = sympy.Symbol(f"{name}.shape[{dim}]")
         where = f"input {name} (%arg{index}) dim {dim}"
-        bounds = program.range_constraints.get(expression)
-        if bounds is not None and bounds.lower.is_integer and int(bounds.lower) > 0:
-            checks.append((f"{where} must be at least {int(bounds.lower)}", ("size", index, dim), "ge",
-                           int(bounds.lower)))
-        if bounds is not None and bounds.upper.is_integer and bounds.upper.is_finite:
-            checks.append((f"{where} must be at most {int(bounds.upper)}", ("size", index, dim), "le",
-                           int(bounds.upper)))
+        least, greatest = _integer_bounds(program.range_constraints.get(expression))
+        if least is not None and least > 0:
+            checks.append((f"{where} must be at least {least}", ("size", index, dim), "ge", least))
+        if greatest is not None:
+            checks.append((f"{where} must be at most {greatest}", ("size", index, dim), "le", greatest))
     for index, name, dim, size in dims:
         expression = size.node.expr
         if defined.get(expression) == ("size", index, dim):
@@ -315,6 +318,56 @@ def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, tuple
             checks.append((f"input {name} (%arg{index}) dim {dim} must be {expression.subs(spelled)} "
                            f"(torch.export traced it as {expression})", ("size", index, dim), "eq", term))
     return checks
+
+
+def input_symbols(program: torch.export.ExportedProgram) -> tuple[dict[str, tuple], dict[int, list]]:
+    """What torch.export says of its user inputs' sizes in the form
+    `torch.bind_symbolic_shape` states it: each symbol's range (name -> (least, greatest),
+    None for an unbounded side) and, per user input, each dim as an int or (symbol name,
+    multiple). An input with a dim of any other expression is left out."""
+    import sympy
+
+    names = program.graph_signature.user_inputs
+    placeholders = [n for n in program.graph.nodes if n.op == "placeholder" and n.name in names]
+    bounds = {str(symbol): bound for symbol, bound in program.range_constraints.items()}
+    symbols: dict[str, tuple] = {}
+    inputs: dict[int, list] = {}
+    for index, node in enumerate(placeholders):
+        value = node.meta.get("val")
+        if not isinstance(value, torch.Tensor) or all(isinstance(d, int) for d in value.shape):
+            continue
+        dims = [_symbol_multiple(size, sympy) for size in value.shape]
+        if any(d is None for d in dims):
+            continue
+        inputs[index] = dims
+        for dim in dims:
+            if isinstance(dim, tuple) and dim[0] not in symbols:
+                symbols[dim[0]] = _integer_bounds(bounds.get(dim[0]))
+    return symbols, inputs
+
+
+def _symbol_multiple(size, sympy) -> int | tuple[str, int] | None:
+    if isinstance(size, int):
+        return size
+    expression = size.node.expr
+    if isinstance(expression, sympy.Symbol):
+        return str(expression), 1
+    if isinstance(expression, sympy.Mul) and len(expression.args) == 2:
+        multiple, symbol = sorted(expression.args, key=lambda a: not a.is_Integer)
+        if multiple.is_Integer and isinstance(symbol, sympy.Symbol):
+            return str(symbol), int(multiple)
+    return None
+
+
+def _integer_bounds(bounds) -> tuple[int | None, int | None]:
+    """(least, greatest) of a sympy value range, None for a side that is not an integer
+    (torch's `int_oo` passes sympy's `is_finite`, so the type decides)."""
+    import sympy
+
+    if bounds is None:
+        return None, None
+    least, greatest = (int(b) if isinstance(b, sympy.Integer) else None for b in (bounds.lower, bounds.upper))
+    return least, greatest
 
 
 def _term(expression, defined: dict) -> Term | None:
@@ -334,3 +387,168 @@ def _term(expression, defined: dict) -> Term | None:
     for term in terms[1:]:
         result = (op, result, term)
     return result
+
+
+# -- what torch.export traced each value as ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class TracedDim:
+    """A dim torch.export traced as an expression of its symbols: its value at the example
+    inputs (None for a data-dependent size) and the range the symbols' ranges give it
+    (None for an unbounded side)."""
+
+    expression: str
+    hint: int | None
+    least: int | None
+    greatest: int | None
+
+    def __str__(self) -> str:
+        return self.expression
+
+
+@dataclass(frozen=True)
+class TracedType:
+    sizes: tuple[int | TracedDim, ...]
+    dtype: str | None  # the Torch dialect's element type
+
+    def __str__(self) -> str:
+        return f"[{', '.join(str(s) for s in self.sizes)}],{self.dtype}"
+
+
+# (the source frames of a node as a sorted tuple of (file, line), the op the importer
+# emits for it, result index) -> each such node's traced type, in graph order.
+TracedKey = tuple[tuple, str, int]
+
+_FRAME = re.compile(r'File "([^"]+)", line ([0-9]+),')
+
+
+def traced_types(program: torch.export.ExportedProgram) -> dict[TracedKey, list[TracedType]]:
+    """What torch.export traced the tensor results of each op node as (`meta["val"]`,
+    FakeTensors with symbolic sizes), keyed as torch-mlir's FX importer places the op: the
+    frames of the node's stack trace (the importer's location), the op name it emits
+    (`torch.aten.add.Tensor`) and the result index. Nodes without a stack trace or an op
+    overload target are left out."""
+    from torch_mlir.extras.fx_importer import TENSOR_SCALAR_OP_CONVERTER, _get_mlir_op_name_for_schema, is_scalar_arg
+
+    found: dict[TracedKey, list[TracedType]] = {}
+    for node in program.graph.nodes:
+        if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+            continue
+        frames = tuple(sorted({(file, int(line)) for file, line in _FRAME.findall(node.stack_trace or "")}))
+        if not frames:
+            continue
+        name = _get_mlir_op_name_for_schema(node.target._schema)
+        if name in TENSOR_SCALAR_OP_CONVERTER and len(node.args) > 1 and is_scalar_arg(node.args[1]):
+            name = TENSOR_SCALAR_OP_CONVERTER[name]
+        value = node.meta.get("val")
+        results = value if isinstance(value, list | tuple) else [value]
+        for index, result in enumerate(results):
+            if isinstance(result, torch.Tensor):
+                found.setdefault((frames, name, index), []).append(_traced_type(result))
+    return found
+
+
+def _traced_type(tensor: torch.Tensor) -> TracedType:
+    from torch_mlir.extras.fx_importer import TORCH_DTYPE_TO_MLIR_TYPE_ASM
+
+    return TracedType(tuple(_traced_dim(size) for size in tensor.shape), TORCH_DTYPE_TO_MLIR_TYPE_ASM.get(tensor.dtype))
+
+
+def _traced_dim(size) -> int | TracedDim:
+    if isinstance(size, int):
+        return size
+    node = size.node
+    if node.expr.is_number:
+        return int(node.expr)
+    least, greatest = _integer_bounds(node.shape_env.bound_sympy(node.expr))
+    hint = node.hint if isinstance(node.hint, int) else None
+    return TracedDim(str(node.expr), hint, least, greatest)
+
+
+# -- Fourier transforms of real tensors, for the backend --------------------------------
+
+# fft ops whose forward transform of a real tensor is taken apart here: (position of the
+# sizes argument, position of the dims argument, the dims when none are given).
+_FOURIER = {
+    torch.ops.aten.fft_fft.default: (1, 2, [-1]),
+    torch.ops.aten.fft_fft2.default: (1, 2, [-2, -1]),
+    torch.ops.aten.fft_fftn.default: (1, 2, None),
+}
+
+
+def real_fourier_transforms(program: torch.export.ExportedProgram) -> torch.export.ExportedProgram:
+    """`view_as_real(fft(x))` of a real float32/float64 `x` (what `fftn(x).real` exports as:
+    FNet's token mixing) computed by real ops, for torch-mlir's backend pipeline, which
+    rejects complex values: along each transformed dim, products with the cos and sin
+    matrices of its size. Only the default transform (no sizes given, norm "backward").
+    Returns a re-traced copy (ops functionalized, none decomposed), or `program` itself
+    when it has no such transform."""
+    import copy
+
+    if not any(_real_fourier(node) is not None for node in program.graph.nodes):
+        return program
+    program = copy.deepcopy(program)
+    graph = program.graph
+    for node in list(graph.nodes):
+        if (dims := _real_fourier(node)) is None:
+            continue
+        transform = node.args[0]
+        with graph.inserting_before(node):
+            real = graph.call_function(_fourier_as_real, (transform.args[0], dims))
+        real.meta = dict(node.meta)
+        node.replace_all_uses_with(real)
+        graph.erase_node(node)
+        if not transform.users:
+            graph.erase_node(transform)
+    program.graph_module.recompile()
+    return program.run_decompositions({})
+
+
+def _real_fourier(node: fx.Node) -> list[int] | None:
+    """The dims of the transform a `view_as_real` node reads, where it is taken apart."""
+    if node.op != "call_function" or node.target is not torch.ops.aten.view_as_real.default:
+        return None
+    transform = node.args[0]
+    if not isinstance(transform, fx.Node) or transform.target not in _FOURIER:
+        return None
+    sizes_at, dims_at, default = _FOURIER[transform.target]
+    source = _value(transform.args[0])
+    if not isinstance(source, torch.Tensor) or source.dtype not in (torch.float32, torch.float64):
+        return None
+    if set(transform.kwargs) - {"s", "n", "dim", "norm"}:
+        return None
+    sizes = transform.kwargs.get("s", transform.kwargs.get("n", _argument(transform, sizes_at)))
+    dims = transform.kwargs.get("dim", _argument(transform, dims_at))
+    norm = transform.kwargs.get("norm", _argument(transform, 3))
+    if sizes is not None or norm not in (None, "backward"):
+        return None
+    dims = default if dims is None else dims
+    dims = range(source.dim()) if dims is None else ([dims] if isinstance(dims, int) else dims)
+    return [d % source.dim() for d in dims]
+
+
+def _argument(node: fx.Node, position: int):
+    return node.args[position] if position < len(node.args) else None
+
+
+def _fourier_as_real(x: torch.Tensor, dims: list[int]) -> torch.Tensor:
+    """`view_as_real(fftn(x, dim=dims))` of a real x in real ops (traced, not run): the DFT
+    along a dim of size n multiplies by W = C - iS, C[j, k] = cos(2 pi jk / n) and S the
+    sine, so (re, im) becomes (C re + S im, C im - S re)."""
+    real, imaginary = x, None
+    for dim in dims:
+        size = x.shape[dim]
+        index = torch.arange(size, device=x.device)
+        # jk mod n keeps the angle within one turn: cos of a large float angle is inexact.
+        angle = (torch.outer(index, index) % size).to(x.dtype) * (2 * math.pi / size)
+        cos, sin = torch.cos(angle), torch.sin(angle)
+
+        def along(tensor, matrix, dim=dim):
+            return torch.movedim(torch.movedim(tensor, dim, -1) @ matrix, -1, dim)
+
+        if imaginary is None:
+            real, imaginary = along(real, cos), -along(real, sin)
+        else:
+            real, imaginary = along(real, cos) + along(imaginary, sin), along(imaginary, cos) - along(real, sin)
+    return torch.stack([real, imaginary], -1)

@@ -1,7 +1,7 @@
 """The front-door zoo (issue 28; `zoo.py`, table in docs/corpus.md): every dynamic variant
-torch.export accepts imports through `export_and_import`, refines, executes op by op as
-eager does at two sizes with every type holding, and runs JIT-compiled as eager does at
-both sizes. Each variant is measured in its own process (`zoo_run.py`): nothing it does
+torch.export accepts imports through `export_and_import`, refines with no type contradicting
+those export traced, executes op by op as eager does at two sizes with every type holding,
+and runs JIT-compiled as eager does at both sizes. Each variant is measured in its own process (`zoo_run.py`): nothing it does
 can kill the test process. `build_tools/zoo.py` measures the static variants too.
 """
 
@@ -22,19 +22,7 @@ RUNNER = Path(__file__).with_name("zoo_run.py")
 TOLERANCE = 1e-3
 
 
-# Known failures, each with its cause (docs/corpus.md, the zoo).
-KNOWN = {
-    "fnet": "torch-mlir's Torch backend pipeline fails on the complex values of fft_fftn",
-    "mpt": "the JIT only: the position bias's query dim is 1 - max(0, 1 - seq), 1 at run time "
-           "but `?` in the type, and torch-mlir's linalg lowering of the add requires a `?` dim "
-           "to match the other side (mismatched size for broadcast, modeling_mpt.py:123)",
-}
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN[name], strict=True)) if name in KNOWN else name
-    for name in CASES
-])
+@pytest.mark.parametrize("name", CASES)
 def test_dynamic_variant_imports_runs_and_compiles_as_eager(name):
     done = subprocess.run([sys.executable, str(RUNNER), name, "dynamic"], capture_output=True, text=True,
                           timeout=1800, check=False)
@@ -44,6 +32,8 @@ def test_dynamic_variant_imports_runs_and_compiles_as_eager(name):
         pytest.skip(f"torch.export rejects it: {outcome['export']}")
     assert outcome["import"] == "ok", outcome
     assert outcome["report"]["unknown"] == 0, outcome
+    assert outcome["report"]["export_compared"] > 0, outcome
+    assert outcome["report"]["export_contradictions"] == 0, outcome["export_contradiction_rows"]
     stages = ["execute"]
     if not str(outcome["jit"][0]).startswith("lowering:"):  # where the backend lowers it
         stages.append("jit")

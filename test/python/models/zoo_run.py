@@ -1,5 +1,6 @@
 """Measure one zoo variant (`python zoo_run.py NAME DYNAMISM`; prints one JSON line):
-export, torch-mlir's import, ours (`export_and_import`, Torch backend contract), execution
+export, torch-mlir's import, ours (`export_and_import`, Torch backend contract; its report's
+counts and its comparison with export's traced types), execution
 op by op against eager at both sizes with every type checked, and the JIT (linalg on
 tensors, LLVM) against eager at both sizes. A stage that fails records its first error
 line and the stages after it that need it are skipped. JIT calls run in a forked child
@@ -75,7 +76,9 @@ def measure(name: str, dynamism: str) -> dict:
         refined = torch_refine.export_and_import(program)
         report = refined.report
         row["import"] = "ok"
-        row["report"] = {k: getattr(report, k) for k in ("exact", "symbolic_exact", "partial", "unknown")}
+        row["report"] = {k: getattr(report, k) for k in ("exact", "symbolic_exact", "partial", "unknown",
+                                                         "export_compared", "export_contradictions")}
+        row["export_contradiction_rows"] = [r.to_dict() for r in report.export_contradiction_rows[:5]]
     except Exception as error:
         row["import"] = _first_line(error)
         return row
