@@ -71,7 +71,7 @@ EXPLAINED = (
     "data-dependent size (aten.nonzero)",
     "shape function did not simplify: an If on an unknown condition (computed by aten.lt.int)",
     "shape function did not simplify: a loop of 1001 iterations over the unroll cap",
-    "its list operand %8 is mutated (by aten.append.t at",
+    "is mutated (by aten.append.t at",
     "operand already unknown (from %0 at",
 )
 
