@@ -10,8 +10,10 @@ change, re-refining the body in between): a carried tensor whose type is still u
 optimistically given its init value's type, and the body's derived types are reset so
 the next round recomputes them under that assumption. Once the back-edge value is
 computed, the assumption holds if it is at least as precise as the carried type; if not,
-the carried type is widened to the join and the body is reset again. Widening to a fully
-unknown type marks the loop (`torch_refine.loop_widened`) so it is not assumed again. A
+the carried type is widened to the join and the body is reset again, unless the body
+reads a value computed behind another loop's unconfirmed barrier (below): its back edge
+was computed without what that barrier hides, so the check waits for it. Widening to a
+fully unknown type marks the loop (`torch_refine.loop_widened`) so it is not assumed again. A
 reset also drops the symbolic-dims facts of the ops it resets (they were derived under the
 assumption). Ops after the loop see no assumption: while one is unchecked, the loop's
 result reaches its users through a *barrier*, a static-info cast back to the result's
@@ -79,6 +81,7 @@ def propagate(module: ir.Operation) -> bool:
         return ir.WalkResult.ADVANCE
 
     module.walk(collect, ir.WalkOrder.PRE_ORDER)
+    hidden = _behind_barriers(module)  # before this step's assumptions add barriers
     changed = False
     stale: set = set()  # ops whose body changed in this step: their back edges are stale
     for op in constructs:
@@ -93,7 +96,7 @@ def propagate(module: ir.Operation) -> bool:
         if op.name == "torch.prim.If":
             types_changed = another_round = _join_if(op.opview)
         else:
-            types_changed, another_round = _step_loop(op.opview, check=op_key(op) not in stale)
+            types_changed, another_round = _step_loop(op.opview, check=op_key(op) not in stale, hidden=hidden)
         changed |= another_round
         if types_changed:
             stale.update(_ancestor_keys(op))
@@ -236,12 +239,15 @@ def _assume(loop, body_reset: bool) -> bool:
     return assumed
 
 
-def _step_loop(loop, check: bool) -> tuple[bool, bool]:
+def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
     """Check each assumed carried value, widening it when the back edge disagrees. Returns
     whether types in or after the loop changed, and whether another round is needed (they
     changed, a check is still to come, or the loop settled and its body's deferred checks
     are to be kept). With check=False (the body changed in this step, so its back edge is
-    stale) nothing is checked."""
+    stale) nothing is checked. A back edge that disagrees while the loop reads a value
+    computed behind another loop's barrier (`hidden`) is not widened to yet: the body
+    was refined without what the barrier hides, and a widened carried value feeds back
+    into itself (an LSTM's state would keep an unknown dtype for good)."""
     condition = _terminator(loop.regions[0])
     changed = unchecked = False
     # Read every back edge first: a reset for one carried value erases the others'.
@@ -257,6 +263,9 @@ def _step_loop(loop, check: bool) -> tuple[bool, bool]:
         if back is not None and types.is_at_least_as_precise(back, carried):
             changed |= _remove_barrier(result)  # the assumption holds
             continue
+        if _reads_any(loop, hidden):
+            unchecked = True  # checked once the barrier it reads through is open
+            continue
         target = types.join(carried, back if back is not None else types.erased(carried))
         if target.is_unknown:
             loop.attributes[_WIDENED] = ir.UnitAttr.get()
@@ -270,6 +279,56 @@ def _step_loop(loop, check: bool) -> tuple[bool, bool]:
         del loop.attributes[_ASSUMING]
         return changed, True  # settled: the next round keeps the checks its body deferred
     return changed, changed
+
+
+def _behind_barriers(module: ir.Operation) -> set:
+    """The values computed from a loop result through a barrier that hides part of its
+    type (the result is already more precise than the barrier states): those the last
+    round refined without knowing what the loop gives."""
+    hidden: set = set()
+    pending: list = []
+
+    def collect(op):
+        if _BARRIER in op.attributes and op.operands[0].type != op.results[0].type:
+            pending.append(op.results[0])
+        return ir.WalkResult.ADVANCE
+
+    module.walk(collect)
+    while pending:
+        value = pending.pop()
+        if value in hidden:
+            continue
+        hidden.add(value)
+        for use in value.uses:
+            pending.extend(_dependents(use.owner))
+    return hidden
+
+
+def _dependents(user) -> list:
+    """The values computed from any operand of `user`: its results, the arguments of its
+    regions, and for a terminator its parent's results (and a loop's carried arguments)."""
+    found = list(user.results)
+    for region in user.regions:
+        for block in region.blocks:
+            found.extend(block.arguments)
+    if user.operation.name in ("torch.prim.If.yield", "torch.prim.Loop.condition"):
+        found.extend(_dependents(user.operation.parent))
+    return found
+
+
+def _reads_any(loop, values: set) -> bool:
+    """Whether the loop or an op in its body has an operand among `values`."""
+    if not values:
+        return False
+    found = False
+
+    def visit(op):
+        nonlocal found
+        found = any(operand in values for operand in op.operands)
+        return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
+
+    loop.operation.walk(visit)
+    return found
 
 
 def _reset_body(loop) -> None:

@@ -205,3 +205,34 @@ func.func @body_checks_wait_for_the_settled_types(%x: !torch.vtensor<[?,8],f32>,
   } : (!torch.int, !torch.bool, !torch.vtensor, !torch.vtensor) -> (!torch.vtensor, !torch.vtensor)
   return %1#1 : !torch.vtensor
 }
+
+// -----
+
+// A loop reading the result of an earlier loop (a two-layer LSTM's second layer reads the
+// first layer's outputs). The second loop's body is first refined while the first loop's
+// result is still behind its barrier: its back edge is unknown there, and widening to it
+// would keep the state unknown for good (it feeds back into itself). The check waits
+// until the first loop is confirmed; PyTorch: [2,16],f32 through every trip.
+// CHECK-LABEL: func.func @second_loop_reads_the_first(
+// CHECK: torch.aten.sigmoid {{.*}} -> !torch.vtensor<[2,16],f32>
+// CHECK: torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[2,16],f32>
+// CHECK: } : (!torch.int, !torch.bool, !torch.vtensor<[2,16],f32>) -> !torch.vtensor<[2,16],f32>
+// CHECK-NOT: torch.runtime.assert
+// CHECK: return
+func.func @second_loop_reads_the_first(%x: !torch.vtensor<[2,16],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int1 = torch.constant.int 1
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,16],f32> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %c: !torch.vtensor):
+    %2 = torch.aten.tanh %c : !torch.vtensor -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %3 = torch.aten.sigmoid %1 : !torch.vtensor -> !torch.vtensor
+  %4 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %h: !torch.vtensor):
+    %5 = torch.aten.add.Tensor %h, %3, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%5 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  return %4 : !torch.vtensor
+}
