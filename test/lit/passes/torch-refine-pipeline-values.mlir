@@ -279,3 +279,25 @@ func.func @zeros_sized_by_the_input(%arg0: !torch.vtensor<[8,?,32],f32>) -> !tor
   %2 = torch.aten.add.Tensor %0, %1, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
   return %2 : !torch.vtensor
 }
+
+// -----
+
+// A static-info cast the ONNX conversion wrote (an LSTM's initial state, narrowed to
+// the hidden size) is the same tensor as its operand: refined to [2,?,16], the operand's
+// type, where it stated [?,?,16]. The cast refinement adds to keep the signature's type
+// at the return stays as it is.
+// CHECK-LABEL: func.func @cast_narrowed_by_its_operand(
+// CHECK:         %[[STATE:.*]] = torch.tensor_static_info_cast %{{.*}} : !torch.vtensor<[2,?,16],f32> to !torch.vtensor<[2,?,16],f32>
+// CHECK:         torch.aten.select.int %[[STATE]], {{.*}} -> !torch.vtensor<[?,16],f32>
+// CHECK:         torch.tensor_static_info_cast %{{.*}} : !torch.vtensor<[?,16],f32> to !torch.vtensor
+// CHECK-NEXT:    return
+func.func @cast_narrowed_by_its_operand(%arg0: !torch.vtensor<[2,?,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int16 = torch.constant.int 16
+  %0 = torch.aten.slice.Tensor %arg0, %int2, %int0, %int16, %int1 : !torch.vtensor<[2,?,32],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %1 = torch.tensor_static_info_cast %0 : !torch.vtensor to !torch.vtensor<[?,?,16],f32>
+  %2 = torch.aten.select.int %1, %int0, %int1 : !torch.vtensor<[?,?,16],f32>, !torch.int, !torch.int -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
