@@ -51,6 +51,8 @@ from torch_refine.patterns.control_flow import PEELED
 _WIDENED = "torch_refine.loop_widened"
 _BARRIER = OPAQUE_CAST
 _ASSUMING = "torch_refine.loop_assuming"  # on a loop whose carried types are not yet checked
+_NARROWED = "torch_refine.loop_narrowed"  # on a loop not to narrow (again): narrowed once, or widened
+_NARROWING = "torch_refine.loop_narrowing"  # on a loop whose narrowed carried types are not yet checked
 
 
 @dataclasses.dataclass
@@ -133,6 +135,7 @@ def widen_unconfirmed(module: ir.Operation) -> bool:
             _set_carried_type(loop, index, types.to_type(types.erased(carried)))
         if _ASSUMING in loop.attributes:  # confirmed or widened: settled either way
             del loop.attributes[_ASSUMING]
+        _end_narrowing(loop)
     return widened
 
 
@@ -216,7 +219,12 @@ def _will_assume(loop) -> bool:
 
 def under_assumption(op) -> bool:
     """Whether `op` sits in the body of a loop whose assumed carried types are unchecked."""
-    return any(_ASSUMING in parent.attributes for parent in enclosing_ops(op))
+    return any(_ASSUMING in parent.attributes or _NARROWING in parent.attributes for parent in enclosing_ops(op))
+
+
+def _end_narrowing(loop) -> None:
+    if _NARROWING in loop.attributes:
+        del loop.attributes[_NARROWING]
 
 
 def _assume(loop, body_reset: bool) -> bool:
@@ -236,7 +244,35 @@ def _assume(loop, body_reset: bool) -> bool:
         _install_barrier(loop, result)
         _set_carried_type(loop, index, types.to_type(init))
         assumed = True
-    return assumed
+    return assumed or _narrow(loop)
+
+
+def _narrow(loop) -> bool:
+    """Once per loop, assume a carried value known in part to be its init value's type
+    where that says more (the init was refined after the carried type was stated or
+    settled: an ONNX LSTM's output buffer, `[?,?,16]` carried, `[8,?,16]` given); True
+    when any. The body is not reset: what it derived under the wider type still holds,
+    and its partial types are refined again, keeping no more checks (those kept under the
+    wider type stand); a back edge that disagrees widens (and resets) as for any
+    assumption."""
+    if _NARROWED in loop.attributes or _ASSUMING in loop.attributes:
+        return False
+    narrowed = False
+    for index, result in enumerate(loop.results):
+        carried = types.parse(result.type)
+        init = source_info(loop.operands[index + 2])
+        if carried is None or init is None or carried.is_unknown:
+            continue
+        target = types.meet(carried, init)
+        if target is None or target == carried:
+            continue
+        _install_barrier(loop, result)
+        _set_carried_type(loop, index, types.to_type(target))
+        narrowed = True
+    if narrowed:
+        loop.attributes[_NARROWED] = ir.UnitAttr.get()
+        loop.attributes[_NARROWING] = ir.UnitAttr.get()
+    return narrowed
 
 
 def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
@@ -269,12 +305,19 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
         target = types.join(carried, back if back is not None else types.erased(carried))
         if target.is_unknown:
             loop.attributes[_WIDENED] = ir.UnitAttr.get()
+        loop.attributes[_NARROWED] = ir.UnitAttr.get()  # a widened loop is not narrowed again
+        _end_narrowing(loop)  # the reset body is refined anew, its checks deferred
         _reset_body(loop)
         _set_carried_type(loop, index, types.to_type(target))
         changed = unchecked = True
+    narrowing = _NARROWING in loop.attributes
     if unchecked:
-        loop.attributes[_ASSUMING] = ir.UnitAttr.get()
+        if not narrowing:
+            loop.attributes[_ASSUMING] = ir.UnitAttr.get()
         return changed, True
+    if narrowing:
+        _end_narrowing(loop)
+        return changed, changed  # nothing deferred: the checks kept under the wider type stand
     if _ASSUMING in loop.attributes:
         del loop.attributes[_ASSUMING]
         return changed, True  # settled: the next round keeps the checks its body deferred
@@ -387,14 +430,14 @@ def remove_barriers(module: ir.Operation) -> None:
 
     module.walk(visit)
     for op in marked:
-        for name in (_ASSUMING, _WIDENED, PEELED):
+        for name in (_ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED):
             if name in op.attributes:
                 del op.attributes[name]
         if _BARRIER in op.attributes:
             _open(op)
 
 
-_MARKS = (_BARRIER, _ASSUMING, _WIDENED, PEELED)
+_MARKS = (_BARRIER, _ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED)
 
 
 def _strip_body_facts(loop) -> None:
