@@ -13,7 +13,10 @@ computed, the assumption holds if it is at least as precise as the carried type;
 the carried type is widened to the join and the body is reset again, unless the body
 reads a value computed behind another loop's unconfirmed barrier (below): its back edge
 was computed without what that barrier hides, so the check waits for it. Widening to a
-fully unknown type marks the loop (`torch_refine.loop_widened`) so it is not assumed again. A
+fully unknown type marks the loop (`torch_refine.loop_widened`) so it is not assumed again.
+A carried type known in part whose init says more (refined after the type was stated or
+settled) is narrowed to the init's type once per loop, as an assumption checked the same
+way, without a reset: what the body derived under the wider type still holds. A
 reset also drops the symbolic-dims facts of the ops it resets (they were derived under the
 assumption). Ops after the loop see no assumption: while one is unchecked, the loop's
 result reaches its users through a *barrier*, a static-info cast back to the result's
