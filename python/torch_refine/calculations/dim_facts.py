@@ -422,19 +422,22 @@ _ARITHMETIC = {
 # -- recording ----------------------------------------------------------------------
 
 
-def record(wrapped, yield_shapes, memo: dict, key) -> None:
+def record(wrapped, yield_shapes, memo: dict, key) -> list[list[Polynomial | None]] | None:
     """Put on `wrapped` the dims its calculation yields as polynomials (and remember
-    them under the memo key, for ops that reuse the calculation)."""
+    them under the memo key, for ops that reuse the calculation). Returns them per
+    result ([] for a literal changed after it is built), None when nothing is recorded."""
     yielded = list(yield_shapes.operands)
     results = list(wrapped.operation.results)
     if len(yielded) != len(results) or not all(_is_value_tensor(r) for r in results):
-        return
+        return None
     cache: dict = {}
-    found = _facts_of([_yielded_dims(v, cache) for v in yielded])
+    polynomials = [_yielded_dims(v, cache) for v in yielded]
+    found = _facts_of(polynomials)
     if key is not None:
         memo[(ATTRIBUTE, key)] = found
     if found is not None:
         _set_facts(wrapped, found)
+    return polynomials
 
 
 def remember(wrapped, sizes: list[list], memo: dict, key) -> None:

@@ -3,7 +3,9 @@ and `torch-refine-pipeline`, and the per-op loop they share (`refine`).
 
 The shape and dtype pipelines run reify, inline, simplify and drop once, one op at a time
 in program order. `torch-refine-pipeline` runs rounds of the shape pipeline, the dtype
-pipeline and `torch-refine-propagate-control-flow` until no type changes. The shape and
+pipeline and `torch-refine-propagate-control-flow` until no type changes; after each
+kind, the program's static-info casts take what their operands became (`passes.casts`;
+their users read through them already, so this needs no round of its own). The shape and
 dtype steps visit ops after the producers of their operands, and shape functions read no
 dtypes; so only types that propagation changes (results of `prim.If`, loop-carried values)
 can let another round refine more, and a round whose propagation changes nothing ends the
@@ -37,6 +39,7 @@ from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass, option
+from torch_refine.passes.casts import narrow_casts
 from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
@@ -138,6 +141,8 @@ class RefinePipeline(ModulePass):
                     if kind is SHAPE:
                         refine_under_new_facts(module, library, self.runtime_asserts, memos[kind.name],
                                                self.explain, self.evaluate, run)
+                    with module.context:
+                        narrow_casts(module)  # their users read through them: no round more
                     instrumentation.after_stage(f"{round_name}/{kind.name}", module)
                 with module.context, instrumentation.stage("propagate"):
                     propagate.run(module)

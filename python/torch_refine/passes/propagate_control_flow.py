@@ -10,8 +10,13 @@ change, re-refining the body in between): a carried tensor whose type is still u
 optimistically given its init value's type, and the body's derived types are reset so
 the next round recomputes them under that assumption. Once the back-edge value is
 computed, the assumption holds if it is at least as precise as the carried type; if not,
-the carried type is widened to the join and the body is reset again. Widening to a fully
-unknown type marks the loop (`torch_refine.loop_widened`) so it is not assumed again. A
+the carried type is widened to the join and the body is reset again, unless the body
+reads a value computed behind another loop's unconfirmed barrier (below): its back edge
+was computed without what that barrier hides, so the check waits for it. Widening to a
+fully unknown type marks the loop (`torch_refine.loop_widened`) so it is not assumed again.
+A carried type known in part whose init says more (refined after the type was stated or
+settled) is narrowed to the init's type once per loop, as an assumption checked the same
+way, without a reset: what the body derived under the wider type still holds. A
 reset also drops the symbolic-dims facts of the ops it resets (they were derived under the
 assumption). Ops after the loop see no assumption: while one is unchecked, the loop's
 result reaches its users through a *barrier*, a static-info cast back to the result's
@@ -49,6 +54,8 @@ from torch_refine.patterns.control_flow import PEELED
 _WIDENED = "torch_refine.loop_widened"
 _BARRIER = OPAQUE_CAST
 _ASSUMING = "torch_refine.loop_assuming"  # on a loop whose carried types are not yet checked
+_NARROWED = "torch_refine.loop_narrowed"  # on a loop not to narrow (again): narrowed once, or widened
+_NARROWING = "torch_refine.loop_narrowing"  # on a loop whose narrowed carried types are not yet checked
 
 
 @dataclasses.dataclass
@@ -79,6 +86,7 @@ def propagate(module: ir.Operation) -> bool:
         return ir.WalkResult.ADVANCE
 
     module.walk(collect, ir.WalkOrder.PRE_ORDER)
+    hidden = _behind_barriers(module)  # before this step's assumptions add barriers
     changed = False
     stale: set = set()  # ops whose body changed in this step: their back edges are stale
     for op in constructs:
@@ -93,7 +101,7 @@ def propagate(module: ir.Operation) -> bool:
         if op.name == "torch.prim.If":
             types_changed = another_round = _join_if(op.opview)
         else:
-            types_changed, another_round = _step_loop(op.opview, check=op_key(op) not in stale)
+            types_changed, another_round = _step_loop(op.opview, check=op_key(op) not in stale, hidden=hidden)
         changed |= another_round
         if types_changed:
             stale.update(_ancestor_keys(op))
@@ -130,6 +138,7 @@ def widen_unconfirmed(module: ir.Operation) -> bool:
             _set_carried_type(loop, index, types.to_type(types.erased(carried)))
         if _ASSUMING in loop.attributes:  # confirmed or widened: settled either way
             del loop.attributes[_ASSUMING]
+        _end_narrowing(loop)
     return widened
 
 
@@ -213,7 +222,12 @@ def _will_assume(loop) -> bool:
 
 def under_assumption(op) -> bool:
     """Whether `op` sits in the body of a loop whose assumed carried types are unchecked."""
-    return any(_ASSUMING in parent.attributes for parent in enclosing_ops(op))
+    return any(_ASSUMING in parent.attributes or _NARROWING in parent.attributes for parent in enclosing_ops(op))
+
+
+def _end_narrowing(loop) -> None:
+    if _NARROWING in loop.attributes:
+        del loop.attributes[_NARROWING]
 
 
 def _assume(loop, body_reset: bool) -> bool:
@@ -233,15 +247,46 @@ def _assume(loop, body_reset: bool) -> bool:
         _install_barrier(loop, result)
         _set_carried_type(loop, index, types.to_type(init))
         assumed = True
-    return assumed
+    return assumed or _narrow(loop)
 
 
-def _step_loop(loop, check: bool) -> tuple[bool, bool]:
+def _narrow(loop) -> bool:
+    """Once per loop, assume a carried value known in part to be its init value's type
+    where that says more (the init was refined after the carried type was stated or
+    settled: an ONNX LSTM's output buffer, `[?,?,16]` carried, `[8,?,16]` given); True
+    when any. The body is not reset: what it derived under the wider type still holds,
+    and its partial types are refined again, keeping no more checks (those kept under the
+    wider type stand); a back edge that disagrees widens (and resets) as for any
+    assumption."""
+    if _NARROWED in loop.attributes or _ASSUMING in loop.attributes:
+        return False
+    narrowed = False
+    for index, result in enumerate(loop.results):
+        carried = types.parse(result.type)
+        init = source_info(loop.operands[index + 2])
+        if carried is None or init is None or carried.is_unknown:
+            continue
+        target = types.meet(carried, init)
+        if target is None or target == carried:
+            continue
+        _install_barrier(loop, result)
+        _set_carried_type(loop, index, types.to_type(target))
+        narrowed = True
+    if narrowed:
+        loop.attributes[_NARROWED] = ir.UnitAttr.get()
+        loop.attributes[_NARROWING] = ir.UnitAttr.get()
+    return narrowed
+
+
+def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
     """Check each assumed carried value, widening it when the back edge disagrees. Returns
     whether types in or after the loop changed, and whether another round is needed (they
     changed, a check is still to come, or the loop settled and its body's deferred checks
     are to be kept). With check=False (the body changed in this step, so its back edge is
-    stale) nothing is checked."""
+    stale) nothing is checked. A back edge that disagrees while the loop reads a value
+    computed behind another loop's barrier (`hidden`) is not widened to yet: the body
+    was refined without what the barrier hides, and a widened carried value feeds back
+    into itself (an LSTM's state would keep an unknown dtype for good)."""
     condition = _terminator(loop.regions[0])
     changed = unchecked = False
     # Read every back edge first: a reset for one carried value erases the others'.
@@ -257,19 +302,79 @@ def _step_loop(loop, check: bool) -> tuple[bool, bool]:
         if back is not None and types.is_at_least_as_precise(back, carried):
             changed |= _remove_barrier(result)  # the assumption holds
             continue
+        if _reads_any(loop, hidden):
+            unchecked = True  # checked once the barrier it reads through is open
+            continue
         target = types.join(carried, back if back is not None else types.erased(carried))
         if target.is_unknown:
             loop.attributes[_WIDENED] = ir.UnitAttr.get()
+        loop.attributes[_NARROWED] = ir.UnitAttr.get()  # a widened loop is not narrowed again
+        _end_narrowing(loop)  # the reset body is refined anew, its checks deferred
         _reset_body(loop)
         _set_carried_type(loop, index, types.to_type(target))
         changed = unchecked = True
+    narrowing = _NARROWING in loop.attributes
     if unchecked:
-        loop.attributes[_ASSUMING] = ir.UnitAttr.get()
+        if not narrowing:
+            loop.attributes[_ASSUMING] = ir.UnitAttr.get()
         return changed, True
+    if narrowing:
+        _end_narrowing(loop)
+        return changed, changed  # nothing deferred: the checks kept under the wider type stand
     if _ASSUMING in loop.attributes:
         del loop.attributes[_ASSUMING]
         return changed, True  # settled: the next round keeps the checks its body deferred
     return changed, changed
+
+
+def _behind_barriers(module: ir.Operation) -> set:
+    """The values computed from a loop result through a barrier that hides part of its
+    type (the result is already more precise than the barrier states): those the last
+    round refined without knowing what the loop gives."""
+    hidden: set = set()
+    pending: list = []
+
+    def collect(op):
+        if _BARRIER in op.attributes and op.operands[0].type != op.results[0].type:
+            pending.append(op.results[0])
+        return ir.WalkResult.ADVANCE
+
+    module.walk(collect)
+    while pending:
+        value = pending.pop()
+        if value in hidden:
+            continue
+        hidden.add(value)
+        for use in value.uses:
+            pending.extend(_dependents(use.owner))
+    return hidden
+
+
+def _dependents(user) -> list:
+    """The values computed from any operand of `user`: its results, the arguments of its
+    regions, and for a terminator its parent's results (and a loop's carried arguments)."""
+    found = list(user.results)
+    for region in user.regions:
+        for block in region.blocks:
+            found.extend(block.arguments)
+    if user.operation.name in ("torch.prim.If.yield", "torch.prim.Loop.condition"):
+        found.extend(_dependents(user.operation.parent))
+    return found
+
+
+def _reads_any(loop, values: set) -> bool:
+    """Whether the loop or an op in its body has an operand among `values`."""
+    if not values:
+        return False
+    found = False
+
+    def visit(op):
+        nonlocal found
+        found = any(operand in values for operand in op.operands)
+        return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
+
+    loop.operation.walk(visit)
+    return found
 
 
 def _reset_body(loop) -> None:
@@ -328,14 +433,14 @@ def remove_barriers(module: ir.Operation) -> None:
 
     module.walk(visit)
     for op in marked:
-        for name in (_ASSUMING, _WIDENED, PEELED):
+        for name in (_ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED):
             if name in op.attributes:
                 del op.attributes[name]
         if _BARRIER in op.attributes:
             _open(op)
 
 
-_MARKS = (_BARRIER, _ASSUMING, _WIDENED, PEELED)
+_MARKS = (_BARRIER, _ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED)
 
 
 def _strip_body_facts(loop) -> None:

@@ -160,9 +160,10 @@ class Simplifier:
         if failure is not None:
             return self._guard_or_report(calc, failure)  # nothing refined, nothing memoized
         calculated = self._calculated(calc)
-        self._refine(calc, calculated)
         if self.kind is SHAPE:
-            dim_facts.record(_described_op(calc), self._yield(calc), self.memo, key)
+            yielded_dims = dim_facts.record(_described_op(calc), self._yield(calc), self.memo, key)
+            calculated = _with_constant_dims(calculated, yielded_dims)
+        self._refine(calc, calculated)
         if self.record_blockers and not _complete(calculated, self.kind):
             self._record_blocker(calc, key)
         if key is not None and (self.memoize_undecided or _is_decided(calc)):
@@ -589,6 +590,23 @@ def _shape_of_literal(value: ir.Value, yielded_by_if: bool = False) -> types.Ten
         elif name not in READ_ONLY_USERS and not (yielded_by_if and name == "torch.prim.If.yield"):
             return None
     return types.TensorInfo(tuple(dims), None)
+
+
+def _with_constant_dims(calculated: list, yielded_dims: list | None) -> list:
+    """The calculated shapes with the dims whose polynomials are constants: a size read
+    off a static dim outside the calculation (`size.int` of the op's operand, or a value
+    read from a shape tensor) is no constant to the folders, but its polynomial is."""
+    if yielded_dims is None:
+        return calculated
+    merged = []
+    for fact, dims in zip(calculated, yielded_dims, strict=True):
+        if fact is None or fact.sizes is None or len(dims) != len(fact.sizes):
+            merged.append(fact)
+            continue
+        sizes = tuple(size if size is not None or dim is None else dim.constant_value()
+                      for size, dim in zip(fact.sizes, dims, strict=True))
+        merged.append(types.TensorInfo(sizes, fact.dtype, fact.value_semantics))
+    return merged
 
 
 def _shape_of_if(if_op, value: ir.Value) -> types.TensorInfo | None:

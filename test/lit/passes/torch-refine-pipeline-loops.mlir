@@ -205,3 +205,83 @@ func.func @body_checks_wait_for_the_settled_types(%x: !torch.vtensor<[?,8],f32>,
   } : (!torch.int, !torch.bool, !torch.vtensor, !torch.vtensor) -> (!torch.vtensor, !torch.vtensor)
   return %1#1 : !torch.vtensor
 }
+
+// -----
+
+// A loop reading the result of an earlier loop (a two-layer LSTM's second layer reads the
+// first layer's outputs). The second loop's body is first refined while the first loop's
+// result is still behind its barrier: its back edge is unknown there, and widening to it
+// would keep the state unknown for good (it feeds back into itself). The check waits
+// until the first loop is confirmed; PyTorch: [2,16],f32 through every trip.
+// CHECK-LABEL: func.func @second_loop_reads_the_first(
+// CHECK: torch.aten.sigmoid {{.*}} -> !torch.vtensor<[2,16],f32>
+// CHECK: torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[2,16],f32>
+// CHECK: } : (!torch.int, !torch.bool, !torch.vtensor<[2,16],f32>) -> !torch.vtensor<[2,16],f32>
+// CHECK-NOT: torch.runtime.assert
+// CHECK: return
+func.func @second_loop_reads_the_first(%x: !torch.vtensor<[2,16],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int1 = torch.constant.int 1
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,16],f32> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %c: !torch.vtensor):
+    %2 = torch.aten.tanh %c : !torch.vtensor -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %3 = torch.aten.sigmoid %1 : !torch.vtensor -> !torch.vtensor
+  %4 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %h: !torch.vtensor):
+    %5 = torch.aten.add.Tensor %h, %3, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%5 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  return %4 : !torch.vtensor
+}
+
+// -----
+
+// A carried type the program states in part ([?,?,16]: an ONNX LSTM's output buffer)
+// while the init says more ([8,?,16], zeros of the input's sizes): refinement assumes the
+// init's type once and the back edge confirms it (slice_scatter keeps the sizes).
+// PyTorch: [8,b,16] through every trip.
+// CHECK-LABEL: func.func @stated_carried_type_narrowed_by_the_init(
+// CHECK:         torch.aten.slice_scatter {{.*}} -> !torch.vtensor<[8,?,16],f32>
+// CHECK:         } : (!torch.int, !torch.bool, !torch.vtensor<[8,?,16],f32>) -> !torch.vtensor<[8,?,16],f32>
+// CHECK:         torch.aten.neg {{.*}} -> !torch.vtensor<[8,?,16],f32>
+// CHECK-NOT:     torch_refine.
+func.func @stated_carried_type_narrowed_by_the_init(%x: !torch.vtensor<[8,?,16],f32>, %row: !torch.vtensor<[1,?,16],f32>) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int8 = torch.constant.int 8
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[8,?,16],f32> to !torch.vtensor<[?,?,16],f32>
+  %1 = torch.prim.Loop %int8, %true, init(%0) {
+  ^bb0(%i: !torch.int, %buffer: !torch.vtensor<[?,?,16],f32>):
+    %next = torch.aten.add.int %i, %int1 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.slice_scatter %buffer, %row, %int0, %i, %next, %int1 : !torch.vtensor<[?,?,16],f32>, !torch.vtensor<[1,?,16],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[?,?,16],f32>
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor<[?,?,16],f32>)
+  } : (!torch.int, !torch.bool, !torch.vtensor<[?,?,16],f32>) -> !torch.vtensor<[?,?,16],f32>
+  %3 = torch.aten.neg %1 : !torch.vtensor<[?,?,16],f32> -> !torch.vtensor
+  return %3 : !torch.vtensor
+}
+
+// -----
+
+// The same with a body that grows the tensor: the init's [2,4] is assumed once, the back
+// edge ([3,4]) refutes it, and the carried type widens back to the stated [?,4].
+// CHECK-LABEL: func.func @stated_carried_type_kept_when_the_body_grows_it(
+// CHECK:         } : (!torch.int, !torch.bool, !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[?,4],f32>
+// CHECK:         torch.aten.neg {{.*}} -> !torch.vtensor<[?,4],f32>
+// CHECK-NOT:     torch_refine.
+func.func @stated_carried_type_kept_when_the_body_grows_it(%x: !torch.vtensor<[2,4],f32>, %row: !torch.vtensor<[1,4],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,4],f32> to !torch.vtensor<[?,4],f32>
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor<[?,4],f32>):
+    %list = torch.prim.ListConstruct %acc, %row : (!torch.vtensor<[?,4],f32>, !torch.vtensor<[1,4],f32>) -> !torch.list<vtensor>
+    %2 = torch.aten.cat %list, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,4],f32>
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor<[?,4],f32>)
+  } : (!torch.int, !torch.bool, !torch.vtensor<[?,4],f32>) -> !torch.vtensor<[?,4],f32>
+  %3 = torch.aten.neg %1 : !torch.vtensor<[?,4],f32> -> !torch.vtensor
+  return %3 : !torch.vtensor
+}

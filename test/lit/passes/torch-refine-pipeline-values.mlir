@@ -251,3 +251,53 @@ func.func @slice_step_read_out_of_ones(%arg0: !torch.vtensor<[2,?,32],f32>) -> !
   %0 = torch.aten.slice.Tensor %arg0, %int0, %int0, %int1, %step : !torch.vtensor<[2,?,32],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// The dynamo exporter's LSTM output buffer: `zeros([seq, batch, 16])`, the sizes read
+// off the input, the sequence by `size.int` of its static dim (no folder sees it outside
+// the calculation: its polynomial is the constant), the batch from its shape tensor.
+// PyTorch: [8,b,16], the input's batch; the add with a slice of the input needs no check.
+// CHECK-LABEL: func.func @zeros_sized_by_the_input(
+// CHECK:         torch.aten.zeros {{.*}} -> !torch.vtensor<[8,?,16],f32>
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[8,?,16],f32>
+func.func @zeros_sized_by_the_input(%arg0: !torch.vtensor<[8,?,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int6 = torch.constant.int 6
+  %int16 = torch.constant.int 16
+  %none = torch.constant.none
+  %seq = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[8,?,32],f32>, !torch.int -> !torch.int
+  %shape = torch.aten._shape_as_tensor %arg0 : !torch.vtensor<[8,?,32],f32> -> !torch.vtensor
+  %s1 = torch.aten.select.int %shape, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %batch = torch.aten.item %s1 : !torch.vtensor -> !torch.int
+  %sizes = torch.prim.ListConstruct %seq, %batch, %int16 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.zeros %sizes, %int6, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  %1 = torch.aten.slice.Tensor %arg0, %int2, %int0, %int16, %int1 : !torch.vtensor<[8,?,32],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %2 = torch.aten.add.Tensor %0, %1, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+
+// -----
+
+// A static-info cast the ONNX conversion wrote (an LSTM's initial state, narrowed to
+// the hidden size) is the same tensor as its operand: refined to [2,?,16], the operand's
+// type, where it stated [?,?,16]. The cast refinement adds to keep the signature's type
+// at the return stays as it is.
+// CHECK-LABEL: func.func @cast_narrowed_by_its_operand(
+// CHECK:         %[[STATE:.*]] = torch.tensor_static_info_cast %{{.*}} : !torch.vtensor<[2,?,16],f32> to !torch.vtensor<[2,?,16],f32>
+// CHECK:         torch.aten.select.int %[[STATE]], {{.*}} -> !torch.vtensor<[?,16],f32>
+// CHECK:         torch.tensor_static_info_cast %{{.*}} : !torch.vtensor<[?,16],f32> to !torch.vtensor
+// CHECK-NEXT:    return
+func.func @cast_narrowed_by_its_operand(%arg0: !torch.vtensor<[2,?,32],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int16 = torch.constant.int 16
+  %0 = torch.aten.slice.Tensor %arg0, %int2, %int0, %int16, %int1 : !torch.vtensor<[2,?,32],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %1 = torch.tensor_static_info_cast %0 : !torch.vtensor to !torch.vtensor<[?,?,16],f32>
+  %2 = torch.aten.select.int %1, %int0, %int1 : !torch.vtensor<[?,?,16],f32>, !torch.int, !torch.int -> !torch.vtensor
+  return %2 : !torch.vtensor
+}

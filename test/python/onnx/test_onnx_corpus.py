@@ -22,11 +22,11 @@ pytestmark = pytest.mark.corpus
 
 OUTCOMES = CACHE_DIR / "outcomes.json"
 # At least this fraction of the values of every cell is exact: what was measured
-# (docs/corpus.md). Issue 27 asks 0.995 as converted and 0.99 erased, not reached yet.
-TARGETS = {"converted": 0.97, "erased": 0.86}
-# Variants where torch-mlir is exact on values torch-refine is not (docs/corpus.md: the
-# dynamo exporter's recurrent output buffer of the bidirectional LSTM).
-BEHIND_TORCH_MLIR = {("bilstm", "dynamo", "batch", "converted"), ("bilstm", "dynamo", "batch+extent", "converted")}
+# (docs/corpus.md: every cell exact), above issue 27's 0.995 as converted and 0.99 erased.
+TARGETS = {"converted": 1.0, "erased": 1.0}
+# Variants where torch-mlir is exact on values torch-refine is not (docs/corpus.md): none
+# since the dynamo bidirectional LSTM's output buffer is refined.
+BEHIND_TORCH_MLIR: set = set()
 
 
 @pytest.fixture(scope="module")

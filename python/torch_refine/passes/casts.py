@@ -1,0 +1,51 @@
+"""Static-info casts the program states, narrowed by what refinement knows of their operand.
+
+A `torch.tensor_static_info_cast` is the same tensor as its operand: what holds of the
+operand holds of the result. torch-mlir's ONNX conversion writes casts whose result is
+less precise than the operand becomes once refined (`[?,?,16]` of a `[2,?,16]` state, or
+unknown where the types were erased); the result is given the meet of both types.
+
+Casts are also refinement's own tool, and those stay: a cast whose user does not accept
+the narrower type (a return, a region's yield, an op that keeps its operand types) holds
+that user's type, and a loop's barrier (`OPAQUE_CAST`) hides an assumption on purpose.
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine.calculations.symbols import user_functions
+from torch_refine.ir import types
+from torch_refine.ir.retype import OPAQUE_CAST, accepts
+
+_CAST = "torch.tensor_static_info_cast"
+
+
+def narrow_casts(module: ir.Operation) -> int:
+    """Give each narrowable cast's result the meet of its type and its operand's; returns
+    how many changed."""
+    casts = []
+
+    def collect(op):
+        if op.name == _CAST and OPAQUE_CAST not in op.attributes:
+            casts.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for function in user_functions(module):
+        function.operation.walk(collect)
+    return sum(_narrow(cast.opview) for cast in casts)
+
+
+def _narrow(cast) -> bool:
+    result = cast.results[0]
+    stated, known = types.parse(result.type), types.parse(cast.operands[0].type)
+    if stated is None or known is None:
+        return False
+    narrowed = types.meet(stated, known)
+    if narrowed is None or narrowed == stated:
+        return False  # contradictory types are the program's to report, not to merge
+    new_type = types.to_type(narrowed)
+    if not all(accepts(use, new_type) for use in result.uses):
+        return False
+    result.set_type(new_type)
+    return True
