@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple, Union
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import rank_dtype_lists, scalar_dtype, unknown_dtype
+from ._helpers import check_fft_dims, rank_dtype_lists, scalar_dtype, unknown_dtype
 from .einsum_equation import einsum_plan
 from .promotion import (
     is_complex_dtype,
@@ -312,13 +312,10 @@ def aten〇_pdist_forward〡dtype(self_rank_dtype: Tuple[int, int], p: float = 2
 
 
 def _fft_last_dim(shape: List[int], dim: List[int], op: str) -> int:
-    rank = len(shape)
     if len(dim) == 0:
         raise AssertionError(op + ": dim must not be empty")
-    for d in dim:
-        if shape[upstream.maybe_wrap_dim(d, rank)] == 0:
-            raise AssertionError(op + ": invalid number of data points (0) in a transformed dim")
-    return upstream.maybe_wrap_dim(dim[-1], rank)
+    check_fft_dims(op, shape, dim)
+    return upstream.maybe_wrap_dim(dim[-1], len(shape))
 
 
 @shape("aten._fft_r2c", invocations=[
@@ -362,9 +359,13 @@ def aten〇_fft_r2c〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int], no
     Invocation(_T(2, 3, 0, dtype=torch.complex64), [1], 0, 4),
     ErrorInvocation(_T(2, 0, 7, dtype=torch.complex64), [0, 1], 0, 4),
     ErrorInvocation(_T(5, 8, dtype=torch.complex64), [], 0, 3),
+    ErrorInvocation(_T(5, 8, dtype=torch.complex64), [1], 0, -1),
+    ErrorInvocation(_T(2, 3, 7, dtype=torch.complex64), [1, 1], 0, 4),
 ])
 def aten〇_fft_c2r〡shape(self: List[int], dim: List[int], normalization: int, last_dim_size: int) -> List[int]:
     last = _fft_last_dim(self, dim, "_fft_c2r")
+    if last_dim_size < 0:
+        raise AssertionError("_fft_c2r: trying to create tensor with negative dimension")
     out = upstream._copy(self)
     out[last] = last_dim_size
     return out

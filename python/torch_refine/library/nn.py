@@ -851,6 +851,9 @@ def _sdpa_shape(query: List[int], key: List[int], value: List[int], attn_mask: O
     if len(query) < 2 or len(key) < 2 or len(value) < 2:
         raise AssertionError(
             "scaled_dot_product_attention: expected query, key and value to be at least 2D")
+    # An empty result (no query rows, or an empty value) returns before any other check.
+    if query[-2] == 0 or upstream.numel(value) == 0:
+        return query[:-1] + [value[-1]]
     if is_causal and attn_mask is not None:
         raise AssertionError(
             "scaled_dot_product_attention: explicit attn_mask should not be set when"
@@ -891,6 +894,10 @@ def _sdpa_shape(query: List[int], key: List[int], value: List[int], attn_mask: O
     Invocation(_T(0, 3, 4, 8), _T(0, 3, 5, 8), _T(0, 3, 5, 6)),
     Invocation(_T(2, 3, 0, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6)),
     Invocation(_T(2, 3, 4, 8), _T(2, 3, 0, 8), _T(2, 3, 0, 6)),
+    Invocation(_T(1, 2, 0, 0), _T(1, 2, 4, 8), _T(1, 2, 3, 0)),
+    Invocation(_T(3, 0, 5), _T(2, 4, 8), _T(2, 3, 7), _T(7, 7), 0.0, True),
+    Invocation(_T(2, 2, 5), _T(2, 3, 8), _T(0, 3, 6)),
+    ErrorInvocation(_T(0, 2, 5), _T(1, 3, 8), _T(1, 3, 6)),
     ErrorInvocation(_T(8), _T(8), _T(6)),
     ErrorInvocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6), _T(4, 6)),
     ErrorInvocation(_T(2, 3, 4, 8), _T(2, 3, 5, 7), _T(2, 3, 5, 6)),
@@ -994,9 +1001,17 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
             raise AssertionError(op + ": a hidden-to-hidden weight does not match the hidden size")
         if has_biases:
             upstream.broadcast([1, hidden[1], weight[0]], params[cell * group_size + 3])
+            _check_input_bias(params[cell * group_size], params[cell * group_size + 2])
     output = [input[0], hidden[1]] if unbatched else input[:2]
     output.append(directions * hidden[2])
     return output, [num_layers * directions, hidden[1], hidden[2]]
+
+
+def _check_input_bias(weight: List[int], bias: List[int]) -> None:
+    """Every cell's input gates are F.linear(input, weight, bias), whatever the layer: the
+    bias broadcasts with the gates' last dim, the weight's rows."""
+    if len(weight) == 2:
+        upstream.broadcast([weight[0]], bias)
 
 
 def _rnn_params(gates: int, layers: int, bidirectional: bool, has_biases: bool,
@@ -1054,6 +1069,8 @@ def _rnn_case(input, hx, params, num_layers, bidirectional=False, has_biases=Tru
               error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(2, 5), _T(20), _T(20)], 1, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(0), _T(20), _T(20)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(4), _lstm_params(2, True, True)[:10] + [_T(0)]
+              + _lstm_params(2, True, True)[11:], 2, bidirectional=True, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(20, 5, 1)], 1, has_biases=False,
               error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(20, 4), _T(20), _T(20)], 1, error=True),

@@ -15,6 +15,7 @@ from ._helpers import (
     broadcast_shapes,
     check_contiguous_strides_fit,
     check_numel_fits,
+    padded_size,
     elementwise_dtype,
     rank_dtype_lists,
 )
@@ -869,15 +870,27 @@ def aten〇repeat〡shape(self: List[int], repeats: List[int]) -> List[int]:
     Invocation(TensorOfShape(), 4),
     ErrorInvocation(TensorOfShape(2, 3), -1, 0),
     ErrorInvocation(TensorOfShape(2, 3), 2, 2),
+    ErrorInvocation(TensorOfShape(4), 2**62),
+    ErrorInvocation(TensorOfShape(1, 4), 2**61, 1),
+    ErrorInvocation(TensorOfShape(0, 4), 2**62, 1),
+    Invocation(TensorOfShape(0, 4), 2**62),
 ])
 def aten〇repeat_interleave〇self_int〡shape(self: List[int], repeats: int, dim: Optional[int] = None, output_size: Optional[int] = None) -> List[int]:
     if repeats < 0:
         raise AssertionError("repeat_interleave: repeats can not be negative")
+    # The result is a reshape of the input expanded by `repeats` after the repeated dim
+    # (the flattened input's one dim when dim is None): those sizes must fit in int64,
+    # where TorchScript's product would wrap (4 * 2**62 to 0).
     if dim is None:
+        check_numel_fits("repeat_interleave", self + [repeats])
         return [upstream.numel(self) * repeats]
     wrapped = upstream.maybe_wrap_dim(dim, len(self))
     if len(self) == 0:
         return [repeats]
+    expanded = upstream._copy(self)
+    expanded.insert(wrapped + 1, repeats)
+    check_numel_fits("repeat_interleave", expanded)
+    check_contiguous_strides_fit("repeat_interleave", expanded)
     out = upstream._copy(self)
     out[wrapped] = self[wrapped] * repeats
     return out
@@ -897,6 +910,8 @@ def aten〇repeat_interleave〇self_int〡shape(self: List[int], repeats: int, d
     # Within 2**-40 of the int64 maximum, where a float product cannot tell.
     ErrorInvocation(TensorOfShape(2, 3, dtype=torch.uint8), [2**62, 1]),
     Invocation(TensorOfShape(2, 3, dtype=torch.uint8), [2**62 - 4, 0]),
+    ErrorInvocation(TensorOfShape(2, 3), [2**63 - 1, 2**63 - 1]),
+    ErrorInvocation(TensorOfShape(2, 3), [-2**63, -2**63]),
 ])
 def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float = 0) -> List[int]:
     if len(pad) % 2 != 0:
@@ -907,10 +922,7 @@ def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float
     out = upstream._copy(self)
     for i in range(len(pad) // 2):
         dim = len(self) - 1 - i
-        size = self[dim] + pad[2 * i] + pad[2 * i + 1]
-        if size < 0:
-            raise AssertionError("constant_pad_nd: the padding results in a negative output size")
-        out[dim] = size
+        out[dim] = padded_size("constant_pad_nd", self[dim], pad[2 * i], pad[2 * i + 1])
     check_numel_fits("constant_pad_nd", out)
     return out
 
