@@ -87,6 +87,14 @@ def padded_size(op: str, size: int, before: int, after: int) -> int:
     return padded
 
 
+def check_symint_values(op: str, values: List[int]) -> None:
+    """Int lists of SymInt[] arguments hold no value below -2**62 (the range c10::SymInt
+    keeps for symbolic ones): PyTorch raises on them."""
+    for value in values:
+        if value < -4611686018427387904:
+            raise AssertionError(op + ": an int that cannot be represented as a SymInt")
+
+
 def check_fft_dims(op: str, shape: List[int], dim: List[int]) -> None:
     """The transformed dims of an FFT: in range, each once (the meta kernels permute by them),
     none empty."""

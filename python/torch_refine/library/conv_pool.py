@@ -14,6 +14,7 @@ import torch.jit._shape_functions as upstream
 from ._helpers import (
     check_contiguous_strides_fit,
     check_numel_fits,
+    check_symint_values,
     padded_size,
     rank_dtype_lists,
 )
@@ -1249,10 +1250,8 @@ def aten〇_convolution〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_d
                     [0, -4611686018427387905], 1),
 ], _CONVOLUTION_FLAGS))
 def aten〇_convolution〇deprecated〡shape(input: List[int], weight: List[int], bias: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, benchmark: bool, deterministic: bool, cudnn_enabled: bool) -> List[int]:
-    # This overload's int lists become SymInts, which hold no value below -2**62.
-    for value in stride + padding + dilation + output_padding:
-        if value < -4611686018427387904:
-            raise AssertionError("_convolution.deprecated: an int that cannot be represented as a SymInt")
+    # This overload's int lists become SymInts.
+    check_symint_values("_convolution.deprecated", stride + padding + dilation + output_padding)
     return _conv_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
 
 

@@ -221,6 +221,9 @@ def aten〇matmul〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tu
     Invocation(_T(2, 3), _T(3)),
     ErrorInvocation(_T(2, 3), _T(4, 5)),
     ErrorInvocation(_T(2, 3), _T(4, 3), _T(5)),
+    Invocation(_T(3), _T(3), _T()),
+    ErrorInvocation(_T(2, 3), _T(3), _T(2)),
+    ErrorInvocation(_T(2, 3), _T(3), _T()),
 ])
 def aten〇linear〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None) -> List[int]:
     if len(input) == 0:
@@ -228,6 +231,9 @@ def aten〇linear〡shape(input: List[int], weight: List[int], bias: Optional[Li
     in_features = weight[-1] if len(weight) > 0 else 1
     if input[-1] != in_features:
         raise AssertionError("linear: input and weight shapes cannot be multiplied")
+    # A 2D input with a bias goes through addmm, which wants a 2D weight.
+    if bias is not None and len(weight) < 2 and len(input) == 2:
+        raise AssertionError("linear: a 2D input with a bias needs a 2D weight")
     return upstream.linear(input, weight, bias)
 
 

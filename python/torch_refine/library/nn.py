@@ -513,6 +513,7 @@ _ALL_GRADS = [True, True, True]
     Invocation(_T(2, 4, 3), _T(2, 4, 3), [4, 3], _T(2, 1, 1), _T(2, 1, 1), _T(4, 3), _T(4, 3),
                _ALL_GRADS),
     Invocation(_T(0, 3), _T(0, 3), [3], _T(0, 1), _T(0, 1), _T(3), _T(3), _ALL_GRADS),
+    Invocation(_T(0, 0), _T(0, 3), [3], _T(0, 1), _T(1, 1), _T(3), _T(3), _ALL_GRADS),
     ErrorInvocation(_T(2, 4, 5), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(3), _T(3),
                     _ALL_GRADS),
     ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [5], _T(2, 4, 1), _T(2, 4, 1), _T(5), _T(5),
@@ -530,6 +531,11 @@ _ALL_GRADS = [True, True, True]
 ])
 def aten〇native_layer_norm_backward〡shape(grad_out: List[int], input: List[int], normalized_shape: List[int], mean: List[int], rstd: List[int], weight: Optional[List[int]], bias: Optional[List[int]], output_mask: List[bool]) -> Tuple[List[int], List[int], List[int]]:
     _layer_norm_shapes("native_layer_norm_backward", input, normalized_shape, weight, bias)
+    # Without weight (bias) the weight (bias) gradient is undefined; its sizes are still given.
+    grad_weight = upstream._copy(normalized_shape) if weight is None else upstream._copy(weight)
+    grad_bias = upstream._copy(normalized_shape) if bias is None else upstream._copy(bias)
+    if upstream.numel(input) == 0:  # zeros, before grad_out and the statistics are read
+        return upstream._copy(input), grad_weight, grad_bias
     if grad_out != input:
         raise AssertionError("native_layer_norm_backward: grad_out's shape differs from input's")
     # The meta decomposition computes (input - mean) * rstd, the statistics unsqueezed at
@@ -539,23 +545,31 @@ def aten〇native_layer_norm_backward〡shape(grad_out: List[int], input: List[i
         for _ in range(len(input) - len(stat)):
             unsqueezed.append(1)
         upstream.broadcast(input, unsqueezed)
-    # Without weight (bias) the weight (bias) gradient is undefined; its sizes are still given.
-    grad_weight = upstream._copy(normalized_shape) if weight is None else upstream._copy(weight)
-    grad_bias = upstream._copy(normalized_shape) if bias is None else upstream._copy(bias)
     return upstream._copy(input), grad_weight, grad_bias
 
 
 @dtype("aten.native_layer_norm_backward", invocations=[
-    Invocation(_T(2, 3, dtype=g), _T(2, 3, dtype=d), [3], _T(2, 1), _T(2, 1), _T(3, dtype=w),
-               _T(3, dtype=b), _ALL_GRADS)
+    (Invocation if w == d and b == d else UnknownDtypeInvocation)(
+        _T(2, 3, dtype=g), _T(2, 3, dtype=d), [3], _T(2, 1), _T(2, 1), _T(3, dtype=w),
+        _T(3, dtype=b), _ALL_GRADS)
     for g, d, w, b in itertools.product((torch.float32, torch.float64),
                                         (torch.float16, torch.float32, torch.bfloat16),
-                                        _PARAM_SWEEP, (torch.float32, torch.bfloat16))])
+                                        _PARAM_SWEEP, (torch.float32, torch.bfloat16))]
+    # An empty input's weight gradient is float16 here, a non-empty one's float64.
+    + [UnknownDtypeInvocation(_T(0, 3, dtype=torch.float16), _T(0, 3, dtype=torch.float16), [3],
+                              _T(0, 1), _T(0, 1), _T(3, dtype=torch.float64), _T(3), _ALL_GRADS)])
 def aten〇native_layer_norm_backward〡dtype(grad_out_rank_dtype: Tuple[int, int], input_rank_dtype: Tuple[int, int], normalized_shape: List[int], mean_rank_dtype: Tuple[int, int], rstd_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], output_mask: List[bool]) -> Tuple[int, int, int]:
     input_dtype = input_rank_dtype[1]
-    weight_dtype = input_dtype if weight_rank_dtype is None else weight_rank_dtype[1]
-    bias_dtype = input_dtype if bias_rank_dtype is None else bias_rank_dtype[1]
-    return input_dtype, weight_dtype, bias_dtype
+    return (input_dtype, _layer_norm_param_grad_dtype(input_dtype, weight_rank_dtype),
+            _layer_norm_param_grad_dtype(input_dtype, bias_rank_dtype))
+
+
+def _layer_norm_param_grad_dtype(input_dtype: int, param_rank_dtype: Optional[Tuple[int, int]]) -> int:
+    """A parameter's gradient has the parameter's dtype, but an empty input's zeros have the
+    input's: a size decides between two different dtypes."""
+    if param_rank_dtype is None or param_rank_dtype[1] == input_dtype:
+        return input_dtype
+    return unknown_dtype()
 
 
 # ---------------------------------------------------------------------------- group norm

@@ -15,8 +15,9 @@ from ._helpers import (
     broadcast_shapes,
     check_contiguous_strides_fit,
     check_numel_fits,
-    padded_size,
+    check_symint_values,
     elementwise_dtype,
+    padded_size,
     rank_dtype_lists,
 )
 from ._synthesize import define
@@ -406,8 +407,14 @@ def aten〇t〡shape(self: List[int]) -> List[int]:
     Invocation(TensorOfShape(5), 0, 0),
     Invocation(TensorOfShape(), 0, -1),
     ErrorInvocation(TensorOfShape(2, 3, 4), 3, 0),
+    ErrorInvocation(TensorOfShape(5), 0, 1),
+    ErrorInvocation(TensorOfShape(3), -2**63, 2),
+    ErrorInvocation(TensorOfShape(), 1, 0),
 ])
 def aten〇movedim〇int〡shape(self: List[int], source: int, destination: int) -> List[int]:
+    # upstream.movedim checks no dim of a rank 0 or 1 tensor; PyTorch does.
+    upstream.maybe_wrap_dim(source, len(self))
+    upstream.maybe_wrap_dim(destination, len(self))
     return upstream._copy(upstream.movedim(self, [source], [destination]))
 
 
@@ -1163,6 +1170,8 @@ def aten〇reshape_as〡shape(self: List[int], other: List[int]) -> List[int]:
     Invocation(TensorOfShape(2, 3), [], []),
     ErrorInvocation(TensorOfShape(2, 3), [-1, 2], [2, 1]),
     ErrorInvocation(TensorOfShape(2, 3), [3, 2], [1]),
+    Invocation(TensorOfShape(5, 3), [3, 2], [-2**62, 1]),
+    ErrorInvocation(TensorOfShape(5, 3), [3, 2], [-2**62 - 1, 1]),
 ])
 def aten〇_reshape_alias〡shape(self: List[int], size: List[int], stride: List[int]) -> List[int]:
     # A view with the given sizes and strides: like as_strided, no numel check.
@@ -1170,6 +1179,7 @@ def aten〇_reshape_alias〡shape(self: List[int], size: List[int], stride: List
         raise AssertionError("_reshape_alias: dimensionality of sizes must match "
                              "dimensionality of strides")
     _check_sizes_non_negative("_reshape_alias", size)
+    check_symint_values("_reshape_alias", stride)
     return upstream._copy(size)
 
 

@@ -7129,27 +7129,12 @@ module {
     return %5 : !torch.tuple<int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.native_layer_norm_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.list<int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.optional<tuple<int, int>>, %arg6: !torch.optional<tuple<int, int>>, %arg7: !torch.list<bool>) -> !torch.tuple<int, int, int> {
-    %none = torch.constant.none
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.aten.__is__ %arg5, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
-    %2 = torch.prim.If %1 -> (!torch.int) {
-      torch.prim.If.yield %0 : !torch.int
-    } else {
-      %6 = torch.prim.unchecked_cast %arg5 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      torch.prim.If.yield %7 : !torch.int
-    }
-    %3 = torch.aten.__is__ %arg6, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.int) {
-      torch.prim.If.yield %0 : !torch.int
-    } else {
-      %6 = torch.prim.unchecked_cast %arg6 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      torch.prim.If.yield %7 : !torch.int
-    }
-    %5 = torch.prim.TupleConstruct %0, %2, %4 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
-    return %5 : !torch.tuple<int, int, int>
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_param_grad_dtype(%0, %arg5) : (!torch.int, !torch.optional<tuple<int, int>>) -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_param_grad_dtype(%0, %arg6) : (!torch.int, !torch.optional<tuple<int, int>>) -> !torch.int
+    %3 = torch.prim.TupleConstruct %0, %1, %2 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
+    return %3 : !torch.tuple<int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.ne.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -14276,6 +14261,29 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.check_symint_values(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": an int that cannot be represented as a SymInt"
+    %int-4611686018427387904 = torch.constant.int -4611686018427387904
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %1 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %2 = torch.aten.lt.int %1, %int-4611686018427387904 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %2 -> () {
+        %3 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %4 = torch.aten.add.str %str, %3 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %4, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%arg0: !torch.int) -> !torch.int {
     %true = torch.constant.bool true
     %int10 = torch.constant.int 10
@@ -19756,11 +19764,12 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>) -> !torch.int {
     %str = torch.constant.str ": index must be no larger than src"
-    %str_0 = torch.constant.str ": index must be no larger than self apart from dim"
+    %str_0 = torch.constant.str ": index tensor must have the same number of dimensions as src tensor"
+    %str_1 = torch.constant.str ": index must be no larger than self apart from dim"
     %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: "
-    %str_2 = torch.constant.str ": index tensor must have the same number of dimensions as self tensor"
+    %str_2 = torch.constant.str "AssertionError: "
+    %str_3 = torch.constant.str ": index tensor must have the same number of dimensions as self tensor"
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -19777,8 +19786,8 @@ module {
       %7 = torch.prim.max.int %6, %int1 : !torch.int, !torch.int -> !torch.int
       %8 = torch.aten.ne.int %5, %7 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %8 -> () {
-        %10 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-        %11 = torch.aten.add.str %str_1, %10 : !torch.str, !torch.str -> !torch.str
+        %10 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+        %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
         torch.prim.RaiseException %11, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -19796,8 +19805,8 @@ module {
           torch.prim.If.yield %false : !torch.bool
         }
         torch.prim.If %11 -> () {
-          %12 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-          %13 = torch.aten.add.str %str_1, %12 : !torch.str, !torch.str -> !torch.str
+          %12 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+          %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
           torch.prim.RaiseException %13, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
@@ -19808,15 +19817,26 @@ module {
       %9 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
       torch.prim.If %9 -> () {
         %10 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+        %11 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+        %12 = torch.prim.max.int %11, %int1 : !torch.int, !torch.int -> !torch.int
+        %13 = torch.aten.ne.int %12, %5 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %13 -> () {
+          %14 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+          %15 = torch.aten.add.str %str_2, %14 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
         torch.prim.Loop %5, %true, init() {
         ^bb0(%arg5: !torch.int):
-          %11 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg3, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
-          %12 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%10, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
-          %13 = torch.aten.gt.int %11, %12 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If %13 -> () {
-            %14 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-            %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
-            torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+          %14 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg3, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
+          %15 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%10, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
+          %16 = torch.aten.gt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %16 -> () {
+            %17 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+            %18 = torch.aten.add.str %str_2, %17 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %18, %none : !torch.str, !torch.none
             torch.prim.If.yield
           } else {
             torch.prim.If.yield
@@ -21476,6 +21496,27 @@ module {
       torch.prim.If.yield
     }
     return %arg2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._layer_norm_param_grad_dtype(%arg0: !torch.int, %arg1: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = torch.prim.unchecked_cast %arg1 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %4 = torch.prim.TupleIndex %3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %5 = torch.aten.eq.int %4, %arg0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %5 : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %arg0 : !torch.int
+    } else {
+      %3 = torch.prim.Uninitialized : !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    }
+    return %2 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %str = torch.constant.str ": input's trailing dims do not match normalized_shape"
@@ -27051,26 +27092,11 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._convolution.deprecated(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool, %arg11: !torch.bool) -> !torch.list<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: _convolution.deprecated: an int that cannot be represented as a SymInt"
-    %int-4611686018427387904 = torch.constant.int -4611686018427387904
-    %true = torch.constant.bool true
+    %str = torch.constant.str "_convolution.deprecated"
     %0 = torch.aten.add.t %arg3, %arg4 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
     %1 = torch.aten.add.t %0, %arg5 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
     %2 = torch.aten.add.t %1, %arg7 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
-    %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %3, %true, init() {
-    ^bb0(%arg12: !torch.int):
-      %5 = torch.aten.__getitem__.t %2, %arg12 : !torch.list<int>, !torch.int -> !torch.int
-      %6 = torch.aten.lt.int %5, %int-4611686018427387904 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %6 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.check_symint_values(%str, %2) : (!torch.str, !torch.list<int>) -> !torch.none
     %4 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %4 : !torch.list<int>
   }
@@ -27348,8 +27374,9 @@ module {
       torch.prim.If.yield
     }
     %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
-    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    return %4 : !torch.list<int>
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.check_symint_values(%str, %arg2) : (!torch.str, !torch.list<int>) -> !torch.none
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %5 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._safe_softmax(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.optional<int>) -> !torch.list<int>
@@ -31640,38 +31667,67 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.linear(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: linear: input and weight shapes cannot be multiplied"
+    %str = torch.constant.str "AssertionError: linear: a 2D input with a bias needs a 2D weight"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "AssertionError: linear: input and weight shapes cannot be multiplied"
     %int-1 = torch.constant.int -1
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: linear: input must be at least 1D"
+    %str_1 = torch.constant.str "AssertionError: linear: input must be at least 1D"
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
-    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %1 -> () {
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.Uninitialized : !torch.optional<list<int>>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.eq.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.gt.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %13 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %13 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %6 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %6, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %3 = torch.aten.gt.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.int) {
-      %8 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %8 : !torch.int
+    %8 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %9:2 = torch.prim.If %8 -> (!torch.bool, !torch.optional<list<int>>) {
+      %13 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.lt.int %14, %int2 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
     } else {
-      torch.prim.If.yield %int1 : !torch.int
+      torch.prim.If.yield %false, %arg2 : !torch.bool, !torch.optional<list<int>>
     }
-    %5 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.aten.ne.int %5, %4 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %6 -> () {
+    %10:2 = torch.prim.If %9#0 -> (!torch.bool, !torch.optional<list<int>>) {
+      %13 = torch.prim.unchecked_cast %9#1 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.eq.int %14, %int2 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
+    } else {
+      torch.prim.If.yield %false, %9#1 : !torch.bool, !torch.optional<list<int>>
+    }
+    %11 = torch.prim.If %10#0 -> (!torch.optional<list<int>>) {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
+      torch.prim.If.yield %0 : !torch.optional<list<int>>
     } else {
-      torch.prim.If.yield
+      torch.prim.If.yield %10#1 : !torch.optional<list<int>>
     }
-    %7 = call @__torch_refine_helper.torch.jit._shape_functions.linear(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
-    return %7 : !torch.list<int>
+    %12 = call @__torch_refine_helper.torch.jit._shape_functions.linear(%arg0, %arg1, %11) : (!torch.list<int>, !torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+    return %12 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.linspace(%arg0: !torch.float, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
     %none = torch.constant.none
@@ -32196,11 +32252,16 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.movedim.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
-    %0 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
-    %1 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
-    %2 = call @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0, %0, %1) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%2) : (!torch.list<int>) -> !torch.list<int>
-    return %3 : !torch.list<int>
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+    %5 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0, %4, %5) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%6) : (!torch.list<int>) -> !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.mse_loss(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -32543,56 +32604,66 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.native_layer_norm_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<list<int>>, %arg7: !torch.list<bool>) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %true = torch.constant.bool true
-    %none = torch.constant.none
     %str = torch.constant.str "AssertionError: native_layer_norm_backward: grad_out's shape differs from input's"
+    %none = torch.constant.none
     %str_0 = torch.constant.str "native_layer_norm_backward"
+    %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%str_0, %arg1, %arg2, %arg5, %arg6) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>>
-    %1 = torch.aten.ne.int_list %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
-    torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
+    %1 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
     } else {
-      torch.prim.If.yield
+      %8 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
     }
-    %2 = torch.prim.ListConstruct %arg3, %arg4 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %3 = torch.aten.len.t %2 : !torch.list<list<int>> -> !torch.int
-    torch.prim.Loop %3, %true, init() {
-    ^bb0(%arg8: !torch.int):
-      %10 = torch.aten.__getitem__.t %2, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
-      %12 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %13 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
-      %14 = torch.aten.sub.int %12, %13 : !torch.int, !torch.int -> !torch.int
-      torch.prim.Loop %14, %true, init() {
-      ^bb0(%arg9: !torch.int):
-        %16 = torch.aten.append.t %11, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %3 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.list<int>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
+      %8 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
+    }
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+    %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.tuple<list<int>, list<int>, list<int>>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+      %9 = torch.prim.TupleConstruct %8, %2, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %9 : !torch.tuple<list<int>, list<int>, list<int>>
+    } else {
+      %8 = torch.aten.ne.int_list %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If %8 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %9 = torch.prim.ListConstruct %arg3, %arg4 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+      %10 = torch.aten.len.t %9 : !torch.list<list<int>> -> !torch.int
+      torch.prim.Loop %10, %true, init() {
+      ^bb0(%arg8: !torch.int):
+        %13 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %14 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%13) : (!torch.list<int>) -> !torch.list<int>
+        %15 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+        %16 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+        %17 = torch.aten.sub.int %15, %16 : !torch.int, !torch.int -> !torch.int
+        torch.prim.Loop %17, %true, init() {
+        ^bb0(%arg9: !torch.int):
+          %19 = torch.aten.append.t %14, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.Loop.condition %true, iter()
+        } : (!torch.int, !torch.bool) -> ()
+        %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %14) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
         torch.prim.Loop.condition %true, iter()
       } : (!torch.int, !torch.bool) -> ()
-      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %11) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %4 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %5 = torch.prim.If %4 -> (!torch.list<int>) {
-      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %10 : !torch.list<int>
-    } else {
-      %10 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
-      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %11 : !torch.list<int>
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+      %12 = torch.prim.TupleConstruct %11, %2, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %12 : !torch.tuple<list<int>, list<int>, list<int>>
     }
-    %6 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %7 = torch.prim.If %6 -> (!torch.list<int>) {
-      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %10 : !torch.list<int>
-    } else {
-      %10 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
-      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %11 : !torch.list<int>
-    }
-    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %9 = torch.prim.TupleConstruct %8, %5, %7 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %9 : !torch.tuple<list<int>, list<int>, list<int>>
+    return %7 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.ne.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
