@@ -217,3 +217,17 @@ func.func @repeat_interleave_count_wrapping_to_zero(%arg0: !torch.vtensor<[4],f3
   %0 = torch.aten.repeat_interleave.self_int %arg0, %repeats, %none, %none : !torch.vtensor<[4],f32>, !torch.int, !torch.none, !torch.none -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A window size of -(2**63 - 1): folding the library's arithmetic met a value past int64
+// (no constant can hold it) and raised, an internal error; such a value now stays an op,
+// and the size check reports PyTorch's error.
+func.func @unfold_window_at_the_int64_bound(%arg0: !torch.vtensor<[3,3],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %size = torch.constant.int -9223372036854775807
+  // expected-error@+1 {{'torch.aten.unfold' op shape check failed: AssertionError: unfold: the window size must be non-negative}}
+  %0 = torch.aten.unfold %arg0, %int0, %size, %int1 : !torch.vtensor<[3,3],f32>, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
