@@ -30,7 +30,7 @@ from torch_refine.calculations.symbols import user_functions
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.errors import RefinementError
 from torch_refine.ir import parsing, types
-from torch_refine.ir.erase import erase_tensor_types
+from torch_refine.ir.erase import erase_tensor_types, retype
 from torch_refine.ir.module import erase_symbolic_shape_ops, symbol_name
 from torch_refine.library import loader as library_loader
 
@@ -537,7 +537,8 @@ def specialize(
             )
         for index, (argument, wanted) in enumerate(zip(block.arguments, input_types)):
             if wanted is not None:
-                argument.set_type(_argument_type(function, index, argument.type, wanted))
+                # A call taking the argument keeps its old type through a cast.
+                retype(argument, _argument_type(function, index, argument.type, wanted))
         _set_signature(fn, [a.type for a in block.arguments], _erased_results(fn))
         erase_tensor_types(module.operation)
     return _refine(module, **refine_options)

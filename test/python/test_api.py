@@ -159,6 +159,24 @@ def test_specialize_validates_dims(dims, error, message):
         torch_refine.specialize(refined, [dims, None])
 
 
+def test_specialize_an_argument_a_call_takes():
+    """A call's operand must have the callee's parameter type: the argument's new type
+    reaches it through a cast (set alone, it made IR that does not verify, an internal
+    error; issue 25)."""
+    text = """
+    func.func private @helper(%x: !torch.vtensor) -> !torch.vtensor {
+      %0 = torch.aten.tanh %x : !torch.vtensor -> !torch.vtensor
+      return %0 : !torch.vtensor
+    }
+    func.func @main(%x: !torch.vtensor) -> !torch.vtensor {
+      %0 = call @helper(%x) : (!torch.vtensor) -> !torch.vtensor
+      return %0 : !torch.vtensor
+    }
+    """
+    module, _ = torch_refine.specialize(text, ["!torch.vtensor<[?,2],f32>"])
+    assert "@main(%arg0: !torch.vtensor<[?,2],f32>)" in str(module)
+
+
 def test_specialize_rejects_input_types_that_are_not_a_sequence():
     refined = torch_refine.refine(MM.replace("B", "3"))
     with pytest.raises(TypeError, match="input_types must be a sequence"):

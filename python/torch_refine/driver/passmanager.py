@@ -148,7 +148,18 @@ class PassManager:
             pass_name, error = self._escaped[0]
             if isinstance(error, KeyboardInterrupt):
                 raise error
+            if _interrupt_in_callback(error):
+                raise KeyboardInterrupt from error
             raise InternalPassError(pass_name) from error
+
+
+def _interrupt_in_callback(error: BaseException) -> bool:
+    """Ctrl-C inside a callback MLIR called (an `op.walk` visitor): the bindings turn the
+    KeyboardInterrupt into a RuntimeError whose text ends with its traceback's last line."""
+    if not isinstance(error, RuntimeError):
+        return False
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    return bool(lines) and lines[-1].startswith("KeyboardInterrupt")
 
 
 def save_reproducer(

@@ -73,6 +73,12 @@ def is_constant(value: ir.Value) -> bool:
     return True
 
 
+def fits_int64(value: int) -> bool:
+    """Whether a folded int is a `torch.constant.int` (past int64 it is no constant: the
+    op computing it stays, to run as its program says)."""
+    return -(2**63) <= value < 2**63
+
+
 def make_constant(py_value) -> ir.Value:
     """A `torch.constant.*` at the current insertion point and location."""
     if py_value is None:

@@ -55,14 +55,25 @@ def _erase_values(values: list[ir.Value], root) -> None:
             continue
         erased.append((value, value.type))
         value.set_type(new_type)
-    edges = _EDGE_USERS
     for value, old_type in erased:
-        for use in list(value.uses):
-            name = use.owner.operation.name
-            if allows_type_refinement(name) or name in edges:
-                continue
-            _cast_operand(use.owner, use.operand_number, required_type(use, old_type))
+        _cast_strict_uses(value, old_type)
     _fix_edges(root)
+
+
+def retype(value: ir.Value, new_type: ir.Type) -> None:
+    """Give `value` a new type; users that take no other type than the old one (a call's
+    operand) get a cast to it. Region edges (returns, yields) are left to _fix_edges."""
+    old_type = value.type
+    value.set_type(new_type)
+    _cast_strict_uses(value, old_type)
+
+
+def _cast_strict_uses(value: ir.Value, old_type: ir.Type) -> None:
+    for use in list(value.uses):
+        name = use.owner.operation.name
+        if allows_type_refinement(name) or name in _EDGE_USERS:
+            continue
+        _cast_operand(use.owner, use.operand_number, required_type(use, old_type))
 
 
 # Users whose operand types must equal a type stated elsewhere (the parent's results, the

@@ -69,6 +69,45 @@ def check_numel_fits(op: str, sizes: List[int], itemsize: int = 1) -> None:
         raise AssertionError(op + ": storage size calculation overflowed")
 
 
+def padded_size(op: str, size: int, before: int, after: int) -> int:
+    """`size + before + after` of a padded dim, an error where it is negative or past the
+    int64 maximum. PyTorch adds exactly; TorchScript's int64 would wrap, even back to a
+    plausible size ([3] padded by 2**63 - 1 twice would be [1]). `size` is non-negative, so
+    no bound below wraps."""
+    if before > 9223372036854775807 - size:
+        raise AssertionError(op + ": the padded size is past the int64 maximum")
+    partial = size + before
+    if after > 0 and partial > 9223372036854775807 - after:
+        raise AssertionError(op + ": the padded size is past the int64 maximum")
+    if after < 0 and partial < -9223372036854775807 - 1 - after:
+        raise AssertionError(op + ": the padding results in a negative output size")
+    padded = partial + after
+    if padded < 0:
+        raise AssertionError(op + ": the padding results in a negative output size")
+    return padded
+
+
+def check_symint_values(op: str, values: List[int]) -> None:
+    """Int lists of SymInt[] arguments hold no value below -2**62 (the range c10::SymInt
+    keeps for symbolic ones): PyTorch raises on them."""
+    for value in values:
+        if value < -4611686018427387904:
+            raise AssertionError(op + ": an int that cannot be represented as a SymInt")
+
+
+def check_fft_dims(op: str, shape: List[int], dim: List[int]) -> None:
+    """The transformed dims of an FFT: in range, each once (the meta kernels permute by them),
+    none empty."""
+    seen: List[int] = []
+    for d in dim:
+        wrapped = upstream.maybe_wrap_dim(d, len(shape))
+        if wrapped in seen:
+            raise AssertionError(op + ": a transformed dim is repeated")
+        seen.append(wrapped)
+        if shape[wrapped] == 0:
+            raise AssertionError(op + ": invalid number of data points (0) in a transformed dim")
+
+
 def check_contiguous_strides_fit(op: str, sizes: List[int]) -> None:
     """The contiguous strides of a new tensor (products of the later sizes, 0 counting as
     1) must fit in int64."""

@@ -11,7 +11,13 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import check_contiguous_strides_fit, check_numel_fits, rank_dtype_lists
+from ._helpers import (
+    check_contiguous_strides_fit,
+    check_numel_fits,
+    check_symint_values,
+    padded_size,
+    rank_dtype_lists,
+)
 from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .registry import dtype, shape
 from .testing import (
@@ -227,14 +233,20 @@ _CONV_BACKWARD_ARGS = ([1, 1], [0, 0], [1, 1], False, [0, 0], 1, [True, True, Tr
     Invocation(_T(0, 3, 3), _T(0, 2, 5), _T(3, 2, 3), [3], [1], [0], [1], False, [0], 1,
                [True, True, True]),
     ErrorInvocation(_T(1, 3, 3, 3), _T(1, 2, 5, 5), _T(3, 2, 3, 3), None, *_CONV_BACKWARD_ARGS),
+    ErrorInvocation(_T(1, 3, 3, 3), _T(1, 2, 5, 5), _T(3, 2, 3, 3), [-5], *_CONV_BACKWARD_ARGS),
 ])
 def aten〇convolution_backward〡shape(grad_output: List[int], input: List[int], weight: List[int], bias_sizes: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, output_mask: List[bool]) -> Tuple[List[int], List[int], List[int]]:
     # Results whose output_mask entry is False are undefined; their sizes are still given.
     if output_mask[2] and bias_sizes is None:
         raise AssertionError(
             "convolution_backward: bias_sizes is required when output_mask[2] is set")
-    bias = [grad_output[1]] if bias_sizes is None else upstream._copy(bias_sizes)
-    return upstream._copy(input), upstream._copy(weight), bias
+    if bias_sizes is None:
+        return upstream._copy(input), upstream._copy(weight), [grad_output[1]]
+    for size in bias_sizes:
+        if size < 0:
+            raise AssertionError(
+                "convolution_backward: trying to create tensor with negative dimension")
+    return upstream._copy(input), upstream._copy(weight), upstream._copy(bias_sizes)
 
 
 @dtype("aten.convolution_backward", invocations=[
@@ -866,13 +878,11 @@ def _pad_shape(op: str, self: List[int], padding: List[int], n: int,
         if is_reflection and (before >= self[dim] or after >= self[dim]):
             raise AssertionError(
                 op + ": padding size should be less than the corresponding input dimension")
-        out[dim] = self[dim] + before + after
+        out[dim] = padded_size(op, self[dim], before, after)
         any_positive = any_positive or out[dim] >= 1
     if not any_positive:
         raise AssertionError(op + ": input is too small for the padding")
-    for size in out:
-        if size < 0:
-            raise AssertionError(op + ": the padding results in a negative output size")
+    check_numel_fits(op, out)
     return out
 
 
@@ -968,6 +978,9 @@ def aten〇replication_pad2d〡dtype(self_rank_dtype: Tuple[int, int], padding: 
     ErrorInvocation(_T(5, 6, 7), [1, 1, 1, 1, 1, 1]),
     Invocation(_T(3, 5, 6, 7), [-7, 0, 1, 1, 1, 1]),
     ErrorInvocation(_T(3, 5, 6, 7), [-8, 0, 1, 1, 1, 1]),
+    ErrorInvocation(_T(2, 1, 1, 5), [1, 1, 2**63 - 1, 1, 1, 0]),
+    ErrorInvocation(_T(2, 3, 1, 5), [1, 1, 2**63 - 1, 2**63 - 1, 1, 0]),
+    ErrorInvocation(_T(2, 5, 1, 1), [1, 1, 1, 1, 2**62, 1]),
 ])
 def aten〇replication_pad3d〡shape(self: List[int], padding: List[int]) -> List[int]:
     return _pad_shape("replication_pad3d", self, padding, 3, False)
@@ -1237,10 +1250,8 @@ def aten〇_convolution〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_d
                     [0, -4611686018427387905], 1),
 ], _CONVOLUTION_FLAGS))
 def aten〇_convolution〇deprecated〡shape(input: List[int], weight: List[int], bias: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int, benchmark: bool, deterministic: bool, cudnn_enabled: bool) -> List[int]:
-    # This overload's int lists become SymInts, which hold no value below -2**62.
-    for value in stride + padding + dilation + output_padding:
-        if value < -4611686018427387904:
-            raise AssertionError("_convolution.deprecated: an int that cannot be represented as a SymInt")
+    # This overload's int lists become SymInts.
+    check_symint_values("_convolution.deprecated", stride + padding + dilation + output_padding)
     return _conv_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
 
 
@@ -1601,6 +1612,7 @@ def _upsample_shape(op: str, input: List[int], output_size: List[int], n: int,
     for size in output_size:
         out.append(size)
     check_numel_fits(op, out)
+    check_contiguous_strides_fit(op, out)  # an empty batch still has strides
     return out
 
 
@@ -1612,6 +1624,7 @@ def _upsample_shape(op: str, input: List[int], output_size: List[int], n: int,
     ErrorInvocation(_T(1, 2, 0), [3]),
     ErrorInvocation(_T(1, 0, 5), [3]),
     ErrorInvocation(_T(1, 2, 5), [0]),
+    KernelErrorInvocation(_T(0, 3, 2), [2**62]),
 ])
 def aten〇upsample_nearest1d〡shape(self: List[int], output_size: List[int], scales: Optional[float] = None) -> List[int]:
     return _upsample_shape("upsample_nearest1d", self, output_size, 1, True)
@@ -1798,6 +1811,7 @@ def _circular_pad_shape(self: List[int], pad: List[int]) -> List[int]:
     ErrorInvocation(_T(2, 3, 5), [1, 2], "reflect", 1.0),
     ErrorInvocation(_T(2, 3, 5), [5, 2], "reflect"),
     ErrorInvocation(_T(2, 3, 5), [6, 0], "circular"),
+    ErrorInvocation(_T(2, 3, 5), [2**63 - 1, 2**63 - 1]),
     ErrorInvocation(_T(2, 3, 5), [1, 2], "wrap"),
     ErrorInvocation(_T(5), [1, 2], "replicate"),
     ErrorInvocation(_T(2, 3, 5), [1, 2, 1, 1, 1, 1], "replicate"),

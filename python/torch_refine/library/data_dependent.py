@@ -324,6 +324,8 @@ def aten〇one_hot〡dtype(self_rank_dtype: Tuple[int, int], num_classes: int = 
     DataDependentInvocation(LongTensorOfShape(5), TensorOfShape(5), 7),
     KernelInvocation(LongTensorOfShape(0), None, 7),
     KernelInvocation(LongTensorOfShape(0)),
+    KernelInvocation(LongTensorOfShape(0), TensorOfShape(), 3),
+    KernelInvocation(LongTensorOfShape(0), TensorOfShape(2, 3)),
     KernelErrorInvocation(LongTensorOfShape(5), None, -1),
     KernelErrorInvocation(LongTensorOfShape(2, 3)),
     KernelErrorInvocation(LongTensorOfShape()),
@@ -336,10 +338,10 @@ def aten〇bincount〡shape(self: List[int], weights: Optional[List[int]] = None
         raise AssertionError("bincount: minlength should be >= 0")
     if len(self) != 1:
         raise AssertionError("bincount: only supports 1-d non-negative integral inputs")
+    if self[0] == 0:  # counts nothing, before the weights are looked at
+        return [minlength]
     if weights is not None and (len(weights) != 1 or weights[0] != self[0]):
         raise AssertionError("bincount: weights should be 1-d and have the same length as input")
-    if self[0] == 0:
-        return [minlength]
     return [unknown_dim()]
 
 

@@ -57,6 +57,9 @@ def _check_index_shape(op: str, self: List[int], dim: int, index: List[int],
         if d != dim and _nonempty_size(index, d) > _nonempty_size(self, d):
             raise AssertionError(op + ": index must be no larger than self apart from dim")
     if src is not None:
+        if max(len(src), 1) != rank:
+            raise AssertionError(op + ": index tensor must have the same number of dimensions "
+                                 "as src tensor")
         for d in range(rank):
             if _nonempty_size(index, d) > _nonempty_size(src, d):
                 raise AssertionError(op + ": index must be no larger than src")
@@ -242,6 +245,8 @@ _SCATTER_SRC_CASES = [
     Invocation(TensorOfShape(3, 4), -2, LongTensorOfShape(5, 4), TensorOfShape(5, 4)),
     Invocation(TensorOfShape(3, 4), 0, LongTensorOfShape(0, 7), TensorOfShape(1, 1)),
     Invocation(TensorOfShape(), 0, LongTensorOfShape(), TensorOfShape()),
+    Invocation(TensorOfShape(), 0, LongTensorOfShape(), TensorOfShape(2)),
+    ErrorInvocation(TensorOfShape(), 0, LongTensorOfShape(), TensorOfShape(2, 1)),
     ErrorInvocation(TensorOfShape(3, 4), 1, LongTensorOfShape(3, 2), TensorOfShape(3, 1)),
     ErrorInvocation(TensorOfShape(3, 4), 1, LongTensorOfShape(4, 2), TensorOfShape(5, 5)),
     ErrorInvocation(TensorOfShape(3, 4), 1, LongTensorOfShape(3), TensorOfShape(3, 3)),

@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple, Union
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import rank_dtype_lists, scalar_dtype, unknown_dtype
+from ._helpers import check_fft_dims, rank_dtype_lists, scalar_dtype, unknown_dtype
 from .einsum_equation import einsum_plan
 from .promotion import (
     is_complex_dtype,
@@ -221,6 +221,9 @@ def aten〇matmul〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dtype: Tu
     Invocation(_T(2, 3), _T(3)),
     ErrorInvocation(_T(2, 3), _T(4, 5)),
     ErrorInvocation(_T(2, 3), _T(4, 3), _T(5)),
+    Invocation(_T(3), _T(3), _T()),
+    ErrorInvocation(_T(2, 3), _T(3), _T(2)),
+    ErrorInvocation(_T(2, 3), _T(3), _T()),
 ])
 def aten〇linear〡shape(input: List[int], weight: List[int], bias: Optional[List[int]] = None) -> List[int]:
     if len(input) == 0:
@@ -228,6 +231,9 @@ def aten〇linear〡shape(input: List[int], weight: List[int], bias: Optional[Li
     in_features = weight[-1] if len(weight) > 0 else 1
     if input[-1] != in_features:
         raise AssertionError("linear: input and weight shapes cannot be multiplied")
+    # A 2D input with a bias goes through addmm, which wants a 2D weight.
+    if bias is not None and len(weight) < 2 and len(input) == 2:
+        raise AssertionError("linear: a 2D input with a bias needs a 2D weight")
     return upstream.linear(input, weight, bias)
 
 
@@ -312,13 +318,10 @@ def aten〇_pdist_forward〡dtype(self_rank_dtype: Tuple[int, int], p: float = 2
 
 
 def _fft_last_dim(shape: List[int], dim: List[int], op: str) -> int:
-    rank = len(shape)
     if len(dim) == 0:
         raise AssertionError(op + ": dim must not be empty")
-    for d in dim:
-        if shape[upstream.maybe_wrap_dim(d, rank)] == 0:
-            raise AssertionError(op + ": invalid number of data points (0) in a transformed dim")
-    return upstream.maybe_wrap_dim(dim[-1], rank)
+    check_fft_dims(op, shape, dim)
+    return upstream.maybe_wrap_dim(dim[-1], len(shape))
 
 
 @shape("aten._fft_r2c", invocations=[
@@ -362,9 +365,13 @@ def aten〇_fft_r2c〡dtype(self_rank_dtype: Tuple[int, int], dim: List[int], no
     Invocation(_T(2, 3, 0, dtype=torch.complex64), [1], 0, 4),
     ErrorInvocation(_T(2, 0, 7, dtype=torch.complex64), [0, 1], 0, 4),
     ErrorInvocation(_T(5, 8, dtype=torch.complex64), [], 0, 3),
+    ErrorInvocation(_T(5, 8, dtype=torch.complex64), [1], 0, -1),
+    ErrorInvocation(_T(2, 3, 7, dtype=torch.complex64), [1, 1], 0, 4),
 ])
 def aten〇_fft_c2r〡shape(self: List[int], dim: List[int], normalization: int, last_dim_size: int) -> List[int]:
     last = _fft_last_dim(self, dim, "_fft_c2r")
+    if last_dim_size < 0:
+        raise AssertionError("_fft_c2r: trying to create tensor with negative dimension")
     out = upstream._copy(self)
     out[last] = last_dim_size
     return out

@@ -312,6 +312,9 @@ def aten〇nll_loss_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], se
     ErrorInvocation(_T(2, 3), LongTensorOfShape(2), _T(4)),
     ErrorInvocation(_T(2, 3), _T(2, 3), _T(4)),
     ErrorInvocation(_T(2, 3), LongTensorOfShape(2), None, 1, -100, 1.5),
+    ErrorInvocation(_T(2, 3), _T(2, 3), None, 2**63 - 1),
+    ErrorInvocation(_T(2, 3), LongTensorOfShape(2), None, -1, -100, 0.1),
+    Invocation(_T(2, 3), LongTensorOfShape(2), None, 3),
 ])
 def aten〇cross_entropy_loss〡shape(self: List[int], target: List[int], weight: Optional[List[int]] = None, reduction: int = 1, ignore_index: int = -100, label_smoothing: float = 0.0) -> List[int]:
     if label_smoothing < 0.0 or label_smoothing > 1.0:
@@ -325,6 +328,10 @@ def aten〇cross_entropy_loss〡shape(self: List[int], target: List[int], weight
     # Equal sizes mean class probabilities; otherwise the target holds class indices.
     if target != self and target != unreduced:
         raise AssertionError("cross_entropy_loss: the target does not match the input")
+    # Probabilities and label smoothing reduce by hand, refusing an unknown reduction; plain
+    # class indices go through nll_loss, which takes it as 'none'.
+    if (target == self or label_smoothing > 0.0) and (reduction < 0 or reduction > 2):
+        raise AssertionError("cross_entropy_loss: invalid reduction type")
     return _reduced(unreduced, reduction)
 
 

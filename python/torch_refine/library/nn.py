@@ -513,6 +513,7 @@ _ALL_GRADS = [True, True, True]
     Invocation(_T(2, 4, 3), _T(2, 4, 3), [4, 3], _T(2, 1, 1), _T(2, 1, 1), _T(4, 3), _T(4, 3),
                _ALL_GRADS),
     Invocation(_T(0, 3), _T(0, 3), [3], _T(0, 1), _T(0, 1), _T(3), _T(3), _ALL_GRADS),
+    Invocation(_T(0, 0), _T(0, 3), [3], _T(0, 1), _T(1, 1), _T(3), _T(3), _ALL_GRADS),
     ErrorInvocation(_T(2, 4, 5), _T(2, 4, 3), [3], _T(2, 4, 1), _T(2, 4, 1), _T(3), _T(3),
                     _ALL_GRADS),
     ErrorInvocation(_T(2, 4, 3), _T(2, 4, 3), [5], _T(2, 4, 1), _T(2, 4, 1), _T(5), _T(5),
@@ -530,6 +531,11 @@ _ALL_GRADS = [True, True, True]
 ])
 def aten〇native_layer_norm_backward〡shape(grad_out: List[int], input: List[int], normalized_shape: List[int], mean: List[int], rstd: List[int], weight: Optional[List[int]], bias: Optional[List[int]], output_mask: List[bool]) -> Tuple[List[int], List[int], List[int]]:
     _layer_norm_shapes("native_layer_norm_backward", input, normalized_shape, weight, bias)
+    # Without weight (bias) the weight (bias) gradient is undefined; its sizes are still given.
+    grad_weight = upstream._copy(normalized_shape) if weight is None else upstream._copy(weight)
+    grad_bias = upstream._copy(normalized_shape) if bias is None else upstream._copy(bias)
+    if upstream.numel(input) == 0:  # zeros, before grad_out and the statistics are read
+        return upstream._copy(input), grad_weight, grad_bias
     if grad_out != input:
         raise AssertionError("native_layer_norm_backward: grad_out's shape differs from input's")
     # The meta decomposition computes (input - mean) * rstd, the statistics unsqueezed at
@@ -539,23 +545,31 @@ def aten〇native_layer_norm_backward〡shape(grad_out: List[int], input: List[i
         for _ in range(len(input) - len(stat)):
             unsqueezed.append(1)
         upstream.broadcast(input, unsqueezed)
-    # Without weight (bias) the weight (bias) gradient is undefined; its sizes are still given.
-    grad_weight = upstream._copy(normalized_shape) if weight is None else upstream._copy(weight)
-    grad_bias = upstream._copy(normalized_shape) if bias is None else upstream._copy(bias)
     return upstream._copy(input), grad_weight, grad_bias
 
 
 @dtype("aten.native_layer_norm_backward", invocations=[
-    Invocation(_T(2, 3, dtype=g), _T(2, 3, dtype=d), [3], _T(2, 1), _T(2, 1), _T(3, dtype=w),
-               _T(3, dtype=b), _ALL_GRADS)
+    (Invocation if w == d and b == d else UnknownDtypeInvocation)(
+        _T(2, 3, dtype=g), _T(2, 3, dtype=d), [3], _T(2, 1), _T(2, 1), _T(3, dtype=w),
+        _T(3, dtype=b), _ALL_GRADS)
     for g, d, w, b in itertools.product((torch.float32, torch.float64),
                                         (torch.float16, torch.float32, torch.bfloat16),
-                                        _PARAM_SWEEP, (torch.float32, torch.bfloat16))])
+                                        _PARAM_SWEEP, (torch.float32, torch.bfloat16))]
+    # An empty input's weight gradient is float16 here, a non-empty one's float64.
+    + [UnknownDtypeInvocation(_T(0, 3, dtype=torch.float16), _T(0, 3, dtype=torch.float16), [3],
+                              _T(0, 1), _T(0, 1), _T(3, dtype=torch.float64), _T(3), _ALL_GRADS)])
 def aten〇native_layer_norm_backward〡dtype(grad_out_rank_dtype: Tuple[int, int], input_rank_dtype: Tuple[int, int], normalized_shape: List[int], mean_rank_dtype: Tuple[int, int], rstd_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], output_mask: List[bool]) -> Tuple[int, int, int]:
     input_dtype = input_rank_dtype[1]
-    weight_dtype = input_dtype if weight_rank_dtype is None else weight_rank_dtype[1]
-    bias_dtype = input_dtype if bias_rank_dtype is None else bias_rank_dtype[1]
-    return input_dtype, weight_dtype, bias_dtype
+    return (input_dtype, _layer_norm_param_grad_dtype(input_dtype, weight_rank_dtype),
+            _layer_norm_param_grad_dtype(input_dtype, bias_rank_dtype))
+
+
+def _layer_norm_param_grad_dtype(input_dtype: int, param_rank_dtype: Optional[Tuple[int, int]]) -> int:
+    """A parameter's gradient has the parameter's dtype, but an empty input's zeros have the
+    input's: a size decides between two different dtypes."""
+    if param_rank_dtype is None or param_rank_dtype[1] == input_dtype:
+        return input_dtype
+    return unknown_dtype()
 
 
 # ---------------------------------------------------------------------------- group norm
@@ -851,6 +865,9 @@ def _sdpa_shape(query: List[int], key: List[int], value: List[int], attn_mask: O
     if len(query) < 2 or len(key) < 2 or len(value) < 2:
         raise AssertionError(
             "scaled_dot_product_attention: expected query, key and value to be at least 2D")
+    # An empty result (no query rows, or an empty value) returns before any other check.
+    if query[-2] == 0 or upstream.numel(value) == 0:
+        return query[:-1] + [value[-1]]
     if is_causal and attn_mask is not None:
         raise AssertionError(
             "scaled_dot_product_attention: explicit attn_mask should not be set when"
@@ -891,6 +908,10 @@ def _sdpa_shape(query: List[int], key: List[int], value: List[int], attn_mask: O
     Invocation(_T(0, 3, 4, 8), _T(0, 3, 5, 8), _T(0, 3, 5, 6)),
     Invocation(_T(2, 3, 0, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6)),
     Invocation(_T(2, 3, 4, 8), _T(2, 3, 0, 8), _T(2, 3, 0, 6)),
+    Invocation(_T(1, 2, 0, 0), _T(1, 2, 4, 8), _T(1, 2, 3, 0)),
+    Invocation(_T(3, 0, 5), _T(2, 4, 8), _T(2, 3, 7), _T(7, 7), 0.0, True),
+    Invocation(_T(2, 2, 5), _T(2, 3, 8), _T(0, 3, 6)),
+    ErrorInvocation(_T(0, 2, 5), _T(1, 3, 8), _T(1, 3, 6)),
     ErrorInvocation(_T(8), _T(8), _T(6)),
     ErrorInvocation(_T(2, 3, 4, 8), _T(2, 3, 5, 8), _T(2, 3, 5, 6), _T(4, 6)),
     ErrorInvocation(_T(2, 3, 4, 8), _T(2, 3, 5, 7), _T(2, 3, 5, 6)),
@@ -994,9 +1015,17 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
             raise AssertionError(op + ": a hidden-to-hidden weight does not match the hidden size")
         if has_biases:
             upstream.broadcast([1, hidden[1], weight[0]], params[cell * group_size + 3])
+            _check_input_bias(params[cell * group_size], params[cell * group_size + 2])
     output = [input[0], hidden[1]] if unbatched else input[:2]
     output.append(directions * hidden[2])
     return output, [num_layers * directions, hidden[1], hidden[2]]
+
+
+def _check_input_bias(weight: List[int], bias: List[int]) -> None:
+    """Every cell's input gates are F.linear(input, weight, bias), whatever the layer: the
+    bias broadcasts with the gates' last dim, the weight's rows."""
+    if len(weight) == 2:
+        upstream.broadcast([weight[0]], bias)
 
 
 def _rnn_params(gates: int, layers: int, bidirectional: bool, has_biases: bool,
@@ -1054,6 +1083,8 @@ def _rnn_case(input, hx, params, num_layers, bidirectional=False, has_biases=Tru
               error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(2, 5), _T(20), _T(20)], 1, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(0), _T(20), _T(20)], 1, error=True),
+    _rnn_case(_T(7, 2, 3), _lstm_hx(4), _lstm_params(2, True, True)[:10] + [_T(0)]
+              + _lstm_params(2, True, True)[11:], 2, bidirectional=True, error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(20, 5, 1)], 1, has_biases=False,
               error=True),
     _rnn_case(_T(7, 2, 3), _lstm_hx(1), [_T(20, 3), _T(20, 4), _T(20), _T(20)], 1, error=True),

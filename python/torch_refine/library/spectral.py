@@ -8,7 +8,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import check_numel_fits, rank_dtype_lists, unknown_dim
+from ._helpers import check_fft_dims, check_numel_fits, rank_dtype_lists, unknown_dim
 from .promotion import (
     is_complex_dtype,
     is_float_dtype,
@@ -152,8 +152,13 @@ def aten〇fft_fftn〡dtype(self_rank_dtype: Tuple[int, int], s: Optional[List[i
     Invocation(TensorOfShape(2, 3, dtype=torch.complex64), [1], 0, True),
     Invocation(TensorOfShape(2, 3, 4, dtype=torch.complex64), [0, 2], 2, False),
     Invocation(TensorOfShape(2, 3, dtype=torch.complex64), [], 0, True),
+    Invocation(TensorOfShape(0, 2, dtype=torch.complex64), [1], 0, True),
+    ErrorInvocation(TensorOfShape(2, 0, dtype=torch.complex64), [1], 0, True),
+    ErrorInvocation(TensorOfShape(2, 3, 7, dtype=torch.complex64), [1, 1], 0, True),
+    ErrorInvocation(TensorOfShape(2, 3, dtype=torch.complex64), [2], 0, True),
 ])
 def aten〇_fft_c2c〡shape(self: List[int], dim: List[int], normalization: int, forward: bool) -> List[int]:
+    check_fft_dims("_fft_c2c", self, dim)
     return upstream._copy(self)
 
 

@@ -15,7 +15,9 @@ from ._helpers import (
     broadcast_shapes,
     check_contiguous_strides_fit,
     check_numel_fits,
+    check_symint_values,
     elementwise_dtype,
+    padded_size,
     rank_dtype_lists,
 )
 from ._synthesize import define
@@ -405,8 +407,14 @@ def aten〇t〡shape(self: List[int]) -> List[int]:
     Invocation(TensorOfShape(5), 0, 0),
     Invocation(TensorOfShape(), 0, -1),
     ErrorInvocation(TensorOfShape(2, 3, 4), 3, 0),
+    ErrorInvocation(TensorOfShape(5), 0, 1),
+    ErrorInvocation(TensorOfShape(3), -2**63, 2),
+    ErrorInvocation(TensorOfShape(), 1, 0),
 ])
 def aten〇movedim〇int〡shape(self: List[int], source: int, destination: int) -> List[int]:
+    # upstream.movedim checks no dim of a rank 0 or 1 tensor; PyTorch does.
+    upstream.maybe_wrap_dim(source, len(self))
+    upstream.maybe_wrap_dim(destination, len(self))
     return upstream._copy(upstream.movedim(self, [source], [destination]))
 
 
@@ -869,15 +877,27 @@ def aten〇repeat〡shape(self: List[int], repeats: List[int]) -> List[int]:
     Invocation(TensorOfShape(), 4),
     ErrorInvocation(TensorOfShape(2, 3), -1, 0),
     ErrorInvocation(TensorOfShape(2, 3), 2, 2),
+    ErrorInvocation(TensorOfShape(4), 2**62),
+    ErrorInvocation(TensorOfShape(1, 4), 2**61, 1),
+    ErrorInvocation(TensorOfShape(0, 4), 2**62, 1),
+    Invocation(TensorOfShape(0, 4), 2**62),
 ])
 def aten〇repeat_interleave〇self_int〡shape(self: List[int], repeats: int, dim: Optional[int] = None, output_size: Optional[int] = None) -> List[int]:
     if repeats < 0:
         raise AssertionError("repeat_interleave: repeats can not be negative")
+    # The result is a reshape of the input expanded by `repeats` after the repeated dim
+    # (the flattened input's one dim when dim is None): those sizes must fit in int64,
+    # where TorchScript's product would wrap (4 * 2**62 to 0).
     if dim is None:
+        check_numel_fits("repeat_interleave", self + [repeats])
         return [upstream.numel(self) * repeats]
     wrapped = upstream.maybe_wrap_dim(dim, len(self))
     if len(self) == 0:
         return [repeats]
+    expanded = upstream._copy(self)
+    expanded.insert(wrapped + 1, repeats)
+    check_numel_fits("repeat_interleave", expanded)
+    check_contiguous_strides_fit("repeat_interleave", expanded)
     out = upstream._copy(self)
     out[wrapped] = self[wrapped] * repeats
     return out
@@ -897,6 +917,8 @@ def aten〇repeat_interleave〇self_int〡shape(self: List[int], repeats: int, d
     # Within 2**-40 of the int64 maximum, where a float product cannot tell.
     ErrorInvocation(TensorOfShape(2, 3, dtype=torch.uint8), [2**62, 1]),
     Invocation(TensorOfShape(2, 3, dtype=torch.uint8), [2**62 - 4, 0]),
+    ErrorInvocation(TensorOfShape(2, 3), [2**63 - 1, 2**63 - 1]),
+    ErrorInvocation(TensorOfShape(2, 3), [-2**63, -2**63]),
 ])
 def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float = 0) -> List[int]:
     if len(pad) % 2 != 0:
@@ -907,10 +929,7 @@ def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float
     out = upstream._copy(self)
     for i in range(len(pad) // 2):
         dim = len(self) - 1 - i
-        size = self[dim] + pad[2 * i] + pad[2 * i + 1]
-        if size < 0:
-            raise AssertionError("constant_pad_nd: the padding results in a negative output size")
-        out[dim] = size
+        out[dim] = padded_size("constant_pad_nd", self[dim], pad[2 * i], pad[2 * i + 1])
     check_numel_fits("constant_pad_nd", out)
     return out
 
@@ -1151,6 +1170,8 @@ def aten〇reshape_as〡shape(self: List[int], other: List[int]) -> List[int]:
     Invocation(TensorOfShape(2, 3), [], []),
     ErrorInvocation(TensorOfShape(2, 3), [-1, 2], [2, 1]),
     ErrorInvocation(TensorOfShape(2, 3), [3, 2], [1]),
+    Invocation(TensorOfShape(5, 3), [3, 2], [-2**62, 1]),
+    ErrorInvocation(TensorOfShape(5, 3), [3, 2], [-2**62 - 1, 1]),
 ])
 def aten〇_reshape_alias〡shape(self: List[int], size: List[int], stride: List[int]) -> List[int]:
     # A view with the given sizes and strides: like as_strided, no numel check.
@@ -1158,6 +1179,7 @@ def aten〇_reshape_alias〡shape(self: List[int], size: List[int], stride: List
         raise AssertionError("_reshape_alias: dimensionality of sizes must match "
                              "dimensionality of strides")
     _check_sizes_non_negative("_reshape_alias", size)
+    check_symint_values("_reshape_alias", stride)
     return upstream._copy(size)
 
 

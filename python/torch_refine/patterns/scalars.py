@@ -12,7 +12,13 @@ from torch_refine.calculations.dim_facts import (
 )
 from torch_refine.calculations.ranges import enclosing_function, polynomial_range
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
+from torch_refine.ir.constants import (
+    NotConstant,
+    constant_value,
+    defining_op,
+    fits_int64,
+    make_constant,
+)
 from torch_refine.ir.module import ops_in
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.ir.retype import accepts, cast
@@ -517,7 +523,7 @@ def fold_floordiv(op, rewriter):
     if not isinstance(dividend, int) or not isinstance(divisor, int) or divisor == 0:
         return True  # a zero divisor is unmark_divisor's
     quotient = dividend // divisor
-    if not -(2**63) <= quotient < 2**63:
+    if not fits_int64(quotient):
         return True  # -2**63 // -1 overflows int64
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [make_constant(quotient)])

@@ -13,7 +13,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import INT_COMPARISONS, express, function_argument, tensor_dims
-from torch_refine.ir.constants import is_constant, make_constant
+from torch_refine.ir.constants import fits_int64, is_constant, make_constant
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
 from torch_refine.patterns.scalars import negation, size_int_dim
 
@@ -176,7 +176,7 @@ def fold_arithmetic(op, rewriter):
         return True  # a constant and a non-constant polynomial sum to a non-constant
     polynomial = express(op.result)
     value = None if polynomial is None else polynomial.constant_value()
-    if value is None:
+    if value is None or not fits_int64(value):
         return True
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [make_constant(value)])

@@ -180,3 +180,54 @@ func.func @gru_output_of_a_dynamic_batch(%arg0: !torch.vtensor<[8,?,16],f32>) ->
   %0 = torch.aten.zeros %sizes, %int6, %none, %none, %none : !torch.list<int>, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[8,?,32],f32>
   return %0 : !torch.vtensor<[8,?,32],f32>
 }
+
+// -----
+
+// Padding past the int64 maximum: 3 + 2 * (2**63 - 1) wraps in int64 back to 1, which
+// refined the result to [2,1]; PyTorch raises.
+func.func @constant_pad_wrapping_back_to_a_size(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+  %max = torch.constant.int 9223372036854775807
+  %pad = torch.prim.ListConstruct %max, %max : (!torch.int, !torch.int) -> !torch.list<int>
+  %float0 = torch.constant.float 0.000000e+00
+  // expected-error@+1 {{'torch.aten.constant_pad_nd' op shape check failed: AssertionError: constant_pad_nd: the padded size is past the int64 maximum}}
+  %0 = torch.aten.constant_pad_nd %arg0, %pad, %float0 : !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.float -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// The same with a dynamic size: no static answer, so the check is a guard, not a type.
+func.func @constant_pad_wrapping_of_a_dynamic_size(%arg0: !torch.vtensor<[2,?],f32>) -> !torch.vtensor {
+  %max = torch.constant.int 9223372036854775807
+  %pad = torch.prim.ListConstruct %max, %max : (!torch.int, !torch.int) -> !torch.list<int>
+  %float0 = torch.constant.float 0.000000e+00
+  // expected-error@+1 {{'torch.aten.constant_pad_nd' op shape check failed: AssertionError: constant_pad_nd: the padded size is past the int64 maximum}}
+  %0 = torch.aten.constant_pad_nd %arg0, %pad, %float0 : !torch.vtensor<[2,?],f32>, !torch.list<int>, !torch.float -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// repeat_interleave of 4 elements 2**62 times: 4 * 2**62 wraps in int64 to 0, a [0] result
+// PyTorch never gives (it raises).
+func.func @repeat_interleave_count_wrapping_to_zero(%arg0: !torch.vtensor<[4],f32>) -> !torch.vtensor {
+  %repeats = torch.constant.int 4611686018427387904
+  %none = torch.constant.none
+  // expected-error@+1 {{'torch.aten.repeat_interleave.self_int' op shape check failed: AssertionError: repeat_interleave: storage size calculation overflowed}}
+  %0 = torch.aten.repeat_interleave.self_int %arg0, %repeats, %none, %none : !torch.vtensor<[4],f32>, !torch.int, !torch.none, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// A window size of -(2**63 - 1): folding the library's arithmetic met a value past int64
+// (no constant can hold it) and raised, an internal error; such a value now stays an op,
+// and the size check reports PyTorch's error.
+func.func @unfold_window_at_the_int64_bound(%arg0: !torch.vtensor<[3,3],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %size = torch.constant.int -9223372036854775807
+  // expected-error@+1 {{'torch.aten.unfold' op shape check failed: AssertionError: unfold: the window size must be non-negative}}
+  %0 = torch.aten.unfold %arg0, %int0, %size, %int1 : !torch.vtensor<[3,3],f32>, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  return %0 : !torch.vtensor
+}

@@ -106,6 +106,31 @@ def test_interrupt_in_refine_is_an_interrupt_and_restores_the_module(monkeypatch
     assert _reproducers() == saved
 
 
+def test_interrupt_inside_an_ir_walk_is_an_interrupt(monkeypatch):
+    """Ctrl-C while MLIR calls back into Python (an op.walk visitor) reaches the pass as a
+    RuntimeError the bindings made of it: still an interrupt, not an internal error with a
+    reproducer (make check's Ctrl-C test met it in dim_facts' walk under load)."""
+    from torch_mlir import ir
+
+    from torch_refine.ir.context import create_context
+
+    module = ir.Module.parse(_program(16), create_context())
+    before = str(module)
+
+    def interrupted(module_op, *args, **kwargs):
+        def visit(op):
+            raise KeyboardInterrupt
+
+        module_op.walk(visit)
+
+    monkeypatch.setattr(pipelines, "refine", interrupted)
+    saved = _reproducers()
+    with pytest.raises(KeyboardInterrupt):
+        torch_refine.refine(module)
+    assert str(module) == before
+    assert _reproducers() == saved
+
+
 def test_failed_refine_leaves_the_module_as_it_was():
     from torch_mlir import ir
 

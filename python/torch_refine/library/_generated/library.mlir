@@ -7129,27 +7129,12 @@ module {
     return %5 : !torch.tuple<int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.native_layer_norm_backward(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.list<int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.tuple<int, int>, %arg5: !torch.optional<tuple<int, int>>, %arg6: !torch.optional<tuple<int, int>>, %arg7: !torch.list<bool>) -> !torch.tuple<int, int, int> {
-    %none = torch.constant.none
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %1 = torch.aten.__is__ %arg5, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
-    %2 = torch.prim.If %1 -> (!torch.int) {
-      torch.prim.If.yield %0 : !torch.int
-    } else {
-      %6 = torch.prim.unchecked_cast %arg5 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      torch.prim.If.yield %7 : !torch.int
-    }
-    %3 = torch.aten.__is__ %arg6, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.int) {
-      torch.prim.If.yield %0 : !torch.int
-    } else {
-      %6 = torch.prim.unchecked_cast %arg6 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %7 = torch.prim.TupleIndex %6, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      torch.prim.If.yield %7 : !torch.int
-    }
-    %5 = torch.prim.TupleConstruct %0, %2, %4 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
-    return %5 : !torch.tuple<int, int, int>
+    %1 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_param_grad_dtype(%0, %arg5) : (!torch.int, !torch.optional<tuple<int, int>>) -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_param_grad_dtype(%0, %arg6) : (!torch.int, !torch.optional<tuple<int, int>>) -> !torch.int
+    %3 = torch.prim.TupleConstruct %0, %1, %2 : !torch.int, !torch.int, !torch.int -> !torch.tuple<int, int, int>
+    return %3 : !torch.tuple<int, int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.ne.Scalar(%arg0: !torch.tuple<int, int>, %arg1: !torch.number) -> !torch.int {
     %none = torch.constant.none
@@ -14223,6 +14208,44 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.check_fft_dims(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.none {
+    %str = torch.constant.str ": invalid number of data points (0) in a transformed dim"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str ": a transformed dim is repeated"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %2 = torch.aten.__getitem__.t %arg2, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %4 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%2, %3, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %5 = torch.aten.__contains__.int_list %0, %4 : !torch.list<int>, !torch.int -> !torch.bool
+      torch.prim.If %5 -> () {
+        %9 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+        %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %6 = torch.aten.append.t %0, %4 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %7 = torch.aten.__getitem__.t %arg1, %4 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.eq.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %8 -> () {
+        %9 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -14236,6 +14259,29 @@ module {
     } else {
       torch.prim.If.yield
     }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.check_symint_values(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": an int that cannot be represented as a SymInt"
+    %int-4611686018427387904 = torch.constant.int -4611686018427387904
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %1 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %2 = torch.aten.lt.int %1, %int-4611686018427387904 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %2 -> () {
+        %3 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %4 = torch.aten.add.str %str, %3 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %4, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%arg0: !torch.int) -> !torch.int {
@@ -14339,6 +14385,70 @@ module {
     %0 = torch.promote_dtypes %arg1, %arg2 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%arg0, %0) : (!torch.int, !torch.int) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.padded_size(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
+    %str = torch.constant.str ": the padding results in a negative output size"
+    %int-9223372036854775808 = torch.constant.int -9223372036854775808
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str ": the padded size is past the int64 maximum"
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.sub.int %int9223372036854775807, %arg1 : !torch.int, !torch.int -> !torch.int
+    %1 = torch.aten.gt.int %arg2, %0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %9 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.add.int %arg1, %arg2 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.gt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      %9 = torch.aten.sub.int %int9223372036854775807, %arg3 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.gt.int %2, %9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %4 -> () {
+      %9 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %5 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %9 = torch.aten.sub.int %int-9223372036854775808, %arg3 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.lt.int %2, %9 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      %9 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.add.int %2, %arg3 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %8 -> () {
+      %9 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %10 = torch.aten.add.str %str_0, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %7 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.rank_dtype_lists(%arg0: !torch.list<tuple<int, int>>) -> !torch.tuple<list<optional<int>>, list<int>> {
     %true = torch.constant.bool true
@@ -15306,16 +15416,15 @@ module {
     return %9 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
-    %str = torch.constant.str ": the padding results in a negative output size"
-    %str_0 = torch.constant.str ": input is too small for the padding"
-    %str_1 = torch.constant.str ": padding size should be less than the corresponding input dimension"
-    %str_2 = torch.constant.str ": expected non-zero sizes except for the batch dim"
+    %str = torch.constant.str ": input is too small for the padding"
+    %str_0 = torch.constant.str ": padding size should be less than the corresponding input dimension"
+    %str_1 = torch.constant.str ": expected non-zero sizes except for the batch dim"
     %true = torch.constant.bool true
-    %str_3 = torch.constant.str ": expected an unbatched or batched input of the right rank"
+    %str_2 = torch.constant.str ": expected an unbatched or batched input of the right rank"
     %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_4 = torch.constant.str "AssertionError: "
-    %str_5 = torch.constant.str ": padding size is expected to be twice the number of padded dims"
+    %str_3 = torch.constant.str "AssertionError: "
+    %str_4 = torch.constant.str ": padding size is expected to be twice the number of padded dims"
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -15323,8 +15432,8 @@ module {
     %1 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
     %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %2 -> () {
-      %16 = torch.aten.add.str %arg0, %str_5 : !torch.str, !torch.str -> !torch.str
-      %17 = torch.aten.add.str %str_4, %16 : !torch.str, !torch.str -> !torch.str
+      %16 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %17 = torch.aten.add.str %str_3, %16 : !torch.str, !torch.str -> !torch.str
       torch.prim.RaiseException %17, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -15342,8 +15451,8 @@ module {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %6 -> () {
-      %16 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-      %17 = torch.aten.add.str %str_4, %16 : !torch.str, !torch.str -> !torch.str
+      %16 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %17 = torch.aten.add.str %str_3, %16 : !torch.str, !torch.str -> !torch.str
       torch.prim.RaiseException %17, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -15360,8 +15469,8 @@ module {
       %17 = torch.aten.__getitem__.t %arg1, %16 : !torch.list<int>, !torch.int -> !torch.int
       %18 = torch.aten.eq.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %18 -> () {
-        %19 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-        %20 = torch.aten.add.str %str_4, %19 : !torch.str, !torch.str -> !torch.str
+        %19 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+        %20 = torch.aten.add.str %str_3, %19 : !torch.str, !torch.str -> !torch.str
         torch.prim.RaiseException %20, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -15381,64 +15490,49 @@ module {
       %22 = torch.aten.add.int %21, %int1 : !torch.int, !torch.int -> !torch.int
       %23 = torch.aten.__getitem__.t %arg2, %22 : !torch.list<int>, !torch.int -> !torch.int
       %24 = torch.prim.If %arg4 -> (!torch.bool) {
-        %30 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
-        %31 = torch.aten.ge.int %20, %30 : !torch.int, !torch.int -> !torch.bool
-        %32 = torch.prim.If %31 -> (!torch.bool) {
+        %29 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
+        %30 = torch.aten.ge.int %20, %29 : !torch.int, !torch.int -> !torch.bool
+        %31 = torch.prim.If %30 -> (!torch.bool) {
           torch.prim.If.yield %true : !torch.bool
         } else {
-          %33 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
-          %34 = torch.aten.ge.int %23, %33 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If.yield %34 : !torch.bool
+          %32 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
+          %33 = torch.aten.ge.int %23, %32 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %33 : !torch.bool
         }
-        torch.prim.If.yield %32 : !torch.bool
+        torch.prim.If.yield %31 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
       torch.prim.If %24 -> () {
-        %30 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-        %31 = torch.aten.add.str %str_4, %30 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+        %29 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %30 = torch.aten.add.str %str_3, %29 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %30, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       %25 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
-      %26 = torch.aten.add.int %25, %20 : !torch.int, !torch.int -> !torch.int
-      %27 = torch.aten.add.int %26, %23 : !torch.int, !torch.int -> !torch.int
-      %28 = torch.aten._set_item.t %12, %18, %27 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-      %29 = torch.prim.If %arg6 -> (!torch.bool) {
+      %26 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%arg0, %25, %20, %23) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
+      %27 = torch.aten._set_item.t %12, %18, %26 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %28 = torch.prim.If %arg6 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %30 = torch.aten.__getitem__.t %12, %18 : !torch.list<int>, !torch.int -> !torch.int
-        %31 = torch.aten.ge.int %30, %int1 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %31 : !torch.bool
+        %29 = torch.aten.__getitem__.t %12, %18 : !torch.list<int>, !torch.int -> !torch.int
+        %30 = torch.aten.ge.int %29, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %30 : !torch.bool
       }
-      torch.prim.Loop.condition %true, iter(%29 : !torch.bool)
+      torch.prim.Loop.condition %true, iter(%28 : !torch.bool)
     } : (!torch.int, !torch.bool, !torch.bool) -> !torch.bool
     %14 = torch.aten.__not__ %13 : !torch.bool -> !torch.bool
     torch.prim.If %14 -> () {
-      %16 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %17 = torch.aten.add.str %str_4, %16 : !torch.str, !torch.str -> !torch.str
+      %16 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %17 = torch.aten.add.str %str_3, %16 : !torch.str, !torch.str -> !torch.str
       torch.prim.RaiseException %17, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %15 = torch.aten.len.t %12 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %15, %true, init() {
-    ^bb0(%arg5: !torch.int):
-      %16 = torch.aten.__getitem__.t %12, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %17 = torch.aten.lt.int %16, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %17 -> () {
-        %18 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-        %19 = torch.aten.add.str %str_4, %18 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %19, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
+    %15 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %12, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %12 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pool1d_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool) -> !torch.list<int> {
@@ -16028,9 +16122,9 @@ module {
     %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     %1 = torch.aten.ne.int %0, %arg3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      %11 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-      %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      %12 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -16039,9 +16133,9 @@ module {
     %3 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
     %4 = torch.aten.ne.int %2, %3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      %11 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %12 = torch.aten.add.str %str_2, %11 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
+      %12 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -16050,18 +16144,18 @@ module {
     %6 = torch.aten.__range_length %int1, %5, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
     torch.prim.Loop %6, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %11 = torch.aten.__derive_index %arg5, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-      %12 = torch.prim.If %arg4 -> (!torch.bool) {
-        %13 = torch.aten.__getitem__.t %arg1, %11 : !torch.list<int>, !torch.int -> !torch.int
-        %14 = torch.aten.le.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %14 : !torch.bool
+      %12 = torch.aten.__derive_index %arg5, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %13 = torch.prim.If %arg4 -> (!torch.bool) {
+        %14 = torch.aten.__getitem__.t %arg1, %12 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.le.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %15 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %12 -> () {
-        %13 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-        %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %14, %none : !torch.str, !torch.none
+      torch.prim.If %13 -> () {
+        %14 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %15 = torch.aten.add.str %str_2, %14 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %15, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -16071,12 +16165,12 @@ module {
     %7 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     torch.prim.Loop %7, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %11 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.aten.le.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %12 -> () {
-        %13 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-        %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %14, %none : !torch.str, !torch.none
+      %12 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.le.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %13 -> () {
+        %14 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %15 = torch.aten.add.str %str_2, %14 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %15, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -16087,11 +16181,12 @@ module {
     %9 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     torch.prim.Loop %9, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %11 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %12 = torch.aten.append.t %8, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %12 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.append.t %8, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     %10 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %8, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0, %8) : (!torch.str, !torch.list<int>) -> !torch.none
     return %8 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.conv_pool.aten\E3\80\87grid_sampler_2d\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.int {
@@ -19669,11 +19764,12 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.indexing._check_index_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.list<int>, %arg4: !torch.optional<list<int>>) -> !torch.int {
     %str = torch.constant.str ": index must be no larger than src"
-    %str_0 = torch.constant.str ": index must be no larger than self apart from dim"
+    %str_0 = torch.constant.str ": index tensor must have the same number of dimensions as src tensor"
+    %str_1 = torch.constant.str ": index must be no larger than self apart from dim"
     %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: "
-    %str_2 = torch.constant.str ": index tensor must have the same number of dimensions as self tensor"
+    %str_2 = torch.constant.str "AssertionError: "
+    %str_3 = torch.constant.str ": index tensor must have the same number of dimensions as self tensor"
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -19690,8 +19786,8 @@ module {
       %7 = torch.prim.max.int %6, %int1 : !torch.int, !torch.int -> !torch.int
       %8 = torch.aten.ne.int %5, %7 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %8 -> () {
-        %10 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-        %11 = torch.aten.add.str %str_1, %10 : !torch.str, !torch.str -> !torch.str
+        %10 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+        %11 = torch.aten.add.str %str_2, %10 : !torch.str, !torch.str -> !torch.str
         torch.prim.RaiseException %11, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -19709,8 +19805,8 @@ module {
           torch.prim.If.yield %false : !torch.bool
         }
         torch.prim.If %11 -> () {
-          %12 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-          %13 = torch.aten.add.str %str_1, %12 : !torch.str, !torch.str -> !torch.str
+          %12 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+          %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
           torch.prim.RaiseException %13, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
@@ -19721,15 +19817,26 @@ module {
       %9 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
       torch.prim.If %9 -> () {
         %10 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+        %11 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+        %12 = torch.prim.max.int %11, %int1 : !torch.int, !torch.int -> !torch.int
+        %13 = torch.aten.ne.int %12, %5 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %13 -> () {
+          %14 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+          %15 = torch.aten.add.str %str_2, %14 : !torch.str, !torch.str -> !torch.str
+          torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
         torch.prim.Loop %5, %true, init() {
         ^bb0(%arg5: !torch.int):
-          %11 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg3, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
-          %12 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%10, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
-          %13 = torch.aten.gt.int %11, %12 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If %13 -> () {
-            %14 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-            %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
-            torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+          %14 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%arg3, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
+          %15 = func.call @__torch_refine_helper.torch_refine.library.indexing._nonempty_size(%10, %arg5) : (!torch.list<int>, !torch.int) -> !torch.int
+          %16 = torch.aten.gt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %16 -> () {
+            %17 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+            %18 = torch.aten.add.str %str_2, %17 : !torch.str, !torch.str -> !torch.str
+            torch.prim.RaiseException %18, %none : !torch.str, !torch.none
             torch.prim.If.yield
           } else {
             torch.prim.If.yield
@@ -20330,43 +20437,26 @@ module {
     return %4 : !torch.tuple<list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._fft_last_dim(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.str) -> !torch.int {
-    %int-1 = torch.constant.int -1
-    %str = torch.constant.str ": invalid number of data points (0) in a transformed dim"
     %true = torch.constant.bool true
+    %int-1 = torch.constant.int -1
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: "
-    %str_1 = torch.constant.str ": dim must not be empty"
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str ": dim must not be empty"
     %int0 = torch.constant.int 0
-    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %2 = torch.aten.eq.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %2 -> () {
-      %6 = torch.aten.add.str %arg2, %str_1 : !torch.str, !torch.str -> !torch.str
-      %7 = torch.aten.add.str %str_0, %6 : !torch.str, !torch.str -> !torch.str
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %6 = torch.aten.add.str %arg2, %str_0 : !torch.str, !torch.str -> !torch.str
+      %7 = torch.aten.add.str %str, %6 : !torch.str, !torch.str -> !torch.str
       torch.prim.RaiseException %7, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %3, %true, init() {
-    ^bb0(%arg3: !torch.int):
-      %6 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%6, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-      %8 = torch.aten.__getitem__.t %arg0, %7 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.eq.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %9 -> () {
-        %10 = torch.aten.add.str %arg2, %str : !torch.str, !torch.str -> !torch.str
-        %11 = torch.aten.add.str %str_0, %10 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %11, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %4 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %5 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%4, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library._helpers.check_fft_dims(%arg2, %arg0, %arg1) : (!torch.str, !torch.list<int>, !torch.list<int>) -> !torch.none
+    %3 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%3, %4, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
     return %5 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.linalg._is_fp8_or_fp4(%arg0: !torch.int) -> !torch.bool {
@@ -21043,6 +21133,22 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_input_bias(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.none {
+    %none = torch.constant.none
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %2 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %3 = torch.prim.ListConstruct %2 : (!torch.int) -> !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%3, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_layer_norm_dtype(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -21390,6 +21496,27 @@ module {
       torch.prim.If.yield
     }
     return %arg2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._layer_norm_param_grad_dtype(%arg0: !torch.int, %arg1: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %3 = torch.prim.unchecked_cast %arg1 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %4 = torch.prim.TupleIndex %3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %5 = torch.aten.eq.int %4, %arg0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %5 : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      torch.prim.If.yield %arg0 : !torch.int
+    } else {
+      %3 = torch.prim.Uninitialized : !torch.int
+      torch.prim.If.yield %3 : !torch.int
+    }
+    return %2 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %str = torch.constant.str ": input's trailing dims do not match normalized_shape"
@@ -21882,6 +22009,12 @@ module {
         %45 = torch.aten.add.int %44, %int3 : !torch.int, !torch.int -> !torch.int
         %46 = torch.aten.__getitem__.t %arg3, %45 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
         %47 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%43, %46) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %48 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+        %49 = torch.aten.__getitem__.t %arg3, %48 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %50 = torch.aten.mul.int %arg10, %arg4 : !torch.int, !torch.int -> !torch.int
+        %51 = torch.aten.add.int %50, %int2 : !torch.int, !torch.int -> !torch.int
+        %52 = torch.aten.__getitem__.t %arg3, %51 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %53 = func.call @__torch_refine_helper.torch_refine.library.nn._check_input_bias(%49, %52) : (!torch.list<int>, !torch.list<int>) -> !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -21909,35 +22042,36 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._sdpa_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: scaled_dot_product_attention: key and value must have the same sequence length"
-    %int-2 = torch.constant.int -2
     %str_0 = torch.constant.str "AssertionError: scaled_dot_product_attention: query and key must have the same embedding size"
-    %int-1 = torch.constant.int -1
     %str_1 = torch.constant.str "AssertionError: scaled_dot_product_attention: number of heads in key and value must divide the number of heads in query"
     %int-3 = torch.constant.int -3
     %str_2 = torch.constant.str "AssertionError: scaled_dot_product_attention: explicit attn_mask should not be set when is_causal=True"
     %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int-1 = torch.constant.int -1
+    %int-2 = torch.constant.int -2
     %none = torch.constant.none
     %str_3 = torch.constant.str "AssertionError: scaled_dot_product_attention: expected query, key and value to be at least 2D"
     %true = torch.constant.bool true
     %int2 = torch.constant.int 2
-    %int3 = torch.constant.int 3
     %int0 = torch.constant.int 0
+    %int3 = torch.constant.int 3
     %0 = torch.prim.Uninitialized : !torch.optional<list<int>>
     %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %2 = torch.aten.lt.int %1, %int2 : !torch.int, !torch.int -> !torch.bool
     %3 = torch.prim.If %2 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %23 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.lt.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %24 : !torch.bool
+      %9 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.lt.int %9, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
     }
     %4 = torch.prim.If %3 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %23 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.lt.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %24 : !torch.bool
+      %9 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.lt.int %9, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
     }
     torch.prim.If %4 -> () {
       torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
@@ -21945,100 +22079,118 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %5 = torch.prim.If %arg4 -> (!torch.bool) {
-      %23 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      torch.prim.If.yield %23 : !torch.bool
+    %5 = torch.aten.__getitem__.t %arg0, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
     } else {
-      torch.prim.If.yield %false : !torch.bool
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg2) : (!torch.list<int>) -> !torch.int
+      %10 = torch.aten.eq.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %10 : !torch.bool
     }
-    %6 = torch.prim.If %5 -> (!torch.optional<list<int>>) {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
-      torch.prim.If.yield %0 : !torch.optional<list<int>>
+    %8 = torch.prim.If %7 -> (!torch.list<int>) {
+      %9 = torch.aten.slice.t %arg0, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+      %10 = torch.aten.__getitem__.t %arg2, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.prim.ListConstruct %10 : (!torch.int) -> !torch.list<int>
+      %12 = torch.aten.add.t %9, %11 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+      torch.prim.If.yield %12 : !torch.list<int>
     } else {
-      torch.prim.If.yield %arg3 : !torch.optional<list<int>>
-    }
-    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-    %9 = torch.prim.If %arg5 -> (!torch.bool) {
-      %23 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.ge.int %23, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %24 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    %10 = torch.prim.If %9 -> (!torch.bool) {
-      %23 = torch.aten.len.t %7 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.ge.int %23, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %24 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    %11 = torch.prim.If %10 -> (!torch.bool) {
-      %23 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.ge.int %23, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %24 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    torch.prim.If %11 -> () {
-      %23 = torch.aten.__getitem__.t %arg0, %int-3 : !torch.list<int>, !torch.int -> !torch.int
-      %24 = torch.aten.__getitem__.t %7, %int-3 : !torch.list<int>, !torch.int -> !torch.int
-      %25 = torch.aten.floordiv.int %23, %24 : !torch.int, !torch.int -> !torch.int
-      %26 = torch.aten.mul.int %25, %24 : !torch.int, !torch.int -> !torch.int
-      %27 = torch.aten.sub.int %23, %26 : !torch.int, !torch.int -> !torch.int
-      %28 = torch.aten.ne.int %27, %int0 : !torch.int, !torch.int -> !torch.bool
-      %29 = torch.prim.If %28 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
+      %9 = torch.prim.If %arg4 -> (!torch.bool) {
+        %27 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        torch.prim.If.yield %27 : !torch.bool
       } else {
-        %32 = torch.aten.__getitem__.t %8, %int-3 : !torch.list<int>, !torch.int -> !torch.int
-        %33 = torch.aten.floordiv.int %23, %32 : !torch.int, !torch.int -> !torch.int
-        %34 = torch.aten.mul.int %33, %32 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.sub.int %23, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.ne.int %35, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %36 : !torch.bool
+        torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %29 -> () {
-        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      %10 = torch.prim.If %9 -> (!torch.optional<list<int>>) {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.If.yield %0 : !torch.optional<list<int>>
+      } else {
+        torch.prim.If.yield %arg3 : !torch.optional<list<int>>
+      }
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+      %12 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      %13 = torch.prim.If %arg5 -> (!torch.bool) {
+        %27 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %28 = torch.aten.ge.int %27, %int3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %28 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %14 = torch.prim.If %13 -> (!torch.bool) {
+        %27 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
+        %28 = torch.aten.ge.int %27, %int3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %28 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %15 = torch.prim.If %14 -> (!torch.bool) {
+        %27 = torch.aten.len.t %12 : !torch.list<int> -> !torch.int
+        %28 = torch.aten.ge.int %27, %int3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %28 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %15 -> () {
+        %27 = torch.aten.__getitem__.t %arg0, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+        %28 = torch.aten.__getitem__.t %11, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+        %29 = torch.aten.floordiv.int %27, %28 : !torch.int, !torch.int -> !torch.int
+        %30 = torch.aten.mul.int %29, %28 : !torch.int, !torch.int -> !torch.int
+        %31 = torch.aten.sub.int %27, %30 : !torch.int, !torch.int -> !torch.int
+        %32 = torch.aten.ne.int %31, %int0 : !torch.int, !torch.int -> !torch.bool
+        %33 = torch.prim.If %32 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %36 = torch.aten.__getitem__.t %12, %int-3 : !torch.list<int>, !torch.int -> !torch.int
+          %37 = torch.aten.floordiv.int %27, %36 : !torch.int, !torch.int -> !torch.int
+          %38 = torch.aten.mul.int %37, %36 : !torch.int, !torch.int -> !torch.int
+          %39 = torch.aten.sub.int %27, %38 : !torch.int, !torch.int -> !torch.int
+          %40 = torch.aten.ne.int %39, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %40 : !torch.bool
+        }
+        torch.prim.If %33 -> () {
+          torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %34 = torch.aten._set_item.t %11, %int-3, %27 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+        %35 = torch.aten._set_item.t %12, %int-3, %27 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %30 = torch.aten._set_item.t %7, %int-3, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-      %31 = torch.aten._set_item.t %8, %int-3, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
+      %16 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.aten.__getitem__.t %11, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.ne.int %16, %17 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %18 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %19 = func.call @__torch_refine_helper.torch.jit._shape_functions.transpose(%11, %int-2, %int-1) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
+      %20 = func.call @__torch_refine_helper.torch.jit._shape_functions.matmul(%arg0, %19) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      %21 = torch.aten.__isnot__ %10, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %22 = torch.prim.If %21 -> (!torch.list<int>) {
+        %27 = torch.prim.unchecked_cast %10 : !torch.optional<list<int>> -> !torch.list<int>
+        %28 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%20, %27) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.If.yield %28 : !torch.list<int>
+      } else {
+        torch.prim.If.yield %20 : !torch.list<int>
+      }
+      %23 = torch.aten.__getitem__.t %22, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      %24 = torch.aten.__getitem__.t %12, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+      %25 = torch.aten.ne.int %23, %24 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %25 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %26 = func.call @__torch_refine_helper.torch.jit._shape_functions.matmul(%22, %12) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %26 : !torch.list<int>
     }
-    %12 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %13 = torch.aten.__getitem__.t %7, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %14 = torch.aten.ne.int %12, %13 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %14 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %15 = call @__torch_refine_helper.torch.jit._shape_functions.transpose(%7, %int-2, %int-1) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
-    %16 = call @__torch_refine_helper.torch.jit._shape_functions.matmul(%arg0, %15) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %17 = torch.aten.__isnot__ %6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %18 = torch.prim.If %17 -> (!torch.list<int>) {
-      %23 = torch.prim.unchecked_cast %6 : !torch.optional<list<int>> -> !torch.list<int>
-      %24 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%16, %23) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %24 : !torch.list<int>
-    } else {
-      torch.prim.If.yield %16 : !torch.list<int>
-    }
-    %19 = torch.aten.__getitem__.t %18, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %20 = torch.aten.__getitem__.t %8, %int-2 : !torch.list<int>, !torch.int -> !torch.int
-    %21 = torch.aten.ne.int %19, %20 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %21 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %22 = call @__torch_refine_helper.torch.jit._shape_functions.matmul(%18, %8) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    return %22 : !torch.list<int>
+    return %8 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._times_first_entry(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: batch_norm: select(): index 0 out of range"
@@ -26329,11 +26481,10 @@ module {
   }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87constant_pad_nd\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %str = torch.constant.str "constant_pad_nd"
-    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
     %true = torch.constant.bool true
-    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
+    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
     %none = torch.constant.none
-    %str_2 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
+    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -26343,7 +26494,7 @@ module {
     %3 = torch.aten.sub.int %0, %2 : !torch.int, !torch.int -> !torch.int
     %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -26353,7 +26504,7 @@ module {
     %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %8 = torch.aten.gt.int %6, %7 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -26369,19 +26520,11 @@ module {
       %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
       %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
       %18 = torch.aten.__getitem__.t %arg1, %17 : !torch.list<int>, !torch.int -> !torch.int
-      %19 = torch.aten.add.int %16, %18 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %21 = torch.aten.add.int %20, %int1 : !torch.int, !torch.int -> !torch.int
-      %22 = torch.aten.__getitem__.t %arg1, %21 : !torch.list<int>, !torch.int -> !torch.int
-      %23 = torch.aten.add.int %19, %22 : !torch.int, !torch.int -> !torch.int
-      %24 = torch.aten.lt.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %24 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %25 = torch.aten._set_item.t %9, %15, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %19 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %20 = torch.aten.add.int %19, %int1 : !torch.int, !torch.int -> !torch.int
+      %21 = torch.aten.__getitem__.t %arg1, %20 : !torch.list<int>, !torch.int -> !torch.int
+      %22 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%str, %16, %18, %21) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
+      %23 = torch.aten._set_item.t %9, %15, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
@@ -26949,26 +27092,11 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._convolution.deprecated(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool, %arg7: !torch.list<int>, %arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool, %arg11: !torch.bool) -> !torch.list<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: _convolution.deprecated: an int that cannot be represented as a SymInt"
-    %int-4611686018427387904 = torch.constant.int -4611686018427387904
-    %true = torch.constant.bool true
+    %str = torch.constant.str "_convolution.deprecated"
     %0 = torch.aten.add.t %arg3, %arg4 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
     %1 = torch.aten.add.t %0, %arg5 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
     %2 = torch.aten.add.t %1, %arg7 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
-    %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %3, %true, init() {
-    ^bb0(%arg12: !torch.int):
-      %5 = torch.aten.__getitem__.t %2, %arg12 : !torch.list<int>, !torch.int -> !torch.int
-      %6 = torch.aten.lt.int %5, %int-4611686018427387904 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %6 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.check_symint_values(%str, %2) : (!torch.str, !torch.list<int>) -> !torch.none
     %4 = call @__torch_refine_helper.torch_refine.library.conv_pool._conv_shape(%arg0, %arg1, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %4 : !torch.list<int>
   }
@@ -27076,15 +27204,27 @@ module {
     return %2 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten._fft_c2c(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.bool) -> !torch.list<int> {
-    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    return %0 : !torch.list<int>
+    %str = torch.constant.str "_fft_c2c"
+    %0 = call @__torch_refine_helper.torch_refine.library._helpers.check_fft_dims(%str, %arg0, %arg1) : (!torch.str, !torch.list<int>, !torch.list<int>) -> !torch.none
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._fft_c2r(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
-    %str = torch.constant.str "_fft_c2r"
-    %0 = call @__torch_refine_helper.torch_refine.library.linalg._fft_last_dim(%arg0, %arg1, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.int
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    %2 = torch.aten._set_item.t %1, %0, %arg3 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-    return %1 : !torch.list<int>
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: _fft_c2r: trying to create tensor with negative dimension"
+    %str_0 = torch.constant.str "_fft_c2r"
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch_refine.library.linalg._fft_last_dim(%arg0, %arg1, %str_0) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.int
+    %1 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %3 = torch.aten._set_item.t %2, %0, %arg3 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._fft_r2c(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "_fft_r2c"
@@ -27234,8 +27374,9 @@ module {
       torch.prim.If.yield
     }
     %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
-    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    return %4 : !torch.list<int>
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.check_symint_values(%str, %arg2) : (!torch.str, !torch.list<int>) -> !torch.none
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %5 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._safe_softmax(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.optional<int>) -> !torch.list<int>
@@ -28374,40 +28515,40 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %3 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.bool) {
-      %8 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
-      %9 = torch.aten.len.t %8 : !torch.list<int> -> !torch.int
-      %10 = torch.aten.ne.int %9, %int1 : !torch.int, !torch.int -> !torch.bool
-      %11 = torch.prim.If %10 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
+    %3 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.list<int>) {
+      %6 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %6 : !torch.list<int>
+    } else {
+      %6 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %7 = torch.prim.If %6 -> (!torch.bool) {
+        %10 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+        %11 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
+        %12 = torch.aten.ne.int %11, %int1 : !torch.int, !torch.int -> !torch.bool
+        %13 = torch.prim.If %12 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %14 = torch.aten.__getitem__.t %10, %int0 : !torch.list<int>, !torch.int -> !torch.int
+          %15 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+          %16 = torch.aten.ne.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %16 : !torch.bool
+        }
+        torch.prim.If.yield %13 : !torch.bool
       } else {
-        %12 = torch.aten.__getitem__.t %8, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %13 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %14 = torch.aten.ne.int %12, %13 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %14 : !torch.bool
+        torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If.yield %11 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %5 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
-    %7 = torch.prim.If %6 -> (!torch.list<int>) {
-      %8 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
-    } else {
+      torch.prim.If %7 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
       %8 = torch.prim.Uninitialized : !torch.int
       %9 = torch.prim.ListConstruct %8 : (!torch.int) -> !torch.list<int>
       torch.prim.If.yield %9 : !torch.list<int>
     }
-    return %7 : !torch.list<int>
+    return %5 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.bitwise_and.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -29004,11 +29145,10 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.constant_pad_nd(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %str = torch.constant.str "constant_pad_nd"
-    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: the padding results in a negative output size"
     %true = torch.constant.bool true
-    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
+    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
     %none = torch.constant.none
-    %str_2 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
+    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -29018,7 +29158,7 @@ module {
     %3 = torch.aten.sub.int %0, %2 : !torch.int, !torch.int -> !torch.int
     %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -29028,7 +29168,7 @@ module {
     %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %8 = torch.aten.gt.int %6, %7 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -29044,19 +29184,11 @@ module {
       %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
       %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
       %18 = torch.aten.__getitem__.t %arg1, %17 : !torch.list<int>, !torch.int -> !torch.int
-      %19 = torch.aten.add.int %16, %18 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %21 = torch.aten.add.int %20, %int1 : !torch.int, !torch.int -> !torch.int
-      %22 = torch.aten.__getitem__.t %arg1, %21 : !torch.list<int>, !torch.int -> !torch.int
-      %23 = torch.aten.add.int %19, %22 : !torch.int, !torch.int -> !torch.int
-      %24 = torch.aten.lt.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %24 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %25 = torch.aten._set_item.t %9, %15, %23 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %19 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %20 = torch.aten.add.int %19, %int1 : !torch.int, !torch.int -> !torch.int
+      %21 = torch.aten.__getitem__.t %arg1, %20 : !torch.list<int>, !torch.int -> !torch.int
+      %22 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%str, %16, %18, %21) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
+      %23 = torch.aten._set_item.t %9, %15, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
@@ -29186,38 +29318,57 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.convolution_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<list<int>>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.bool, %arg8: !torch.list<int>, %arg9: !torch.int, %arg10: !torch.list<bool>) -> !torch.tuple<list<int>, list<int>, list<int>> {
-    %str = torch.constant.str "AssertionError: convolution_backward: bias_sizes is required when output_mask[2] is set"
+    %str = torch.constant.str "AssertionError: convolution_backward: trying to create tensor with negative dimension"
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: convolution_backward: bias_sizes is required when output_mask[2] is set"
     %false = torch.constant.bool false
     %none = torch.constant.none
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
     %0 = torch.aten.__getitem__.t %arg10, %int2 : !torch.list<bool>, !torch.int -> !torch.bool
     %1 = torch.prim.If %0 -> (!torch.bool) {
-      %7 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      torch.prim.If.yield %7 : !torch.bool
+      %4 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      torch.prim.If.yield %4 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %2 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.list<int>) {
-      %7 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
+    %3 = torch.prim.If %2 -> (!torch.tuple<list<int>, list<int>, list<int>>) {
+      %4 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+      %5 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      %6 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %7 = torch.prim.ListConstruct %6 : (!torch.int) -> !torch.list<int>
+      %8 = torch.prim.TupleConstruct %4, %5, %7 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %8 : !torch.tuple<list<int>, list<int>, list<int>>
     } else {
-      %7 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%7) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %8 : !torch.list<int>
+      %4 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+      %5 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %5, %true, init() {
+      ^bb0(%arg11: !torch.int):
+        %10 = torch.aten.__getitem__.t %4, %arg11 : !torch.list<int>, !torch.int -> !torch.int
+        %11 = torch.aten.lt.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %11 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%4) : (!torch.list<int>) -> !torch.list<int>
+      %9 = torch.prim.TupleConstruct %6, %7, %8 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %9 : !torch.tuple<list<int>, list<int>, list<int>>
     }
-    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %5 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-    %6 = torch.prim.TupleConstruct %4, %5, %3 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %6 : !torch.tuple<list<int>, list<int>, list<int>>
+    return %3 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.copy(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast_inplace(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
@@ -29308,12 +29459,13 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.cross_entropy_loss(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.int, %arg4: !torch.int, %arg5: !torch.float) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: cross_entropy_loss: the target does not match the input"
-    %str_0 = torch.constant.str "AssertionError: cross_entropy_loss: weight must be defined for all classes or none"
+    %str = torch.constant.str "AssertionError: cross_entropy_loss: invalid reduction type"
+    %str_0 = torch.constant.str "AssertionError: cross_entropy_loss: the target does not match the input"
+    %str_1 = torch.constant.str "AssertionError: cross_entropy_loss: weight must be defined for all classes or none"
     %false = torch.constant.bool false
-    %str_1 = torch.constant.str "AssertionError: cross_entropy_loss: expected an input with 1 or more dims"
+    %str_2 = torch.constant.str "AssertionError: cross_entropy_loss: expected an input with 1 or more dims"
     %none = torch.constant.none
-    %str_2 = torch.constant.str "AssertionError: cross_entropy_loss: label_smoothing must be between 0.0 and 1.0"
+    %str_3 = torch.constant.str "AssertionError: cross_entropy_loss: label_smoothing must be between 0.0 and 1.0"
     %true = torch.constant.bool true
     %float0.000000e00 = torch.constant.float 0.000000e+00
     %float1.000000e00 = torch.constant.float 1.000000e+00
@@ -29324,11 +29476,11 @@ module {
     %1 = torch.prim.If %0 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %16 = torch.aten.gt.float %arg5, %float1.000000e00 : !torch.float, !torch.float -> !torch.bool
-      torch.prim.If.yield %16 : !torch.bool
+      %19 = torch.aten.gt.float %arg5, %float1.000000e00 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
     }
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -29336,7 +29488,7 @@ module {
     %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %3 = torch.aten.eq.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %3 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -29350,23 +29502,23 @@ module {
     }
     %7 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
     %8 = torch.prim.If %7 -> (!torch.bool) {
-      %16 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
-      %17 = torch.aten.len.t %16 : !torch.list<int> -> !torch.int
-      %18 = torch.aten.ne.int %17, %int1 : !torch.int, !torch.int -> !torch.bool
-      %19 = torch.prim.If %18 -> (!torch.bool) {
+      %19 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %20 = torch.aten.len.t %19 : !torch.list<int> -> !torch.int
+      %21 = torch.aten.ne.int %20, %int1 : !torch.int, !torch.int -> !torch.bool
+      %22 = torch.prim.If %21 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %20 = torch.aten.__getitem__.t %16, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %21 = torch.aten.__getitem__.t %arg0, %6 : !torch.list<int>, !torch.int -> !torch.int
-        %22 = torch.aten.ne.int %20, %21 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %22 : !torch.bool
+        %23 = torch.aten.__getitem__.t %19, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        %24 = torch.aten.__getitem__.t %arg0, %6 : !torch.list<int>, !torch.int -> !torch.int
+        %25 = torch.aten.ne.int %23, %24 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %25 : !torch.bool
       }
-      torch.prim.If.yield %19 : !torch.bool
+      torch.prim.If.yield %22 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -29377,19 +29529,44 @@ module {
     %12 = torch.aten.add.t %9, %11 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
     %13 = torch.aten.ne.int_list %arg1, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.bool
     %14 = torch.prim.If %13 -> (!torch.bool) {
-      %16 = torch.aten.ne.int_list %arg1, %12 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If.yield %16 : !torch.bool
+      %19 = torch.aten.ne.int_list %arg1, %12 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %14 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %15 = torch.aten.eq.int_list %arg1, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.bool
+    %16 = torch.prim.If %15 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %19 = torch.aten.gt.float %arg5, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %19 : !torch.bool
+    }
+    %17 = torch.prim.If %16 -> (!torch.bool) {
+      %19 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+      %20 = torch.prim.If %19 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %21 = torch.aten.gt.int %arg3, %int2 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %21 : !torch.bool
+      }
+      torch.prim.If.yield %20 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %17 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %15 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%12, %arg3) : (!torch.list<int>, !torch.int) -> !torch.list<int>
-    return %15 : !torch.list<int>
+    %18 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%12, %arg3) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    return %18 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.cumprod(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -31490,38 +31667,67 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.linear(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: linear: input and weight shapes cannot be multiplied"
+    %str = torch.constant.str "AssertionError: linear: a 2D input with a bias needs a 2D weight"
+    %false = torch.constant.bool false
+    %str_0 = torch.constant.str "AssertionError: linear: input and weight shapes cannot be multiplied"
     %int-1 = torch.constant.int -1
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: linear: input must be at least 1D"
+    %str_1 = torch.constant.str "AssertionError: linear: input must be at least 1D"
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
-    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %1 -> () {
+    %int2 = torch.constant.int 2
+    %0 = torch.prim.Uninitialized : !torch.optional<list<int>>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.eq.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.gt.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %13 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %13 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %6 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %6, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %3 = torch.aten.gt.int %2, %int0 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.int) {
-      %8 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %8 : !torch.int
+    %8 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %9:2 = torch.prim.If %8 -> (!torch.bool, !torch.optional<list<int>>) {
+      %13 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.lt.int %14, %int2 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
     } else {
-      torch.prim.If.yield %int1 : !torch.int
+      torch.prim.If.yield %false, %arg2 : !torch.bool, !torch.optional<list<int>>
     }
-    %5 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.aten.ne.int %5, %4 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %6 -> () {
+    %10:2 = torch.prim.If %9#0 -> (!torch.bool, !torch.optional<list<int>>) {
+      %13 = torch.prim.unchecked_cast %9#1 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.eq.int %14, %int2 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.derefine %13 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %15, %16 : !torch.bool, !torch.optional<list<int>>
+    } else {
+      torch.prim.If.yield %false, %9#1 : !torch.bool, !torch.optional<list<int>>
+    }
+    %11 = torch.prim.If %10#0 -> (!torch.optional<list<int>>) {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
+      torch.prim.If.yield %0 : !torch.optional<list<int>>
     } else {
-      torch.prim.If.yield
+      torch.prim.If.yield %10#1 : !torch.optional<list<int>>
     }
-    %7 = call @__torch_refine_helper.torch.jit._shape_functions.linear(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
-    return %7 : !torch.list<int>
+    %12 = call @__torch_refine_helper.torch.jit._shape_functions.linear(%arg0, %arg1, %11) : (!torch.list<int>, !torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+    return %12 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.linspace(%arg0: !torch.float, %arg1: !torch.float, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.optional<Device>, %arg6: !torch.optional<bool>) -> !torch.list<int> {
     %none = torch.constant.none
@@ -32046,11 +32252,16 @@ module {
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.movedim.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
-    %0 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
-    %1 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
-    %2 = call @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0, %0, %1) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%2) : (!torch.list<int>) -> !torch.list<int>
-    return %3 : !torch.list<int>
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %4 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+    %5 = torch.prim.ListConstruct %arg2 : (!torch.int) -> !torch.list<int>
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0, %4, %5) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%6) : (!torch.list<int>) -> !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.mse_loss(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -32393,56 +32604,66 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.native_layer_norm_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<list<int>>, %arg7: !torch.list<bool>) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %true = torch.constant.bool true
-    %none = torch.constant.none
     %str = torch.constant.str "AssertionError: native_layer_norm_backward: grad_out's shape differs from input's"
+    %none = torch.constant.none
     %str_0 = torch.constant.str "native_layer_norm_backward"
+    %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%str_0, %arg1, %arg2, %arg5, %arg6) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>>
-    %1 = torch.aten.ne.int_list %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
-    torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
+    %1 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
     } else {
-      torch.prim.If.yield
+      %8 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
     }
-    %2 = torch.prim.ListConstruct %arg3, %arg4 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %3 = torch.aten.len.t %2 : !torch.list<list<int>> -> !torch.int
-    torch.prim.Loop %3, %true, init() {
-    ^bb0(%arg8: !torch.int):
-      %10 = torch.aten.__getitem__.t %2, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
-      %12 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %13 = torch.aten.len.t %10 : !torch.list<int> -> !torch.int
-      %14 = torch.aten.sub.int %12, %13 : !torch.int, !torch.int -> !torch.int
-      torch.prim.Loop %14, %true, init() {
-      ^bb0(%arg9: !torch.int):
-        %16 = torch.aten.append.t %11, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %3 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.list<int>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
+    } else {
+      %8 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%8) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
+    }
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg1) : (!torch.list<int>) -> !torch.int
+    %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.tuple<list<int>, list<int>, list<int>>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+      %9 = torch.prim.TupleConstruct %8, %2, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %9 : !torch.tuple<list<int>, list<int>, list<int>>
+    } else {
+      %8 = torch.aten.ne.int_list %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If %8 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %9 = torch.prim.ListConstruct %arg3, %arg4 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
+      %10 = torch.aten.len.t %9 : !torch.list<list<int>> -> !torch.int
+      torch.prim.Loop %10, %true, init() {
+      ^bb0(%arg8: !torch.int):
+        %13 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %14 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%13) : (!torch.list<int>) -> !torch.list<int>
+        %15 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+        %16 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
+        %17 = torch.aten.sub.int %15, %16 : !torch.int, !torch.int -> !torch.int
+        torch.prim.Loop %17, %true, init() {
+        ^bb0(%arg9: !torch.int):
+          %19 = torch.aten.append.t %14, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+          torch.prim.Loop.condition %true, iter()
+        } : (!torch.int, !torch.bool) -> ()
+        %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %14) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
         torch.prim.Loop.condition %true, iter()
       } : (!torch.int, !torch.bool) -> ()
-      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %11) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %4 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %5 = torch.prim.If %4 -> (!torch.list<int>) {
-      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %10 : !torch.list<int>
-    } else {
-      %10 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
-      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %11 : !torch.list<int>
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+      %12 = torch.prim.TupleConstruct %11, %2, %4 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %12 : !torch.tuple<list<int>, list<int>, list<int>>
     }
-    %6 = torch.aten.__is__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %7 = torch.prim.If %6 -> (!torch.list<int>) {
-      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %10 : !torch.list<int>
-    } else {
-      %10 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
-      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%10) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %11 : !torch.list<int>
-    }
-    %8 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %9 = torch.prim.TupleConstruct %8, %5, %7 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %9 : !torch.tuple<list<int>, list<int>, list<int>>
+    return %7 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.ne.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -33604,22 +33825,27 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.repeat_interleave.self_int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
+    %str = torch.constant.str "repeat_interleave"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: repeat_interleave: repeats can not be negative"
+    %str_0 = torch.constant.str "AssertionError: repeat_interleave: repeats can not be negative"
     %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
     %0 = torch.aten.lt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %0 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %1 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
     %2 = torch.prim.If %1 -> (!torch.list<int>) {
-      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
-      %4 = torch.aten.mul.int %3, %arg1 : !torch.int, !torch.int -> !torch.int
-      %5 = torch.prim.ListConstruct %4 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %5 : !torch.list<int>
+      %3 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+      %4 = torch.aten.add.t %arg0, %3 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+      %5 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %4, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+      %7 = torch.aten.mul.int %6, %arg1 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.prim.ListConstruct %7 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
     } else {
       %3 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
       %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
@@ -33631,10 +33857,15 @@ module {
         torch.prim.If.yield %9 : !torch.list<int>
       } else {
         %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-        %10 = torch.aten.__getitem__.t %arg0, %5 : !torch.list<int>, !torch.int -> !torch.int
-        %11 = torch.aten.mul.int %10, %arg1 : !torch.int, !torch.int -> !torch.int
-        %12 = torch.aten._set_item.t %9, %5, %11 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-        torch.prim.If.yield %9 : !torch.list<int>
+        %10 = torch.aten.add.int %5, %int1 : !torch.int, !torch.int -> !torch.int
+        torch.aten.insert.t %9, %10, %arg1 : !torch.list<int>, !torch.int, !torch.int
+        %11 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+        %12 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%str, %9) : (!torch.str, !torch.list<int>) -> !torch.none
+        %13 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+        %14 = torch.aten.__getitem__.t %arg0, %5 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.mul.int %14, %arg1 : !torch.int, !torch.int -> !torch.int
+        %16 = torch.aten._set_item.t %13, %5, %15 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+        torch.prim.If.yield %13 : !torch.list<int>
       }
       torch.prim.If.yield %8 : !torch.list<int>
     }
