@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from torch_refine import passes, report
+from torch_refine.calculations import dim_facts
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.errors import RefinementError
@@ -500,11 +501,16 @@ def _refine(
         evaluate=evaluate,
         broadcast_equal=broadcast_equal,
         explain=True,  # the report says why values stay unknown
+        keep_symbolic_dims=True,  # the report counts the dims they name, then they go
     )
     with module.context:
         _run_pipeline(module, pipeline_pass)
         _refine_signatures(module.operation)
-        return Refined(module, _count(module.operation, str(extra_library)))
+        try:
+            counted = _count(module.operation, str(extra_library))
+        finally:
+            dim_facts.remove_attributes(module.operation)
+        return Refined(module, counted)
 
 
 def specialize(

@@ -13,8 +13,10 @@ tensor value is classified:
   sizes at run time, so claiming one is unsound).
 
 Without a truth (`count_module`), a value is exact when its sizes and dtype are all known,
-symbolic-exact when its dtype is known and a `torch.bind_symbolic_shape` gives each of its
-dynamic sizes as an expression of the program's symbols, and every value left unknown gets
+symbolic-exact when its dtype is known and each of its dynamic sizes is an expression of
+the program's symbols: a `torch.bind_symbolic_shape` gives it, or refinement derived it
+(`calculations/dim_facts.py`: `%arg0[0]`, `4*%arg1[1]`, a select of them; not a fresh
+symbol, an unknown size), and every value left unknown gets
 a reason (`torch_refine.passes.explain`). Nothing can be contradicted then: the table says
 so instead of counting 0.
 
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
+from torch_refine.calculations import dim_facts
 from torch_refine.ir import types
 from torch_refine.passes import explain
 
@@ -46,7 +49,7 @@ class ValueRecord:
     result_index: int
     info: types.TensorInfo
     reason: str | None = None  # why a value is not exact (`passes.explain`), if known
-    bound: bool = False  # a `torch.bind_symbolic_shape` names its sizes
+    bound: bool = False  # its sizes are named: a bind, or the dims refinement derived
 
 
 @dataclass(frozen=True)
@@ -208,8 +211,9 @@ def tensor_values(module: ir.Operation) -> tuple[list[ValueRecord], int]:
                 continue
             name = name or op_name(op)
             reason = None if info.is_exact else explain.reason_of(op)
-            bound = not info.has_sizes and any(
-                use.owner.name == "torch.bind_symbolic_shape" for use in result.uses)
+            bound = not info.has_sizes and (
+                any(use.owner.name == "torch.bind_symbolic_shape" for use in result.uses)
+                or dim_facts.expresses_every_dim(op, index))
             records.append(ValueRecord(name, str(op.location), index, info, reason, bound))
         return ir.WalkResult.ADVANCE
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from torch_mlir import ir
 
+import torch_refine
 from torch_refine import report
 from torch_refine.ir import types
 from torch_refine.ir.context import create_context
@@ -157,3 +158,25 @@ func.func @main(%x: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32> {
     table = result.format_table()
     assert "symbolic-exact" in table
     assert "n/a  (nothing to compare)" in table
+
+
+def test_refine_counts_sizes_it_derived_as_symbolic_exact():
+    """Without binds (torch-mlir's default import, hand-written IR), a dynamic size that
+    refinement derives as an expression of the arguments' dims is symbolic-exact (the
+    batch through tanh, the product a flatten makes); a size nothing determines (a
+    nonzero's count) is partial. The dims it counted with do not stay in the output."""
+    text = """
+func.func @main(%x: !torch.vtensor<[?,3],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.aten.tanh %x : !torch.vtensor<[?,3],f32> -> !torch.vtensor
+  %1 = torch.aten.flatten.using_ints %0, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %2 = torch.aten.nonzero %1 : !torch.vtensor -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+"""
+    module, result = torch_refine.refine(text)
+    assert "!torch.vtensor<[?],f32>" in str(module)
+    assert (result.exact, result.symbolic_exact, result.partial, result.unknown) == (0, 2, 1, 0)
+    assert [row.op_name for row in result.partial_rows] == ["torch.aten.nonzero"]
+    assert "torch_refine." not in str(module)

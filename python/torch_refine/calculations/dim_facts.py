@@ -20,7 +20,7 @@ from torch_refine.calculations.lists import READ_ONLY_USERS
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
 from torch_refine.ir.module import completing_yields
-from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
+from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 
 ATTRIBUTE = "torch_refine.dims"
 _CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
@@ -36,6 +36,20 @@ def _facts(op) -> list[list[str]] | None:
         return None
     results = ir.ArrayAttr(attributes[ATTRIBUTE])
     return [[ir.StringAttr(d).value for d in ir.ArrayAttr(r)] for r in results]
+
+
+def expresses_every_dim(op, result_index: int) -> bool:
+    """Whether the dims this run derived for a result of `op` (kept with
+    `keep-symbolic-dims`) are each a constant or an expression of the function's argument
+    dims: no fresh symbol, which is an unknown size."""
+    known = _facts(op)
+    if known is None or result_index >= len(known) or not known[result_index]:
+        return False
+    for text in known[result_index]:
+        polynomial = parse_polynomial(text)
+        if polynomial is None or any(is_computed(s) and facts.definition(s) is None for s in polynomial.symbols()):
+            return False
+    return True
 
 
 def _set_facts(op, dims: list[list[str]]) -> None:
@@ -484,12 +498,19 @@ def _as_size(polynomial: Polynomial | None) -> Polynomial | None:
 
 
 def strip(module: ir.Operation, names: tuple = (ATTRIBUTE, *facts.MARKS)) -> None:
-    """Remove every symbolic dims attribute and guard mark (or the attributes `names`)."""
+    """Remove every symbolic dims attribute and guard mark (or the attributes `names`),
+    and start the fact store afresh: at a pass run's start and end."""
     global _facts_set
     _REPRESENTATIVES.clear()
     _ARGUMENT_DIMS.clear()
     _facts_set = False
     facts.forget_asserted()
+    remove_attributes(module, names)
+
+
+def remove_attributes(module: ir.Operation, names: tuple = (ATTRIBUTE,)) -> None:
+    """Remove the attributes `names` from every op, touching no process-wide state (a
+    caller outside a pass run: another thread's run may be using the store)."""
 
     def visit(op):
         for name in names:
