@@ -98,6 +98,12 @@ def test_interrupt_in_refine_is_an_interrupt_and_restores_the_module(monkeypatch
             raise KeyboardInterrupt
         return original(*args, **kwargs)
 
+    _assert_interrupt_keeps_module(monkeypatch, interrupted, module, before)
+
+
+def _assert_interrupt_keeps_module(monkeypatch, interrupted, module, before: str) -> None:
+    """With `interrupted` in place of the per-op loop, refine raises KeyboardInterrupt,
+    leaves `module` as `before` and saves no reproducer."""
     monkeypatch.setattr(pipelines, "refine", interrupted)
     saved = _reproducers()
     with pytest.raises(KeyboardInterrupt):
@@ -123,12 +129,7 @@ def test_interrupt_inside_an_ir_walk_is_an_interrupt(monkeypatch):
 
         module_op.walk(visit)
 
-    monkeypatch.setattr(pipelines, "refine", interrupted)
-    saved = _reproducers()
-    with pytest.raises(KeyboardInterrupt):
-        torch_refine.refine(module)
-    assert str(module) == before
-    assert _reproducers() == saved
+    _assert_interrupt_keeps_module(monkeypatch, interrupted, module, before)
 
 
 def test_failed_refine_leaves_the_module_as_it_was():
