@@ -224,13 +224,17 @@ def replacement_signature(function_key: int | None, mentioned: str) -> tuple:
 # symbol with a constant say of it.
 _RANGES: dict[int, dict[Symbol, tuple[int, int | None]]] = {}
 _range_updates = 0
-# A comparison `c*s + k OP 0` as bounds on `c*s + k`: op -> (its negation, least, greatest).
+# An int comparison -> the comparison that holds where it does not.
+NEGATIONS = {"torch.aten.eq.int": "torch.aten.ne.int", "torch.aten.lt.int": "torch.aten.ge.int",
+             "torch.aten.le.int": "torch.aten.gt.int"}
+NEGATIONS.update({negated: name for name, negated in NEGATIONS.items()})
+# A comparison `c*s + k OP 0` as bounds on `c*s + k`: op -> (least, greatest).
 _BOUNDS = {
-    "torch.aten.ge.int": ("torch.aten.lt.int", 0, None),
-    "torch.aten.gt.int": ("torch.aten.le.int", 1, None),
-    "torch.aten.le.int": ("torch.aten.gt.int", None, 0),
-    "torch.aten.lt.int": ("torch.aten.ge.int", None, -1),
-    "torch.aten.eq.int": ("torch.aten.ne.int", 0, 0),
+    "torch.aten.ge.int": (0, None),
+    "torch.aten.gt.int": (1, None),
+    "torch.aten.le.int": (None, 0),
+    "torch.aten.lt.int": (None, -1),
+    "torch.aten.eq.int": (0, 0),
 }
 
 
@@ -292,7 +296,7 @@ def _symbol_bounds(function_key: int, key: tuple, holds: bool) -> tuple[Symbol, 
         return None
     name = key[0]
     if not holds:
-        name = next((n for n, (negation, _, _) in _BOUNDS.items() if negation == name), None)
+        name = NEGATIONS.get(name)
     if name not in _BOUNDS:
         return None
     difference = (key[1] - key[2]).substitute(_REPLACEMENTS.get(function_key, {}))
@@ -300,7 +304,7 @@ def _symbol_bounds(function_key: int, key: tuple, holds: bool) -> tuple[Symbol, 
     if len(linear) != 1 or len(linear[0][0]) != 1:
         return None
     ((symbol,), coefficient), offset = linear[0], difference.terms.get((), 0)
-    _, least, greatest = _BOUNDS[name]
+    least, greatest = _BOUNDS[name]
     # least <= coefficient*symbol + offset <= greatest, solved for the symbol
     bounds = [None if b is None else b - offset for b in (least, greatest)]
     if coefficient < 0:

@@ -179,17 +179,12 @@ def guard_message(op_name: str, check: str | None, key: tuple, holds: bool) -> s
     return f"{check_message(op_name, check)} (requires {describe(key if holds else _negated(key))})"
 
 
-_NEGATIONS = {"torch.aten.eq.int": "torch.aten.ne.int", "torch.aten.lt.int": "torch.aten.ge.int",
-              "torch.aten.le.int": "torch.aten.gt.int"}
-_NEGATIONS.update({negated: name for name, negated in _NEGATIONS.items()})
-
-
 def _negated(key: tuple) -> tuple:
     """`not key` as the condition that says it (`a == b` for `not (a != b)`)."""
     if key[0] == "not":
         return key[1]
-    if key[0] in _NEGATIONS:
-        return (_NEGATIONS[key[0]], *key[1:])
+    if key[0] in facts.NEGATIONS:
+        return (facts.NEGATIONS[key[0]], *key[1:])
     return ("not", key)
 
 
