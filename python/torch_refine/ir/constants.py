@@ -65,6 +65,16 @@ def constant_value(value: ir.Value):
     return ir.StringAttr(attr).value
 
 
+def typed_constant(value: ir.Value, python_type: type):
+    """The constant `value` is when its Python type is exactly `python_type` (a bool is no
+    int), else None."""
+    try:
+        constant = constant_value(value)
+    except NotConstant:
+        return None
+    return constant if type(constant) is python_type else None
+
+
 def is_constant(value: ir.Value) -> bool:
     try:
         constant_value(value)

@@ -16,7 +16,7 @@ from torch_refine.calculations import contents, dim_facts
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
+from torch_refine.ir.constants import defining_op, make_constant, typed_constant
 from torch_refine.ir.polynomial import is_computed
 from torch_refine.patterns.symbolic import Sizes
 
@@ -34,19 +34,12 @@ def negative_size_note(op) -> str:
     sizes = defining_op(op.operands[0])
     if sizes is None or sizes.operation.name != "torch.prim.ListConstruct":
         return ""
-    negative = [i for i, size in enumerate(sizes.operands) if _constant_or_none(size) == -1]
+    negative = [i for i, size in enumerate(sizes.operands) if typed_constant(size, int) == -1]
     if not negative:
         return ""
     return (f" (size {negative[0]} is the literal -1: torch-mlir's convert-torch-onnx-to-torch writes a "
             "dynamic dim so, as its GRU conversion does for a dynamic batch; PyTorch creates no such "
             "tensor and the program cannot run: export the model with a static batch)")
-
-
-def _constant_or_none(value: ir.Value):
-    try:
-        return constant_value(value)
-    except NotConstant:
-        return None
 
 
 def type_bool_conditions(module: ir.Operation) -> None:
@@ -137,7 +130,7 @@ def _float_element(value: ir.Value) -> float | None:
     attribute = literal.attributes["value"]
     if not isinstance(attribute, ir.DenseFPElementsAttr) or len(ir.ShapedType(attribute.type).shape) != 1:
         return None
-    dim, index = _constant_or_none(select.operands[1]), _constant_or_none(select.operands[2])
+    dim, index = typed_constant(select.operands[1], int), typed_constant(select.operands[2], int)
     size = ir.ShapedType(attribute.type).shape[0]
     if dim not in (0, -1) or not isinstance(index, int) or not -size <= index < size:
         return None

@@ -33,7 +33,7 @@ from torch_mlir import ir
 from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.purity import erase_if_dead, is_unused
-from torch_refine.calculations.symbols import user_functions
+from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
@@ -319,7 +319,7 @@ def refine(
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
             wrapped += 1
             if simplify(calculate, prepare=inline, views=views[symbol]):
-                drop_calculation(calculate, keep and (only_checks or _claims(list(calculate.results), kind)))
+                drop_calculation(calculate, keep and (only_checks or _claims(op, list(calculate.results), kind)))
 
         for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic):
             key = op_key(op)
@@ -338,17 +338,35 @@ def refine(
     return run
 
 
-def _claims(results: list, kind: CalculationKind) -> bool:
+def _claims(op, results: list, kind: CalculationKind) -> bool:
     """Whether the types of an op's results say anything of their kind (a `cat` of
-    unranked tensors stays unranked). Checks exist to make claims hold where PyTorch
-    would raise: an op claiming nothing keeps none, and PyTorch's own check in the op
-    raises as it would have (the checks of a cat of unranked tensors were about 200
-    ops of loops over ranks)."""
+    unranked tensors stays unranked) that its operands do not: an in-place op typed as
+    its `self` claims nothing new. Checks exist to make claims hold where PyTorch would
+    raise: an op claiming nothing keeps none, and PyTorch's own check in the op raises
+    as it would have (the checks of a cat of unranked tensors were about 200 ops of
+    loops over ranks, those of `mul_` of a `[3,4]` by an unranked tensor 70)."""
+    def claim(value: ir.Value):
+        info = types.parse(value.type)
+        return info if info is None else info.sizes if kind is SHAPE else info.dtype
+
+    if _in_place(op):
+        self_claim = claim(op.operation.operands[0])
+        if all(claim(result) == self_claim for result in results):
+            return False
     for result in results:
-        info = types.parse(result.type)
-        if info is None or (info.sizes if kind is SHAPE else info.dtype) is not None:
+        if types.parse(result.type) is None or claim(result) is not None:
             return True  # a scalar's type, a rank or a dtype
     return False
+
+
+def _in_place(op) -> bool:
+    """An ATen op writing its `self` and returning it (`add_.Tensor`, `relu_`, `__iand__`),
+    named by the dialect or a `torch.operator`."""
+    name = (library_key(op) or "").split(".")
+    if len(name) < 2 or name[0] != "aten":
+        return False
+    base = name[1]
+    return base.startswith("__i") if base.startswith("__") else base.endswith("_")
 
 
 def _count_guards(module) -> int:

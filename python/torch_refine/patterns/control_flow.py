@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from torch_refine.calculations.lists import forget_new_literals
-from torch_refine.ir.constants import NotConstant, constant_value, make_constant, op_key
+from torch_refine.ir.constants import NotConstant, constant_value, make_constant, op_key, typed_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import copy_body_before
 from torch_refine.patterns.lists import replace_by_element
+from torch_refine.patterns.scalars import negation
 
 
 def _block_ops(region: ir.Region) -> list:
@@ -58,6 +59,27 @@ def forward_identical_yields(op, rewriter):
 
 
 _DIFFERENT = object()
+
+
+def forward_condition_yields(op, rewriter):
+    """A bool result yielded as `true` by the then branch and `false` by the else branch is
+    the condition (a library's `ok = True if c else False`); the other way round, its
+    negation."""
+    condition = op.operands[0]
+    yields = [_block_ops(op.regions[i])[-1].operands for i in (0, 1)]
+    changed = False
+    for result, a, b in zip(op.results, *yields, strict=True):
+        if not len(list(result.uses)) or a.type != condition.type:
+            continue
+        pair = (typed_constant(a, bool), typed_constant(b, bool))
+        if pair == (True, False):
+            result.replace_all_uses_with(condition)
+            changed = True
+        elif pair == (False, True):
+            with rewriter.ip, op.location:
+                result.replace_all_uses_with(negation(condition))
+            changed = True
+    return None if changed else True
 
 # `x == y` and `x != y` on ints: the branch in which the two are known equal.
 _EQUAL_BRANCH = {"torch.aten.eq.int": 0, "torch.aten.ne.int": 1}
@@ -257,6 +279,7 @@ def patterns(options) -> list:
         ("torch.prim.If", inline_constant_if),
         ("torch.prim.If", forward_identical_yields),
         ("torch.prim.If", forward_select_of_equals),
+        ("torch.prim.If", forward_condition_yields),
         ("torch.prim.Loop", unroller),
         ("torch.prim.TupleIndex", fold_tuple_index),
         ("torch.prim.TupleUnpack", fold_tuple_unpack),

@@ -26,6 +26,7 @@ import functools
 
 from torch_mlir import ir
 
+from torch_refine.calculations.kind import RAISE
 from torch_refine.calculations.lists import (
     forget_all,
     forget_new_literals,
@@ -39,11 +40,14 @@ from torch_refine.ir.constants import (
     defining_op,
     make_constant,
     op_key,
+    typed_constant,
 )
 from torch_refine.ir.module import ops_in
 from torch_refine.patterns.scalars import negation
 
 MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
+MAX_CHECKED_RANK = 64  # PyTorch's tensors have at most 64 dims: no longer list of sizes
+_SIZE_PRODUCT_BODY = ["torch.aten.__getitem__.t", "torch.aten.mul.int", "torch.prim.Loop.condition"]
 
 
 def literal_elements(value: ir.Value) -> list[ir.Value] | None:
@@ -93,6 +97,111 @@ def decompose_size(op, rewriter):
             )
         rewriter.replace_op(op, [_list_construct(sizes, op.result.type)])
     return None
+
+
+def specialize_checked_rank(check, rewriter):
+    """After a check raising unless an unranked tensor `t` has rank r (`len(aten.size(t))
+    == r`: `permute`, `mm`, `bmm`...), the calculation's later reads of that rank are r
+    and of those sizes `[size.int(t, 0), ...]`: its other checks of `t` shrink to what
+    they check of those r dims, or are decided."""
+    required = _rank_required_by(check)
+    if required is None:
+        return True
+    rank_read, sizes, rank = required
+    block = check.operation.block
+    later = [use for value in (rank_read, sizes) for use in value.uses
+             if _after(ancestor_in(use.owner, block), check)]
+    if not later:
+        return True
+    first = min((ancestor_in(use.owner, block) for use in later), key=_position_in(block))
+    int_type = ir.Type.parse("!torch.int")
+    tensor = defining_op(sizes).operation.operands[0]
+    with ir.InsertionPoint(first), check.location:
+        dims = [ir.Operation.create("torch.aten.size.int", results=[int_type],
+                                    operands=[tensor, make_constant(dim)]).result for dim in range(rank)]
+        replacements = {rank_read: make_constant(rank), sizes: _list_construct(dims, sizes.type)}
+    for use in later:
+        owner, number = use.owner, use.operand_number
+        owner.operands[number] = replacements[owner.operands[number]]
+    return None
+
+
+def _after(op, check) -> bool:
+    return op is not None and op_key(op) != op_key(check) and check.operation.is_before_in_block(op.operation)
+
+
+def _position_in(block: ir.Block):
+    order = {op_key(op): index for index, op in enumerate(block.operations)}
+    return lambda op: order[op_key(op)]
+
+
+def _rank_required_by(check) -> tuple | None:
+    """(the rank read, the sizes list, r) when `check` is a `prim.If` raising in exactly one
+    branch unless `len(aten.size(t)) == r` for an unranked `t` and a constant r."""
+    if len(check.operation.results):
+        return None
+    then_raises, else_raises = (_raises(region.blocks[0]) for region in check.operation.regions)
+    comparison = defining_op(check.operation.operands[0])
+    if then_raises == else_raises or comparison is None:
+        return None
+    passes_when_equal = {"torch.aten.ne.int": then_raises, "torch.aten.eq.int": else_raises}
+    if not passes_when_equal.get(comparison.operation.name, False):
+        return None
+    lhs, rhs = comparison.operation.operands
+    for read, bound in ((lhs, rhs), (rhs, lhs)):
+        sizes = _unranked_sizes_counted_by(read)
+        if sizes is None:
+            continue
+        try:
+            rank = constant_value(bound)
+        except NotConstant:
+            continue
+        if isinstance(rank, int) and not isinstance(rank, bool) and 0 <= rank <= MAX_CHECKED_RANK:
+            return read, sizes, rank
+    return None
+
+
+def _unranked_sizes_counted_by(value: ir.Value) -> ir.Value | None:
+    """`aten.size(t)` of an unranked `t` when `value` is its `len.t`, else None."""
+    counter = defining_op(value)
+    if counter is None or counter.operation.name != "torch.aten.len.t":
+        return None
+    sizes = counter.operation.operands[0]
+    reader = defining_op(sizes)
+    if reader is None or reader.operation.name != "torch.aten.size":
+        return None
+    info = types.parse(reader.operation.operands[0].type)
+    return sizes if info is not None and info.rank is None else None
+
+
+def numel_of_size_product(loop, rewriter):
+    """The product of an unranked `t`'s sizes as a loop (`prim.Loop len(aten.size(t)), true,
+    init(1)` multiplying each size into the carried int) is `aten.numel(t)`: one op."""
+    if len(loop.operands) != 3 or len(loop.results) != 1:
+        return True
+    count, go_on, initial = loop.operands
+    sizes = _unranked_sizes_counted_by(count)
+    if sizes is None or typed_constant(go_on, bool) is not True or typed_constant(initial, int) != 1:
+        return True
+    body = loop.regions[0].blocks[0]
+    index, product = body.arguments
+    ops = list(body.operations)
+    if [op.operation.name for op in ops] != _SIZE_PRODUCT_BODY:
+        return True
+    read, multiply, condition = ops
+    if list(read.operands) != [sizes, index] or set(multiply.operands) != {product, read.result}:
+        return True
+    if typed_constant(condition.operands[0], bool) is not True or condition.operands[1] != multiply.result:
+        return True
+    with rewriter.ip, loop.location:
+        numel = ir.Operation.create("torch.aten.numel", results=[loop.results[0].type],
+                                    operands=[defining_op(sizes).operation.operands[0]])
+    rewriter.replace_op(loop, [numel.result])
+    return None
+
+
+def _raises(block: ir.Block) -> bool:
+    return any(op.operation.name == RAISE for op in block.operations)
 
 
 def fold_len(op, rewriter):
@@ -334,4 +443,6 @@ def patterns(options) -> list:
         ("torch.aten.slice.t", fold_slice),
         ("torch.aten.ne.int_list", fold_ne_int_list),
         ("torch.prim.ListConstruct", interpret_mutations),
+        ("torch.prim.If", specialize_checked_rank),
+        ("torch.prim.Loop", numel_of_size_product),
     ]

@@ -18,6 +18,7 @@ from torch_refine.ir.constants import (
     defining_op,
     fits_int64,
     make_constant,
+    typed_constant,
 )
 from torch_refine.ir.module import ops_in
 from torch_refine.ir.polynomial import Polynomial
@@ -368,18 +369,10 @@ def _converted_size(value: ir.Value) -> ir.Value | None:
     return source
 
 
-def _float_constant(value: ir.Value) -> float | None:
-    try:
-        constant = constant_value(value)
-    except NotConstant:
-        return None
-    return constant if isinstance(constant, float) else None
-
-
 def fold_float_identity(op, rewriter):
     """`x - 0.0`, `x + 0.0`, `x / 1.0`, `x * 1.0` of a converted size: the conversion."""
     lhs, rhs = op.operands
-    if _float_constant(rhs) != _IDENTITY_OPERAND[op.operation.name] or _converted_size(lhs) is None:
+    if typed_constant(rhs, float) != _IDENTITY_OPERAND[op.operation.name] or _converted_size(lhs) is None:
         return True
     rewriter.replace_op(op, [lhs])
     return None
@@ -399,7 +392,7 @@ def fold_float_comparison(op, rewriter):
     compares by its range where the ranges torch.export gave the sizes bound it below
     2**53, where float arithmetic on integers is exact."""
     lhs, rhs = op.operands
-    constant = _float_constant(rhs)
+    constant = typed_constant(rhs, float)
     if constant is None:
         return True
     answer = _converted_size_answer(op.operation.name, lhs, constant)
@@ -439,7 +432,7 @@ def _float_polynomial(value: ir.Value, entry, depth: int = 0) -> Polynomial | No
     """A float that is integer arithmetic on converted ints and integral constants, as a
     polynomial over sizes; None unless every step's range (given the function's entry
     block, `ranges.polynomial_range`) stays within 2**53, where each float step is exact."""
-    constant = _float_constant(value)
+    constant = typed_constant(value, float)
     if constant is not None:
         exact = constant.is_integer() and abs(constant) <= _EXACT_FLOAT_INTEGERS
         return Polynomial.constant(int(constant)) if exact else None

@@ -30,3 +30,50 @@ func.func @mm_of_unranked(%a: !torch.vtensor<*,f32>, %b: !torch.vtensor<[3,4],f3
   %r = torch.aten.mm %a, %b : !torch.vtensor<*,f32>, !torch.vtensor<[3,4],f32> -> !torch.vtensor
   return %r : !torch.vtensor
 }
+
+// -----
+
+// After the check that the unranked operand has the rank the dims name, the calculation
+// reads its sizes as that many dims: the dims' range checks and the loop marking the
+// dims seen (about 70 ops) are decided, and only the rank is asserted.
+// CHECK-LABEL: func.func @permute_of_unranked
+// CHECK: torch.runtime.assert %{{.*}}, "aten.permute: permute: the number of dims must equal the tensor's rank"
+// CHECK-NEXT: torch.aten.permute {{.*}} -> !torch.vtensor<[?,?],f32>
+func.func @permute_of_unranked(%a: !torch.vtensor<*,f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %dims = torch.prim.ListConstruct %int1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %r = torch.aten.permute %a, %dims : !torch.vtensor<*,f32>, !torch.list<int> -> !torch.vtensor
+  return %r : !torch.vtensor
+}
+
+// -----
+
+// The product of an unranked tensor's sizes is its numel, not a loop over them.
+// CHECK-LABEL: func.func @view_of_unranked
+// CHECK: %[[NUMEL:.*]] = torch.aten.numel %arg0 : !torch.vtensor<*,f32> -> !torch.int
+// CHECK: %[[OK:.*]] = torch.aten.eq.int %[[NUMEL]], %int12
+// CHECK: torch.runtime.assert %[[OK]], "aten.view: invalid shape"
+// CHECK-NOT: torch.prim.Loop
+// CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[3,4],f32>
+func.func @view_of_unranked(%a: !torch.vtensor<*,f32>) -> !torch.vtensor {
+  %int3 = torch.constant.int 3
+  %int4 = torch.constant.int 4
+  %sizes = torch.prim.ListConstruct %int3, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
+  %r = torch.aten.view %a, %sizes : !torch.vtensor<*,f32>, !torch.list<int> -> !torch.vtensor
+  return %r : !torch.vtensor
+}
+
+// -----
+
+// An in-place op typed as its `self` claims nothing its operands do not: its broadcast
+// checks of the unranked operand (about 70 ops) protect no claim and are not kept;
+// PyTorch's own check in the op raises where it would have.
+// CHECK-LABEL: func.func @in_place_by_unranked
+// CHECK-NOT: torch.runtime.assert
+// CHECK-NOT: torch.prim.Loop
+// CHECK: torch.aten.mul_.Tensor {{.*}} -> !torch.tensor<[3,4],f32>
+func.func @in_place_by_unranked(%a: !torch.tensor<[3,4],f32>, %b: !torch.tensor<*,f32>) -> !torch.tensor {
+  %r = torch.aten.mul_.Tensor %a, %b : !torch.tensor<[3,4],f32>, !torch.tensor<*,f32> -> !torch.tensor
+  return %r : !torch.tensor
+}
