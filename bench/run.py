@@ -955,8 +955,6 @@ def _timed(function, stage: str, stages: dict[str, float]):
 def precision(truth_path: Path, ours_path: Path | None, theirs_path: Path | None) -> dict:
     """Exact/partial/unknown/contradiction counts of both outputs against the truth; None
     for a tool that failed (and no paired counts)."""
-    if truth_path.name.startswith("onnx-"):
-        return tagged_precision(truth_path, ours_path, theirs_path)
     from torch_mlir import ir
 
     from torch_refine import report
@@ -1509,7 +1507,8 @@ def main(argv: list[str] | None = None) -> int:
             outputs = measured.pop("outputs")
             result |= measured
             if item.series != "empty":
-                result["precision"] = precision(truth, *outputs)
+                by_tag = item.series == "onnx"
+                result["precision"] = (tagged_precision if by_tag else precision)(truth, *outputs)
             result["ops"] = result.get("precision", {}).get("ops", 0)
             results.append(result)
             print(_progress(result, time.time() - began), flush=True)
