@@ -209,10 +209,11 @@ def ensure_input(item: Input) -> tuple[Path, Path]:
     INPUTS.mkdir(parents=True, exist_ok=True)
     truth_path = INPUTS / f"{item.name}.truth.mlir"
     erased_path = INPUTS / f"{item.name}.erased.mlir"
-    if truth_path.exists() and erased_path.exists():
-        return truth_path, erased_path
     if item.series == "onnx":
-        import_onnx_in_child(item)
+        if not (truth_path.exists() and erased_path.exists() and onnx_types_path(item).exists()):
+            import_onnx_in_child(item)
+        return truth_path, erased_path
+    if truth_path.exists() and erased_path.exists():
         return truth_path, erased_path
     truth = truth_text(item)
     _write_atomic(truth_path, truth)
@@ -225,17 +226,25 @@ def ensure_input(item: Input) -> tuple[Path, Path]:
 # (onnx_measure.cached_import, cached in out/onnx-corpus/ and shared with
 # build_tools/onnx_corpus.py), every op with a tensor result tagged by its position
 # (onnx_measure.tagged), and written in its form (onnx_measure._in_form): the same file the
-# corpus gives torch-refine and torch-mlir. The truth file is the converted program: its
-# types are the ones ONNX shape inference gave (build_tools/onnx_corpus.py measures against
-# what PyTorch computes).
+# corpus gives torch-refine and torch-mlir. The truth file is the tagged converted program;
+# the true types are those of the corpus (onnx_measure.truth: what PyTorch computes running
+# it at three sizes), one JSON file per variant, values paired by tag.
 
 _EXIT_EXPORT_FAILED = 3
 
 
+def onnx_types_path(item: Input) -> Path:
+    """The variant's true types, shared by its forms."""
+    model, exporter, dynamism, _ = onnx_variant(item)
+    return INPUTS / f"onnx-{model}-{exporter}-{dynamism}.types.json"
+
+
 def import_onnx_in_child(item: Input) -> None:
     """Write the input's files from a child process: PyTorch's exporters and torch-mlir's
-    importer crash on some variants (SIGSEGV), which must not end the bench. A crash is
-    cached beside the inputs; a failed export or import the corpus caches itself."""
+    importer crash on some variants (SIGSEGV), and PyTorch's kernels on some converted
+    programs, which must not end the bench. A crash before the input's files is cached
+    beside the inputs as the input's failure, one in computing the truth as the truth's
+    (the input is measured without it); a failed export or import the corpus caches itself."""
     from models.measure import ExportFailure
 
     crashed = INPUTS / f"{item.name}.crashed"
@@ -246,7 +255,12 @@ def import_onnx_in_child(item: Input) -> None:
     if done.returncode == _EXIT_EXPORT_FAILED:
         raise ExportFailure(done.stdout.strip())
     if done.returncode < 0:
-        reason = f"the importing process died ({signal.Signals(-done.returncode).name})"
+        died = signal.Signals(-done.returncode).name
+        if (INPUTS / f"{item.name}.truth.mlir").exists():
+            failure = {"failure": f"the process computing the truth died ({died})"}
+            _write_atomic(onnx_types_path(item), json.dumps(failure))
+            return
+        reason = f"the importing process died ({died})"
         _write_atomic(crashed, reason)
         raise ExportFailure(reason)
     if done.returncode != 0:
@@ -254,22 +268,39 @@ def import_onnx_in_child(item: Input) -> None:
 
 
 def write_onnx_input(name: str) -> int:
-    """`run.py --onnx-input NAME`: the input's truth and form files; on a failed export or
-    import (the corpus' cached reason), that reason on stdout and _EXIT_EXPORT_FAILED."""
+    """`run.py --onnx-input NAME`: the input's truth and form files, then its variant's true
+    types; on a failed export or import (the corpus' cached reason), that reason on stdout
+    and _EXIT_EXPORT_FAILED."""
     from models.measure import ExportFailure
     from onnx_measure import _in_form, cached_import, tagged
 
     item = Input(name, "onnx", 0)
     model, exporter, dynamism, form = onnx_variant(item)
     try:
-        _, converted = cached_import(model, exporter, dynamism)
+        model_path, converted = cached_import(model, exporter, dynamism)
     except ExportFailure as failure:
         print(failure)
         return _EXIT_EXPORT_FAILED
     truth = tagged(converted)
     _write_atomic(INPUTS / f"{name}.erased.mlir", _in_form(truth, form))
     _write_atomic(INPUTS / f"{name}.truth.mlir", truth)
+    if not onnx_types_path(item).exists():
+        true_types = pytorch_types(truth, model, dynamism, model_path)
+        _write_atomic(onnx_types_path(item), json.dumps(true_types))
     return 0
+
+
+def pytorch_types(text: str, model: str, dynamism: str, model_path: Path) -> dict:
+    """{"types": [[tag, result index, type], ...]}: the ONNX corpus' truth of the tagged
+    converted program, or {"failure": why} where PyTorch rejects it."""
+    from models.measure import _reason
+    from onnx_measure import Outcome, truth
+
+    try:
+        found = truth(text, model, dynamism, model_path, Outcome(model, "", dynamism, "truth"))
+    except Exception as error:  # a converted program PyTorch rejects (docs/corpus.md)
+        return {"failure": _reason(error)}
+    return {"types": [[tag, index, info.text()] for (tag, index), info in sorted(found.items())]}
 
 
 def truth_text(item: Input) -> str:
@@ -983,11 +1014,40 @@ def precision(truth_path: Path, ours_path: Path | None, theirs_path: Path | None
                      "torch_mlir_on_paired": _counts(theirs_report)}
 
 
-def tagged_precision(truth_path: Path, ours_path: Path | None, theirs_path: Path | None) -> dict:
-    """`precision` of an ONNX input, its values paired by the corpus' tags
-    (onnx_measure.tagged): torch-refine erases the ops of the size computations it folds,
-    so its output has fewer values than the truth. Each tool is counted on the values it
-    kept, and both on the values both kept (paired)."""
+def onnx_precision(item: Input, truth_path: Path, erased_path: Path, ours_path: Path | None,
+                   theirs_path: Path | None) -> dict:
+    """`precision` of an ONNX input against PyTorch's types (`pytorch_types`), values
+    paired by tag. Values whose type the input states and PyTorch contradicts are the
+    conversion's (the ONNX corpus' `mistyped`), not counted; without a truth (PyTorch rejects
+    the converted program) nothing is counted."""
+    from onnx_measure import tagged_types
+    from torch_mlir import ir
+
+    from torch_refine import report
+    from torch_refine.ir import types
+    from torch_refine.ir.context import create_context
+
+    recorded = json.loads(onnx_types_path(item).read_text())
+    with create_context():
+        op_count = report.tensor_values(ir.Module.parse(truth_path.read_text()).operation)[1]
+        stated = tagged_types(ir.Module.parse(erased_path.read_text()).operation)
+    if "failure" in recorded:
+        return {"ops": op_count, "values": 0, "paired": 0, "torch_refine": None,
+                "torch_refine_on_paired": None, "torch_mlir_on_paired": None,
+                "truth_failure": recorded["failure"]}
+    truth = {(tag, index): types.parse_text(text) for tag, index, text in recorded["types"]}
+    mistyped = {key for key, info in stated.items()
+                if key in truth and report.classify(info, truth[key]) == "contradiction"}
+    truth = {key: info for key, info in truth.items() if key not in mistyped}
+    return tagged_precision(truth, ours_path, theirs_path) | {"ops": op_count,
+                                                              "mistyped": len(mistyped)}
+
+
+def tagged_precision(truth: dict, ours_path: Path | None, theirs_path: Path | None) -> dict:
+    """`precision` against {(tag, result index): TensorInfo}, the outputs' values paired by
+    the ONNX corpus' tags (onnx_measure.tagged): torch-refine erases the ops of the size
+    computations it folds, so its output has fewer values than the input. Each tool is
+    counted on the values it kept, and both on the values both kept (paired)."""
     from onnx_measure import tagged_types
     from torch_mlir import ir
 
@@ -1004,11 +1064,8 @@ def tagged_precision(truth_path: Path, ours_path: Path | None, theirs_path: Path
         return _counts(type_report)
 
     with create_context():
-        module = ir.Module.parse(truth_path.read_text())
-        op_count = report.tensor_values(module.operation)[1]
-        truth = tagged_types(module.operation)
         ours, theirs = types_of(ours_path), types_of(theirs_path)
-    result = {"ops": op_count, "values": len(truth), "paired": 0, "torch_refine": None,
+    result = {"values": len(truth), "paired": 0, "torch_refine": None,
               "torch_refine_on_paired": None, "torch_mlir_on_paired": None}
     if ours is not None:
         result["torch_refine"] = counts(ours, truth.keys() & ours.keys())
@@ -1044,7 +1101,7 @@ def markdown(all_results: list[dict], meta: dict) -> str:
         "which depend on the page cache). "
         "Types: exact / partial / unknown / contradicting tensor values against the imported "
         "types; torch-mlir's are counted on the values its output keeps (paired by source "
-        "location; ONNX inputs: by the ONNX corpus' tags, against the types as converted), "
+        "location; ONNX inputs: by the ONNX corpus' tags, against the types PyTorch computes), "
         "and torch-refine's on the same values in parentheses.",
         "",
         _class_table(results),
@@ -1507,8 +1564,8 @@ def main(argv: list[str] | None = None) -> int:
             outputs = measured.pop("outputs")
             result |= measured
             if item.series != "empty":
-                by_tag = item.series == "onnx"
-                result["precision"] = (tagged_precision if by_tag else precision)(truth, *outputs)
+                result["precision"] = (onnx_precision(item, truth, erased, *outputs)
+                                       if item.series == "onnx" else precision(truth, *outputs))
             result["ops"] = result.get("precision", {}).get("ops", 0)
             results.append(result)
             print(_progress(result, time.time() - began), flush=True)

@@ -1,6 +1,7 @@
 """The benchmark's inputs and its verdicts on the issue's targets (not its timings)."""
 
 import importlib.util
+import json
 import re
 import sys
 from pathlib import Path
@@ -238,19 +239,31 @@ def test_onnx_model_choice_and_pipeline():
     assert bench.torch_mlir_pipeline("c3") == bench.TORCH_MLIR_PIPELINE
 
 
-def test_onnx_precision_pairs_values_by_tag(tmp_path):
-    from onnx_measure import tagged
+def test_onnx_precision_pairs_values_by_tag_against_pytorchs_types(tmp_path, monkeypatch):
+    from onnx_measure import tagged, tagged_types
 
-    truth = tmp_path / "truth.mlir"
+    monkeypatch.setattr(bench, "INPUTS", tmp_path)
+    item = bench.Input("onnx-chain-legacy-static-converted", "onnx", 0)
+    truth = tmp_path / f"{item.name}.truth.mlir"
     truth.write_text(tagged(bench.chain_text(2)))
+    with create_context():
+        stated = tagged_types(ir.Module.parse(truth.read_text()).operation)
+    # PyTorch's types: as stated, but the first mm's dims change between runs, which the
+    # converted input, stating [4,8], contradicts: the conversion's, not counted.
+    true_types = {key: info.text() for key, info in stated.items()} | {
+        (0, 0): "!torch.vtensor<[?,8],f32>"}
+    bench.onnx_types_path(item).write_text(json.dumps(
+        {"types": [[tag, index, text] for (tag, index), text in true_types.items()]}))
     unknown = tmp_path / "unknown.mlir"
     unknown.write_text(bench.erased_text(truth.read_text()))
-    # An output that removed the first link's ops (their tags gone) has fewer values:
+    # An output that removed the first link's ops (their tags gone) keeps fewer values:
     # each tool is counted on the values it kept.
     fewer = tmp_path / "fewer.mlir"
     fewer.write_text(re.sub(r" \{corpus\.value = [0-7] : i64\}", "", truth.read_text()))
-    result = bench.tagged_precision(truth, fewer, unknown)
-    assert (result["values"], result["paired"]) == (16, 8)
+    result = bench.onnx_precision(item, truth, truth, fewer, unknown)
+    assert (result["values"], result["paired"], result["mistyped"]) == (15, 8, 1)
     assert result["torch_refine"] == {"exact": 8, "partial": 0, "unknown": 0, "contradictions": 0}
     assert result["torch_mlir_on_paired"]["unknown"] == 8
-    assert bench.tagged_precision(truth, truth, None)["torch_refine"]["exact"] == 16
+    assert bench.onnx_precision(item, truth, truth, truth, None)["torch_refine"]["exact"] == 15
+    bench.onnx_types_path(item).write_text(json.dumps({"failure": "RuntimeError: no"}))
+    assert bench.onnx_precision(item, truth, truth, truth, None)["torch_refine"] is None
