@@ -1141,6 +1141,11 @@ def markdown(all_results: list[dict], meta: dict) -> str:
         lines += ["", _stages_table(results)]
     if meta.get("not_measured"):
         lines += ["", _not_measured(meta["not_measured"])]
+    untyped = {r["input"]: r["precision"]["truth_failure"] for r in results
+               if (r.get("precision") or {}).get("truth_failure")}
+    if untyped:
+        lines += ["", _not_measured(untyped, "Timed without type counts (no truth: PyTorch "
+                                             "rejects the converted program, or crashes on it):")]
     return "\n".join(lines) + "\n"
 
 
@@ -1264,12 +1269,12 @@ def _dynamism_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _not_measured(reasons: dict[str, str]) -> str:
+def _not_measured(reasons: dict[str, str], title: str = "Not measured:") -> str:
     """Grouped by reason: broad-corpus variants not exported, ops left out of the groups."""
     by_reason: dict[str, list[str]] = {}
     for name, reason in reasons.items():
         by_reason.setdefault(reason, []).append(name)
-    lines = ["Not measured:", ""]
+    lines = [title, ""]
     lines += [f"- {reason}: {', '.join(names)}" for reason, names in sorted(by_reason.items())]
     return "\n".join(lines)
 

@@ -267,3 +267,15 @@ def test_onnx_precision_pairs_values_by_tag_against_pytorchs_types(tmp_path, mon
     assert bench.onnx_precision(item, truth, truth, truth, None)["torch_refine"]["exact"] == 15
     bench.onnx_types_path(item).write_text(json.dumps({"failure": "RuntimeError: no"}))
     assert bench.onnx_precision(item, truth, truth, truth, None)["torch_refine"] is None
+
+
+def test_onnx_inputs_without_a_truth_are_listed_with_the_reason():
+    untyped = _onnx("gru", "legacy", "batch", "erased", 0.5, 0.6)
+    untyped["precision"] = {"ops": 300, "values": 0, "paired": 0, "torch_refine": None,
+                            "torch_refine_on_paired": None, "torch_mlir_on_paired": None,
+                            "truth_failure": "ExecutionError: 'aten.zeros'"}
+    meta = {"date": "2026-11-27", "cpus": 2, "seconds": 60, "runs": 3}
+    text = bench.markdown([untyped], meta)
+    assert "Timed without type counts (no truth: PyTorch rejects the converted program, or " \
+        "crashes on it):\n\n- ExecutionError: 'aten.zeros': onnx-gru-legacy-batch-erased" in text
+    assert "| onnx | 1 | 0.50 | 0.60 | 0.83 | 0.83 | 0 / 0 | 0 | – |" in text
