@@ -230,7 +230,7 @@ def ensure_input(item: Input) -> tuple[Path, Path]:
 # the true types are those of the corpus (onnx_measure.truth: what PyTorch computes running
 # it at three sizes), one JSON file per variant, values paired by tag.
 
-_EXIT_EXPORT_FAILED = 3
+_EXIT_NOT_MEASURED = 3
 
 
 def onnx_types_path(item: Input) -> Path:
@@ -239,50 +239,66 @@ def onnx_types_path(item: Input) -> Path:
     return INPUTS / f"onnx-{model}-{exporter}-{dynamism}.types.json"
 
 
+class NotMeasured(Exception):
+    """An ONNX input with no file to measure: why, as "Not measured" lists it."""
+
+
 def import_onnx_in_child(item: Input) -> None:
     """Write the input's files from a child process: PyTorch's exporters and torch-mlir's
     importer crash on some variants (SIGSEGV), and PyTorch's kernels on some converted
-    programs, which must not end the bench. A crash before the input's files is cached
-    beside the inputs as the input's failure, one in computing the truth as the truth's
-    (the input is measured without it); a failed export or import the corpus caches itself."""
-    from models.measure import ExportFailure
-
-    crashed = INPUTS / f"{item.name}.crashed"
-    if crashed.exists():
-        raise ExportFailure(crashed.read_text())
+    programs, which must not end the bench. A crash before the input's files, or a form
+    that does not verify, is cached beside the inputs as the input's reason (a failed export
+    or import the corpus caches itself); a crash in computing the truth as the truth's, the
+    input measured without it."""
+    failed = INPUTS / f"{item.name}.failed"
+    if failed.exists():
+        raise NotMeasured(failed.read_text())
     done = subprocess.run([PYTHON, __file__, "--onnx-input", item.name], capture_output=True,
                           text=True, check=False, env=child_env())
-    if done.returncode == _EXIT_EXPORT_FAILED:
-        raise ExportFailure(done.stdout.strip())
+    if done.returncode == _EXIT_NOT_MEASURED:
+        raise NotMeasured(done.stdout.strip())
     if done.returncode < 0:
         died = signal.Signals(-done.returncode).name
         if (INPUTS / f"{item.name}.truth.mlir").exists():
             failure = {"failure": f"the process computing the truth died ({died})"}
             _write_atomic(onnx_types_path(item), json.dumps(failure))
             return
-        reason = f"the importing process died ({died})"
-        _write_atomic(crashed, reason)
-        raise ExportFailure(reason)
+        reason = f"not exported: the importing process died ({died})"
+        _write_atomic(failed, reason)
+        raise NotMeasured(reason)
     if done.returncode != 0:
         raise RuntimeError(f"importing {item.name} failed:\n{_ends(done.stderr, 2000)}")
 
 
 def write_onnx_input(name: str) -> int:
     """`run.py --onnx-input NAME`: the input's truth and form files, then its variant's true
-    types; on a failed export or import (the corpus' cached reason), that reason on stdout
-    and _EXIT_EXPORT_FAILED."""
-    from models.measure import ExportFailure
+    types. Without a file to measure, the reason on stdout and _EXIT_NOT_MEASURED: a failed
+    export or import (the corpus' cached reason), or a form that does not verify (cached
+    here)."""
+    from models.measure import ExportFailure, _first_error
     from onnx_measure import _in_form, cached_import, tagged
+    from torch_mlir import ir
+
+    from torch_refine.ir.context import create_context
 
     item = Input(name, "onnx", 0)
     model, exporter, dynamism, form = onnx_variant(item)
     try:
         model_path, converted = cached_import(model, exporter, dynamism)
     except ExportFailure as failure:
-        print(failure)
-        return _EXIT_EXPORT_FAILED
+        print(f"not exported: {failure}")
+        return _EXIT_NOT_MEASURED
     truth = tagged(converted)
-    _write_atomic(INPUTS / f"{name}.erased.mlir", _in_form(truth, form))
+    in_form = _in_form(truth, form)
+    try:
+        with create_context():
+            ir.Module.parse(in_form)
+    except ir.MLIRError as error:
+        reason = f"the {form} form does not verify:{_first_error(error)}"
+        _write_atomic(INPUTS / f"{name}.failed", reason)
+        print(reason)
+        return _EXIT_NOT_MEASURED
+    _write_atomic(INPUTS / f"{name}.erased.mlir", in_form)
     _write_atomic(INPUTS / f"{name}.truth.mlir", truth)
     if not onnx_types_path(item).exists():
         true_types = pytorch_types(truth, model, dynamism, model_path)
@@ -1549,6 +1565,9 @@ def main(argv: list[str] | None = None) -> int:
             ensure_input(item)
         except ExportFailure as failure:
             not_measured[item.name] = f"not exported: {failure}"
+            continue
+        except NotMeasured as reason:  # an ONNX input
+            not_measured[item.name] = str(reason)
             continue
         except MLIRError as error:  # the importer emitted IR that does not verify
             not_measured[item.name] = f"the imported IR does not verify:{_first_error(error)}"
