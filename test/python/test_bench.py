@@ -279,3 +279,38 @@ def test_onnx_inputs_without_a_truth_are_listed_with_the_reason():
     assert "Timed without type counts (no truth: PyTorch rejects the converted program, or " \
         "crashes on it):\n\n- ExecutionError: 'aten.zeros': onnx-gru-legacy-batch-erased" in text
     assert "| onnx | 1 | 0.50 | 0.60 | 0.83 | 0.83 | 0 / 0 | 0 | – |" in text
+
+
+_INCOMPATIBLE_CAST = """module {
+  func.func @main(%arg0: !torch.vtensor<[2],f32>) -> !torch.vtensor<[3],f32> {
+    %0 = torch.tensor_static_info_cast %arg0 : !torch.vtensor<[2],f32> to !torch.vtensor<[3],f32>
+    return %0 : !torch.vtensor<[3],f32>
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(("imported", "in_form", "reason"), [
+    (None, None, "not exported: NotApplicable: the model has no sequence or image-size dim"),
+    (bench.chain_text(1), _INCOMPATIBLE_CAST,
+     "the erased form does not verify: 'torch.tensor_static_info_cast' op operand type"),
+])
+def test_onnx_inputs_without_a_file_to_measure_give_the_reason(monkeypatch, tmp_path, capsys,
+                                                                imported, in_form, reason):
+    import onnx_measure
+    from models.measure import ExportFailure
+
+    def cached_import(*variant):
+        if imported is None:
+            raise ExportFailure("NotApplicable: the model has no sequence or image-size dim")
+        return tmp_path / "model.onnx", imported
+
+    monkeypatch.setattr(bench, "INPUTS", tmp_path)
+    monkeypatch.setattr(onnx_measure, "cached_import", cached_import)
+    monkeypatch.setattr(onnx_measure, "_in_form", lambda text, form: in_form)
+    name = "onnx-mlp-legacy-batch+extent-erased"
+    assert bench.write_onnx_input(name) == bench._EXIT_NOT_MEASURED
+    assert capsys.readouterr().out.startswith(reason)
+    assert not (tmp_path / f"{name}.erased.mlir").exists()
+    # A form that does not verify is cached (an export's failure the corpus caches).
+    assert (tmp_path / f"{name}.failed").exists() == (imported is not None)
