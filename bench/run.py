@@ -29,7 +29,8 @@ child per input times torch-refine's stages in-process, and one torch-mlir run w
 `--mlir-timing` gives its per-pass times. Results go to bench/results/ (JSON and markdown);
 `--update-readme` rewrites the table between the markers in bench/README.md.
 
-A table per input class (sums of medians, their ratio) and issue 14's targets come first.
+A table per input class (sums of medians, their ratio) and the targets of issue 14 (and, with
+ONNX inputs, issue 27) come first.
 
 Usage: .venv/bin/python bench/run.py [--runs N] [--quick] [--only NAME...]
        [--corpus3-models all|NAME,NAME] [--onnx-models all|NAME,NAME] [--update-readme]
