@@ -7,6 +7,11 @@ Inputs (Torch IR with its tensor types erased; the imported types are the truth)
   batch and sequence or image size), `c3-<model>-<level>-<dynamism>`;
 - grouped single-op programs: one function per library op on a static invocation, 25 to a
   module (`ops-<k>`), PyTorch's result types the truth;
+- the ONNX corpus (test/python/onnx/onnx_corpus.py, issue 27): each model exported by both
+  ONNX exporters at three dynamisms, imported and converted as build_tools/onnx_corpus.py
+  does, as converted and with its intermediate types erased,
+  `onnx-<model>-<exporter>-<dynamism>-<form>`; torch-mlir runs the ONNX corpus' own pipeline
+  on them (ONNX_TORCH_MLIR_PIPELINE);
 - a block series: a small Llama with 1, 4, 16 and 64 decoder layers;
 - a chain series: generated IR repeating mm/add/tanh/mul/view/permute/softmax/mul.Scalar
   (and their constants) up to about 26,000 ops;
@@ -24,10 +29,11 @@ child per input times torch-refine's stages in-process, and one torch-mlir run w
 `--mlir-timing` gives its per-pass times. Results go to bench/results/ (JSON and markdown);
 `--update-readme` rewrites the table between the markers in bench/README.md.
 
-A table per input class (sums of medians, their ratio) and issue 14's targets come first.
+A table per input class (sums of medians, their ratio) and the targets of issue 14 (and, with
+ONNX inputs, issue 27) come first.
 
 Usage: .venv/bin/python bench/run.py [--runs N] [--quick] [--only NAME...]
-       [--corpus3-models all|NAME,NAME] [--update-readme]
+       [--corpus3-models all|NAME,NAME] [--onnx-models all|NAME,NAME] [--update-readme]
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ END_MARKER = "<!-- bench:end -->"
 
 sys.path.insert(0, str(ROOT / "python"))
 sys.path.insert(0, str(ROOT / "test" / "python"))
+sys.path.insert(0, str(ROOT / "test" / "python" / "onnx"))  # the ONNX corpus' modules
 
 PYTHON = sys.executable
 # The binary itself: .venv/bin/torch-mlir-opt is a Python script that starts it, which
@@ -86,7 +93,7 @@ EMPTY = "empty"
 @dataclass(frozen=True)
 class Input:
     name: str
-    series: str  # "corpus", "c3", "ops", "blocks", "chain", "scale" or "empty"
+    series: str  # "corpus", "c3", "ops", "onnx", "blocks", "chain", "scale" or "empty"
     scale: int  # blocks, chain links, the scale input's N or the ops group; 0 for the others
 
 
@@ -100,9 +107,17 @@ CORPUS3_DEFAULT = ("llama", "mixtral", "mistral", "bert", "t5", "whisper_encoder
 CORPUS3_QUICK = ("llama",)
 OPS_PER_GROUP = 25
 OPS_QUICK_GROUPS = 2
+# The ONNX corpus: every model by default (issue 27's target is on the corpus); --quick
+# measures one model, static, with both exporters and in both forms.
+ONNX_QUICK = ("mlp",)
 
 
-def all_inputs(quick: bool, corpus3_models: tuple[str, ...] | None = None) -> list[Input]:
+def all_inputs(quick: bool, corpus3_models: tuple[str, ...] | None = None,
+               onnx_models: tuple[str, ...] | None = None,
+               only: list[str] | None = None) -> list[Input]:
+    """Every input of the run, in order; with `only` (name prefixes), those that match and
+    the empty module. The single-op groups are counted from their manifest, computed once
+    (minutes): only when some prefix can match an `ops-` input."""
     from models.corpus import MODELS
     from models.corpus3 import DYNAMISMS, LEVELS, forms
 
@@ -113,9 +128,11 @@ def all_inputs(quick: bool, corpus3_models: tuple[str, ...] | None = None) -> li
     dynamisms = ("static",) if quick else DYNAMISMS
     inputs += [Input(c3_name(m, level, d, f), "c3", 0)
                for m in models for level in LEVELS for d in dynamisms for f in forms(d)]
-    groups = len(ops_manifest()["groups"])
-    inputs += [Input(f"ops-{k}", "ops", k)
-               for k in range(min(groups, OPS_QUICK_GROUPS) if quick else groups)]
+    if only is None or any(prefix.startswith("ops-") or "ops-".startswith(prefix) for prefix in only):
+        groups = len(ops_manifest()["groups"])
+        inputs += [Input(f"ops-{k}", "ops", k)
+                   for k in range(min(groups, OPS_QUICK_GROUPS) if quick else groups)]
+    inputs += onnx_inputs(onnx_models or (ONNX_QUICK if quick else None), quick)
     layers = (1, 4) if quick else (1, 4, 16, 64)
     inputs += [Input(f"llama-{n}x", "blocks", n) for n in layers]
     # 24 to 1,536 links: about 400, 1,600, 6,500 and 26,000 ops.
@@ -123,7 +140,18 @@ def all_inputs(quick: bool, corpus3_models: tuple[str, ...] | None = None) -> li
     inputs += [Input(f"chain-{n}x", "chain", n) for n in links]
     for family, sizes in SCALE_SIZES.items():
         inputs += [Input(f"scale-{family}-{n}", "scale", n) for n in sizes]
-    return inputs
+    return [i for i in inputs if only is None or i.name == EMPTY or i.name.startswith(tuple(only))]
+
+
+def onnx_inputs(models: tuple[str, ...] | None, quick: bool = False) -> list[Input]:
+    """`onnx-<model>-<exporter>-<dynamism>-<form>` of the ONNX corpus' models (all when
+    None), in the corpus' order of exporters, dynamisms and forms."""
+    from onnx_corpus import DYNAMISMS, EXPORTERS, FORMS, MODELS
+
+    dynamisms = ("static",) if quick else DYNAMISMS
+    return [Input(onnx_name(m, e, d, f), "onnx", 0)
+            for m in models or [case.name for case in MODELS]
+            for e in EXPORTERS for d in dynamisms for f in FORMS]
 
 
 def corpus3_models(choice: str | None) -> tuple[str, ...] | None:
@@ -139,6 +167,29 @@ def corpus3_models(choice: str | None) -> tuple[str, ...] | None:
     if unknown:
         raise SystemExit(f"--corpus3-models: no model named {', '.join(unknown)}")
     return names
+
+
+def onnx_models(choice: str | None) -> tuple[str, ...] | None:
+    """`--onnx-models`: None or `all` (every model), or names separated by commas."""
+    from onnx_corpus import BY_NAME
+
+    if choice is None or choice == "all":
+        return None
+    names = tuple(name.strip() for name in choice.split(",") if name.strip())
+    unknown = [name for name in names if name not in BY_NAME]
+    if unknown:
+        raise SystemExit(f"--onnx-models: no model named {', '.join(unknown)}")
+    return names
+
+
+def onnx_name(model: str, exporter: str, dynamism: str, form: str) -> str:
+    return f"onnx-{model}-{exporter}-{dynamism}-{form}"
+
+
+def onnx_variant(item: Input) -> tuple[str, str, str, str]:
+    """(model, exporter, dynamism, form) of an `onnx_name` input (no part has a `-`)."""
+    model, exporter, dynamism, form = item.name.removeprefix("onnx-").split("-")
+    return model, exporter, dynamism, form
 
 
 def c3_name(model: str, level: str, dynamism: str, form: str = "symbolic") -> str:
@@ -159,11 +210,114 @@ def ensure_input(item: Input) -> tuple[Path, Path]:
     INPUTS.mkdir(parents=True, exist_ok=True)
     truth_path = INPUTS / f"{item.name}.truth.mlir"
     erased_path = INPUTS / f"{item.name}.erased.mlir"
-    if not (truth_path.exists() and erased_path.exists()):
-        truth = truth_text(item)
-        _write_atomic(truth_path, truth)
-        _write_atomic(erased_path, erased_text(truth))
+    if item.series == "onnx":
+        if not (truth_path.exists() and erased_path.exists() and onnx_types_path(item).exists()):
+            import_onnx_in_child(item)
+        return truth_path, erased_path
+    if truth_path.exists() and erased_path.exists():
+        return truth_path, erased_path
+    truth = truth_text(item)
+    _write_atomic(truth_path, truth)
+    _write_atomic(erased_path, erased_text(truth))
     return truth_path, erased_path
+
+
+# --- the ONNX corpus -------------------------------------------------------------------------
+# Each variant is exported, imported and converted by the ONNX corpus' own code
+# (onnx_measure.cached_import, cached in out/onnx-corpus/ and shared with
+# build_tools/onnx_corpus.py), every op with a tensor result tagged by its position
+# (onnx_measure.tagged), and written in its form (onnx_measure._in_form): the same file the
+# corpus gives torch-refine and torch-mlir. The truth file is the tagged converted program;
+# the true types are those of the corpus (onnx_measure.truth: what PyTorch computes running
+# it at three sizes), one JSON file per variant, values paired by tag.
+
+_EXIT_NOT_MEASURED = 3
+
+
+def onnx_types_path(item: Input) -> Path:
+    """The variant's true types, shared by its forms."""
+    model, exporter, dynamism, _ = onnx_variant(item)
+    return INPUTS / f"onnx-{model}-{exporter}-{dynamism}.types.json"
+
+
+class NotMeasured(Exception):
+    """An ONNX input with no file to measure: why, as "Not measured" lists it."""
+
+
+def import_onnx_in_child(item: Input) -> None:
+    """Write the input's files from a child process: PyTorch's exporters and torch-mlir's
+    importer crash on some variants (SIGSEGV), and PyTorch's kernels on some converted
+    programs, which must not end the bench. A crash before the input's files, or a form
+    that does not verify, is cached beside the inputs as the input's reason (a failed export
+    or import the corpus caches itself); a crash in computing the truth as the truth's, the
+    input measured without it."""
+    failed = INPUTS / f"{item.name}.failed"
+    if failed.exists():
+        raise NotMeasured(failed.read_text())
+    done = subprocess.run([PYTHON, __file__, "--onnx-input", item.name], capture_output=True,
+                          text=True, check=False, env=child_env())
+    if done.returncode == _EXIT_NOT_MEASURED:
+        raise NotMeasured(done.stdout.strip())
+    if done.returncode < 0:
+        died = signal.Signals(-done.returncode).name
+        if (INPUTS / f"{item.name}.truth.mlir").exists():
+            failure = {"failure": f"the process computing the truth died ({died})"}
+            _write_atomic(onnx_types_path(item), json.dumps(failure))
+            return
+        reason = f"not exported: the importing process died ({died})"
+        _write_atomic(failed, reason)
+        raise NotMeasured(reason)
+    if done.returncode != 0:
+        raise RuntimeError(f"importing {item.name} failed:\n{_ends(done.stderr, 2000)}")
+
+
+def write_onnx_input(name: str) -> int:
+    """`run.py --onnx-input NAME`: the input's truth and form files, then its variant's true
+    types. Without a file to measure, the reason on stdout and _EXIT_NOT_MEASURED: a failed
+    export or import (the corpus' cached reason), or a form that does not verify (cached
+    here)."""
+    from models.measure import ExportFailure, _first_error
+    from onnx_measure import _in_form, cached_import, tagged
+    from torch_mlir import ir
+
+    from torch_refine.ir.context import create_context
+
+    item = Input(name, "onnx", 0)
+    model, exporter, dynamism, form = onnx_variant(item)
+    try:
+        model_path, converted = cached_import(model, exporter, dynamism)
+    except ExportFailure as failure:
+        print(f"not exported: {failure}")
+        return _EXIT_NOT_MEASURED
+    truth = tagged(converted)
+    in_form = _in_form(truth, form)
+    try:
+        with create_context():
+            ir.Module.parse(in_form)
+    except ir.MLIRError as error:
+        reason = f"the {form} form does not verify:{_first_error(error)}"
+        _write_atomic(INPUTS / f"{name}.failed", reason)
+        print(reason)
+        return _EXIT_NOT_MEASURED
+    _write_atomic(INPUTS / f"{name}.erased.mlir", in_form)
+    _write_atomic(INPUTS / f"{name}.truth.mlir", truth)
+    if not onnx_types_path(item).exists():
+        true_types = pytorch_types(truth, model, dynamism, model_path)
+        _write_atomic(onnx_types_path(item), json.dumps(true_types))
+    return 0
+
+
+def pytorch_types(text: str, model: str, dynamism: str, model_path: Path) -> dict:
+    """{"types": [[tag, result index, type], ...]}: the ONNX corpus' truth of the tagged
+    converted program, or {"failure": why} where PyTorch rejects it."""
+    from models.measure import _reason
+    from onnx_measure import Outcome, truth
+
+    try:
+        found = truth(text, model, dynamism, model_path, Outcome(model, "", dynamism, "truth"))
+    except Exception as error:  # a converted program PyTorch rejects (docs/corpus.md)
+        return {"failure": _reason(error)}
+    return {"types": [[tag, index, info.text()] for (tag, index), info in sorted(found.items())]}
 
 
 def truth_text(item: Input) -> str:
@@ -628,9 +782,21 @@ def torch_refine_argv(source: Path, output: Path) -> list[str]:
             "--mlir-print-debuginfo", str(source), "-o", str(output)]
 
 
-def torch_mlir_argv(source: Path, output: Path, *extra: str) -> list[str]:
-    return [TORCH_MLIR_OPT, f"--pass-pipeline={TORCH_MLIR_PIPELINE}", "--mlir-print-debuginfo",
+def torch_mlir_argv(source: Path, output: Path, *extra: str,
+                    pipeline: str = TORCH_MLIR_PIPELINE) -> list[str]:
+    return [TORCH_MLIR_OPT, f"--pass-pipeline={pipeline}", "--mlir-print-debuginfo",
             *extra, str(source), "-o", str(output)]
+
+
+def torch_mlir_pipeline(series: str) -> str:
+    """TORCH_MLIR_PIPELINE, but for the ONNX corpus its own (onnx_measure.TORCH_MLIR_PIPELINE:
+    `torch-onnx-to-torch-backend-pipeline`, then `torch-lower-to-backend-contract` without
+    decompositions), what build_tools/onnx_corpus.py runs for its torch-mlir column."""
+    if series != "onnx":
+        return TORCH_MLIR_PIPELINE
+    from onnx_measure import TORCH_MLIR_PIPELINE as ONNX_TORCH_MLIR_PIPELINE
+
+    return ONNX_TORCH_MLIR_PIPELINE
 
 
 def compile_sources() -> None:
@@ -665,7 +831,7 @@ class Timing:
 
 # Series measured without the in-process stage breakdowns (many small inputs; the stage
 # table shows the largest inputs).
-NO_STAGES = ("c3", "ops")
+NO_STAGES = ("c3", "ops", "onnx")
 
 
 def measure(item: Input, erased: Path, runs: int, workdir: Path, launcher: Launcher) -> dict:
@@ -675,7 +841,8 @@ def measure(item: Input, erased: Path, runs: int, workdir: Path, launcher: Launc
     outputs = {"torch_refine": workdir / f"{item.name}.ours.mlir",
                "torch_mlir": workdir / f"{item.name}.theirs.mlir"}
     argvs = {"torch_refine": torch_refine_argv(erased, outputs["torch_refine"]),
-             "torch_mlir": torch_mlir_argv(erased, outputs["torch_mlir"])}
+             "torch_mlir": torch_mlir_argv(erased, outputs["torch_mlir"],
+                                           pipeline=torch_mlir_pipeline(item.series))}
     timings = {tool: Timing() for tool in argvs}
     failures: dict[str, str] = {}
     for _ in range(runs):
@@ -864,6 +1031,68 @@ def precision(truth_path: Path, ours_path: Path | None, theirs_path: Path | None
                      "torch_mlir_on_paired": _counts(theirs_report)}
 
 
+def onnx_precision(item: Input, truth_path: Path, erased_path: Path, ours_path: Path | None,
+                   theirs_path: Path | None) -> dict:
+    """`precision` of an ONNX input against PyTorch's types (`pytorch_types`), values
+    paired by tag. Values whose type the input states and PyTorch contradicts are the
+    conversion's (the ONNX corpus' `mistyped`), not counted; without a truth (PyTorch rejects
+    the converted program) nothing is counted."""
+    from onnx_measure import tagged_types
+    from torch_mlir import ir
+
+    from torch_refine import report
+    from torch_refine.ir import types
+    from torch_refine.ir.context import create_context
+
+    recorded = json.loads(onnx_types_path(item).read_text())
+    with create_context():
+        op_count = report.tensor_values(ir.Module.parse(truth_path.read_text()).operation)[1]
+        stated = tagged_types(ir.Module.parse(erased_path.read_text()).operation)
+    if "failure" in recorded:
+        return {"ops": op_count, "values": 0, "paired": 0, "torch_refine": None,
+                "torch_refine_on_paired": None, "torch_mlir_on_paired": None,
+                "truth_failure": recorded["failure"]}
+    truth = {(tag, index): types.parse_text(text) for tag, index, text in recorded["types"]}
+    mistyped = {key for key, info in stated.items()
+                if key in truth and report.classify(info, truth[key]) == "contradiction"}
+    truth = {key: info for key, info in truth.items() if key not in mistyped}
+    return tagged_precision(truth, ours_path, theirs_path) | {"ops": op_count,
+                                                              "mistyped": len(mistyped)}
+
+
+def tagged_precision(truth: dict, ours_path: Path | None, theirs_path: Path | None) -> dict:
+    """`precision` against {(tag, result index): TensorInfo}, the outputs' values paired by
+    the ONNX corpus' tags (onnx_measure.tagged): torch-refine erases the ops of the size
+    computations it folds, so its output has fewer values than the input. Each tool is
+    counted on the values it kept, and both on the values both kept (paired)."""
+    from onnx_measure import tagged_types
+    from torch_mlir import ir
+
+    from torch_refine import report
+    from torch_refine.ir.context import create_context
+
+    def types_of(path: Path | None) -> dict | None:
+        return None if path is None else tagged_types(ir.Module.parse(path.read_text()).operation)
+
+    def counts(found: dict, keys) -> dict[str, int]:
+        type_report = report.TypeReport()
+        for key in keys:
+            _count(type_report, report.classify(found[key], truth[key]))
+        return _counts(type_report)
+
+    with create_context():
+        ours, theirs = types_of(ours_path), types_of(theirs_path)
+    result = {"values": len(truth), "paired": 0, "torch_refine": None,
+              "torch_refine_on_paired": None, "torch_mlir_on_paired": None}
+    if ours is not None:
+        result["torch_refine"] = counts(ours, truth.keys() & ours.keys())
+    if ours is None or theirs is None:
+        return result
+    paired = truth.keys() & ours.keys() & theirs.keys()
+    return result | {"paired": len(paired), "torch_refine_on_paired": counts(ours, paired),
+                     "torch_mlir_on_paired": counts(theirs, paired)}
+
+
 def _count(type_report, kind: str) -> None:
     attribute = "contradictions" if kind == "contradiction" else kind
     setattr(type_report, attribute, getattr(type_report, attribute) + 1)
@@ -889,7 +1118,8 @@ def markdown(all_results: list[dict], meta: dict) -> str:
         "which depend on the page cache). "
         "Types: exact / partial / unknown / contradicting tensor values against the imported "
         "types; torch-mlir's are counted on the values its output keeps (paired by source "
-        "location), and torch-refine's on the same values in parentheses.",
+        "location; ONNX inputs: by the ONNX corpus' tags, against the types PyTorch computes), "
+        "and torch-refine's on the same values in parentheses.",
         "",
         _class_table(results),
         "",
@@ -928,6 +1158,11 @@ def markdown(all_results: list[dict], meta: dict) -> str:
         lines += ["", _stages_table(results)]
     if meta.get("not_measured"):
         lines += ["", _not_measured(meta["not_measured"])]
+    untyped = {r["input"]: r["precision"]["truth_failure"] for r in results
+               if (r.get("precision") or {}).get("truth_failure")}
+    if untyped:
+        lines += ["", _not_measured(untyped, "Timed without type counts (no truth: PyTorch "
+                                             "rejects the converted program, or crashes on it):")]
     return "\n".join(lines) + "\n"
 
 
@@ -938,7 +1173,8 @@ LARGE_OPS = 5000  # "large": inputs over this many ops, whatever their series
 
 def input_classes(results: list[dict]) -> list[tuple[str, list[dict]]]:
     """(class, its results): the first corpus, the broad corpus by level and by dynamism,
-    the single-op groups, the block and chain series, and the large inputs."""
+    the single-op groups, the ONNX corpus, the block and chain series, and the large
+    inputs."""
     from models.corpus3 import DYNAMISMS, LEVELS
 
     measured = [r for r in results if r["series"] not in ("empty", "scale")]
@@ -948,7 +1184,7 @@ def input_classes(results: list[dict]) -> list[tuple[str, list[dict]]]:
     variants = [*DYNAMISMS, *(f"{d}.plain" for d in DYNAMISMS if d != "static")]
     classes += [(f"c3 {variant}", [r for r, parts in c3 if parts[2] == variant]) for variant in variants]
     classes += [(series, [r for r in measured if r["series"] == series])
-                for series in ("ops", "blocks", "chain")]
+                for series in ("ops", "onnx", "blocks", "chain")]
     classes.append((f"large (over {LARGE_OPS:,} ops)",
                     [r for r in measured if r["ops"] > LARGE_OPS]))
     return [(name, members) for name, members in classes if members]
@@ -983,7 +1219,8 @@ def _class_table(results: list[dict]) -> str:
         "Per class: the sums of the median wall times over the inputs both tools ran, their "
         "ratio (torch-refine / torch-mlir), the median of the per-input ratios, exact values "
         "on the values torch-mlir's output keeps (torch-refine / torch-mlir), torch-refine's "
-        "contradictions, and the inputs a tool fails on (not in the sums):",
+        "contradictions, and the inputs a tool fails on (not in the sums; the inputs cell says "
+        "how many are):",
         "",
         "| class | inputs | torch-refine s | torch-mlir s | ratio | median ratio | "
         "exact on paired | contradictions | tool failed |",
@@ -995,8 +1232,10 @@ def _class_table(results: list[dict]) -> str:
                            for tool, count in c["failed"].items() if count) or "–"
         sums = (f"{c['torch_refine_s']:.2f} | {c['torch_mlir_s']:.2f}" if c["compared"]
                 else "– | –")
+        inputs = str(c["inputs"]) + (f" ({c['compared']} in the sums)"
+                                     if c["compared"] < c["inputs"] else "")
         lines.append(
-            f"| {name} | {c['inputs']} | {sums} | {_ratio(c['ratio'])} | "
+            f"| {name} | {inputs} | {sums} | {_ratio(c['ratio'])} | "
             f"{_ratio(c['median_ratio'])} | "
             f"{c['exact_on_paired'][0]} / {c['exact_on_paired'][1]} | {c['contradictions']} | "
             f"{failed} |")
@@ -1047,12 +1286,12 @@ def _dynamism_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _not_measured(reasons: dict[str, str]) -> str:
+def _not_measured(reasons: dict[str, str], title: str = "Not measured:") -> str:
     """Grouped by reason: broad-corpus variants not exported, ops left out of the groups."""
     by_reason: dict[str, list[str]] = {}
     for name, reason in reasons.items():
         by_reason.setdefault(reason, []).append(name)
-    lines = ["Not measured:", ""]
+    lines = [title, ""]
     lines += [f"- {reason}: {', '.join(names)}" for reason, names in sorted(by_reason.items())]
     return "\n".join(lines)
 
@@ -1154,8 +1393,12 @@ MEMORY_TOLERANCE = (2.0, 0.1)  # MB, or this fraction of the baseline if more
 
 def _targets(results: list[dict], scale: list[dict] = ()) -> str:
     """Issue 14's targets, each with what this run measured."""
-    lines = ["Targets (issue 14), as measured in this run:", "",
+    onnx = [r for r in results if r["series"] == "onnx"]
+    lines = ["Targets (issue 14" + ("; the ONNX corpus' time: issue 27" if onnx else "")
+             + "), as measured in this run:", "",
              _class_time_target(results), _large_target(results)]
+    if onnx:
+        lines.append(_onnx_target(onnx))
     if any(r["series"] == "c3" for r in results):
         lines.append(_dynamism_target(results))
     lines.append(_memory_target(results))
@@ -1182,6 +1425,20 @@ def _class_time_target(results: list[dict]) -> str:
                else f"all {len(ratios)} classes")
             + (f"; no comparison, torch-mlir fails on every input: {', '.join(uncompared)}"
                if uncompared else "") + ").")
+
+
+def _onnx_target(onnx: list[dict]) -> str:
+    """Issue 27: at most torch-mlir's time on the ONNX corpus, the sums of medians over the
+    inputs both tools complete (torch-mlir crashes or fails on some)."""
+    c = class_summary(onnx)
+    target = (f"- Time at most torch-mlir's on the ONNX corpus (issue 27; sum of medians over "
+              f"the inputs both complete, ratio at most {CLASS_RATIO_LIMIT}):")
+    if c["ratio"] is None:
+        return f"{target} not measured (torch-mlir fails on every ONNX input of this run)."
+    verdict = "met" if c["ratio"] <= CLASS_RATIO_LIMIT else "not met"
+    return (f"{target} **{verdict}** ({c['ratio']:.2f}: {c['torch_refine_s']:.2f} s against "
+            f"{c['torch_mlir_s']:.2f} s on {c['compared']} of {c['inputs']} inputs; torch-mlir "
+            f"fails on {c['failed']['torch_mlir']}, torch-refine on {c['failed']['torch_refine']}).")
 
 
 def _large_target(results: list[dict]) -> str:
@@ -1281,13 +1538,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus3-models", metavar="all|NAME,NAME",
                         help="broad-corpus models to measure (default: "
                              + ", ".join(CORPUS3_DEFAULT) + ")")
+    parser.add_argument("--onnx-models", metavar="all|NAME,NAME",
+                        help="ONNX-corpus models to measure (default: all)")
     parser.add_argument("--update-readme", action="store_true",
                         help=f"write the table between the markers in {README.name}")
     parser.add_argument("--stages-of", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--onnx-input", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.stages_of:
         print(json.dumps(stages_of(args.stages_of)))
         return 0
+    if args.onnx_input:
+        return write_onnx_input(args.onnx_input)
 
     os.environ.update(child_env())
     compile_sources()
@@ -1296,14 +1558,17 @@ def main(argv: list[str] | None = None) -> int:
     from models.measure import ExportFailure, _first_error
     from torch_mlir.ir import MLIRError
 
-    inputs = [i for i in all_inputs(args.quick, corpus3_models(args.corpus3_models))
-              if args.only is None or i.name == EMPTY or i.name.startswith(tuple(args.only))]
+    inputs = all_inputs(args.quick, corpus3_models(args.corpus3_models),
+                        onnx_models(args.onnx_models), args.only)
     not_measured: dict[str, str] = {}
     for item in inputs:  # every export first: nothing heavy runs next to the timed children
         try:
             ensure_input(item)
         except ExportFailure as failure:
             not_measured[item.name] = f"not exported: {failure}"
+            continue
+        except NotMeasured as reason:  # an ONNX input
+            not_measured[item.name] = str(reason)
             continue
         except MLIRError as error:  # the importer emitted IR that does not verify
             not_measured[item.name] = f"the imported IR does not verify:{_first_error(error)}"
@@ -1324,7 +1589,8 @@ def main(argv: list[str] | None = None) -> int:
             outputs = measured.pop("outputs")
             result |= measured
             if item.series != "empty":
-                result["precision"] = precision(truth, *outputs)
+                result["precision"] = (onnx_precision(item, truth, erased, *outputs)
+                                       if item.series == "onnx" else precision(truth, *outputs))
             result["ops"] = result.get("precision", {}).get("ops", 0)
             results.append(result)
             print(_progress(result, time.time() - began), flush=True)
