@@ -51,13 +51,28 @@ def _erase_values(values: list[ir.Value], root) -> None:
     erased: list[tuple[ir.Value, ir.Type]] = []
     for value in values:
         new_type = erased_type(value.type)
-        if new_type is None:
+        if new_type is None or _pins_container_type(value):
             continue
         erased.append((value, value.type))
         value.set_type(new_type)
     for value, old_type in erased:
         _cast_strict_uses(value, old_type)
     _fix_edges(root)
+
+
+def _pins_container_type(value: ir.Value) -> bool:
+    """Whether a list, tuple or optional holding tensors must keep its type: no cast makes
+    a container's element types more precise again, so a user needing the old type (a
+    call, a return) keeps the value as it is. `prim.ListUnpack` takes the erased list (its
+    results are erased too)."""
+    if types.parse(value.type) is not None:
+        return False
+    return any(not allows_type_refinement(use.owner.operation.name)
+               and use.owner.operation.name not in _CONTAINER_TAKERS for use in value.uses)
+
+
+# Users of a container that take it with its element types erased.
+_CONTAINER_TAKERS = frozenset({"torch.prim.ListUnpack"})
 
 
 def retype(value: ir.Value, new_type: ir.Type) -> None:
@@ -71,7 +86,7 @@ def retype(value: ir.Value, new_type: ir.Type) -> None:
 def _cast_strict_uses(value: ir.Value, old_type: ir.Type) -> None:
     for use in list(value.uses):
         name = use.owner.operation.name
-        if allows_type_refinement(name) or name in _EDGE_USERS:
+        if allows_type_refinement(name) or name in _EDGE_USERS or name in _CONTAINER_TAKERS:
             continue
         _cast_operand(use.owner, use.operand_number, required_type(use, old_type))
 

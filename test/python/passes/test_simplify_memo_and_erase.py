@@ -114,6 +114,36 @@ def test_erase_keeps_signatures_and_validity():
         assert "!torch.list<vtensor>" in text
 
 
+_TYPED_LIST = """
+func.func @f(%x: !torch.vtensor<[2,8,64],f32>) -> !torch.vtensor<[2,8,32],f32> {
+  %int32 = torch.constant.int 32
+  %int2 = torch.constant.int 2
+  %sizes = torch.prim.ListConstruct %int32, %int32 : (!torch.int, !torch.int) -> !torch.list<int>
+  %l = torch.aten.split_with_sizes %x, %sizes, %int2 : !torch.vtensor<[2,8,64],f32>, !torch.list<int>, !torch.int -> !torch.list<vtensor<[2,8,32],f32>>
+  %a, %b = torch.prim.ListUnpack %l : !torch.list<vtensor<[2,8,32],f32>> -> !torch.vtensor<[2,8,32],f32>, !torch.vtensor<[2,8,32],f32>
+  {call}
+  return %a : !torch.vtensor<[2,8,32],f32>
+}
+func.func private @g(!torch.list<vtensor<[2,8,32],f32>>) -> !torch.vtensor<[2,8,32],f32>
+"""
+_CALL = "%c = func.call @g(%l) : (!torch.list<vtensor<[2,8,32],f32>>) -> !torch.vtensor<[2,8,32],f32>"
+
+
+def test_erase_of_a_typed_list_stays_valid():
+    """No cast makes a list's element types precise again: a list only `prim.ListUnpack`
+    takes is erased with it, one a call needs as typed keeps its type (the legacy ONNX
+    exporter's split_with_sizes erased to an invalid `torch.derefine`)."""
+    with create_context():
+        module = ir.Module.parse(_TYPED_LIST.format(call=""))
+        erase_tensor_types(module.operation)
+        assert module.operation.verify()
+        assert "torch.prim.ListUnpack %1 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor" in str(module)
+        module = ir.Module.parse(_TYPED_LIST.format(call=_CALL))
+        erase_tensor_types(module.operation)
+        assert module.operation.verify()
+        assert "-> !torch.list<vtensor<[2,8,32],f32>>" in str(module)
+
+
 def test_erase_then_propagate_reaches_a_fixed_point():
     with create_context():
         module = ir.Module.parse(_CONTROL_FLOW)
