@@ -134,11 +134,11 @@ def test_erase_of_a_typed_list_stays_valid():
     takes is erased with it, one a call needs as typed keeps its type (the legacy ONNX
     exporter's split_with_sizes erased to an invalid `torch.derefine`)."""
     with create_context():
-        module = ir.Module.parse(_TYPED_LIST.format(call=""))
+        module = ir.Module.parse(_TYPED_LIST.replace("{call}", ""))
         erase_tensor_types(module.operation)
         assert module.operation.verify()
         assert "torch.prim.ListUnpack %1 : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor" in str(module)
-        module = ir.Module.parse(_TYPED_LIST.format(call=_CALL))
+        module = ir.Module.parse(_TYPED_LIST.replace("{call}", _CALL))
         erase_tensor_types(module.operation)
         assert module.operation.verify()
         assert "-> !torch.list<vtensor<[2,8,32],f32>>" in str(module)
