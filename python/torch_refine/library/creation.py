@@ -20,10 +20,11 @@ from ._helpers import (
     check_numel_fits,
     dtype_itemsize,
     scalar_dtype,
+    unknown_dim,
 )
 from .elementwise import DTYPE_SWEEP
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, KernelInvocation, TensorOfShape
+from .testing import ErrorInvocation, Invocation, KernelInvocation, TensorOfShape, UnknownSizeInvocation
 from .views import keep_self_dtype
 
 _DTYPES_OR_NONE = (None, *DTYPE_SWEEP)
@@ -108,16 +109,33 @@ def _is_finite(x: float) -> bool:
     return x == x and x != math.inf and x != -math.inf
 
 
+def _past_exact_ints(x: float) -> bool:
+    """Whether a double is past 2**52, where it is an int but not every int is a double."""
+    return x >= 4503599627370496.0 or x <= -4503599627370496.0
+
+
+def _is_int_valued(x: float) -> bool:
+    return _past_exact_ints(x) or float(int(x)) == x
+
+
 def _arange_size(start: float, end: float, step: float, dtype_: Optional[int]) -> List[int]:
     """PyTorch's compute_arange_size. Integer-valued int64 ranges compute in integers on
-    truncated bounds; every other range computes ceil((end - start) / step) in doubles."""
+    truncated bounds; every other range computes ceil((end - start) / step) in doubles.
+
+    The bounds arrive as doubles, so past 2**52 an int is no longer told from its
+    neighbours, and without a dtype an int bound (an int64 result, computed in int64 with
+    wrapping: `arange(0, 10, 2**63 - 1)` is empty) is not told from a float one: such a
+    size is unknown."""
     if step == 0:
         raise AssertionError("arange: step must be nonzero")
     if not (_is_finite(start) and _is_finite(end)):
         raise AssertionError("arange: unsupported range")
     if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise AssertionError("arange: upper bound and lower bound inconsistent with step sign")
+    past_exact_ints = _past_exact_ints(start) or _past_exact_ints(end) or _past_exact_ints(step)
     if dtype_ is not None and dtype_ == 4:
+        if past_exact_ints:
+            return [unknown_dim()]
         int_start = int(start)
         int_end = int(end)
         int_step = int(step)
@@ -131,12 +149,16 @@ def _arange_size(start: float, end: float, step: float, dtype_: Optional[int]) -
     else:
         quotient = (end - start) / step
         # ceil rounds a quotient past the last double below 2**63 to 2**63, which the
-        # kernel's conversion to int64 turns negative.
+        # kernel's conversion to int64 turns negative (in int64, such a range wraps
+        # negative: PyTorch raises either way).
         if quotient > 9223372036854774784.0:
             raise AssertionError("arange: invalid size, possible overflow")
+        if dtype_ is None and past_exact_ints and _is_int_valued(start) and _is_int_valued(end) and _is_int_valued(step):
+            return [unknown_dim()]
         size = [math.ceil(quotient)]
-    # Without a dtype here the element size is not known: 1 byte, a lower bound.
-    check_numel_fits("arange", size, 1 if dtype_ is None else dtype_itemsize(dtype_))
+    # Without a dtype the element size is not known: 2 bytes (a float16 default dtype), a
+    # lower bound.
+    check_numel_fits("arange", size, 2 if dtype_ is None else dtype_itemsize(dtype_))
     return size
 
 
@@ -376,6 +398,12 @@ _ARANGE_CASES = [
     ErrorInvocation(0, float("inf"), 1),
     ErrorInvocation(0.5, 3.7, 0.5, dtype=torch.int64),
     ErrorInvocation(0, -9223372036854775807, -1),
+    # Past 2**52 an int bound is not told from a float one (int64 wraps: empty), nor from
+    # its neighbours: the size is unknown.
+    UnknownSizeInvocation(0, 10, 9223372036854775807),
+    UnknownSizeInvocation(10, 0, -9223372036854775807),
+    UnknownSizeInvocation(0, 2**53 + 1, 2**52, dtype=torch.int64),
+    ErrorInvocation(0, 2**61, 1, dtype=torch.float64, device="meta"),  # 2**64 bytes
 ]
 
 _ARANGE_DTYPE_CASES = [

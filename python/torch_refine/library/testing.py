@@ -229,6 +229,13 @@ class UnknownDtypeInvocation(Invocation):
     function does not see: the function must return UNKNOWN_DTYPE."""
 
 
+class UnknownSizeInvocation(Invocation):
+    """An invocation PyTorch accepts one of whose result sizes the shape function's
+    arguments do not tell (a Scalar bound arrives as a double, so an int past 2**52 is not
+    told from its neighbours): the function returns UNKNOWN_DIM there, every other size
+    exactly."""
+
+
 class UnknownDtypeKernelInvocation(KernelInvocation, UnknownDtypeInvocation):
     """An UnknownDtypeInvocation PyTorch's CPU kernel judges (no meta kernel)."""
 
