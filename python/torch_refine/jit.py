@@ -269,6 +269,10 @@ class CompiledModule:
     def __call__(self, function: str, *tensors):
         import numpy as np
 
+        if not isinstance(function, str):
+            names = ", ".join(f"'{name}'" for name in self.signatures) or "none"
+            raise TypeError(f"call a compiled module with the function's name first, then its tensors "
+                            f"(functions: {names}), not with a {type(function).__name__}")
         if function in self.signatures:
             _check_arguments(function, self.signatures[function], tensors)
         arrays = [np.ascontiguousarray(t.detach().cpu().numpy()) for t in tensors]

@@ -90,3 +90,11 @@ def test_in_process_calls_remain_available():
     compiled = jit.compile_module(torch_refine.export_and_import(model, x), isolate=False)
     (out,) = compiled("main", x)
     torch.testing.assert_close(out, model(x).detach())
+
+
+def test_a_call_without_the_function_name_says_how_to_call():
+    model = torch.nn.Sequential(torch.nn.Linear(8, 4), torch.nn.ReLU())
+    x = torch.randn(3, 8)
+    compiled = jit.compile_module(torch_refine.export_and_import(model, x))
+    with pytest.raises(TypeError, match=r"the function's name first.*functions: 'main'.*not with a Tensor"):
+        compiled(x)
