@@ -114,28 +114,28 @@ def _past_exact_ints(x: float) -> bool:
     return x >= 4503599627370496.0 or x <= -4503599627370496.0
 
 
-def _is_int_valued(x: float) -> bool:
-    return _past_exact_ints(x) or float(int(x)) == x
-
-
 def _arange_size(start: float, end: float, step: float, dtype_: Optional[int]) -> List[int]:
     """PyTorch's compute_arange_size. Integer-valued int64 ranges compute in integers on
     truncated bounds; every other range computes ceil((end - start) / step) in doubles.
 
-    The bounds arrive as doubles, so past 2**52 an int is no longer told from its
-    neighbours, and without a dtype an int bound (an int64 result, computed in int64 with
-    wrapping: `arange(0, 10, 2**63 - 1)` is empty) is not told from a float one: such a
-    size is unknown."""
+    The bounds arrive as doubles: past 2**52 an int is no longer told from its neighbours,
+    and without a dtype an int bound (an int64 result, computed in int64 with wrapping:
+    `arange(0, 10, 2**63 - 1)` is empty) is not told from a float one. Such a step (a
+    constant in programs) leaves the size unknown; such a start or end, in int64, is an
+    error, as an overflow (undecided on a program's sizes, it is no guard)."""
     if step == 0:
         raise AssertionError("arange: step must be nonzero")
     if not (_is_finite(start) and _is_finite(end)):
         raise AssertionError("arange: unsupported range")
     if not ((step > 0 and end >= start) or (step < 0 and end <= start)):
         raise AssertionError("arange: upper bound and lower bound inconsistent with step sign")
-    past_exact_ints = _past_exact_ints(start) or _past_exact_ints(end) or _past_exact_ints(step)
+    in_int64 = dtype_ is None or dtype_ == 4
+    if in_int64 and _past_exact_ints(step):
+        return [unknown_dim()]
+    if in_int64 and (_past_exact_ints(start) or _past_exact_ints(end)):
+        raise AssertionError("arange: a bound past 2**52 is not told from its neighbours in int64: "
+                             "invalid size, possible overflow")
     if dtype_ is not None and dtype_ == 4:
-        if past_exact_ints:
-            return [unknown_dim()]
         int_start = int(start)
         int_end = int(end)
         int_step = int(step)
@@ -149,12 +149,9 @@ def _arange_size(start: float, end: float, step: float, dtype_: Optional[int]) -
     else:
         quotient = (end - start) / step
         # ceil rounds a quotient past the last double below 2**63 to 2**63, which the
-        # kernel's conversion to int64 turns negative (in int64, such a range wraps
-        # negative: PyTorch raises either way).
+        # kernel's conversion to int64 turns negative.
         if quotient > 9223372036854774784.0:
             raise AssertionError("arange: invalid size, possible overflow")
-        if dtype_ is None and past_exact_ints and _is_int_valued(start) and _is_int_valued(end) and _is_int_valued(step):
-            return [unknown_dim()]
         size = [math.ceil(quotient)]
     # Without a dtype the element size is not known: 2 bytes (a float16 default dtype), a
     # lower bound.
@@ -403,6 +400,7 @@ _ARANGE_CASES = [
     UnknownSizeInvocation(0, 10, 9223372036854775807),
     UnknownSizeInvocation(10, 0, -9223372036854775807),
     UnknownSizeInvocation(0, 2**53 + 1, 2**52, dtype=torch.int64),
+    ErrorInvocation(0, 2**62, 2, device="meta"),  # 2**61 int64 elements: 2**64 bytes
     ErrorInvocation(0, 2**61, 1, dtype=torch.float64, device="meta"),  # 2**64 bytes
 ]
 

@@ -16250,189 +16250,166 @@ module {
     %str = torch.constant.str "arange"
     %str_0 = torch.constant.str "AssertionError: arange: invalid size, possible overflow"
     %int-1 = torch.constant.int -1
-    %str_1 = torch.constant.str "AssertionError: arange: upper bound and lower bound inconsistent with step sign"
-    %str_2 = torch.constant.str "AssertionError: arange: unsupported range"
+    %str_1 = torch.constant.str "AssertionError: arange: a bound past 2**52 is not told from its neighbours in int64: invalid size, possible overflow"
+    %str_2 = torch.constant.str "AssertionError: arange: upper bound and lower bound inconsistent with step sign"
+    %true = torch.constant.bool true
+    %str_3 = torch.constant.str "AssertionError: arange: unsupported range"
+    %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_3 = torch.constant.str "AssertionError: arange: step must be nonzero"
+    %str_4 = torch.constant.str "AssertionError: arange: step must be nonzero"
     %int0 = torch.constant.int 0
     %int4 = torch.constant.int 4
     %int1 = torch.constant.int 1
     %float9.223370e18 = torch.constant.float 9.2233720368547748E+18
     %int2 = torch.constant.int 2
-    %false = torch.constant.bool false
-    %true = torch.constant.bool true
-    %0 = torch.prim.Uninitialized : !torch.list<int>
-    %1 = torch.prim.Uninitialized : !torch.optional<int>
-    %2 = torch.prim.Uninitialized : !torch.list<int>
-    %3 = torch.prim.Uninitialized : !torch.list<int>
-    %4 = torch.prim.Uninitialized : !torch.int
-    %5 = torch.prim.Uninitialized : !torch.list<int>
-    %6 = torch.aten.ne.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
-    %7 = torch.aten.__not__ %6 : !torch.bool -> !torch.bool
-    torch.prim.If %7 -> () {
+    %0 = torch.aten.ne.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
+    %1 = torch.aten.__not__ %0 : !torch.bool -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = call @__torch_refine_helper.torch_refine.library.creation._is_finite(%arg0) : (!torch.float) -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %13 = func.call @__torch_refine_helper.torch_refine.library.creation._is_finite(%arg1) : (!torch.float) -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %4 = torch.aten.__not__ %3 : !torch.bool -> !torch.bool
+    torch.prim.If %4 -> () {
       torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %8 = call @__torch_refine_helper.torch_refine.library.creation._is_finite(%arg0) : (!torch.float) -> !torch.bool
-    %9 = torch.prim.If %8 -> (!torch.bool) {
-      %22 = func.call @__torch_refine_helper.torch_refine.library.creation._is_finite(%arg1) : (!torch.float) -> !torch.bool
-      torch.prim.If.yield %22 : !torch.bool
+    %5 = torch.aten.gt.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %13 = torch.aten.ge.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
-    torch.prim.If %10 -> () {
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %13 = torch.aten.lt.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
+      %14 = torch.prim.If %13 -> (!torch.bool) {
+        %15 = torch.aten.ge.float %arg0, %arg1 : !torch.float, !torch.float -> !torch.bool
+        torch.prim.If.yield %15 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If.yield %14 : !torch.bool
+    }
+    %8 = torch.aten.__not__ %7 : !torch.bool -> !torch.bool
+    torch.prim.If %8 -> () {
       torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %11 = torch.aten.gt.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
-    %12 = torch.prim.If %11 -> (!torch.bool) {
-      %22 = torch.aten.ge.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.bool
-      torch.prim.If.yield %22 : !torch.bool
+    %9 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %10:2 = torch.prim.If %9 -> (!torch.bool, !torch.optional<int>) {
+      torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<int>
+    } else {
+      %13 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %14 = torch.aten.eq.int %13, %int4 : !torch.int, !torch.int -> !torch.bool
+      %15 = torch.derefine %13 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %14, %15 : !torch.bool, !torch.optional<int>
+    }
+    %11 = torch.prim.If %10#0 -> (!torch.bool) {
+      %13 = func.call @__torch_refine_helper.torch_refine.library.creation._past_exact_ints(%arg2) : (!torch.float) -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    %13 = torch.prim.If %12 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
+    %12 = torch.prim.If %11 -> (!torch.list<int>) {
+      %13 = torch.prim.Uninitialized : !torch.int
+      %14 = torch.prim.ListConstruct %13 : (!torch.int) -> !torch.list<int>
+      torch.prim.If.yield %14 : !torch.list<int>
     } else {
-      %22 = torch.aten.lt.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
-      %23 = torch.prim.If %22 -> (!torch.bool) {
-        %24 = torch.aten.ge.float %arg0, %arg1 : !torch.float, !torch.float -> !torch.bool
-        torch.prim.If.yield %24 : !torch.bool
+      %13 = torch.prim.If %10#0 -> (!torch.bool) {
+        %20 = func.call @__torch_refine_helper.torch_refine.library.creation._past_exact_ints(%arg0) : (!torch.float) -> !torch.bool
+        %21 = torch.prim.If %20 -> (!torch.bool) {
+          torch.prim.If.yield %true : !torch.bool
+        } else {
+          %22 = func.call @__torch_refine_helper.torch_refine.library.creation._past_exact_ints(%arg1) : (!torch.float) -> !torch.bool
+          torch.prim.If.yield %22 : !torch.bool
+        }
+        torch.prim.If.yield %21 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If.yield %23 : !torch.bool
-    }
-    %14 = torch.aten.__not__ %13 : !torch.bool -> !torch.bool
-    torch.prim.If %14 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %15 = call @__torch_refine_helper.torch_refine.library.creation._past_exact_ints(%arg0) : (!torch.float) -> !torch.bool
-    %16 = torch.prim.If %15 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
-    } else {
-      %22 = func.call @__torch_refine_helper.torch_refine.library.creation._past_exact_ints(%arg1) : (!torch.float) -> !torch.bool
-      torch.prim.If.yield %22 : !torch.bool
-    }
-    %17 = torch.prim.If %16 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
-    } else {
-      %22 = func.call @__torch_refine_helper.torch_refine.library.creation._past_exact_ints(%arg2) : (!torch.float) -> !torch.bool
-      torch.prim.If.yield %22 : !torch.bool
-    }
-    %18 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %19:2 = torch.prim.If %18 -> (!torch.bool, !torch.optional<int>) {
-      %22 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      %23 = torch.aten.eq.int %22, %int4 : !torch.int, !torch.int -> !torch.bool
-      %24 = torch.derefine %22 : !torch.int to !torch.optional<int>
-      torch.prim.If.yield %23, %24 : !torch.bool, !torch.optional<int>
-    } else {
-      torch.prim.If.yield %false, %arg3 : !torch.bool, !torch.optional<int>
-    }
-    %20:4 = torch.prim.If %19#0 -> (!torch.bool, !torch.list<int>, !torch.optional<int>, !torch.list<int>) {
-      %22 = torch.prim.unchecked_cast %19#1 : !torch.optional<int> -> !torch.int
-      %23:4 = torch.prim.If %17 -> (!torch.bool, !torch.list<int>, !torch.int, !torch.list<int>) {
-        %25 = torch.prim.Uninitialized : !torch.int
-        %26 = torch.prim.ListConstruct %25 : (!torch.int) -> !torch.list<int>
-        torch.prim.If.yield %true, %26, %4, %3 : !torch.bool, !torch.list<int>, !torch.int, !torch.list<int>
+      torch.prim.If %13 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
       } else {
-        %25 = torch.aten.Int.float %arg0 : !torch.float -> !torch.int
-        %26 = torch.aten.Int.float %arg1 : !torch.float -> !torch.int
-        %27 = torch.aten.Int.float %arg2 : !torch.float -> !torch.int
-        %28 = torch.aten.eq.int %27, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If %28 -> () {
-          torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      %14 = torch.aten.__isnot__ %10#1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %15:2 = torch.prim.If %14 -> (!torch.bool, !torch.optional<int>) {
+        %20 = torch.prim.unchecked_cast %10#1 : !torch.optional<int> -> !torch.int
+        %21 = torch.aten.eq.int %20, %int4 : !torch.int, !torch.int -> !torch.bool
+        %22 = torch.derefine %20 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %21, %22 : !torch.bool, !torch.optional<int>
+      } else {
+        torch.prim.If.yield %false, %10#1 : !torch.bool, !torch.optional<int>
+      }
+      %16:2 = torch.prim.If %15#0 -> (!torch.optional<int>, !torch.list<int>) {
+        %20 = torch.prim.unchecked_cast %15#1 : !torch.optional<int> -> !torch.int
+        %21 = torch.aten.Int.float %arg0 : !torch.float -> !torch.int
+        %22 = torch.aten.Int.float %arg1 : !torch.float -> !torch.int
+        %23 = torch.aten.Int.float %arg2 : !torch.float -> !torch.int
+        %24 = torch.aten.eq.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %24 -> () {
+          torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
           torch.prim.If.yield
         }
-        %29 = torch.aten.gt.int %27, %int0 : !torch.int, !torch.int -> !torch.bool
-        %30 = torch.prim.If %29 -> (!torch.int) {
+        %25 = torch.aten.gt.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
+        %26 = torch.prim.If %25 -> (!torch.int) {
           torch.prim.If.yield %int1 : !torch.int
         } else {
           torch.prim.If.yield %int-1 : !torch.int
         }
-        %31 = torch.aten.sub.int %26, %25 : !torch.int, !torch.int -> !torch.int
-        %32 = torch.aten.add.int %31, %27 : !torch.int, !torch.int -> !torch.int
-        %33 = torch.aten.sub.int %32, %30 : !torch.int, !torch.int -> !torch.int
-        %34 = torch.aten.mul.int %33, %30 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.mul.int %27, %30 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.floordiv.int %34, %35 : !torch.int, !torch.int -> !torch.int
-        %37 = torch.prim.ListConstruct %36 : (!torch.int) -> !torch.list<int>
-        torch.prim.If.yield %false, %5, %22, %37 : !torch.bool, !torch.list<int>, !torch.int, !torch.list<int>
-      }
-      %24 = torch.derefine %23#2 : !torch.int to !torch.optional<int>
-      torch.prim.If.yield %23#0, %23#1, %24, %23#3 : !torch.bool, !torch.list<int>, !torch.optional<int>, !torch.list<int>
-    } else {
-      %22 = torch.aten.sub.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.float
-      %23 = torch.aten.div.float %22, %arg2 : !torch.float, !torch.float -> !torch.float
-      %24 = torch.aten.gt.float %23, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
-      torch.prim.If %24 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-        torch.prim.If.yield
+        %27 = torch.aten.sub.int %22, %21 : !torch.int, !torch.int -> !torch.int
+        %28 = torch.aten.add.int %27, %23 : !torch.int, !torch.int -> !torch.int
+        %29 = torch.aten.sub.int %28, %26 : !torch.int, !torch.int -> !torch.int
+        %30 = torch.aten.mul.int %29, %26 : !torch.int, !torch.int -> !torch.int
+        %31 = torch.aten.mul.int %23, %26 : !torch.int, !torch.int -> !torch.int
+        %32 = torch.aten.floordiv.int %30, %31 : !torch.int, !torch.int -> !torch.int
+        %33 = torch.prim.ListConstruct %32 : (!torch.int) -> !torch.list<int>
+        %34 = torch.derefine %20 : !torch.int to !torch.optional<int>
+        torch.prim.If.yield %34, %33 : !torch.optional<int>, !torch.list<int>
       } else {
-        torch.prim.If.yield
+        %20 = torch.aten.sub.float %arg1, %arg0 : !torch.float, !torch.float -> !torch.float
+        %21 = torch.aten.div.float %20, %arg2 : !torch.float, !torch.float -> !torch.float
+        %22 = torch.aten.gt.float %21, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+        torch.prim.If %22 -> () {
+          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %23 = torch.aten.ceil.float %21 : !torch.float -> !torch.int
+        %24 = torch.prim.ListConstruct %23 : (!torch.int) -> !torch.list<int>
+        torch.prim.If.yield %15#1, %24 : !torch.optional<int>, !torch.list<int>
       }
-      %25 = torch.aten.__is__ %19#1, %none : !torch.optional<int>, !torch.none -> !torch.bool
-      %26:2 = torch.prim.If %25 -> (!torch.bool, !torch.optional<int>) {
-        torch.prim.If.yield %17, %19#1 : !torch.bool, !torch.optional<int>
-      } else {
-        %31 = torch.prim.unchecked_cast %19#1 : !torch.optional<int> -> !torch.int
-        %32 = torch.derefine %31 : !torch.int to !torch.optional<int>
-        torch.prim.If.yield %false, %32 : !torch.bool, !torch.optional<int>
-      }
-      %27 = torch.prim.If %26#0 -> (!torch.bool) {
-        %31 = func.call @__torch_refine_helper.torch_refine.library.creation._is_int_valued(%arg0) : (!torch.float) -> !torch.bool
-        torch.prim.If.yield %31 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      %28 = torch.prim.If %27 -> (!torch.bool) {
-        %31 = func.call @__torch_refine_helper.torch_refine.library.creation._is_int_valued(%arg1) : (!torch.float) -> !torch.bool
-        torch.prim.If.yield %31 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      %29 = torch.prim.If %28 -> (!torch.bool) {
-        %31 = func.call @__torch_refine_helper.torch_refine.library.creation._is_int_valued(%arg2) : (!torch.float) -> !torch.bool
-        torch.prim.If.yield %31 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      %30:4 = torch.prim.If %29 -> (!torch.bool, !torch.list<int>, !torch.optional<int>, !torch.list<int>) {
-        %31 = torch.prim.Uninitialized : !torch.int
-        %32 = torch.prim.ListConstruct %31 : (!torch.int) -> !torch.list<int>
-        torch.prim.If.yield %true, %32, %1, %0 : !torch.bool, !torch.list<int>, !torch.optional<int>, !torch.list<int>
-      } else {
-        %31 = torch.aten.ceil.float %23 : !torch.float -> !torch.int
-        %32 = torch.prim.ListConstruct %31 : (!torch.int) -> !torch.list<int>
-        torch.prim.If.yield %false, %2, %26#1, %32 : !torch.bool, !torch.list<int>, !torch.optional<int>, !torch.list<int>
-      }
-      torch.prim.If.yield %30#0, %30#1, %30#2, %30#3 : !torch.bool, !torch.list<int>, !torch.optional<int>, !torch.list<int>
-    }
-    %21 = torch.prim.If %20#0 -> (!torch.list<int>) {
-      torch.prim.If.yield %20#1 : !torch.list<int>
-    } else {
-      %22 = torch.aten.__is__ %20#2, %none : !torch.optional<int>, !torch.none -> !torch.bool
-      %23 = torch.prim.If %22 -> (!torch.int) {
+      %17 = torch.aten.__is__ %16#0, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %18 = torch.prim.If %17 -> (!torch.int) {
         torch.prim.If.yield %int2 : !torch.int
       } else {
-        %25 = torch.prim.unchecked_cast %20#2 : !torch.optional<int> -> !torch.int
-        %26 = func.call @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%25) : (!torch.int) -> !torch.int
-        torch.prim.If.yield %26 : !torch.int
+        %20 = torch.prim.unchecked_cast %16#0 : !torch.optional<int> -> !torch.int
+        %21 = func.call @__torch_refine_helper.torch_refine.library._helpers.dtype_itemsize(%20) : (!torch.int) -> !torch.int
+        torch.prim.If.yield %21 : !torch.int
       }
-      %24 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %20#3, %23) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
-      torch.prim.If.yield %20#3 : !torch.list<int>
+      %19 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %16#1, %18) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      torch.prim.If.yield %16#1 : !torch.list<int>
     }
-    return %21 : !torch.list<int>
+    return %12 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._check_fits(%arg0: !torch.str, %arg1: !torch.number, %arg2: !torch.int) -> !torch.none {
     %none = torch.constant.none
@@ -16707,19 +16684,6 @@ module {
       torch.prim.If.yield %false : !torch.bool
     }
     return %2 : !torch.bool
-  }
-  func.func private @__torch_refine_helper.torch_refine.library.creation._is_int_valued(%arg0: !torch.float) -> !torch.bool {
-    %true = torch.constant.bool true
-    %0 = call @__torch_refine_helper.torch_refine.library.creation._past_exact_ints(%arg0) : (!torch.float) -> !torch.bool
-    %1 = torch.prim.If %0 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
-    } else {
-      %2 = torch.aten.Int.float %arg0 : !torch.float -> !torch.int
-      %3 = torch.aten.Float.Scalar %2 : !torch.int -> !torch.float
-      %4 = torch.aten.eq.float %3, %arg0 : !torch.float, !torch.float -> !torch.bool
-      torch.prim.If.yield %4 : !torch.bool
-    }
-    return %1 : !torch.bool
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._is_integral(%arg0: !torch.int) -> !torch.bool {
     %true = torch.constant.bool true
