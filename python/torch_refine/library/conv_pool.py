@@ -92,13 +92,22 @@ def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding:
     out = [input[0], out_channels]
     any_positive = False
     for i in range(n):
+        # at::_convolution's parameter checks (the meta rule alone would make some of these
+        # sizes negative, others a size the kernels refuse).
+        if stride[i] <= 0:
+            raise AssertionError("convolution: non-positive stride is not supported")
+        if padding[i] < 0:
+            raise AssertionError("convolution: negative padding is not supported")
+        if dilation[i] < 0:
+            raise AssertionError("convolution: dilation should be greater than zero")
+        if use_transposed_formula and output_padding[i] < 0:
+            raise AssertionError("convolution: negative output_padding is not supported")
+    for i in range(n):
         size = input[i + 2]
         kernel = weight[i + 2]
         if not transposed and size + 2 * padding[i] < dilation[i] * (kernel - 1) + 1:
             raise AssertionError(
                 "convolution: kernel size can't be greater than the padded input size")
-        if stride[i] == 0:
-            raise AssertionError("convolution: stride must not be zero")
         if use_transposed_formula:
             length = ((size - 1) * stride[i] - 2 * padding[i] + dilation[i] * (kernel - 1)
                       + output_padding[i] + 1)
@@ -1227,6 +1236,10 @@ _CONVOLUTION_CASES = [
                     [1, -4611686018427387904], False, [0, -1], 2),
     ErrorInvocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3), None, [4611686018427387904, 1], [0, 0], [1, 1],
                     True, [0, 0], 1),
+    # A negative stride (the meta rule's size would be negative) and padding.
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), None, [-1, 1], [0, 0], [1, 1], False, [0, 0], 1),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(2, 3, 3, 3), None, [-2, 2], [1, 1], [1, 1], True, [1, 1], 1),
+    ErrorInvocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [-4, 0], [1, 1], False, [0, 0], 1),
 ]
 
 
