@@ -68,6 +68,21 @@ def _expand_param(values: List[int], n: int) -> List[int]:
     return out
 
 
+def _check_conv_params(stride: List[int], padding: List[int], dilation: List[int],
+                       output_padding: List[int]) -> None:
+    """at::_convolution's parameter checks (the meta rule alone would make some of these
+    sizes negative, others sizes the kernels refuse)."""
+    for i in range(len(stride)):
+        if stride[i] <= 0:
+            raise AssertionError("convolution: non-positive stride is not supported")
+        if padding[i] < 0:
+            raise AssertionError("convolution: negative padding is not supported")
+        if dilation[i] < 0:
+            raise AssertionError("convolution: dilation should be greater than zero")
+        if output_padding[i] < 0:
+            raise AssertionError("convolution: negative output_padding is not supported")
+
+
 def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding: List[int],
                 dilation: List[int], transposed: bool, output_padding: List[int],
                 groups: int) -> List[int]:
@@ -91,17 +106,7 @@ def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding:
         out_channels = 0
     out = [input[0], out_channels]
     any_positive = False
-    for i in range(n):
-        # at::_convolution's parameter checks (the meta rule alone would make some of these
-        # sizes negative, others a size the kernels refuse).
-        if stride[i] <= 0:
-            raise AssertionError("convolution: non-positive stride is not supported")
-        if padding[i] < 0:
-            raise AssertionError("convolution: negative padding is not supported")
-        if dilation[i] < 0:
-            raise AssertionError("convolution: dilation should be greater than zero")
-        if use_transposed_formula and output_padding[i] < 0:
-            raise AssertionError("convolution: negative output_padding is not supported")
+    _check_conv_params(stride, padding, dilation, output_padding if use_transposed_formula else [0] * n)
     for i in range(n):
         size = input[i + 2]
         kernel = weight[i + 2]

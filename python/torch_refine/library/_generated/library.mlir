@@ -14648,6 +14648,53 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_conv_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.none {
+    %str = torch.constant.str "AssertionError: convolution: negative output_padding is not supported"
+    %str_0 = torch.constant.str "AssertionError: convolution: dilation should be greater than zero"
+    %str_1 = torch.constant.str "AssertionError: convolution: negative padding is not supported"
+    %none = torch.constant.none
+    %str_2 = torch.constant.str "AssertionError: convolution: non-positive stride is not supported"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %1 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %2 = torch.aten.le.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %2 -> () {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %3 = torch.aten.__getitem__.t %arg1, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %4 = torch.aten.lt.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %4 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %5 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.lt.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %7 = torch.aten.__getitem__.t %arg3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %8 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_divisor(%arg0: !torch.str, %arg1: !torch.optional<int>) -> !torch.none {
     %str = torch.constant.str "AssertionError: "
     %str_0 = torch.constant.str ": divisor must be not zero"
@@ -14899,16 +14946,12 @@ module {
     %str = torch.constant.str "AssertionError: convolution: calculated output size is too small"
     %str_0 = torch.constant.str "AssertionError: convolution: an output size past int64: storage size calculation overflowed"
     %str_1 = torch.constant.str "AssertionError: convolution: kernel size can't be greater than the padded input size"
-    %str_2 = torch.constant.str "AssertionError: convolution: negative output_padding is not supported"
-    %str_3 = torch.constant.str "AssertionError: convolution: dilation should be greater than zero"
-    %str_4 = torch.constant.str "AssertionError: convolution: negative padding is not supported"
-    %str_5 = torch.constant.str "AssertionError: convolution: non-positive stride is not supported"
     %true = torch.constant.bool true
-    %str_6 = torch.constant.str "AssertionError: convolution: invalid channel dimensions (input[1] != weight[1] * groups)"
+    %str_2 = torch.constant.str "AssertionError: convolution: invalid channel dimensions (input[1] != weight[1] * groups)"
     %false = torch.constant.bool false
-    %str_7 = torch.constant.str "AssertionError: convolution: weight has fewer dims than input"
+    %str_3 = torch.constant.str "AssertionError: convolution: weight has fewer dims than input"
     %none = torch.constant.none
-    %str_8 = torch.constant.str "AssertionError: convolution: expected an input with at least one spatial dim"
+    %str_4 = torch.constant.str "AssertionError: convolution: expected an input with at least one spatial dim"
     %int3 = torch.constant.int 3
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
@@ -14919,7 +14962,7 @@ module {
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.lt.int %0, %int3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_8, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14928,7 +14971,7 @@ module {
     %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %4 = torch.aten.lt.int %2, %3 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_7, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14937,16 +14980,16 @@ module {
     %6 = torch.aten.sub.int %5, %int2 : !torch.int, !torch.int -> !torch.int
     %7 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
     %8 = torch.prim.If %7 -> (!torch.bool) {
-      %22 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %23 = torch.aten.mul.int %22, %arg7 : !torch.int, !torch.int -> !torch.int
-      %24 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %25 = torch.aten.ne.int %23, %24 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %25 : !torch.bool
+      %24 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %25 = torch.aten.mul.int %24, %arg7 : !torch.int, !torch.int -> !torch.int
+      %26 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %27 = torch.aten.ne.int %25, %26 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %27 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_6, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -14955,20 +14998,20 @@ module {
     %10 = call @__torch_refine_helper.torch_refine.library.conv_pool._expand_param(%arg3, %6) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     %11 = call @__torch_refine_helper.torch_refine.library.conv_pool._expand_param(%arg4, %6) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     %12 = torch.prim.If %arg5 -> (!torch.bool) {
-      %22 = torch.aten.len.t %arg6 : !torch.list<int> -> !torch.int
-      %23 = torch.aten.gt.int %22, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %23 : !torch.bool
+      %24 = torch.aten.len.t %arg6 : !torch.list<int> -> !torch.int
+      %25 = torch.aten.gt.int %24, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %25 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %13 = call @__torch_refine_helper.torch_refine.library.conv_pool._expand_param(%arg6, %6) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     %14 = torch.prim.If %arg5 -> (!torch.int) {
-      %22 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %23 = torch.aten.mul.int %arg7, %22 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %23 : !torch.int
+      %24 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %25 = torch.aten.mul.int %arg7, %24 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %25 : !torch.int
     } else {
-      %22 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %22 : !torch.int
+      %24 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %24 : !torch.int
     }
     %15 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %16 = torch.aten.eq.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
@@ -14979,155 +15022,122 @@ module {
     }
     %18 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
     %19 = torch.prim.ListConstruct %18, %17 : (!torch.int, !torch.int) -> !torch.list<int>
-    torch.prim.Loop %6, %true, init() {
-    ^bb0(%arg8: !torch.int):
-      %22 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-      %23 = torch.aten.le.int %22, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %23 -> () {
-        torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %24 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-      %25 = torch.aten.lt.int %24, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %25 -> () {
-        torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %26 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-      %27 = torch.aten.lt.int %26, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %27 -> () {
-        torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %28 = torch.prim.If %12 -> (!torch.bool) {
-        %29 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %30 = torch.aten.lt.int %29, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %30 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      torch.prim.If %28 -> () {
-        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %20 = torch.prim.Loop %6, %true, init(%false) {
+    %20 = torch.prim.If %12 -> (!torch.list<int>) {
+      torch.prim.If.yield %13 : !torch.list<int>
+    } else {
+      %24 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      %25 = torch.aten.mul.left_t %24, %6 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %25 : !torch.list<int>
+    }
+    %21 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_conv_params(%9, %10, %11, %20) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.none
+    %22 = torch.prim.Loop %6, %true, init(%false) {
     ^bb0(%arg8: !torch.int, %arg9: !torch.bool):
-      %22 = torch.aten.add.int %arg8, %int2 : !torch.int, !torch.int -> !torch.int
-      %23 = torch.aten.__getitem__.t %arg0, %22 : !torch.list<int>, !torch.int -> !torch.int
       %24 = torch.aten.add.int %arg8, %int2 : !torch.int, !torch.int -> !torch.int
-      %25 = torch.aten.__getitem__.t %arg1, %24 : !torch.list<int>, !torch.int -> !torch.int
-      %26 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
-      %27 = torch.prim.If %26 -> (!torch.bool) {
-        %32 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %33 = torch.aten.mul.int %int2, %32 : !torch.int, !torch.int -> !torch.int
-        %34 = torch.aten.add.int %23, %33 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %36 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %37 = torch.aten.mul.int %35, %36 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.add.int %37, %int1 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.lt.int %34, %38 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %39 : !torch.bool
+      %25 = torch.aten.__getitem__.t %arg0, %24 : !torch.list<int>, !torch.int -> !torch.int
+      %26 = torch.aten.add.int %arg8, %int2 : !torch.int, !torch.int -> !torch.int
+      %27 = torch.aten.__getitem__.t %arg1, %26 : !torch.list<int>, !torch.int -> !torch.int
+      %28 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
+      %29 = torch.prim.If %28 -> (!torch.bool) {
+        %34 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.add.int %25, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.mul.int %37, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.add.int %39, %int1 : !torch.int, !torch.int -> !torch.int
+        %41 = torch.aten.lt.int %36, %40 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %41 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %27 -> () {
+      torch.prim.If %29 -> () {
         torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %28:2 = torch.prim.If %12 -> (!torch.float, !torch.int) {
-        %32 = torch.aten.sub.int %23, %int1 : !torch.int, !torch.int -> !torch.int
-        %33 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %34 = torch.aten.mul.int %32, %33 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %36 = torch.aten.mul.int %int2, %35 : !torch.int, !torch.int -> !torch.int
-        %37 = torch.aten.sub.int %34, %36 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %39 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.mul.int %38, %39 : !torch.int, !torch.int -> !torch.int
-        %41 = torch.aten.add.int %37, %40 : !torch.int, !torch.int -> !torch.int
-        %42 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %43 = torch.aten.add.int %41, %42 : !torch.int, !torch.int -> !torch.int
-        %44 = torch.aten.add.int %43, %int1 : !torch.int, !torch.int -> !torch.int
-        %45 = torch.aten.Float.Scalar %23 : !torch.int -> !torch.float
-        %46 = torch.aten.sub.float %45, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
-        %47 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %48 = torch.aten.Float.Scalar %47 : !torch.int -> !torch.float
-        %49 = torch.aten.mul.float %46, %48 : !torch.float, !torch.float -> !torch.float
-        %50 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %51 = torch.aten.Float.Scalar %50 : !torch.int -> !torch.float
-        %52 = torch.aten.mul.float %float2.000000e00, %51 : !torch.float, !torch.float -> !torch.float
-        %53 = torch.aten.sub.float %49, %52 : !torch.float, !torch.float -> !torch.float
-        %54 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %55 = torch.aten.Float.Scalar %54 : !torch.int -> !torch.float
-        %56 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+      %30:2 = torch.prim.If %12 -> (!torch.float, !torch.int) {
+        %34 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %35 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %36 = torch.aten.mul.int %34, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.mul.int %int2, %37 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.sub.int %36, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %41 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
+        %42 = torch.aten.mul.int %40, %41 : !torch.int, !torch.int -> !torch.int
+        %43 = torch.aten.add.int %39, %42 : !torch.int, !torch.int -> !torch.int
+        %44 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %45 = torch.aten.add.int %43, %44 : !torch.int, !torch.int -> !torch.int
+        %46 = torch.aten.add.int %45, %int1 : !torch.int, !torch.int -> !torch.int
+        %47 = torch.aten.Float.Scalar %25 : !torch.int -> !torch.float
+        %48 = torch.aten.sub.float %47, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        %49 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %50 = torch.aten.Float.Scalar %49 : !torch.int -> !torch.float
+        %51 = torch.aten.mul.float %48, %50 : !torch.float, !torch.float -> !torch.float
+        %52 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %53 = torch.aten.Float.Scalar %52 : !torch.int -> !torch.float
+        %54 = torch.aten.mul.float %float2.000000e00, %53 : !torch.float, !torch.float -> !torch.float
+        %55 = torch.aten.sub.float %51, %54 : !torch.float, !torch.float -> !torch.float
+        %56 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
         %57 = torch.aten.Float.Scalar %56 : !torch.int -> !torch.float
-        %58 = torch.aten.mul.float %55, %57 : !torch.float, !torch.float -> !torch.float
-        %59 = torch.aten.add.float %53, %58 : !torch.float, !torch.float -> !torch.float
-        %60 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %61 = torch.aten.Float.Scalar %60 : !torch.int -> !torch.float
-        %62 = torch.aten.add.float %59, %61 : !torch.float, !torch.float -> !torch.float
-        %63 = torch.aten.add.float %62, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
-        torch.prim.If.yield %63, %44 : !torch.float, !torch.int
+        %58 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
+        %59 = torch.aten.Float.Scalar %58 : !torch.int -> !torch.float
+        %60 = torch.aten.mul.float %57, %59 : !torch.float, !torch.float -> !torch.float
+        %61 = torch.aten.add.float %55, %60 : !torch.float, !torch.float -> !torch.float
+        %62 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %63 = torch.aten.Float.Scalar %62 : !torch.int -> !torch.float
+        %64 = torch.aten.add.float %61, %63 : !torch.float, !torch.float -> !torch.float
+        %65 = torch.aten.add.float %64, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        torch.prim.If.yield %65, %46 : !torch.float, !torch.int
       } else {
-        %32 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %33 = torch.aten.mul.int %int2, %32 : !torch.int, !torch.int -> !torch.int
-        %34 = torch.aten.add.int %23, %33 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %36 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %37 = torch.aten.mul.int %35, %36 : !torch.int, !torch.int -> !torch.int
-        %38 = torch.aten.sub.int %34, %37 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.sub.int %38, %int1 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %41 = torch.aten.floordiv.int %39, %40 : !torch.int, !torch.int -> !torch.int
-        %42 = torch.aten.add.int %41, %int1 : !torch.int, !torch.int -> !torch.int
-        %43 = torch.aten.Float.Scalar %23 : !torch.int -> !torch.float
-        %44 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %45 = torch.aten.Float.Scalar %44 : !torch.int -> !torch.float
-        %46 = torch.aten.mul.float %float2.000000e00, %45 : !torch.float, !torch.float -> !torch.float
-        %47 = torch.aten.add.float %43, %46 : !torch.float, !torch.float -> !torch.float
-        %48 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %49 = torch.aten.Float.Scalar %48 : !torch.int -> !torch.float
-        %50 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
+        %34 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.add.int %25, %35 : !torch.int, !torch.int -> !torch.int
+        %37 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %38 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.mul.int %37, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.sub.int %36, %39 : !torch.int, !torch.int -> !torch.int
+        %41 = torch.aten.sub.int %40, %int1 : !torch.int, !torch.int -> !torch.int
+        %42 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %43 = torch.aten.floordiv.int %41, %42 : !torch.int, !torch.int -> !torch.int
+        %44 = torch.aten.add.int %43, %int1 : !torch.int, !torch.int -> !torch.int
+        %45 = torch.aten.Float.Scalar %25 : !torch.int -> !torch.float
+        %46 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %47 = torch.aten.Float.Scalar %46 : !torch.int -> !torch.float
+        %48 = torch.aten.mul.float %float2.000000e00, %47 : !torch.float, !torch.float -> !torch.float
+        %49 = torch.aten.add.float %45, %48 : !torch.float, !torch.float -> !torch.float
+        %50 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
         %51 = torch.aten.Float.Scalar %50 : !torch.int -> !torch.float
-        %52 = torch.aten.mul.float %49, %51 : !torch.float, !torch.float -> !torch.float
-        %53 = torch.aten.sub.float %47, %52 : !torch.float, !torch.float -> !torch.float
-        %54 = torch.aten.sub.float %53, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
-        %55 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %56 = torch.aten.Float.Scalar %55 : !torch.int -> !torch.float
-        %57 = torch.aten.div.float %54, %56 : !torch.float, !torch.float -> !torch.float
-        %58 = torch.aten.add.float %57, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
-        torch.prim.If.yield %58, %42 : !torch.float, !torch.int
+        %52 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
+        %53 = torch.aten.Float.Scalar %52 : !torch.int -> !torch.float
+        %54 = torch.aten.mul.float %51, %53 : !torch.float, !torch.float -> !torch.float
+        %55 = torch.aten.sub.float %49, %54 : !torch.float, !torch.float -> !torch.float
+        %56 = torch.aten.sub.float %55, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        %57 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %58 = torch.aten.Float.Scalar %57 : !torch.int -> !torch.float
+        %59 = torch.aten.div.float %56, %58 : !torch.float, !torch.float -> !torch.float
+        %60 = torch.aten.add.float %59, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        torch.prim.If.yield %60, %44 : !torch.float, !torch.int
       }
-      %29 = torch.aten.ge.float %28#0, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
-      torch.prim.If %29 -> () {
+      %31 = torch.aten.ge.float %30#0, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If %31 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %30 = torch.prim.If %arg9 -> (!torch.bool) {
+      %32 = torch.prim.If %arg9 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %32 = torch.aten.gt.int %28#1, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %32 : !torch.bool
+        %34 = torch.aten.gt.int %30#1, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %34 : !torch.bool
       }
-      %31 = torch.aten.append.t %19, %28#1 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter(%30 : !torch.bool)
+      %33 = torch.aten.append.t %19, %30#1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter(%32 : !torch.bool)
     } : (!torch.int, !torch.bool, !torch.bool) -> !torch.bool
-    %21 = torch.aten.__not__ %20 : !torch.bool -> !torch.bool
-    torch.prim.If %21 -> () {
+    %23 = torch.aten.__not__ %22 : !torch.bool -> !torch.bool
+    torch.prim.If %23 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
