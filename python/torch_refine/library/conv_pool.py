@@ -69,7 +69,7 @@ def _expand_param(values: List[int], n: int) -> List[int]:
 
 
 def _check_conv_params(stride: List[int], padding: List[int], dilation: List[int],
-                       output_padding: List[int]) -> None:
+                       output_padding: List[int], transposed: bool) -> None:
     """at::_convolution's parameter checks (the meta rule alone would make some of these
     sizes negative, others sizes the kernels refuse)."""
     for i in range(len(stride)):
@@ -79,7 +79,7 @@ def _check_conv_params(stride: List[int], padding: List[int], dilation: List[int
             raise AssertionError("convolution: negative padding is not supported")
         if dilation[i] < 0:
             raise AssertionError("convolution: dilation should be greater than zero")
-        if output_padding[i] < 0:
+        if transposed and output_padding[i] < 0:
             raise AssertionError("convolution: negative output_padding is not supported")
 
 
@@ -106,7 +106,7 @@ def _conv_shape(input: List[int], weight: List[int], stride: List[int], padding:
         out_channels = 0
     out = [input[0], out_channels]
     any_positive = False
-    _check_conv_params(stride, padding, dilation, output_padding if use_transposed_formula else [0] * n)
+    _check_conv_params(stride, padding, dilation, output_padding, use_transposed_formula)
     for i in range(n):
         size = input[i + 2]
         kernel = weight[i + 2]

@@ -14648,8 +14648,9 @@ module {
     }
     return %none : !torch.none
   }
-  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_conv_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.none {
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._check_conv_params(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.bool) -> !torch.none {
     %str = torch.constant.str "AssertionError: convolution: negative output_padding is not supported"
+    %false = torch.constant.bool false
     %str_0 = torch.constant.str "AssertionError: convolution: dilation should be greater than zero"
     %str_1 = torch.constant.str "AssertionError: convolution: negative padding is not supported"
     %none = torch.constant.none
@@ -14658,8 +14659,8 @@ module {
     %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     torch.prim.Loop %0, %true, init() {
-    ^bb0(%arg4: !torch.int):
-      %1 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+    ^bb0(%arg5: !torch.int):
+      %1 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
       %2 = torch.aten.le.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %2 -> () {
         torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
@@ -14667,7 +14668,7 @@ module {
       } else {
         torch.prim.If.yield
       }
-      %3 = torch.aten.__getitem__.t %arg1, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %3 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<int>, !torch.int -> !torch.int
       %4 = torch.aten.lt.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %4 -> () {
         torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
@@ -14675,7 +14676,7 @@ module {
       } else {
         torch.prim.If.yield
       }
-      %5 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %5 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
       %6 = torch.aten.lt.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %6 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
@@ -14683,9 +14684,14 @@ module {
       } else {
         torch.prim.If.yield
       }
-      %7 = torch.aten.__getitem__.t %arg3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %8 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %8 -> () {
+      %7 = torch.prim.If %arg4 -> (!torch.bool) {
+        %8 = torch.aten.__getitem__.t %arg3, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+        %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %9 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %7 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -14980,11 +14986,11 @@ module {
     %6 = torch.aten.sub.int %5, %int2 : !torch.int, !torch.int -> !torch.int
     %7 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
     %8 = torch.prim.If %7 -> (!torch.bool) {
-      %24 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %25 = torch.aten.mul.int %24, %arg7 : !torch.int, !torch.int -> !torch.int
-      %26 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %27 = torch.aten.ne.int %25, %26 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %27 : !torch.bool
+      %23 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %24 = torch.aten.mul.int %23, %arg7 : !torch.int, !torch.int -> !torch.int
+      %25 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %26 = torch.aten.ne.int %24, %25 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %26 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
@@ -14998,20 +15004,20 @@ module {
     %10 = call @__torch_refine_helper.torch_refine.library.conv_pool._expand_param(%arg3, %6) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     %11 = call @__torch_refine_helper.torch_refine.library.conv_pool._expand_param(%arg4, %6) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     %12 = torch.prim.If %arg5 -> (!torch.bool) {
-      %24 = torch.aten.len.t %arg6 : !torch.list<int> -> !torch.int
-      %25 = torch.aten.gt.int %24, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %25 : !torch.bool
+      %23 = torch.aten.len.t %arg6 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.gt.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     %13 = call @__torch_refine_helper.torch_refine.library.conv_pool._expand_param(%arg6, %6) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     %14 = torch.prim.If %arg5 -> (!torch.int) {
-      %24 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %25 = torch.aten.mul.int %arg7, %24 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %25 : !torch.int
-    } else {
-      %24 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %23 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %24 = torch.aten.mul.int %arg7, %23 : !torch.int, !torch.int -> !torch.int
       torch.prim.If.yield %24 : !torch.int
+    } else {
+      %23 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %23 : !torch.int
     }
     %15 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %16 = torch.aten.eq.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
@@ -15022,122 +15028,115 @@ module {
     }
     %18 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
     %19 = torch.prim.ListConstruct %18, %17 : (!torch.int, !torch.int) -> !torch.list<int>
-    %20 = torch.prim.If %12 -> (!torch.list<int>) {
-      torch.prim.If.yield %13 : !torch.list<int>
-    } else {
-      %24 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-      %25 = torch.aten.mul.left_t %24, %6 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.If.yield %25 : !torch.list<int>
-    }
-    %21 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_conv_params(%9, %10, %11, %20) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.none
-    %22 = torch.prim.Loop %6, %true, init(%false) {
+    %20 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_conv_params(%9, %10, %11, %13, %12) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.none
+    %21 = torch.prim.Loop %6, %true, init(%false) {
     ^bb0(%arg8: !torch.int, %arg9: !torch.bool):
-      %24 = torch.aten.add.int %arg8, %int2 : !torch.int, !torch.int -> !torch.int
-      %25 = torch.aten.__getitem__.t %arg0, %24 : !torch.list<int>, !torch.int -> !torch.int
-      %26 = torch.aten.add.int %arg8, %int2 : !torch.int, !torch.int -> !torch.int
-      %27 = torch.aten.__getitem__.t %arg1, %26 : !torch.list<int>, !torch.int -> !torch.int
-      %28 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
-      %29 = torch.prim.If %28 -> (!torch.bool) {
-        %34 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.add.int %25, %35 : !torch.int, !torch.int -> !torch.int
-        %37 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %38 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.mul.int %37, %38 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.add.int %39, %int1 : !torch.int, !torch.int -> !torch.int
-        %41 = torch.aten.lt.int %36, %40 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %41 : !torch.bool
+      %23 = torch.aten.add.int %arg8, %int2 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.__getitem__.t %arg0, %23 : !torch.list<int>, !torch.int -> !torch.int
+      %25 = torch.aten.add.int %arg8, %int2 : !torch.int, !torch.int -> !torch.int
+      %26 = torch.aten.__getitem__.t %arg1, %25 : !torch.list<int>, !torch.int -> !torch.int
+      %27 = torch.aten.__not__ %arg5 : !torch.bool -> !torch.bool
+      %28 = torch.prim.If %27 -> (!torch.bool) {
+        %33 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %34 = torch.aten.mul.int %int2, %33 : !torch.int, !torch.int -> !torch.int
+        %35 = torch.aten.add.int %24, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %37 = torch.aten.sub.int %26, %int1 : !torch.int, !torch.int -> !torch.int
+        %38 = torch.aten.mul.int %36, %37 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.add.int %38, %int1 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.lt.int %35, %39 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %40 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %29 -> () {
+      torch.prim.If %28 -> () {
         torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %30:2 = torch.prim.If %12 -> (!torch.float, !torch.int) {
-        %34 = torch.aten.sub.int %25, %int1 : !torch.int, !torch.int -> !torch.int
-        %35 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %36 = torch.aten.mul.int %34, %35 : !torch.int, !torch.int -> !torch.int
-        %37 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %38 = torch.aten.mul.int %int2, %37 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.sub.int %36, %38 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %41 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
-        %42 = torch.aten.mul.int %40, %41 : !torch.int, !torch.int -> !torch.int
-        %43 = torch.aten.add.int %39, %42 : !torch.int, !torch.int -> !torch.int
-        %44 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %45 = torch.aten.add.int %43, %44 : !torch.int, !torch.int -> !torch.int
-        %46 = torch.aten.add.int %45, %int1 : !torch.int, !torch.int -> !torch.int
-        %47 = torch.aten.Float.Scalar %25 : !torch.int -> !torch.float
-        %48 = torch.aten.sub.float %47, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
-        %49 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %50 = torch.aten.Float.Scalar %49 : !torch.int -> !torch.float
-        %51 = torch.aten.mul.float %48, %50 : !torch.float, !torch.float -> !torch.float
-        %52 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %53 = torch.aten.Float.Scalar %52 : !torch.int -> !torch.float
-        %54 = torch.aten.mul.float %float2.000000e00, %53 : !torch.float, !torch.float -> !torch.float
-        %55 = torch.aten.sub.float %51, %54 : !torch.float, !torch.float -> !torch.float
-        %56 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %57 = torch.aten.Float.Scalar %56 : !torch.int -> !torch.float
-        %58 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
-        %59 = torch.aten.Float.Scalar %58 : !torch.int -> !torch.float
-        %60 = torch.aten.mul.float %57, %59 : !torch.float, !torch.float -> !torch.float
-        %61 = torch.aten.add.float %55, %60 : !torch.float, !torch.float -> !torch.float
-        %62 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %63 = torch.aten.Float.Scalar %62 : !torch.int -> !torch.float
-        %64 = torch.aten.add.float %61, %63 : !torch.float, !torch.float -> !torch.float
-        %65 = torch.aten.add.float %64, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
-        torch.prim.If.yield %65, %46 : !torch.float, !torch.int
-      } else {
-        %34 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %35 = torch.aten.mul.int %int2, %34 : !torch.int, !torch.int -> !torch.int
-        %36 = torch.aten.add.int %25, %35 : !torch.int, !torch.int -> !torch.int
-        %37 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %38 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
-        %39 = torch.aten.mul.int %37, %38 : !torch.int, !torch.int -> !torch.int
-        %40 = torch.aten.sub.int %36, %39 : !torch.int, !torch.int -> !torch.int
-        %41 = torch.aten.sub.int %40, %int1 : !torch.int, !torch.int -> !torch.int
-        %42 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %43 = torch.aten.floordiv.int %41, %42 : !torch.int, !torch.int -> !torch.int
-        %44 = torch.aten.add.int %43, %int1 : !torch.int, !torch.int -> !torch.int
-        %45 = torch.aten.Float.Scalar %25 : !torch.int -> !torch.float
-        %46 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %47 = torch.aten.Float.Scalar %46 : !torch.int -> !torch.float
-        %48 = torch.aten.mul.float %float2.000000e00, %47 : !torch.float, !torch.float -> !torch.float
-        %49 = torch.aten.add.float %45, %48 : !torch.float, !torch.float -> !torch.float
-        %50 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
-        %51 = torch.aten.Float.Scalar %50 : !torch.int -> !torch.float
-        %52 = torch.aten.sub.int %27, %int1 : !torch.int, !torch.int -> !torch.int
-        %53 = torch.aten.Float.Scalar %52 : !torch.int -> !torch.float
-        %54 = torch.aten.mul.float %51, %53 : !torch.float, !torch.float -> !torch.float
-        %55 = torch.aten.sub.float %49, %54 : !torch.float, !torch.float -> !torch.float
-        %56 = torch.aten.sub.float %55, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
-        %57 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+      %29:2 = torch.prim.If %12 -> (!torch.float, !torch.int) {
+        %33 = torch.aten.sub.int %24, %int1 : !torch.int, !torch.int -> !torch.int
+        %34 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %35 = torch.aten.mul.int %33, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %37 = torch.aten.mul.int %int2, %36 : !torch.int, !torch.int -> !torch.int
+        %38 = torch.aten.sub.int %35, %37 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %40 = torch.aten.sub.int %26, %int1 : !torch.int, !torch.int -> !torch.int
+        %41 = torch.aten.mul.int %39, %40 : !torch.int, !torch.int -> !torch.int
+        %42 = torch.aten.add.int %38, %41 : !torch.int, !torch.int -> !torch.int
+        %43 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %44 = torch.aten.add.int %42, %43 : !torch.int, !torch.int -> !torch.int
+        %45 = torch.aten.add.int %44, %int1 : !torch.int, !torch.int -> !torch.int
+        %46 = torch.aten.Float.Scalar %24 : !torch.int -> !torch.float
+        %47 = torch.aten.sub.float %46, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        %48 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %49 = torch.aten.Float.Scalar %48 : !torch.int -> !torch.float
+        %50 = torch.aten.mul.float %47, %49 : !torch.float, !torch.float -> !torch.float
+        %51 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %52 = torch.aten.Float.Scalar %51 : !torch.int -> !torch.float
+        %53 = torch.aten.mul.float %float2.000000e00, %52 : !torch.float, !torch.float -> !torch.float
+        %54 = torch.aten.sub.float %50, %53 : !torch.float, !torch.float -> !torch.float
+        %55 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %56 = torch.aten.Float.Scalar %55 : !torch.int -> !torch.float
+        %57 = torch.aten.sub.int %26, %int1 : !torch.int, !torch.int -> !torch.int
         %58 = torch.aten.Float.Scalar %57 : !torch.int -> !torch.float
-        %59 = torch.aten.div.float %56, %58 : !torch.float, !torch.float -> !torch.float
-        %60 = torch.aten.add.float %59, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
-        torch.prim.If.yield %60, %44 : !torch.float, !torch.int
+        %59 = torch.aten.mul.float %56, %58 : !torch.float, !torch.float -> !torch.float
+        %60 = torch.aten.add.float %54, %59 : !torch.float, !torch.float -> !torch.float
+        %61 = torch.aten.__getitem__.t %13, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %62 = torch.aten.Float.Scalar %61 : !torch.int -> !torch.float
+        %63 = torch.aten.add.float %60, %62 : !torch.float, !torch.float -> !torch.float
+        %64 = torch.aten.add.float %63, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        torch.prim.If.yield %64, %45 : !torch.float, !torch.int
+      } else {
+        %33 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %34 = torch.aten.mul.int %int2, %33 : !torch.int, !torch.int -> !torch.int
+        %35 = torch.aten.add.int %24, %34 : !torch.int, !torch.int -> !torch.int
+        %36 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %37 = torch.aten.sub.int %26, %int1 : !torch.int, !torch.int -> !torch.int
+        %38 = torch.aten.mul.int %36, %37 : !torch.int, !torch.int -> !torch.int
+        %39 = torch.aten.sub.int %35, %38 : !torch.int, !torch.int -> !torch.int
+        %40 = torch.aten.sub.int %39, %int1 : !torch.int, !torch.int -> !torch.int
+        %41 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %42 = torch.aten.floordiv.int %40, %41 : !torch.int, !torch.int -> !torch.int
+        %43 = torch.aten.add.int %42, %int1 : !torch.int, !torch.int -> !torch.int
+        %44 = torch.aten.Float.Scalar %24 : !torch.int -> !torch.float
+        %45 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %46 = torch.aten.Float.Scalar %45 : !torch.int -> !torch.float
+        %47 = torch.aten.mul.float %float2.000000e00, %46 : !torch.float, !torch.float -> !torch.float
+        %48 = torch.aten.add.float %44, %47 : !torch.float, !torch.float -> !torch.float
+        %49 = torch.aten.__getitem__.t %11, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %50 = torch.aten.Float.Scalar %49 : !torch.int -> !torch.float
+        %51 = torch.aten.sub.int %26, %int1 : !torch.int, !torch.int -> !torch.int
+        %52 = torch.aten.Float.Scalar %51 : !torch.int -> !torch.float
+        %53 = torch.aten.mul.float %50, %52 : !torch.float, !torch.float -> !torch.float
+        %54 = torch.aten.sub.float %48, %53 : !torch.float, !torch.float -> !torch.float
+        %55 = torch.aten.sub.float %54, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        %56 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %57 = torch.aten.Float.Scalar %56 : !torch.int -> !torch.float
+        %58 = torch.aten.div.float %55, %57 : !torch.float, !torch.float -> !torch.float
+        %59 = torch.aten.add.float %58, %float1.000000e00 : !torch.float, !torch.float -> !torch.float
+        torch.prim.If.yield %59, %43 : !torch.float, !torch.int
       }
-      %31 = torch.aten.ge.float %30#0, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
-      torch.prim.If %31 -> () {
+      %30 = torch.aten.ge.float %29#0, %float9.223370e18 : !torch.float, !torch.float -> !torch.bool
+      torch.prim.If %30 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %32 = torch.prim.If %arg9 -> (!torch.bool) {
+      %31 = torch.prim.If %arg9 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %34 = torch.aten.gt.int %30#1, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %34 : !torch.bool
+        %33 = torch.aten.gt.int %29#1, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %33 : !torch.bool
       }
-      %33 = torch.aten.append.t %19, %30#1 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter(%32 : !torch.bool)
+      %32 = torch.aten.append.t %19, %29#1 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter(%31 : !torch.bool)
     } : (!torch.int, !torch.bool, !torch.bool) -> !torch.bool
-    %23 = torch.aten.__not__ %22 : !torch.bool -> !torch.bool
-    torch.prim.If %23 -> () {
+    %22 = torch.aten.__not__ %21 : !torch.bool -> !torch.bool
+    torch.prim.If %22 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
