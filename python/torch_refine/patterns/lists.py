@@ -87,16 +87,17 @@ def decompose_size(op, rewriter):
     info = types.parse(tensor.type)
     if info is None or info.rank is None:
         return True
-    int_type = ir.Type.parse("!torch.int")
     with rewriter.ip, op.location:
-        sizes = []
-        for dim in range(info.rank):
-            index = make_constant(dim)
-            sizes.append(
-                ir.Operation.create("torch.aten.size.int", results=[int_type], operands=[tensor, index]).result
-            )
-        rewriter.replace_op(op, [_list_construct(sizes, op.result.type)])
+        rewriter.replace_op(op, [_sizes_literal(tensor, info.rank, op.result.type)])
     return None
+
+
+def _sizes_literal(tensor: ir.Value, rank: int, list_type: ir.Type) -> ir.Value:
+    """`[size.int(tensor, 0), ..., size.int(tensor, rank - 1)]`, at the current insertion point."""
+    int_type = ir.Type.parse("!torch.int")
+    sizes = [ir.Operation.create("torch.aten.size.int", results=[int_type],
+                                 operands=[tensor, make_constant(dim)]).result for dim in range(rank)]
+    return _list_construct(sizes, list_type)
 
 
 def specialize_checked_rank(check, rewriter):
@@ -114,12 +115,9 @@ def specialize_checked_rank(check, rewriter):
     if not later:
         return True
     first = min((ancestor_in(use.owner, block) for use in later), key=_position_in(block))
-    int_type = ir.Type.parse("!torch.int")
     tensor = defining_op(sizes).operation.operands[0]
     with ir.InsertionPoint(first), check.location:
-        dims = [ir.Operation.create("torch.aten.size.int", results=[int_type],
-                                    operands=[tensor, make_constant(dim)]).result for dim in range(rank)]
-        replacements = {rank_read: make_constant(rank), sizes: _list_construct(dims, sizes.type)}
+        replacements = {rank_read: make_constant(rank), sizes: _sizes_literal(tensor, rank, sizes.type)}
     for use in later:
         owner, number = use.owner, use.operand_number
         owner.operands[number] = replacements[owner.operands[number]]
