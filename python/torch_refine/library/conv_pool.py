@@ -1964,6 +1964,8 @@ def aten〇channel_shuffle〡dtype(self_rank_dtype: Tuple[int, int], groups: int
     ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 2), 5, 0, False),
     ErrorInvocation(_T(2, 3, 5, 5), _T(2, 4, 6, 2), 0, 5, False),
     ErrorInvocation(_T(2, 3, 5, 5, 5), _T(2, 4, 6, 7, 3), 2, 0, False),
+    Invocation(_T(2, 3, 5, 5, 5), _T(2, 4, 6, 7, 3), -1, 3, False),
+    Invocation(_T(2, 3, 5, 5, 5), _T(2, 4, 6, 7, 3), 5, -1, False),
 ])
 def aten〇grid_sampler〡shape(input: List[int], grid: List[int], interpolation_mode: int, padding_mode: int, align_corners: bool) -> List[int]:
     if len(input) != len(grid) or (len(input) != 4 and len(input) != 5):
@@ -1972,7 +1974,9 @@ def aten〇grid_sampler〡shape(input: List[int], grid: List[int], interpolation
         raise AssertionError("grid_sampler: input and grid must have the same batch size")
     if grid[-1] != len(input) - 2:
         raise AssertionError("grid_sampler: grid's last dim must hold one coordinate per spatial dim")
-    if interpolation_mode < 0 or interpolation_mode > 2 or padding_mode < 0 or padding_mode > 2:
+    # Only the 2D kernel checks the modes' range; the 3D one takes any but bicubic.
+    invalid_mode = interpolation_mode < 0 or interpolation_mode > 2 or padding_mode < 0 or padding_mode > 2
+    if len(input) == 4 and invalid_mode:
         raise AssertionError("grid_sampler: invalid interpolation or padding mode")
     if len(input) == 5 and interpolation_mode == 2:
         raise AssertionError("grid_sampler: bicubic interpolation supports 4D input only")

@@ -21,6 +21,7 @@ from .testing import (
     ErrorInvocation,
     Invocation,
     KernelErrorInvocation,
+    KernelInvocation,
     LongTensorOfShape,
     TensorOfShape,
 )
@@ -196,6 +197,9 @@ def _nll_loss_shapes(op: str, self: List[int], target: List[int],
     Invocation(_T(3), LongTensorOfShape(), None, 0, -100),
     Invocation(_T(0, 3), LongTensorOfShape(0), None, 0, 1),
     Invocation(_T(2, 3), LongTensorOfShape(2), None, 2, 1),
+    # A reduction code past 0..2 (no Python API passes one) reduces in the CPU kernel; the
+    # meta kernel alone gives [N] (only 1 and 2 reduce there). What runs is the truth.
+    *[KernelInvocation(_T(2, 3), LongTensorOfShape(2), None, r, -100) for r in (3, -1, 2**62)],
     ErrorInvocation(_T(2, 3), LongTensorOfShape(3), None, 1, -100),
     ErrorInvocation(_T(3), LongTensorOfShape(3), None, 1, -100),
     ErrorInvocation(_T(2, 3), LongTensorOfShape(), None, 1, -100),

@@ -579,7 +579,9 @@ def _check_group_norm_params(op: str, input: List[int], weight: Optional[List[in
                              bias: Optional[List[int]], group: int) -> None:
     if len(input) < 2:
         raise AssertionError(op + ": expected at least 2 dimensions for input tensor")
-    if group == 0 or input[1] % group != 0:
+    if group <= 0:
+        raise AssertionError(op + ": expected num groups to be greater than 0")
+    if input[1] % group != 0:
         raise AssertionError(
             op + ": expected number of channels in input to be divisible by num_groups")
     upstream.broadcast(input, _channel_param(weight, len(input)))
@@ -591,6 +593,8 @@ def _check_group_norm_params(op: str, input: List[int], weight: Optional[List[in
     Invocation(_T(2, 4, 3, 5), _T(4), _T(4), 2, 4, 15, 2, 1e-5),
     Invocation(_T(2, 4), None, None, 2, 4, 1, 4, 1e-5),
     Invocation(_T(0, 4, 3), None, None, 0, 4, 3, 2, 1e-5),
+    ErrorInvocation(_T(2, 4, 3), None, None, 2, 4, 3, -1, 1e-5),
+    ErrorInvocation(_T(2, 4, 3), None, None, 2, 4, 3, -4, 1e-5),
     ErrorInvocation(_T(2, 4, 3), _T(5), None, 2, 4, 3, 2, 1e-5),
     ErrorInvocation(_T(2, 4, 3), None, None, 3, 4, 3, 2, 1e-5),
     ErrorInvocation(_T(2, 4, 3), None, None, 2, 4, 4, 2, 1e-5),
@@ -663,6 +667,8 @@ def aten〇native_group_norm_backward〡dtype(grad_out_rank_dtype: Tuple[int, in
     Invocation(_T(2, 4, 3, 5), 4, _T(4), _T(4)),
     Invocation(_T(0, 4, 3), 2),
     ErrorInvocation(_T(2, 4, 3), 3),
+    ErrorInvocation(_T(2, 4, 3), -1),
+    ErrorInvocation(_T(2, 4, 3), -4),
     ErrorInvocation(_T(2, 4, 3), 2, _T(5), _T(4)),
     ErrorInvocation(_T(2, 4, 3), 2, _T(4), _T(1)),
     ErrorInvocation(_T(4), 2),
@@ -671,7 +677,9 @@ def aten〇group_norm〡shape(input: List[int], num_groups: int, weight: Optiona
     if len(input) < 2:
         raise AssertionError("group_norm: expected at least 2 dimensions for input tensor")
     channels = input[1]
-    if num_groups == 0 or channels % num_groups != 0:
+    if num_groups <= 0:
+        raise AssertionError("group_norm: expected num groups to be greater than 0")
+    if channels % num_groups != 0:
         raise AssertionError(
             "group_norm: expected number of channels in input to be divisible by num_groups")
     if weight is not None and weight != [channels]:
@@ -994,10 +1002,13 @@ def _rnn_shapes(op: str, input: List[int], hidden: List[int], params: List[List[
     if (len(input) != 3 and not unbatched) or len(hidden) != 3:
         raise AssertionError(op + ": expected a batched 3D input and 3D hidden states")
     directions = 2 if bidirectional else 1
-    if len(params) % group_size != 0 or len(params) // group_size < num_layers * directions:
-        raise AssertionError(op + ": params do not hold one weight group per layer and direction")
-    if hidden[0] < num_layers * directions:
-        raise AssertionError(op + ": hidden state has fewer entries than layers times directions")
+    # Exactly: PyTorch's stacked RNN expects every weight group and hidden state consumed.
+    if len(params) % group_size != 0 or len(params) // group_size != num_layers * directions:
+        raise AssertionError(op + ": Expected more weights in stacked_rnn "
+                             "(one weight group per layer and direction)")
+    if hidden[0] != num_layers * directions:
+        raise AssertionError(op + ": Expected more hidden states in stacked_rnn "
+                             "(one per layer and direction)")
     if len(params[0]) != 2 or params[0][1] != input[-1]:
         raise AssertionError(op + ": input size does not match the first layer's weight")
     seq_len = input[1] if batch_first else input[0]
@@ -1167,6 +1178,11 @@ def aten〇lstm〇input〡dtype(input_rank_dtype: Tuple[int, int], hx_rank_dtype
     _rnn_case(_T(7, 2, 3), _T(2, 2, 5),
               _gru_params(1, False, True) + [_T(15, 3), _T(15, 4), _T(15), _T(15)], 1,
               bidirectional=True, error=True),
+    # More weight groups or hidden states than layers times directions: PyTorch raises.
+    _rnn_case(_T(7, 2, 3), _T(4, 2, 5), _gru_params(2, True, True), 1, bidirectional=True,
+              error=True),
+    _rnn_case(_T(7, 2, 3), _T(2, 2, 5), _gru_params(1, False, True), 1, error=True),
+    _rnn_case(_T(7, 2, 3), _T(1, 2, 5), _gru_params(2, False, True), 1, error=True),
 ])
 def aten〇gru〇input〡shape(input: List[int], hx: List[int], params: List[List[int]], has_biases: bool, num_layers: int, dropout: float, train: bool, bidirectional: bool, batch_first: bool) -> Tuple[List[int], List[int]]:
     group_size = 4 if has_biases else 2

@@ -913,6 +913,9 @@ def aten〇repeat_interleave〇self_int〡shape(self: List[int], repeats: int, d
     ErrorInvocation(TensorOfShape(2, 3), [1]),
     ErrorInvocation(TensorOfShape(2, 3), [1, 1, 1, 1, 1, 1]),
     ErrorInvocation(TensorOfShape(2, 3), [-2, -2]),
+    # The negative sides narrow first: [4, -4] would be 3, [-4, 4] too, but both raise.
+    ErrorInvocation(TensorOfShape(2, 3), [4, -4]),
+    ErrorInvocation(TensorOfShape(2, 3), [-4, 4]),
     ErrorInvocation(TensorOfShape(2, 3), [9223372036854775807, -3]),  # numel past int64
     # Within 2**-40 of the int64 maximum, where a float product cannot tell.
     ErrorInvocation(TensorOfShape(2, 3, dtype=torch.uint8), [2**62, 1]),
@@ -929,7 +932,11 @@ def aten〇constant_pad_nd〡shape(self: List[int], pad: List[int], value: float
     out = upstream._copy(self)
     for i in range(len(pad) // 2):
         dim = len(self) - 1 - i
-        out[dim] = padded_size("constant_pad_nd", self[dim], pad[2 * i], pad[2 * i + 1])
+        before, after = pad[2 * i], pad[2 * i + 1]
+        # Negative padding narrows the dim first: together it removes at most all of it.
+        if self[dim] + min(before, 0) + min(after, 0) < 0:
+            raise AssertionError("constant_pad_nd: narrow(): length must be non-negative")
+        out[dim] = padded_size("constant_pad_nd", self[dim], before, after)
     check_numel_fits("constant_pad_nd", out)
     return out
 

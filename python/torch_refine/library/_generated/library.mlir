@@ -21162,48 +21162,51 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_group_norm_params(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.int) -> !torch.none {
     %str = torch.constant.str ": expected number of channels in input to be divisible by num_groups"
-    %true = torch.constant.bool true
+    %str_0 = torch.constant.str ": expected num groups to be greater than 0"
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: "
-    %str_1 = torch.constant.str ": expected at least 2 dimensions for input tensor"
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str ": expected at least 2 dimensions for input tensor"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
     %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      %10 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %11 = torch.aten.add.str %str_0, %10 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+      %14 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %15, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.eq.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
-    } else {
-      %10 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %11 = torch.aten.floordiv.int %10, %arg4 : !torch.int, !torch.int -> !torch.int
-      %12 = torch.aten.mul.int %11, %arg4 : !torch.int, !torch.int -> !torch.int
-      %13 = torch.aten.sub.int %10, %12 : !torch.int, !torch.int -> !torch.int
-      %14 = torch.aten.ne.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %14 : !torch.bool
-    }
-    torch.prim.If %3 -> () {
-      %10 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %11 = torch.aten.add.str %str_0, %10 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
+    %2 = torch.aten.le.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      %14 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %15, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %5 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg2, %4) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
-    %6 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %5) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %7 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %8 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg3, %7) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
-    %9 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %8) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %3 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.floordiv.int %3, %arg4 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.mul.int %4, %arg4 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.sub.int %3, %5 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      %14 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg2, %8) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
+    %10 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %9) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %11 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %12 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg3, %11) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
+    %13 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %12) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%arg0: !torch.str, %arg1: !torch.str, %arg2: !torch.int) -> !torch.none {
@@ -21943,8 +21946,8 @@ module {
     %str_1 = torch.constant.str ": expected a non-empty sequence"
     %str_2 = torch.constant.str ": input size does not match the first layer's weight"
     %int-1 = torch.constant.int -1
-    %str_3 = torch.constant.str ": hidden state has fewer entries than layers times directions"
-    %str_4 = torch.constant.str ": params do not hold one weight group per layer and direction"
+    %str_3 = torch.constant.str ": Expected more hidden states in stacked_rnn (one per layer and direction)"
+    %str_4 = torch.constant.str ": Expected more weights in stacked_rnn (one weight group per layer and direction)"
     %str_5 = torch.constant.str ": expected a batched 3D input and 3D hidden states"
     %true = torch.constant.bool true
     %false = torch.constant.bool false
@@ -22016,7 +22019,7 @@ module {
       %33 = torch.aten.len.t %arg3 : !torch.list<list<int>> -> !torch.int
       %34 = torch.aten.floordiv.int %33, %arg4 : !torch.int, !torch.int -> !torch.int
       %35 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
-      %36 = torch.aten.lt.int %34, %35 : !torch.int, !torch.int -> !torch.bool
+      %36 = torch.aten.ne.int %34, %35 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If.yield %36 : !torch.bool
     }
     torch.prim.If %13 -> () {
@@ -22029,7 +22032,7 @@ module {
     }
     %14 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
     %15 = torch.aten.mul.int %arg6, %7 : !torch.int, !torch.int -> !torch.int
-    %16 = torch.aten.lt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+    %16 = torch.aten.ne.int %14, %15 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %16 -> () {
       %33 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
       %34 = torch.aten.add.str %str_6, %33 : !torch.str, !torch.str -> !torch.str
@@ -26581,10 +26584,11 @@ module {
   }
   func.func private @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87constant_pad_nd\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %str = torch.constant.str "constant_pad_nd"
+    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: narrow(): length must be non-negative"
     %true = torch.constant.bool true
-    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
+    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
+    %str_2 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -26594,7 +26598,7 @@ module {
     %3 = torch.aten.sub.int %0, %2 : !torch.int, !torch.int -> !torch.int
     %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -26604,7 +26608,7 @@ module {
     %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %8 = torch.aten.gt.int %6, %7 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -26617,14 +26621,26 @@ module {
       %13 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
       %14 = torch.aten.sub.int %13, %int1 : !torch.int, !torch.int -> !torch.int
       %15 = torch.aten.sub.int %14, %arg3 : !torch.int, !torch.int -> !torch.int
-      %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
-      %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %18 = torch.aten.__getitem__.t %arg1, %17 : !torch.list<int>, !torch.int -> !torch.int
-      %19 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.add.int %19, %int1 : !torch.int, !torch.int -> !torch.int
-      %21 = torch.aten.__getitem__.t %arg1, %20 : !torch.list<int>, !torch.int -> !torch.int
-      %22 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%str, %16, %18, %21) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
-      %23 = torch.aten._set_item.t %9, %15, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %16 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.__getitem__.t %arg1, %16 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %19 = torch.aten.add.int %18, %int1 : !torch.int, !torch.int -> !torch.int
+      %20 = torch.aten.__getitem__.t %arg1, %19 : !torch.list<int>, !torch.int -> !torch.int
+      %21 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %22 = torch.prim.min.int %17, %int0 : !torch.int, !torch.int -> !torch.int
+      %23 = torch.aten.add.int %21, %22 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.prim.min.int %20, %int0 : !torch.int, !torch.int -> !torch.int
+      %25 = torch.aten.add.int %23, %24 : !torch.int, !torch.int -> !torch.int
+      %26 = torch.aten.lt.int %25, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %26 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %27 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %28 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%str, %27, %17, %20) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
+      %29 = torch.aten._set_item.t %9, %15, %28 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
@@ -29245,10 +29261,11 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.constant_pad_nd(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float) -> !torch.list<int> {
     %str = torch.constant.str "constant_pad_nd"
+    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: narrow(): length must be non-negative"
     %true = torch.constant.bool true
-    %str_0 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
+    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad should be no more than twice the number of dimensions of the input"
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
+    %str_2 = torch.constant.str "AssertionError: constant_pad_nd: length of pad must be even"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
@@ -29258,7 +29275,7 @@ module {
     %3 = torch.aten.sub.int %0, %2 : !torch.int, !torch.int -> !torch.int
     %4 = torch.aten.ne.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -29268,7 +29285,7 @@ module {
     %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %8 = torch.aten.gt.int %6, %7 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -29281,14 +29298,26 @@ module {
       %13 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
       %14 = torch.aten.sub.int %13, %int1 : !torch.int, !torch.int -> !torch.int
       %15 = torch.aten.sub.int %14, %arg3 : !torch.int, !torch.int -> !torch.int
-      %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
-      %17 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %18 = torch.aten.__getitem__.t %arg1, %17 : !torch.list<int>, !torch.int -> !torch.int
-      %19 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.add.int %19, %int1 : !torch.int, !torch.int -> !torch.int
-      %21 = torch.aten.__getitem__.t %arg1, %20 : !torch.list<int>, !torch.int -> !torch.int
-      %22 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%str, %16, %18, %21) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
-      %23 = torch.aten._set_item.t %9, %15, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %16 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.__getitem__.t %arg1, %16 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
+      %19 = torch.aten.add.int %18, %int1 : !torch.int, !torch.int -> !torch.int
+      %20 = torch.aten.__getitem__.t %arg1, %19 : !torch.list<int>, !torch.int -> !torch.int
+      %21 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %22 = torch.prim.min.int %17, %int0 : !torch.int, !torch.int -> !torch.int
+      %23 = torch.aten.add.int %21, %22 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.prim.min.int %20, %int0 : !torch.int, !torch.int -> !torch.int
+      %25 = torch.aten.add.int %23, %24 : !torch.int, !torch.int -> !torch.int
+      %26 = torch.aten.lt.int %25, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %26 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %27 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %28 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%str, %27, %17, %20) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
+      %29 = torch.aten._set_item.t %9, %15, %28 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %9, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
@@ -30787,16 +30816,16 @@ module {
     %3 = torch.prim.If %2 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %21 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %22 = torch.aten.ne.int %21, %int4 : !torch.int, !torch.int -> !torch.bool
-      %23 = torch.prim.If %22 -> (!torch.bool) {
-        %24 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-        %25 = torch.aten.ne.int %24, %int5 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %25 : !torch.bool
+      %24 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %25 = torch.aten.ne.int %24, %int4 : !torch.int, !torch.int -> !torch.bool
+      %26 = torch.prim.If %25 -> (!torch.bool) {
+        %27 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %28 = torch.aten.ne.int %27, %int5 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %28 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If.yield %23 : !torch.bool
+      torch.prim.If.yield %26 : !torch.bool
     }
     torch.prim.If %3 -> () {
       torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
@@ -30827,51 +30856,58 @@ module {
     %12 = torch.prim.If %11 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %21 = torch.aten.gt.int %arg2, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %21 : !torch.bool
+      %24 = torch.aten.gt.int %arg2, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
     }
     %13 = torch.prim.If %12 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %21 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %21 : !torch.bool
+      %24 = torch.aten.lt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
     }
     %14 = torch.prim.If %13 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %21 = torch.aten.gt.int %arg3, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %21 : !torch.bool
+      %24 = torch.aten.gt.int %arg3, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
     }
-    torch.prim.If %14 -> () {
+    %15 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %16 = torch.aten.eq.int %15, %int4 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.bool) {
+      torch.prim.If.yield %14 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %17 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %15 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %16 = torch.aten.eq.int %15, %int5 : !torch.int, !torch.int -> !torch.bool
-    %17 = torch.prim.If %16 -> (!torch.bool) {
-      %21 = torch.aten.eq.int %arg2, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %21 : !torch.bool
+    %18 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %19 = torch.aten.eq.int %18, %int5 : !torch.int, !torch.int -> !torch.bool
+    %20 = torch.prim.If %19 -> (!torch.bool) {
+      %24 = torch.aten.eq.int %arg2, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %17 -> () {
+    torch.prim.If %20 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %18 = torch.aten.slice.t %arg0, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-    %19 = torch.aten.slice.t %arg1, %int1, %int-1, %int1 : !torch.list<int>, !torch.int, !torch.int, !torch.int -> !torch.list<int>
-    %20 = torch.aten.len.t %19 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %20, %true, init() {
+    %21 = torch.aten.slice.t %arg0, %none, %int2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %22 = torch.aten.slice.t %arg1, %int1, %int-1, %int1 : !torch.list<int>, !torch.int, !torch.int, !torch.int -> !torch.list<int>
+    %23 = torch.aten.len.t %22 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %23, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %21 = torch.aten.__getitem__.t %19, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %22 = torch.aten.append.t %18, %21 : !torch.list<int>, !torch.int -> !torch.list<int>
+      %24 = torch.aten.__getitem__.t %22, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %25 = torch.aten.append.t %21, %24 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    return %18 : !torch.list<int>
+    return %21 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.grid_sampler_2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: grid_sampler_2d: input and grid must have the same batch size"
@@ -30956,69 +30992,70 @@ module {
     %str_0 = torch.constant.str "AssertionError: group_norm: expected weight to be a vector of size equal to the number of channels"
     %false = torch.constant.bool false
     %str_1 = torch.constant.str "AssertionError: group_norm: expected number of channels in input to be divisible by num_groups"
-    %true = torch.constant.bool true
+    %str_2 = torch.constant.str "AssertionError: group_norm: expected num groups to be greater than 0"
     %none = torch.constant.none
-    %str_2 = torch.constant.str "AssertionError: group_norm: expected at least 2 dimensions for input tensor"
+    %str_3 = torch.constant.str "AssertionError: group_norm: expected at least 2 dimensions for input tensor"
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %2 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %3 = torch.aten.eq.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
-    %4 = torch.prim.If %3 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
+    %3 = torch.aten.le.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
     } else {
-      %10 = torch.aten.floordiv.int %2, %arg1 : !torch.int, !torch.int -> !torch.int
-      %11 = torch.aten.mul.int %10, %arg1 : !torch.int, !torch.int -> !torch.int
-      %12 = torch.aten.sub.int %2, %11 : !torch.int, !torch.int -> !torch.int
-      %13 = torch.aten.ne.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %13 : !torch.bool
+      torch.prim.If.yield
     }
-    torch.prim.If %4 -> () {
+    %4 = torch.aten.floordiv.int %2, %arg1 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.mul.int %4, %arg1 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.sub.int %2, %5 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.ne.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
       torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %5 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %6 = torch.prim.If %5 -> (!torch.bool) {
-      %10 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
-      %11 = torch.prim.ListConstruct %2 : (!torch.int) -> !torch.list<int>
-      %12 = torch.aten.ne.int_list %10, %11 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If.yield %12 : !torch.bool
+    %8 = torch.aten.__isnot__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      %13 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.prim.ListConstruct %2 : (!torch.int) -> !torch.list<int>
+      %15 = torch.aten.ne.int_list %13, %14 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %6 -> () {
+    torch.prim.If %9 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %7 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %8 = torch.prim.If %7 -> (!torch.bool) {
-      %10 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-      %11 = torch.prim.ListConstruct %2 : (!torch.int) -> !torch.list<int>
-      %12 = torch.aten.ne.int_list %10, %11 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If.yield %12 : !torch.bool
+    %10 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      %13 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.prim.ListConstruct %2 : (!torch.int) -> !torch.list<int>
+      %15 = torch.aten.ne.int_list %13, %14 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %8 -> () {
+    torch.prim.If %11 -> () {
       torch.prim.RaiseException %str, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %9 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    return %9 : !torch.list<int>
+    %12 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %12 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.gru.input(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
     %true = torch.constant.bool true
