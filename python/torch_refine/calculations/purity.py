@@ -42,6 +42,19 @@ def is_pure(op) -> bool:
     return all(only_read(result) for result in operation.results if may_hold_list(result))
 
 
+def is_pure_if(op) -> bool:
+    """A `prim.If` whose branches only compute values (pure ops, yields, such Ifs): one
+    left unused, as a calculation's kept check leaves it once the check is erased, may go."""
+    if op.operation.name != "torch.prim.If":
+        return False
+    for region in op.operation.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                if inner.operation.name != "torch.prim.If.yield" and not (is_pure(inner) or is_pure_if(inner)):
+                    return False
+    return True
+
+
 def erase_if_dead(ops, erasable=None) -> None:
     """Erase the pure ops among `ops` that have no uses, then their operands' definers in
     turn; `erasable(op)`, when given, says which ops besides the pure ones may go."""
@@ -53,10 +66,27 @@ def erase_if_dead(ops, erasable=None) -> None:
         # one per op using it, so testing it first made dropping quadratic).
         if key in erased or not is_unused(op) or not (is_pure(op) or (erasable is not None and erasable(op))):
             continue
-        definers = [v.owner for v in op.operation.operands if isinstance(v, ir.OpResult)]
-        worklist.extend((op_key(d), d) for d in definers)
+        worklist.extend((op_key(d), d) for d in _definers(op, erased))
         erased.add(key)
         op.operation.erase()
+
+
+def _definers(op, nested: set[int]) -> list:
+    """The ops outside `op` defining what it, or an op in its regions, reads; the ops in
+    its regions are added to `nested` (they go with it)."""
+    if not len(op.operation.regions):
+        return [v.owner for v in op.operation.operands if isinstance(v, ir.OpResult)]
+    inside: set[int] = set()
+    read = []
+
+    def visit(inner):
+        inside.add(op_key(inner))
+        read.extend(v.owner for v in inner.operands if isinstance(v, ir.OpResult))
+        return ir.WalkResult.ADVANCE
+
+    op.operation.walk(visit)
+    nested |= inside
+    return [d for d in read if op_key(d) not in inside]
 
 
 def is_unused(op) -> bool:

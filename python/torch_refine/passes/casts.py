@@ -49,3 +49,20 @@ def _narrow(cast) -> bool:
         return False
     result.set_type(new_type)
     return True
+
+
+def erase_identity_casts(module: ir.Operation) -> None:
+    """Replace each cast whose result has its operand's type (one narrowed to it, or put
+    in front of a yield whose type was refined to match) by its operand."""
+    identities = []
+
+    def collect(op):
+        if op.name == _CAST and OPAQUE_CAST not in op.attributes and op.operands[0].type == op.results[0].type:
+            identities.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for function in user_functions(module):
+        function.operation.walk(collect)
+    for cast in identities:
+        cast.results[0].replace_all_uses_with(cast.operands[0])
+        cast.erase()

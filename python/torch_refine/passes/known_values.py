@@ -10,13 +10,17 @@ rest at clean-up). torch-mlir's linalg conversion has no lowering for most of th
 
 from __future__ import annotations
 
+import operator
+
 from torch_mlir import ir
 
 from torch_refine.calculations import contents, dim_facts
+from torch_refine.calculations.facts import ENTRY_GUARD
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
-from torch_refine.ir.constants import defining_op, make_constant, typed_constant
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant, typed_constant
 from torch_refine.ir.polynomial import is_computed
 from torch_refine.patterns.symbolic import Sizes
 
@@ -156,3 +160,91 @@ def _known_tensor_op(op, cache: dict) -> bool:
         return False
     reader = contents.Reader(dim_facts.express, dim_facts.tensor_dims, cache)
     return reader.contents(op.operation.results[0]) is not None
+
+
+_INT_ARITHMETIC = {"torch.aten.add.int": operator.add, "torch.aten.sub.int": operator.sub,
+                   "torch.aten.mul.int": operator.mul}
+_COMPARISONS = {f"torch.aten.{name}.{kind}": test
+                for name, test in (("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
+                                   ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge))
+                for kind in ("int", "bool")}
+_CONNECTIVES = ("torch.aten.__and__.bool", "torch.aten.__or__.bool")
+_UNARY = {"torch.aten.__not__": operator.not_, "torch.aten.Int.bool": int}
+_MAX_DEPTH = 64
+
+
+def erase_decided_checks(module: ir.Operation) -> None:
+    """Erase the checks the final types decide: an assert whose condition holds, and a
+    result-less If whose branch taken does nothing. A check kept while an operand's type
+    was still unknown (a shape behind a loop's barrier) may read sizes that a later round
+    made static. Only sizes a type states decide: a guard asserted at the entry is a fact
+    later ops were refined under, and stays."""
+    found = []
+
+    def visit(op):
+        if op.name == "torch.runtime.assert" and ENTRY_GUARD not in op.attributes:
+            found.append(op)
+        elif op.name == "torch.prim.If" and len(op.results) == 0:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for function in user_functions(module):
+        function.operation.walk(visit)  # post-order: an If's checks before the If
+    cache: dict = {}
+    for op in found:
+        decided = _decided(op.operands[0], cache, 0)
+        if decided is None:
+            continue
+        if op.name == "torch.runtime.assert":
+            if decided is True:
+                op.erase()
+            continue
+        taken = op.regions[0 if decided else 1].blocks[0]
+        if len(list(taken.operations)) == 1:  # its yield alone
+            op.erase()
+
+
+def _decided(value: ir.Value, cache: dict, depth: int):
+    """The int or bool `value` is wherever it runs, from constants and the sizes types
+    state; None when they do not decide it."""
+    if value in cache:
+        return cache[value]
+    result = None if depth > _MAX_DEPTH else _decide(value, cache, depth + 1)
+    cache[value] = result
+    return result
+
+
+def _decide(value: ir.Value, cache: dict, depth: int):
+    try:
+        constant = constant_value(value)
+        return constant if isinstance(constant, int) else None  # bools are ints
+    except NotConstant:
+        pass
+    op = defining_op(value)
+    if op is None:
+        return None
+    if op.name == "torch.aten.size.int":
+        return _stated_size(op, cache, depth)
+    if op.name == "torch.prim.If":
+        condition = _decided(op.operands[0], cache, depth)
+        if condition is None:
+            return None
+        yielded = list(op.regions[0 if condition else 1].blocks[0].operations)[-1]
+        return _decided(yielded.operands[value.result_number], cache, depth)
+    arguments = [_decided(v, cache, depth) for v in op.operands]
+    if op.name in _CONNECTIVES:
+        deciding = op.name == "torch.aten.__or__.bool"  # the value either side decides
+        return deciding if deciding in arguments else (not deciding if None not in arguments else None)
+    if None in arguments:
+        return None
+    compute = _INT_ARITHMETIC.get(op.name) or _COMPARISONS.get(op.name) or _UNARY.get(op.name)
+    return compute(*arguments) if compute is not None else None
+
+
+def _stated_size(op, cache: dict, depth: int) -> int | None:
+    """The size `aten.size.int` reads where its tensor's type states it."""
+    info = types.parse(op.operands[0].type)
+    dim = _decided(op.operands[1], cache, depth)
+    if info is None or info.sizes is None or not isinstance(dim, int) or not -info.rank <= dim < info.rank:
+        return None
+    return info.sizes[dim]

@@ -161,3 +161,29 @@ func.func @late_assert_is_no_fact(%x: !torch.vtensor<[?,?,8],f32>, %pos: !torch.
   %sum2 = torch.aten.add.Tensor %sum, %table2, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
   return %sum2 : !torch.vtensor
 }
+
+// -----
+
+// A view refined before the fact that decides it (the broadcast below makes the second
+// input's batch the first's): its calculation first left the -1's inference undecided,
+// an If computing "numel matches"; refined again under the fact, its check is erased and
+// nothing of that computation is left (a plain-imported Llama kept one per projection).
+// CHECK-LABEL: func.func @view_before_its_fact(
+// CHECK-NOT:     torch.prim.If
+// CHECK-NOT:     torch.derefine
+// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,4,8],f32>
+// Without broadcast-equal the batches may differ where one is 1: the view's check stays.
+// OPEN-LABEL: func.func @view_before_its_fact(
+// OPEN:         torch.runtime.assert %{{.*}}, "aten.view: invalid shape"
+// OPEN:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,?,8],f32>
+func.func @view_before_its_fact(%x: !torch.vtensor<[?,32],f32>, %y: !torch.vtensor<[?,32],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %int8 = torch.constant.int 8
+  %b = torch.aten.size.int %y, %int0 : !torch.vtensor<[?,32],f32>, !torch.int -> !torch.int
+  %l = torch.prim.ListConstruct %b, %int-1, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v = torch.aten.view %x, %l : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
+  %s = torch.aten.add.Tensor %x, %y, %int1 : !torch.vtensor<[?,32],f32>, !torch.vtensor<[?,32],f32>, !torch.int -> !torch.vtensor
+  return %v, %s : !torch.vtensor, !torch.vtensor
+}

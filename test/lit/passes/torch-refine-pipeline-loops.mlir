@@ -285,3 +285,33 @@ func.func @stated_carried_type_kept_when_the_body_grows_it(%x: !torch.vtensor<[2
   %3 = torch.aten.neg %1 : !torch.vtensor<[?,4],f32> -> !torch.vtensor
   return %3 : !torch.vtensor
 }
+
+// -----
+
+// The loop's result is behind its barrier in the first round: the shape read off it, and
+// the two elements sliced from that, are `[?]`, and the mul of the slices keeps its
+// broadcast check. A round later the loop's type holds, the slices are `[1]`, and that
+// check, reading sizes the types now state, is decided and goes with what computed it;
+// so does the cast in front of the back edge, once it casts to its operand's own type.
+// CHECK-LABEL: func.func @check_decided_a_round_later(
+// CHECK-NOT:     torch.runtime.assert
+// CHECK-NOT:     torch.prim.If
+// CHECK:         torch.prim.Loop.condition %true, iter(%{{.*}} : !torch.vtensor<[2,3],f32>)
+// CHECK:         torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[1],si64>
+func.func @check_decided_a_round_later(%x: !torch.vtensor<[2,3],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %x0 = torch.tensor_static_info_cast %x : !torch.vtensor<[2,3],f32> to !torch.vtensor
+  %l = torch.prim.Loop %n, %true, init(%x0) {
+  ^bb0(%i: !torch.int, %a: !torch.vtensor):
+    %r = torch.aten.relu %a : !torch.vtensor -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%r : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %s = torch.aten._shape_as_tensor %l : !torch.vtensor -> !torch.vtensor
+  %a = torch.aten.slice.Tensor %s, %int0, %int0, %int1, %int1 : !torch.vtensor, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %b = torch.aten.slice.Tensor %s, %int0, %int1, %int2, %int1 : !torch.vtensor, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %m = torch.aten.mul.Tensor %a, %b : !torch.vtensor, !torch.vtensor -> !torch.vtensor
+  return %m : !torch.vtensor
+}

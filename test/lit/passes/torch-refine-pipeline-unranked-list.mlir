@@ -77,3 +77,51 @@ func.func @in_place_by_unranked(%a: !torch.tensor<[3,4],f32>, %b: !torch.tensor<
   %r = torch.aten.mul_.Tensor %a, %b : !torch.tensor<[3,4],f32>, !torch.tensor<*,f32> -> !torch.tensor
   return %r : !torch.tensor
 }
+
+// -----
+
+// Checks that still read an unranked operand's sizes at a rank nothing fixed are not
+// kept: cat's legacy empty tensor allows rank 1 or 2 (about 100 ops of Ifs over the
+// rank), mse_loss broadcasts against any rank (90). No backend lowers an op of an
+// unranked tensor, and PyTorch's own check in the op raises where it would have.
+// CHECK-LABEL: func.func @cat_of_unranked_and_ranked
+// CHECK-NOT: torch.runtime.assert
+// CHECK-NOT: torch.prim.If
+// CHECK: torch.aten.cat {{.*}} -> !torch.vtensor<[?,4],f32>
+// CHECK-LABEL: func.func @mse_loss_of_unranked
+// CHECK-NOT: torch.runtime.assert
+// CHECK-NOT: torch.prim.Loop
+// CHECK: torch.aten.mse_loss {{.*}} -> !torch.vtensor<[],f32>
+func.func @cat_of_unranked_and_ranked(%a: !torch.vtensor<*,f32>, %b: !torch.vtensor<[3,4],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %a, %b : (!torch.vtensor<*,f32>, !torch.vtensor<[3,4],f32>) -> !torch.list<vtensor>
+  %r = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+  return %r : !torch.vtensor
+}
+func.func @mse_loss_of_unranked(%a: !torch.vtensor<*,f32>, %b: !torch.vtensor<[3,4],f32>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %r = torch.aten.mse_loss %a, %b, %int1 : !torch.vtensor<*,f32>, !torch.vtensor<[3,4],f32>, !torch.int -> !torch.vtensor
+  return %r : !torch.vtensor
+}
+
+// -----
+
+// Its result stays unranked, but its dtype claim keeps the dtype function's checks, and
+// those loop over the unranked operand's dims (marking each dim seen, about 250 ops):
+// they go over a rank nothing fixed, and are not kept.
+// CHECK-LABEL: func.func @trilinear_of_unranked
+// CHECK-NOT: torch.runtime.assert
+// CHECK-NOT: torch.prim.Loop
+// CHECK: torch.aten._trilinear {{.*}} -> !torch.vtensor<*,f32>
+func.func @trilinear_of_unranked(%arg0: !torch.vtensor<*,f32>, %arg1: !torch.vtensor<[5,4,3],f32>, %arg2: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %e1 = torch.prim.ListConstruct %int1, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %e2 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+  %e3 = torch.prim.ListConstruct %int1, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %sum = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %r = torch.aten._trilinear %arg0, %arg1, %arg2, %e1, %e2, %e3, %sum, %int1 : !torch.vtensor<*,f32>, !torch.vtensor<[5,4,3],f32>, !torch.vtensor<[2,3],f32>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int -> !torch.vtensor
+  return %r : !torch.vtensor
+}
