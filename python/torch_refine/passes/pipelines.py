@@ -35,7 +35,7 @@ from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.purity import erase_if_dead, is_pure_if, is_unused
 from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.ir import types
-from torch_refine.ir.constants import defining_name, op_key
+from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass, option
@@ -319,8 +319,7 @@ def refine(
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
             wrapped += 1
             if simplify(calculate, prepare=inline, views=views[symbol]):
-                keep = keep and (only_checks or _claims(op, list(calculate.results), kind))
-                drop_calculation(calculate, keep and not _checks_span_unknown_rank(calculate))
+                drop_calculation(calculate, keep and (only_checks or _claims(op, list(calculate.results), kind)))
 
         for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic):
             key = op_key(op)
@@ -357,31 +356,6 @@ def _claims(op, results: list, kind: CalculationKind) -> bool:
     for result in results:
         if types.parse(result.type) is None or claim(result) is not None:
             return True  # a scalar's type, a rank or a dtype
-    return False
-
-
-def _checks_span_unknown_rank(calculate) -> bool:
-    """Whether the checks a calculation leaves go over a rank nothing fixed: they read an
-    unranked operand's sizes other than by counting them, or loop a number of times no
-    constant gives (a `cat` of `<*,f32>` and `[3,4]`, 100 ops of Ifs over the rank; an
-    `mse_loss` of an unranked input, 90; `_trilinear`'s dims of one, 250). Such an op
-    keeps no checks: no backend lowers an op of an unranked tensor, PyTorch's own check
-    in the op raises as it would have, and what they check is no fact a later op could
-    use. Checks that shrink to the rank or the element count (`permute`, `view`) stay."""
-    found = False
-
-    def visit(op):
-        nonlocal found
-        if op.name == "torch.aten.size" and "<*" in str(op.operands[0].type):
-            found = any(use.owner.name != "torch.aten.len.t" for use in op.results[0].uses)
-        elif op.name == "torch.prim.Loop":
-            found = defining_name(op.operands[0]) != "torch.constant.int"
-        return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
-
-    for op in calculate.regions[1].blocks[0].operations:
-        op.operation.walk(visit)
-        if found:
-            return True
     return False
 
 
