@@ -1179,6 +1179,7 @@ def aten〇reshape_as〡shape(self: List[int], other: List[int]) -> List[int]:
     ErrorInvocation(TensorOfShape(2, 3), [3, 2], [1]),
     Invocation(TensorOfShape(5, 3), [3, 2], [-2**62, 1]),
     ErrorInvocation(TensorOfShape(5, 3), [3, 2], [-2**62 - 1, 1]),
+    ErrorInvocation(TensorOfShape(3, 3), [3, 2**62], [2, 1]),  # numel past int64
 ])
 def aten〇_reshape_alias〡shape(self: List[int], size: List[int], stride: List[int]) -> List[int]:
     # A view with the given sizes and strides: like as_strided, no numel check.
@@ -1187,6 +1188,7 @@ def aten〇_reshape_alias〡shape(self: List[int], size: List[int], stride: List
                              "dimensionality of strides")
     _check_sizes_non_negative("_reshape_alias", size)
     check_symint_values("_reshape_alias", stride)
+    check_numel_fits("_reshape_alias", size)
     return upstream._copy(size)
 
 

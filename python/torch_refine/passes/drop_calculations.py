@@ -47,7 +47,7 @@ from torch_refine.ir.constants import make_constant, op_key, string_text
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import enclosing_ops
 from torch_refine.passes.base import ModulePass, PassFailure, option
-from torch_refine.passes.guards import check_message
+from torch_refine.passes.guards import check_message, described_condition
 from torch_refine.passes.known_values import negative_size_note
 from torch_refine.passes.propagate_control_flow import under_assumption
 from torch_refine.patterns.lists import ancestor_in
@@ -284,10 +284,13 @@ def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, cleanup: lis
     if guard.raises_when:
         with ip, guard.location:
             condition = negation(condition)
+    message = check_message(wrapped_op.operation.name, guard.message)
+    if (described := described_condition(condition)) is not None:
+        message += f" (requires {described})"
     assertion = ir.Operation.create(
         "torch.runtime.assert",
         operands=[condition],
-        attributes={"message": ir.StringAttr.get(check_message(wrapped_op.operation.name, guard.message))},
+        attributes={"message": ir.StringAttr.get(message)},
         loc=guard.location,
         ip=ip,
     )

@@ -236,3 +236,56 @@ def _describe_symbol(number: int) -> str:
 def _describe_part(key: tuple, parent: str) -> str:
     text = describe(key)
     return f"({text})" if key[0] in ("and", "or") and key[0] != parent else text
+
+
+def described_condition(condition: ir.Value) -> str | None:
+    """`condition` (a kept check's) as text over the function's argument dims and
+    computed sizes (`%arg0[0] == %arg1[0] or %arg1[0] == 1`), or None where a size it
+    reads has no such name."""
+    key = _condition_key(condition, 0)
+    return None if key is None else describe(key)
+
+
+def _condition_key(value: ir.Value, depth: int) -> tuple | None:
+    """An evaluator-style condition key of a bool computed by comparisons, `not`, `and`,
+    `or` and the Ifs TorchScript makes of short-circuits."""
+    producer = value.owner if isinstance(value, ir.OpResult) else None
+    if producer is None or depth > 16:
+        return None
+    name, operands = producer.name, list(producer.operands)
+    if name in _INT_COMPARISONS:
+        return _comparison_key(value)
+    if name == "torch.aten.__not__":
+        inner = _condition_key(operands[0], depth + 1)
+        return None if inner is None else ("not", inner)
+    if name in ("torch.aten.eq.bool", "torch.aten.ne.bool") and (side := _constant_bool(operands[1])) is not None:
+        inner = _condition_key(operands[0], depth + 1)
+        negated = side != (name == "torch.aten.eq.bool")  # ne(x, true), eq(x, false)
+        return None if inner is None else (("not", inner) if negated else inner)
+    if name in ("torch.aten.__and__.bool", "torch.aten.__or__.bool"):
+        parts = [_condition_key(v, depth + 1) for v in operands]
+        return None if None in parts else (name.split("__")[1], *parts)
+    if name == "torch.prim.If" and len(producer.results) == 1:
+        return _short_circuit_key(producer, depth)
+    return None
+
+
+def _short_circuit_key(if_op, depth: int) -> tuple | None:
+    """`c and t` for `If c then t else false`, `c or e` for `If c then true else e`."""
+    then, otherwise = (list(r.blocks[0].operations)[-1].operands[0] for r in if_op.regions)
+    condition = _condition_key(if_op.operands[0], depth + 1)
+    if condition is None:
+        return None
+    for connective, constant, other in (("and", False, then), ("or", True, otherwise)):
+        decided = otherwise if connective == "and" else then
+        if _constant_bool(decided) is constant:
+            part = _condition_key(other, depth + 1)
+            return None if part is None else (connective, condition, part)
+    return None
+
+
+def _constant_bool(value: ir.Value) -> bool | None:
+    producer = value.owner if isinstance(value, ir.OpResult) else None
+    if producer is None or producer.name != "torch.constant.bool":
+        return None
+    return bool(ir.BoolAttr(producer.attributes["value"]).value)

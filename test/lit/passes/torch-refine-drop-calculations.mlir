@@ -60,7 +60,8 @@ func.func @wrapper_in_loop(%arg0: !torch.vtensor, %arg1: !torch.int) -> !torch.v
 
 // -----
 
-// An undecided check becomes an assert in front of the op; ops only the calculation used are erased.
+// An undecided check becomes an assert in front of the op, its message naming the
+// condition over the arguments' dims; ops only the calculation used are erased.
 // CHECK-LABEL: func.func @guard(
 // CHECK-SAME:      %[[A:.*]]: !torch.vtensor<[?,?],f32>, %[[B:.*]]: !torch.vtensor<[?,7],f32>
 // CHECK:         %[[INT1:.*]] = torch.constant.int 1
@@ -68,7 +69,7 @@ func.func @wrapper_in_loop(%arg0: !torch.vtensor, %arg1: !torch.int) -> !torch.v
 // CHECK:         %[[INT0:.*]] = torch.constant.int 0
 // CHECK:         %[[K2:.*]] = torch.aten.size.int %[[B]], %[[INT0]]
 // CHECK:         %[[EQ:.*]] = torch.aten.eq.int %[[K1]], %[[K2]]
-// CHECK:         torch.runtime.assert %[[EQ]], "aten.mm: mat1 and mat2 shapes cannot be multiplied"
+// CHECK:         torch.runtime.assert %[[EQ]], "aten.mm: mat1 and mat2 shapes cannot be multiplied (requires %arg0[1] == %arg1[0])"
 // CHECK-NEXT:    %[[MM:.*]] = torch.aten.mm %[[A]], %[[B]]
 // CHECK-NEXT:    return %[[MM]]
 // NOASSERT-LABEL: func.func @guard(
@@ -185,7 +186,7 @@ func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -
 // CHECK:         } else {
 // CHECK:         %[[TRUE:.*]] = torch.constant.bool true
 // CHECK:         %[[OK:.*]] = torch.aten.ne.bool %[[BAD]], %[[TRUE]]
-// CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: size ? must be 1 or 3"
+// CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: size ? must be 1 or 3 (requires not (%arg0[0] != 3 and %arg0[0] != 1))"
 // CHECK-NEXT:    torch.aten.tanh
 func.func @short_circuit_guard(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor {
   %0 = torch.shape.calculate {

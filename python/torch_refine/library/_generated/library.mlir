@@ -27477,6 +27477,7 @@ module {
     return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._reshape_alias(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
     %str = torch.constant.str "_reshape_alias"
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: _reshape_alias: dimensionality of sizes must match dimensionality of strides"
@@ -27491,8 +27492,9 @@ module {
     }
     %3 = call @__torch_refine_helper.torch_refine.library.views._check_sizes_non_negative(%str, %arg1) : (!torch.str, !torch.list<int>) -> !torch.none
     %4 = call @__torch_refine_helper.torch_refine.library._helpers.check_symint_values(%str, %arg2) : (!torch.str, !torch.list<int>) -> !torch.none
-    %5 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    return %5 : !torch.list<int>
+    %5 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %arg1, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %6 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._safe_softmax(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @"__torch_refine_helper.torch_refine.library.reductions.aten\E3\80\87softmax\E3\80\87int\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.optional<int>) -> !torch.list<int>
