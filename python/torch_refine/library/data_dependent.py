@@ -18,7 +18,7 @@ from typing import List, Optional, Tuple
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import broadcast_shapes, unknown_dim, unknown_dtype
+from ._helpers import broadcast_shapes, check_numel_fits, unknown_dim, unknown_dtype
 from .elementwise import DTYPE_SWEEP
 from .registry import dtype, shape
 from .testing import (
@@ -293,11 +293,13 @@ def aten〇repeat_interleave〇Tensor〡dtype(repeats_rank_dtype: Tuple[int, int
     DataDependentKernelInvocation(LongTensorOfShape(), -1),
     ErrorInvocation(LongTensorOfShape(3), -2),
     KernelErrorInvocation(LongTensorOfShape(0), -1),
+    ErrorInvocation(LongTensorOfShape(1), 2**62),  # int64 elements' bytes past int64
 ])
 def aten〇one_hot〡shape(self: List[int], num_classes: int = -1) -> List[int]:
     if num_classes < -1:
         raise AssertionError(f"one_hot: num_classes must be -1 or non-negative, got {num_classes}")
     if num_classes != -1:
+        check_numel_fits("one_hot", self + [num_classes], 8)  # int64 elements
         return self + [num_classes]
     if _numel(self) == 0:
         raise AssertionError("one_hot: can not infer the number of classes from an empty tensor")
@@ -372,10 +374,12 @@ def aten〇bincount〡dtype(self_rank_dtype: Tuple[int, int], weights_rank_dtype
     Invocation(TensorOfShape(0, 3), size=2, fill_value=7),
     Invocation(TensorOfShape(5), size=0),
     KernelErrorInvocation(TensorOfShape(3, 4), size=-1),
+    ErrorInvocation(TensorOfShape(3, 4), size=2**62),
 ])
 def aten〇nonzero_static〡shape(self: List[int], size: int, fill_value: int = -1) -> List[int]:
     if size < 0:
         raise AssertionError("nonzero_static: 'size' must be a non-negative integer")
+    check_numel_fits("nonzero_static", [size, len(self)], 8)  # int64 indices
     return [size, len(self)]
 
 

@@ -33023,19 +33023,24 @@ module {
     return %1 : !torch.list<list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.nonzero_static(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str "nonzero_static"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: nonzero_static: 'size' must be a non-negative integer"
+    %str_0 = torch.constant.str "AssertionError: nonzero_static: 'size' must be a non-negative integer"
     %int0 = torch.constant.int 0
+    %int8 = torch.constant.int 8
     %0 = torch.aten.lt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %0 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %2 = torch.prim.ListConstruct %arg1, %1 : (!torch.int, !torch.int) -> !torch.list<int>
-    return %2 : !torch.list<int>
+    %3 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %2, %int8) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = torch.prim.ListConstruct %arg1, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %5 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.norm.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %false = torch.constant.bool false
@@ -33126,15 +33131,17 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.one_hot(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: one_hot: can not infer the number of classes from an empty tensor"
+    %str_0 = torch.constant.str "one_hot"
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: "
-    %str_1 = torch.constant.str "one_hot: num_classes must be -1 or non-negative, got {}"
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str "one_hot: num_classes must be -1 or non-negative, got {}"
     %int-1 = torch.constant.int -1
+    %int8 = torch.constant.int 8
     %int0 = torch.constant.int 0
     %0 = torch.aten.lt.int %arg1, %int-1 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %0 -> () {
-      %3 = torch.aten.format(%str_1, %arg1) : !torch.str, !torch.int -> !torch.str
-      %4 = torch.aten.add.str %str_0, %3 : !torch.str, !torch.str -> !torch.str
+      %3 = torch.aten.format(%str_2, %arg1) : !torch.str, !torch.int -> !torch.str
+      %4 = torch.aten.add.str %str_1, %3 : !torch.str, !torch.str -> !torch.str
       torch.prim.RaiseException %4, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
@@ -33144,7 +33151,10 @@ module {
     %2 = torch.prim.If %1 -> (!torch.list<int>) {
       %3 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
       %4 = torch.aten.add.t %arg0, %3 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
-      torch.prim.If.yield %4 : !torch.list<int>
+      %5 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str_0, %4, %int8) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+      %6 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+      %7 = torch.aten.add.t %arg0, %6 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+      torch.prim.If.yield %7 : !torch.list<int>
     } else {
       %3 = func.call @__torch_refine_helper.torch_refine.library.data_dependent._numel(%arg0) : (!torch.list<int>) -> !torch.int
       %4 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
