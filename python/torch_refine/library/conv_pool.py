@@ -1059,6 +1059,7 @@ def _upsample_2d_vec_shape(op: str, input: List[int], output_size: Optional[List
     ErrorInvocation(_T(1, 2, 0, 5), [3, 3], None),
     ErrorInvocation(_T(1, 2, 5, 5), None, [0.1, 1.0]),
     ErrorInvocation(_T(1, 2, 5, 5), None, [2.0]),
+    ErrorInvocation(_T(1, 2, 5, 5), [2**62, 4], None),  # element count past int64
 ])
 def aten〇upsample_nearest2d〇vec〡shape(input: List[int], output_size: Optional[List[int]], scale_factors: Optional[List[float]]) -> List[int]:
     sizes = _upsample_output_size("upsample_nearest2d", input, output_size, scale_factors)
@@ -1071,7 +1072,9 @@ def aten〇upsample_nearest2d〇vec〡shape(input: List[int], output_size: Optio
     for size in sizes:
         if size <= 0:
             raise AssertionError("upsample_nearest2d: output sizes should be greater than 0")
-    return [input[0], input[1], sizes[0], sizes[1]]
+    out = [input[0], input[1], sizes[0], sizes[1]]
+    check_numel_fits("upsample_nearest2d", out)
+    return out
 
 
 @dtype("aten.upsample_nearest2d.vec", invocations=_interpolation_dtype_cases(
@@ -1750,6 +1753,7 @@ def aten〇upsample_nearest1d〇vec〡dtype(input_rank_dtype: Tuple[int, int], o
     ErrorInvocation(_T(1, 2, 7, 3), [7], [1, 2, 5, 5]),
     ErrorInvocation(_T(1, 2, 7, 3), [7, 3], [2, 5, 5]),
     ErrorInvocation(_T(1, 2, 7, 0), [7, 0], [1, 2, 5, 5]),
+    ErrorInvocation(_T(1, 2, 7, 3), [7, 3], [1, 2, 2**62, 5]),  # element count past int64
 ])
 def aten〇upsample_nearest2d_backward〡shape(grad_output: List[int], output_size: List[int], input_size: List[int], scales_h: Optional[float] = None, scales_w: Optional[float] = None) -> List[int]:
     if len(output_size) != 2:
@@ -1762,6 +1766,7 @@ def aten〇upsample_nearest2d_backward〡shape(grad_output: List[int], output_si
                 "upsample_nearest2d_backward: input and output sizes should be greater than 0")
     if grad_output != [input_size[0], input_size[1], output_size[0], output_size[1]]:
         raise AssertionError("upsample_nearest2d_backward: grad_output has the wrong sizes")
+    check_numel_fits("upsample_nearest2d_backward", input_size)
     return upstream._copy(input_size)
 
 

@@ -35727,10 +35727,10 @@ module {
     }
     torch.prim.Loop %int3, %true, init() {
     ^bb0(%arg3: !torch.int):
-      %9 = torch.aten.__derive_index %arg3, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-      %10 = torch.aten.__getitem__.t %arg0, %9 : !torch.list<int>, !torch.int -> !torch.int
-      %11 = torch.aten.le.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %11 -> () {
+      %10 = torch.aten.__derive_index %arg3, %int1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %arg0, %10 : !torch.list<int>, !torch.int -> !torch.int
+      %12 = torch.aten.le.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %12 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -35741,9 +35741,9 @@ module {
     %3 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
     torch.prim.Loop %3, %true, init() {
     ^bb0(%arg3: !torch.int):
-      %9 = torch.aten.__getitem__.t %0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-      %10 = torch.aten.le.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %10 -> () {
+      %10 = torch.aten.__getitem__.t %0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.le.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %11 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -35756,15 +35756,17 @@ module {
     %6 = torch.aten.__getitem__.t %0, %int0 : !torch.list<int>, !torch.int -> !torch.int
     %7 = torch.aten.__getitem__.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %8 = torch.prim.ListConstruct %4, %5, %6, %7 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+    %9 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str_2, %8, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
     return %8 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.upsample_nearest2d_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.optional<float>, %arg4: !torch.optional<float>) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: upsample_nearest2d_backward: grad_output has the wrong sizes"
-    %str_0 = torch.constant.str "AssertionError: upsample_nearest2d_backward: input and output sizes should be greater than 0"
+    %str = torch.constant.str "upsample_nearest2d_backward"
+    %str_0 = torch.constant.str "AssertionError: upsample_nearest2d_backward: grad_output has the wrong sizes"
+    %str_1 = torch.constant.str "AssertionError: upsample_nearest2d_backward: input and output sizes should be greater than 0"
     %true = torch.constant.bool true
-    %str_1 = torch.constant.str "AssertionError: upsample_nearest2d_backward: input_size must have four sizes"
+    %str_2 = torch.constant.str "AssertionError: upsample_nearest2d_backward: input_size must have four sizes"
     %none = torch.constant.none
-    %str_2 = torch.constant.str "AssertionError: upsample_nearest2d_backward: output_size must have two sizes"
+    %str_3 = torch.constant.str "AssertionError: upsample_nearest2d_backward: output_size must have two sizes"
     %int2 = torch.constant.int 2
     %int4 = torch.constant.int 4
     %int0 = torch.constant.int 0
@@ -35772,7 +35774,7 @@ module {
     %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -35780,7 +35782,7 @@ module {
     %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     %3 = torch.aten.ne.int %2, %int4 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %3 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -35790,10 +35792,10 @@ module {
     %6 = torch.aten.len.t %5 : !torch.list<int> -> !torch.int
     torch.prim.Loop %6, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %14 = torch.aten.__getitem__.t %5, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %15 = torch.aten.le.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %15 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      %15 = torch.aten.__getitem__.t %5, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %16 = torch.aten.le.int %15, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %16 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -35807,13 +35809,14 @@ module {
     %11 = torch.prim.ListConstruct %7, %8, %9, %10 : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
     %12 = torch.aten.ne.int_list %arg0, %11 : !torch.list<int>, !torch.list<int> -> !torch.bool
     torch.prim.If %12 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %13 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
-    return %13 : !torch.list<int>
+    %13 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %arg2, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    %14 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg2) : (!torch.list<int>) -> !torch.list<int>
+    return %14 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.var(%arg0: !torch.list<int>, %arg1: !torch.bool) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
