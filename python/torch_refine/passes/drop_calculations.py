@@ -43,7 +43,7 @@ from torch_refine.calculations.lists import may_hold_list
 from torch_refine.calculations.purity import erase_if_dead, is_pure
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.errors import RefinementWarning
-from torch_refine.ir.constants import make_constant, op_key, string_text
+from torch_refine.ir.constants import make_constant, op_key, string_text, typed_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import enclosing_ops
 from torch_refine.passes.base import ModulePass, PassFailure, option
@@ -148,7 +148,7 @@ def _find_guards_in(block, wrapped_op, guards: list[_Guard], pending: list) -> N
         raises_when = raising[0] is not None
         raise_op = raising[0] if raises_when else raising[1]
         condition = op.operation.operands[0]
-        constant = _constant_bool(condition)
+        constant = typed_constant(condition, bool)
         if constant is not None and constant == raises_when:
             _fail_always(wrapped_op, raise_op)
         if constant is None:
@@ -161,12 +161,6 @@ def _find_guards_in(block, wrapped_op, guards: list[_Guard], pending: list) -> N
 
 def _raise_in(block):
     return next((op for op in block.operations if op.operation.name == RAISE), None)
-
-
-def _constant_bool(value: ir.Value) -> bool | None:
-    if not isinstance(value, ir.OpResult) or value.owner.operation.name != "torch.constant.bool":
-        return None
-    return ir.BoolAttr(value.owner.operation.attributes["value"]).value
 
 
 def _message(raise_op, wrapped_op) -> str:
@@ -218,7 +212,7 @@ def _asserted_false_before(op, message: str) -> bool:
         return False
     if ir.StringAttr(previous.operation.attributes["message"]).value != message:
         return False
-    return _constant_bool(previous.operation.operands[0]) is False
+    return typed_constant(previous.operation.operands[0], bool) is False
 
 
 def may_not_run(op) -> bool:

@@ -22,7 +22,7 @@ from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.ir import types
-from torch_refine.ir.constants import op_key
+from torch_refine.ir.constants import op_key, typed_constant
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.passes.reify import _constructed_elements
 from torch_refine.patterns.scalars import negation
@@ -258,7 +258,7 @@ def _condition_key(value: ir.Value, depth: int) -> tuple | None:
     if name == "torch.aten.__not__":
         inner = _condition_key(operands[0], depth + 1)
         return None if inner is None else ("not", inner)
-    if name in ("torch.aten.eq.bool", "torch.aten.ne.bool") and (side := _constant_bool(operands[1])) is not None:
+    if name in ("torch.aten.eq.bool", "torch.aten.ne.bool") and (side := typed_constant(operands[1], bool)) is not None:
         inner = _condition_key(operands[0], depth + 1)
         negated = side != (name == "torch.aten.eq.bool")  # ne(x, true), eq(x, false)
         return None if inner is None else (("not", inner) if negated else inner)
@@ -278,14 +278,7 @@ def _short_circuit_key(if_op, depth: int) -> tuple | None:
         return None
     for connective, constant, other in (("and", False, then), ("or", True, otherwise)):
         decided = otherwise if connective == "and" else then
-        if _constant_bool(decided) is constant:
+        if typed_constant(decided, bool) is constant:
             part = _condition_key(other, depth + 1)
             return None if part is None else (connective, condition, part)
     return None
-
-
-def _constant_bool(value: ir.Value) -> bool | None:
-    producer = value.owner if isinstance(value, ir.OpResult) else None
-    if producer is None or producer.name != "torch.constant.bool":
-        return None
-    return bool(ir.BoolAttr(producer.attributes["value"]).value)
