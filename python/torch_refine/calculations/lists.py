@@ -194,3 +194,35 @@ def unmutated(literal, value: ir.Value) -> bool:
         return False
     _memo.literals.add(key)
     return True
+
+
+# Mutations that never raise and only add to, reorder or empty a list: a list nothing
+# reads may drop them (not `_set_item`, which raises out of range).
+_WRITES = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten.extend.t",
+                     "torch.aten.reverse.t", "torch.aten.clear.t"})
+
+
+def erase_write_only_lists(root) -> None:
+    """Erase each `torch.prim.ListConstruct` under `root` that is only written, never read
+    (its users are appends and the like, whose results nothing uses), with those writes: the
+    result list of a shape function's loop, left behind with the checks it holds."""
+    found = []
+
+    def visit(op):
+        if op.name == "torch.prim.ListConstruct" and _only_written(op.results[0]):
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root.walk(visit)
+    for literal in found:
+        for use in list(literal.results[0].uses):
+            use.owner.erase()
+        literal.erase()
+
+
+def _only_written(value: ir.Value) -> bool:
+    users = [use.owner for use in value.uses]
+    return bool(users) and all(
+        user.name in _WRITES and user.operands[0] == value and not any(len(list(r.uses)) for r in user.results)
+        and value not in list(user.operands)[1:]
+        for user in users)

@@ -19,9 +19,9 @@ import operator
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
-from torch_refine.calculations.dim_facts import bound_expression, function_argument
+from torch_refine.calculations.dim_facts import bound_expression, express, function_argument
 from torch_refine.ir import types
-from torch_refine.ir.constants import op_key
+from torch_refine.ir.constants import defining_op, op_key, typed_constant
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
 
 Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
@@ -158,3 +158,145 @@ def _bound_ranges(entry: ir.Block, argument: ir.BlockArgument) -> tuple:
     info = types.parse(argument.type)
     rank = 0 if info is None or info.rank is None else info.rank
     return tuple(symbol_range(entry, (argument.arg_number, dim, 1)) for dim in range(rank))
+
+
+# -- ranges of int values ---------------------------------------------------------------
+
+Bound = tuple[int | None, int | None]  # (least, greatest), None where unbounded
+_ANY: Bound = (None, None)
+_COUNTS = frozenset({"torch.aten.size.int", "torch.aten.len.t", "torch.aten.dim", "torch.aten.numel"})
+_PASS_THROUGH = frozenset({"torch.derefine", "torch.prim.unchecked_cast"})
+_VALUE_DEPTH = 12
+
+
+def value_range(value: ir.Value, entry_block: ir.Block | None) -> Bound:
+    """(least, greatest) of an int value, None for an unbounded side: from its polynomial
+    over sizes where it has one, else by interval arithmetic over its producers. A rank or
+    length is at least 0, and an If yields within its branches' ranges, each narrowed by
+    the comparison of the yielded value its condition makes (`if n <= 0: n = 1` gives
+    n >= 1), which decides the dim wrapping of a tensor of unknown rank."""
+    return _value_range(value, entry_block, {}, 0)
+
+
+def _value_range(value: ir.Value, entry_block, cache: dict, depth: int) -> Bound:
+    if value in cache:
+        return cache[value]
+    cache[value] = _ANY  # a cycle through a loop's carried value bounds nothing
+    found = _ANY if depth > _VALUE_DEPTH else _producer_range(value, entry_block, cache, depth)
+    cache[value] = found
+    return found
+
+
+def _producer_range(value: ir.Value, entry_block, cache: dict, depth: int) -> Bound:
+    constant = typed_constant(value, int)
+    if constant is not None:
+        return constant, constant
+    polynomial = express(value)
+    if polynomial is not None:
+        return polynomial_range(polynomial, entry_block)
+    producer = defining_op(value)
+    if producer is None:
+        return _ANY
+    name = producer.operation.name
+    if name in _COUNTS:
+        return _SIZE
+    if name in _PASS_THROUGH:
+        return _value_range(producer.operands[0], entry_block, cache, depth + 1)
+    if name == "torch.prim.If":
+        return _if_range(producer, value.result_number, entry_block, cache, depth)
+    combine = _INTERVAL_ARITHMETIC.get(name)
+    if combine is None:
+        return _ANY
+    return combine(*(_value_range(v, entry_block, cache, depth + 1) for v in producer.operands))
+
+
+def _if_range(if_op, index: int, entry_block, cache: dict, depth: int) -> Bound:
+    """The join of what the branches yield at `index`; a branch yielding None adds nothing
+    (an optional int is only read as an int where it is not None)."""
+    joined = None
+    condition = if_op.operands[0]
+    for region, taken in zip(if_op.operation.regions, (True, False)):
+        yielded = region.blocks[0].operations[len(region.blocks[0].operations) - 1].operands[index]
+        if str(yielded.type) == "!torch.none" or _is_none(yielded):
+            continue
+        bound = _narrowed(_value_range(yielded, entry_block, cache, depth + 1), yielded, condition, taken)
+        joined = bound if joined is None else _join(joined, bound)
+    return _ANY if joined is None else joined
+
+
+def _is_none(value: ir.Value) -> bool:
+    producer = defining_op(value)
+    while producer is not None and producer.operation.name == "torch.derefine":
+        producer = defining_op(producer.operands[0])
+    return producer is not None and producer.operation.name == "torch.constant.none"
+
+
+# `value <op> c` holding: the range it leaves value, from c.
+_HOLDS = {
+    "torch.aten.eq.int": lambda c: (c, c),
+    "torch.aten.lt.int": lambda c: (None, c - 1),
+    "torch.aten.le.int": lambda c: (None, c),
+    "torch.aten.gt.int": lambda c: (c + 1, None),
+    "torch.aten.ge.int": lambda c: (c, None),
+}
+_MIRRORED = {"torch.aten.lt.int": "torch.aten.gt.int", "torch.aten.le.int": "torch.aten.ge.int",
+             "torch.aten.gt.int": "torch.aten.lt.int", "torch.aten.ge.int": "torch.aten.le.int"}
+_NEGATED = {"torch.aten.lt.int": "torch.aten.ge.int", "torch.aten.le.int": "torch.aten.gt.int",
+            "torch.aten.gt.int": "torch.aten.le.int", "torch.aten.ge.int": "torch.aten.lt.int",
+            "torch.aten.ne.int": "torch.aten.eq.int"}
+
+
+def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -> Bound:
+    """`bound` of `value` in the branch where `condition` is `holds`, when the condition
+    compares that very value with a constant."""
+    comparison = defining_op(condition)
+    if comparison is None or len(comparison.operands) != 2:
+        return bound
+    name = comparison.operation.name
+    lhs, rhs = comparison.operands
+    if rhs == value:
+        lhs, rhs, name = rhs, lhs, _MIRRORED.get(name, name)
+    constant = typed_constant(rhs, int)
+    if lhs != value or constant is None:
+        return bound
+    if not holds:
+        name = _NEGATED.get(name)
+    implied = _HOLDS.get(name)
+    return bound if implied is None else _meet(bound, implied(constant))
+
+
+def _join(a: Bound, b: Bound) -> Bound:
+    least = None if a[0] is None or b[0] is None else min(a[0], b[0])
+    greatest = None if a[1] is None or b[1] is None else max(a[1], b[1])
+    return least, greatest
+
+
+def _meet(a: Bound, b: Bound) -> Bound:
+    return _maximum(a, b)[0], _minimum(a, b)[1]
+
+
+def _add(a: Bound, b: Bound) -> Bound:
+    return (None if None in (a[0], b[0]) else a[0] + b[0]), (None if None in (a[1], b[1]) else a[1] + b[1])
+
+
+def _negate(a: Bound) -> Bound:
+    return (None if a[1] is None else -a[1]), (None if a[0] is None else -a[0])
+
+
+def _maximum(a: Bound, b: Bound) -> Bound:
+    least = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
+    return least, None if None in (a[1], b[1]) else max(a[1], b[1])
+
+
+def _minimum(a: Bound, b: Bound) -> Bound:
+    greatest = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
+    return (None if None in (a[0], b[0]) else min(a[0], b[0])), greatest
+
+
+_INTERVAL_ARITHMETIC = {
+    "torch.aten.add.int": _add,
+    "torch.aten.sub.int": lambda a, b: _add(a, _negate(b)),
+    "torch.aten.neg.int": _negate,
+    "torch.prim.max.int": _maximum,
+    "torch.prim.min.int": _minimum,
+}

@@ -19,8 +19,15 @@ def scalar_dtype(value: Union[int, float, complex]) -> int:
 
 def broadcast_shapes(shapes: List[List[int]]) -> List[int]:
     result: List[int] = []
-    for shape in shapes:
-        result = upstream.broadcast(result, shape)
+    if len(shapes) < 2:
+        for shape in shapes:
+            result = upstream.broadcast(result, shape)
+        return result
+    # Not from [] on: that broadcast copies the first shape by a loop over its rank, which
+    # a shape of unknown rank keeps in a check.
+    result = upstream.broadcast(shapes[0], shapes[1])
+    for index in range(2, len(shapes)):
+        result = upstream.broadcast(result, shapes[index])
     return result
 
 

@@ -73,6 +73,26 @@ def _channel_param(param: Optional[List[int]], rank: int) -> List[int]:
     return _unsqueeze_to_rank([upstream.numel(param)], rank - 1)
 
 
+def _check_channels(input: List[int], param: List[int]) -> None:
+    """Meta's check of a per-channel `param` broadcast against the dims 1.. of an input of
+    rank 2 or more (`param` then 1s). For a one-size `param` only dim 1 meets a size other
+    than 1, so that one comparison is the check, also for an input of unknown rank (no loop
+    over its dims)."""
+    if len(param) != 1:
+        upstream.broadcast(input, _unsqueeze_to_rank(param, len(input) - 1))
+        return
+    size = input[1]
+    channels = param[0]
+    if size != channels and size != 1 and channels != 1:
+        raise AssertionError(f"batch_norm: the channel dim's size ({size}) must match the "
+                             f"per-channel parameter's size ({channels})")
+
+
+def _check_channel_param(input: List[int], param: Optional[List[int]]) -> None:
+    if param is not None:
+        _check_channels(input, [upstream.numel(param)])
+
+
 # ---------------------------------------------------------------------------- batch norm
 
 
@@ -107,13 +127,20 @@ def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Opti
                 "batch_norm: running_mean and running_var must not be None in eval mode")
         if rank < 2:
             raise AssertionError("batch_norm: expected an input with a channel dim (dim 1)")
-        output = upstream.broadcast(input, _unsqueeze_to_rank(running_mean, rank - 1))
-        output = upstream.broadcast(output, _unsqueeze_to_rank(running_var, rank - 1))
+        _check_channels(input, running_mean)
+        _check_channels(input, running_var)
+        _check_channel_param(input, weight)
+        _check_channel_param(input, bias)
         # The CPU kernels save nothing in eval mode (FakeTensor agrees; meta saves [C]).
-        save_mean = [0]
-        save_rstd = [0]
-    output = upstream.broadcast(output, _channel_param(weight, rank))
-    output = upstream.broadcast(output, _channel_param(bias, rank))
+        return upstream._copy(input), [0], [0]
+    if rank < 2:
+        # Meta broadcasts a per-channel weight into an input without a channel dim.
+        output = upstream.broadcast(output, _channel_param(weight, rank))
+        output = upstream.broadcast(output, _channel_param(bias, rank))
+    else:
+        # The CPU kernels keep the input's shape where meta broadcasts a channel dim of 1.
+        _check_channel_param(input, weight)
+        _check_channel_param(input, bias)
     return output, save_mean, save_rstd
 
 
@@ -205,6 +232,10 @@ def _native_bn_dtype_cases(make, modes=(True, False)):
     Invocation(_T(4), None, None, None, None, True, 0.1, 1e-5),
     Invocation(_T(), None, None, None, None, True, 0.1, 1e-5),
     ErrorInvocation(_T(2, 4, 3), None, None, None, None, False, 0.1, 1e-5),
+    # A channel dim of 1 against 4 channels: the CPU kernel keeps [2, 1, 3], meta gives [2, 4, 3].
+    KernelInvocation(_T(2, 1, 3), _T(4), _T(4), _T(4), _T(4), True, 0.1, 1e-5),
+    KernelInvocation(_T(2, 1, 3), _T(4), None, None, None, True, 0.1, 1e-5),
+    KernelInvocation(_T(2, 1), _T(4), _T(4), _T(4), _T(4), False, 0.1, 1e-5),
 ])
 def aten〇native_batch_norm〡shape(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], running_mean: Optional[List[int]], running_var: Optional[List[int]], training: bool, momentum: float, eps: float) -> Tuple[List[int], List[int], List[int]]:
     return _batch_norm_shapes(input, weight, bias, running_mean, running_var, training)
@@ -271,6 +302,8 @@ def aten〇_native_batch_norm_legit〇no_stats〡dtype(input_rank_dtype: Tuple[i
     KernelInvocation(_T(0, 4, 3, 3), _T(4), _T(4), _T(4), _T(4), 0.1, 1e-5),
     ErrorInvocation(_T(2, 4, 3), None, None, _T(5), _T(4), 0.1, 1e-5),
     ErrorInvocation(_T(2, 4, 3), _T(3), None, _T(4), _T(4), 0.1, 1e-5),
+    KernelInvocation(_T(2, 1, 3, 3), _T(4), _T(4), _T(4), _T(4), 0.1, 1e-5),
+    KernelInvocation(_T(2, 1, 3), None, None, _T(4), _T(1), 0.1, 1e-5),
 ])
 def aten〇_native_batch_norm_legit_no_training〡shape(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]], running_mean: List[int], running_var: List[int], momentum: float, eps: float) -> Tuple[List[int], List[int], List[int]]:
     return _batch_norm_shapes(input, weight, bias, running_mean, running_var, False)
@@ -584,8 +617,8 @@ def _check_group_norm_params(op: str, input: List[int], weight: Optional[List[in
     if input[1] % group != 0:
         raise AssertionError(
             op + ": expected number of channels in input to be divisible by num_groups")
-    upstream.broadcast(input, _channel_param(weight, len(input)))
-    upstream.broadcast(input, _channel_param(bias, len(input)))
+    _check_channel_param(input, weight)
+    _check_channel_param(input, bias)
 
 
 @shape("aten.native_group_norm", invocations=[

@@ -32,6 +32,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
+from torch_refine.calculations.lists import erase_write_only_lists, only_read
 from torch_refine.calculations.purity import erase_if_dead, is_pure_if, is_unused
 from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.ir import types
@@ -417,22 +418,74 @@ _MERGED = ("torch.aten.size.int", "torch.aten.add.int", "torch.aten.sub.int", "t
 
 
 def _merge_duplicates(module) -> None:
-    """Each constant, size read and int computation of a function's entry block is built
-    once: a later equal op is replaced by the earlier, which dominates every op after it.
-    Only pure scalar ops (a list or tensor literal is a new object each time)."""
+    """Each constant, size read, int computation and pure select of a function's entry
+    block is built once, and each condition asserted once: a later equal op is replaced by
+    the earlier, which dominates every op after it (a later check the pipeline kept of the
+    same condition is erased). Only pure scalar ops (a list or tensor literal is a new object each time), and
+    reads of a tensor's size list nothing changes."""
     for fn in user_functions(module):
         seen: dict = {}
         for op in list(fn.regions[0].blocks[0].operations):
-            name = op.operation.name
-            if not (name.startswith("torch.constant.") or name in _MERGED) or len(op.results) != 1:
+            key = _merge_key(op, {})
+            if key is None:
                 continue
-            attributes = op.operation.attributes  # indexing gives NamedAttributes
-            key = (name, str(op.results[0].type), tuple(_value_key(v) for v in op.operands),
-                   tuple(sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))))
+            if op.operation.name == "torch.runtime.assert":
+                if key in seen and facts.GUARD_OF in op.operation.attributes:
+                    op.operation.erase()  # a check of ours; the program's own asserts stay
+                seen.setdefault(key, None)
+                continue
             earlier = seen.setdefault(key, op.results[0])
             if earlier != op.results[0]:
                 op.results[0].replace_all_uses_with(earlier)
                 op.operation.erase()
+
+
+def _merge_key(op, local: dict) -> tuple | None:
+    """What makes `op` equal to another op, or None when it is not merged; `local` numbers
+    the values defined in the branch being keyed."""
+    name = op.operation.name
+    if name == "torch.runtime.assert":
+        return (name, _operand_key(op.operands[0], local))
+    if name == "torch.prim.If":
+        return _select_key(op, local)
+    if len(op.results) != 1 or not (name.startswith("torch.constant.") or name in _MERGED or _reads_size_list(op)):
+        return None
+    attributes = op.operation.attributes  # indexing gives NamedAttributes
+    return (name, str(op.results[0].type), tuple(_operand_key(v, local) for v in op.operands),
+            tuple(sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes)))))
+
+
+def _reads_size_list(op) -> bool:
+    if op.operation.name not in ("torch.aten.__getitem__.t", "torch.aten.len.t"):
+        return False
+    source = op.operands[0]
+    return (isinstance(source, ir.OpResult) and source.owner.name == "torch.aten.size"
+            and only_read(source))
+
+
+def _select_key(op, local: dict) -> tuple | None:
+    """An If of one result (a short-circuit `and`) whose branches hold only merged ops."""
+    if len(op.results) != 1:
+        return None
+    branches = []
+    for region in op.operation.regions:
+        ops = list(region.blocks[0].operations)
+        keys = []
+        for inner in ops[:-1]:
+            if inner.operation.name in ("torch.runtime.assert", "torch.prim.If"):
+                return None  # no nesting: an If nested 1,000 deep would recurse past the limit
+            key = _merge_key(inner, local)
+            if key is None:
+                return None
+            local[inner.results[0]] = ("local", len(local))
+            keys.append(key)
+        keys.append(tuple(_operand_key(v, local) for v in ops[-1].operands))
+        branches.append(tuple(keys))
+    return ("torch.prim.If", str(op.results[0].type), _operand_key(op.operands[0], local), tuple(branches))
+
+
+def _operand_key(value: ir.Value, local: dict) -> tuple:
+    return local.get(value) or _value_key(value)
 
 
 def _value_key(value: ir.Value) -> tuple:
@@ -445,6 +498,8 @@ def _cleanup(module) -> None:
     erase_decided_checks(module)
     erase_identity_casts(module)
     fold_tensor_reads(module)
+    for fn in user_functions(module):
+        erase_write_only_lists(fn.operation)
     unused = []
 
     def visit(op):

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from torch_refine.calculations.lists import forget_new_literals
+from torch_refine.calculations.ranges import enclosing_function, value_range
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant, op_key, typed_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import copy_body_before
@@ -59,6 +60,26 @@ def forward_identical_yields(op, rewriter):
 
 
 _DIFFERENT = object()
+
+
+def forward_single_valued_results(op, rewriter):
+    """An int result whose range is one value (`ranges.value_range`: a wrapped dim of a
+    tensor of unknown rank, `0 if d is None else d` with d = 0) is that constant."""
+    changed = False
+    entry = None
+    for result in op.results:
+        if str(result.type) != "!torch.int" or not len(list(result.uses)):
+            continue
+        if entry is None:
+            function = enclosing_function(op)
+            entry = function.regions[0].blocks[0] if function is not None else None
+        least, greatest = value_range(result, entry)
+        if least is None or least != greatest:
+            continue
+        with rewriter.ip, op.location:
+            result.replace_all_uses_with(make_constant(least))
+        changed = True
+    return None if changed else True
 
 
 def forward_condition_yields(op, rewriter):
@@ -280,6 +301,7 @@ def patterns(options) -> list:
         ("torch.prim.If", forward_identical_yields),
         ("torch.prim.If", forward_select_of_equals),
         ("torch.prim.If", forward_condition_yields),
+        ("torch.prim.If", forward_single_valued_results),
         ("torch.prim.Loop", unroller),
         ("torch.prim.TupleIndex", fold_tuple_index),
         ("torch.prim.TupleUnpack", fold_tuple_unpack),

@@ -10,7 +10,7 @@ from torch_refine.calculations.dim_facts import (
     is_divisor_marker,
     through_divisor_marker,
 )
-from torch_refine.calculations.ranges import enclosing_function, polynomial_range
+from torch_refine.calculations.ranges import enclosing_function, polynomial_range, value_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -297,6 +297,8 @@ def fold_sign_comparison(op, rewriter):
     if answer is None:
         answer = _range_answer(op)
     if answer is None:
+        answer = _interval_answer(op)
+    if answer is None:
         return True
     with rewriter.ip, op.location:
         rewriter.replace_op(op, [make_constant(answer)])
@@ -321,8 +323,8 @@ def _sign_answer(op) -> bool | None:
 
 # `lhs <op> rhs` from (least, greatest) of lhs - rhs (None: unbounded that way).
 _RANGE_DECIDED = {
-    "torch.aten.eq.int": lambda lo, hi: False if _above(lo, 0) or _below(hi, 0) else None,
-    "torch.aten.ne.int": lambda lo, hi: True if _above(lo, 0) or _below(hi, 0) else None,
+    "torch.aten.eq.int": lambda lo, hi: False if _above(lo, 0) or _below(hi, 0) else True if lo == hi == 0 else None,
+    "torch.aten.ne.int": lambda lo, hi: True if _above(lo, 0) or _below(hi, 0) else False if lo == hi == 0 else None,
     "torch.aten.lt.int": lambda lo, hi: True if _below(hi, 0) else False if _above(lo, -1) else None,
     "torch.aten.le.int": lambda lo, hi: True if _below(hi, 1) else False if _above(lo, 0) else None,
     "torch.aten.gt.int": lambda lo, hi: True if _above(lo, 0) else False if _below(hi, 1) else None,
@@ -348,6 +350,17 @@ def _range_answer(op) -> bool | None:
     function = enclosing_function(op)
     entry = function.regions[0].blocks[0] if function is not None else None
     return _RANGE_DECIDED[op.operation.name](*polynomial_range(difference, entry))
+
+
+def _interval_answer(op) -> bool | None:
+    """Compare by the ranges of both sides' values (`ranges.value_range`), for ints
+    without a polynomial: ranks, lengths, and selects of them."""
+    function = enclosing_function(op)
+    entry = function.regions[0].blocks[0] if function is not None else None
+    (lhs_low, lhs_high), (rhs_low, rhs_high) = (value_range(v, entry) for v in op.operands)
+    least = None if lhs_low is None or rhs_high is None else lhs_low - rhs_high
+    greatest = None if lhs_high is None or rhs_low is None else lhs_high - rhs_low
+    return _RANGE_DECIDED[op.operation.name](least, greatest)
 
 
 # A size converted to float (`aten.Float.Scalar`, what reification passes for a `Scalar`

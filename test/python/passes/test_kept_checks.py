@@ -50,6 +50,33 @@ func.func @main(%x: !torch.vtensor<[0,3],f32>) -> !torch.vtensor {
 }
 """
 
+CAT_UNRANKED_FIRST = """
+func.func @main(%a: !torch.vtensor<*,f32>, %b: !torch.vtensor<[4,3],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %l = torch.prim.ListConstruct %a, %b : (!torch.vtensor<*,f32>, !torch.vtensor<[4,3],f32>) -> !torch.list<vtensor>
+  %r = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+  return %r : !torch.vtensor
+}
+"""
+
+BATCH_NORM_UNRANKED = """
+func.func @main(%x: !torch.vtensor<*,f32>, %c: !torch.vtensor<[4],f32>) -> !torch.vtensor {
+  %false = torch.constant.bool false
+  %momentum = torch.constant.float 1.000000e-01
+  %eps = torch.constant.float 1.000000e-05
+  %r:3 = torch.aten.native_batch_norm %x, %c, %c, %c, %c, %false, %momentum, %eps : !torch.vtensor<*,f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.vtensor<[4],f32>, !torch.bool, !torch.float, !torch.float -> !torch.vtensor, !torch.vtensor, !torch.vtensor
+  return %r#1 : !torch.vtensor
+}
+"""
+
+MSE_LOSS_UNRANKED_TARGET = """
+func.func @main(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<*,f32>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %r = torch.aten.mse_loss %a, %b, %int1 : !torch.vtensor<[2,3],f32>, !torch.vtensor<*,f32>, !torch.int -> !torch.vtensor
+  return %r : !torch.vtensor
+}
+"""
+
 
 KEPT_CHECK = r"^(torch\.runtime\.assert|torch\.prim\.RaiseException) "
 OP_ITSELF = r"^'aten\.\w+' at .*: its library function rejects these arguments"
@@ -62,7 +89,7 @@ def _agrees_with_pytorch(module, reference, *args, raises=KEPT_CHECK) -> None:
     nothing, in the op itself (the executor runs its library function first)."""
     try:
         expected = reference(*args)
-    except RuntimeError:
+    except (RuntimeError, IndexError):
         with pytest.raises(ExecutionError, match=raises):
             torch_refine.execute(module, *args, check_types=True)
         return
@@ -108,3 +135,36 @@ def test_view_of_zero_elements_to_an_inferred_dim_fails_like_pytorch():
         torch.empty(0, 3).view(-1, 0)
     with pytest.raises(RefinementError, match=r"'torch\.aten\.view' op shape check failed: ZeroDivision"):
         torch_refine.refine(VIEW_ZERO_ELEMENTS_TO_INFERRED)
+
+
+# Checks of an operand of unknown rank, made small (ranks' ranges decide dim wrapping, the
+# lists only a check's loop wrote are gone, one condition asserted once): still PyTorch's.
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (5, 3), (0,), (2, 4), (3,), (2, 3, 1), (0, 3)])
+def test_cat_with_unranked_operand_keeps_the_checks_its_claim_needs(shape):
+    module = torch_refine.refine(CAT_UNRANKED_FIRST).module
+    assert "vtensor<[?,3],f32>" in str(module)
+    assert "out of range" not in str(module)  # dim 0 is in range for every rank of at least 1
+    _agrees_with_pytorch(module, lambda a, b: torch.cat([a, b]), torch.randn(*shape), torch.randn(4, 3))
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 3), (2, 4), (1, 4, 2, 2), (2, 3, 3), (2, 1, 3), (4,)])
+def test_batch_norm_of_unranked_input_checks_its_channels_once(shape):
+    module = torch_refine.refine(BATCH_NORM_UNRANKED).module
+    assert str(module).count("torch.runtime.assert") == 2  # a channel dim; its size, once
+    assert "torch.prim.Loop" not in str(module)
+    channels = torch.randn(4)
+
+    def reference(x, c):  # meta's checks (the CPU kernel has none), the CPU kernel's shapes
+        torch.ops.aten.native_batch_norm(*(t.to("meta") for t in (x, c, c, c, c)), False, 0.1, 1e-5)
+        return torch.ops.aten.native_batch_norm(x, c, c, c, c, False, 0.1, 1e-5)[1]
+
+    _agrees_with_pytorch(module, reference, torch.randn(*shape), channels)
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (3,), (1, 3), (4, 2, 3), (2, 1), (2, 2), (5, 2, 3)])
+def test_broadcast_with_unranked_operand_keeps_its_loop_without_the_shape(shape):
+    module = torch_refine.refine(MSE_LOSS_UNRANKED_TARGET).module
+    assert "torch.aten.append.t" not in str(module)
+    _agrees_with_pytorch(module, lambda a, b: torch.ops.aten.mse_loss(a, b, 1), torch.randn(2, 3), torch.randn(*shape))

@@ -14170,15 +14170,37 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%arg0: !torch.list<list<int>>) -> !torch.list<int> {
     %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
     %1 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
-    %2 = torch.prim.Loop %1, %true, init(%0) {
-    ^bb0(%arg1: !torch.int, %arg2: !torch.list<int>):
-      %3 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %4 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg2, %3) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter(%4 : !torch.list<int>)
-    } : (!torch.int, !torch.bool, !torch.list<int>) -> !torch.list<int>
-    return %2 : !torch.list<int>
+    %2 = torch.aten.lt.int %1, %int2 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.list<int>) {
+      %4 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+      %5 = torch.prim.Loop %4, %true, init(%0) {
+      ^bb0(%arg1: !torch.int, %arg2: !torch.list<int>):
+        %6 = torch.aten.__getitem__.t %arg0, %arg1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg2, %6) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter(%7 : !torch.list<int>)
+      } : (!torch.int, !torch.bool, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    } else {
+      %4 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %5 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%4, %5) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      %7 = torch.aten.len.t %arg0 : !torch.list<list<int>> -> !torch.int
+      %8 = torch.aten.__range_length %int2, %7, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %9 = torch.prim.Loop %8, %true, init(%6) {
+      ^bb0(%arg1: !torch.int, %arg2: !torch.list<int>):
+        %10 = torch.aten.__derive_index %arg1, %int2, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+        %11 = torch.aten.__getitem__.t %arg0, %10 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %12 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg2, %11) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter(%12 : !torch.list<int>)
+      } : (!torch.int, !torch.bool, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %9 : !torch.list<int>
+    }
+    return %3 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
     %none = torch.constant.none
@@ -21033,91 +21055,99 @@ module {
     %0 = torch.prim.Uninitialized : !torch.list<int>
     %1 = torch.prim.Uninitialized : !torch.list<int>
     %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %3:3 = torch.prim.If %arg5 -> (!torch.list<int>, !torch.list<int>, !torch.list<int>) {
-      %9 = torch.prim.ListConstruct  : () -> !torch.list<int>
-      %10 = torch.aten.ge.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %10 -> () {
-        %16 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-        %17 = torch.aten.append.t %9, %16 : !torch.list<int>, !torch.int -> !torch.list<int>
+    %3 = torch.prim.If %arg5 -> (!torch.tuple<list<int>, list<int>, list<int>>) {
+      %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %5 = torch.aten.ge.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %5 -> () {
+        %14 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+        %15 = torch.aten.append.t %4, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %11 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      torch.prim.If %11 -> () {
-        %16 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %17 = func.call @__torch_refine_helper.torch_refine.library.nn._check_running_update(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.none
+      %6 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      torch.prim.If %6 -> () {
+        %14 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+        %15 = func.call @__torch_refine_helper.torch_refine.library.nn._check_running_update(%4, %14) : (!torch.list<int>, !torch.list<int>) -> !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %12 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      torch.prim.If %12 -> () {
-        %16 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
-        %17 = torch.aten.lt.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
-        %18 = torch.prim.If %17 -> (!torch.bool) {
+      %7 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      torch.prim.If %7 -> () {
+        %14 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+        %15 = torch.aten.lt.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+        %16 = torch.prim.If %15 -> (!torch.bool) {
           torch.prim.If.yield %true : !torch.bool
         } else {
-          %20 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-          %21 = torch.aten.eq.int %20, %int0 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If.yield %21 : !torch.bool
+          %18 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+          %19 = torch.aten.eq.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %19 : !torch.bool
         }
-        torch.prim.If %18 -> () {
+        torch.prim.If %16 -> () {
           torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
           torch.prim.If.yield
         }
-        %19 = func.call @__torch_refine_helper.torch_refine.library.nn._check_running_update(%9, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.none
+        %17 = func.call @__torch_refine_helper.torch_refine.library.nn._check_running_update(%4, %14) : (!torch.list<int>, !torch.list<int>) -> !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %13 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-      %14 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%9) : (!torch.list<int>) -> !torch.list<int>
-      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%9) : (!torch.list<int>) -> !torch.list<int>
-      torch.prim.If.yield %13, %14, %15 : !torch.list<int>, !torch.list<int>, !torch.list<int>
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%4) : (!torch.list<int>) -> !torch.list<int>
+      %10 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%4) : (!torch.list<int>) -> !torch.list<int>
+      %11 = torch.aten.lt.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+      %12 = torch.prim.If %11 -> (!torch.list<int>) {
+        %14 = func.call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg1, %2) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
+        %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%8, %14) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %16 = func.call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg2, %2) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
+        %17 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%15, %16) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        torch.prim.If.yield %17 : !torch.list<int>
+      } else {
+        %14 = func.call @__torch_refine_helper.torch_refine.library.nn._check_channel_param(%arg0, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.none
+        %15 = func.call @__torch_refine_helper.torch_refine.library.nn._check_channel_param(%arg0, %arg2) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.none
+        torch.prim.If.yield %8 : !torch.list<int>
+      }
+      %13 = torch.prim.TupleConstruct %12, %9, %10 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %13 : !torch.tuple<list<int>, list<int>, list<int>>
     } else {
-      %9 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-      %10:2 = torch.prim.If %9 -> (!torch.bool, !torch.optional<list<int>>) {
+      %4 = torch.aten.__is__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+      %5:2 = torch.prim.If %4 -> (!torch.bool, !torch.optional<list<int>>) {
         torch.prim.If.yield %true, %arg3 : !torch.bool, !torch.optional<list<int>>
       } else {
-        %21 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-        %22 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-        %23 = torch.derefine %21 : !torch.list<int> to !torch.optional<list<int>>
-        torch.prim.If.yield %22, %23 : !torch.bool, !torch.optional<list<int>>
+        %16 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+        %17 = torch.aten.__is__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+        %18 = torch.derefine %16 : !torch.list<int> to !torch.optional<list<int>>
+        torch.prim.If.yield %17, %18 : !torch.bool, !torch.optional<list<int>>
       }
-      %11:2 = torch.prim.If %10#0 -> (!torch.list<int>, !torch.list<int>) {
+      %6:2 = torch.prim.If %5#0 -> (!torch.list<int>, !torch.list<int>) {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield %0, %1 : !torch.list<int>, !torch.list<int>
       } else {
-        %21 = torch.prim.unchecked_cast %10#1 : !torch.optional<list<int>> -> !torch.list<int>
-        %22 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
-        torch.prim.If.yield %21, %22 : !torch.list<int>, !torch.list<int>
+        %16 = torch.prim.unchecked_cast %5#1 : !torch.optional<list<int>> -> !torch.list<int>
+        %17 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+        torch.prim.If.yield %16, %17 : !torch.list<int>, !torch.list<int>
       }
-      %12 = torch.aten.lt.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %12 -> () {
+      %7 = torch.aten.lt.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %7 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %13 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
-      %14 = func.call @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%11#0, %13) : (!torch.list<int>, !torch.int) -> !torch.list<int>
-      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %14) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      %16 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
-      %17 = func.call @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%11#1, %16) : (!torch.list<int>, !torch.int) -> !torch.list<int>
-      %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%15, %17) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      %19 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-      %20 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %18, %19, %20 : !torch.list<int>, !torch.list<int>, !torch.list<int>
+      %8 = func.call @__torch_refine_helper.torch_refine.library.nn._check_channels(%arg0, %6#0) : (!torch.list<int>, !torch.list<int>) -> !torch.none
+      %9 = func.call @__torch_refine_helper.torch_refine.library.nn._check_channels(%arg0, %6#1) : (!torch.list<int>, !torch.list<int>) -> !torch.none
+      %10 = func.call @__torch_refine_helper.torch_refine.library.nn._check_channel_param(%arg0, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.none
+      %11 = func.call @__torch_refine_helper.torch_refine.library.nn._check_channel_param(%arg0, %arg2) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.none
+      %12 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %13 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      %14 = torch.prim.ListConstruct %int0 : (!torch.int) -> !torch.list<int>
+      %15 = torch.prim.TupleConstruct %12, %13, %14 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
+      torch.prim.If.yield %15 : !torch.tuple<list<int>, list<int>, list<int>>
     }
-    %4 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg1, %2) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
-    %5 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%3#0, %4) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %6 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg2, %2) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
-    %7 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%5, %6) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %8 = torch.prim.TupleConstruct %7, %3#1, %3#2 : !torch.list<int>, !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %8 : !torch.tuple<list<int>, list<int>, list<int>>
+    return %3 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg0: !torch.optional<list<int>>, %arg1: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
@@ -21135,6 +21165,63 @@ module {
       torch.prim.If.yield %6 : !torch.list<int>
     }
     return %1 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_channel_param(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>) -> !torch.none {
+    %none = torch.constant.none
+    %0 = torch.aten.__isnot__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    torch.prim.If %0 -> () {
+      %1 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %2 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%1) : (!torch.list<int>) -> !torch.int
+      %3 = torch.prim.ListConstruct %2 : (!torch.int) -> !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch_refine.library.nn._check_channels(%arg0, %3) : (!torch.list<int>, !torch.list<int>) -> !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_channels(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.none {
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "batch_norm: the channel dim's size ({}) must match the per-channel parameter's size ({})"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %3 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
+      %4 = func.call @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%arg1, %3) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+      %5 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %4) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield
+    } else {
+      %2 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %3 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %4 = torch.aten.ne.int %2, %3 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.bool) {
+        %7 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %7 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %6 = torch.prim.If %5 -> (!torch.bool) {
+        %7 = torch.aten.ne.int %3, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %7 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %6 -> () {
+        %7 = torch.aten.format(%str_0, %2, %3) : !torch.str, !torch.int, !torch.int -> !torch.str
+        %8 = torch.aten.add.str %str, %7 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %8, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%arg0: !torch.str, %arg1: !torch.int) -> !torch.none {
     %none = torch.constant.none
@@ -21172,18 +21259,18 @@ module {
     %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      %14 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-      %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+      %10 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_1, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %2 = torch.aten.le.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %2 -> () {
-      %14 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+      %10 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_1, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21194,19 +21281,15 @@ module {
     %6 = torch.aten.sub.int %3, %5 : !torch.int, !torch.int -> !torch.int
     %7 = torch.aten.ne.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %7 -> () {
-      %14 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %15 = torch.aten.add.str %str_1, %14 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %15, %none : !torch.str, !torch.none
+      %10 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %11 = torch.aten.add.str %str_1, %10 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %11, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %9 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg2, %8) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
-    %10 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %9) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %11 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %12 = call @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg3, %11) : (!torch.optional<list<int>>, !torch.int) -> !torch.list<int>
-    %13 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %12) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library.nn._check_channel_param(%arg1, %arg2) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.none
+    %9 = call @__torch_refine_helper.torch_refine.library.nn._check_channel_param(%arg1, %arg3) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.none
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_index_dtype(%arg0: !torch.str, %arg1: !torch.str, %arg2: !torch.int) -> !torch.none {
