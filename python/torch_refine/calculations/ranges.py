@@ -14,6 +14,7 @@ A memo key of a calculation that may read ranges carries its function's
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 
 from torch_mlir import ir
@@ -170,47 +171,65 @@ _VALUE_DEPTH = 12
 
 
 def value_range(value: ir.Value, entry_block: ir.Block | None) -> Bound:
-    """(least, greatest) of an int value, None for an unbounded side: from its polynomial
-    over sizes where it has one, else by interval arithmetic over its producers. A rank or
-    length is at least 0, and an If yields within its branches' ranges, each narrowed by
-    the comparison of the yielded value its condition makes (`if n <= 0: n = 1` gives
-    n >= 1), which decides the dim wrapping of a tensor of unknown rank."""
-    return _value_range(value, entry_block, {}, 0)
+    """(least, greatest) of an int value, None for an unbounded side, by interval
+    arithmetic over its producers (a comparison of two polynomials over sizes is decided
+    by `polynomial_range` of their difference before this): a size is within the range
+    its polynomial has, a rank or length is at least 0, and an If yields within its
+    branches' ranges, each narrowed by the comparison of the yielded value its condition
+    makes (`if n <= 0: n = 1` gives n >= 1), which decides the dim wrapping of a tensor
+    of unknown rank."""
+    return _value_range(value, _Walk(entry_block), 0)
 
 
-def _value_range(value: ir.Value, entry_block, cache: dict, depth: int) -> Bound:
-    if value in cache:
-        return cache[value]
-    cache[value] = _ANY  # a cycle through a loop's carried value bounds nothing
-    found = _ANY if depth > _VALUE_DEPTH else _producer_range(value, entry_block, cache, depth)
-    cache[value] = found
+def may_bound(value: ir.Value) -> bool:
+    """Whether `value_range` can say more of `value` than that it is any int: a constant,
+    or made by an op it reads (a cheap test before the walk)."""
+    producer = defining_op(value)
+    if producer is None:
+        return False
+    name = producer.operation.name
+    return (name.startswith("torch.constant.") or name in _COUNTS or name in _PASS_THROUGH
+            or name == "torch.prim.If" or name in _INTERVAL_ARITHMETIC)
+
+
+@dataclasses.dataclass
+class _Walk:
+    entry_block: ir.Block | None
+    found: dict = dataclasses.field(default_factory=dict)
+    expressed: dict = dataclasses.field(default_factory=dict)  # express's own cache
+
+
+def _value_range(value: ir.Value, walk: _Walk, depth: int) -> Bound:
+    if value in walk.found:
+        return walk.found[value]
+    walk.found[value] = _ANY  # a cycle through a loop's carried value bounds nothing
+    found = _ANY if depth > _VALUE_DEPTH else _producer_range(value, walk, depth)
+    walk.found[value] = found
     return found
 
 
-def _producer_range(value: ir.Value, entry_block, cache: dict, depth: int) -> Bound:
+def _producer_range(value: ir.Value, walk: _Walk, depth: int) -> Bound:
     constant = typed_constant(value, int)
     if constant is not None:
         return constant, constant
-    polynomial = express(value)
-    if polynomial is not None:
-        return polynomial_range(polynomial, entry_block)
     producer = defining_op(value)
     if producer is None:
         return _ANY
     name = producer.operation.name
     if name in _COUNTS:
-        return _SIZE
+        polynomial = express(value, walk.expressed)  # a size the program bounds
+        return _SIZE if polynomial is None else polynomial_range(polynomial, walk.entry_block)
     if name in _PASS_THROUGH:
-        return _value_range(producer.operands[0], entry_block, cache, depth + 1)
+        return _value_range(producer.operands[0], walk, depth + 1)
     if name == "torch.prim.If":
-        return _if_range(producer, value.result_number, entry_block, cache, depth)
+        return _if_range(producer, value.result_number, walk, depth)
     combine = _INTERVAL_ARITHMETIC.get(name)
     if combine is None:
         return _ANY
-    return combine(*(_value_range(v, entry_block, cache, depth + 1) for v in producer.operands))
+    return combine(*(_value_range(v, walk, depth + 1) for v in producer.operands))
 
 
-def _if_range(if_op, index: int, entry_block, cache: dict, depth: int) -> Bound:
+def _if_range(if_op, index: int, walk: _Walk, depth: int) -> Bound:
     """The join of what the branches yield at `index`; a branch yielding None adds nothing
     (an optional int is only read as an int where it is not None)."""
     joined = None
@@ -219,7 +238,7 @@ def _if_range(if_op, index: int, entry_block, cache: dict, depth: int) -> Bound:
         yielded = region.blocks[0].operations[len(region.blocks[0].operations) - 1].operands[index]
         if str(yielded.type) == "!torch.none" or _is_none(yielded):
             continue
-        bound = _narrowed(_value_range(yielded, entry_block, cache, depth + 1), yielded, condition, taken)
+        bound = _narrowed(_value_range(yielded, walk, depth + 1), yielded, condition, taken)
         joined = bound if joined is None else _join(joined, bound)
     return _ANY if joined is None else joined
 

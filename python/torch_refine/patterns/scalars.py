@@ -10,7 +10,7 @@ from torch_refine.calculations.dim_facts import (
     is_divisor_marker,
     through_divisor_marker,
 )
-from torch_refine.calculations.ranges import enclosing_function, polynomial_range, value_range
+from torch_refine.calculations.ranges import enclosing_function, may_bound, polynomial_range, value_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -355,6 +355,8 @@ def _range_answer(op) -> bool | None:
 def _interval_answer(op) -> bool | None:
     """Compare by the ranges of both sides' values (`ranges.value_range`), for ints
     without a polynomial: ranks, lengths, and selects of them."""
+    if not all(may_bound(v) for v in op.operands):
+        return None
     function = enclosing_function(op)
     entry = function.regions[0].blocks[0] if function is not None else None
     (lhs_low, lhs_high), (rhs_low, rhs_high) = (value_range(v, entry) for v in op.operands)
