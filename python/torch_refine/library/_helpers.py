@@ -31,6 +31,21 @@ def broadcast_shapes(shapes: List[List[int]]) -> List[int]:
     return result
 
 
+def check_broadcasts_to(shape: List[int], target: List[int], message: str) -> None:
+    """Raise `message` unless `shape` broadcasts to `target` unchanged (what
+    `upstream.broadcast(shape, target) == target` tests): no more dims, each trailing one 1
+    or the target's. One comparison per dim of `shape`, so the check of a shape of unknown
+    rank is a loop of at most `len(target)` steps that builds nothing."""
+    rank = len(shape)
+    if rank > len(target):
+        raise AssertionError(message)
+    offset = len(target) - rank
+    for i in range(rank):
+        size = shape[i]
+        if size != 1 and size != target[offset + i]:
+            raise AssertionError(message)
+
+
 def _product_overflows(sizes: List[int], itemsize: int) -> bool:
     """Whether `itemsize` times the product of non-negative `sizes` surely exceeds the
     int64 maximum, where PyTorch's size checks raise.

@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple, Union
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import check_fft_dims, rank_dtype_lists, scalar_dtype, unknown_dtype
+from ._helpers import check_broadcasts_to, check_fft_dims, rank_dtype_lists, scalar_dtype, unknown_dtype
 from .einsum_equation import einsum_plan
 from .promotion import (
     is_complex_dtype,
@@ -127,8 +127,7 @@ def aten〇bmm〡dtype(self_rank_dtype: Tuple[int, int], mat2_rank_dtype: Tuple[
 ])
 def aten〇addmm〡shape(self: List[int], mat1: List[int], mat2: List[int], beta: float = 1, alpha: float = 1) -> List[int]:
     product = upstream.mm(mat1, mat2)
-    if upstream.broadcast(self, product) != product:
-        raise AssertionError("addmm: self cannot be broadcast to the shape of mat1 @ mat2")
+    check_broadcasts_to(self, product, "addmm: self cannot be broadcast to the shape of mat1 @ mat2")
     return product
 
 
@@ -150,8 +149,7 @@ def aten〇addmm〡dtype(self_rank_dtype: Tuple[int, int], mat1_rank_dtype: Tupl
 ])
 def aten〇baddbmm〡shape(self: List[int], batch1: List[int], batch2: List[int], beta: float = 1, alpha: float = 1) -> List[int]:
     product = upstream.bmm(batch1, batch2)
-    if upstream.broadcast(self, product) != product:
-        raise AssertionError("baddbmm: self cannot be broadcast to the shape of batch1 @ batch2")
+    check_broadcasts_to(self, product, "baddbmm: self cannot be broadcast to the shape of batch1 @ batch2")
     return product
 
 

@@ -18,7 +18,7 @@ from typing import Any, List, Optional, Tuple, Union
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import broadcast_shapes, rank_dtype_lists, unknown_dtype
+from ._helpers import broadcast_shapes, check_broadcasts_to, rank_dtype_lists, unknown_dtype
 from .elementwise import _can_cast
 from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .reductions import aten〇softmax〇int〡dtype, aten〇softmax〇int〡shape
@@ -98,8 +98,7 @@ def _check_channel_param(input: List[int], param: Optional[List[int]]) -> None:
 
 def _check_running_update(stat: List[int], running: List[int]) -> None:
     # Training updates the running statistic in place: the update must broadcast into it.
-    if upstream.broadcast(stat, running) != running:
-        raise AssertionError("batch_norm: the update of a running statistic does not fit its shape")
+    check_broadcasts_to(stat, running, "batch_norm: the update of a running statistic does not fit its shape")
 
 
 def _batch_norm_shapes(input: List[int], weight: Optional[List[int]], bias: Optional[List[int]],
@@ -1171,8 +1170,7 @@ def _check_lstm_gates_add(input: List[int], hidden: List[int], params: List[List
             return
         hidden_gates = upstream.broadcast(hidden_gates, params[3])
         input_gates = upstream.broadcast(input_gates, params[2])
-    if upstream.broadcast(hidden_gates, input_gates) != hidden_gates:
-        raise AssertionError("lstm: the input gates do not broadcast to the hidden gates' sizes")
+    check_broadcasts_to(input_gates, hidden_gates, "lstm: the input gates do not broadcast to the hidden gates' sizes")
 
 
 @dtype("aten.lstm.input", invocations=[
@@ -1265,8 +1263,8 @@ def _rnn_cell_shape(op: str, input: List[int], hidden: List[List[int]], w_ih: Li
     gate_sizes = [input[0], gates * hidden_size]
     for bias in (b_ih, b_hh):
         # The bias is added in place to the gates (addmm), so it must broadcast to them.
-        if bias is not None and (len(bias) > 2 or broadcast_shapes([gate_sizes, bias]) != gate_sizes):
-            raise AssertionError(op + ": bias does not broadcast to the gates")
+        if bias is not None:
+            check_broadcasts_to(bias, gate_sizes, op + ": bias does not broadcast to the gates")
     return [input[0], hidden_size]
 
 

@@ -14202,6 +14202,47 @@ module {
     }
     return %3 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.str) -> !torch.none {
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.gt.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      %5 = torch.aten.add.str %str, %arg2 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.sub.int %3, %0 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %0, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %5 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.ne.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+      %7 = torch.prim.If %6 -> (!torch.bool) {
+        %8 = torch.aten.add.int %4, %arg3 : !torch.int, !torch.int -> !torch.int
+        %9 = torch.aten.__getitem__.t %arg1, %8 : !torch.list<int>, !torch.int -> !torch.int
+        %10 = torch.aten.ne.int %5, %9 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %10 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %7 -> () {
+        %8 = torch.aten.add.str %str, %arg2 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %8, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.check_contiguous_strides_fit(%arg0: !torch.str, %arg1: !torch.list<int>) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -20781,17 +20822,9 @@ module {
     return %4 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87addmm\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: addmm: self cannot be broadcast to the shape of mat1 @ mat2"
+    %str = torch.constant.str "addmm: self cannot be broadcast to the shape of mat1 @ mat2"
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.mm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %0) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %2 = torch.aten.ne.int_list %1, %0 : !torch.list<int>, !torch.list<int> -> !torch.bool
-    torch.prim.If %2 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
     return %0 : !torch.list<int>
   }
   func.func private @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87baddbmm\E3\80\A1dtype"(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.tuple<int, int>, %arg3: !torch.number, %arg4: !torch.number) -> !torch.int {
@@ -20807,17 +20840,9 @@ module {
     return %6 : !torch.int
   }
   func.func private @"__torch_refine_helper.torch_refine.library.linalg.aten\E3\80\87baddbmm\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: baddbmm: self cannot be broadcast to the shape of batch1 @ batch2"
+    %str = torch.constant.str "baddbmm: self cannot be broadcast to the shape of batch1 @ batch2"
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.bmm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %0) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %2 = torch.aten.ne.int_list %1, %0 : !torch.list<int>, !torch.list<int> -> !torch.bool
-    torch.prim.If %2 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
     return %0 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.losses._check_mean_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
@@ -21352,7 +21377,7 @@ module {
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_lstm_gates_add(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.none {
-    %str = torch.constant.str "AssertionError: lstm: the input gates do not broadcast to the hidden gates' sizes"
+    %str = torch.constant.str "lstm: the input gates do not broadcast to the hidden gates' sizes"
     %none = torch.constant.none
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -21397,23 +21422,16 @@ module {
         %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%5, %15) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
         %17 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
         %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%8, %17) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-        torch.prim.If.yield %false, %1, %16, %18 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
+        torch.prim.If.yield %false, %1, %18, %16 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
       }
       torch.prim.If.yield %14#0, %14#1, %14#2, %14#3 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
     } else {
-      torch.prim.If.yield %false, %1, %5, %8 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
+      torch.prim.If.yield %false, %1, %8, %5 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
     }
     %10 = torch.prim.If %9#0 -> (!torch.none) {
       torch.prim.If.yield %9#1 : !torch.none
     } else {
-      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%9#2, %9#3) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-      %12 = torch.aten.ne.int_list %11, %9#2 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If %12 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
+      %11 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%9#2, %9#3, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
       torch.prim.If.yield %none : !torch.none
     }
     return %10 : !torch.none
@@ -21532,15 +21550,8 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_running_update(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.none {
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: batch_norm: the update of a running statistic does not fit its shape"
-    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %1 = torch.aten.ne.int_list %0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.bool
-    torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
+    %str = torch.constant.str "batch_norm: the update of a running statistic does not fit its shape"
+    %0 = call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0, %arg1, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_trilinear_product(%arg0: !torch.list<list<int>>, %arg1: !torch.list<list<bool>>, %arg2: !torch.list<bool>, %arg3: !torch.list<int>, %arg4: !torch.int) -> !torch.none {
@@ -21861,7 +21872,6 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_cell_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<list<int>>, %arg7: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str ": bias does not broadcast to the gates"
-    %false = torch.constant.bool false
     %str_0 = torch.constant.str ": weights' first dim must be the gates times hidden_size"
     %str_1 = torch.constant.str ": hidden state has inconsistent hidden_size"
     %str_2 = torch.constant.str ": input batch size doesn't match the hidden state's"
@@ -21879,21 +21889,21 @@ module {
     %2 = torch.prim.If %1 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %22 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
-      %23 = torch.aten.ne.int %22, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %23 : !torch.bool
+      %20 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+      %21 = torch.aten.ne.int %20, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
     }
     %3 = torch.prim.If %2 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %22 = torch.aten.len.t %arg4 : !torch.list<int> -> !torch.int
-      %23 = torch.aten.ne.int %22, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %23 : !torch.bool
+      %20 = torch.aten.len.t %arg4 : !torch.list<int> -> !torch.int
+      %21 = torch.aten.ne.int %20, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
     }
     torch.prim.If %3 -> () {
-      %22 = torch.aten.add.str %arg0, %str_6 : !torch.str, !torch.str -> !torch.str
-      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      %20 = torch.aten.add.str %arg0, %str_6 : !torch.str, !torch.str -> !torch.str
+      %21 = torch.aten.add.str %str_5, %20 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %21, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21902,9 +21912,9 @@ module {
     %5 = torch.aten.__getitem__.t %arg3, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %6 -> () {
-      %22 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
-      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      %20 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
+      %21 = torch.aten.add.str %str_5, %20 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %21, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21913,34 +21923,34 @@ module {
     %8 = torch.aten.len.t %arg2 : !torch.list<list<int>> -> !torch.int
     torch.prim.Loop %8, %true, init() {
     ^bb0(%arg8: !torch.int):
-      %22 = torch.aten.__getitem__.t %arg2, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %23 = torch.aten.len.t %22 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.ne.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %24 -> () {
-        %30 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-        %31 = torch.aten.add.str %str_5, %30 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+      %20 = torch.aten.__getitem__.t %arg2, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %21 = torch.aten.len.t %20 : !torch.list<int> -> !torch.int
+      %22 = torch.aten.ne.int %21, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %22 -> () {
+        %28 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+        %29 = torch.aten.add.str %str_5, %28 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %29, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %25 = torch.aten.__getitem__.t %22, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %26 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %27 = torch.aten.ne.int %25, %26 : !torch.int, !torch.int -> !torch.bool
+      %23 = torch.aten.__getitem__.t %20, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %24 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %25 = torch.aten.ne.int %23, %24 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %25 -> () {
+        %28 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+        %29 = torch.aten.add.str %str_5, %28 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %29, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %26 = torch.aten.__getitem__.t %20, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %27 = torch.aten.ne.int %26, %7 : !torch.int, !torch.int -> !torch.bool
       torch.prim.If %27 -> () {
-        %30 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-        %31 = torch.aten.add.str %str_5, %30 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %31, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %28 = torch.aten.__getitem__.t %22, %int1 : !torch.list<int>, !torch.int -> !torch.int
-      %29 = torch.aten.ne.int %28, %7 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %29 -> () {
-        %30 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-        %31 = torch.aten.add.str %str_5, %30 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %31, %none : !torch.str, !torch.none
+        %28 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+        %29 = torch.aten.add.str %str_5, %28 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %29, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
@@ -21953,15 +21963,15 @@ module {
     %12 = torch.prim.If %11 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %22 = torch.aten.__getitem__.t %arg4, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %23 = torch.aten.mul.int %arg7, %7 : !torch.int, !torch.int -> !torch.int
-      %24 = torch.aten.ne.int %22, %23 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %24 : !torch.bool
+      %20 = torch.aten.__getitem__.t %arg4, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %21 = torch.aten.mul.int %arg7, %7 : !torch.int, !torch.int -> !torch.int
+      %22 = torch.aten.ne.int %20, %21 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %22 : !torch.bool
     }
     torch.prim.If %12 -> () {
-      %22 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      %20 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %21 = torch.aten.add.str %str_5, %20 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %21, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -21970,58 +21980,26 @@ module {
     %14 = torch.aten.mul.int %arg7, %7 : !torch.int, !torch.int -> !torch.int
     %15 = torch.prim.ListConstruct %13, %14 : (!torch.int, !torch.int) -> !torch.list<int>
     %16 = torch.aten.__isnot__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %17 = torch.prim.If %16 -> (!torch.bool) {
-      %22 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
-      %23 = torch.aten.len.t %22 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.gt.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
-      %25 = torch.prim.If %24 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %26 = torch.prim.ListConstruct %15, %22 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-        %27 = func.call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%26) : (!torch.list<list<int>>) -> !torch.list<int>
-        %28 = torch.aten.ne.int_list %27, %15 : !torch.list<int>, !torch.list<int> -> !torch.bool
-        torch.prim.If.yield %28 : !torch.bool
-      }
-      torch.prim.If.yield %25 : !torch.bool
+    torch.prim.If %16 -> () {
+      %20 = torch.prim.unchecked_cast %arg5 : !torch.optional<list<int>> -> !torch.list<int>
+      %21 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %22 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%20, %15, %21) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
+      torch.prim.If.yield
     } else {
-      torch.prim.If.yield %false : !torch.bool
+      torch.prim.If.yield
     }
+    %17 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
     torch.prim.If %17 -> () {
-      %22 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      %20 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
+      %21 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %22 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%20, %15, %21) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %18 = torch.aten.__isnot__ %arg6, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %19 = torch.prim.If %18 -> (!torch.bool) {
-      %22 = torch.prim.unchecked_cast %arg6 : !torch.optional<list<int>> -> !torch.list<int>
-      %23 = torch.aten.len.t %22 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.gt.int %23, %int2 : !torch.int, !torch.int -> !torch.bool
-      %25 = torch.prim.If %24 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %26 = torch.prim.ListConstruct %15, %22 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-        %27 = func.call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%26) : (!torch.list<list<int>>) -> !torch.list<int>
-        %28 = torch.aten.ne.int_list %27, %15 : !torch.list<int>, !torch.list<int> -> !torch.bool
-        torch.prim.If.yield %28 : !torch.bool
-      }
-      torch.prim.If.yield %25 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    torch.prim.If %19 -> () {
-      %22 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %23 = torch.aten.add.str %str_5, %22 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %20 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %21 = torch.prim.ListConstruct %20, %7 : (!torch.int, !torch.int) -> !torch.list<int>
-    return %21 : !torch.list<int>
+    %18 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %19 = torch.prim.ListConstruct %18, %7 : (!torch.int, !torch.int) -> !torch.list<int>
+    return %19 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_shapes(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<list<int>>, %arg4: !torch.int, %arg5: !torch.bool, %arg6: !torch.int, %arg7: !torch.bool, %arg8: !torch.bool, %arg9: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
     %str = torch.constant.str ": a hidden-to-hidden weight does not match the hidden size"
@@ -27875,17 +27853,9 @@ module {
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.addmm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: addmm: self cannot be broadcast to the shape of mat1 @ mat2"
+    %str = torch.constant.str "addmm: self cannot be broadcast to the shape of mat1 @ mat2"
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.mm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %0) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %2 = torch.aten.ne.int_list %1, %0 : !torch.list<int>, !torch.list<int> -> !torch.bool
-    torch.prim.If %2 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.addmm_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
@@ -28450,17 +28420,9 @@ module {
     return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.baddbmm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: baddbmm: self cannot be broadcast to the shape of batch1 @ batch2"
+    %str = torch.constant.str "baddbmm: self cannot be broadcast to the shape of batch1 @ batch2"
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.bmm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %0) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %2 = torch.aten.ne.int_list %1, %0 : !torch.list<int>, !torch.list<int> -> !torch.bool
-    torch.prim.If %2 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
+    %1 = call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
     return %0 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.baddbmm_(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
