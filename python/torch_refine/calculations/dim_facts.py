@@ -52,6 +52,37 @@ def expresses_every_dim(op, result_index: int) -> bool:
     return True
 
 
+def only_argument_dims(op, result_index: int) -> bool:
+    """Whether every dim this run derived for a result of `op` is a polynomial in the
+    function's argument dims alone: no computed symbol (a select, a quotient), which a
+    fact asserted later may still decide."""
+    known = _facts(op)
+    if known is None or result_index >= len(known) or not known[result_index]:
+        return False
+    for text in known[result_index]:
+        polynomial = parse_polynomial(text)
+        if polynomial is None or any(is_computed(s) for s in polynomial.symbols()):
+            return False
+    return True
+
+
+def substitute(op, replacements: dict) -> None:
+    """Rewrite the dims on `op` with `replacements` (symbol: polynomial) substituted: an
+    op not refined again under new equalities still names each size canonically."""
+    known = _facts(op)
+    if not known or not replacements:
+        return
+    rewritten = []
+    for result in known:
+        dims = []
+        for text in result:
+            polynomial = parse_polynomial(text) if text else None
+            dims.append(text if polynomial is None else format_polynomial(polynomial.substitute(replacements)))
+        rewritten.append(dims)
+    if rewritten != known:
+        _set_facts(op, rewritten)
+
+
 def _set_facts(op, dims: list[list[str]]) -> None:
     """Put the dims on `op`; an unknown one ("") gets a fresh symbol of its own."""
     global _facts_set

@@ -73,7 +73,7 @@ class _ScalarTensor:
             self.dtype = 11
         elif isinstance(number, (int, Polynomial)):
             self.dtype = 4
-        elif isinstance(number, (float, _SizeFloat)):
+        elif isinstance(number, (float, _SizeFloat, _OpaqueFloat)):
             self.dtype = 7
         else:
             raise GiveUp
@@ -223,6 +223,20 @@ class _Condition(_Undecided):
             elif isinstance(operand, Polynomial):
                 found |= {s for monomial in operand.terms for s in monomial}
         return found
+
+
+class _OpaqueFloat(_Undecided):
+    """A float computed from sizes past what a `_SizeFloat` follows (a sum beyond 2**53, a
+    quotient): finite, and below the int64 range in magnitude, as every dynamic size is
+    taken to be (overflow of dynamic sizes is not guarded: docs/facts.md). Only its
+    comparisons with the int64 bounds (a storage-size check's) and infinities decide."""
+
+    __float__ = __int__ = __index__ = _Undecided._give_up
+
+
+_OPAQUE_FLOAT = _OpaqueFloat()
+# A value below this in magnitude compares with a constant at least this large as 0.0 does.
+_INT64_SCALE = 2.0**62
 
 
 class _UnknownSize(_Undecided):
@@ -486,6 +500,15 @@ def _to_float(value):
     if isinstance(value, Polynomial):
         return _SizeFloat(value)
     return float(value)
+
+
+def _compare_opaque(a, b, test) -> bool:
+    """`test(a, b)` where one side is an `_OpaqueFloat` and the other a constant at least
+    2**62 in magnitude or infinite (the opaque float compares as 0.0 does); else give up."""
+    constant = b if isinstance(a, _OpaqueFloat) else a
+    if not isinstance(constant, float) or math.isnan(constant) or abs(constant) < _INT64_SCALE:
+        raise GiveUp
+    return test(0.0, b) if isinstance(a, _OpaqueFloat) else test(a, 0.0)
 
 
 def _product_factor(value) -> Polynomial:
@@ -968,6 +991,8 @@ class Evaluator:
 
     def _float_arithmetic(self, values: list, combine, environment: list) -> list:
         a, b = values
+        if isinstance(a, _OpaqueFloat) or isinstance(b, _OpaqueFloat):
+            return [self._opaque(combine, b)]
         if not isinstance(a, _SizeFloat) and not isinstance(b, _SizeFloat):
             if combine is operator.truediv and b == 0:
                 raise GiveUp
@@ -975,15 +1000,24 @@ class Evaluator:
         if isinstance(a, _SizeFloat) and b == _IDENTITY_OPERAND[combine]:
             return [a]
         if combine is operator.truediv:
-            raise GiveUp
+            return [self._opaque(combine, b)]
         try:
             polynomial = combine(self._exact_polynomial(a), self._exact_polynomial(b))
             self._exact_polynomial(_SizeFloat(polynomial))
             return [_SizeFloat(polynomial)]
         except GiveUp:
             if combine is not operator.mul:
-                raise
+                return [self._opaque(combine, b)]
             return [_SizeFloat(_product_factor(a) * _product_factor(b), exact=False)]
+
+    @staticmethod
+    def _opaque(combine, divisor) -> _OpaqueFloat:
+        """The result of float arithmetic on sizes that no polynomial follows; a quotient
+        only by a non-zero finite constant (TorchScript raises on a zero divisor)."""
+        if combine is operator.truediv and (not isinstance(divisor, float) or divisor == 0
+                                            or not math.isfinite(divisor)):
+            raise GiveUp
+        return _OPAQUE_FLOAT
 
     def _exact_polynomial(self, value) -> Polynomial:
         """The polynomial of a float computed exactly from sizes, or give up."""
@@ -1000,6 +1034,8 @@ class Evaluator:
 
     def _compare_floats(self, values: list, test, environment: list) -> list:
         a, b = values
+        if isinstance(a, _OpaqueFloat) or isinstance(b, _OpaqueFloat):
+            return [_compare_opaque(a, b, test)]
         if not isinstance(a, _SizeFloat) and not isinstance(b, _SizeFloat):
             return [test(a, b)]
         if not isinstance(a, _SizeFloat):

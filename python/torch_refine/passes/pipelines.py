@@ -34,6 +34,7 @@ from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.lists import erase_write_only_lists, only_read
 from torch_refine.calculations.purity import erase_if_dead, is_pure_if, is_unused
+from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key
@@ -324,7 +325,7 @@ def refine(
 
         for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic):
             key = op_key(op)
-            if key in settled:
+            if key in settled or (revisit_dynamic and _only_renamed(op, unpack, kind)):
                 continue
             refine_one(op, unpack, symbol)
             if facts.fact_count() == known_facts:
@@ -337,6 +338,21 @@ def refine(
         erase_checks_of(module, obsolete - {None})
         _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
     return run
+
+
+def _only_renamed(op, unpack, kind: CalculationKind) -> bool:
+    """Whether new facts can only rename the symbols of `op`'s dims, which are then
+    substituted (`dim_facts.substitute`) instead of refining the op again: it kept no
+    checks (a fact may imply them), and each dim of its results is a polynomial in the
+    arguments' dims (not a fresh symbol, a select or a quotient, which a fact may decide)."""
+    if kind is not SHAPE or facts.GUARD_ID in op.operation.attributes or checks_only(op, unpack):
+        return False
+    producer = op if unpack is None else unpack
+    if not all(dim_facts.only_argument_dims(producer, value.result_number) for value in producer.operation.results):
+        return False
+    function = enclosing_function(op)
+    dim_facts.substitute(producer, facts.replacements(None if function is None else op_key(function)))
+    return True
 
 
 def _claims(op, results: list, kind: CalculationKind) -> bool:

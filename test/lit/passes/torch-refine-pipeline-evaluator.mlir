@@ -1,10 +1,11 @@
 // The evaluator (passes/evaluator.py) answers these ops by running their library functions
 // on the known arguments, so no calculation is built in the IR (0 calculations-simplified),
-// and keeps the checks the ranges do not decide as guards (1 guards-kept: an undecided
+// and keeps the checks the ranges do not decide as guards (3 guards-kept: an undecided
 // overflow check is none); each case is one the IR path had to take until the evaluator
 // learned it. The broadcast asserts an equality; the ops with dynamic dims before it are
-// then refined again under it (5 memo hits, one more evaluation); those after it were
-// refined under it already and are not visited again.
+// not refined again under it: each dim of theirs is a polynomial in the arguments' dims,
+// which the equality only renames (no memo hit, no second evaluation); those after it
+// were refined under it already.
 
 // RUN: torch-refine-opt --torch-refine-pipeline --mlir-print-debuginfo --mlir-print-local-scope %s | filecheck %s
 // RUN: torch-refine-opt --torch-refine-pipeline --mlir-pass-statistics %s -o /dev/null 2>&1 | filecheck %s --check-prefix=STATS
@@ -12,9 +13,9 @@
 
 // STATS:       RefinePipeline
 // STATS-NEXT:    (S) {{ *}}0 calculations-simplified
-// STATS-NEXT:    (S) {{ *}}1 guards-kept
-// STATS-NEXT:    (S) {{ *}}5 memo-hits
-// STATS-NEXT:    (S) 19 ops-evaluated
+// STATS-NEXT:    (S) {{ *}}3 guards-kept
+// STATS-NEXT:    (S) {{ *}}0 memo-hits
+// STATS-NEXT:    (S) 21 ops-evaluated
 
 // arange's bounds are Scalars (floats to its shape function): a size passed as one is the
 // size converted to float; the non-constant device is passed through unread; the size
@@ -122,5 +123,25 @@ func.func @view_check_decided_by_its_remainder(%arg0: !torch.vtensor<[?,32],f32>
   %int8 = torch.constant.int 8
   %sizes = torch.prim.ListConstruct %int-1, %int4, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
   %0 = torch.aten.view %arg0, %sizes : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// A stride-2 convolution of an image whose sizes have no range (a plain import): the
+// overflow estimate `(h + 2p - d(k-1) - 1) / s + 1` in floats follows no polynomial past
+// 2**53, so it is an opaque float, which compares with int64's bound as every dynamic size
+// does (no overflow guard); the evaluator answers, and keeps the kernel-size checks.
+// CHECK-LABEL: func.func @conv_of_unbounded_image_size(
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.conv2d: convolution: kernel size can't be greater than the padded input size (requires %arg0[2] + 2 >= 3)"
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.conv2d: convolution: kernel size can't be greater than the padded input size (requires %arg0[3] + 2 >= 3)"
+// CHECK-NOT:     overflow
+// CHECK:         torch.aten.conv2d {{.*}} -> !torch.vtensor<[?,8,?,?],f32>
+func.func @conv_of_unbounded_image_size(%arg0: !torch.vtensor<[?,3,?,?],f32>, %w: !torch.vtensor<[8,3,3,3],f32>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %stride = torch.prim.ListConstruct %int2, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %padding = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %dilation = torch.prim.ListConstruct %int1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.conv2d %arg0, %w, %none, %stride, %padding, %dilation, %int1 : !torch.vtensor<[?,3,?,?],f32>, !torch.vtensor<[8,3,3,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int -> !torch.vtensor
   return %0 : !torch.vtensor
 }
