@@ -437,8 +437,8 @@ def _merge_duplicates(module) -> None:
     """Each constant, size read, int computation and pure select of a function's entry
     block is built once, and each condition asserted once: a later equal op is replaced by
     the earlier, which dominates every op after it (a later check the pipeline kept of the
-    same condition is erased). Only pure scalar ops (a list or tensor literal is a new object each time), and
-    reads of a tensor's size list nothing changes."""
+    same condition is erased). Only pure scalar ops (a list or tensor literal is a new
+    object each time), and reads of a tensor's size list that nothing changes."""
     for fn in user_functions(module):
         seen: dict = {}
         for op in list(fn.regions[0].blocks[0].operations):
