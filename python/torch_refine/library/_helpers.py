@@ -46,6 +46,21 @@ def check_broadcasts_to(shape: List[int], target: List[int], message: str) -> No
             raise AssertionError(message)
 
 
+def check_broadcast_padded(shape: List[int], other: List[int], rank: int) -> None:
+    """The checks of `upstream.broadcast(shape, other + [1] * (rank - len(other)))` (a
+    statistic or parameter unsqueezed at the end, then broadcast), without building the
+    padded list: a check of an `other` of unknown rank is one loop that builds nothing."""
+    padded = max(len(other), rank)
+    total = max(len(shape), padded)
+    for i in range(total):
+        a = shape[len(shape) - 1 - i] if i < len(shape) else 1
+        j = padded - 1 - i
+        b = other[j] if 0 <= j and j < len(other) else 1
+        if a != b and a != 1 and b != 1:
+            raise AssertionError(f"The size of tensor a ({a}) must match the size of tensor b ({b}) "
+                                 f"at non-singleton dimension {total - 1 - i}")
+
+
 def _product_overflows(sizes: List[int], itemsize: int) -> bool:
     """Whether `itemsize` times the product of non-negative `sizes` surely exceeds the
     int64 maximum, where PyTorch's size checks raise.

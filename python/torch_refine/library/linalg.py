@@ -482,8 +482,7 @@ def aten〇linalg_cross〡dtype(self_rank_dtype: Tuple[int, int], other_rank_dty
 def aten〇addbmm〡shape(self: List[int], batch1: List[int], batch2: List[int], beta: float = 1, alpha: float = 1) -> List[int]:
     product = upstream.bmm(batch1, batch2)
     out = [product[1], product[2]]
-    assert upstream.broadcast(self, out) == out, \
-        "addbmm: self cannot be broadcast to the shape of the summed products"
+    check_broadcasts_to(self, out, "addbmm: self cannot be broadcast to the shape of the summed products")
     return out
 
 

@@ -18,7 +18,7 @@ from typing import Any, List, Optional, Tuple, Union
 import torch
 import torch.jit._shape_functions as upstream
 
-from ._helpers import broadcast_shapes, check_broadcasts_to, rank_dtype_lists, unknown_dtype
+from ._helpers import broadcast_shapes, check_broadcast_padded, check_broadcasts_to, rank_dtype_lists, unknown_dtype
 from .elementwise import _can_cast
 from .promotion import is_complex_dtype, is_float_dtype, promote_dtypes
 from .reductions import aten〇softmax〇int〡dtype, aten〇softmax〇int〡shape
@@ -79,7 +79,7 @@ def _check_channels(input: List[int], param: List[int]) -> None:
     than 1, so that one comparison is the check, also for an input of unknown rank (no loop
     over its dims)."""
     if len(param) != 1:
-        upstream.broadcast(input, _unsqueeze_to_rank(param, len(input) - 1))
+        check_broadcast_padded(input, param, len(input) - 1)
         return
     size = input[1]
     channels = param[0]
@@ -573,10 +573,7 @@ def aten〇native_layer_norm_backward〡shape(grad_out: List[int], input: List[i
     # The meta decomposition computes (input - mean) * rstd, the statistics unsqueezed at
     # the end to the input's rank.
     for stat in [mean, rstd]:
-        unsqueezed = upstream._copy(stat)
-        for _ in range(len(input) - len(stat)):
-            unsqueezed.append(1)
-        upstream.broadcast(input, unsqueezed)
+        check_broadcast_padded(input, stat, len(input))
     return upstream._copy(input), grad_weight, grad_bias
 
 

@@ -14202,6 +14202,74 @@ module {
     }
     return %3 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library._helpers.check_broadcast_padded(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %str_0 = torch.constant.str "The size of tensor a ({}) must match the size of tensor b ({}) at non-singleton dimension {}"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.prim.max.int %0, %arg2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = torch.prim.max.int %2, %1 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %5 = torch.aten.lt.int %arg3, %4 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.int) {
+        %15 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %16 = torch.aten.sub.int %15, %int1 : !torch.int, !torch.int -> !torch.int
+        %17 = torch.aten.sub.int %16, %arg3 : !torch.int, !torch.int -> !torch.int
+        %18 = torch.aten.__getitem__.t %arg0, %17 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %18 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      %7 = torch.aten.sub.int %1, %int1 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.aten.sub.int %7, %arg3 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.le.int %int0, %8 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        %15 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+        %16 = torch.aten.lt.int %8, %15 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %16 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %11 = torch.prim.If %10 -> (!torch.int) {
+        %15 = torch.aten.__getitem__.t %arg1, %8 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %15 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      %12 = torch.aten.ne.int %6, %11 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.bool) {
+        %15 = torch.aten.ne.int %6, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %15 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %14 = torch.prim.If %13 -> (!torch.bool) {
+        %15 = torch.aten.ne.int %11, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %15 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %14 -> () {
+        %15 = torch.aten.sub.int %3, %int1 : !torch.int, !torch.int -> !torch.int
+        %16 = torch.aten.sub.int %15, %arg3 : !torch.int, !torch.int -> !torch.int
+        %17 = torch.aten.format(%str_0, %6, %11, %16) : !torch.str, !torch.int, !torch.int, !torch.int -> !torch.str
+        %18 = torch.aten.add.str %str, %17 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %18, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.str) -> !torch.none {
     %false = torch.constant.bool false
     %true = torch.constant.bool true
@@ -21217,8 +21285,7 @@ module {
     torch.prim.If %1 -> () {
       %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
       %3 = torch.aten.sub.int %2, %int1 : !torch.int, !torch.int -> !torch.int
-      %4 = func.call @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%arg1, %3) : (!torch.list<int>, !torch.int) -> !torch.list<int>
-      %5 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %4) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_broadcast_padded(%arg0, %arg1, %3) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
       torch.prim.If.yield
     } else {
       %2 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
@@ -27824,22 +27891,14 @@ module {
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.addbmm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: addbmm: self cannot be broadcast to the shape of the summed products"
+    %str = torch.constant.str "addbmm: self cannot be broadcast to the shape of the summed products"
     %int1 = torch.constant.int 1
     %int2 = torch.constant.int 2
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.bmm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     %1 = torch.aten.__getitem__.t %0, %int1 : !torch.list<int>, !torch.int -> !torch.int
     %2 = torch.aten.__getitem__.t %0, %int2 : !torch.list<int>, !torch.int -> !torch.int
     %3 = torch.prim.ListConstruct %1, %2 : (!torch.int, !torch.int) -> !torch.list<int>
-    %4 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %3) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-    %5 = torch.aten.eq.int_list %4, %3 : !torch.list<int>, !torch.list<int> -> !torch.bool
-    torch.prim.If %5 -> () {
-      torch.prim.If.yield
-    } else {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    }
+    %4 = call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0, %3, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
     return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.addcdiv(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float) -> !torch.list<int> {
@@ -32792,7 +32851,6 @@ module {
     %none = torch.constant.none
     %str_0 = torch.constant.str "native_layer_norm_backward"
     %int0 = torch.constant.int 0
-    %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.nn._layer_norm_shapes(%str_0, %arg1, %arg2, %arg5, %arg6) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<int>>) -> !torch.tuple<list<int>, list<int>, list<int>>
     %1 = torch.aten.__is__ %arg5, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
     %2 = torch.prim.If %1 -> (!torch.list<int>) {
@@ -32831,16 +32889,8 @@ module {
       torch.prim.Loop %10, %true, init() {
       ^bb0(%arg8: !torch.int):
         %13 = torch.aten.__getitem__.t %9, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %14 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%13) : (!torch.list<int>) -> !torch.list<int>
-        %15 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-        %16 = torch.aten.len.t %13 : !torch.list<int> -> !torch.int
-        %17 = torch.aten.sub.int %15, %16 : !torch.int, !torch.int -> !torch.int
-        torch.prim.Loop %17, %true, init() {
-        ^bb0(%arg9: !torch.int):
-          %19 = torch.aten.append.t %14, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
-          torch.prim.Loop.condition %true, iter()
-        } : (!torch.int, !torch.bool) -> ()
-        %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg1, %14) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+        %14 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+        %15 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_broadcast_padded(%arg1, %13, %14) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.none
         torch.prim.Loop.condition %true, iter()
       } : (!torch.int, !torch.bool) -> ()
       %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
