@@ -42,26 +42,25 @@ def expresses_every_dim(op, result_index: int) -> bool:
     """Whether the dims this run derived for a result of `op` (kept with
     `keep-symbolic-dims`) are each a constant or an expression of the function's argument
     dims: no fresh symbol, which is an unknown size."""
-    known = _facts(op)
-    if known is None or result_index >= len(known) or not known[result_index]:
-        return False
-    for text in known[result_index]:
-        polynomial = parse_polynomial(text)
-        if polynomial is None or any(is_computed(s) and facts.definition(s) is None for s in polynomial.symbols()):
-            return False
-    return True
+    return _every_symbol(op, result_index, lambda s: not is_computed(s) or facts.definition(s) is not None)
 
 
 def only_argument_dims(op, result_index: int) -> bool:
     """Whether every dim this run derived for a result of `op` is a polynomial in the
     function's argument dims alone: no computed symbol (a select, a quotient), which a
     fact asserted later may still decide."""
+    return _every_symbol(op, result_index, lambda s: not is_computed(s))
+
+
+def _every_symbol(op, result_index: int, test) -> bool:
+    """Whether each dim derived for a result of `op` is a polynomial all of whose symbols
+    pass `test`."""
     known = _facts(op)
     if known is None or result_index >= len(known) or not known[result_index]:
         return False
     for text in known[result_index]:
         polynomial = parse_polynomial(text)
-        if polynomial is None or any(is_computed(s) for s in polynomial.symbols()):
+        if polynomial is None or not all(test(s) for s in polynomial.symbols()):
             return False
     return True
 

@@ -22,7 +22,7 @@ from torch_mlir import ir
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import bound_expression, express, function_argument
 from torch_refine.ir import types
-from torch_refine.ir.constants import defining_op, op_key, typed_constant
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key, typed_constant
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
 
 Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
@@ -37,6 +37,12 @@ def enclosing_function(op):
     while parent is not None and parent.name != "func.func":
         parent = parent.parent
     return parent
+
+
+def entry_block_of(op) -> ir.Block | None:
+    """The entry block of the function `op` is nested in, whose binds state the ranges."""
+    function = enclosing_function(op)
+    return function.regions[0].blocks[0] if function is not None else None
 
 
 def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
@@ -181,9 +187,15 @@ def value_range(value: ir.Value, entry_block: ir.Block | None) -> Bound:
     return _value_range(value, _Walk(entry_block), 0)
 
 
-def may_bound(value: ir.Value) -> bool:
-    """Whether `value_range` can say more of `value` than that it is any int: a constant,
-    or made by an op it reads (a cheap test before the walk)."""
+def difference_range(lhs: ir.Value, rhs: ir.Value, entry_block: ir.Block | None) -> Bound | None:
+    """`value_range` of `lhs - rhs`; None where a side is made by no op the walk reads (a
+    cheap test before the walk)."""
+    if not (_may_bound(lhs) and _may_bound(rhs)):
+        return None
+    return _add(value_range(lhs, entry_block), _negate(value_range(rhs, entry_block)))
+
+
+def _may_bound(value: ir.Value) -> bool:
     producer = defining_op(value)
     if producer is None:
         return False
@@ -235,8 +247,8 @@ def _if_range(if_op, index: int, walk: _Walk, depth: int) -> Bound:
     joined = None
     condition = if_op.operands[0]
     for region, taken in zip(if_op.operation.regions, (True, False)):
-        yielded = region.blocks[0].operations[len(region.blocks[0].operations) - 1].operands[index]
-        if str(yielded.type) == "!torch.none" or _is_none(yielded):
+        yielded = list(region.blocks[0].operations)[-1].operands[index]
+        if _is_none(yielded):
             continue
         bound = _narrowed(_value_range(yielded, walk, depth + 1), yielded, condition, taken)
         joined = bound if joined is None else _join(joined, bound)
@@ -244,10 +256,10 @@ def _if_range(if_op, index: int, walk: _Walk, depth: int) -> Bound:
 
 
 def _is_none(value: ir.Value) -> bool:
-    producer = defining_op(value)
-    while producer is not None and producer.operation.name == "torch.derefine":
-        producer = defining_op(producer.operands[0])
-    return producer is not None and producer.operation.name == "torch.constant.none"
+    try:
+        return constant_value(value) is None
+    except NotConstant:
+        return False
 
 
 # `value <op> c` holding: the range it leaves value, from c.
@@ -258,11 +270,24 @@ _HOLDS = {
     "torch.aten.gt.int": lambda c: (c + 1, None),
     "torch.aten.ge.int": lambda c: (c, None),
 }
-_MIRRORED = {"torch.aten.lt.int": "torch.aten.gt.int", "torch.aten.le.int": "torch.aten.ge.int",
-             "torch.aten.gt.int": "torch.aten.lt.int", "torch.aten.ge.int": "torch.aten.le.int"}
-_NEGATED = {"torch.aten.lt.int": "torch.aten.ge.int", "torch.aten.le.int": "torch.aten.gt.int",
-            "torch.aten.gt.int": "torch.aten.le.int", "torch.aten.ge.int": "torch.aten.lt.int",
-            "torch.aten.ne.int": "torch.aten.eq.int"}
+# The comparison of the same operands swapped, and the one that holds where it does not
+# (int comparisons only: for floats `not a < b` is not `a >= b` when one is NaN).
+MIRRORED_COMPARISONS = {
+    "torch.aten.eq.int": "torch.aten.eq.int",
+    "torch.aten.ne.int": "torch.aten.ne.int",
+    "torch.aten.lt.int": "torch.aten.gt.int",
+    "torch.aten.le.int": "torch.aten.ge.int",
+    "torch.aten.gt.int": "torch.aten.lt.int",
+    "torch.aten.ge.int": "torch.aten.le.int",
+}
+NEGATED_COMPARISONS = {
+    "torch.aten.eq.int": "torch.aten.ne.int",
+    "torch.aten.ne.int": "torch.aten.eq.int",
+    "torch.aten.lt.int": "torch.aten.ge.int",
+    "torch.aten.ge.int": "torch.aten.lt.int",
+    "torch.aten.le.int": "torch.aten.gt.int",
+    "torch.aten.gt.int": "torch.aten.le.int",
+}
 
 
 def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -> Bound:
@@ -274,12 +299,12 @@ def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -
     name = comparison.operation.name
     lhs, rhs = comparison.operands
     if rhs == value:
-        lhs, rhs, name = rhs, lhs, _MIRRORED.get(name, name)
+        lhs, rhs, name = rhs, lhs, MIRRORED_COMPARISONS.get(name, name)
     constant = typed_constant(rhs, int)
     if lhs != value or constant is None:
         return bound
     if not holds:
-        name = _NEGATED.get(name)
+        name = NEGATED_COMPARISONS.get(name)
     implied = _HOLDS.get(name)
     return bound if implied is None else _meet(bound, implied(constant))
 

@@ -511,6 +511,14 @@ def _compare_opaque(a, b, test) -> bool:
     return test(0.0, b) if isinstance(a, _OpaqueFloat) else test(a, 0.0)
 
 
+def _opaque(combine, divisor) -> _OpaqueFloat:
+    """The result of float arithmetic on sizes that no polynomial follows; a quotient only
+    by a non-zero finite constant (TorchScript raises on a zero divisor)."""
+    if combine is operator.truediv and (not isinstance(divisor, float) or divisor == 0 or not math.isfinite(divisor)):
+        raise GiveUp
+    return _OPAQUE_FLOAT
+
+
 def _product_factor(value) -> Polynomial:
     """A factor of an inexact product: a single term of sizes with a non-negative
     coefficient, or a non-negative integral float, so that the product is at least 0."""
@@ -992,7 +1000,7 @@ class Evaluator:
     def _float_arithmetic(self, values: list, combine, environment: list) -> list:
         a, b = values
         if isinstance(a, _OpaqueFloat) or isinstance(b, _OpaqueFloat):
-            return [self._opaque(combine, b)]
+            return [_opaque(combine, b)]
         if not isinstance(a, _SizeFloat) and not isinstance(b, _SizeFloat):
             if combine is operator.truediv and b == 0:
                 raise GiveUp
@@ -1000,24 +1008,15 @@ class Evaluator:
         if isinstance(a, _SizeFloat) and b == _IDENTITY_OPERAND[combine]:
             return [a]
         if combine is operator.truediv:
-            return [self._opaque(combine, b)]
+            return [_opaque(combine, b)]
         try:
             polynomial = combine(self._exact_polynomial(a), self._exact_polynomial(b))
             self._exact_polynomial(_SizeFloat(polynomial))
             return [_SizeFloat(polynomial)]
         except GiveUp:
             if combine is not operator.mul:
-                return [self._opaque(combine, b)]
+                return [_opaque(combine, b)]
             return [_SizeFloat(_product_factor(a) * _product_factor(b), exact=False)]
-
-    @staticmethod
-    def _opaque(combine, divisor) -> _OpaqueFloat:
-        """The result of float arithmetic on sizes that no polynomial follows; a quotient
-        only by a non-zero finite constant (TorchScript raises on a zero divisor)."""
-        if combine is operator.truediv and (not isinstance(divisor, float) or divisor == 0
-                                            or not math.isfinite(divisor)):
-            raise GiveUp
-        return _OPAQUE_FLOAT
 
     def _exact_polynomial(self, value) -> Polynomial:
         """The polynomial of a float computed exactly from sizes, or give up."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from torch_refine.calculations.lists import forget_new_literals
-from torch_refine.calculations.ranges import enclosing_function, value_range
+from torch_refine.calculations.ranges import entry_block_of, value_range
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant, op_key, typed_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import copy_body_before
@@ -66,14 +66,10 @@ def forward_single_valued_results(op, rewriter):
     """An int result whose range is one value (`ranges.value_range`: a wrapped dim of a
     tensor of unknown rank, `0 if d is None else d` with d = 0) is that constant."""
     changed = False
-    entry = None
     for result in op.results:
         if str(result.type) != "!torch.int" or not len(list(result.uses)):
             continue
-        if entry is None:
-            function = enclosing_function(op)
-            entry = function.regions[0].blocks[0] if function is not None else None
-        least, greatest = value_range(result, entry)
+        least, greatest = value_range(result, entry_block_of(op))
         if least is None or least != greatest:
             continue
         with rewriter.ip, op.location:

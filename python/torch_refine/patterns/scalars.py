@@ -10,7 +10,13 @@ from torch_refine.calculations.dim_facts import (
     is_divisor_marker,
     through_divisor_marker,
 )
-from torch_refine.calculations.ranges import enclosing_function, may_bound, polynomial_range, value_range
+from torch_refine.calculations.ranges import (
+    MIRRORED_COMPARISONS,
+    NEGATED_COMPARISONS,
+    difference_range,
+    entry_block_of,
+    polynomial_range,
+)
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -55,18 +61,6 @@ _EVALUATORS = {
     "torch.aten.ge.float_int": lambda a, b: a >= float(b),
 }
 
-# Comparisons whose negation is another comparison of the same operands, exactly. Int ones
-# only: for floats `not a < b` is not `a >= b` when one is NaN, and the Torch
-# dialect has no `ne.float`.
-_NEGATED_COMPARISONS = {
-    "torch.aten.eq.int": "torch.aten.ne.int",
-    "torch.aten.ne.int": "torch.aten.eq.int",
-    "torch.aten.lt.int": "torch.aten.ge.int",
-    "torch.aten.ge.int": "torch.aten.lt.int",
-    "torch.aten.le.int": "torch.aten.gt.int",
-    "torch.aten.gt.int": "torch.aten.le.int",
-}
-
 
 def fold_constant_operands(op, rewriter):
     try:
@@ -90,7 +84,7 @@ def negation(condition: ir.Value) -> ir.Value:
     name = producer.operation.name if producer is not None else None
     if name == "torch.aten.__not__" or _is_negation(producer):
         return producer.operands[0]
-    if (inverse := _NEGATED_COMPARISONS.get(name)) is not None:
+    if (inverse := NEGATED_COMPARISONS.get(name)) is not None:
         operands = list(producer.operands)
         return ir.Operation.create(inverse, results=[condition.type], operands=operands).result
     operands = [condition, make_constant(True)]
@@ -275,16 +269,6 @@ _SIGN_DECIDED = {
     "torch.aten.gt.int": lambda c: True if c < 0 else None,
     "torch.aten.ge.int": lambda c: True if c <= 0 else None,
 }
-_MIRRORED = {
-    "torch.aten.eq.int": "torch.aten.eq.int",
-    "torch.aten.ne.int": "torch.aten.ne.int",
-    "torch.aten.lt.int": "torch.aten.gt.int",
-    "torch.aten.le.int": "torch.aten.ge.int",
-    "torch.aten.gt.int": "torch.aten.lt.int",
-    "torch.aten.ge.int": "torch.aten.le.int",
-}
-
-
 def fold_sign_comparison(op, rewriter):
     """Compare a non-negative int with a constant: `size == -1` is false, `size >= 0` true;
     else compare two sizes by the range of their difference (calculations/ranges.py).
@@ -312,7 +296,7 @@ def _sign_answer(op) -> bool | None:
         constant, other = constant_value(rhs), lhs
     except NotConstant:
         try:
-            constant, other, name = constant_value(lhs), rhs, _MIRRORED[name]
+            constant, other, name = constant_value(lhs), rhs, MIRRORED_COMPARISONS[name]
         except NotConstant:
             return None
     if not isinstance(constant, int) or isinstance(constant, bool):
@@ -347,22 +331,15 @@ def _range_answer(op) -> bool | None:
     difference = lhs - rhs
     if difference.constant_value() is not None:
         return None  # the C++ folder's case
-    function = enclosing_function(op)
-    entry = function.regions[0].blocks[0] if function is not None else None
+    entry = entry_block_of(op)
     return _RANGE_DECIDED[op.operation.name](*polynomial_range(difference, entry))
 
 
 def _interval_answer(op) -> bool | None:
-    """Compare by the ranges of both sides' values (`ranges.value_range`), for ints
+    """Compare by the ranges of both sides' values (`ranges.difference_range`), for ints
     without a polynomial: ranks, lengths, and selects of them."""
-    if not all(may_bound(v) for v in op.operands):
-        return None
-    function = enclosing_function(op)
-    entry = function.regions[0].blocks[0] if function is not None else None
-    (lhs_low, lhs_high), (rhs_low, rhs_high) = (value_range(v, entry) for v in op.operands)
-    least = None if lhs_low is None or rhs_high is None else lhs_low - rhs_high
-    greatest = None if lhs_high is None or rhs_low is None else lhs_high - rhs_low
-    return _RANGE_DECIDED[op.operation.name](least, greatest)
+    difference = difference_range(*op.operands, entry_block_of(op))
+    return None if difference is None else _RANGE_DECIDED[op.operation.name](*difference)
 
 
 # A size converted to float (`aten.Float.Scalar`, what reification passes for a `Scalar`
@@ -473,8 +450,7 @@ def _float_polynomial(value: ir.Value, entry, depth: int = 0) -> Polynomial | No
 def _float_range_answer(op, value: ir.Value, constant: float) -> bool | None:
     if constant != constant:  # NaN: every comparison is false, but say nothing
         return None
-    function = enclosing_function(op)
-    entry = function.regions[0].blocks[0] if function is not None else None
+    entry = entry_block_of(op)
     polynomial = _float_polynomial(value, entry)
     if polynomial is None:
         return None
