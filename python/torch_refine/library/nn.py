@@ -1158,16 +1158,44 @@ def _check_lstm_gates_add(input: List[int], hidden: List[int], params: List[List
                           has_biases: bool, batch_first: bool) -> None:
     """The first cell adds its input gates into its hidden gates in place (`add_`): the input
     gates must broadcast to the hidden gates' sizes. (A bias of rank > 1 broadcasts with the
-    whole sequence's gates first: not checked.)"""
+    whole sequence's gates first: not checked.) Checked per dim, building no list, so an
+    input or bias of unknown rank keeps a few comparisons."""
     hidden_gates = [hidden[1], params[1][0]]
-    input_gates = [params[0][0]] if len(input) == 2 else [input[0] if batch_first else input[1],
-                                                           params[0][0]]
+    hidden_bias: List[int] = []
+    rows = params[0][0]
     if has_biases:
-        if len(params[2]) > 1:
+        input_bias = params[2]
+        if len(input_bias) > 1:
             return
-        hidden_gates = upstream.broadcast(hidden_gates, params[3])
-        input_gates = upstream.broadcast(input_gates, params[2])
-    check_broadcasts_to(input_gates, hidden_gates, "lstm: the input gates do not broadcast to the hidden gates' sizes")
+        if len(input_bias) == 1:
+            rows = _broadcast_size(rows, input_bias[0], "lstm: the input bias does not broadcast with the input gates")
+        hidden_bias = params[3]
+    message = "lstm: the input gates do not broadcast to the hidden gates' sizes"
+    # The input gates are [rows] for a 2D (unbatched) input, else [batch, rows]; the hidden
+    # gates have at least 2 dims.
+    _check_broadcasts_to_size(rows, _trailing_broadcast_size(hidden_gates, hidden_bias, 0), message)
+    if len(input) != 2:
+        batch = input[0] if batch_first else input[1]
+        _check_broadcasts_to_size(batch, _trailing_broadcast_size(hidden_gates, hidden_bias, 1), message)
+
+
+def _broadcast_size(a: int, b: int, message: str) -> int:
+    if a != b and a != 1 and b != 1:
+        raise AssertionError(message)
+    return b if a == 1 else a
+
+
+def _trailing_broadcast_size(a: List[int], b: List[int], i: int) -> int:
+    """The size of `upstream.broadcast(a, b)` at its `i`-th dim from the end, where the two
+    broadcast (the caller checked)."""
+    x = a[len(a) - 1 - i] if i < len(a) else 1
+    y = b[len(b) - 1 - i] if i < len(b) else 1
+    return x if y == 1 else y
+
+
+def _check_broadcasts_to_size(size: int, target: int, message: str) -> None:
+    if size != 1 and size != target:
+        raise AssertionError(message)
 
 
 @dtype("aten.lstm.input", invocations=[
@@ -1480,13 +1508,19 @@ def aten〇rms_norm〡dtype(input_rank_dtype: Tuple[int, int], normalized_shape:
     Invocation(_T(4, 3), _T(4, 1), 0),
     Invocation(_T(4, 3, 2), _T(1, 1, 2), 2),
     ErrorInvocation(_T(4, 3, 2), _T(5, 1, 1)),
+    # A g of another shape than the norm's: the kernels' shapes, not meta's broadcast.
+    KernelInvocation(_T(4, 3, 2), _T(1, 1, 1)),
+    KernelInvocation(_T(4, 3, 2), _T(4, 3, 2)),
+    KernelInvocation(_T(4, 3, 2), _T(2, 4, 1, 1)),
+    KernelInvocation(_T(4, 3, 2), _T()),
 ])
 def aten〇_weight_norm_interface〡shape(v: List[int], g: List[int], dim: int = 0) -> Tuple[List[int], List[int]]:
-    # The norm is taken over every dim but `dim` (a negative dim names none of them).
-    norm: List[int] = []
-    for i in range(len(v)):
-        norm.append(v[i] if i == dim else 1)
-    return broadcast_shapes([v, g, norm]), norm
+    # Meta's check: g broadcasts with v times the norm (v's size at `dim`, 1 elsewhere,
+    # which broadcasts to v). The CPU and CUDA kernels make w like v and the norm like g;
+    # meta's w and norm (the broadcast, v's norm shape) agree with them only for a g of the
+    # norm's shape, the one weight norm makes (docs/library.md).
+    upstream.broadcast(v, g)
+    return v, g
 
 
 @dtype("aten._weight_norm_interface", invocations=[
@@ -1528,12 +1562,10 @@ def aten〇_weight_norm〡shape(v: List[int], g: List[int], dim: int = 0) -> Lis
     # this follows the meta kernel, which broadcasts.
     if len(v) == 0:
         raise AssertionError("_weight_norm: v must have at least one dim")
-    norm: List[int] = []
     if dim != -1:
-        kept = upstream.maybe_wrap_dim(dim, len(v))
-        for i in range(len(v)):
-            norm.append(v[i] if i == kept else 1)
-    return broadcast_shapes([v, g, norm])
+        upstream.maybe_wrap_dim(dim, len(v))
+    # The norm (v's size at `dim`, 1 elsewhere) broadcasts to v.
+    return upstream.broadcast(v, g)
 
 
 @dtype("aten._weight_norm", invocations=[
@@ -1609,52 +1641,69 @@ def aten〇embedding_bag〇padding_idx〡dtype(weight_rank_dtype: Tuple[int, int
 # ---------------------------------------------------------------------------- bilinear
 
 
-def _trilinear_dims(dims: List[int], total_dim: int) -> List[bool]:
-    """The kernel's flags of a dim list: wrapped, each dim at most once."""
-    flags: List[bool] = []
-    for _ in range(total_dim):
-        flags.append(False)
+def _trilinear_dims(dims: List[int], total_dim: int) -> List[int]:
+    """The kernel's dims of a dim list: wrapped, each at most once."""
+    wrapped: List[int] = []
     for d in dims:
-        wrapped = upstream.maybe_wrap_dim(d, total_dim)
-        if flags[wrapped]:
-            raise AssertionError("_trilinear: a dim appears twice in a list of dims")
-        flags[wrapped] = True
-    return flags
+        dim = upstream.maybe_wrap_dim(d, total_dim)
+        for earlier in wrapped:
+            if earlier == dim:
+                raise AssertionError("_trilinear: a dim appears twice in a list of dims")
+        wrapped.append(dim)
+    return wrapped
 
 
-def _trilinear_unsqueezed(sizes: List[int], expanded: List[bool], last: List[int]) -> List[int]:
-    """`sizes` unsqueezed at the expanded dims, in order, as the kernel does; `last` takes
-    the sizes at the other dims."""
-    out = upstream._copy(sizes)
-    for dim in range(len(expanded)):
-        if expanded[dim]:
-            if dim > len(out):
-                raise AssertionError("_trilinear: expand dim out of range")
-            out.insert(dim, 1)
-        elif dim >= len(out):
-            raise AssertionError("_trilinear: an input has fewer dims than the output")
-        else:
-            last[dim] = out[dim]
-    return out
+def _trilinear_has(dims: List[int], dim: int) -> bool:
+    for d in dims:
+        if d == dim:
+            return True
+    return False
 
 
-def _check_trilinear_product(unsqueezed: List[List[int]], expanded: List[List[bool]],
-                             summed: List[bool], last: List[int], unroll_dim: int) -> None:
+def _trilinear_size(sizes: List[int], expanded: List[int], dim: int) -> int:
+    """The size at `dim` of `sizes` unsqueezed at the expanded dims in order, as the
+    kernel does: 1 at an expanded dim, else the next of `sizes`. One read, no list built,
+    so the sizes of an input of unknown rank stay a few comparisons."""
+    if _trilinear_has(expanded, dim):
+        return 1
+    before = 0
+    for d in expanded:
+        if d < dim:
+            before += 1
+    return sizes[dim - before]
+
+
+def _trilinear_output_size(inputs: List[List[int]], expanded: List[List[int]], dim: int) -> int:
+    """The kernel sizes the output by the last input not expanded at `dim` (0 if none)."""
+    for k in range(2, -1, -1):
+        if not _trilinear_has(expanded[k], dim):
+            return _trilinear_size(inputs[k], expanded[k], dim)
+    return 0
+
+
+def _check_trilinear_product(inputs: List[List[int]], expanded: List[List[int]],
+                             summed: List[int], total_dim: int, unroll_dim: int) -> None:
     """The kernel's loop over unroll_dim: one slice of each input not expanded there per
     step, multiplied (broadcasting) and added into the output in place."""
-    sliced: List[List[int]] = []
     for k in range(3):
-        sizes = unsqueezed[k]
-        if len(sizes) != len(last):
+        if len(inputs[k]) + len(expanded[k]) != total_dim:
             raise AssertionError("_trilinear: the inputs and expand dims give different ranks")
-        if not expanded[k][unroll_dim] and sizes[unroll_dim] < last[unroll_dim]:
+    unrolled = _trilinear_output_size(inputs, expanded, unroll_dim)
+    for k in range(3):
+        if (not _trilinear_has(expanded[k], unroll_dim)
+                and _trilinear_size(inputs[k], expanded[k], unroll_dim) < unrolled):
             raise AssertionError("_trilinear: an input is shorter than the unrolled dim")
-        sizes = upstream._copy(sizes)
-        sizes[unroll_dim] = 1
-        sliced.append(sizes)
-    product = broadcast_shapes(sliced)
-    for dim in range(len(last)):
-        if dim != unroll_dim and not summed[dim] and product[dim] != last[dim]:
+    for dim in range(total_dim):
+        if dim == unroll_dim:
+            continue
+        product = 1
+        for k in range(3):
+            size = _trilinear_size(inputs[k], expanded[k], dim)
+            if size != 1:
+                if product != 1 and product != size:
+                    raise AssertionError("_trilinear: the sizes of a product do not broadcast")
+                product = size
+        if not _trilinear_has(summed, dim) and product != _trilinear_output_size(inputs, expanded, dim):
             raise AssertionError("_trilinear: the product does not fit the output")
 
 
@@ -1669,21 +1718,19 @@ def _trilinear_shape(i1: List[int], i2: List[int], i3: List[int], expand1: List[
         raise AssertionError("_trilinear: unroll_dim out of range")
     summed = _trilinear_dims(sumdim, total_dim)
     inputs = [i1, i2, i3]
-    expands = [expand1, expand2, expand3]
-    last: List[int] = []
-    for _ in range(total_dim):
-        last.append(0)
-    unsqueezed: List[List[int]] = []
-    expanded: List[List[bool]] = []
+    expanded = [_trilinear_dims(expand1, total_dim), _trilinear_dims(expand2, total_dim),
+                _trilinear_dims(expand3, total_dim)]
+    # The kernel's unsqueezes fail unless an input has a size for every dim it does not
+    # expand (the checks at each expanded dim follow from that one).
     for k in range(3):
-        expanded.append(_trilinear_dims(expands[k], total_dim))
-        unsqueezed.append(_trilinear_unsqueezed(inputs[k], expanded[k], last))
+        if total_dim - len(expanded[k]) > len(inputs[k]):
+            raise AssertionError("_trilinear: an input has fewer dims than the output")
     if upstream.numel(i1) != 0 and upstream.numel(i2) != 0 and upstream.numel(i3) != 0:
-        _check_trilinear_product(unsqueezed, expanded, summed, last, unroll_dim)
+        _check_trilinear_product(inputs, expanded, summed, total_dim, unroll_dim)
     out: List[int] = []
     for dim in range(total_dim):
-        if not summed[dim]:
-            out.append(last[dim])
+        if not _trilinear_has(summed, dim):
+            out.append(_trilinear_output_size(inputs, expanded, dim))
     return out
 
 
@@ -1694,21 +1741,16 @@ def _trilinear_pair_dtype(left: int, right: int, sums: bool) -> Optional[int]:
     if not sums:
         ranks: List[Optional[int]] = [1, 1]  # both unsqueezed to the output's rank
         return promote_dtypes(ranks, [left, right])
-    common: List[int] = []
-    for candidate in _trilinear_summed_dtypes(left):
-        if candidate in _trilinear_summed_dtypes(right) and candidate not in common:
-            common.append(candidate)
-    if len(common) == 0:
+    left_integral = not is_float_dtype(left) and not is_complex_dtype(left)
+    right_integral = not is_float_dtype(right) and not is_complex_dtype(right)
+    if left_integral and right_integral:
+        # Either may be summed to int64; both kept agree only for one dtype.
+        if left == right and left != 4:  # int64
+            return None
+        return 4
+    if left != right:
         raise AssertionError("_trilinear: the operands of a summed product have different dtypes")
-    if len(common) > 1:
-        return None
-    return common[0]
-
-
-def _trilinear_summed_dtypes(dtype: int) -> List[int]:
-    if is_float_dtype(dtype) or is_complex_dtype(dtype):
-        return [dtype]
-    return [dtype, 4]  # 4 int64
+    return left
 
 
 @shape("aten._trilinear", invocations=[
@@ -1769,9 +1811,9 @@ def aten〇_trilinear〡dtype(i1_rank_dtype: Tuple[int, int], i2_rank_dtype: Tup
     expanded3 = _trilinear_dims(expand3, total_dim)
     first_sums = False
     second_sums = False
-    for dim in range(total_dim):
-        if summed[dim] and dim != unroll_dim:
-            if expanded3[dim]:
+    for dim in summed:
+        if dim != unroll_dim:
+            if _trilinear_has(expanded3, dim):
                 first_sums = True
             else:
                 second_sums = True

@@ -278,7 +278,7 @@ def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, cleanup: lis
     if guard.raises_when:
         with ip, guard.location:
             condition = negation(condition)
-    message = check_message(wrapped_op.operation.name, guard.message)
+    message = check_message(wrapped_op, guard.message)
     if (described := described_condition(condition)) is not None:
         message += f" (requires {described})"
     assertion = ir.Operation.create(

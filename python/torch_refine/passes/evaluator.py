@@ -246,6 +246,13 @@ class _UnknownSize(_Undecided):
 _UNKNOWN_SIZE = _UnknownSize()
 
 
+class _UnknownRank(_Undecided):
+    """An unranked tensor's rank in a dtype calculation: most promote without reading it."""
+
+
+_UNKNOWN_RANK = _UnknownRank()
+
+
 class Guard:
     """A check the ranges do not decide: the op runs only where `condition` is `holds`."""
 
@@ -1194,7 +1201,7 @@ def _symbolic_int(value: ir.Value, value_text: str, parameter: str):
 
 def _tensor_argument(value: ir.Value, parameter: str, kind: CalculationKind):
     info = types.parse(most_precise_alias(value).type)
-    if info is None or info.sizes is None:
+    if info is None or (info.sizes is None and kind is SHAPE):
         raise GiveUp
     if kind is SHAPE and parameter == "!torch.list<int>":
         return _sizes(most_precise_alias(value), info.sizes)
@@ -1202,7 +1209,7 @@ def _tensor_argument(value: ir.Value, parameter: str, kind: CalculationKind):
         code = types.ELEMENT_TO_DTYPE.get(info.dtype) if info.dtype is not None else None
         if code is None:
             raise GiveUp
-        return (info.rank, code)
+        return (_UNKNOWN_RANK if info.rank is None else info.rank, code)
     raise GiveUp
 
 

@@ -58,7 +58,7 @@ def assert_guards(op, guards: list) -> bool:
             condition = sizes.condition(key)
             if not guard.holds:
                 condition = negation(condition)
-            message = guard_message(op.operation.name, guard.message, key, guard.holds)
+            message = guard_message(op, guard.message, key, guard.holds)
             assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
                                             attributes={"message": ir.StringAttr.get(message)})
         if not hoisted:
@@ -174,9 +174,9 @@ def _note(carried: dict, polynomial: Polynomial | None, source: tuple) -> None:
 _PLACEHOLDER = re.compile(r"\{\}")
 
 
-def guard_message(op_name: str, check: str | None, key: tuple, holds: bool) -> str:
+def guard_message(op, check: str | None, key: tuple, holds: bool) -> str:
     """`aten.add.Tensor: The size of tensor a must match ... (requires %arg0[0] == ...)`."""
-    return f"{check_message(op_name, check)} (requires {describe(key if holds else _negated(key))})"
+    return f"{check_message(op, check)} (requires {describe(key if holds else _negated(key))})"
 
 
 def _negated(key: tuple) -> tuple:
@@ -188,11 +188,16 @@ def _negated(key: tuple) -> tuple:
     return ("not", key)
 
 
-def check_message(op_name: str, check: str | None) -> str:
-    """`aten.view: invalid shape`: the op and the check's text, its `{}` placeholders as
-    `?` (the values are known only at run time), without Python's exception name."""
+def check_message(op, check: str | None) -> str:
+    """`aten.view: invalid shape`: the op (a `torch.operator` by its own name) and the
+    check's text, its `{}` placeholders as `?` (the values are known only at run time),
+    without Python's exception name."""
     text = _PLACEHOLDER.sub("?", check) if check else "a check failed"
-    return f"{op_name.removeprefix('torch.')}: {text.removeprefix('AssertionError: ')}"
+    operation = op.operation
+    name = operation.name.removeprefix("torch.")
+    if name == "operator":
+        name = ir.StringAttr(operation.attributes["name"]).value
+    return f"{name}: {text.removeprefix('AssertionError: ')}"
 
 
 _SYMBOLS = {

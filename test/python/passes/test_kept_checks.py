@@ -3,12 +3,16 @@ they agree with PyTorch, and where PyTorch raises they raise too (issue 15)."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 import torch
+from torch.utils._pytree import tree_map
 
 import torch_refine
 from torch_refine.api import RefinementError
 from torch_refine.executor import ExecutionError
+from torch_refine.library.testing import Invocation, TensorOfShape, build_ir, op_overload, tensor_type
 
 AVG_POOL3D_UNRANKED = """
 func.func @main(%x: !torch.vtensor<*,f32>) -> !torch.vtensor {
@@ -94,7 +98,10 @@ def _agrees_with_pytorch(module, reference, *args, raises=KEPT_CHECK) -> None:
             torch_refine.execute(module, *args, check_types=True)
         return
     got = torch_refine.execute(module, *args, check_types=True)
-    assert got.shape == expected.shape
+    if isinstance(expected, tuple):
+        assert [g.shape for g in got] == [e.shape for e in expected]
+    else:
+        assert got.shape == expected.shape
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +175,69 @@ def test_broadcast_with_unranked_operand_keeps_its_loop_without_the_shape(shape)
     module = torch_refine.refine(MSE_LOSS_UNRANKED_TARGET).module
     assert "torch.aten.append.t" not in str(module)
     _agrees_with_pytorch(module, lambda a, b: torch.ops.aten.mse_loss(a, b, 1), torch.randn(2, 3), torch.randn(*shape))
+
+
+# Checks the library states per dim (no list of the operand's sizes built), so an operand
+# of unknown rank keeps a few comparisons: op, a call, which of its tensors (in argument
+# order) is declared `*`, and that tensor's shapes at run time.
+_T = TensorOfShape
+_LSTM = Invocation(_T(7, 2, 3), [_T(1, 2, 5), _T(1, 2, 5)], [_T(20, 3), _T(20, 5), _T(20), _T(20)],
+                   True, 1, 0.0, False, False, False)
+_TRILINEAR = Invocation(_T(2, 4), _T(5, 4, 3), _T(2, 3), [1, 3], [0], [1, 2], [2, 3])
+PER_DIM_CHECKS = [
+    ("aten._trilinear", _TRILINEAR, 0, [(2, 4), (1, 4), (2, 1), (3, 4), (0, 4), (2, 4, 1), (2,)]),
+    ("aten._trilinear", _TRILINEAR, 1,
+     [(5, 4, 3), (1, 4, 3), (5, 4, 1), (5, 3, 3), (5, 4), (0, 4, 3), (5, 4, 3, 1), (5, 1, 3)]),
+    ("aten._trilinear", _TRILINEAR, 2, [(2, 3), (2, 1), (1, 3), (3, 3), (2,), (0, 3), (2, 3, 1)]),
+    # The CPU kernel reads a g of another shape than the norm's unchecked: the library
+    # keeps meta's check and gives the kernel's shapes (docs/library.md).
+    ("aten._weight_norm_interface", Invocation(_T(4, 3, 2), _T(4, 1, 1)), 1,
+     [(4, 1, 1), (1, 1, 1), (4, 3, 2), (2, 4, 1, 1), (5, 1, 1), (1,), ()]),
+    # The CPU kernel checks few sizes (it reads past a wrong input size): meta's checks.
+    ("aten.lstm.input", _LSTM, 0, [(7, 2, 3), (7, 2, 4), (7, 1, 3), (0, 2, 3), (3,), (7, 2, 3, 1)]),
+    ("aten.lstm.input", _LSTM, 5, [(20,), (1,), (), (5,), (2, 20)]),
+    ("aten.lstm.input", _LSTM, 6, [(20,), (1,), (), (5,), (2, 20)]),
+]
+
+
+def _with_unranked(op: str, invocation: Invocation, unranked: int) -> str:
+    count = itertools.count()
+
+    def argument_type(tensor, value_semantics):
+        static = tensor_type(tensor, value_semantics)
+        if next(count) != unranked:
+            return static
+        head, element = static.split("<", 1)[0], static.rsplit(",", 1)[1]
+        return f"{head}<*,{element}"
+
+    return build_ir(op, invocation, argument_type)
+
+
+@pytest.mark.parametrize(("op", "invocation", "unranked", "shapes"), PER_DIM_CHECKS,
+                         ids=[f"{case[0]}-{case[2]}" for case in PER_DIM_CHECKS])
+def test_checks_of_an_unranked_operand_build_no_list(op, invocation, unranked, shapes):
+    meta_checks = op != "aten._trilinear"
+    module = torch_refine.refine(_with_unranked(op, invocation, unranked)).module
+    assert "torch.aten.append.t" not in str(module)
+    call = next(line for line in str(module).splitlines()
+                if f"torch.{op} " in line or f'torch.operator "{op}"' in line)
+    # Without a claim of sizes the op's own check may raise (its dtype's checks are kept).
+    claims_sizes = "[" in call.rsplit("->", 1)[1]
+    for shape in shapes:
+        inputs = []
+
+        def tensor_fn(tensor, shape=shape):
+            sizes = shape if len(inputs) == unranked else tensor.shape
+            inputs.append(torch.ones(sizes, dtype=tensor.dtype))
+            return inputs[-1]
+
+        args, _ = invocation.op_args(tensor_fn)
+        kernel = op_overload(op)
+
+        def reference(*_, args=args):
+            if meta_checks:
+                kernel(*tree_map(lambda a: a.to("meta") if isinstance(a, torch.Tensor) else a, args))
+            return kernel(*args)
+
+        _agrees_with_pytorch(module, reference, *inputs,
+                             raises=KEPT_CHECK if claims_sizes else f"{KEPT_CHECK}|{OP_ITSELF}")

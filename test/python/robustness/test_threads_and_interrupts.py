@@ -155,7 +155,7 @@ def test_ctrl_c_in_torch_refine_opt_exits_130_and_saves_nothing(tmp_path):
     import run as bench
 
     source = tmp_path / "nest.mlir"
-    source.write_text(bench.nested_loop_text(1000))  # seconds of refinement
+    source.write_text(bench.chain_text(20000))  # 9 s of refinement on an idle host
     saved = _reproducers()
     process = subprocess.Popen(
         [sys.executable, "-m", "torch_refine.tools.opt", "--torch-refine-pipeline", str(source),

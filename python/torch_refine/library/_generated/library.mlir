@@ -1536,62 +1536,58 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %1 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
     %2 = torch.aten.add.int %0, %1 : !torch.int, !torch.int -> !torch.int
-    %3 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg6, %2) : (!torch.list<int>, !torch.int) -> !torch.list<bool>
-    %4 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg5, %2) : (!torch.list<int>, !torch.int) -> !torch.list<bool>
-    %5:2 = torch.prim.Loop %2, %true, init(%false, %false) {
+    %3 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg6, %2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %4 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg5, %2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %5 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
+    %6:2 = torch.prim.Loop %5, %true, init(%false, %false) {
     ^bb0(%arg8: !torch.int, %arg9: !torch.bool, %arg10: !torch.bool):
-      %11 = torch.aten.__getitem__.t %3, %arg8 : !torch.list<bool>, !torch.int -> !torch.bool
-      %12 = torch.prim.If %11 -> (!torch.bool) {
-        %14 = torch.aten.ne.int %arg8, %arg7 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %14 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      %13:2 = torch.prim.If %12 -> (!torch.bool, !torch.bool) {
-        %14 = torch.aten.__getitem__.t %4, %arg8 : !torch.list<bool>, !torch.int -> !torch.bool
-        %15:2 = torch.prim.If %14 -> (!torch.bool, !torch.bool) {
+      %12 = torch.aten.__getitem__.t %3, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.ne.int %12, %arg7 : !torch.int, !torch.int -> !torch.bool
+      %14:2 = torch.prim.If %13 -> (!torch.bool, !torch.bool) {
+        %15 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_has(%4, %12) : (!torch.list<int>, !torch.int) -> !torch.bool
+        %16:2 = torch.prim.If %15 -> (!torch.bool, !torch.bool) {
           torch.prim.If.yield %true, %arg10 : !torch.bool, !torch.bool
         } else {
           torch.prim.If.yield %arg9, %true : !torch.bool, !torch.bool
         }
-        torch.prim.If.yield %15#0, %15#1 : !torch.bool, !torch.bool
+        torch.prim.If.yield %16#0, %16#1 : !torch.bool, !torch.bool
       } else {
         torch.prim.If.yield %arg9, %arg10 : !torch.bool, !torch.bool
       }
-      torch.prim.Loop.condition %true, iter(%13#0, %13#1 : !torch.bool, !torch.bool)
+      torch.prim.Loop.condition %true, iter(%14#0, %14#1 : !torch.bool, !torch.bool)
     } : (!torch.int, !torch.bool, !torch.bool, !torch.bool) -> (!torch.bool, !torch.bool)
-    %6 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %7 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-    %8 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%6, %7, %5#0) : (!torch.int, !torch.int, !torch.bool) -> !torch.optional<int>
-    %9 = torch.aten.__is__ %8, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %10 = torch.prim.If %9 -> (!torch.int) {
-      %11 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      torch.prim.If.yield %11 : !torch.int
+    %7 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %8 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %9 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%7, %8, %6#0) : (!torch.int, !torch.int, !torch.bool) -> !torch.optional<int>
+    %10 = torch.aten.__is__ %9, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.int) {
+      %12 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
     } else {
-      %11 = torch.prim.unchecked_cast %8 : !torch.optional<int> -> !torch.int
-      %12 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %13 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%11, %12, %5#1) : (!torch.int, !torch.int, !torch.bool) -> !torch.optional<int>
-      %14 = torch.aten.__is__ %13, %none : !torch.optional<int>, !torch.none -> !torch.bool
-      %15 = torch.prim.If %14 -> (!torch.int) {
-        %16 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-        torch.prim.If.yield %16 : !torch.int
-      } else {
-        %16 = torch.prim.unchecked_cast %13 : !torch.optional<int> -> !torch.int
+      %12 = torch.prim.unchecked_cast %9 : !torch.optional<int> -> !torch.int
+      %13 = torch.prim.TupleIndex %arg2, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %14 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%12, %13, %6#1) : (!torch.int, !torch.int, !torch.bool) -> !torch.optional<int>
+      %15 = torch.aten.__is__ %14, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %16 = torch.prim.If %15 -> (!torch.int) {
         %17 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-        %18 = func.call @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%16, %17) : (!torch.int, !torch.int) -> !torch.bool
-        %19 = torch.aten.__not__ %18 : !torch.bool -> !torch.bool
-        torch.prim.If %19 -> () {
+        torch.prim.If.yield %17 : !torch.int
+      } else {
+        %17 = torch.prim.unchecked_cast %14 : !torch.optional<int> -> !torch.int
+        %18 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %19 = func.call @__torch_refine_helper.torch_refine.library.elementwise._can_cast(%17, %18) : (!torch.int, !torch.int) -> !torch.bool
+        %20 = torch.aten.__not__ %19 : !torch.bool -> !torch.bool
+        torch.prim.If %20 -> () {
           torch.prim.RaiseException %str, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
           torch.prim.If.yield
         }
-        %20 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-        torch.prim.If.yield %20 : !torch.int
+        %21 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        torch.prim.If.yield %21 : !torch.int
       }
-      torch.prim.If.yield %15 : !torch.int
+      torch.prim.If.yield %16 : !torch.int
     }
-    return %10 : !torch.int
+    return %11 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten._unique(%arg0: !torch.tuple<int, int>, %arg1: !torch.bool, %arg2: !torch.bool) -> !torch.tuple<int, int> {
     %str = torch.constant.str "unique"
@@ -21242,6 +21238,39 @@ module {
     }
     return %3 : !torch.tuple<list<int>, list<int>, list<int>>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._broadcast_size(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.str) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.ne.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %5 = torch.aten.ne.int %arg0, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %5 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %5 = torch.aten.ne.int %arg1, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %5 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %5 = torch.aten.add.str %str, %arg2 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.eq.int %arg0, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.int) {
+      torch.prim.If.yield %arg1 : !torch.int
+    } else {
+      torch.prim.If.yield %arg0 : !torch.int
+    }
+    return %4 : !torch.int
+  }
   func.func private @__torch_refine_helper.torch_refine.library.nn._channel_param(%arg0: !torch.optional<list<int>>, %arg1: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
     %int1 = torch.constant.int 1
@@ -21258,6 +21287,27 @@ module {
       torch.prim.If.yield %6 : !torch.list<int>
     }
     return %1 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_broadcasts_to_size(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.str) -> !torch.none {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: "
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.ne.int %arg0, %int1 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %2 = torch.aten.ne.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %2 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      %2 = torch.aten.add.str %str, %arg2 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_channel_param(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>) -> !torch.none {
     %none = torch.constant.none
@@ -21445,6 +21495,7 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_lstm_gates_add(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.bool) -> !torch.none {
     %str = torch.constant.str "lstm: the input gates do not broadcast to the hidden gates' sizes"
+    %str_0 = torch.constant.str "lstm: the input bias does not broadcast with the input gates"
     %none = torch.constant.none
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
@@ -21452,56 +21503,63 @@ module {
     %int3 = torch.constant.int 3
     %false = torch.constant.bool false
     %true = torch.constant.bool true
-    %0 = torch.prim.Uninitialized : !torch.list<int>
-    %1 = torch.prim.Uninitialized : !torch.none
-    %2 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %3 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-    %4 = torch.aten.__getitem__.t %3, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %5 = torch.prim.ListConstruct %2, %4 : (!torch.int, !torch.int) -> !torch.list<int>
-    %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %7 = torch.aten.eq.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
-    %8 = torch.prim.If %7 -> (!torch.list<int>) {
-      %11 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %12 = torch.aten.__getitem__.t %11, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %13 = torch.prim.ListConstruct %12 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %13 : !torch.list<int>
-    } else {
-      %11 = torch.prim.If %arg4 -> (!torch.int) {
-        %15 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %15 : !torch.int
+    %0 = torch.prim.Uninitialized : !torch.int
+    %1 = torch.prim.Uninitialized : !torch.list<int>
+    %2 = torch.prim.Uninitialized : !torch.none
+    %3 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %4 = torch.aten.__getitem__.t %arg2, %int1 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %5 = torch.aten.__getitem__.t %4, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.prim.ListConstruct %3, %5 : (!torch.int, !torch.int) -> !torch.list<int>
+    %7 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %8 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+    %9 = torch.aten.__getitem__.t %8, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %10:4 = torch.prim.If %arg3 -> (!torch.bool, !torch.none, !torch.list<int>, !torch.int) {
+      %12 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %13 = torch.aten.len.t %12 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.gt.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
+      %15:4 = torch.prim.If %14 -> (!torch.bool, !torch.none, !torch.list<int>, !torch.int) {
+        torch.prim.If.yield %true, %none, %1, %0 : !torch.bool, !torch.none, !torch.list<int>, !torch.int
       } else {
-        %15 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %15 : !torch.int
+        %16 = torch.aten.len.t %12 : !torch.list<int> -> !torch.int
+        %17 = torch.aten.eq.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
+        %18 = torch.prim.If %17 -> (!torch.int) {
+          %20 = torch.aten.__getitem__.t %12, %int0 : !torch.list<int>, !torch.int -> !torch.int
+          %21 = func.call @__torch_refine_helper.torch_refine.library.nn._broadcast_size(%9, %20, %str_0) : (!torch.int, !torch.int, !torch.str) -> !torch.int
+          torch.prim.If.yield %21 : !torch.int
+        } else {
+          torch.prim.If.yield %9 : !torch.int
+        }
+        %19 = torch.aten.__getitem__.t %arg2, %int3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield %false, %2, %19, %18 : !torch.bool, !torch.none, !torch.list<int>, !torch.int
       }
-      %12 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %13 = torch.aten.__getitem__.t %12, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %14 = torch.prim.ListConstruct %11, %13 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %14 : !torch.list<int>
+      torch.prim.If.yield %15#0, %15#1, %15#2, %15#3 : !torch.bool, !torch.none, !torch.list<int>, !torch.int
+    } else {
+      torch.prim.If.yield %false, %2, %7, %9 : !torch.bool, !torch.none, !torch.list<int>, !torch.int
     }
-    %9:4 = torch.prim.If %arg3 -> (!torch.bool, !torch.none, !torch.list<int>, !torch.list<int>) {
-      %11 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %12 = torch.aten.len.t %11 : !torch.list<int> -> !torch.int
-      %13 = torch.aten.gt.int %12, %int1 : !torch.int, !torch.int -> !torch.bool
-      %14:4 = torch.prim.If %13 -> (!torch.bool, !torch.none, !torch.list<int>, !torch.list<int>) {
-        torch.prim.If.yield %true, %none, %0, %0 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
+    %11 = torch.prim.If %10#0 -> (!torch.none) {
+      torch.prim.If.yield %10#1 : !torch.none
+    } else {
+      %12 = func.call @__torch_refine_helper.torch_refine.library.nn._trailing_broadcast_size(%6, %10#2, %int0) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.int
+      %13 = func.call @__torch_refine_helper.torch_refine.library.nn._check_broadcasts_to_size(%10#3, %12, %str) : (!torch.int, !torch.int, !torch.str) -> !torch.none
+      %14 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.ne.int %14, %int2 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %15 -> () {
+        %16 = torch.prim.If %arg4 -> (!torch.int) {
+          %19 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+          torch.prim.If.yield %19 : !torch.int
+        } else {
+          %19 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+          torch.prim.If.yield %19 : !torch.int
+        }
+        %17 = func.call @__torch_refine_helper.torch_refine.library.nn._trailing_broadcast_size(%6, %10#2, %int1) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.int
+        %18 = func.call @__torch_refine_helper.torch_refine.library.nn._check_broadcasts_to_size(%16, %17, %str) : (!torch.int, !torch.int, !torch.str) -> !torch.none
+        torch.prim.If.yield
       } else {
-        %15 = torch.aten.__getitem__.t %arg2, %int3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %16 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%5, %15) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-        %17 = torch.aten.__getitem__.t %arg2, %int2 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-        %18 = func.call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%8, %17) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-        torch.prim.If.yield %false, %1, %18, %16 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
+        torch.prim.If.yield
       }
-      torch.prim.If.yield %14#0, %14#1, %14#2, %14#3 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
-    } else {
-      torch.prim.If.yield %false, %1, %8, %5 : !torch.bool, !torch.none, !torch.list<int>, !torch.list<int>
-    }
-    %10 = torch.prim.If %9#0 -> (!torch.none) {
-      torch.prim.If.yield %9#1 : !torch.none
-    } else {
-      %11 = func.call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%9#2, %9#3, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
       torch.prim.If.yield %none : !torch.none
     }
-    return %10 : !torch.none
+    return %11 : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._check_num_features(%arg0: !torch.str, %arg1: !torch.str, %arg2: !torch.optional<list<int>>, %arg3: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: "
@@ -21621,78 +21679,112 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0, %arg1, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
     return %none : !torch.none
   }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._check_trilinear_product(%arg0: !torch.list<list<int>>, %arg1: !torch.list<list<bool>>, %arg2: !torch.list<bool>, %arg3: !torch.list<int>, %arg4: !torch.int) -> !torch.none {
+  func.func private @__torch_refine_helper.torch_refine.library.nn._check_trilinear_product(%arg0: !torch.list<list<int>>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: _trilinear: the product does not fit the output"
-    %str_0 = torch.constant.str "AssertionError: _trilinear: an input is shorter than the unrolled dim"
+    %str_0 = torch.constant.str "AssertionError: _trilinear: the sizes of a product do not broadcast"
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %int0 = torch.constant.int 0
+    %str_1 = torch.constant.str "AssertionError: _trilinear: an input is shorter than the unrolled dim"
     %false = torch.constant.bool false
     %none = torch.constant.none
-    %str_1 = torch.constant.str "AssertionError: _trilinear: the inputs and expand dims give different ranks"
+    %str_2 = torch.constant.str "AssertionError: _trilinear: the inputs and expand dims give different ranks"
     %true = torch.constant.bool true
     %int3 = torch.constant.int 3
     %int1 = torch.constant.int 1
-    %0 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
     torch.prim.Loop %int3, %true, init() {
     ^bb0(%arg5: !torch.int):
       %3 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
       %4 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
-      %5 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
-      %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %6 = torch.aten.len.t %5 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.add.int %4, %6 : !torch.int, !torch.int -> !torch.int
+      %8 = torch.aten.ne.int %7, %arg3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %8 -> () {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %0 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_output_size(%arg0, %arg1, %arg4) : (!torch.list<list<int>>, !torch.list<list<int>>, !torch.int) -> !torch.int
+    torch.prim.Loop %int3, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %3 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_has(%3, %arg4) : (!torch.list<int>, !torch.int) -> !torch.bool
+      %5 = torch.aten.__not__ %4 : !torch.bool -> !torch.bool
+      %6 = torch.prim.If %5 -> (!torch.bool) {
+        %7 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %8 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %9 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_size(%7, %8, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.int
+        %10 = torch.aten.lt.int %9, %0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %10 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
       torch.prim.If %6 -> () {
         torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %7 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<list<bool>>, !torch.int -> !torch.list<bool>
-      %8 = torch.aten.__getitem__.t %7, %arg4 : !torch.list<bool>, !torch.int -> !torch.bool
-      %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
-      %10 = torch.prim.If %9 -> (!torch.bool) {
-        %14 = torch.aten.__getitem__.t %3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-        %15 = torch.aten.__getitem__.t %arg3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-        %16 = torch.aten.lt.int %14, %15 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %16 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      torch.prim.If %10 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%3) : (!torch.list<int>) -> !torch.list<int>
-      %12 = torch.aten._set_item.t %11, %arg4, %int1 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-      %13 = torch.aten.append.t %0, %11 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
-    %2 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %2, %true, init() {
-    ^bb0(%arg5: !torch.int):
-      %3 = torch.aten.ne.int %arg5, %arg4 : !torch.int, !torch.int -> !torch.bool
-      %4 = torch.prim.If %3 -> (!torch.bool) {
-        %6 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<bool>, !torch.int -> !torch.bool
-        %7 = torch.aten.__not__ %6 : !torch.bool -> !torch.bool
-        torch.prim.If.yield %7 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      %5 = torch.prim.If %4 -> (!torch.bool) {
-        %6 = torch.aten.__getitem__.t %1, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-        %7 = torch.aten.__getitem__.t %arg3, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-        %8 = torch.aten.ne.int %6, %7 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %8 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      torch.prim.If %5 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+    %1 = torch.aten.gt.int %arg3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.Loop %int9223372036854775807, %1, init(%int0) {
+    ^bb0(%arg5: !torch.int, %arg6: !torch.int):
+      %3 = torch.aten.eq.int %arg6, %arg4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %3 -> () {
         torch.prim.If.yield
       } else {
+        %7 = torch.prim.Loop %int3, %true, init(%int1) {
+        ^bb0(%arg7: !torch.int, %arg8: !torch.int):
+          %11 = torch.aten.__getitem__.t %arg0, %arg7 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+          %12 = torch.aten.__getitem__.t %arg1, %arg7 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+          %13 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_size(%11, %12, %arg6) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.int
+          %14 = torch.aten.ne.int %13, %int1 : !torch.int, !torch.int -> !torch.bool
+          %15 = torch.prim.If %14 -> (!torch.int) {
+            %16 = torch.aten.ne.int %arg8, %int1 : !torch.int, !torch.int -> !torch.bool
+            %17 = torch.prim.If %16 -> (!torch.bool) {
+              %18 = torch.aten.ne.int %arg8, %13 : !torch.int, !torch.int -> !torch.bool
+              torch.prim.If.yield %18 : !torch.bool
+            } else {
+              torch.prim.If.yield %false : !torch.bool
+            }
+            torch.prim.If %17 -> () {
+              torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+              torch.prim.If.yield
+            } else {
+              torch.prim.If.yield
+            }
+            torch.prim.If.yield %13 : !torch.int
+          } else {
+            torch.prim.If.yield %arg8 : !torch.int
+          }
+          torch.prim.Loop.condition %true, iter(%15 : !torch.int)
+        } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+        %8 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_has(%arg2, %arg6) : (!torch.list<int>, !torch.int) -> !torch.bool
+        %9 = torch.aten.__not__ %8 : !torch.bool -> !torch.bool
+        %10 = torch.prim.If %9 -> (!torch.bool) {
+          %11 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_output_size(%arg0, %arg1, %arg6) : (!torch.list<list<int>>, !torch.list<list<int>>, !torch.int) -> !torch.int
+          %12 = torch.aten.ne.int %7, %11 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %12 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If %10 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
         torch.prim.If.yield
       }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
+      %4 = torch.aten.add.int %arg6, %int1 : !torch.int, !torch.int -> !torch.int
+      %5 = torch.aten.lt.int %4, %arg3 : !torch.int, !torch.int -> !torch.bool
+      %6 = torch.aten.__and__.bool %5, %true : !torch.bool, !torch.bool -> !torch.bool
+      torch.prim.Loop.condition %6, iter(%4 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._computation_dtype(%arg0: !torch.int) -> !torch.int {
@@ -22455,41 +22547,138 @@ module {
     }
     return %1 : !torch.list<int>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<bool> {
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trailing_broadcast_size(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %arg2, %0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.int) {
+      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.sub.int %8, %int1 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.sub.int %9, %arg2 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %arg0, %10 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %11 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.lt.int %arg2, %3 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.sub.int %8, %int1 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.sub.int %9, %arg2 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.__getitem__.t %arg1, %10 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %11 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %6 = torch.aten.eq.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.int) {
+      torch.prim.If.yield %2 : !torch.int
+    } else {
+      torch.prim.If.yield %5 : !torch.int
+    }
+    return %7 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _trilinear: a dim appears twice in a list of dims"
-    %false = torch.constant.bool false
     %true = torch.constant.bool true
-    %0 = torch.prim.ListConstruct  : () -> !torch.list<bool>
-    torch.prim.Loop %arg1, %true, init() {
-    ^bb0(%arg2: !torch.int):
-      %2 = torch.aten.append.t %0, %false : !torch.list<bool>, !torch.bool -> !torch.list<bool>
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
     %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     torch.prim.Loop %1, %true, init() {
     ^bb0(%arg2: !torch.int):
       %2 = torch.aten.__getitem__.t %arg0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
       %3 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%2, %arg1, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-      %4 = torch.aten.__getitem__.t %0, %3 : !torch.list<bool>, !torch.int -> !torch.bool
-      torch.prim.If %4 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %5 = torch.aten._set_item.t %0, %3, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
+      %4 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %4, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %6 = torch.aten.__getitem__.t %0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %7 = torch.aten.eq.int %6, %3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %7 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %5 = torch.aten.append.t %0, %3 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    return %0 : !torch.list<bool>
+    return %0 : !torch.list<int>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.optional<int> {
-    %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: _trilinear: the operands of a summed product have different dtypes"
-    %false = torch.constant.bool false
-    %true = torch.constant.bool true
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_has(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.bool {
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %0 = torch.prim.Uninitialized : !torch.bool
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.gt.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %3:3 = torch.prim.Loop %int9223372036854775807, %2, init(%false, %0, %int0) {
+    ^bb0(%arg2: !torch.int, %arg3: !torch.bool, %arg4: !torch.bool, %arg5: !torch.int):
+      %5 = torch.aten.__getitem__.t %arg0, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.eq.int %5, %arg1 : !torch.int, !torch.int -> !torch.bool
+      %7:3 = torch.prim.If %6 -> (!torch.bool, !torch.bool, !torch.bool) {
+        torch.prim.If.yield %false, %true, %true : !torch.bool, !torch.bool, !torch.bool
+      } else {
+        torch.prim.If.yield %true, %false, %0 : !torch.bool, !torch.bool, !torch.bool
+      }
+      %8 = torch.aten.add.int %arg5, %int1 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.lt.int %8, %1 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.aten.__and__.bool %9, %7#0 : !torch.bool, !torch.bool -> !torch.bool
+      torch.prim.Loop.condition %10, iter(%7#1, %7#2, %8 : !torch.bool, !torch.bool, !torch.int)
+    } : (!torch.int, !torch.bool, !torch.bool, !torch.bool, !torch.int) -> (!torch.bool, !torch.bool, !torch.int)
+    %4 = torch.prim.If %3#0 -> (!torch.bool) {
+      torch.prim.If.yield %3#1 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    return %4 : !torch.bool
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_output_size(%arg0: !torch.list<list<int>>, %arg1: !torch.list<list<int>>, %arg2: !torch.int) -> !torch.int {
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %int1 = torch.constant.int 1
+    %int3 = torch.constant.int 3
+    %int-1 = torch.constant.int -1
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %0 = torch.prim.Uninitialized : !torch.int
+    %1:3 = torch.prim.Loop %int9223372036854775807, %true, init(%false, %0, %int0) {
+    ^bb0(%arg3: !torch.int, %arg4: !torch.bool, %arg5: !torch.int, %arg6: !torch.int):
+      %3 = torch.aten.__derive_index %arg6, %int2, %int-1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %4 = torch.aten.__getitem__.t %arg1, %3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %5 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_has(%4, %arg2) : (!torch.list<int>, !torch.int) -> !torch.bool
+      %6 = torch.aten.__not__ %5 : !torch.bool -> !torch.bool
+      %7:3 = torch.prim.If %6 -> (!torch.bool, !torch.bool, !torch.int) {
+        %11 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %12 = torch.aten.__getitem__.t %arg1, %3 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+        %13 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_size(%11, %12, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.int) -> !torch.int
+        torch.prim.If.yield %false, %true, %13 : !torch.bool, !torch.bool, !torch.int
+      } else {
+        torch.prim.If.yield %true, %false, %0 : !torch.bool, !torch.bool, !torch.int
+      }
+      %8 = torch.aten.add.int %arg6, %int1 : !torch.int, !torch.int -> !torch.int
+      %9 = torch.aten.lt.int %8, %int3 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.aten.__and__.bool %9, %7#0 : !torch.bool, !torch.bool -> !torch.bool
+      torch.prim.Loop.condition %10, iter(%7#1, %7#2, %8 : !torch.bool, !torch.int, !torch.int)
+    } : (!torch.int, !torch.bool, !torch.bool, !torch.int, !torch.int) -> (!torch.bool, !torch.int, !torch.int)
+    %2 = torch.prim.If %1#0 -> (!torch.int) {
+      torch.prim.If.yield %1#1 : !torch.int
+    } else {
+      torch.prim.If.yield %int0 : !torch.int
+    }
+    return %2 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_pair_dtype(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.optional<int> {
+    %str = torch.constant.str "AssertionError: _trilinear: the operands of a summed product have different dtypes"
+    %none = torch.constant.none
+    %false = torch.constant.bool false
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
     %0 = torch.aten.__not__ %arg2 : !torch.bool -> !torch.bool
     %1 = torch.prim.If %0 -> (!torch.optional<int>) {
       %2 = torch.derefine %int1 : !torch.int to !torch.optional<int>
@@ -22500,45 +22689,54 @@ module {
       %7 = torch.derefine %6 : !torch.int to !torch.optional<int>
       torch.prim.If.yield %7 : !torch.optional<int>
     } else {
-      %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
-      %3 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_summed_dtypes(%arg0) : (!torch.int) -> !torch.list<int>
-      %4 = torch.aten.len.t %3 : !torch.list<int> -> !torch.int
-      torch.prim.Loop %4, %true, init() {
-      ^bb0(%arg3: !torch.int):
-        %10 = torch.aten.__getitem__.t %3, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-        %11 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_summed_dtypes(%arg1) : (!torch.int) -> !torch.list<int>
-        %12 = torch.aten.__contains__.int_list %11, %10 : !torch.list<int>, !torch.int -> !torch.bool
-        %13 = torch.prim.If %12 -> (!torch.bool) {
-          %14 = torch.aten.__contains__.int_list %2, %10 : !torch.list<int>, !torch.int -> !torch.bool
-          %15 = torch.aten.__not__ %14 : !torch.bool -> !torch.bool
-          torch.prim.If.yield %15 : !torch.bool
+      %2 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg0) : (!torch.int) -> !torch.bool
+      %3 = torch.aten.__not__ %2 : !torch.bool -> !torch.bool
+      %4 = torch.prim.If %3 -> (!torch.bool) {
+        %10 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%arg0) : (!torch.int) -> !torch.bool
+        %11 = torch.aten.__not__ %10 : !torch.bool -> !torch.bool
+        torch.prim.If.yield %11 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %5 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg1) : (!torch.int) -> !torch.bool
+      %6 = torch.aten.__not__ %5 : !torch.bool -> !torch.bool
+      %7 = torch.prim.If %6 -> (!torch.bool) {
+        %10 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%arg1) : (!torch.int) -> !torch.bool
+        %11 = torch.aten.__not__ %10 : !torch.bool -> !torch.bool
+        torch.prim.If.yield %11 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %8 = torch.prim.If %4 -> (!torch.bool) {
+        torch.prim.If.yield %7 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %9 = torch.prim.If %8 -> (!torch.optional<int>) {
+        %10 = torch.aten.eq.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+        %11 = torch.prim.If %10 -> (!torch.bool) {
+          %13 = torch.aten.ne.int %arg0, %int4 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %13 : !torch.bool
         } else {
           torch.prim.If.yield %false : !torch.bool
         }
-        torch.prim.If %13 -> () {
-          %14 = torch.aten.append.t %2, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %12 = torch.prim.If %11 -> (!torch.optional<int>) {
+          %13 = torch.derefine %none : !torch.none to !torch.optional<int>
+          torch.prim.If.yield %13 : !torch.optional<int>
+        } else {
+          %13 = torch.derefine %int4 : !torch.int to !torch.optional<int>
+          torch.prim.If.yield %13 : !torch.optional<int>
+        }
+        torch.prim.If.yield %12 : !torch.optional<int>
+      } else {
+        %10 = torch.aten.ne.int %arg0, %arg1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %10 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
           torch.prim.If.yield
         }
-        torch.prim.Loop.condition %true, iter()
-      } : (!torch.int, !torch.bool) -> ()
-      %5 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
-      %6 = torch.aten.eq.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %6 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %7 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
-      %8 = torch.aten.gt.int %7, %int1 : !torch.int, !torch.int -> !torch.bool
-      %9 = torch.prim.If %8 -> (!torch.optional<int>) {
-        %10 = torch.derefine %none : !torch.none to !torch.optional<int>
-        torch.prim.If.yield %10 : !torch.optional<int>
-      } else {
-        %10 = torch.aten.__getitem__.t %2, %int0 : !torch.list<int>, !torch.int -> !torch.int
-        %11 = torch.derefine %10 : !torch.int to !torch.optional<int>
+        %11 = torch.derefine %arg0 : !torch.int to !torch.optional<int>
         torch.prim.If.yield %11 : !torch.optional<int>
       }
       torch.prim.If.yield %9 : !torch.optional<int>
@@ -22547,8 +22745,9 @@ module {
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_shape(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.list<int>, %arg7: !torch.int) -> !torch.list<int> {
     %false = torch.constant.bool false
+    %str = torch.constant.str "AssertionError: _trilinear: an input has fewer dims than the output"
     %none = torch.constant.none
-    %str = torch.constant.str "AssertionError: _trilinear: unroll_dim out of range"
+    %str_0 = torch.constant.str "AssertionError: _trilinear: unroll_dim out of range"
     %true = torch.constant.bool true
     %int0 = torch.constant.int 0
     %int3 = torch.constant.int 3
@@ -22563,31 +22762,31 @@ module {
       torch.prim.If.yield %16 : !torch.bool
     }
     torch.prim.If %4 -> () {
-      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %5 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg6, %2) : (!torch.list<int>, !torch.int) -> !torch.list<bool>
+    %5 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg6, %2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     %6 = torch.prim.ListConstruct %arg0, %arg1, %arg2 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %7 = torch.prim.ListConstruct %arg3, %arg4, %arg5 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %8 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    torch.prim.Loop %2, %true, init() {
-    ^bb0(%arg8: !torch.int):
-      %16 = torch.aten.append.t %8, %int0 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %9 = torch.prim.ListConstruct  : () -> !torch.list<list<int>>
-    %10 = torch.prim.ListConstruct  : () -> !torch.list<list<bool>>
+    %7 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg3, %2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg4, %2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %9 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%arg5, %2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+    %10 = torch.prim.ListConstruct %7, %8, %9 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
     torch.prim.Loop %int3, %true, init() {
     ^bb0(%arg8: !torch.int):
-      %16 = torch.aten.__getitem__.t %7, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %17 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_dims(%16, %2) : (!torch.list<int>, !torch.int) -> !torch.list<bool>
-      %18 = torch.aten.append.t %10, %17 : !torch.list<list<bool>>, !torch.list<bool> -> !torch.list<list<bool>>
+      %16 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
+      %17 = torch.aten.len.t %16 : !torch.list<int> -> !torch.int
+      %18 = torch.aten.sub.int %2, %17 : !torch.int, !torch.int -> !torch.int
       %19 = torch.aten.__getitem__.t %6, %arg8 : !torch.list<list<int>>, !torch.int -> !torch.list<int>
-      %20 = torch.aten.__getitem__.t %10, %arg8 : !torch.list<list<bool>>, !torch.int -> !torch.list<bool>
-      %21 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_unsqueezed(%19, %20, %8) : (!torch.list<int>, !torch.list<bool>, !torch.list<int>) -> !torch.list<int>
-      %22 = torch.aten.append.t %9, %21 : !torch.list<list<int>>, !torch.list<int> -> !torch.list<list<int>>
+      %20 = torch.aten.len.t %19 : !torch.list<int> -> !torch.int
+      %21 = torch.aten.gt.int %18, %20 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %21 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
     %11 = call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
@@ -22607,7 +22806,7 @@ module {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %14 -> () {
-      %16 = func.call @__torch_refine_helper.torch_refine.library.nn._check_trilinear_product(%9, %10, %5, %8, %arg7) : (!torch.list<list<int>>, !torch.list<list<bool>>, !torch.list<bool>, !torch.list<int>, !torch.int) -> !torch.none
+      %16 = func.call @__torch_refine_helper.torch_refine.library.nn._check_trilinear_product(%6, %10, %5, %2, %arg7) : (!torch.list<list<int>>, !torch.list<list<int>>, !torch.list<int>, !torch.int, !torch.int) -> !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -22615,10 +22814,10 @@ module {
     %15 = torch.prim.ListConstruct  : () -> !torch.list<int>
     torch.prim.Loop %2, %true, init() {
     ^bb0(%arg8: !torch.int):
-      %16 = torch.aten.__getitem__.t %5, %arg8 : !torch.list<bool>, !torch.int -> !torch.bool
+      %16 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_has(%5, %arg8) : (!torch.list<int>, !torch.int) -> !torch.bool
       %17 = torch.aten.__not__ %16 : !torch.bool -> !torch.bool
       torch.prim.If %17 -> () {
-        %18 = torch.aten.__getitem__.t %8, %arg8 : !torch.list<int>, !torch.int -> !torch.int
+        %18 = func.call @__torch_refine_helper.torch_refine.library.nn._trilinear_output_size(%6, %10, %arg8) : (!torch.list<list<int>>, !torch.list<list<int>>, !torch.int) -> !torch.int
         %19 = torch.aten.append.t %15, %18 : !torch.list<int>, !torch.int -> !torch.list<int>
         torch.prim.If.yield
       } else {
@@ -22628,63 +22827,32 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %15 : !torch.list<int>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_summed_dtypes(%arg0: !torch.int) -> !torch.list<int> {
-    %true = torch.constant.bool true
-    %int4 = torch.constant.int 4
-    %0 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%arg0) : (!torch.int) -> !torch.bool
-    %1 = torch.prim.If %0 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
-    } else {
-      %3 = func.call @__torch_refine_helper.torch_refine.library.promotion.is_complex_dtype(%arg0) : (!torch.int) -> !torch.bool
-      torch.prim.If.yield %3 : !torch.bool
-    }
-    %2 = torch.prim.If %1 -> (!torch.list<int>) {
-      %3 = torch.prim.ListConstruct %arg0 : (!torch.int) -> !torch.list<int>
-      torch.prim.If.yield %3 : !torch.list<int>
-    } else {
-      %3 = torch.prim.ListConstruct %arg0, %int4 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %3 : !torch.list<int>
-    }
-    return %2 : !torch.list<int>
-  }
-  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_unsqueezed(%arg0: !torch.list<int>, %arg1: !torch.list<bool>, %arg2: !torch.list<int>) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: _trilinear: an input has fewer dims than the output"
-    %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: _trilinear: expand dim out of range"
+  func.func private @__torch_refine_helper.torch_refine.library.nn._trilinear_size(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.int {
     %true = torch.constant.bool true
     %int1 = torch.constant.int 1
-    %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    %1 = torch.aten.len.t %arg1 : !torch.list<bool> -> !torch.int
-    torch.prim.Loop %1, %true, init() {
-    ^bb0(%arg3: !torch.int):
-      %2 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<bool>, !torch.int -> !torch.bool
-      torch.prim.If %2 -> () {
-        %3 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
-        %4 = torch.aten.gt.int %arg3, %3 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If %4 -> () {
-          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-          torch.prim.If.yield
+    %int0 = torch.constant.int 0
+    %0 = call @__torch_refine_helper.torch_refine.library.nn._trilinear_has(%arg1, %arg2) : (!torch.list<int>, !torch.int) -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %3 = torch.prim.Loop %2, %true, init(%int0) {
+      ^bb0(%arg3: !torch.int, %arg4: !torch.int):
+        %6 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %7 = torch.aten.lt.int %6, %arg2 : !torch.int, !torch.int -> !torch.bool
+        %8 = torch.prim.If %7 -> (!torch.int) {
+          %9 = torch.aten.add.int %arg4, %int1 : !torch.int, !torch.int -> !torch.int
+          torch.prim.If.yield %9 : !torch.int
         } else {
-          torch.prim.If.yield
+          torch.prim.If.yield %arg4 : !torch.int
         }
-        torch.aten.insert.t %0, %arg3, %int1 : !torch.list<int>, !torch.int, !torch.int
-        torch.prim.If.yield
-      } else {
-        %3 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
-        %4 = torch.aten.ge.int %arg3, %3 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If %4 -> () {
-          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-          torch.prim.If.yield
-        } else {
-          %5 = torch.aten.__getitem__.t %0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-          %6 = torch.aten._set_item.t %arg2, %arg3, %5 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-          torch.prim.If.yield
-        }
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    return %0 : !torch.list<int>
+        torch.prim.Loop.condition %true, iter(%8 : !torch.int)
+      } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+      %4 = torch.aten.sub.int %arg2, %3 : !torch.int, !torch.int -> !torch.int
+      %5 = torch.aten.__getitem__.t %arg0, %4 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %5 : !torch.int
+    }
+    return %1 : !torch.int
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._unsqueeze_to_rank(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
@@ -27712,7 +27880,6 @@ module {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: _weight_norm: v must have at least one dim"
     %int0 = torch.constant.int 0
-    %int1 = torch.constant.int 1
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
@@ -27721,53 +27888,21 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    %3 = torch.aten.ne.int %arg2, %int-1 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %3 -> () {
-      %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %6, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      torch.prim.Loop %8, %true, init() {
-      ^bb0(%arg3: !torch.int):
-        %9 = torch.aten.eq.int %arg3, %7 : !torch.int, !torch.int -> !torch.bool
-        %10 = torch.prim.If %9 -> (!torch.int) {
-          %12 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-          torch.prim.If.yield %12 : !torch.int
-        } else {
-          torch.prim.If.yield %int1 : !torch.int
-        }
-        %11 = torch.aten.append.t %2, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
-        torch.prim.Loop.condition %true, iter()
-      } : (!torch.int, !torch.bool) -> ()
+    %2 = torch.aten.ne.int %arg2, %int-1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %5 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %4, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %4 = torch.prim.ListConstruct %arg0, %arg1, %2 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %5 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%4) : (!torch.list<list<int>>) -> !torch.list<int>
-    return %5 : !torch.list<int>
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten._weight_norm_interface(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.tuple<list<int>, list<int>> {
-    %true = torch.constant.bool true
-    %int1 = torch.constant.int 1
-    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %1, %true, init() {
-    ^bb0(%arg3: !torch.int):
-      %5 = torch.aten.eq.int %arg3, %arg2 : !torch.int, !torch.int -> !torch.bool
-      %6 = torch.prim.If %5 -> (!torch.int) {
-        %8 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-        torch.prim.If.yield %8 : !torch.int
-      } else {
-        torch.prim.If.yield %int1 : !torch.int
-      }
-      %7 = torch.aten.append.t %0, %6 : !torch.list<int>, !torch.int -> !torch.list<int>
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %2 = torch.prim.ListConstruct %arg0, %arg1, %0 : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
-    %3 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%2) : (!torch.list<list<int>>) -> !torch.list<int>
-    %4 = torch.prim.TupleConstruct %3, %0 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %4 : !torch.tuple<list<int>, list<int>>
+    %0 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %1 = torch.prim.TupleConstruct %arg0, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %1 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.abs(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
