@@ -53,6 +53,7 @@ from torch_refine.passes.inline_library_calls import (
 from torch_refine.passes.known_values import erase_decided_checks, fold_tensor_reads, type_bool_conditions
 from torch_refine.passes.propagate_control_flow import (
     PropagateControlFlow,
+    after_unsettled_loops,
     in_unsettled_loop,
     remove_barriers,
     widen_unconfirmed,
@@ -164,6 +165,10 @@ class RefinePipeline(ModulePass):
                     for kind in (SHAPE, DTYPE):
                         refine(module, kind, library, self.runtime_asserts, memos[kind.name],
                                self.explain, self.evaluate, LoopRounds(False))
+        if deferred and _deferral_marks_left(module):  # no round came after their loop settled
+            for kind in (SHAPE, DTYPE):
+                refine(module, kind, library, self.runtime_asserts, memos[kind.name],
+                       self.explain, self.evaluate, LoopRounds(False))
         with instrumentation.stage("cleanup"):
             with module.context:
                 remove_barriers(module)
@@ -225,15 +230,18 @@ class LoopRounds:
     body of a loop whose carried types may still change (`in_unsettled_loop`) keeps none
     and is marked (`CalculationKind.deferred_checks`); once the loop has settled, a later
     round wraps the marked op again and keeps its checks, computed from types that now
-    hold. Other ops keep their checks in the first round only. Without it (the shape and
-    dtype pipelines) every op keeps its checks."""
+    hold. So does an op reading what such a loop gives (`after_unsettled_loops`: a view
+    of a loop's result keeps one assert, not the first round's calculation for an operand
+    of unknown rank). Other ops keep their checks in the first round only. Without it (the
+    shape and dtype pipelines) every op keeps its checks."""
 
     first_round: bool
     _unsettled: dict = field(default_factory=dict)  # loop key -> unsettled, per call
+    _waiting: dict = field(default_factory=dict)  # function key -> after_unsettled_loops
 
     def keeps_checks(self, op, kind: CalculationKind) -> bool:
         marked = kind.deferred_checks in op.operation.attributes
-        if in_unsettled_loop(op, self.first_round, self._unsettled):
+        if in_unsettled_loop(op, self.first_round, self._unsettled) or self._after_unsettled_loop(op):
             if not marked:
                 op.operation.attributes[kind.deferred_checks] = ir.UnitAttr.get()
             return False
@@ -241,6 +249,16 @@ class LoopRounds:
             del op.operation.attributes[kind.deferred_checks]
             return True
         return self.first_round
+
+    def _after_unsettled_loop(self, op) -> bool:
+        function = enclosing_function(op)
+        if function is None:
+            return False
+        key = op_key(function)
+        if key not in self._waiting:
+            self._waiting[key] = after_unsettled_loops(function, self.first_round)
+        waiting = self._waiting[key]
+        return bool(waiting) and any(operand in waiting for operand in op.operation.operands)
 
 
 def refine(
@@ -409,6 +427,19 @@ def _count_statistics(simplifier: Simplifier, wrapped: int, guards_kept: int) ->
     instrumentation.count(instrumentation.EVALUATED, statistics.evaluated)
     instrumentation.count(instrumentation.TYPES_REFINED, statistics.refined)
     instrumentation.count(instrumentation.GUARDS_KEPT, guards_kept)
+
+
+def _deferral_marks_left(module) -> bool:
+    names = [kind.deferred_checks for kind in (SHAPE, DTYPE)]
+    found = False
+
+    def visit(op):
+        nonlocal found
+        found = any(name in op.attributes for name in names)
+        return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
+
+    module.walk(visit)
+    return found
 
 
 def _strip_deferral_marks(module) -> None:

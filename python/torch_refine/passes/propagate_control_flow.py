@@ -331,15 +331,49 @@ def _behind_barriers(module: ir.Operation) -> set:
     """The values computed from a loop result through a barrier that hides part of its
     type (the result is already more precise than the barrier states): those the last
     round refined without knowing what the loop gives."""
-    hidden: set = set()
     pending: list = []
 
     def collect(op):
-        if _BARRIER in op.attributes and op.operands[0].type != op.results[0].type:
+        if _hides_type(op):
             pending.append(op.results[0])
         return ir.WalkResult.ADVANCE
 
     module.walk(collect)
+    return _computed_from(pending)
+
+
+def after_unsettled_loops(function, first_round: bool) -> set:
+    """The values computed from what a loop gives before its carried types settle: behind
+    a barrier, and in the first round from the results of a loop carrying a tensor of
+    unknown type (their types come later). Their ops' checks wait for the types, as the
+    body's do."""
+    pending: list = []
+
+    def collect(op):
+        if _hides_type(op):
+            pending.append(op.results[0])
+        elif op.name == "torch.prim.Loop" and first_round and _carries_unknown(op):
+            pending.extend(op.results)
+        return ir.WalkResult.ADVANCE
+
+    function.walk(collect)
+    return _computed_from(pending)
+
+
+def _carries_unknown(loop) -> bool:
+    """A loop that the first round leaves with a carried tensor of unknown type (whose init
+    is refined only as that round goes on)."""
+    if _WIDENED in loop.attributes:
+        return False
+    return any((info := types.parse(result.type)) is not None and info.is_unknown for result in loop.results)
+
+
+def _hides_type(op) -> bool:
+    return _BARRIER in op.attributes and op.operands[0].type != op.results[0].type
+
+
+def _computed_from(pending: list) -> set:
+    hidden: set = set()
     while pending:
         value = pending.pop()
         if value in hidden:

@@ -315,3 +315,29 @@ func.func @check_decided_a_round_later(%x: !torch.vtensor<[2,3],f32>, %n: !torch
   %m = torch.aten.mul.Tensor %a, %b : !torch.vtensor, !torch.vtensor -> !torch.vtensor
   return %m : !torch.vtensor
 }
+
+// -----
+
+// An op after a loop whose result type the first round does not know yet keeps its checks
+// once the loop has settled, computed from the types that then hold: the view's -1 is one
+// assert (the earlier rows times 8 elements, not 0), not the first round's calculation of
+// it for an operand of unknown rank.
+// CHECK-LABEL: func.func @view_after_loop(
+// CHECK-NOT: torch.prim.If
+// CHECK: torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %s{{[0-9]+}} != 0)"
+// CHECK-NEXT: torch.aten.view %{{.*}} -> !torch.vtensor<[?,8],f32>
+func.func @view_after_loop(%x: !torch.vtensor<[?,4,2],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %int-1 = torch.constant.int -1
+  %0 = torch.tensor_static_info_cast %x : !torch.vtensor<[?,4,2],f32> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor):
+    %2 = torch.aten.relu %acc : !torch.vtensor -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%2 : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %rows = torch.aten.size.int %1, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %rows, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %3 = torch.aten.view %1, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %3 : !torch.vtensor
+}
