@@ -9,7 +9,9 @@ an argument dim. Two kinds:
   It is never shared: memo entries keep the dim unknown, and each op gets its own.
 - a *defined* symbol names a function of other sizes: `then if condition else otherwise`
   (`select`, when the condition is not decided) or `p // k` of a polynomial not divisible
-  by the constant `k` (`floor_divide`: a stride-2 convolution of an odd-or-even size). It
+  by the constant `k` (`floor_divide`: a stride-2 convolution of an odd-or-even size), or
+  by a polynomial `q` that does not divide it (a view's -1 over sizes read off another
+  tensor, before a fact relates them; the evaluator guards `q != 0`). It
   is a function of its definition, so every op that computes the same gets the same
   symbol, and the memo may share it. Its range follows from its operands'.
 
@@ -32,7 +34,7 @@ import contextlib
 
 from torch_mlir import ir
 
-from torch_refine.ir.polynomial import Polynomial, Symbol, symbol_name
+from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed, symbol_name
 
 # Defined symbols by definition, and each one's definition.
 _DEFINED: dict[tuple, Symbol] = {}
@@ -162,12 +164,30 @@ def select(condition_key: tuple, then: Polynomial, otherwise: Polynomial) -> Pol
     return _defined((SELECT, condition_key, then, otherwise))
 
 
-def floor_divide(dividend: Polynomial, divisor: int) -> Polynomial:
-    """The symbol of `dividend // divisor` (a positive constant)."""
+def floor_divide(dividend: Polynomial, divisor: int | Polynomial) -> Polynomial:
+    """The symbol of `dividend // divisor` (a positive constant, or a polynomial)."""
     return _defined((FLOOR_DIVIDE, dividend, divisor))
 
 
 SELECT, FLOOR_DIVIDE = "select", "floordiv"
+
+
+def resolved(polynomial: Polynomial, replacements: dict[Symbol, Polynomial]) -> Polynomial:
+    """`polynomial` with `replacements` made, and each quotient by a polynomial that they
+    make divide exactly replaced by its value (`(32*a*b) // (8*c*d)` is 4 once `c == a`
+    and `d == b` are asserted)."""
+    polynomial = polynomial.substitute(replacements)
+    exact = {}
+    for monomial in polynomial.terms:
+        for symbol in monomial:
+            definition = _DEFINITIONS.get(-symbol[0]) if is_computed(symbol) else None
+            if definition is None or definition[0] != FLOOR_DIVIDE or not isinstance(definition[2], Polynomial):
+                continue
+            dividend, divisor = (part.substitute(replacements) for part in definition[1:])
+            quotient = dividend.exact_divide(divisor)
+            if quotient is not None:
+                exact[symbol] = quotient
+    return polynomial.substitute(exact)
 
 
 def definition(symbol: Symbol) -> tuple | None:

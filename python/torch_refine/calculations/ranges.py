@@ -85,11 +85,21 @@ def _computed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     if definition[0] == facts.FLOOR_DIVIDE:
         _, dividend, divisor = definition
         low, high = polynomial_range(dividend, entry_block)
+        if isinstance(divisor, Polynomial):
+            return _quotient_range(low, high, polynomial_range(divisor, entry_block)[0])
         return (0 if low is None else max(0, low // divisor)), None if high is None else high // divisor
     (low_a, high_a), (low_b, high_b) = (polynomial_range(p, entry_block) for p in definition[2:])
     least = 0 if low_a is None or low_b is None else max(0, min(low_a, low_b))
     greatest = None if high_a is None or high_b is None else max(high_a, high_b)
     return least, greatest
+
+
+def _quotient_range(low: int | None, high: int | None, divisor_low: int | None) -> Range:
+    """A size's floor division by a positive polynomial (a nonzero one at least 0): from 0
+    up to the dividend; unbounded where either may be negative."""
+    if low is None or low < 0 or divisor_low is None or divisor_low < 0:
+        return None, None
+    return 0, high
 
 
 def _expression_range(expression, symbols: list) -> Range:

@@ -449,8 +449,9 @@ def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], 
 
 
 @dtype("aten.instance_norm", invocations=_bn_dtype_cases(
-    lambda d, p, training: Invocation(_T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p),
-                                      _T(4, dtype=p), _T(4, dtype=p), training, 0.1, 1e-5, False))
+    lambda d, p, training: (UnknownDtypeInvocation if _empty_input_promotes(d, p) else Invocation)(
+        _T(2, 4, 3, dtype=d), _T(4, dtype=p), _T(4, dtype=p), _T(4, dtype=p), _T(4, dtype=p),
+        training, 0.1, 1e-5, False))
     + [ErrorInvocation(
         _T(2, 4, 3, dtype=torch.uint8),
         _T(4),
@@ -461,12 +462,19 @@ def aten〇instance_norm〡shape(input: List[int], weight: Optional[List[int]], 
         0.1,
         1e-05,
         False,
-    )])
+    ),
+    # An empty input returns `input * weight[0] + bias[0]` (batch_norm's early return):
+    # promoted, so its dtype depends on the sizes' values.
+    UnknownDtypeInvocation(_T(2, 0, 2, dtype=torch.uint8), _T(4), _T(4), _T(4), _T(4), False, 0.1,
+                           1e-5, False)])
 def aten〇instance_norm〡dtype(input_rank_dtype: Tuple[int, int], weight_rank_dtype: Optional[Tuple[int, int]], bias_rank_dtype: Optional[Tuple[int, int]], running_mean_rank_dtype: Optional[Tuple[int, int]], running_var_rank_dtype: Optional[Tuple[int, int]], use_input_stats: bool, momentum: float, eps: float, cudnn_enabled: bool) -> int:
     if use_input_stats and running_mean_rank_dtype is not None:
         # The running statistics are updated with a mean over the batch.
         _check_float_or_complex("instance_norm", running_mean_rank_dtype[1])
-    return _batch_norm_output_dtype(input_rank_dtype[1], use_input_stats)
+    output_dtype = _batch_norm_output_dtype(input_rank_dtype[1], use_input_stats)
+    if _empty_input_dtype(input_rank_dtype, [weight_rank_dtype, bias_rank_dtype]) != output_dtype:
+        return unknown_dtype()
+    return output_dtype
 
 
 # ---------------------------------------------------------------------------- layer norm

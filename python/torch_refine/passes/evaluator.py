@@ -123,6 +123,8 @@ def _floor_divide(a, b):
     if isinstance(b, Polynomial):
         _divisors.append(b)
         quotient = _symbolic(a).exact_divide(b)  # floor division that divides exactly
+        if quotient is None:
+            quotient = facts.floor_divide(_symbolic(a), b)  # one symbol for one quotient
     elif b == 0:
         raise GiveUp
     elif isinstance(a, Polynomial):
@@ -143,11 +145,12 @@ def _floor_divide_symbol(a: Polynomial, b: int) -> Polynomial:
 
 
 def _remainder(a, b):
-    """Python's `%` (aten.remainder.int), on a polynomial by a constant or a divisor."""
+    """Python's `%` (aten.remainder.int), on a polynomial by a constant or a divisor: by a
+    divisor that does not divide it, `a - b * (a // b)`, as Python defines it."""
     if isinstance(b, Polynomial):
-        if _symbolic(a).exact_divide(b) is None:
-            raise GiveUp
         _divisors.append(b)
+        if _symbolic(a).exact_divide(b) is None:
+            return _settle(_symbolic(a) - b * facts.floor_divide(_symbolic(a), b))
         return 0
     if b == 0:
         raise GiveUp
@@ -386,7 +389,9 @@ def decide_by_cases(key: tuple, entry) -> bool | None:
     size is split into its least few values, one by one, and the rest of its range
     (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1)."""
     symbols = sorted(_key_symbols(key))
-    if not symbols or len(symbols) > _CASE_SYMBOLS:
+    if not symbols:  # constants (a quotient the asserted equalities made exact)
+        return _truth(key, lambda p: polynomial_range(p, entry))
+    if len(symbols) > _CASE_SYMBOLS:
         return None
     cache = facts.run_cache()
     cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count())
@@ -420,19 +425,28 @@ def _key_symbols(key: tuple) -> set:
 
 def _substituted(key: tuple, replacements: dict) -> tuple:
     return (key[0], *(_substituted(o, replacements) if isinstance(o, tuple) else
-                      o.substitute(replacements) if isinstance(o, Polynomial) else o for o in key[1:]))
+                      facts.resolved(o, replacements) if isinstance(o, Polynomial) else o for o in key[1:]))
 
 
 def prune_implied_guards(module) -> None:
     """Erase the guards asserted at a function's entry that the function's equalities,
     asserted since, imply (`96*a*b == 96*c*d` once `c == a` and `d == b` are): each was
     needed by an op refined before those equalities, or the same as one kept (`b != 0`
-    once `b` is `a` and `a != 0` is asserted). The equalities themselves stay."""
+    once `b` is `a` and `a != 0` is asserted). The equalities themselves stay, but one
+    that the others imply through a quotient (`(16*a*b) // (8*c*d) == 2` once `c == a`
+    and `d == b` are): every entry assert holds before the first op runs."""
     kept = set()
     for function_key, entry, assertion, key, holds in guards.entry_guards(module):
-        if guards.defines_replacement(key, holds) or facts.defines_range(function_key, key, holds):
+        replacements = facts.replacements(function_key)
+        if guards.defines_replacement(key, holds):
+            own = {s for p in key[1:] if isinstance(p, Polynomial) for m in p.terms for s in m}
+            others = {s: p for s, p in replacements.items() if s not in own}
+            if decide_by_cases(_substituted(key, others), entry) is holds:
+                assertion.erase()
+            continue
+        if facts.defines_range(function_key, key, holds):
             continue  # what the store relies on; its own range would decide it
-        key = _substituted(key, facts.replacements(function_key))
+        key = _substituted(key, replacements)
         if (function_key, key, holds) in kept or decide_by_cases(key, entry) is holds:
             assertion.erase()
         else:

@@ -233,7 +233,9 @@ def _describe_symbol(number: int) -> str:
     if definition is None:
         return f"%s{number}"
     if definition[0] == facts.FLOOR_DIVIDE:
-        return f"({_describe_polynomial(definition[1])}) // {definition[2]}"
+        divisor = definition[2]
+        divisor_text = f"({_describe_polynomial(divisor)})" if isinstance(divisor, Polynomial) else str(divisor)
+        return f"({_describe_polynomial(definition[1])}) // {divisor_text}"
     _, condition, then, otherwise = definition
     return f"({_describe_polynomial(then)} if {describe(condition)} else {_describe_polynomial(otherwise)})"
 

@@ -78,7 +78,8 @@ class Sizes:
         if definition is None:
             return False
         if definition[0] == facts.FLOOR_DIVIDE:
-            return self.available(definition[1])
+            divisor = definition[2]
+            return self.available(definition[1]) and (not isinstance(divisor, Polynomial) or self.available(divisor))
         _, condition, then, otherwise = definition
         return self.condition_available(condition) and self.available(then) and self.available(otherwise)
 
@@ -104,7 +105,9 @@ class Sizes:
         if definition is None:
             raise Unmaterializable(symbol)
         if definition[0] == facts.FLOOR_DIVIDE:
-            return _int_op("torch.aten.floordiv.int", self.int(definition[1]), make_constant(definition[2]))
+            divisor = definition[2]
+            divisor_value = self.int(divisor) if isinstance(divisor, Polynomial) else make_constant(divisor)
+            return _int_op("torch.aten.floordiv.int", self.int(definition[1]), divisor_value)
         # then * c + otherwise * (1 - c), c = int(condition): branch-free int arithmetic
         _, condition, then, otherwise = definition
         chosen = ir.Operation.create("torch.aten.Int.bool", results=[ir.Type.parse("!torch.int")],

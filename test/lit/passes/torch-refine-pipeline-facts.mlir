@@ -174,7 +174,7 @@ func.func @late_assert_is_no_fact(%x: !torch.vtensor<[?,?,8],f32>, %pos: !torch.
 // CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,4,8],f32>
 // Without broadcast-equal the batches may differ where one is 1: the view's check stays.
 // OPEN-LABEL: func.func @view_before_its_fact(
-// OPEN:         torch.runtime.assert %{{.*}}, "aten.view: invalid shape"
+// OPEN:         torch.runtime.assert %{{.*}}, "aten.view: invalid shape (requires 32*%arg0[0] == 8*%arg1[0] or
 // OPEN:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,?,8],f32>
 func.func @view_before_its_fact(%x: !torch.vtensor<[?,32],f32>, %y: !torch.vtensor<[?,32],f32>) -> (!torch.vtensor, !torch.vtensor) {
   %int0 = torch.constant.int 0
@@ -186,4 +186,29 @@ func.func @view_before_its_fact(%x: !torch.vtensor<[?,32],f32>, %y: !torch.vtens
   %v = torch.aten.view %x, %l : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
   %s = torch.aten.add.Tensor %x, %y, %int1 : !torch.vtensor<[?,32],f32>, !torch.vtensor<[?,32],f32>, !torch.int -> !torch.vtensor
   return %v, %s : !torch.vtensor, !torch.vtensor
+}
+
+// -----
+
+// The view's -1 over another input's batch is a quotient symbol, `(32*a) // (8*b)`, so the
+// view is decided at once; the broadcast with [1,4,8] asserts it is 4. Once the batches
+// are asserted equal, the quotient is exact: the view is [?,4,8] and its assert, implied,
+// is erased (the division's `b != 0` stays: PyTorch's view needs it too).
+// CHECK-LABEL: func.func @quotient_made_exact(
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg1[0] != 0)"
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires %arg0[0] == %arg1[0])"
+// CHECK-NOT:     torch.runtime.assert
+// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,4,8],f32>
+// OPEN-LABEL: func.func @quotient_made_exact(
+func.func @quotient_made_exact(%x: !torch.vtensor<[?,32],f32>, %y: !torch.vtensor<[?,32],f32>, %z: !torch.vtensor<[1,4,8],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %int8 = torch.constant.int 8
+  %b = torch.aten.size.int %y, %int0 : !torch.vtensor<[?,32],f32>, !torch.int -> !torch.int
+  %l = torch.prim.ListConstruct %b, %int-1, %int8 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v = torch.aten.view %x, %l : !torch.vtensor<[?,32],f32>, !torch.list<int> -> !torch.vtensor
+  %w = torch.aten.add.Tensor %v, %z, %int1 : !torch.vtensor, !torch.vtensor<[1,4,8],f32>, !torch.int -> !torch.vtensor
+  %s = torch.aten.add.Tensor %x, %y, %int1 : !torch.vtensor<[?,32],f32>, !torch.vtensor<[?,32],f32>, !torch.int -> !torch.vtensor
+  return %w, %s : !torch.vtensor, !torch.vtensor
 }

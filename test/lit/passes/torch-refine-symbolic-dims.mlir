@@ -71,10 +71,12 @@ func.func @reshape_flattened_batch_back(%arg0: !torch.vtensor<[?,8,32],f32>) -> 
 // dynamic dims are at least 2), once, at the function's entry; from then on the second
 // batch is the first in every op, the view before the add included. A later broadcast of
 // the same batches asserts nothing. A quotient that still depends on the batch stays a
-// symbolic dim.
+// symbolic dim. (The view, refined before the add, divides by the second batch: that it
+// is not 0, which PyTorch's view of an inferred dim requires too, is asserted first.)
 // CHECK-LABEL: func.func @no_cancellation(
-// CHECK:         %[[A:.*]] = torch.aten.size.int %arg0
 // CHECK:         %[[B:.*]] = torch.aten.size.int %arg1
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg1[0] != 0)"
+// CHECK:         %[[A:.*]] = torch.aten.size.int %arg0
 // CHECK:         %[[EQ:.*]] = torch.aten.eq.int %[[A]], %[[B]]
 // CHECK:         torch.runtime.assert %[[EQ]], "aten.add.Tensor: The size of tensor a ? must match the size of tensor b (?) at non-singleton dimension ? (requires %arg0[0] == %arg1[0])"
 // CHECK-NOT:     torch.runtime.assert

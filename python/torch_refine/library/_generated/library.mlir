@@ -5449,22 +5449,31 @@ module {
     %none = torch.constant.none
     %int1 = torch.constant.int 1
     %0 = torch.prim.If %arg5 -> (!torch.bool) {
-      %3 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
-      torch.prim.If.yield %3 : !torch.bool
+      %7 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %0 -> () {
-      %3 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
-      %4 = torch.prim.TupleIndex %3, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
-      %5 = func.call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %4) : (!torch.str, !torch.int) -> !torch.none
+      %7 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+      %8 = torch.prim.TupleIndex %7, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %9 = func.call @__torch_refine_helper.torch_refine.library.nn._check_float_or_complex(%str, %8) : (!torch.str, !torch.int) -> !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
     %1 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     %2 = call @__torch_refine_helper.torch_refine.library.nn._batch_norm_output_dtype(%1, %arg5) : (!torch.int, !torch.bool) -> !torch.int
-    return %2 : !torch.int
+    %3 = torch.prim.ListConstruct %arg1, %arg2 : (!torch.optional<tuple<int, int>>, !torch.optional<tuple<int, int>>) -> !torch.list<optional<tuple<int, int>>>
+    %4 = call @__torch_refine_helper.torch_refine.library.nn._empty_input_dtype(%arg0, %3) : (!torch.tuple<int, int>, !torch.list<optional<tuple<int, int>>>) -> !torch.int
+    %5 = torch.aten.ne.int %4, %2 : !torch.int, !torch.int -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.int) {
+      %7 = torch.prim.Uninitialized : !torch.int
+      torch.prim.If.yield %7 : !torch.int
+    } else {
+      torch.prim.If.yield %2 : !torch.int
+    }
+    return %6 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.int_repr(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
