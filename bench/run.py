@@ -102,8 +102,8 @@ class Input:
 # and a torch.nn model with a Python loop; `--corpus3-models all` takes every model. (Not
 # swin, for window attention: the importer rejects it at every level, "Heterogeneous lists
 # are not supported".)
-CORPUS3_DEFAULT = ("llama", "mixtral", "mistral", "bert", "t5", "whisper_encoder", "resnet",
-                   "gru_loop")
+CORPUS3_DEFAULT = ("llama", "mixtral", "mistral", "bert", "bert24", "t5", "whisper_encoder",
+                   "resnet", "gru_loop")
 CORPUS3_QUICK = ("llama",)
 OPS_PER_GROUP = 25
 OPS_QUICK_GROUPS = 2

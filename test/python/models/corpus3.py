@@ -229,6 +229,11 @@ _NEW: tuple[ModelCase, ...] = (
                                   intermediate_size=64, max_position_embeddings=64,
                                   relative_attention=True, position_buckets=8,
                                   pos_att_type=["p2c", "c2p"]), **TEXT_DIMS),
+    # Depth: a 24-layer BERT, whose dynamic variants must cost what the 2-layer one's do
+    # against their static twins (issue 26: asserts stated once, not per layer).
+    ModelCase("bert24", _text("BertConfig", "BertModel", vocab_size=VOCAB, hidden_size=32,
+                              num_hidden_layers=24, num_attention_heads=4, intermediate_size=64,
+                              max_position_embeddings=64), **TEXT_DIMS),
     ModelCase("distilbert", _text("DistilBertConfig", "DistilBertModel", vocab_size=VOCAB,
                                   dim=32, n_layers=2, n_heads=4, hidden_dim=64,
                                   max_position_embeddings=64), **TEXT_DIMS),
