@@ -227,7 +227,18 @@ _BIND = "torch.bind_symbolic_shape"
 
 def bound_expression(argument: ir.BlockArgument, dim: int):
     """(bind, affine expression) a `torch.bind_symbolic_shape` of `argument` gives dim
-    `dim`, or None."""
+    `dim`, or None. (Remembered per refinement: finding it scans every use of the
+    argument, and ranges ask for every argument dim they meet.)"""
+    cache = facts.refinement_cache()
+    if cache is None:
+        return _find_bound_expression(argument, dim)
+    key = ("bound", op_key(argument.owner.owner), argument.arg_number, dim)
+    if key not in cache:
+        cache[key] = _find_bound_expression(argument, dim)
+    return cache[key]
+
+
+def _find_bound_expression(argument: ir.BlockArgument, dim: int):
     for use in argument.uses:
         bind = use.owner
         if bind.operation.name != _BIND or use.operand_number != 0:

@@ -92,17 +92,28 @@ def refining():
     """One refinement of a module, which erases no entry guard: within it the handle of
     the last one and the derived decisions hold. Both are keyed by function keys, which a
     later module's functions may reuse: they start empty and end empty."""
+    global _REFINING
     _LAST_ENTRY_GUARDS.clear()
     _RUN_CACHE.clear()
+    _REFINING = True
     try:
         yield
     finally:
+        _REFINING = False
         _LAST_ENTRY_GUARDS.clear()
         _RUN_CACHE.clear()
 
 
+_REFINING = False
+
+
 def run_cache() -> dict:
     return _RUN_CACHE
+
+
+def refinement_cache() -> dict | None:
+    """The run cache while a refinement runs (which erases no op it may hold), else None."""
+    return _RUN_CACHE if _REFINING else None
 
 
 def last_entry_guard(function_key: int) -> ir.Operation | None:
