@@ -23,6 +23,9 @@ from torch_refine.ir.module import completing_yields
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 
 ATTRIBUTE = "torch_refine.dims"
+# On a prim.Loop: per carried value, the dims its body assumes the value has at every
+# iteration (its init's), or none; passes/propagate_control_flow.py checks them.
+LOOP_DIMS = "torch_refine.loop_dims"
 _CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
 _MAX_DEPTH = 64
 
@@ -122,7 +125,7 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             ]
         producer = defining_op(value)
         if producer is None:
-            return None
+            return _assumed_carried_dims(value)
         name = producer.operation.name
         if name == "torch.tensor_static_info_cast":
             value = producer.operands[0]
@@ -136,6 +139,20 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             if known is None or value.result_number >= len(known):
                 return None
             return known[value.result_number]
+
+
+def _assumed_carried_dims(value: ir.Value) -> list[str] | None:
+    """A loop body's carried tensor: the dims the loop assumes it keeps (`LOOP_DIMS`)."""
+    if not isinstance(value, ir.BlockArgument) or value.arg_number == 0:
+        return None
+    loop = value.owner.owner
+    if loop is None or loop.operation.name != "torch.prim.Loop" or LOOP_DIMS not in loop.attributes:
+        return None
+    assumed = ir.ArrayAttr(loop.attributes[LOOP_DIMS])
+    if value.arg_number > len(assumed):
+        return None
+    dims = [ir.StringAttr(d).value for d in ir.ArrayAttr(assumed[value.arg_number - 1])]
+    return dims or None
 
 
 def _name_dims(producer) -> list[list[str]] | None:

@@ -42,10 +42,10 @@ def erase_types_below(op, keep_entry_arguments: bool = True) -> None:
         for block_number, block in enumerate(region.blocks):
             skip = keep_entry_arguments and block_number == 0
             _collect_block(block, values, collect_arguments=not skip)
-    _erase_values(values, op)
+    erase_value_types(values, op)
 
 
-def _erase_values(values: list[ir.Value], root) -> None:
+def erase_value_types(values: list[ir.Value], root) -> None:
     """Erase the tensor types of `values`; users that need the old type get casts, and the
     region edges under `root` (an op enclosing every value and use) are fixed."""
     erased: list[tuple[ir.Value, ir.Type]] = []

@@ -36,9 +36,10 @@ from typing import ClassVar
 from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts
+from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.ir import types
 from torch_refine.ir.constants import defining_op, op_key
-from torch_refine.ir.erase import erase_types_below, erase_unused_casts, required_type
+from torch_refine.ir.erase import erase_types_below, erase_unused_casts, erase_value_types, required_type
 from torch_refine.ir.module import enclosing_ops
 from torch_refine.ir.retype import (
     OPAQUE_CAST,
@@ -56,6 +57,8 @@ _BARRIER = OPAQUE_CAST
 _ASSUMING = "torch_refine.loop_assuming"  # on a loop whose carried types are not yet checked
 _NARROWED = "torch_refine.loop_narrowed"  # on a loop not to narrow (again): narrowed once, or widened
 _NARROWING = "torch_refine.loop_narrowing"  # on a loop whose narrowed carried types are not yet checked
+_LOOP_DIMS = dim_facts.LOOP_DIMS  # on a loop whose body assumes its carried values keep their init's dims
+_DIMS_WIDENED = "torch_refine.loop_dims_widened"  # on a loop whose back edge did not keep them
 
 
 @dataclasses.dataclass
@@ -212,6 +215,8 @@ def in_unsettled_loop(op, first_round: bool, cache: dict) -> bool:
 def _will_assume(loop) -> bool:
     if _WIDENED in loop.attributes:
         return False
+    if _dims_to_assume(loop) is not None:
+        return True
     for index, result in enumerate(loop.results):
         carried = types.parse(result.type)
         init = source_info(loop.operands[index + 2])
@@ -247,7 +252,45 @@ def _assume(loop, body_reset: bool) -> bool:
         _install_barrier(loop, result)
         _set_carried_type(loop, index, types.to_type(init))
         assumed = True
+    dims = _dims_to_assume(loop)
+    if dims is not None:
+        if not assumed and not body_reset:
+            _reset_body(loop)
+        loop.attributes[_LOOP_DIMS] = ir.ArrayAttr.get(
+            [ir.ArrayAttr.get([ir.StringAttr.get(d) for d in value_dims]) for value_dims in dims])
+        loop.attributes[_ASSUMING] = ir.UnitAttr.get()
+        assumed = True
     return assumed or _narrow(loop)
+
+
+def _dims_to_assume(loop) -> list | None:
+    """Induction over loop-carried sizes: per carried tensor, its init's dims where they
+    name every dynamic size of its type (else []), when any does and the loop has not
+    assumed (or refuted) them yet. The body is refined under them; the back edge must give
+    them again (`_dims_hold`), so each iteration starts with them: an LSTM's state batch
+    is the input's in every step, checked once instead of per step."""
+    if any(name in loop.attributes for name in (_LOOP_DIMS, _DIMS_WIDENED, _WIDENED)):
+        return None
+    found = []
+    for index, result in enumerate(loop.results):
+        carried = types.parse(result.type)
+        dims = None
+        if carried is not None and carried.sizes is not None and None in carried.sizes:
+            dims = dim_facts.tensor_dims(loop.operands[index + 2])
+        usable = (dims is not None and len(dims) == len(carried.sizes) and all(dims)
+                  and all(size is None or d == str(size) for d, size in zip(dims, carried.sizes, strict=True)))
+        found.append(dims if usable else [])
+    return found if any(found) else None
+
+
+def _dims_hold(loop, condition) -> bool:
+    """Whether each back edge gives the dims its carried value was assumed to keep."""
+    assumed = ir.ArrayAttr(loop.attributes[_LOOP_DIMS])
+    for index, value_dims in enumerate(assumed):
+        dims = [ir.StringAttr(d).value for d in ir.ArrayAttr(value_dims)]
+        if dims and dim_facts.tensor_dims(condition.operands[index + 1]) != dims:
+            return False
+    return True
 
 
 def _narrow(loop) -> bool:
@@ -311,7 +354,13 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
         loop.attributes[_NARROWED] = ir.UnitAttr.get()  # a widened loop is not narrowed again
         _end_narrowing(loop)  # the reset body is refined anew, its checks deferred
         _reset_body(loop)
+        _reset_users(result)
         _set_carried_type(loop, index, types.to_type(target))
+        changed = unchecked = True
+    if check and not unchecked and _LOOP_DIMS in loop.attributes and not _dims_hold(loop, condition):
+        del loop.attributes[_LOOP_DIMS]  # the body is refined anew, each iteration's sizes its own
+        loop.attributes[_DIMS_WIDENED] = ir.UnitAttr.get()
+        _reset_body(loop)
         changed = unchecked = True
     narrowing = _NARROWING in loop.attributes
     if unchecked:
@@ -411,6 +460,18 @@ def _reads_any(loop, values: set) -> bool:
     return found
 
 
+def _reset_users(result: ir.Value) -> None:
+    """Forget the types derived from a loop result behind its barrier: torch-mlir's
+    folders look through a `tensor_static_info_cast`, so a calculation of a user could read
+    the assumed type the barrier hides (a `cat` of the result typed by the refuted
+    assumption's sizes). The next round refines them under the widened type."""
+    barriers = [use.owner.results[0] for use in result.uses if _BARRIER in use.owner.attributes]
+    if not barriers:
+        return
+    function = enclosing_function(result.owner)
+    erase_value_types([v for v in _computed_from(barriers) if v not in barriers], function)
+
+
 def _reset_body(loop) -> None:
     """Forget the types and facts derived inside the body (the next round recomputes them)."""
     erase_types_below(loop, keep_entry_arguments=True)
@@ -467,14 +528,14 @@ def remove_barriers(module: ir.Operation) -> None:
 
     module.walk(visit)
     for op in marked:
-        for name in (_ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED):
+        for name in (_ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED, _LOOP_DIMS, _DIMS_WIDENED):
             if name in op.attributes:
                 del op.attributes[name]
         if _BARRIER in op.attributes:
             _open(op)
 
 
-_MARKS = (_BARRIER, _ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED)
+_MARKS = (_BARRIER, _ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED, _LOOP_DIMS, _DIMS_WIDENED)
 
 
 def _strip_body_facts(loop) -> None:

@@ -341,3 +341,73 @@ func.func @view_after_loop(%x: !torch.vtensor<[?,4,2],f32>, %n: !torch.int) -> !
   %3 = torch.aten.view %1, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
   return %3 : !torch.vtensor
 }
+
+// -----
+
+// The loop's result is first assumed [2,4] (its init's type) and then refuted (the body
+// yields zeros_like(x), [2,1,3]). torch-mlir's folders read through the barrier cast that
+// hides the assumption from the ops after the loop, so the cat's calculation once read the
+// assumed sizes and claimed [2,1,3]; PyTorch gives [4,1,3] after a trip, [2,...] of the
+// init's rank mismatch at none. A refuted assumption now resets the types derived from
+// the result behind its barrier.
+// CHECK-LABEL: func.func @assumption_refuted_after_loop(
+// CHECK: torch.aten.cat %{{.*}} -> !torch.vtensor<[?,1,3],f64>
+func.func @assumption_refuted_after_loop(%x: !torch.vtensor<[2,1,3],f64>, %y: !torch.vtensor<[2,4],f64>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %none = torch.constant.none
+  %0 = torch.tensor_static_info_cast %y : !torch.vtensor<[2,4],f64> to !torch.vtensor
+  %1 = torch.prim.Loop %n, %true, init(%0) {
+  ^bb0(%i: !torch.int, %acc: !torch.vtensor):
+    %z = torch.aten.zeros_like %x, %none, %none, %none, %none, %none : !torch.vtensor<[2,1,3],f64>, !torch.none, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+    torch.prim.Loop.condition %true, iter(%z : !torch.vtensor)
+  } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
+  %l = torch.prim.ListConstruct %1, %x : (!torch.vtensor, !torch.vtensor<[2,1,3],f64>) -> !torch.list<vtensor>
+  %c = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor
+  return %c : !torch.vtensor
+}
+
+// -----
+
+// Induction over loop-carried sizes: the state starts with the input's batch, and the body
+// gives it back with that batch (mm by [16,16], then added to the input), so every
+// iteration starts with it: the add needs no check of the state's batch against the
+// input's (it was asserted in the body, per iteration, with a fresh symbol for the state).
+// CHECK-LABEL: func.func @carried_batch(
+// CHECK-NOT: torch.runtime.assert
+// CHECK: torch.aten.add.Tensor
+func.func @carried_batch(%x: !torch.vtensor<[?,16],f32>, %w: !torch.vtensor<[16,16],f32>, %n: !torch.int) -> !torch.vtensor<[?,16],f32> {
+  %true = torch.constant.bool true
+  %int1 = torch.constant.int 1
+  %0 = torch.prim.Loop %n, %true, init(%x) {
+  ^bb0(%i: !torch.int, %h: !torch.vtensor<[?,16],f32>):
+    %m = torch.aten.mm %h, %w : !torch.vtensor<[?,16],f32>, !torch.vtensor<[16,16],f32> -> !torch.vtensor<[?,16],f32>
+    %a = torch.aten.add.Tensor %m, %x, %int1 : !torch.vtensor<[?,16],f32>, !torch.vtensor<[?,16],f32>, !torch.int -> !torch.vtensor<[?,16],f32>
+    torch.prim.Loop.condition %true, iter(%a : !torch.vtensor<[?,16],f32>)
+  } : (!torch.int, !torch.bool, !torch.vtensor<[?,16],f32>) -> !torch.vtensor<[?,16],f32>
+  return %0 : !torch.vtensor<[?,16],f32>
+}
+
+// -----
+
+// The body doubles the state's batch (a cat of it with itself): the back edge refutes
+// the assumption, the body is refined again with the state's sizes its own, and the add
+// keeps its check (PyTorch raises at the second trip, 6 against 3).
+// CHECK-LABEL: func.func @carried_batch_doubles(
+// CHECK: torch.prim.Loop
+// CHECK: torch.runtime.assert %{{.*}}, "aten.add.Tensor: The size of tensor a
+// CHECK-NEXT: torch.aten.add.Tensor
+// CHECK-NOT: torch_refine.loop
+func.func @carried_batch_doubles(%x: !torch.vtensor<[?,16],f32>, %n: !torch.int) -> !torch.vtensor<[?,16],f32> {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.prim.Loop %n, %true, init(%x) {
+  ^bb0(%i: !torch.int, %h: !torch.vtensor<[?,16],f32>):
+    %a = torch.aten.add.Tensor %h, %x, %int1 : !torch.vtensor<[?,16],f32>, !torch.vtensor<[?,16],f32>, !torch.int -> !torch.vtensor<[?,16],f32>
+    %l = torch.prim.ListConstruct %a, %a : (!torch.vtensor<[?,16],f32>, !torch.vtensor<[?,16],f32>) -> !torch.list<vtensor>
+    %d = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,16],f32>
+    torch.prim.Loop.condition %true, iter(%d : !torch.vtensor<[?,16],f32>)
+  } : (!torch.int, !torch.bool, !torch.vtensor<[?,16],f32>) -> !torch.vtensor<[?,16],f32>
+  return %0 : !torch.vtensor<[?,16],f32>
+}
