@@ -12,7 +12,6 @@ what the kept checks add. Prints the totals, the cases whose checks build a list
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import re
 import sys
@@ -32,34 +31,26 @@ def count_ops(text: str) -> int:
                and not line.strip().startswith("return"))
 
 
-def _unranked_type(count, unranked: int):
-    from torch_refine.library.testing import tensor_type
-
-    def argument_type(tensor, value_semantics: bool) -> str:
-        static = tensor_type(tensor, value_semantics)
-        if next(count) != unranked:
-            return static
-        head, element = static.split("<", 1)[0], static.rsplit(",", 1)[1]
-        return f"{head}<*,{element}"
-
-    return argument_type
-
-
 def measure_op(op: str, invocation) -> dict[str, dict]:
     """Per tensor operand of `op`'s call, the ops its kept checks add (or why none)."""
     import torch_refine
-    from torch_refine.library.testing import build_ir
+    from torch_refine.library.testing import build_ir, tensor_type, unranked_at
 
-    tensors = itertools.count()
-    static_text = build_ir(op, invocation, _unranked_type(tensors, -1))
+    tensors = []
+
+    def static_type(tensor, value_semantics: bool) -> str:
+        tensors.append(tensor)
+        return tensor_type(tensor, value_semantics)
+
+    static_text = build_ir(op, invocation, static_type)
     try:
         static_ops = count_ops(str(torch_refine.refine(static_text).module))
     except torch_refine.RefinementError:
         return {}  # nothing to compare with (the fuzzer's business)
     cases = {}
-    for unranked in range(next(tensors)):
+    for unranked in range(len(tensors)):
         try:
-            text = build_ir(op, invocation, _unranked_type(itertools.count(), unranked))
+            text = build_ir(op, invocation, unranked_at(unranked))
             refined = str(torch_refine.refine(text).module)
         except Exception as error:  # a refinement error is a finding to list, not a stop
             cases[f"{op}:{unranked}"] = {"error": str(error).splitlines()[0][:200]}

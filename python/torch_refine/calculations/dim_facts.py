@@ -141,18 +141,25 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             return known[value.result_number]
 
 
+def assumed_loop_dims(loop) -> list[list[str]]:
+    """Per carried value of a loop, the dims its body assumes (`LOOP_DIMS`; [] for none)."""
+    if LOOP_DIMS not in loop.attributes:
+        return []
+    return [[ir.StringAttr(d).value for d in ir.ArrayAttr(dims)]
+            for dims in ir.ArrayAttr(loop.attributes[LOOP_DIMS])]
+
+
 def _assumed_carried_dims(value: ir.Value) -> list[str] | None:
     """A loop body's carried tensor: the dims the loop assumes it keeps (`LOOP_DIMS`)."""
     if not isinstance(value, ir.BlockArgument) or value.arg_number == 0:
         return None
     loop = value.owner.owner
-    if loop is None or loop.operation.name != "torch.prim.Loop" or LOOP_DIMS not in loop.attributes:
+    if loop is None or loop.operation.name != "torch.prim.Loop":
         return None
-    assumed = ir.ArrayAttr(loop.attributes[LOOP_DIMS])
+    assumed = assumed_loop_dims(loop)
     if value.arg_number > len(assumed):
         return None
-    dims = [ir.StringAttr(d).value for d in ir.ArrayAttr(assumed[value.arg_number - 1])]
-    return dims or None
+    return assumed[value.arg_number - 1] or None
 
 
 def _name_dims(producer) -> list[list[str]] | None:

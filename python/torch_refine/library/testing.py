@@ -18,6 +18,7 @@ agreement test and the robustness fuzzer use it).
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -409,6 +410,21 @@ def tensor_type(tensor: TensorOfShape | None, value_semantics: bool) -> str:
     if element is None:
         raise Unbuildable(f"no Torch-dialect element type for {tensor.dtype}")
     return f"{head}<[{','.join(map(str, tensor.shape))}],{element}>"
+
+
+def unranked_at(position: int):
+    """An `argument_type` for `build_ir` that declares the tensor at `position` (in
+    argument order) `*`, the others static."""
+    count = itertools.count()
+
+    def argument_type(tensor: TensorOfShape | None, value_semantics: bool) -> str:
+        static = tensor_type(tensor, value_semantics)
+        if next(count) != position:
+            return static
+        head, element = static.split("<", 1)[0], static.rsplit(",", 1)[1]
+        return f"{head}<*,{element}"
+
+    return argument_type
 
 
 def _list_element(jit_type, value_semantics: bool) -> str:

@@ -124,7 +124,7 @@ def _floor_divide(a, b):
         _divisors.append(b)
         quotient = _symbolic(a).exact_divide(b)  # floor division that divides exactly
         if quotient is None:
-            quotient = facts.floor_divide(_symbolic(a), b)  # one symbol for one quotient
+            quotient = _floor_divide_symbol(a, b)
     elif b == 0:
         raise GiveUp
     elif isinstance(a, Polynomial):
@@ -138,9 +138,11 @@ def _floor_divide(a, b):
     return _settle(quotient)
 
 
-def _floor_divide_symbol(a: Polynomial, b: int) -> Polynomial:
-    """`a // b` (b > 0, not dividing a's coefficients) as a symbol of its own: a
-    stride-2 convolution's output size of a dynamic image size."""
+def _floor_divide_symbol(a, b: int | Polynomial) -> Polynomial:
+    """`a // b` that does not divide exactly (b a positive constant, or a polynomial the
+    caller guards nonzero) as a symbol of its own, one per quotient: a stride-2
+    convolution's output size of a dynamic image size, a view's -1 over another input's
+    sizes."""
     return facts.floor_divide(_symbolic(a), b)
 
 
@@ -150,7 +152,7 @@ def _remainder(a, b):
     if isinstance(b, Polynomial):
         _divisors.append(b)
         if _symbolic(a).exact_divide(b) is None:
-            return _settle(_symbolic(a) - b * facts.floor_divide(_symbolic(a), b))
+            return _settle(_symbolic(a) - b * _floor_divide_symbol(a, b))
         return 0
     if b == 0:
         raise GiveUp

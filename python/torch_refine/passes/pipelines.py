@@ -429,13 +429,15 @@ def _count_statistics(simplifier: Simplifier, wrapped: int, guards_kept: int) ->
     instrumentation.count(instrumentation.GUARDS_KEPT, guards_kept)
 
 
+_DEFERRAL_MARKS = tuple(kind.deferred_checks for kind in (SHAPE, DTYPE))
+
+
 def _deferral_marks_left(module) -> bool:
-    names = [kind.deferred_checks for kind in (SHAPE, DTYPE)]
     found = False
 
     def visit(op):
         nonlocal found
-        found = any(name in op.attributes for name in names)
+        found = any(name in op.attributes for name in _DEFERRAL_MARKS)
         return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
 
     module.walk(visit)
@@ -445,10 +447,8 @@ def _deferral_marks_left(module) -> bool:
 def _strip_deferral_marks(module) -> None:
     """Marks left where a run ended before a loop settled (its ops keep the first round's
     checks, if any): no internal attribute leaves the pass."""
-    names = [kind.deferred_checks for kind in (SHAPE, DTYPE)]
-
     def visit(op):
-        for name in names:
+        for name in _DEFERRAL_MARKS:
             if name in op.attributes:
                 del op.attributes[name]
         return ir.WalkResult.ADVANCE

@@ -285,12 +285,8 @@ def _dims_to_assume(loop) -> list | None:
 
 def _dims_hold(loop, condition) -> bool:
     """Whether each back edge gives the dims its carried value was assumed to keep."""
-    assumed = ir.ArrayAttr(loop.attributes[_LOOP_DIMS])
-    for index, value_dims in enumerate(assumed):
-        dims = [ir.StringAttr(d).value for d in ir.ArrayAttr(value_dims)]
-        if dims and dim_facts.tensor_dims(condition.operands[index + 1]) != dims:
-            return False
-    return True
+    return all(not dims or dim_facts.tensor_dims(condition.operands[index + 1]) == dims
+               for index, dims in enumerate(dim_facts.assumed_loop_dims(loop)))
 
 
 def _narrow(loop) -> bool:
@@ -528,14 +524,15 @@ def remove_barriers(module: ir.Operation) -> None:
 
     module.walk(visit)
     for op in marked:
-        for name in (_ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED, _LOOP_DIMS, _DIMS_WIDENED):
+        for name in _LOOP_MARKS:
             if name in op.attributes:
                 del op.attributes[name]
         if _BARRIER in op.attributes:
             _open(op)
 
 
-_MARKS = (_BARRIER, _ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED, _LOOP_DIMS, _DIMS_WIDENED)
+_LOOP_MARKS = (_ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED, _LOOP_DIMS, _DIMS_WIDENED)
+_MARKS = (_BARRIER, *_LOOP_MARKS)
 
 
 def _strip_body_facts(loop) -> None:

@@ -3,8 +3,6 @@ they agree with PyTorch, and where PyTorch raises they raise too (issue 15)."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 import torch
 from torch.utils._pytree import tree_map
@@ -12,7 +10,7 @@ from torch.utils._pytree import tree_map
 import torch_refine
 from torch_refine.api import RefinementError
 from torch_refine.executor import ExecutionError
-from torch_refine.library.testing import Invocation, TensorOfShape, build_ir, op_overload, tensor_type
+from torch_refine.library.testing import Invocation, TensorOfShape, build_ir, op_overload, unranked_at
 
 AVG_POOL3D_UNRANKED = """
 func.func @main(%x: !torch.vtensor<*,f32>) -> !torch.vtensor {
@@ -200,24 +198,11 @@ PER_DIM_CHECKS = [
 ]
 
 
-def _with_unranked(op: str, invocation: Invocation, unranked: int) -> str:
-    count = itertools.count()
-
-    def argument_type(tensor, value_semantics):
-        static = tensor_type(tensor, value_semantics)
-        if next(count) != unranked:
-            return static
-        head, element = static.split("<", 1)[0], static.rsplit(",", 1)[1]
-        return f"{head}<*,{element}"
-
-    return build_ir(op, invocation, argument_type)
-
-
 @pytest.mark.parametrize(("op", "invocation", "unranked", "shapes"), PER_DIM_CHECKS,
                          ids=[f"{case[0]}-{case[2]}" for case in PER_DIM_CHECKS])
 def test_checks_of_an_unranked_operand_build_no_list(op, invocation, unranked, shapes):
     meta_checks = op != "aten._trilinear"
-    module = torch_refine.refine(_with_unranked(op, invocation, unranked)).module
+    module = torch_refine.refine(build_ir(op, invocation, unranked_at(unranked))).module
     assert "torch.aten.append.t" not in str(module)
     call = next(line for line in str(module).splitlines()
                 if f"torch.{op} " in line or f'torch.operator "{op}"' in line)
