@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from torch_mlir import ir
 
+from torch_refine.calculations import facts
 from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library import loader
@@ -63,3 +64,18 @@ def test_plans_of_another_python_are_ignored(tmp_path, monkeypatch):
     finally:
         monkeypatch.undo()
         loader._plans.cache_clear()
+
+
+@pytest.mark.parametrize("name, chooses_first", [("torch.prim.max.int", "torch.aten.ge.int"),
+                                                 ("torch.prim.min.int", "torch.aten.le.int")])
+def test_undecided_min_max_is_a_select_of_its_operands(name, chooses_first):
+    """`max(s, 1)` of a size that may be 0 (a new tensor's stride check) is the select of
+    the two, not a give-up that sends the op to the IR way; a decided one is its side."""
+    step, payload = evaluator._METHOD_STEPS[name]
+    run = evaluator.Evaluator(loader.load(create_context()))
+    one = Polynomial.constant(1)
+    (decided,) = step(run, [BATCH + one, one], payload, [])
+    assert decided == (BATCH + one if name.endswith("max.int") else one)
+    (chosen,) = step(run, [BATCH, one], payload, [])
+    (select,) = chosen.symbols()
+    assert facts.definition(select) == (facts.SELECT, (chooses_first, BATCH, one), BATCH, one)

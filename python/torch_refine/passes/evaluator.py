@@ -1092,9 +1092,14 @@ class Evaluator:
             return low, high
         return low * (1 - 2**-40), high * (1 + 2**-40)
 
-    def _extreme(self, values: list, test, environment: list) -> list:
+    def _extreme(self, values: list, name: str, environment: list) -> list:
+        """`min`/`max` of two ints (`name` the comparison choosing `a`); where the ranges
+        do not decide it (`max(s, 1)` of a size that may be 0), the select of the two."""
         a, b = values
-        return [a if self._test(test, a, b) else b]
+        (chosen,) = self._compare(values, name, environment)
+        if isinstance(chosen, _Condition):
+            return [_choose(self._equality_at_bound(chosen), a, b)]
+        return [a if chosen else b]
 
     def _lists_equal(self, values: list, equal: bool, environment: list) -> list:
         a, b = values
@@ -1119,8 +1124,8 @@ _METHOD_STEPS = {
     **{name: (Evaluator._compare, name) for name in _COMPARISONS},
     **{name: (Evaluator._compare_floats, test) for name, test in _FLOAT_COMPARISONS.items()},
     **{name: (Evaluator._float_arithmetic, combine) for name, combine in _FLOAT_ARITHMETIC.items()},
-    "torch.prim.min.int": (Evaluator._extreme, operator.le),
-    "torch.prim.max.int": (Evaluator._extreme, operator.ge),
+    "torch.prim.min.int": (Evaluator._extreme, "torch.aten.le.int"),
+    "torch.prim.max.int": (Evaluator._extreme, "torch.aten.ge.int"),
     "torch.aten.eq.int_list": (Evaluator._lists_equal, True),
     "torch.aten.ne.int_list": (Evaluator._lists_equal, False),
     "torch.aten.__contains__.int_list": (Evaluator._contains, None),

@@ -105,6 +105,10 @@ class Simplifier:
         # none mutates them scans every use: once per driver, not once per op. Calculations cannot change them
         # (reify passes literals in as copies), and an op using one keeps it alive.
         self._operand_facts: dict[tuple[int, int], tuple | None] = {}
+        # Int value -> its polynomial (`dim_facts.express`), shared by the operand facts of
+        # every op: the sizes a view reads were read once, for all its layers. Emptied when a
+        # calculation runs in the IR, which creates and erases ops.
+        self._expressed: dict = {}
         self._range_signatures: dict[tuple, tuple] = {}  # (function op key, range count) -> its ranges
         self._types = types.TypeCache()
         self._merged: dict[tuple, ir.Type | None] = {}  # (fact, stated type) -> `_merge`
@@ -136,6 +140,7 @@ class Simplifier:
         `prepare(calc)` runs before the rewrites, unless the memo already knows the op;
         `views` say what the library function sees of each operand (see `memo_key`)."""
         self.statistics.calculations += 1
+        self._expressed.clear()
         key = self._memo_key(_wrapped_op(calc), len(calc.results), views, calc)
         known = self.memo.get(key) if key is not None else None
         if (_GUARDS, key) in self.memo:
@@ -275,7 +280,8 @@ class Simplifier:
                        self._range_signatures.get(signature_key, ()), self._types.text)
         if key is None or not facts.replacements(function_key):
             return key
-        return (*key, facts.replacement_signature(function_key, str(key)))
+        replaced = facts.replacement_signature(function_key, str(key))
+        return (*key, replaced) if replaced else key
 
     def _operand_fact(self, value: ir.Value) -> tuple | None:
         producer = defining_op(value)
@@ -283,7 +289,7 @@ class Simplifier:
             return None
         key = (op_key(producer), value.result_number)  # an If yields several ints
         if key not in self._operand_facts:
-            self._operand_facts[key] = operand_fact(value)
+            self._operand_facts[key] = operand_fact(value, self._expressed)
         return self._operand_facts[key]
 
     def finish(self) -> None:
@@ -540,14 +546,14 @@ def _tensor_key(operand: ir.Value, type_text: str, info: types.TensorInfo, view)
     return (view, info.sizes, *dims) if view == SIZES else (type_text, *dims)
 
 
-def operand_fact(value: ir.Value) -> tuple | None:
+def operand_fact(value: ir.Value, cache: dict | None = None) -> tuple | None:
     """A non-constant scalar or list operand as a memo key knows it: ("polynomial", text)
     for an int; for an unmutated list literal, ("list", per element a constant, polynomial
-    or tensor fact); None otherwise."""
+    or tensor fact); None otherwise. `cache` holds ints already expressed."""
+    cache = {} if cache is None else cache
     elements = literal_elements(value)
     if elements is None:
-        return _element_fact(value, {})
-    cache: dict = {}
+        return _element_fact(value, cache)
     facts = tuple(_element_fact(e, cache) for e in elements)
     return None if None in facts else ("list", facts)
 
