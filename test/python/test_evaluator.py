@@ -66,8 +66,8 @@ def test_plans_of_another_python_are_ignored(tmp_path, monkeypatch):
         loader._plans.cache_clear()
 
 
-@pytest.mark.parametrize("name, chooses_first", [("torch.prim.max.int", "torch.aten.ge.int"),
-                                                 ("torch.prim.min.int", "torch.aten.le.int")])
+@pytest.mark.parametrize(("name", "chooses_first"), [("torch.prim.max.int", "torch.aten.ge.int"),
+                                                     ("torch.prim.min.int", "torch.aten.le.int")])
 def test_undecided_min_max_is_a_select_of_its_operands(name, chooses_first):
     """`max(s, 1)` of a size that may be 0 (a new tensor's stride check) is the select of
     the two, not a give-up that sends the op to the IR way; a decided one is its side."""
