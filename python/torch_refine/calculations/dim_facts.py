@@ -132,6 +132,8 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
         elif name in _CALCULATE_OPS:
             body_yield = list(producer.regions[0].blocks[0].operations)[-1]
             value = body_yield.operands[value.result_number]
+        elif name == "torch.prim.Loop" and (assumed := assumed_result_dims(producer, value.result_number)):
+            return assumed
         else:
             known = _facts(producer)
             if known is None:
@@ -147,6 +149,14 @@ def assumed_loop_dims(loop) -> list[list[str]]:
         return []
     return [[ir.StringAttr(d).value for d in ir.ArrayAttr(dims)]
             for dims in ir.ArrayAttr(loop.attributes[LOOP_DIMS])]
+
+
+def assumed_result_dims(loop, index: int) -> list[str] | None:
+    """The dims a loop's result `index` has under the loop's induction (`LOOP_DIMS`): its
+    init's, which each back edge gives again (checked before the loop settles; ops reading
+    the result wait for that, passes/propagate_control_flow.py)."""
+    assumed = assumed_loop_dims(loop)
+    return assumed[index] if index < len(assumed) and assumed[index] else None
 
 
 def _assumed_carried_dims(value: ir.Value) -> list[str] | None:

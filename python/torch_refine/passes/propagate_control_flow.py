@@ -354,9 +354,11 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
         _set_carried_type(loop, index, types.to_type(target))
         changed = unchecked = True
     if check and not unchecked and _LOOP_DIMS in loop.attributes and not _dims_hold(loop, condition):
+        assumed = _results_with_assumed_dims(loop)
         del loop.attributes[_LOOP_DIMS]  # the body is refined anew, each iteration's sizes its own
         loop.attributes[_DIMS_WIDENED] = ir.UnitAttr.get()
         _reset_body(loop)
+        _forget_derived(assumed)
         changed = unchecked = True
     narrowing = _NARROWING in loop.attributes
     if unchecked:
@@ -399,10 +401,25 @@ def after_unsettled_loops(function, first_round: bool) -> set:
             pending.append(op.results[0])
         elif op.name == "torch.prim.Loop" and first_round and _carries_unknown(op):
             pending.extend(op.results)
+        elif op.name == "torch.prim.Loop":
+            pending.extend(_results_under_unchecked_dims(op, first_round))
         return ir.WalkResult.ADVANCE
 
     function.walk(collect)
     return _computed_from(pending)
+
+
+def _results_under_unchecked_dims(loop, first_round: bool) -> list:
+    """The results whose dims are the loop's induction (`dim_facts.assumed_result_dims`)
+    before a back edge has confirmed them; in the first round, those it will assume."""
+    if _ASSUMING in loop.attributes:
+        return _results_with_assumed_dims(loop)
+    dims = _dims_to_assume(loop) if first_round else None
+    return [loop.results[index] for index, value_dims in enumerate(dims or []) if value_dims]
+
+
+def _results_with_assumed_dims(loop) -> list:
+    return [loop.results[index] for index, dims in enumerate(dim_facts.assumed_loop_dims(loop)) if dims]
 
 
 def _carries_unknown(loop) -> bool:
@@ -466,6 +483,18 @@ def _reset_users(result: ir.Value) -> None:
         return
     function = enclosing_function(result.owner)
     erase_value_types([v for v in _computed_from(barriers) if v not in barriers], function)
+
+
+def _forget_derived(results: list) -> None:
+    """Forget the types and dims derived from loop results whose assumed dims a back edge
+    refuted: the ops reading them are refined again (their checks were deferred)."""
+    if not results:
+        return
+    derived = [v for v in _computed_from(list(results)) if v not in results]
+    for value in derived:
+        if isinstance(value, ir.OpResult) and dim_facts.ATTRIBUTE in value.owner.attributes:
+            del value.owner.attributes[dim_facts.ATTRIBUTE]
+    erase_value_types(derived, enclosing_function(results[0].owner))
 
 
 def _reset_body(loop) -> None:

@@ -321,11 +321,13 @@ func.func @check_decided_a_round_later(%x: !torch.vtensor<[2,3],f32>, %n: !torch
 // An op after a loop whose result type the first round does not know yet keeps its checks
 // once the loop has settled, computed from the types that then hold: the view's -1 is one
 // assert (the earlier rows times 8 elements, not 0), not the first round's calculation of
-// it for an operand of unknown rank.
+// it for an operand of unknown rank. The loop keeps its init's rows (induction), so the
+// assert reads the argument's, at the entry.
 // CHECK-LABEL: func.func @view_after_loop(
 // CHECK-NOT: torch.prim.If
-// CHECK: torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %s{{[0-9]+}} != 0)"
-// CHECK-NEXT: torch.aten.view %{{.*}} -> !torch.vtensor<[?,8],f32>
+// CHECK: torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg0[0] != 0)"
+// CHECK: torch.prim.Loop
+// CHECK: torch.aten.view %{{.*}} -> !torch.vtensor<[?,8],f32>
 func.func @view_after_loop(%x: !torch.vtensor<[?,4,2],f32>, %n: !torch.int) -> !torch.vtensor {
   %true = torch.constant.bool true
   %int0 = torch.constant.int 0
@@ -410,4 +412,55 @@ func.func @carried_batch_doubles(%x: !torch.vtensor<[?,16],f32>, %n: !torch.int)
     torch.prim.Loop.condition %true, iter(%d : !torch.vtensor<[?,16],f32>)
   } : (!torch.int, !torch.bool, !torch.vtensor<[?,16],f32>) -> !torch.vtensor<[?,16],f32>
   return %0 : !torch.vtensor<[?,16],f32>
+}
+
+// -----
+
+// Stacked loops (a two-layer RNN): the first loop's result keeps its init's batch (the
+// induction above), so the second loop's add of it to a state of the input's batch, and
+// the sub after both, need no check: each loop's result is the input's batch.
+// CHECK-LABEL: func.func @stacked_carried_batch(
+// CHECK-NOT: torch.runtime.assert
+// CHECK: torch.aten.sub.Tensor {{.*}} -> !torch.vtensor<[?,16],f32>
+func.func @stacked_carried_batch(%x: !torch.vtensor<[?,16],f32>, %w: !torch.vtensor<[16,16],f32>, %n: !torch.int) -> !torch.vtensor<[?,16],f32> {
+  %true = torch.constant.bool true
+  %int1 = torch.constant.int 1
+  %0 = torch.prim.Loop %n, %true, init(%x) {
+  ^bb0(%i: !torch.int, %h: !torch.vtensor<[?,16],f32>):
+    %m = torch.aten.mm %h, %w : !torch.vtensor<[?,16],f32>, !torch.vtensor<[16,16],f32> -> !torch.vtensor<[?,16],f32>
+    %a = torch.aten.add.Tensor %m, %x, %int1 : !torch.vtensor<[?,16],f32>, !torch.vtensor<[?,16],f32>, !torch.int -> !torch.vtensor<[?,16],f32>
+    torch.prim.Loop.condition %true, iter(%a : !torch.vtensor<[?,16],f32>)
+  } : (!torch.int, !torch.bool, !torch.vtensor<[?,16],f32>) -> !torch.vtensor<[?,16],f32>
+  %1 = torch.prim.Loop %n, %true, init(%x) {
+  ^bb0(%i: !torch.int, %h: !torch.vtensor<[?,16],f32>):
+    %m = torch.aten.mm %h, %w : !torch.vtensor<[?,16],f32>, !torch.vtensor<[16,16],f32> -> !torch.vtensor<[?,16],f32>
+    %a = torch.aten.add.Tensor %m, %0, %int1 : !torch.vtensor<[?,16],f32>, !torch.vtensor<[?,16],f32>, !torch.int -> !torch.vtensor<[?,16],f32>
+    torch.prim.Loop.condition %true, iter(%a : !torch.vtensor<[?,16],f32>)
+  } : (!torch.int, !torch.bool, !torch.vtensor<[?,16],f32>) -> !torch.vtensor<[?,16],f32>
+  %2 = torch.aten.sub.Tensor %1, %0, %int1 : !torch.vtensor<[?,16],f32>, !torch.vtensor<[?,16],f32>, !torch.int -> !torch.vtensor<[?,16],f32>
+  return %2 : !torch.vtensor<[?,16],f32>
+}
+
+// -----
+
+// The body doubles the carried batch: the refuted induction also forgets what the ops
+// after the loop derived from it. The view by the result's rows was typed [?,16] under
+// the assumed rows (the input's); PyTorch gives [6,8] for a [3,16] input after one trip.
+// CHECK-LABEL: func.func @view_by_doubled_rows(
+// CHECK: torch.prim.Loop
+// CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[?,?],f32>
+func.func @view_by_doubled_rows(%x: !torch.vtensor<[?,16],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %int-1 = torch.constant.int -1
+  %0 = torch.prim.Loop %n, %true, init(%x) {
+  ^bb0(%i: !torch.int, %h: !torch.vtensor<[?,16],f32>):
+    %l = torch.prim.ListConstruct %h, %h : (!torch.vtensor<[?,16],f32>, !torch.vtensor<[?,16],f32>) -> !torch.list<vtensor>
+    %d = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,16],f32>
+    torch.prim.Loop.condition %true, iter(%d : !torch.vtensor<[?,16],f32>)
+  } : (!torch.int, !torch.bool, !torch.vtensor<[?,16],f32>) -> !torch.vtensor<[?,16],f32>
+  %rows = torch.aten.size.int %0, %int0 : !torch.vtensor<[?,16],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %rows, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %v = torch.aten.view %x, %sizes : !torch.vtensor<[?,16],f32>, !torch.list<int> -> !torch.vtensor
+  return %v : !torch.vtensor
 }
