@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
+from torch_refine.calculations import facts
 from torch_refine.calculations.lists import reads_list
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op
@@ -293,10 +294,13 @@ def _floor_divide(a: Polynomial, b: Polynomial) -> Polynomial | None:
     return a.floor_divide(divisor)
 
 
-def _compare(test):
+def _compare(name: str):
+    """A comparison of two elements as 0 or 1 (`facts.truth_of` where it is not decided)."""
+    test = facts.INT_COMPARISONS[name]
+
     def combine(a: Polynomial, b: Polynomial) -> Polynomial | None:
         difference = (a - b).constant_value()
-        return None if difference is None else Polynomial.constant(int(test(difference)))
+        return facts.truth_of((name, a, b)) if difference is None else Polynomial.constant(int(test(difference)))
 
     return combine
 
@@ -313,14 +317,19 @@ def _where(op, reader) -> Contents | None:
 
 
 def _pick(condition: Polynomial | None, then: Polynomial | None, otherwise: Polynomial | None):
-    """`then if condition else otherwise`; the same either way when the two are equal
-    (ONNX Reshape's `size(x, d) if s == 0 else s` where s is that size)."""
+    """`then if condition else otherwise`: a select where the condition is not decided
+    (ONNX Reshape's `size(x, d) if s == 0 else s`, which is `s` where that size is a
+    multiple of it, `facts.select`)."""
     if then is not None and then == otherwise:
         return then
-    decided = None if condition is None else condition.constant_value()
-    if decided is None:
+    if condition is None:
         return None
-    return then if decided else otherwise
+    decided = condition.constant_value()
+    if decided is not None:
+        return then if decided else otherwise
+    if then is None or otherwise is None:
+        return None
+    return facts.select(facts.condition_of(condition), then, otherwise)
 
 
 def _converted(op, reader) -> Contents | None:
@@ -363,10 +372,6 @@ def _constant_element(element: Polynomial | None) -> int:
     return value
 
 
-def _lt(d):
-    return d < 0
-
-
 _HANDLERS = {
     "torch.vtensor.literal": _literal,
     "torch.prim.NumToTensor.Scalar": _number_to_tensor,
@@ -394,14 +399,14 @@ _HANDLERS = {
     "torch.aten.mul.Scalar": _binary(lambda a, b: a * b),
     "torch.aten.floor_divide": _binary(_floor_divide),
     "torch.aten.floor_divide.Scalar": _binary(_floor_divide),
-    "torch.aten.eq.Tensor": _binary(_compare(lambda d: d == 0)),
-    "torch.aten.eq.Scalar": _binary(_compare(lambda d: d == 0)),
-    "torch.aten.ne.Tensor": _binary(_compare(lambda d: d != 0)),
-    "torch.aten.ne.Scalar": _binary(_compare(lambda d: d != 0)),
-    "torch.aten.lt.Tensor": _binary(_compare(_lt)),
-    "torch.aten.lt.Scalar": _binary(_compare(_lt)),
-    "torch.aten.gt.Tensor": _binary(_compare(lambda d: d > 0)),
-    "torch.aten.gt.Scalar": _binary(_compare(lambda d: d > 0)),
+    "torch.aten.eq.Tensor": _binary(_compare("torch.aten.eq.int")),
+    "torch.aten.eq.Scalar": _binary(_compare("torch.aten.eq.int")),
+    "torch.aten.ne.Tensor": _binary(_compare("torch.aten.ne.int")),
+    "torch.aten.ne.Scalar": _binary(_compare("torch.aten.ne.int")),
+    "torch.aten.lt.Tensor": _binary(_compare("torch.aten.lt.int")),
+    "torch.aten.lt.Scalar": _binary(_compare("torch.aten.lt.int")),
+    "torch.aten.gt.Tensor": _binary(_compare("torch.aten.gt.int")),
+    "torch.aten.gt.Scalar": _binary(_compare("torch.aten.gt.int")),
     "torch.aten.where.self": _where,
     "torch.aten.to.dtype": _converted,
     "torch.aten._to_copy": _converted,

@@ -372,26 +372,25 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
 
 
 def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
-    """A bool as 0 or 1: a constant, or an int comparison whose sides differ by a constant."""
+    """A bool as 0 or 1: a constant, an int comparison whose sides differ by a constant,
+    or any other int comparison of polynomials as the select of 1 and 0 on it."""
     try:
         return Polynomial.constant(int(constant_value(value)))
     except NotConstant:
         pass
     producer = defining_op(value)
-    test = INT_COMPARISONS.get(producer.operation.name) if producer is not None else None
+    test = facts.INT_COMPARISONS.get(producer.operation.name) if producer is not None else None
     if test is None:
         return None
     lhs, rhs = (express(v, cache, depth + 1) for v in producer.operands)
-    difference = None if lhs is None or rhs is None else (lhs - rhs).constant_value()
-    return None if difference is None else Polynomial.constant(int(test(difference)))
+    if lhs is None or rhs is None:
+        return None
+    difference = (lhs - rhs).constant_value()
+    if difference is None:
+        return facts.truth_of((producer.operation.name, lhs, rhs))
+    return Polynomial.constant(int(test(difference)))
 
 
-# An int comparison's answer from the difference of its sides (`lhs - rhs`).
-INT_COMPARISONS = {
-    "torch.aten.eq.int": lambda d: d == 0, "torch.aten.ne.int": lambda d: d != 0,
-    "torch.aten.lt.int": lambda d: d < 0, "torch.aten.le.int": lambda d: d <= 0,
-    "torch.aten.gt.int": lambda d: d > 0, "torch.aten.ge.int": lambda d: d >= 0,
-}
 # Ops reading the one element of a tensor as an int (contents.py knows the tensor).
 _ELEMENT_READS = ("torch.aten.item", "torch.aten.Int.Tensor", "torch.aten.IntImplicit")
 

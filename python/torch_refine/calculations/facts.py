@@ -31,6 +31,8 @@ symbols stay: memo entries may name them).
 from __future__ import annotations
 
 import contextlib
+import math
+import re
 
 from torch_mlir import ir
 
@@ -171,8 +173,47 @@ def _defined(definition: tuple) -> Polynomial:
 
 
 def select(condition_key: tuple, then: Polynomial, otherwise: Polynomial) -> Polynomial:
-    """The symbol of `then if condition else otherwise`, the same for the same key."""
-    return _defined((SELECT, condition_key, then, otherwise))
+    """The symbol of `then if condition else otherwise`, the same for the same key; one
+    side when it is the other wherever the condition decides between them (ONNX
+    Reshape's `d if s == 0 else s` is `s` where `d` is a multiple of `s`)."""
+    side = _select_side(condition_key, then, otherwise)
+    return side if side is not None else _defined((SELECT, condition_key, then, otherwise))
+
+
+def truth_of(condition_key: tuple) -> Polynomial:
+    """An int comparison as an int: 1 where it holds, else 0."""
+    return select(condition_key, Polynomial.constant(1), Polynomial.constant(0))
+
+
+def condition_of(value: Polynomial) -> tuple:
+    """The condition key under which an int is true (not 0): the comparison it is the
+    truth of (`truth_of`), or `value != 0`."""
+    if len(value.terms) == 1:
+        ((monomial, coefficient),) = value.terms.items()
+        found = definition(monomial[0]) if coefficient == 1 and len(monomial) == 1 else None
+        if found is not None and found[0] == SELECT and found[2:] == (Polynomial.constant(1), Polynomial.constant(0)):
+            return found[1]
+    return ("torch.aten.ne.int", value, Polynomial.constant(0))
+
+
+def _select_side(condition_key: tuple, then: Polynomial, otherwise: Polynomial) -> Polynomial | None:
+    """The side a select always is, or None."""
+    if then == otherwise:
+        return then
+    if condition_key[0] not in _EQUALITY_TESTS or not _equal_where_equal(condition_key[1:], then, otherwise):
+        return None
+    return otherwise if condition_key[0] == "torch.aten.eq.int" else then
+
+
+_EQUALITY_TESTS = ("torch.aten.eq.int", "torch.aten.ne.int")
+
+
+def _equal_where_equal(sides: tuple, then: Polynomial, otherwise: Polynomial) -> bool:
+    """Whether `then == otherwise` wherever `sides[0] == sides[1]`: their difference is a
+    multiple of the sides' (`a*b - a` of `a` where `a == 0`; `1 - n` of `n - 1`)."""
+    if len(sides) != 2 or not all(isinstance(side, Polynomial) for side in sides):
+        return False
+    return (then - otherwise).exact_divide(sides[0] - sides[1]) is not None
 
 
 def floor_divide(dividend: Polynomial, divisor: int | Polynomial) -> Polynomial:
@@ -184,21 +225,51 @@ SELECT, FLOOR_DIVIDE = "select", "floordiv"
 
 
 def resolved(polynomial: Polynomial, replacements: dict[Symbol, Polynomial]) -> Polynomial:
-    """`polynomial` with `replacements` made, and each quotient by a polynomial that they
-    make divide exactly replaced by its value (`(32*a*b) // (8*c*d)` is 4 once `c == a`
-    and `d == b` are asserted)."""
+    """`polynomial` with `replacements` made, and each defined symbol they decide replaced
+    by its value: a quotient by a polynomial that they make divide exactly (`(32*a*b) //
+    (8*c*d)` is 4 once `c == a` and `d == b` are asserted), a select whose sides they
+    make equal where its condition decides (`a*b if a == 0 else a` once the first is
+    known to be `a*b`), or whose condition they make a constant."""
+    return _resolved(polynomial, replacements, frozenset())
+
+
+def _resolved(polynomial: Polynomial, replacements: dict[Symbol, Polynomial], active: frozenset) -> Polynomial:
+    """`resolved`, not deciding the symbols in `active` again (a replacement may name a
+    symbol defined from the one being decided)."""
     polynomial = polynomial.substitute(replacements)
-    exact = {}
-    for monomial in polynomial.terms:
-        for symbol in monomial:
-            definition = _DEFINITIONS.get(-symbol[0]) if is_computed(symbol) else None
-            if definition is None or definition[0] != FLOOR_DIVIDE or not isinstance(definition[2], Polynomial):
-                continue
-            dividend, divisor = (part.substitute(replacements) for part in definition[1:])
-            quotient = dividend.exact_divide(divisor)
-            if quotient is not None:
-                exact[symbol] = quotient
-    return polynomial.substitute(exact)
+    decided = {}
+    for symbol in polynomial.symbols():
+        definition = _DEFINITIONS.get(-symbol[0]) if is_computed(symbol) and symbol not in active else None
+        value = None if definition is None else _decided(definition, replacements, active | {symbol})
+        if value is not None:
+            decided[symbol] = value
+    return polynomial.substitute(decided) if decided else polynomial
+
+
+def _decided(definition: tuple, replacements: dict[Symbol, Polynomial], active: frozenset) -> Polynomial | None:
+    """The value of a defined symbol under `replacements`, where they decide it."""
+    if definition[0] == FLOOR_DIVIDE:
+        if not isinstance(definition[2], Polynomial):
+            return None
+        dividend, divisor = (_resolved(part, replacements, active) for part in definition[1:])
+        return dividend.exact_divide(divisor)
+    _, key, then, otherwise = definition
+    sides = tuple(_resolved(o, replacements, active) if isinstance(o, Polynomial) else o for o in key[1:])
+    then, otherwise = _resolved(then, replacements, active), _resolved(otherwise, replacements, active)
+    test = INT_COMPARISONS.get(key[0])
+    if test is not None and all(isinstance(side, Polynomial) for side in sides):
+        difference = (sides[0] - sides[1]).constant_value()
+        if difference is not None:
+            return then if test(difference) else otherwise
+    return _select_side((key[0], *sides), then, otherwise)
+
+
+# An int comparison's answer from the difference of its sides (`lhs - rhs`).
+INT_COMPARISONS = {
+    "torch.aten.eq.int": lambda d: d == 0, "torch.aten.ne.int": lambda d: d != 0,
+    "torch.aten.lt.int": lambda d: d < 0, "torch.aten.le.int": lambda d: d <= 0,
+    "torch.aten.gt.int": lambda d: d > 0, "torch.aten.ge.int": lambda d: d >= 0,
+}
 
 
 def definition(symbol: Symbol) -> tuple | None:
@@ -226,6 +297,7 @@ def any_marked() -> bool:
 
 # function key -> symbol -> the polynomial it equals (over symbols not replaced).
 _REPLACEMENTS: dict[int, dict[Symbol, Polynomial]] = {}
+_REPLACING: set[tuple] = set()  # (function key, lhs, rhs) of each equality that replaced a symbol
 
 
 def replacements(function_key: int | None) -> dict[Symbol, Polynomial]:
@@ -247,13 +319,22 @@ def replacement_signature(function_key: int | None, mentioned: str) -> tuple:
     known = _REPLACEMENTS.get(function_key)
     if not known:
         return ()
-    return tuple(sorted((item for item in known.items() if symbol_name(item[0]) in mentioned),
-                        key=lambda item: item[0]))
+    found = [item for item in known.items() if symbol_name(item[0]) in mentioned]
+    for number in {int(n) for n in _COMPUTED_NAME.findall(mentioned)} & _DEFINITIONS.keys():
+        symbol = Polynomial({((-number, 0, 1),): 1})  # a select or quotient they may decide
+        value = resolved(symbol, known)
+        if value != symbol:
+            found.append(((-number, 0, 1), value))
+    return tuple(sorted(found, key=lambda item: item[0]))
+
+
+_COMPUTED_NAME = re.compile(r"%s(\d+)")
 
 
 # function key -> symbol -> (least, greatest or None): what asserted comparisons of one
 # symbol with a constant say of it.
 _RANGES: dict[int, dict[Symbol, tuple[int, int | None]]] = {}
+_RANGING: set[tuple] = set()  # (function key, condition key, truth) of each that narrowed a range
 _range_updates = 0
 # An int comparison -> the comparison that holds where it does not.
 NEGATIONS = {"torch.aten.eq.int": "torch.aten.ne.int", "torch.aten.lt.int": "torch.aten.ge.int",
@@ -297,12 +378,42 @@ def range_items(function_key: int | None) -> tuple:
 
 def add_range(function_key: int, key: tuple, holds: bool) -> bool:
     """Rely on a condition (a calculation's key) that compares one size symbol with a
-    constant from now on; False, with nothing recorded, for any other condition."""
+    constant from now on; False, with nothing recorded, for any other condition. A size
+    unequal to its least (`s != 0`) is above it."""
     bounds = _symbol_bounds(function_key, key, holds)
     if bounds is None:
-        return False
+        excluded = excluded_value(key, holds, _REPLACEMENTS.get(function_key, {}))
+        if excluded is None:
+            return False
+        symbol, value = excluded
+        low, high = _RANGES.get(function_key, {}).get(symbol, (0, None))
+        if value != low:
+            return False
+        bounds = symbol, low + 1, high
     _narrow(function_key, *bounds)
+    _RANGING.add((function_key, key, holds))
     return True
+
+
+def excluded_value(key: tuple, holds: bool, replacements: dict) -> tuple[Symbol, int] | None:
+    """(symbol, value) when a condition says `symbol != value`, or None."""
+    name = key[0] if holds else NEGATIONS.get(key[0])
+    if name != "torch.aten.ne.int" or len(key) != 3 or not all(isinstance(o, Polynomial) for o in key[1:]):
+        return None
+    difference = (key[1] - key[2]).substitute(replacements)
+    linear = [(m, c) for m, c in difference.terms.items() if m]
+    if len(linear) != 1 or len(linear[0][0]) != 1:
+        return None
+    ((symbol,), coefficient), offset = linear[0], difference.terms.get((), 0)
+    if offset % coefficient:
+        return None  # never equal: nothing excluded
+    return symbol, -offset // coefficient
+
+
+def symbol_bounds(key: tuple, holds: bool) -> tuple[Symbol, int, int | None] | None:
+    """(symbol, least, greatest or None) a condition comparing one symbol with a constant
+    says of it, outside any function's facts."""
+    return _symbol_bounds(None, key, holds)
 
 
 def _narrow(function_key: int, symbol: Symbol, low: int, high: int | None) -> None:
@@ -316,8 +427,9 @@ def _narrow(function_key: int, symbol: Symbol, low: int, high: int | None) -> No
 
 
 def defines_range(function_key: int, key: tuple, holds: bool) -> bool:
-    """Whether `add_range` records something for the condition."""
-    return _symbol_bounds(function_key, key, holds) is not None
+    """Whether `add_range` recorded something for the condition (its own range would
+    decide it: it is not implied by the others)."""
+    return (function_key, key, holds) in _RANGING
 
 
 def _symbol_bounds(function_key: int, key: tuple, holds: bool) -> tuple[Symbol, int, int | None] | None:
@@ -354,6 +466,9 @@ def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symb
     """`difference == 0` solved for one symbol that appears only in a term `±symbol`:
     (symbol, what it equals); None when there is none."""
     difference = difference.substitute(known)
+    common = math.gcd(*difference.terms.values())
+    if common > 1:  # `20*s == 20*a*b` is `s == a*b`
+        difference = Polynomial({monomial: c // common for monomial, c in difference.terms.items()})
     candidates = []
     for monomial, coefficient in difference.terms.items():
         if len(monomial) != 1 or coefficient not in (1, -1):
@@ -370,9 +485,11 @@ def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symb
 
 def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
     """Rely on `lhs == rhs` (asserted at the function's entry) from now on; a replaced
-    symbol's range goes to the symbol that replaces it."""
+    symbol's range goes to the symbol that replaces it. An equality that replaces a
+    symbol is remembered (`replaces`)."""
     known = _REPLACEMENTS.setdefault(function_key, {})
-    extend(known, lhs, rhs)
+    if extend(known, lhs, rhs):
+        _REPLACING.add((function_key, lhs, rhs))
     ranged = _RANGES.get(function_key, {})
     for symbol in [s for s in ranged if s in known]:
         low, high = ranged.pop(symbol)
@@ -381,15 +498,23 @@ def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
             _narrow(function_key, replacement[0][0][0], low, high)
 
 
-def extend(known: dict[Symbol, Polynomial], lhs: Polynomial, rhs: Polynomial) -> None:
-    """Replacements `known` extended by `lhs == rhs` solved for one symbol (if any)."""
+def replaces(function_key: int, lhs: Polynomial, rhs: Polynomial) -> bool:
+    """Whether the asserted `lhs == rhs` replaced a symbol (its own replacement would
+    decide it: it is not implied by the others)."""
+    return (function_key, lhs, rhs) in _REPLACING
+
+
+def extend(known: dict[Symbol, Polynomial], lhs: Polynomial, rhs: Polynomial) -> bool:
+    """Replacements `known` extended by `lhs == rhs` solved for one symbol; False when it
+    solves for none."""
     solved = solve(lhs - rhs, known)
     if solved is None:
-        return
+        return False
     symbol, value = solved
     for other, replacement in known.items():
         known[other] = replacement.substitute({symbol: value})
     known[symbol] = value
+    return True
 
 
 _broadcast_equal = True
@@ -416,5 +541,7 @@ def forget_asserted() -> None:
     _guards_marked = False
     _ASSERTED.clear()
     _REPLACEMENTS.clear()
+    _REPLACING.clear()
+    _RANGING.clear()
     _RANGES.clear()  # `_range_updates` goes on: signatures cached under a count stay apart
     _ENTRY_GUARDS.clear()

@@ -88,10 +88,33 @@ def _computed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
         if isinstance(divisor, Polynomial):
             return _quotient_range(low, high, polynomial_range(divisor, entry_block)[0])
         return (0 if low is None else max(0, low // divisor)), None if high is None else high // divisor
-    (low_a, high_a), (low_b, high_b) = (polynomial_range(p, entry_block) for p in definition[2:])
+    _, condition, then, otherwise = definition
+    low_a, high_a = polynomial_range(then, entry_block, within_condition(condition, True, entry_block))
+    low_b, high_b = polynomial_range(otherwise, entry_block, within_condition(condition, False, entry_block))
     least = 0 if low_a is None or low_b is None else max(0, min(low_a, low_b))
     greatest = None if high_a is None or high_b is None else max(high_a, high_b)
     return least, greatest
+
+
+def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None) -> dict | None:
+    """The range of the symbol a condition bounds where it holds (`holds`) or fails, for
+    `polynomial_range`'s `within`: `s >= 1` where `s == 0` fails, for the side of a select
+    (ONNX Reshape's `6 if s == 0 else s` is at least 1)."""
+    bounds = facts.symbol_bounds(condition, holds)
+    if bounds is None:
+        excluded = facts.excluded_value(condition, holds, {})
+        if excluded is None:
+            return None
+        symbol, value = excluded
+        low, high = polynomial_range(Polynomial({(symbol,): 1}), entry_block)
+        if value != low:
+            return None
+        return {symbol: (value + 1, high)}
+    symbol, low, high = bounds
+    own_low, own_high = polynomial_range(Polynomial({(symbol,): 1}), entry_block)
+    low = low if own_low is None else max(low, own_low)
+    high = own_high if high is None else high if own_high is None else min(high, own_high)
+    return {symbol: (low, high)}
 
 
 def _quotient_range(low: int | None, high: int | None, divisor_low: int | None) -> Range:

@@ -31,27 +31,29 @@ def erase_tensor_types(module_op: ir.Operation, keep_arguments: bool = True) -> 
             _erase_signature_inputs(func)
 
 
-def erase_types_below(op, keep_entry_arguments: bool = True) -> None:
+def erase_types_below(op, keep_entry_arguments: bool = True, keep=None) -> None:
     """Erase the tensor types of every value defined inside `op`'s regions.
 
     keep_entry_arguments keeps the arguments of `op`'s own entry blocks (a function's
-    signature, a loop's carried values); nested regions are always erased.
+    signature, a loop's carried values); nested regions are always erased. `keep(value)`
+    spares values whose type gives their op its meaning.
     """
     values: list[ir.Value] = []
     for region in op.regions:
         for block_number, block in enumerate(region.blocks):
             skip = keep_entry_arguments and block_number == 0
             _collect_block(block, values, collect_arguments=not skip)
-    erase_value_types(values, op)
+    erase_value_types(values, op, keep)
 
 
-def erase_value_types(values: list[ir.Value], root) -> None:
-    """Erase the tensor types of `values`; users that need the old type get casts, and the
-    region edges under `root` (an op enclosing every value and use) are fixed."""
+def erase_value_types(values: list[ir.Value], root, keep=None) -> None:
+    """Erase the tensor types of `values` (but those `keep(value)` spares); users that need
+    the old type get casts, and the region edges under `root` (an op enclosing every value
+    and use) are fixed."""
     erased: list[tuple[ir.Value, ir.Type]] = []
     for value in values:
         new_type = erased_type(value.type)
-        if new_type is None or _pins_container_type(value):
+        if new_type is None or _pins_container_type(value) or (keep is not None and keep(value)):
             continue
         erased.append((value, value.type))
         value.set_type(new_type)

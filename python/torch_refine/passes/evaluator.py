@@ -33,7 +33,7 @@ from torch_mlir import ir
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind, is_overflow_check
-from torch_refine.calculations.ranges import enclosing_function, polynomial_range
+from torch_refine.calculations.ranges import enclosing_function, polynomial_range, within_condition
 from torch_refine.ir import types
 from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, op_key
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
@@ -94,8 +94,8 @@ _replacements: dict = {}
 
 def _settle(polynomial: Polynomial):
     """A polynomial that is a constant as that int; any other stays symbolic (in the
-    symbols the replacements leave)."""
-    polynomial = polynomial.substitute(_replacements)
+    symbols the replacements leave, and the defined symbols they do not decide)."""
+    polynomial = facts.resolved(polynomial, _replacements)
     constant = polynomial.constant_value()
     return polynomial if constant is None else _int(constant)
 
@@ -318,10 +318,6 @@ def _choose(condition: _Condition, then, otherwise):
         raise GiveUp
     if then is not _UNKNOWN_SIZE and otherwise is not _UNKNOWN_SIZE and _symbolic(then) == _symbolic(otherwise):
         return _settle(_symbolic(then))
-    if then is not _UNKNOWN_SIZE and otherwise is not _UNKNOWN_SIZE and condition.op in _EQUALITIES:
-        # `b if a == b else a` (broadcast's `b if a == 1 else a`) is a either way
-        if {_symbolic(then), _symbolic(otherwise)} == set(condition.operands):
-            return otherwise if condition.op == "torch.aten.eq.int" else then
     if then is _UNKNOWN_SIZE or otherwise is _UNKNOWN_SIZE:
         return _UNKNOWN_SIZE
     return _settle(facts.select(condition.key(), _symbolic(then), _symbolic(otherwise)))
@@ -386,32 +382,58 @@ def _value(key, values: dict) -> bool:
     return values[key]
 
 
-def decide_by_cases(key: tuple, entry) -> bool | None:
+def decide_by_cases(key: tuple, entry, within: dict | None = None) -> bool | None:
     """A condition over at most `_CASE_SYMBOLS` sizes that is the same in every case: each
     size is split into its least few values, one by one, and the rest of its range
-    (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1)."""
+    (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1). A
+    condition reading a select is first split by the select's own condition
+    (`_decide_by_select`). `within` narrows some symbols' ranges."""
     symbols = sorted(_key_symbols(key))
     if not symbols:  # constants (a quotient the asserted equalities made exact)
-        return _truth(key, lambda p: polynomial_range(p, entry))
-    if len(symbols) > _CASE_SYMBOLS:
+        return _truth(key, lambda p: polynomial_range(p, entry, within))
+    selects = [s for s in symbols if (facts.definition(s) or (None,))[0] == facts.SELECT]
+    if not selects and len(symbols) > _CASE_SYMBOLS:
         return None
     cache = facts.run_cache()
-    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count())
+    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count(),
+                 tuple(sorted((within or {}).items())))
     if cache_key not in cache:
-        cache[cache_key] = _decide_by_cases(key, symbols, entry)
+        cache[cache_key] = (_decide_by_select(key, selects[0], entry, within) if selects
+                            else _decide_by_cases(key, symbols, entry, within or {}))
     return cache[cache_key]
 
 
-def _decide_by_cases(key: tuple, symbols: list, entry) -> bool | None:
+def _decide_by_select(key: tuple, select, entry, within: dict | None) -> bool | None:
+    """A condition reading `select` (`then if c else otherwise`), the same where `c` holds,
+    with the select its `then` (and `c`'s equality solved in: `s == 0` makes `s` 0), and
+    where `c` fails, with the select its `otherwise` and `c`'s symbol narrowed (`s >= 1`):
+    ONNX Reshape's `-1` among sizes `6 if s == 0 else s` divides either way."""
+    _, condition, then, otherwise = facts.definition(select)
+    answers = set()
+    for holds, side in ((True, then), (False, otherwise)):
+        substitution = {select: side}
+        if holds and condition[0] == "torch.aten.eq.int" and all(isinstance(o, Polynomial) for o in condition[1:]):
+            solved = facts.solve(condition[1] - condition[2], {})
+            if solved is not None:
+                substitution = {select: side.substitute(dict([solved])), solved[0]: solved[1]}
+        narrowed = within_condition(condition, holds, entry)
+        answer = decide_by_cases(_substituted(key, substitution), entry, {**(within or {}), **(narrowed or {})})
+        if answer is None:
+            return None
+        answers.add(answer)
+    return answers.pop() if len(answers) == 1 else None
+
+
+def _decide_by_cases(key: tuple, symbols: list, entry, within: dict) -> bool | None:
     cases = [{}]
     for symbol in symbols:
-        low, high = polynomial_range(Polynomial({(symbol,): 1}), entry)
+        low, high = polynomial_range(Polynomial({(symbol,): 1}), entry, within)
         low = 0 if low is None else low
         pieces = [(v, v) for v in range(low, low + _CASE_VALUES) if high is None or v <= high]
         if high is None or low + _CASE_VALUES <= high:
             pieces.append((low + _CASE_VALUES, high))
         cases = [{**case, symbol: piece} for case in cases for piece in pieces]
-    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, case)) for case in cases}
+    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, {**within, **case})) for case in cases}
     return answers.pop() if len(answers) == 1 and None not in answers else None
 
 
@@ -434,13 +456,14 @@ def prune_implied_guards(module) -> None:
     """Erase the guards asserted at a function's entry that the function's equalities,
     asserted since, imply (`96*a*b == 96*c*d` once `c == a` and `d == b` are): each was
     needed by an op refined before those equalities, or the same as one kept (`b != 0`
-    once `b` is `a` and `a != 0` is asserted). The equalities themselves stay, but one
-    that the others imply through a quotient (`(16*a*b) // (8*c*d) == 2` once `c == a`
-    and `d == b` are): every entry assert holds before the first op runs."""
+    once `b` is `a` and `a != 0` is asserted). The equalities that replaced a symbol stay
+    (their own replacement is no evidence), but one that the others imply through a
+    quotient (`(16*a*b) // (8*c*d) == 2` once `c == a` and `d == b` are): every entry
+    assert holds before the first op runs."""
     kept = set()
     for function_key, entry, assertion, key, holds in guards.entry_guards(module):
         replacements = facts.replacements(function_key)
-        if guards.defines_replacement(key, holds):
+        if guards.defines_replacement(key, holds) and facts.replaces(function_key, key[1], key[2]):
             own = {s for p in key[1:] if isinstance(p, Polynomial) for m in p.terms for s in m}
             others = {s: p for s, p in replacements.items() if s not in own}
             if decide_by_cases(_substituted(key, others), entry) is holds:
@@ -701,7 +724,6 @@ _PURE = {
     "torch.prim.RaiseException": _give_up,  # the greedy way reports the check at the op
 }
 
-_EQUALITIES = ("torch.aten.eq.int", "torch.aten.ne.int")
 _COMPARISONS = {
     "torch.aten.eq.int": operator.eq,
     "torch.aten.ne.int": operator.ne,

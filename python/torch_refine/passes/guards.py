@@ -14,6 +14,7 @@ condition over the function's argument dims (`%argN[d]`) and computed sizes (`%s
 
 from __future__ import annotations
 
+import math
 import re
 
 from torch_mlir import ir
@@ -55,10 +56,11 @@ def assert_guards(op, guards: list) -> bool:
         point = _after_entry_guards(entry, function_key) if hoisted else ir.InsertionPoint(op)
         with point, op.location:
             sizes = entry_sizes if hoisted else local_sizes
-            condition = sizes.condition(key)
+            stated = reduced(key)
+            condition = sizes.condition(stated)
             if not guard.holds:
                 condition = negation(condition)
-            message = guard_message(op, guard.message, key, guard.holds)
+            message = guard_message(op, guard.message, stated, guard.holds)
             assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
                                             attributes={"message": ir.StringAttr.get(message)})
         if not hoisted:
@@ -101,11 +103,37 @@ _INT_COMPARISONS = frozenset(f"torch.aten.{c}.int" for c in ("eq", "ne", "lt", "
 
 
 def _rely_on(function_key: int, key: tuple, holds: bool) -> None:
-    """Record a condition asserted at the function's entry in the fact store."""
+    """Record a condition asserted at the function's entry in the fact store (a negated
+    condition also as the condition itself, whose equality may replace a symbol)."""
+    facts.assume(function_key, key, holds)
+    key, holds = positive(key, holds)
     facts.assume(function_key, key, holds)
     if defines_replacement(key, holds):
         facts.add_equality(function_key, key[1], key[2])
     facts.add_range(function_key, key, holds)
+
+
+def reduced(key: tuple) -> tuple:
+    """A condition with each (in)equality's sides divided by their common factor:
+    `256*a == 256*b` is asserted as `a == b`."""
+    if key[0] == "not":
+        return ("not", reduced(key[1]))
+    if key[0] not in ("torch.aten.eq.int", "torch.aten.ne.int") or not all(
+            isinstance(side, Polynomial) for side in key[1:]):
+        return key
+    common = math.gcd(*key[1].terms.values(), *key[2].terms.values())
+    if common <= 1:
+        return key
+    divisor = Polynomial.constant(common)
+    return (key[0], *(side.exact_divide(divisor) for side in key[1:]))
+
+
+def positive(key: tuple, holds: bool) -> tuple[tuple, bool]:
+    """A condition and its truth without the negations around it (`not (a == b)` false is
+    `a == b` true)."""
+    while key[0] == "not":
+        key, holds = key[1], not holds
+    return key, holds
 
 
 def defines_replacement(key: tuple, holds: bool) -> bool:
@@ -122,7 +150,7 @@ def entry_guards(module: ir.Operation) -> list:
         entry = function.regions[0].blocks[0]
         for op in entry.operations:
             if ENTRY_GUARD in op.attributes:
-                key, holds = facts.entry_guard(ir.IntegerAttr(op.attributes[ENTRY_GUARD]).value)
+                key, holds = positive(*facts.entry_guard(ir.IntegerAttr(op.attributes[ENTRY_GUARD]).value))
                 found.append((op_key(function), entry, op, key, holds))
     return found
 

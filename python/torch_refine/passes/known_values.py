@@ -65,11 +65,22 @@ def type_bool_conditions(module: ir.Operation) -> None:
 
 
 def _is_bool_condition(op) -> bool:
+    info = types.parse(op.results[0].type)
+    return info is not None and info.dtype is None and _bool_used_as_condition(op)
+
+
+def is_typed_condition(value: ir.Value) -> bool:
+    """A `where` condition `type_bool_conditions` typed: resets of derived types keep it
+    (erased, it would be refined as PyTorch's int64, which `where` rejects)."""
+    producer = defining_op(value)
+    return (producer is not None and producer.operation.name == "torch.prim.NumToTensor.Scalar"
+            and str(value.type) == _BOOL_CONDITION and _bool_used_as_condition(producer))
+
+
+def _bool_used_as_condition(op) -> bool:
+    """A `NumToTensor` of a bool (`aten.Int.bool`) whose every use is a `where` condition."""
     producer = defining_op(op.operands[0])
     if producer is None or producer.operation.name != "torch.aten.Int.bool":
-        return False
-    info = types.parse(op.results[0].type)
-    if info is None or info.dtype is not None:
         return False
     uses = list(op.results[0].uses)
     return bool(uses) and all(use.owner.operation.name == "torch.aten.where.self" and use.operand_number == 0

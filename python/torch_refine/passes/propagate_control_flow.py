@@ -50,6 +50,7 @@ from torch_refine.ir.retype import (
     refine_value,
 )
 from torch_refine.passes.base import ModulePass
+from torch_refine.passes.known_values import is_typed_condition
 from torch_refine.patterns.control_flow import PEELED
 
 _WIDENED = "torch_refine.loop_widened"
@@ -253,6 +254,8 @@ def _assume(loop, body_reset: bool) -> bool:
         _set_carried_type(loop, index, types.to_type(init))
         assumed = True
     dims = _dims_to_assume(loop)
+    if dims is None:
+        dims = _renamed_init_dims(loop)
     if dims is not None:
         if not assumed and not body_reset:
             _reset_body(loop)
@@ -271,6 +274,25 @@ def _dims_to_assume(loop) -> list | None:
     is the input's in every step, checked once instead of per step."""
     if any(name in loop.attributes for name in (_LOOP_DIMS, _DIMS_WIDENED, _WIDENED)):
         return None
+    found = _init_dims(loop)
+    return found if any(found) else None
+
+
+def _renamed_init_dims(loop) -> list | None:
+    """The dims to assume anew while the loop still assumes: an init computed after an
+    earlier loop was first named by that loop's fresh sizes, and once the earlier loop's
+    induction names them by the arguments', so does this one's (a second LSTM layer's
+    output keeps the input's batch, not the first layer's fresh symbol for it)."""
+    if _ASSUMING not in loop.attributes or _LOOP_DIMS not in loop.attributes:
+        return None
+    assumed = dim_facts.assumed_loop_dims(loop)
+    renamed = [current if dims and current else dims for dims, current in zip(assumed, _init_dims(loop), strict=True)]
+    return renamed if renamed != assumed else None
+
+
+def _init_dims(loop) -> list:
+    """Per carried value, its init's dims where they name every dynamic size of its type,
+    else []."""
     found = []
     for index, result in enumerate(loop.results):
         carried = types.parse(result.type)
@@ -280,7 +302,7 @@ def _dims_to_assume(loop) -> list | None:
         usable = (dims is not None and len(dims) == len(carried.sizes) and all(dims)
                   and all(size is None or d == str(size) for d, size in zip(dims, carried.sizes, strict=True)))
         found.append(dims if usable else [])
-    return found if any(found) else None
+    return found
 
 
 def _dims_hold(loop, condition) -> bool:
@@ -482,7 +504,7 @@ def _reset_users(result: ir.Value) -> None:
     if not barriers:
         return
     function = enclosing_function(result.owner)
-    erase_value_types([v for v in _computed_from(barriers) if v not in barriers], function)
+    erase_value_types([v for v in _computed_from(barriers) if v not in barriers], function, is_typed_condition)
 
 
 def _forget_derived(results: list) -> None:
@@ -494,12 +516,12 @@ def _forget_derived(results: list) -> None:
     for value in derived:
         if isinstance(value, ir.OpResult) and dim_facts.ATTRIBUTE in value.owner.attributes:
             del value.owner.attributes[dim_facts.ATTRIBUTE]
-    erase_value_types(derived, enclosing_function(results[0].owner))
+    erase_value_types(derived, enclosing_function(results[0].owner), is_typed_condition)
 
 
 def _reset_body(loop) -> None:
     """Forget the types and facts derived inside the body (the next round recomputes them)."""
-    erase_types_below(loop, keep_entry_arguments=True)
+    erase_types_below(loop, keep_entry_arguments=True, keep=is_typed_condition)
     _strip_body_facts(loop)
 
 

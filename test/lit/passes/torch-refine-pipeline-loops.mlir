@@ -464,3 +464,31 @@ func.func @view_by_doubled_rows(%x: !torch.vtensor<[?,16],f32>, %n: !torch.int) 
   %v = torch.aten.view %x, %sizes : !torch.vtensor<[?,16],f32>, !torch.list<int> -> !torch.vtensor
   return %v : !torch.vtensor
 }
+
+// -----
+
+// A reset keeps the types that give an op its meaning: the ONNX conversion's `where`
+// condition, a bool read as a tensor (`type_bool_conditions` types it `[],i1`; PyTorch's
+// NumToTensor gives int64, which `where` rejects). The refuted induction forgets what was
+// derived from the loop's rows, but not that type: the pipeline once failed here.
+// CHECK-LABEL: func.func @where_after_refuted_loop(
+// CHECK: torch.aten.where.self {{.*}} : !torch.vtensor<[],i1>, !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],si64>
+func.func @where_after_refuted_loop(%x: !torch.vtensor<[?,16],f32>, %n: !torch.int) -> !torch.vtensor {
+  %true = torch.constant.bool true
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %0 = torch.prim.Loop %n, %true, init(%x) {
+  ^bb0(%i: !torch.int, %h: !torch.vtensor<[?,16],f32>):
+    %l = torch.prim.ListConstruct %h, %h : (!torch.vtensor<[?,16],f32>, !torch.vtensor<[?,16],f32>) -> !torch.list<vtensor>
+    %d = torch.aten.cat %l, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[?,16],f32>
+    torch.prim.Loop.condition %true, iter(%d : !torch.vtensor<[?,16],f32>)
+  } : (!torch.int, !torch.bool, !torch.vtensor<[?,16],f32>) -> !torch.vtensor<[?,16],f32>
+  %rows = torch.aten.size.int %0, %int0 : !torch.vtensor<[?,16],f32>, !torch.int -> !torch.int
+  %empty = torch.aten.eq.int %rows, %int0 : !torch.int, !torch.int -> !torch.bool
+  %flag = torch.aten.Int.bool %empty : !torch.bool -> !torch.int
+  %cond = torch.prim.NumToTensor.Scalar %flag : !torch.int -> !torch.vtensor
+  %one = torch.prim.NumToTensor.Scalar %int1 : !torch.int -> !torch.vtensor
+  %count = torch.prim.NumToTensor.Scalar %rows : !torch.int -> !torch.vtensor
+  %w = torch.aten.where.self %cond, %one, %count : !torch.vtensor, !torch.vtensor, !torch.vtensor -> !torch.vtensor
+  return %w : !torch.vtensor
+}

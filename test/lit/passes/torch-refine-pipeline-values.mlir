@@ -303,3 +303,81 @@ func.func @cast_narrowed_by_its_operand(%arg0: !torch.vtensor<[2,?,32],f32>) -> 
   %2 = torch.aten.select.int %1, %int0, %int1 : !torch.vtensor<[?,?,16],f32>, !torch.int, !torch.int -> !torch.vtensor
   return %2 : !torch.vtensor
 }
+
+// -----
+
+// ONNX Reshape's "0 copies the input's dim": each size is `where(s == 0, dim, s)`. An
+// undecided comparison is the select of 1 and 0 on it, and a `where` on it the select of
+// its sides (calculations/facts.py). The first reshape's check `b*s == select` is asserted
+// once at the entry and, an equality, replaces the select by `b*s`; the second one's
+// `where(b == 0, rows, b)` is then `b` wherever it decides (rows is `b*s`, 0 where b is), so
+// its sizes are the input's and its check is decided: no raise, one assert, [?,?,20].
+// CHECK-LABEL: func.func @reshape_copying_dims(
+// CHECK-COUNT-1: torch.runtime.assert
+// CHECK-NOT:     torch.runtime.assert
+// CHECK-NOT:     torch.prim.RaiseException
+// CHECK:         torch.aten.reshape {{.*}} -> !torch.vtensor<[?,20],f32>
+// CHECK:         %[[SIZES:.*]] = torch.prim.ListConstruct %0, %1, %int20
+// CHECK:         torch.aten.reshape %{{.*}}, %[[SIZES]] {{.*}} -> !torch.vtensor<[?,?,20],f32>
+func.func @reshape_copying_dims(%x: !torch.vtensor<[?,?,20],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int20 = torch.constant.int 20
+  %b = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,?,20],f32>, !torch.int -> !torch.int
+  %s = torch.aten.size.int %x, %int1 : !torch.vtensor<[?,?,20],f32>, !torch.int -> !torch.int
+  %rows = torch.aten.mul.int %b, %s : !torch.int, !torch.int -> !torch.int
+  %copied = torch.prim.NumToTensor.Scalar %b : !torch.int -> !torch.vtensor<[],si64>
+  %given = torch.prim.NumToTensor.Scalar %rows : !torch.int -> !torch.vtensor<[],si64>
+  %rows_cond = torch.aten.eq.Scalar %given, %int0 : !torch.vtensor<[],si64>, !torch.int -> !torch.vtensor<[],i1>
+  %rows_t = torch.aten.where.self %rows_cond, %copied, %given : !torch.vtensor<[],i1>, !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],si64>
+  %rows_size = torch.aten.item %rows_t : !torch.vtensor<[],si64> -> !torch.int
+  %flat_sizes = torch.prim.ListConstruct %rows_size, %int20 : (!torch.int, !torch.int) -> !torch.list<int>
+  %flat = torch.aten.reshape %x, %flat_sizes : !torch.vtensor<[?,?,20],f32>, !torch.list<int> -> !torch.vtensor
+  %flat_rows = torch.aten.size.int %flat, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %copied2 = torch.prim.NumToTensor.Scalar %flat_rows : !torch.int -> !torch.vtensor<[],si64>
+  %given2 = torch.prim.NumToTensor.Scalar %b : !torch.int -> !torch.vtensor<[],si64>
+  %b_cond = torch.aten.eq.Scalar %given2, %int0 : !torch.vtensor<[],si64>, !torch.int -> !torch.vtensor<[],i1>
+  %b_t = torch.aten.where.self %b_cond, %copied2, %given2 : !torch.vtensor<[],i1>, !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],si64>
+  %b_size = torch.aten.item %b_t : !torch.vtensor<[],si64> -> !torch.int
+  %sizes = torch.prim.ListConstruct %b_size, %s, %int20 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %y = torch.aten.reshape %flat, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %y : !torch.vtensor
+}
+
+// -----
+
+// The same as torch-mlir's ONNX conversion writes it: the condition a bool of an int
+// comparison (`aten.Int.bool`), read as a tensor.
+// CHECK-LABEL: func.func @reshape_copying_dims_by_int_conditions(
+// CHECK-COUNT-1: torch.runtime.assert
+// CHECK-NOT:     torch.runtime.assert
+// CHECK-NOT:     torch.prim.RaiseException
+// CHECK:         torch.aten.reshape {{.*}} -> !torch.vtensor<[?,?,20],f32>
+func.func @reshape_copying_dims_by_int_conditions(%x: !torch.vtensor<[?,?,20],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int20 = torch.constant.int 20
+  %b = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,?,20],f32>, !torch.int -> !torch.int
+  %s = torch.aten.size.int %x, %int1 : !torch.vtensor<[?,?,20],f32>, !torch.int -> !torch.int
+  %rows = torch.aten.mul.int %b, %s : !torch.int, !torch.int -> !torch.int
+  %rows_zero = torch.aten.eq.int %rows, %int0 : !torch.int, !torch.int -> !torch.bool
+  %rows_flag = torch.aten.Int.bool %rows_zero : !torch.bool -> !torch.int
+  %rows_cond = torch.prim.NumToTensor.Scalar %rows_flag : !torch.int -> !torch.vtensor<[],i1>
+  %copied = torch.prim.NumToTensor.Scalar %b : !torch.int -> !torch.vtensor<[],si64>
+  %given = torch.prim.NumToTensor.Scalar %rows : !torch.int -> !torch.vtensor<[],si64>
+  %rows_t = torch.aten.where.self %rows_cond, %copied, %given : !torch.vtensor<[],i1>, !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],si64>
+  %rows_size = torch.aten.item %rows_t : !torch.vtensor<[],si64> -> !torch.int
+  %flat_sizes = torch.prim.ListConstruct %rows_size, %int20 : (!torch.int, !torch.int) -> !torch.list<int>
+  %flat = torch.aten.reshape %x, %flat_sizes : !torch.vtensor<[?,?,20],f32>, !torch.list<int> -> !torch.vtensor
+  %b_zero = torch.aten.eq.int %b, %int0 : !torch.int, !torch.int -> !torch.bool
+  %b_flag = torch.aten.Int.bool %b_zero : !torch.bool -> !torch.int
+  %b_cond = torch.prim.NumToTensor.Scalar %b_flag : !torch.int -> !torch.vtensor<[],i1>
+  %flat_rows = torch.aten.size.int %flat, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %copied2 = torch.prim.NumToTensor.Scalar %flat_rows : !torch.int -> !torch.vtensor<[],si64>
+  %given2 = torch.prim.NumToTensor.Scalar %b : !torch.int -> !torch.vtensor<[],si64>
+  %b_t = torch.aten.where.self %b_cond, %copied2, %given2 : !torch.vtensor<[],i1>, !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],si64>
+  %b_size = torch.aten.item %b_t : !torch.vtensor<[],si64> -> !torch.int
+  %sizes = torch.prim.ListConstruct %b_size, %s, %int20 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %y = torch.aten.reshape %flat, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  return %y : !torch.vtensor
+}
