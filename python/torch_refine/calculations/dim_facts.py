@@ -476,8 +476,8 @@ def _floordiv(a: Polynomial, b: Polynomial) -> Polynomial | None:
 def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | None:
     """`prim.max.int` (`a >= b` picks a) or `prim.min.int` (`a <= b`): the side the range
     of the difference picks (a constant, or the function's ranges: MPT's position bias row
-    `1 - max(0, 1 - seq)` is 1 where seq >= 2); else, where it is never negative, the symbol
-    of `a if a <test> b else b` (the evaluator's select); None otherwise."""
+    `1 - max(0, 1 - seq)` is 1 where seq >= 2); else the symbol of `a if a <test> b else b`
+    (the evaluator's select)."""
     from torch_refine.calculations import ranges  # ranges imports this module
 
     function = ranges.enclosing_function(producer)
@@ -488,11 +488,6 @@ def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | Non
         return a
     if greatest is not None and greatest < 0:
         return b
-    # A select's range is a size's (calculations/ranges.py): only where it cannot be negative.
-    leasts = [ranges.polynomial_range(side, entry)[0] for side in (a, b)]
-    never_negative = [low is not None and low >= 0 for low in leasts]
-    if not (any(never_negative) if is_max else all(never_negative)):
-        return None
     return facts.select(("torch.aten.ge.int" if is_max else "torch.aten.le.int", a, b), a, b)
 
 

@@ -77,8 +77,9 @@ def _stated_range(entry_block: ir.Block, symbol: Symbol) -> Range:
 
 
 def _computed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
-    """A fresh symbol is a size; a select is within both sides' ranges; a floor division
-    within its dividend's divided."""
+    """A fresh symbol is a size; a select is within its sides' ranges, each where the
+    select's condition picks it (`min(x, 0)` of a program's number may be negative); a
+    floor division within its dividend's divided."""
     definition = facts.definition(symbol)
     if definition is None:
         return _SIZE
@@ -91,7 +92,7 @@ def _computed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     _, condition, then, otherwise = definition
     low_a, high_a = polynomial_range(then, entry_block, within_condition(condition, True, entry_block))
     low_b, high_b = polynomial_range(otherwise, entry_block, within_condition(condition, False, entry_block))
-    least = 0 if low_a is None or low_b is None else max(0, min(low_a, low_b))
+    least = None if low_a is None or low_b is None else min(low_a, low_b)
     greatest = None if high_a is None or high_b is None else max(high_a, high_b)
     return least, greatest
 
