@@ -15,6 +15,7 @@ A `Contents` is row-major: `shape` (a tuple of ints) and `elements` (a list).
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -112,20 +113,37 @@ def _filled(value: int):
     type (torch-mlir's conversion types `ones` without a dtype si64)."""
 
     def handler(op, reader) -> Contents | None:
-        listed = defining_op(op.operands[0])
-        if listed is None or listed.operation.name != "torch.prim.ListConstruct":
-            return None
-        if not all(reads_list(use.owner.operation.name) for use in op.operands[0].uses):
-            return None
-        shape = tuple(_constant(v) for v in listed.operands)
-        info = types.parse(op.results[0].type)
-        dtype = None if str(op.operands[1].type) == "!torch.none" else _constant(op.operands[1])
-        stated = info is not None and info.dtype in _INTEGRAL and info.dtype != "i1"
-        if dtype not in _INTEGRAL_CODES and not (dtype is None and stated):
-            return None
-        return Contents(shape, (Polynomial.constant(value),) * math.prod(shape))
+        return _fill(op, Polynomial.constant(value), op.operands[1], int_fill=False, reader=reader)
 
     return handler
+
+
+def _full(op, reader) -> Contents | None:
+    """`full` of constant sizes by an int (its dtype then int64 unless given)."""
+    if str(op.operands[1].type) != "!torch.int":
+        return None
+    value = reader.express(op.operands[1])
+    return None if value is None else _fill(op, value, op.operands[2], int_fill=True, reader=reader)
+
+
+def _fill(op, value: Polynomial, dtype_operand: ir.Value, int_fill: bool, reader) -> Contents | None:
+    """A new tensor of `value`s: sizes known as constants (a size read out of a shape
+    tensor too: ONNX's ConstantOfShape), an integer dtype."""
+    listed = defining_op(op.operands[0])
+    if listed is None or listed.operation.name != "torch.prim.ListConstruct":
+        return None
+    if not all(reads_list(use.owner.operation.name) for use in op.operands[0].uses):
+        return None
+    sizes = [reader.express(v) for v in listed.operands]
+    if any(size is None or size.constant_value() is None for size in sizes):
+        return None
+    shape = tuple(size.constant_value() for size in sizes)
+    info = types.parse(op.results[0].type)
+    dtype = None if str(dtype_operand.type) == "!torch.none" else _constant(dtype_operand)
+    stated = info is not None and info.dtype in _INTEGRAL and info.dtype != "i1"
+    if dtype not in _INTEGRAL_CODES and not (dtype is None and (stated or int_fill)):
+        return None
+    return Contents(shape, (value,) * math.prod(shape))
 
 
 def _shape_as_tensor(op, reader) -> Contents | None:
@@ -294,15 +312,30 @@ def _floor_divide(a: Polynomial, b: Polynomial) -> Polynomial | None:
     return a.floor_divide(divisor)
 
 
+def _exact_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    """True division where a nonzero constant divides exactly: its float is that int, which
+    a later cast to int keeps (ONNX's `Div` of a head size by 2, converted to `div.Tensor`)."""
+    divisor = b.constant_value()
+    return None if divisor is None or divisor == 0 else a.exact_divide(b)
+
+
 def _compare(name: str):
-    """A comparison of two elements as 0 or 1 (`facts.truth_of` where it is not decided)."""
-    test = facts.INT_COMPARISONS[name]
+    """A comparison of two elements as 0 or 1: decided by the range of their difference
+    over sizes (ONNX Expand's `shape == -1` of a shape read off a tensor is false), else
+    `facts.truth_of`."""
+    test = _TESTS[name]
 
     def combine(a: Polynomial, b: Polynomial) -> Polynomial | None:
-        difference = (a - b).constant_value()
-        return facts.truth_of((name, a, b)) if difference is None else Polynomial.constant(int(test(difference)))
+        from torch_refine.calculations import ranges  # ranges imports dim_facts, which imports this module
+
+        decided = ranges.decide(test, *ranges.polynomial_range(a - b, None))
+        return facts.truth_of((name, a, b)) if decided is None else Polynomial.constant(int(decided))
 
     return combine
+
+
+_TESTS = {"torch.aten.eq.int": operator.eq, "torch.aten.ne.int": operator.ne, "torch.aten.lt.int": operator.lt,
+          "torch.aten.gt.int": operator.gt}
 
 
 def _where(op, reader) -> Contents | None:
@@ -333,15 +366,27 @@ def _pick(condition: Polynomial | None, then: Polynomial | None, otherwise: Poly
 
 
 def _converted(op, reader) -> Contents | None:
-    """`to.dtype`, `_to_copy`: an int tensor to si64 or si32 keeps its values (sizes fit
-    in 32 bits); to bool, 0 or 1; to a narrower type, not known (it may wrap)."""
+    """`to.dtype`, `_to_copy` of known (integral) contents: to si64 or si32 they keep their
+    values (sizes fit in 32 bits); to bool, 0 or 1; to a narrower type, not known (it may
+    wrap). The target is the dtype operand (`_to_copy` without one keeps the dtype), so it
+    is known before the result's type is refined."""
     source = reader.contents(op.operands[0])
-    info = types.parse(op.results[0].type)
-    if source is None or info is None or info.dtype not in ("si64", "si32", "i1"):
+    if source is None:
         return None
-    if info.dtype != "i1":
+    try:
+        code = constant_value(op.operands[1])
+    except NotConstant:
+        return None
+    if code is None and op.operation.name == "torch.aten._to_copy":
+        return source
+    if code not in _CONVERSIONS:
+        return None
+    if _CONVERSIONS[code] != "i1":
         return source
     return Contents(source.shape, tuple(_truth(e) for e in source.elements))
+
+
+_CONVERSIONS = {4: "si64", 3: "si32", 11: "i1"}  # dtype codes contents survive
 
 
 def _truth(element: Polynomial | None) -> Polynomial | None:
@@ -377,6 +422,7 @@ _HANDLERS = {
     "torch.prim.NumToTensor.Scalar": _number_to_tensor,
     "torch.aten.ones": _filled(1),
     "torch.aten.zeros": _filled(0),
+    "torch.aten.full": _full,
     "torch.aten._shape_as_tensor": _shape_as_tensor,
     "torch.aten.select.int": _select,
     "torch.aten.index_select": _index_select,
@@ -397,6 +443,7 @@ _HANDLERS = {
     "torch.aten.sub.Scalar": _binary(lambda a, b: a - b),
     "torch.aten.mul.Tensor": _binary(lambda a, b: a * b),
     "torch.aten.mul.Scalar": _binary(lambda a, b: a * b),
+    "torch.aten.div.Tensor": _binary(_exact_quotient),
     "torch.aten.floor_divide": _binary(_floor_divide),
     "torch.aten.floor_divide.Scalar": _binary(_floor_divide),
     "torch.aten.eq.Tensor": _binary(_compare("torch.aten.eq.int")),

@@ -15,6 +15,7 @@ A memo key of a calculation that may read ranges carries its function's
 from __future__ import annotations
 
 import dataclasses
+import math
 import operator
 
 from torch_mlir import ir
@@ -152,6 +153,19 @@ def _symbolic_int_range(value: ir.Value) -> Range:
     least = max(ir.IntegerAttr(attributes["min_val"]).value, 0)
     greatest = ir.IntegerAttr(attributes["max_val"]).value
     return least, None if greatest >= _UNBOUNDED else greatest
+
+
+def decide(test, low: int | None, high: int | None) -> bool | None:
+    """`test(x, 0)` (an `operator` comparison) for every x in [low, high] (None:
+    unbounded), or None where the range holds both answers."""
+    if low is not None and low == high:
+        return test(low, 0)
+    low = -math.inf if low is None else low
+    high = math.inf if high is None else high
+    if test is operator.eq or test is operator.ne:
+        return test(1, 0) if low > 0 or high < 0 else None
+    answer = test(low, 0)
+    return answer if answer == test(high, 0) else None
 
 
 def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, within: dict | None = None) -> tuple:

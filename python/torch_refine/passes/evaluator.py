@@ -33,7 +33,7 @@ from torch_mlir import ir
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind, is_overflow_check
-from torch_refine.calculations.ranges import enclosing_function, polynomial_range, within_condition
+from torch_refine.calculations.ranges import decide, enclosing_function, polynomial_range, within_condition
 from torch_refine.ir import types
 from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, op_key
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
@@ -165,17 +165,9 @@ def _remainder(a, b):
 
 
 def _decide(test, low, high) -> bool:
-    """`test(x, 0)` for every x in [low, high] (None: unbounded), or give up."""
-    if low is not None and low == high:
-        return test(low, 0)
-    low = -math.inf if low is None else low
-    high = math.inf if high is None else high
-    if test is operator.eq or test is operator.ne:
-        if low > 0 or high < 0:
-            return test(1, 0)
-        raise GiveUp
-    answer = test(low, 0)
-    if answer != test(high, 0):
+    """`test(x, 0)` for every x in [low, high] (`ranges.decide`), or give up."""
+    answer = decide(test, low, high)
+    if answer is None:
         raise GiveUp
     return answer
 

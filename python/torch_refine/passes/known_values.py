@@ -14,13 +14,13 @@ import operator
 
 from torch_mlir import ir
 
-from torch_refine.calculations import contents, dim_facts
+from torch_refine.calculations import contents, dim_facts, facts
 from torch_refine.calculations.facts import ENTRY_GUARD
 from torch_refine.calculations.purity import erase_if_dead
-from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.calculations.ranges import decide, enclosing_function, polynomial_range
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant, typed_constant
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant, op_key, typed_constant
 from torch_refine.ir.polynomial import is_computed
 from torch_refine.patterns.symbolic import Sizes
 
@@ -205,6 +205,8 @@ def erase_decided_checks(module: ir.Operation) -> None:
     for op in found:
         decided = _decided(op.operands[0], cache, 0)
         if decided is None:
+            decided = _decided_by_facts(op.operands[0])
+        if decided is None:
             continue
         if op.name == "torch.runtime.assert":
             if decided is True:
@@ -250,6 +252,26 @@ def _decide(value: ir.Value, cache: dict, depth: int):
         return None
     compute = _INT_ARITHMETIC.get(op.name) or _COMPARISONS.get(op.name) or _UNARY.get(op.name)
     return compute(*arguments) if compute is not None else None
+
+
+def _decided_by_facts(condition: ir.Value) -> bool | None:
+    """An int comparison of sizes decided by the range of their difference under the
+    function's facts (its entry asserts hold before any op runs): the `onnx.Expand` checks
+    of torch-mlir's ONNX conversion compare a size with itself read off a shape tensor. Not
+    a condition that is itself a fact (an input check the function starts with): its own
+    range would decide it."""
+    op = defining_op(condition)
+    if op is None or op.name not in facts.INT_COMPARISONS:
+        return None
+    sides = [dim_facts.express(v) for v in op.operands]
+    function = enclosing_function(op)
+    if None in sides or function is None:
+        return None
+    function_key = op_key(function)
+    if facts.asserted(function_key, (op.name, *sides)) is not None:
+        return None
+    difference = facts.resolved(sides[0] - sides[1], facts.replacements(function_key))
+    return decide(_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0]))
 
 
 def _stated_size(op, cache: dict, depth: int) -> int | None:

@@ -381,3 +381,55 @@ func.func @reshape_copying_dims_by_int_conditions(%x: !torch.vtensor<[?,?,20],f3
   %y = torch.aten.reshape %flat, %sizes : !torch.vtensor, !torch.list<int> -> !torch.vtensor
   return %y : !torch.vtensor
 }
+
+// -----
+
+// ONNX Expand by a shape tensor, every intermediate type erased (the legacy exporter's
+// way): `full` of ones, `shape == -1` (false: a size is at least 0) picking the shape
+// read off %arg1, a conversion's own `ge` assert, and a rotary half `div.Tensor` by 2
+// cast to int64 (the cast's dtype operand, known before its result is typed). The add's
+// broadcast asserts `%arg1[0] == %arg0[0]` at the entry; the program's own Expand assert
+// then holds by that fact and goes; the shape arithmetic folds away; every type is exact.
+// CHECK-LABEL: func.func @onnx_expand_by_a_shape_tensor(
+// CHECK-COUNT-2: torch.runtime.assert {{.*}}aten.add.Tensor
+// CHECK-NOT:     torch.runtime.assert
+// CHECK-NOT:     torch.aten.where.self
+// CHECK:         torch.aten.broadcast_to {{.*}} -> !torch.vtensor<[?,5,?],f32>
+// CHECK:         torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[?,5,?],f32>
+func.func @onnx_expand_by_a_shape_tensor(%x: !torch.vtensor<[?,1,?],f32>, %y: !torch.vtensor<[?,5,?],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int4 = torch.constant.int 4
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %sum = torch.aten.add.Tensor %y, %x, %int1 : !torch.vtensor<[?,5,?],f32>, !torch.vtensor<[?,1,?],f32>, !torch.int -> !torch.vtensor
+  %shape = torch.aten._shape_as_tensor %y : !torch.vtensor<[?,5,?],f32> -> !torch.vtensor
+  %three = torch.prim.ListConstruct %int3 : (!torch.int) -> !torch.list<int>
+  %ones = torch.aten.full %three, %int1, %int4, %none, %none, %none : !torch.list<int>, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  %minus = torch.vtensor.literal(dense<-1> : tensor<si64>) : !torch.vtensor<[],si64>
+  %minus_ones = torch.aten.mul.Tensor %ones, %minus : !torch.vtensor, !torch.vtensor<[],si64> -> !torch.vtensor
+  %keep = torch.aten.eq.Tensor %shape, %minus_ones : !torch.vtensor, !torch.vtensor -> !torch.vtensor
+  %target = torch.aten.where.self %keep, %ones, %shape : !torch.vtensor, !torch.vtensor, !torch.vtensor -> !torch.vtensor
+  %t0 = torch.aten.select.int %target, %int0, %int0 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d0 = torch.aten.item %t0 : !torch.vtensor -> !torch.int
+  %x0 = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,1,?],f32>, !torch.int -> !torch.int
+  %fits = torch.aten.ge.int %x0, %d0 : !torch.int, !torch.int -> !torch.bool
+  torch.runtime.assert %fits, "onnx.Expand input has a dim that is not statically 1; expected this dim >= dim provided shape."
+  %t1 = torch.aten.select.int %target, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d1 = torch.aten.item %t1 : !torch.vtensor -> !torch.int
+  %t2 = torch.aten.select.int %target, %int0, %int2 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %d2 = torch.aten.item %t2 : !torch.vtensor -> !torch.int
+  %sizes = torch.prim.ListConstruct %d0, %d1, %d2 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.broadcast_to %x, %sizes : !torch.vtensor<[?,1,?],f32>, !torch.list<int> -> !torch.vtensor
+  %two = torch.vtensor.literal(dense<2> : tensor<si64>) : !torch.vtensor<[],si64>
+  %last = torch.aten.select.int %shape, %int0, %int1 : !torch.vtensor, !torch.int, !torch.int -> !torch.vtensor
+  %ten = torch.aten.mul.Tensor %last, %two : !torch.vtensor, !torch.vtensor<[],si64> -> !torch.vtensor
+  %half = torch.aten.div.Tensor %ten, %two : !torch.vtensor, !torch.vtensor<[],si64> -> !torch.vtensor
+  %half_int = torch.aten.to.dtype %half, %int4, %false, %false, %none : !torch.vtensor, !torch.int, !torch.bool, !torch.bool, !torch.none -> !torch.vtensor
+  %end = torch.aten.item %half_int : !torch.vtensor -> !torch.int
+  %1 = torch.aten.slice.Tensor %0, %int1, %int0, %end, %int1 : !torch.vtensor, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %2 = torch.aten.add.Tensor %1, %sum, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
