@@ -129,12 +129,10 @@ def _full(op, reader) -> Contents | None:
 def _fill(op, value: Polynomial, dtype_operand: ir.Value, int_fill: bool, reader) -> Contents | None:
     """A new tensor of `value`s: sizes known as constants (a size read out of a shape
     tensor too: ONNX's ConstantOfShape), an integer dtype."""
-    listed = defining_op(op.operands[0])
-    if listed is None or listed.operation.name != "torch.prim.ListConstruct":
+    listed = _read_only_literal(op.operands[0])
+    if listed is None:
         return None
-    if not all(reads_list(use.owner.operation.name) for use in op.operands[0].uses):
-        return None
-    sizes = [reader.express(v) for v in listed.operands]
+    sizes = [reader.express(v) for v in listed]
     if any(size is None or size.constant_value() is None for size in sizes):
         return None
     shape = tuple(size.constant_value() for size in sizes)
@@ -223,13 +221,21 @@ def _slice(op, reader) -> Contents | None:
     return None if picked is None else _take(source, dim, picked, keep=True)
 
 
-def _cat(op, reader) -> Contents | None:
-    listed = defining_op(op.operands[0])
+def _read_only_literal(value: ir.Value) -> list | None:
+    """The elements of a list literal that nothing mutates, or None."""
+    listed = defining_op(value)
     if listed is None or listed.operation.name != "torch.prim.ListConstruct":
         return None
-    if not all(reads_list(use.owner.operation.name) for use in op.operands[0].uses):
+    if not all(reads_list(use.owner.operation.name) for use in value.uses):
         return None
-    parts = [reader.contents(v) for v in listed.operands]
+    return list(listed.operands)
+
+
+def _cat(op, reader) -> Contents | None:
+    listed = _read_only_literal(op.operands[0])
+    if listed is None:
+        return None
+    parts = [reader.contents(v) for v in listed]
     if not parts or any(p is None or len(p.shape) != 1 for p in parts):
         return None
     if _dim(_constant(op.operands[1]), 1) != 0:
