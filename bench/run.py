@@ -1251,21 +1251,48 @@ DYNAMIC_LIMIT = 1.5  # a dynamic variant's time over its static twin's
 
 def dynamism_ratios(results: list[dict]) -> dict[tuple[str, str], dict[str, dict]]:
     """{(model, level): {tool: {dynamism: median wall / the static variant's}}} over the
-    broad corpus' variants whose static twin the tool ran."""
+    broad corpus' variants whose static twin the tool ran; torch-refine's from the runs
+    alternating with the twin's where they were made (`pair_with_static_twins`)."""
     seconds: dict[tuple[str, str], dict[str, dict[str, float]]] = {}
+    paired: dict[tuple[str, str, str], float] = {}
     for r in results:
         if r["series"] != "c3":
             continue
         model, level, dynamism = r["input"].removeprefix("c3-").split("-")
         for tool in ("torch_refine", "torch_mlir"):
-            if r[tool] is not None:
-                seconds.setdefault((model, level), {}).setdefault(tool, {})[dynamism] = \
-                    r[tool]["median_s"]
+            if r[tool] is None:
+                continue
+            seconds.setdefault((model, level), {}).setdefault(tool, {})[dynamism] = r[tool]["median_s"]
+            if "twin_ratio" in r[tool]:
+                paired[model, level, dynamism] = r[tool]["twin_ratio"]
     return {
-        key: {tool: {d: s / times["static"] for d, s in times.items() if d != "static"}
+        key: {tool: {d: paired.get((*key, d), s / times["static"]) if tool == "torch_refine" else s / times["static"]
+                     for d, s in times.items() if d != "static"}
               for tool, times in tools.items() if "static" in times}
         for key, tools in seconds.items()
     }
+
+
+def pair_with_static_twins(results: list[dict], erased: dict[str, Path], runs: int, workdir: Path,
+                           launcher: Launcher) -> None:
+    """torch-refine's time of each broad-corpus dynamic variant over its static twin's from
+    runs alternating the two, nothing else between them (`twin_ratio`). The main runs put
+    each input between torch-mlir's and minutes from its twin: at about 0.2 s a run, host
+    noise and what ran just before move a ratio by up to 0.3 (bert's torch-level
+    batch+extent plain measured 1.50x there, 1.25x alternating with its twin)."""
+    by_name = {r["input"]: r for r in results if r["series"] == "c3"}
+    for name, result in by_name.items():
+        model, level, dynamism = name.removeprefix("c3-").split("-")
+        twin = f"c3-{model}-{level}-static"
+        if dynamism == "static" or result["torch_refine"] is None or twin not in erased \
+                or by_name.get(twin, {}).get("torch_refine") is None:
+            continue
+        times: dict[str, list[float]] = {twin: [], name: []}
+        for _ in range(runs):
+            for timed in times:
+                times[timed].append(launcher.run(torch_refine_argv(erased[timed], workdir / "twin.mlir")).seconds)
+        result["torch_refine"]["twin_ratio"] = ratio = statistics.median(times[name]) / statistics.median(times[twin])
+        print(f"{name}: {ratio:.2f}x its static twin, paired", flush=True)
 
 
 def _dynamism_table(results: list[dict]) -> str:
@@ -1594,6 +1621,8 @@ def main(argv: list[str] | None = None) -> int:
             result["ops"] = result.get("precision", {}).get("ops", 0)
             results.append(result)
             print(_progress(result, time.time() - began), flush=True)
+        twins = {item.name: ensure_input(item)[1] for item in inputs if item.series == "c3"}
+        pair_with_static_twins(results, twins, args.runs, Path(tmp), launcher)
     launcher.close()
     if any(item.series == "ops" for item in inputs):
         not_measured |= {f"op {op}": reason for op, reason in ops_manifest()["skipped"].items()}
