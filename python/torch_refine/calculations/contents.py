@@ -15,7 +15,6 @@ A `Contents` is row-major: `shape` (a tuple of ints) and `elements` (a list).
 from __future__ import annotations
 
 import math
-import operator
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -329,7 +328,7 @@ def _compare(name: str):
     """A comparison of two elements as 0 or 1: decided by the range of their difference
     over sizes (ONNX Expand's `shape == -1` of a shape read off a tensor is false), else
     `facts.truth_of`."""
-    test = _TESTS[name]
+    test = facts.INT_COMPARISONS[name]
 
     def combine(a: Polynomial, b: Polynomial) -> Polynomial | None:
         from torch_refine.calculations import ranges  # ranges imports dim_facts, which imports this module
@@ -338,10 +337,6 @@ def _compare(name: str):
         return facts.truth_of((name, a, b)) if decided is None else Polynomial.constant(int(decided))
 
     return combine
-
-
-_TESTS = {"torch.aten.eq.int": operator.eq, "torch.aten.ne.int": operator.ne, "torch.aten.lt.int": operator.lt,
-          "torch.aten.gt.int": operator.gt}
 
 
 def _where(op, reader) -> Contents | None:

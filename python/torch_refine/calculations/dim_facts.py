@@ -166,10 +166,7 @@ def _assumed_carried_dims(value: ir.Value) -> list[str] | None:
     loop = value.owner.owner
     if loop is None or loop.operation.name != "torch.prim.Loop":
         return None
-    assumed = assumed_loop_dims(loop)
-    if value.arg_number > len(assumed):
-        return None
-    return assumed[value.arg_number - 1] or None
+    return assumed_result_dims(loop, value.arg_number - 1)  # a carried value has its result's index
 
 
 def _name_dims(producer) -> list[list[str]] | None:
@@ -388,7 +385,7 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
     difference = (lhs - rhs).constant_value()
     if difference is None:
         return facts.truth_of((producer.operation.name, lhs, rhs))
-    return Polynomial.constant(int(test(difference)))
+    return Polynomial.constant(int(test(difference, 0)))
 
 
 # Ops reading the one element of a tensor as an int (contents.py knows the tensor).

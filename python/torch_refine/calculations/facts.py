@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import operator
 import re
 
 from torch_mlir import ir
@@ -260,15 +261,15 @@ def _decided(definition: tuple, replacements: dict[Symbol, Polynomial], active: 
     if test is not None and all(isinstance(side, Polynomial) for side in sides):
         difference = (sides[0] - sides[1]).constant_value()
         if difference is not None:
-            return then if test(difference) else otherwise
+            return then if test(difference, 0) else otherwise
     return _select_side((key[0], *sides), then, otherwise)
 
 
-# An int comparison's answer from the difference of its sides (`lhs - rhs`).
+# An int comparison's test of its sides, or of their difference against 0.
 INT_COMPARISONS = {
-    "torch.aten.eq.int": lambda d: d == 0, "torch.aten.ne.int": lambda d: d != 0,
-    "torch.aten.lt.int": lambda d: d < 0, "torch.aten.le.int": lambda d: d <= 0,
-    "torch.aten.gt.int": lambda d: d > 0, "torch.aten.ge.int": lambda d: d >= 0,
+    "torch.aten.eq.int": operator.eq, "torch.aten.ne.int": operator.ne,
+    "torch.aten.lt.int": operator.lt, "torch.aten.le.int": operator.le,
+    "torch.aten.gt.int": operator.gt, "torch.aten.ge.int": operator.ge,
 }
 
 
@@ -380,22 +381,32 @@ def add_range(function_key: int, key: tuple, holds: bool) -> bool:
     """Rely on a condition (a calculation's key) that compares one size symbol with a
     constant from now on; False, with nothing recorded, for any other condition. A size
     unequal to its least (`s != 0`) is above it."""
-    bounds = _symbol_bounds(function_key, key, holds)
+    known = _RANGES.get(function_key, {})
+    bounds = condition_bounds(key, holds, _REPLACEMENTS.get(function_key, {}),
+                              lambda symbol: known.get(symbol, (0, None)))
     if bounds is None:
-        excluded = excluded_value(key, holds, _REPLACEMENTS.get(function_key, {}))
-        if excluded is None:
-            return False
-        symbol, value = excluded
-        low, high = _RANGES.get(function_key, {}).get(symbol, (0, None))
-        if value != low:
-            return False
-        bounds = symbol, low + 1, high
+        return False
     _narrow(function_key, *bounds)
     _RANGING.add((function_key, key, holds))
     return True
 
 
-def excluded_value(key: tuple, holds: bool, replacements: dict) -> tuple[Symbol, int] | None:
+def condition_bounds(key: tuple, holds: bool, replacements: dict,
+                     range_of) -> tuple[Symbol, int, int | None] | None:
+    """(symbol, least, greatest or None) a condition comparing `c*symbol + k` with 0 says,
+    or `symbol != v` where v is its least (`range_of(symbol)`): then it is above it."""
+    bounds = _symbol_bounds(replacements, key, holds)
+    if bounds is not None:
+        return bounds
+    excluded = _excluded_value(key, holds, replacements)
+    if excluded is None:
+        return None
+    symbol, value = excluded
+    low, high = range_of(symbol)
+    return (symbol, value + 1, high) if value == low else None
+
+
+def _excluded_value(key: tuple, holds: bool, replacements: dict) -> tuple[Symbol, int] | None:
     """(symbol, value) when a condition says `symbol != value`, or None."""
     name = key[0] if holds else NEGATIONS.get(key[0])
     if name != "torch.aten.ne.int" or len(key) != 3 or not all(isinstance(o, Polynomial) for o in key[1:]):
@@ -408,12 +419,6 @@ def excluded_value(key: tuple, holds: bool, replacements: dict) -> tuple[Symbol,
     if offset % coefficient:
         return None  # never equal: nothing excluded
     return symbol, -offset // coefficient
-
-
-def symbol_bounds(key: tuple, holds: bool) -> tuple[Symbol, int, int | None] | None:
-    """(symbol, least, greatest or None) a condition comparing one symbol with a constant
-    says of it, outside any function's facts."""
-    return _symbol_bounds(None, key, holds)
 
 
 def _narrow(function_key: int, symbol: Symbol, low: int, high: int | None) -> None:
@@ -432,7 +437,7 @@ def defines_range(function_key: int, key: tuple, holds: bool) -> bool:
     return (function_key, key, holds) in _RANGING
 
 
-def _symbol_bounds(function_key: int, key: tuple, holds: bool) -> tuple[Symbol, int, int | None] | None:
+def _symbol_bounds(replacements: dict, key: tuple, holds: bool) -> tuple[Symbol, int, int | None] | None:
     """(symbol, least, greatest or None) a condition comparing `c*symbol + k` with 0 says,
     or None."""
     if len(key) != 3 or not all(isinstance(operand, Polynomial) for operand in key[1:]):
@@ -442,7 +447,7 @@ def _symbol_bounds(function_key: int, key: tuple, holds: bool) -> tuple[Symbol, 
         name = NEGATIONS.get(name)
     if name not in _BOUNDS:
         return None
-    difference = (key[1] - key[2]).substitute(_REPLACEMENTS.get(function_key, {}))
+    difference = (key[1] - key[2]).substitute(replacements)
     linear = [(m, c) for m, c in difference.terms.items() if m]
     if len(linear) != 1 or len(linear[0][0]) != 1:
         return None

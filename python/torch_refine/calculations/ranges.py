@@ -102,18 +102,14 @@ def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None
     """The range of the symbol a condition bounds where it holds (`holds`) or fails, for
     `polynomial_range`'s `within`: `s >= 1` where `s == 0` fails, for the side of a select
     (ONNX Reshape's `6 if s == 0 else s` is at least 1)."""
-    bounds = facts.symbol_bounds(condition, holds)
+    def own_range(symbol: Symbol) -> Range:
+        return polynomial_range(Polynomial({(symbol,): 1}), entry_block)
+
+    bounds = facts.condition_bounds(condition, holds, {}, own_range)
     if bounds is None:
-        excluded = facts.excluded_value(condition, holds, {})
-        if excluded is None:
-            return None
-        symbol, value = excluded
-        low, high = polynomial_range(Polynomial({(symbol,): 1}), entry_block)
-        if value != low:
-            return None
-        return {symbol: (value + 1, high)}
+        return None
     symbol, low, high = bounds
-    own_low, own_high = polynomial_range(Polynomial({(symbol,): 1}), entry_block)
+    own_low, own_high = own_range(symbol)
     low = low if own_low is None else max(low, own_low)
     high = own_high if high is None else high if own_high is None else min(high, own_high)
     return {symbol: (low, high)}

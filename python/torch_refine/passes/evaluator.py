@@ -351,7 +351,7 @@ def _atoms(key) -> set:
 
 
 def _atom_truth(atom: tuple, range_of) -> bool | None:
-    test = _COMPARISONS.get(atom[0])
+    test = facts.INT_COMPARISONS.get(atom[0])
     if test is None:
         return None
     a, b = atom[1:]
@@ -522,7 +522,7 @@ def _conjuncts(condition: _Condition) -> list | None:
     if condition.op == "and":
         parts = [_conjuncts(c) if isinstance(c, _Condition) else None for c in condition.operands]
         return None if None in parts else [atom for part in parts for atom in part]
-    return [condition] if condition.op in _COMPARISONS else None
+    return [condition] if condition.op in facts.INT_COMPARISONS else None
 
 
 def _is_size(value) -> bool:
@@ -716,14 +716,6 @@ _PURE = {
     "torch.prim.RaiseException": _give_up,  # the greedy way reports the check at the op
 }
 
-_COMPARISONS = {
-    "torch.aten.eq.int": operator.eq,
-    "torch.aten.ne.int": operator.ne,
-    "torch.aten.lt.int": operator.lt,
-    "torch.aten.le.int": operator.le,
-    "torch.aten.gt.int": operator.gt,
-    "torch.aten.ge.int": operator.ge,
-}
 
 _FLOAT_COMPARISONS = {
     "torch.aten.eq.float": operator.eq,
@@ -1008,7 +1000,7 @@ class Evaluator:
     # ranges do not decide is a condition.
     def _compare(self, values: list, name: str, environment: list) -> list:
         a, b = values
-        test = _COMPARISONS[name]
+        test = facts.INT_COMPARISONS[name]
         if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
             return [test(a, b)]
         a, b = _symbolic(a), _symbolic(b)
@@ -1135,7 +1127,7 @@ class Evaluator:
 # Ops run by an Evaluator method (they read ranges or yield several results): the
 # method, and what it is passed.
 _METHOD_STEPS = {
-    **{name: (Evaluator._compare, name) for name in _COMPARISONS},
+    **{name: (Evaluator._compare, name) for name in facts.INT_COMPARISONS},
     **{name: (Evaluator._compare_floats, test) for name, test in _FLOAT_COMPARISONS.items()},
     **{name: (Evaluator._float_arithmetic, combine) for name, combine in _FLOAT_ARITHMETIC.items()},
     "torch.prim.min.int": (Evaluator._extreme, "torch.aten.le.int"),

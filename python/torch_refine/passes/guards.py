@@ -93,13 +93,12 @@ def adopt_entry_asserts(module: ir.Operation) -> None:
 def _comparison_key(condition: ir.Value) -> tuple | None:
     """A condition key (the evaluator's) of an int comparison of sizes, or None."""
     producer = condition.owner if isinstance(condition, ir.OpResult) else None
-    if producer is None or producer.name not in _INT_COMPARISONS:
+    if producer is None or producer.name not in facts.INT_COMPARISONS:
         return None
     operands = [express(operand) for operand in producer.operands]
     return None if None in operands else (producer.name, *operands)
 
 
-_INT_COMPARISONS = frozenset(f"torch.aten.{c}.int" for c in ("eq", "ne", "lt", "le", "gt", "ge"))
 
 
 def _rely_on(function_key: int, key: tuple, holds: bool) -> None:
@@ -288,7 +287,7 @@ def _condition_key(value: ir.Value, depth: int) -> tuple | None:
     if producer is None or depth > 16:
         return None
     name, operands = producer.name, list(producer.operands)
-    if name in _INT_COMPARISONS:
+    if name in facts.INT_COMPARISONS:
         return _comparison_key(value)
     if name == "torch.aten.__not__":
         inner = _condition_key(operands[0], depth + 1)

@@ -271,7 +271,7 @@ def _decided_by_facts(condition: ir.Value) -> bool | None:
     if facts.asserted(function_key, (op.name, *sides)) is not None:
         return None
     difference = facts.resolved(sides[0] - sides[1], facts.replacements(function_key))
-    return decide(_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0]))
+    return decide(facts.INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0]))
 
 
 def _stated_size(op, cache: dict, depth: int) -> int | None:

@@ -198,7 +198,7 @@ def fold_comparison(op, rewriter):
     if difference is None:
         return True
     with rewriter.ip, op.location:
-        rewriter.replace_op(op, [make_constant(facts.INT_COMPARISONS[op.operation.name](difference))])
+        rewriter.replace_op(op, [make_constant(facts.INT_COMPARISONS[op.operation.name](difference, 0))])
     return None
 
 
