@@ -3,6 +3,7 @@ imported: `torch-refine-opt --version` stays fast)."""
 
 from __future__ import annotations
 
+import os
 import platform
 from importlib import metadata
 
@@ -28,3 +29,11 @@ def version_text(tool: str) -> str:
     lines = [f"{tool} (torch-refine {found.pop('torch-refine')})"]
     lines += [f"  {name} {version}" for name, version in found.items()]
     return "\n".join(lines)
+
+
+def cache_dir() -> str:
+    """$TORCH_REFINE_CACHE_DIR, else torch-refine/ in $XDG_CACHE_HOME or ~/.cache."""
+    if explicit := os.environ.get("TORCH_REFINE_CACHE_DIR"):
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "torch-refine")

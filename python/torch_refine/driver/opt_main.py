@@ -21,14 +21,13 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 # isort: split
-import torch_refine.driver.bindings  # noqa: F401 (first: the bindings without numpy)
+import torch_refine.driver.bindings  # first: the bindings without numpy
 
 # isort: split
 from torch_mlir import ir
-from torch_mlir import passmanager as mlir_passmanager
 
 from torch_refine.about import version_text
-from torch_refine.driver import pipeline_syntax, registry, timing, verify_diagnostics
+from torch_refine.driver import mlir_passes, pipeline_syntax, registry, timing, verify_diagnostics
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.errors import RefinementWarning
 from torch_refine.ir import diagnostics, parsing
@@ -64,6 +63,7 @@ class OptMain:
         self.timing: timing.TimingReport | None = None  # with --mlir-timing
 
     def run(self, argv: Sequence[str]) -> int:
+        torch_refine.driver.bindings.name_llvm_program(PROG)
         args = self.parse_args(argv)
         if args.mlir_timing:
             self.timing = timing.TimingReport()
@@ -176,13 +176,7 @@ class OptMain:
             names = _dialect_names(context)
             return "Available Dialects: " + ",".join(names) + "\n"
         if args.list_passes:
-            lines = ["Passes:\n"]
-            for name in registry.names():
-                description, *options = registry.describe(name, indent="      ")
-                lines.append(f"  --{name:<39}-   {description}\n")
-                lines += [f"{option}\n" for option in options]
-            lines.append("(MLIR's and torch-mlir's passes: see torch-mlir-opt --list-passes)\n")
-            return "".join(lines)
+            return _pass_listing()
         return None
 
     def read_chunks(self, args: argparse.Namespace) -> list[Chunk]:
@@ -604,6 +598,49 @@ def _layout(elements: tuple[pipeline_syntax.PipelineElement, ...], depth: int) -
     return lines
 
 
+def _pass_listing() -> str:
+    """`--list-passes`: torch-refine's passes (and third-party ones) with their options,
+    then every pass and pipeline MLIR registers, in one column wide enough for the longest
+    name (mlir-opt's fixed column runs a long name into its description)."""
+    ours = registry.names()
+    width = _name_width(ours)
+    lines = ["Passes:"]
+    for name in ours:
+        description, *options = registry.describe(name, indent="      ")
+        lines += [f"  --{name:<{width}} -   {description}", *options]
+    lines += _mlir_pass_lines(width, "")
+    return "\n".join(lines) + "\n"
+
+
+def _name_width(ours: list[str]) -> int:
+    return max(len(name) for name in [*ours, *(found.name for found in mlir_passes.listing())])
+
+
+def _mlir_pass_lines(width: int, indent: str) -> list[str]:
+    """MLIR's and torch-mlir's passes, then their pipelines, as mlir-opt lists them; the
+    header `Pass Pipelines:` comes before the pipelines."""
+    lines = []
+    for pipelines in (False, True):
+        if pipelines:
+            lines.append(f"{indent}Pass Pipelines:")
+        for found in mlir_passes.listing():
+            if found.pipeline != pipelines:
+                continue
+            description = found.description or _UNDESCRIBED
+            lines.append(f"{indent}  --{found.name:<{width}} -   {description}")
+            lines += [_option_line(flag, help_text, width, indent) for flag, help_text in found.options]
+    return lines
+
+
+_UNDESCRIBED = "(torch-mlir-opt --help does not describe it; MLIR's pass documentation does)"
+
+
+def _option_line(flag: str, help_text: str, width: int, indent: str) -> str:
+    if flag.startswith("="):  # a value of the option above
+        return f"{indent}      {flag:<{width - 2}} -   {help_text}".rstrip()
+    return f"{indent}    {flag:<{width}} - {help_text}".rstrip()
+
+
 # Dialect namespaces `--show-dialects` probes: the bindings cannot list what a context
 # registers, only say whether a namespace loads.
 _KNOWN_DIALECTS = (
@@ -684,6 +721,12 @@ class _ArgumentParser(argparse.ArgumentParser):
     """Usage errors in LLVM's two lines, not argparse's usage of every flag: an unknown flag
     gets a "did you mean" from the flags this driver has."""
 
+    def format_help(self) -> str:
+        """argparse's help, then MLIR's and torch-mlir's passes, which run by flag as ours."""
+        heading = "MLIR's and torch-mlir's passes (as flags or in --pass-pipeline):"
+        width = _name_width(registry.names())
+        return "\n".join([super().format_help(), heading, *_mlir_pass_lines(width, "  ")]) + "\n"
+
     def error(self, message: str) -> typing.NoReturn:
         unknown = message.removeprefix("unrecognized arguments: ")
         if unknown == message:
@@ -740,15 +783,12 @@ def _mlir_pass_flags(parser: argparse.ArgumentParser, argv: list[str]) -> list[s
 
 
 def _mlir_pass_element(name: str, options: str | None) -> str | None:
+    """The pipeline element of a pass MLIR registers, or None. Its options are left to the
+    pipeline, which reports a bad one as `--pass-pipeline` does, once and located."""
+    if (anchor := mlir_passes.anchor_of(name)) is None:
+        return None
     element = name if options is None else f"{name}{{{options}}}"
-    with ir.Context():
-        for candidate in (element, f"func.func({element})"):
-            try:
-                mlir_passmanager.PassManager.parse(f"{pipeline_syntax.ROOT_ANCHOR}({candidate})")
-            except ValueError:
-                continue
-            return candidate
-    return None
+    return f"{anchor}({element})" if anchor else element
 
 
 def _llvm_bool(text: str) -> bool:

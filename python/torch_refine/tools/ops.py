@@ -63,7 +63,7 @@ import torch_refine.driver.bindings  # noqa: F401 (first: the bindings without n
 # isort: split
 from torch_mlir import ir
 
-from torch_refine.about import versions
+from torch_refine.about import cache_dir, versions
 from torch_refine.calculations.symbols import LIBRARY_PREFIXES, function_symbol
 from torch_refine.driver.timing import captured_stderr_fd
 from torch_refine.ir.context import create_context
@@ -169,14 +169,6 @@ def torch_facts() -> TorchFacts:
                        "no_dtype": sorted(facts.no_dtype)}, file)
         os.replace(temporary, path)  # atomic: a concurrent run reads the old file or this one
     return facts
-
-
-def cache_dir() -> str:
-    """$TORCH_REFINE_CACHE_DIR, else torch-refine/ in $XDG_CACHE_HOME or ~/.cache."""
-    if explicit := os.environ.get("TORCH_REFINE_CACHE_DIR"):
-        return explicit
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "torch-refine")
 
 
 def _cache_path() -> str:

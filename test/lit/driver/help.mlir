@@ -13,7 +13,6 @@
 // LIST: Passes:
 // LIST: --torch-refine-drop-calculations {{ *}}-   Replace calculate ops
 // LIST-NEXT: --runtime-asserts=<bool> (default true): keep undecided library checks as torch.runtime.assert
-// LIST: (MLIR's and torch-mlir's passes: see torch-mlir-opt --list-passes)
 
 // An unknown flag: two lines, with the closest flag this driver has.
 // RUN: not torch-refine-opt %s --torch-refine-pipline 2>&1 | filecheck %s --check-prefix=UNKNOWN
