@@ -93,3 +93,13 @@ def test_malformed_input_is_located_in_its_file(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"{source}:2:8: error: custom op 'torch.aten.bad' is unknown")
     assert "Traceback" not in err
+
+
+def test_main_job_without_transformers_says_what_to_install(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "transformers", None)  # `import transformers` fails
+    assert run.main(["-o", str(tmp_path / "out.mlir")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("error: the main job builds transformers' LlamaModel and needs transformers")
+    assert "pip install 'transformers" in err
+    assert "--example-ir" in err
+    assert "Traceback" not in err

@@ -17,11 +17,12 @@ out/refined.mlir unless -o says otherwise.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import warnings
 from collections.abc import Sequence
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 
 from torch_mlir import ir
@@ -35,6 +36,7 @@ from torch_refine.ir.parsing import format_error, parse_source
 PIPELINE = "torch-refine-pipeline"
 EXAMPLE = "llama.mlir"
 DEFAULT_OUTPUT = Path("out") / "refined.mlir"
+MODEL_PACKAGES = ("torch", "transformers")  # what the main job imports beyond torch-mlir
 
 
 def parse(text: str, source_name: str):
@@ -105,6 +107,22 @@ def run_model(output: Path) -> None:
     _print_result(result, seconds, output)
 
 
+def _what_to_install(package: str) -> str:
+    """The one line for a missing package of the main job: the requirement torch-refine
+    declares for it, and the jobs that need neither."""
+    try:
+        declared = [r.split(";")[0].replace(" ", "") for r in metadata.requires("torch-refine") or ()]
+    except metadata.PackageNotFoundError:  # a source tree, not installed
+        declared = []
+    requirement = next((r for r in declared if re.match(rf"{package}\b", r)), package)
+    return (
+        f"error: the main job builds transformers' LlamaModel and needs {package}, which is not "
+        f"installed: pip install '{requirement}' (or torch-refine's test extra: "
+        "pip install 'torch-refine[test]'); without it, refine a file "
+        "(python -m torch_refine.tools.run model.mlir) or the bundled IR (--example-ir)"
+    )
+
+
 def _max_error(ours, eager) -> float:
     return max((a - b).abs().max().item() for a, b in zip(ours, eager, strict=True))
 
@@ -160,6 +178,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_model(args.output)
     except InputError as error:
         print(error, file=sys.stderr)
+        return 1
+    except ModuleNotFoundError as error:
+        if error.name not in MODEL_PACKAGES:
+            raise
+        print(_what_to_install(error.name), file=sys.stderr)
         return 1
     except (ir.MLIRError, torch_refine.RefinementError) as error:
         print(f"error: {error}", file=sys.stderr)
