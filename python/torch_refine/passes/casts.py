@@ -8,6 +8,11 @@ unknown where the types were erased); the result is given the meet of both types
 Casts are also refinement's own tool, and those stay: a cast whose user does not accept
 the narrower type (a return, a region's yield, an op that keeps its operand types) holds
 that user's type, and a loop's barrier (`OPAQUE_CAST`) hides an assumption on purpose.
+
+A cast is a claim about the same tensor: one that contradicts what its source is known to
+be (stated, or refined) is an error at the cast, as torch-mlir's verifier reports a folded
+chain of casts, never a type for what follows. A loop's back edge is exempt: its cast
+states the assumption under check, which propagation refutes and widens.
 """
 
 from __future__ import annotations
@@ -17,13 +22,29 @@ from torch_mlir import ir
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
 from torch_refine.ir.retype import OPAQUE_CAST, accepts
+from torch_refine.passes.base import PassFailure
 
 _CAST = "torch.tensor_static_info_cast"
+_BACK_EDGE = "torch.prim.Loop.condition"
 
 
 def narrow_casts(module: ir.Operation) -> int:
     """Give each narrowable cast's result the meet of its type and its operand's; returns
-    how many changed."""
+    how many changed. Raises PassFailure, after an error at each, for casts that contradict
+    their source."""
+    casts = _casts(module)
+    if not _report_contradictions(casts):
+        raise PassFailure
+    return sum(_narrow(cast.opview) for cast in casts)
+
+
+def check_casts(module: ir.Operation) -> None:
+    """Raise PassFailure, after an error at each, for casts that contradict their source."""
+    if not _report_contradictions(_casts(module)):
+        raise PassFailure
+
+
+def _casts(module: ir.Operation) -> list:
     casts = []
 
     def collect(op):
@@ -33,7 +54,38 @@ def narrow_casts(module: ir.Operation) -> int:
 
     for function in user_functions(module):
         function.operation.walk(collect)
-    return sum(_narrow(cast.opview) for cast in casts)
+    return casts
+
+
+def _report_contradictions(casts: list) -> bool:
+    """Emit an error at each cast whose stated type contradicts the types its source
+    chain already holds (reported once, at the first cast of a chain that lies)."""
+    consistent = True
+    for cast in casts:
+        result = cast.results[0]
+        if any(use.owner.operation.name == _BACK_EDGE for use in result.uses):
+            continue
+        known = _chain_info(cast.operands[0])
+        stated = types.parse(result.type)
+        if known is None or stated is None or types.meet(stated, known) is not None:
+            continue
+        cast.location.emit_error(
+            f"'{_CAST}' op operand type '{types.to_type(known)}' and result type '{result.type}' "
+            "are cast incompatible: the cast states what its source is known not to be")
+        consistent = False
+    return consistent
+
+
+def _chain_info(value: ir.Value) -> types.TensorInfo | None:
+    """The meet of the types along the casts producing `value` (the same tensor), or None
+    where they contradict or are no tensor types; an opaque cast ends the chain."""
+    info = types.parse(value.type)
+    while (info is not None and isinstance(value, ir.OpResult) and value.owner.operation.name == _CAST
+           and OPAQUE_CAST not in value.owner.attributes):
+        value = value.owner.operands[0]
+        source = types.parse(value.type)
+        info = None if source is None else types.meet(info, source)
+    return info
 
 
 def _narrow(cast) -> bool:

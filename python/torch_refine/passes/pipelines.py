@@ -41,7 +41,7 @@ from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass, option
-from torch_refine.passes.casts import erase_identity_casts, narrow_casts
+from torch_refine.passes.casts import check_casts, erase_identity_casts, narrow_casts
 from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
@@ -80,6 +80,8 @@ class ShapePipeline(ModulePass):
         library = load_library(module, self.extra_library)
         with facts.broadcasting(self.broadcast_equal):
             refine(module, SHAPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
+        with module.context:
+            check_casts(module)
         erase_unused_library_functions(module)
         if not self.keep_symbolic_dims:
             dim_facts.strip_derived(module)
@@ -97,6 +99,8 @@ class DtypePipeline(ModulePass):
     def run(self, module) -> None:
         library = load_library(module, self.extra_library)
         refine(module, DTYPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
+        with module.context:
+            check_casts(module)
         erase_unused_library_functions(module)
 
 
