@@ -31,7 +31,10 @@ def is_library_symbol(symbol: str) -> bool:
 
 
 def user_functions(module: ir.Operation) -> list:
-    return [fn for fn in functions(module) if not is_library_symbol(symbol_name(fn))]
+    """The user's functions that have a body: a declaration (an external kernel) has
+    nothing to refine."""
+    return [fn for fn in functions(module)
+            if len(fn.regions[0].blocks) and not is_library_symbol(symbol_name(fn))]
 
 
 def library_key(op) -> str | None:

@@ -41,11 +41,12 @@ from torch_refine.calculations import facts
 from torch_refine.calculations.kind import CALCULATE_OPS, RAISE, is_overflow_check
 from torch_refine.calculations.lists import may_hold_list
 from torch_refine.calculations.purity import erase_if_dead, is_pure
+from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.errors import RefinementWarning
 from torch_refine.ir.constants import make_constant, op_key, string_text, typed_constant
 from torch_refine.ir.diagnostics import position_of
-from torch_refine.ir.module import enclosing_ops
+from torch_refine.ir.module import enclosing_ops, symbol_name
 from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.passes.guards import check_message, described_condition
 from torch_refine.passes.known_values import negative_size_note
@@ -216,8 +217,30 @@ def _asserted_false_before(op, message: str) -> bool:
 
 
 def may_not_run(op) -> bool:
-    """Whether `op` sits in a `prim.If` branch or `prim.Loop` body of its function."""
-    return any(parent.name in ("torch.prim.If", "torch.prim.Loop") for parent in enclosing_ops(op))
+    """Whether `op` sits in a `prim.If` branch or `prim.Loop` body of its function, or in
+    a private function nothing in the module calls (torch-mlir's pipeline drops it)."""
+    if any(parent.name in ("torch.prim.If", "torch.prim.Loop") for parent in enclosing_ops(op)):
+        return True
+    function = enclosing_function(op)
+    return function is not None and _never_called(function)
+
+
+def _never_called(function) -> bool:
+    attributes = function.attributes
+    if "sym_visibility" not in attributes or ir.StringAttr(attributes["sym_visibility"]).value != "private":
+        return False
+    name = symbol_name(function)
+    called = False
+
+    def visit(op):
+        nonlocal called
+        if "callee" in op.attributes and ir.FlatSymbolRefAttr(op.attributes["callee"]).value == name:
+            called = True
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    function.operation.parent.walk(visit)
+    return not called
 
 
 def _drop_all_checks(calculation) -> None:

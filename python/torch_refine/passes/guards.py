@@ -22,6 +22,7 @@ from torch_mlir import ir
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key, typed_constant
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
@@ -80,7 +81,7 @@ def adopt_entry_asserts(module: ir.Operation) -> None:
     replace symbols, comparisons with a constant narrow ranges. Only asserts before the
     first op that makes a tensor or holds a region: an op before an assert runs whether
     or not the assert would fail."""
-    for function in (op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"):
+    for function in user_functions(module):
         function_key = op_key(function)
         for op in function.regions[0].blocks[0].operations:
             operation = op.operation
@@ -145,7 +146,7 @@ def entry_guards(module: ir.Operation) -> list:
     """(function key, entry block, assert op, condition key, truth) of each guard asserted
     at a function's entry in this run."""
     found = []
-    for function in (op for op in module.regions[0].blocks[0].operations if op.operation.name == "func.func"):
+    for function in user_functions(module):
         entry = function.regions[0].blocks[0]
         for op in entry.operations:
             if ENTRY_GUARD in op.attributes:

@@ -231,3 +231,17 @@ func.func @unfold_window_at_the_int64_bound(%arg0: !torch.vtensor<[3,3],f32>) ->
   %0 = torch.aten.unfold %arg0, %int0, %size, %int1 : !torch.vtensor<[3,3],f32>, !torch.int, !torch.int, !torch.int -> !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// A private function's failing check is an error once something calls it (uncalled, a
+// warning: torch-refine-pipeline-declarations.mlir).
+func.func private @called(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[4,5],f32>) -> !torch.vtensor {
+  // expected-error@+1 {{'torch.aten.mm' op shape check failed}}
+  %0 = torch.aten.mm %a, %b : !torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+func.func @main(%x: !torch.vtensor<[2,3],f32>, %y: !torch.vtensor<[4,5],f32>) -> !torch.vtensor {
+  %1 = func.call @called(%x, %y) : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32>) -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
