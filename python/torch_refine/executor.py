@@ -205,6 +205,10 @@ class _SymbolicInt:
     value: int | None = None
 
 
+def _has_value_semantics(value: ir.Value) -> bool:
+    return not str(value.type).startswith("!torch.tensor")
+
+
 def _symbolic_int(self: _Interpreter, op, operands):
     attributes = op.attributes
     return [_SymbolicInt(ir.StringAttr(attributes["symbol_name"]).value,
@@ -336,8 +340,11 @@ class _Interpreter:
         if count == 0:
             return []
         results = [result] if count == 1 else list(result)
-        # Value semantics: no strides, so a later `view` of a permuted tensor must work.
-        return [r.contiguous() if isinstance(r, torch.Tensor) else r for r in results]
+        # Value semantics: no strides, so a later `view` of a permuted tensor must work. A
+        # `!torch.tensor` result keeps PyTorch's strides and storage: a view aliases its
+        # base, and a write through it reaches the base.
+        return [r.contiguous() if isinstance(r, torch.Tensor) and _has_value_semantics(value) else r
+                for r, value in zip(results, op.results)]
 
     def _allowed(self, qualified: str) -> bool:
         if qualified in _PURE_OPS:

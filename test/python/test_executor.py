@@ -145,3 +145,73 @@ def test_refined_ir_keeps_the_guard_and_stops_before_the_kernel():
     assert "torch.runtime.assert" in str(module)
     with pytest.raises(ExecutionError, match=r"torch\.runtime\.assert failed .*eval mode"):
         torch_refine.execute(module, torch.randn(2, 4, 3), torch.ones(4), False)
+
+
+# Each aliasing view op of a non-value tensor, as (IR of the view of %t : [2,3] f32 or
+# [3] for expand, its type, the same view in eager PyTorch). A write through the view
+# must reach the base, and a write to the base must reach the view, as in PyTorch.
+_VIEWS = {
+    "transpose": ("torch.aten.transpose.int %t, %int0, %int1 : !torch.tensor<[2,3],f32>, !torch.int, !torch.int",
+                  "[3,2]", lambda t: t.transpose(0, 1)),
+    "permute": ("torch.aten.permute %t, %dims : !torch.tensor<[2,3],f32>, !torch.list<int>",
+                "[3,2]", lambda t: t.permute(1, 0)),
+    "slice": ("torch.aten.slice.Tensor %t, %int1, %int1, %int3, %int1 : !torch.tensor<[2,3],f32>, !torch.int, "
+              "!torch.int, !torch.int, !torch.int", "[2,2]", lambda t: t[:, 1:3]),
+    "select": ("torch.aten.select.int %t, %int1, %int2 : !torch.tensor<[2,3],f32>, !torch.int, !torch.int",
+               "[2]", lambda t: t.select(1, 2)),
+    "expand": ("torch.aten.expand %t, %sizes, %false : !torch.tensor<[3],f32>, !torch.list<int>, !torch.bool",
+               "[1,3]", lambda t: t.expand(1, 3)),
+    "diagonal": ("torch.aten.diagonal %t, %int0, %int0, %int1 : !torch.tensor<[2,3],f32>, !torch.int, !torch.int, "
+                 "!torch.int", "[2]", lambda t: t.diagonal(0, 0, 1)),
+    "as_strided": ("torch.aten.as_strided %t, %sizes, %strides, %none : !torch.tensor<[2,3],f32>, !torch.list<int>, "
+                   "!torch.list<int>, !torch.none", "[1,3]", lambda t: t.as_strided([1, 3], [1, 2])),
+    "unsqueeze": ("torch.aten.unsqueeze %t, %int0 : !torch.tensor<[2,3],f32>, !torch.int",
+                  "[1,2,3]", lambda t: t.unsqueeze(0)),
+    "squeeze": ("torch.aten.squeeze.dim %u, %int0 : !torch.tensor, !torch.int",
+                "[2,3]", lambda t: t.unsqueeze(0).squeeze(0)),
+    "t": ("torch.aten.t %t : !torch.tensor<[2,3],f32>", "[3,2]", lambda t: t.t()),
+    "narrow": ("torch.aten.narrow %t, %int1, %int1, %int2 : !torch.tensor<[2,3],f32>, !torch.int, !torch.int, "
+               "!torch.int", "[2,2]", lambda t: t.narrow(1, 1, 2)),
+}
+_WRITE_THROUGH_VIEW = """
+func.func @main(%x: !torch.vtensor<BASE,f32>) -> (!torch.vtensor<BASE,f32>, !torch.vtensor<VIEW,f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %dims = torch.prim.ListConstruct %int1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %sizes = torch.prim.ListConstruct %int1, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %strides = torch.prim.ListConstruct %int1, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %t = torch.copy.to_tensor %x : !torch.tensor<BASE,f32>
+  %u = torch.aten.unsqueeze %t, %int0 : !torch.tensor<BASE,f32>, !torch.int -> !torch.tensor
+  %v = VIEW_OP -> !torch.tensor<VIEW,f32>
+  %w = WRITE
+  %r = torch.copy.to_vtensor %t : !torch.vtensor<BASE,f32>
+  %s = torch.copy.to_vtensor %v : !torch.vtensor<VIEW,f32>
+  return %r, %s : !torch.vtensor<BASE,f32>, !torch.vtensor<VIEW,f32>
+}
+"""
+_THROUGH_VIEW = ("torch.aten.mul_.Scalar %v, %int2 : !torch.tensor<VIEW,f32>, !torch.int -> !torch.tensor<VIEW,f32>",
+                 lambda base, view: view.mul_(2))
+_THROUGH_BASE = ("torch.aten.add_.Scalar %t, %int3, %int1 : !torch.tensor<BASE,f32>, !torch.int, !torch.int "
+                 "-> !torch.tensor<BASE,f32>", lambda base, view: base.add_(3))
+
+
+@pytest.mark.parametrize("write", [_THROUGH_VIEW, _THROUGH_BASE], ids=["through_view", "through_base"])
+@pytest.mark.parametrize("view_name", sorted(_VIEWS))
+def test_an_inplace_write_reaches_every_alias(view_name, write):
+    view_op, view_sizes, eager_view = _VIEWS[view_name]
+    base_sizes = "[3]" if view_name == "expand" else "[2,3]"
+    write_op, eager_write = write
+    text = (_WRITE_THROUGH_VIEW.replace("VIEW_OP", view_op).replace("WRITE", write_op)
+            .replace("BASE", base_sizes).replace("VIEW", view_sizes))
+    x = torch.arange(3.0) if view_name == "expand" else torch.arange(6.0).reshape(2, 3)
+    base = x.clone()
+    view = eager_view(base)
+    eager_write(base, view)
+    got_base, got_view = torch_refine.execute(text, x, check_types=True)
+    torch.testing.assert_close(got_base, base)
+    torch.testing.assert_close(got_view, view)
+    assert not torch.equal(got_base, x)  # the write happened
