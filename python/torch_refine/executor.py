@@ -261,6 +261,8 @@ class _Interpreter:
         fn = self._library.get(name) if is_library_symbol(name) else self.functions.get(name)
         if fn is None:
             raise ExecutionError(f"no function @{name} in the module")
+        if not len(fn.regions[0].blocks):
+            raise ExecutionError(f"@{name} is a declaration: its body is external, so execute cannot run it")
         block = fn.regions[0].blocks[0]
         if lowered := [str(a.type) for a in block.arguments if not str(a.type).startswith("!torch.")]:
             raise ExecutionError(

@@ -215,3 +215,15 @@ def test_an_inplace_write_reaches_every_alias(view_name, write):
     torch.testing.assert_close(got_base, base)
     torch.testing.assert_close(got_view, view)
     assert not torch.equal(got_base, x)  # the write happened
+
+
+def test_a_call_of_a_declaration_is_an_error_naming_it():
+    text = """
+func.func private @ext(!torch.vtensor<[2,3],f32>) -> !torch.vtensor
+func.func @main(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+  %0 = func.call @ext(%x) : (!torch.vtensor<[2,3],f32>) -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+"""
+    with pytest.raises(ExecutionError, match="@ext is a declaration"):
+        torch_refine.execute(text, torch.ones(2, 3))
