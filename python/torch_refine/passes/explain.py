@@ -34,6 +34,8 @@ from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, is_constant
 from torch_refine.ir.diagnostics import position_of
+from torch_refine.passes.fallback import MARK as FALLBACK_MARK
+from torch_refine.passes.fallback import SERVED
 
 WHY = "torch_refine.why"
 _EXPLAINED = "torch_refine.explained"  # on the module: `take` has reasons to read
@@ -179,6 +181,10 @@ def annotate(module: ir.Operation, has_function, without_blockers: bool = False)
                 if without_blockers and reason == _undecided(missing):
                     reason += " (torch-refine-pipeline{explain=true} says why)"
                 op.attributes[WHY] = ir.StringAttr.get(reason)
+            elif FALLBACK_MARK in op.attributes:  # exact: say it went through the fallback
+                op.attributes[WHY] = ir.StringAttr.get(SERVED)
+            if FALLBACK_MARK in op.attributes:
+                del op.attributes[FALLBACK_MARK]
             for name in _BLOCKED.values():
                 if name in op.attributes:
                     del op.attributes[name]
@@ -206,7 +212,7 @@ def _reason(op: ir.Operation, kind: CalculationKind, has_function, state) -> str
         return CAST
     key = library_key(op) or op.name
     if not has_function(key, (kind.name,)):
-        return f"no {kind.name} function for {key}"
+        return _fallback_reason(op, kind, state) or f"no {kind.name} function for {key}"
     unknown, partial = _lacking_operands(op, kind)
     if unknown is not None:
         return f"operand already unknown (from {_describe(unknown, state)})"
@@ -219,6 +225,20 @@ def _reason(op: ir.Operation, kind: CalculationKind, has_function, state) -> str
     if partial is not None:  # what blocked the calculation were the operand's dynamic dims
         return f"operand already partial (from {_describe(partial, state)})"
     return blocked or _undecided(kind)
+
+
+def _fallback_reason(op: ir.Operation, kind: CalculationKind, state) -> str | None:
+    """The reason of an op the meta fallback typed (passes/fallback.py), None for others:
+    what it left unknown, else the operand it inherited that from."""
+    if FALLBACK_MARK not in op.attributes:
+        return None
+    reason = ir.StringAttr(op.attributes[FALLBACK_MARK]).value
+    if reason:
+        return reason
+    unknown, partial = _lacking_operands(op, kind)
+    if unknown is not None:
+        return f"operand already unknown (from {_describe(unknown, state)})"
+    return SERVED if partial is None else f"{SERVED}; dynamic dims from {_describe(partial, state)}"
 
 
 def _undecided(kind: CalculationKind) -> str:

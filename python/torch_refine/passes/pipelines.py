@@ -39,12 +39,14 @@ from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
+from torch_refine.library.meta_fallback import SYMBOL as FALLBACK_SYMBOL
 from torch_refine.passes import instrumentation
 from torch_refine.passes.base import ModulePass, option
 from torch_refine.passes.casts import check_casts, erase_identity_casts, narrow_casts
 from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
+from torch_refine.passes.fallback import Fallback
 from torch_refine.passes.guards import adopt_entry_asserts
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
@@ -118,6 +120,8 @@ class RefinePipeline(ModulePass):
     explain: bool = option(False, "say why values stay unknown or partial (docs/explain.md)")
     evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
     broadcast_equal: bool = option(True, "a broadcast of two dynamic sizes asserts them equal (torch.export's rule)")
+    meta_fallback: bool = option(True, "type ops without a library function with PyTorch's meta kernels "
+                                       "(imports torch when it meets one; docs/library.md)")
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
@@ -141,10 +145,13 @@ class RefinePipeline(ModulePass):
         for round_index in range(self.max_iterations):
             round_name = f"round {round_index + 1}"
             with instrumentation.stage(round_name):
+                late = False
                 for kind in (SHAPE, DTYPE):
                     run = refine(module, kind, library, self.runtime_asserts, memos[kind.name],
-                                 self.explain, self.evaluate, LoopRounds(round_index == 0))
+                                 self.explain, self.evaluate, LoopRounds(round_index == 0),
+                                 meta_fallback=self.meta_fallback)
                     deferred += run.deferred
+                    late |= run.late
                     if kind is SHAPE:
                         refine_under_new_facts(module, library, self.runtime_asserts, memos[kind.name],
                                                self.explain, self.evaluate, run)
@@ -154,7 +161,7 @@ class RefinePipeline(ModulePass):
                 with module.context, instrumentation.stage("propagate"):
                     propagate.run(module)
                 instrumentation.after_stage(f"{round_name}/propagate", module)
-            if not propagate.changed:
+            if not (propagate.changed or late):
                 break
         else:
             warnings.warn(
@@ -168,11 +175,11 @@ class RefinePipeline(ModulePass):
                     widened = widen_unconfirmed(module)
                     for kind in (SHAPE, DTYPE):
                         refine(module, kind, library, self.runtime_asserts, memos[kind.name],
-                               self.explain, self.evaluate, LoopRounds(False))
+                               self.explain, self.evaluate, LoopRounds(False), meta_fallback=self.meta_fallback)
         if deferred and _deferral_marks_left(module):  # no round came after their loop settled
             for kind in (SHAPE, DTYPE):
                 refine(module, kind, library, self.runtime_asserts, memos[kind.name],
-                       self.explain, self.evaluate, LoopRounds(False))
+                       self.explain, self.evaluate, LoopRounds(False), meta_fallback=self.meta_fallback)
         with instrumentation.stage("cleanup"):
             with module.context:
                 remove_barriers(module)
@@ -226,6 +233,7 @@ class RefineRun:
     deferred: int = 0
     added_facts: bool = False
     settled: set = field(default_factory=set)
+    late: bool = False  # the meta fallback's dtype step gave sizes: the ops after it need a round
 
 
 @dataclass
@@ -276,6 +284,7 @@ def refine(
     rounds: LoopRounds | None = None,
     revisit_dynamic: bool = False,
     settled: set = frozenset(),
+    meta_fallback: bool = False,
 ) -> RefineRun:
     """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
     a time in program order.
@@ -294,6 +303,8 @@ def refine(
     stages of `kind`; with it off they are the plain functions. `rounds` decides per op
     whether its checks are kept (`LoopRounds`). `revisit_dynamic` also takes ops already
     refined with a dynamic dim, except those in `settled` (see `refine_under_new_facts`).
+    `meta_fallback` types ops without a function of `kind` from PyTorch's meta kernels
+    (passes/fallback.py).
     """
     with module.context, instrumentation.stage(kind.name), facts.refining():
         cloner = LibraryCloner(module, library)
@@ -321,6 +332,8 @@ def refine(
         obsolete: set = set()  # guard ids of ops refined again
         known_facts = facts.fact_count()
 
+        fallback = Fallback.for_step(meta_fallback, kind, library.has_function, explain)
+
         def refine_one(op, unpack, symbol) -> None:
             nonlocal wrapped
             only_checks = checks_only(op, unpack)  # no result to type: no evaluator, no facts
@@ -345,11 +358,12 @@ def refine(
             if simplify(calculate, prepare=inline, views=views[symbol]):
                 drop_calculation(calculate, keep and (only_checks or _claims(op, list(calculate.results), kind)))
 
-        for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic):
+        refiners = {FALLBACK_SYMBOL: functools.partial(_refine_by_fallback, fallback, runtime_asserts, rounds, kind)}
+        for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic, fallback=fallback):
             key = op_key(op)
             if key in settled or (revisit_dynamic and _only_renamed(op, unpack, kind)):
                 continue
-            refine_one(op, unpack, symbol)
+            refiners.get(symbol, refine_one)(op, unpack, symbol)
             if facts.fact_count() == known_facts:
                 run.settled.add(key)
                 continue
@@ -357,9 +371,17 @@ def refine(
             run.added_facts = True
             run.settled.clear()
         simplifier.finish()
+        run.late = Fallback.gave_late_sizes(fallback)
         erase_checks_of(module, obsolete - {None})
         _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
     return run
+
+
+def _refine_by_fallback(fallback: Fallback, runtime_asserts: bool, rounds: LoopRounds | None,
+                        kind: CalculationKind, op, unpack, _symbol: str) -> None:
+    """An op without a function of `kind`, from PyTorch's meta kernels; its guards kept as
+    a library function's checks would be."""
+    fallback.refine(op, unpack, runtime_asserts and (rounds is None or rounds.keeps_checks(op, kind)))
 
 
 def _only_renamed(op, unpack, kind: CalculationKind) -> bool:

@@ -41,6 +41,7 @@ from torch_refine.ir.retype import most_precise_alias
 from torch_refine.ir.types import is_tensor_type_text
 from torch_refine.ir.types import parse as parse_type
 from torch_refine.library import loader as library_loader
+from torch_refine.library import meta_fallback
 from torch_refine.library.loader import Library
 from torch_refine.library.plans import parameter_reads
 from torch_refine.passes.base import PassFailure
@@ -88,10 +89,12 @@ def reify(module: ir.Operation, kind: CalculationKind, library: Library, reify_r
 
 
 def targets(module: ir.Operation, kind: CalculationKind, importer, reify_refined_ops: bool = False,
-            revisit_dynamic: bool = False) -> list:
+            revisit_dynamic: bool = False, fallback=None) -> list:
     """(op, list unpack or None, library symbol) for each op to wrap, in program order;
-    with `revisit_dynamic`, also ops with a dynamic dim (facts asserted since may fix it)."""
-    finder = _TargetFinder(kind, importer, reify_refined_ops, revisit_dynamic)
+    with `revisit_dynamic`, also ops with a dynamic dim (facts asserted since may fix it).
+    With a `fallback` (passes/fallback.py), an op without a function that it serves and
+    whose results are not exact comes with the symbol `meta_fallback.SYMBOL`."""
+    finder = _TargetFinder(kind, importer, reify_refined_ops, revisit_dynamic, fallback)
     found: list = []
     for fn in user_functions(module):
         _collect(fn.regions[0], finder, found)
@@ -129,8 +132,10 @@ class _TargetFinder:
     many times, so the library lookup is made once per op name and the decision once per
     tuple of result types (types are uniqued: equal types hash alike)."""
 
-    def __init__(self, kind: CalculationKind, importer, reify_refined_ops: bool, revisit_dynamic: bool = False):
+    def __init__(self, kind: CalculationKind, importer, reify_refined_ops: bool, revisit_dynamic: bool = False,
+                 fallback=None):
         self._kind = kind
+        self._fallback = fallback
         self._importer = importer
         self._reify_refined_ops = reify_refined_ops
         self._revisit_dynamic = revisit_dynamic
@@ -147,6 +152,10 @@ class _TargetFinder:
         if symbol is None:
             return None
         results = op.operation.results
+        if symbol == meta_fallback.SYMBOL:
+            unpack = _list_result_unpack(results, [str(t) for t in results.types])
+            described = (op if unpack is None else unpack).operation.results
+            return (op, unpack, symbol) if self._fallback.wanted(described) else None
         decision = self._decision(tuple(results.types))
         # An op whose checks were deferred is wrapped again, refined or not.
         deferred = self._kind.deferred_checks in op.operation.attributes
@@ -162,15 +171,17 @@ class _TargetFinder:
     def _symbol(self, op) -> str | None:
         name = op.operation.name
         if name == "torch.operator":  # keyed by its `name` attribute, not cacheable by name
-            return self._library_symbol(library_key(op))
+            return self._library_symbol(library_key(op), op)
         if name not in self._symbols:
-            self._symbols[name] = self._library_symbol(library_key(op))
+            self._symbols[name] = self._library_symbol(library_key(op), op)
         return self._symbols[name]
 
-    def _library_symbol(self, key: str | None) -> str | None:
-        if key is None or not self._importer.has(self._kind.prefix + key):
-            return None
-        return self._kind.prefix + key
+    def _library_symbol(self, key: str | None, op) -> str | None:
+        if key is not None and self._importer.has(self._kind.prefix + key):
+            return self._kind.prefix + key
+        if self._fallback is not None and self._fallback.serves(op):
+            return meta_fallback.SYMBOL
+        return None
 
     def _decision(self, types: tuple) -> bool | str:
         decision = self._decisions.get(types)

@@ -1,0 +1,692 @@
+"""The fallback for ops without a library function: PyTorch's own meta kernels.
+
+Almost every ATen op has a meta kernel or a decomposition, which is how torch.export
+traces sizes symbolically. An op the library has no function for is described from the
+IR (`describe`: operand types, constant scalars, sizes as polynomials over the symbols
+of docs/symbolic-dims.md, their ranges) and run on fake tensors of those types under a
+`ShapeEnv` whose symbols are the dynamic dims (`infer`). The result sizes come back as
+sympy expressions of the symbols: a polynomial with integer coefficients is a dim the IR
+can name, anything else (a quotient, a max, a data-dependent size) is `?`.
+
+Every dynamic dim gets the same example value (`HINT`), so where the kernel compares two
+sizes it takes the branch that holds when they are equal, and ShapeEnv records the guard
+that branch needs. A guard the ranges decide is dropped; one whose failing cases are
+few (`s != 1`, `s >= 2`, `a*b != 0`) is checked case by case (the kernel run again at
+each failing value, the result substituted) and dropped when the result holds there
+too; a guard left is an int comparison the caller asserts (passes/guards.py), unless it
+pins a size to a constant (the kernel specialized it: the sizes stay unknown) or is no
+comparison of polynomials (the sizes stay unknown). Nothing here is claimed that a kept
+guard does not make hold.
+
+Answers are cached per op name and operand signature for the process. torch is
+imported only when an op is inferred: start-up (torch-refine-opt) stays torch-free.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import logging
+import math
+from dataclasses import dataclass
+
+from torch_mlir import ir
+
+from torch_refine.calculations import facts
+from torch_refine.calculations.dim_facts import express, tensor_dims
+from torch_refine.calculations.lists import LIST_MUTATING_OPS
+from torch_refine.calculations.ranges import enclosing_function, symbol_range
+from torch_refine.calculations.symbols import library_key
+from torch_refine.ir import types
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
+from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
+from torch_refine.ir.retype import most_precise_alias
+
+SYMBOL = "meta_fallback"  # what `reify.targets` gives an op the fallback serves
+HINT = 31  # the example value of every dynamic dim: prime, above the usual small constants
+_MAX_CASES = 4  # failing values of a guard checked one by one
+DATA_DEPENDENT = "data-dependent size"
+_COMPARISONS = {
+    "Equality": "torch.aten.eq.int", "Unequality": "torch.aten.ne.int",
+    "StrictLessThan": "torch.aten.lt.int", "LessThan": "torch.aten.le.int",
+    "StrictGreaterThan": "torch.aten.gt.int", "GreaterThan": "torch.aten.ge.int",
+}
+_QUIET_LOGGERS = ("torch._subclasses.fake_tensor", "torch.fx.experimental.symbolic_shapes",
+                  "torch.fx.experimental.recording")
+
+
+@dataclass(frozen=True)
+class TensorOperand:
+    sizes: tuple  # per dim: an int, a Polynomial, or an Opaque (a size nothing names)
+    dtype: int  # c10::ScalarType code
+
+
+@dataclass(frozen=True)
+class Opaque:
+    """An int known only at run time that no polynomial names: a symbol of its own, and
+    any size it reaches is unknown."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Signature:
+    op: str  # `aten.kron`
+    operands: tuple
+    ranges: tuple  # (symbol, least, greatest or None), sorted
+    results: tuple  # per IR result: whether it is a tensor
+
+
+@dataclass(frozen=True)
+class Answer:
+    """Per IR result, (sizes, dtype code) for a tensor (a size is an int, a Polynomial or
+    None) or None; the guards the answer needs as (comparison op, lhs, rhs); why
+    something stayed unknown, or None."""
+
+    results: tuple
+    guards: tuple
+    reason: str | None
+
+
+class Undescribable(Exception):
+    """An operand the fallback cannot pass to PyTorch; the message says which."""
+
+
+# --- from the IR ------------------------------------------------------------------------------
+
+
+def serves(op, kind_has_function) -> bool:
+    """Whether `op` is an ATen op (by name; PyTorch decides when inferring) whose results
+    are tensors or numbers: what the fallback may type. `kind_has_function(key)` says
+    whether the library serves it already."""
+    key = library_key(op)
+    if key is None or not key.startswith("aten.") or kind_has_function(key):
+        return False
+    return bool(len(op.operation.results))
+
+
+def describe(op, results: list) -> Signature:
+    """The signature `infer` answers for `op`, whose typed results are `results`; raises
+    Undescribable."""
+    function = enclosing_function(op)
+    function_key = op_key(function) if function is not None else None
+    opaque: list = []
+    operands = tuple(_operand(v, function_key, opaque) for v in op.operation.operands)
+    entry = function.regions[0].blocks[0] if function is not None else None
+    symbols = sorted({s for p in _polynomials(operands) for m in p.terms for s in m})
+    ranges = tuple((s, *_range(entry, s)) for s in symbols)
+    kinds = tuple(types.parse(r.type) is not None for r in results)
+    return Signature(library_key(op), operands, ranges, kinds)
+
+
+def _range(entry, symbol) -> tuple:
+    return (0, None) if entry is None else symbol_range(entry, symbol)
+
+
+def _polynomials(operands) -> list[Polynomial]:
+    found = []
+    for operand in operands:
+        if isinstance(operand, Polynomial):
+            found.append(operand)
+        elif isinstance(operand, TensorOperand):
+            found += [d for d in operand.sizes if isinstance(d, Polynomial)]
+        elif isinstance(operand, tuple):
+            found += _polynomials(operand)
+    return found
+
+
+def _operand(value: ir.Value, function_key, opaque: list):
+    text = str(value.type)
+    if types.is_tensor_type_text(text):
+        return _tensor(value, function_key, opaque)
+    if text.startswith("!torch.list<"):
+        return tuple(_operand(e, function_key, opaque) for e in _literal(value))
+    try:
+        return constant_value(value)
+    except NotConstant:
+        pass
+    if text != "!torch.int":
+        raise Undescribable(f"an operand of type {text} that is not a constant")
+    polynomial = express(value)
+    if polynomial is None:
+        return _opaque(opaque)
+    return _named(function_key, polynomial)
+
+
+def _named(function_key, polynomial: Polynomial):
+    polynomial = facts.substitute(function_key, polynomial)
+    value = polynomial.constant_value()
+    return polynomial if value is None else value
+
+
+def _opaque(opaque: list) -> Opaque:
+    opaque.append(None)
+    return Opaque(len(opaque))
+
+
+def _literal(value: ir.Value) -> list:
+    producer = defining_op(value)
+    while producer is not None and producer.operation.name == "torch.derefine":
+        producer = defining_op(producer.operands[0])
+    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
+        raise Undescribable("a list operand that is not a list literal")
+    if any(use.owner.operation.name in LIST_MUTATING_OPS for use in producer.results[0].uses):
+        raise Undescribable("a list operand that is mutated")
+    return list(producer.operation.operands)
+
+
+def _tensor(value: ir.Value, function_key, opaque: list) -> TensorOperand:
+    value = most_precise_alias(value)
+    info = types.parse(value.type)
+    if info is None or not info.value_semantics:
+        raise Undescribable("a tensor operand without value semantics")
+    if info.sizes is None:
+        raise Undescribable("a tensor operand of unknown rank")
+    if info.dtype not in types.ELEMENT_TO_DTYPE:
+        raise Undescribable("a tensor operand of unknown dtype")
+    named = tensor_dims(value) if None in info.sizes else None
+    sizes = []
+    for dim, size in enumerate(info.sizes):
+        if size is not None:
+            sizes.append(size)
+            continue
+        polynomial = parse_polynomial(named[dim]) if named is not None and named[dim] else None
+        sizes.append(_opaque(opaque) if polynomial is None else _named(function_key, polynomial))
+    return TensorOperand(tuple(sizes), types.ELEMENT_TO_DTYPE[info.dtype])
+
+
+# --- from PyTorch -----------------------------------------------------------------------------
+
+_ANSWERS: dict[Signature, Answer] = {}
+
+
+def infer(signature: Signature) -> Answer:
+    """What PyTorch's meta kernel (or decomposition) gives for `signature` (cached)."""
+    if signature not in _ANSWERS:
+        _ANSWERS[signature] = _infer(signature)
+    return _ANSWERS[signature]
+
+
+def cache_size() -> int:
+    return len(_ANSWERS)
+
+
+def clear_cache() -> None:
+    _ANSWERS.clear()
+
+
+def _infer(signature: Signature) -> Answer:
+    try:
+        overload = _overload(signature.op)
+    except ImportError:
+        return _unknown(signature, "PyTorch is not installed")
+    except (AttributeError, RuntimeError):
+        return _unknown(signature, f"{signature.op} is no op of PyTorch's registry")
+    arguments = overload._schema.arguments
+    if len(arguments) != len(signature.operands):
+        return _unknown(signature, f"{len(signature.operands)} operands where PyTorch's schema has {len(arguments)}")
+    general = _Run(signature, overload, {}).outcome()
+    if isinstance(general, str):
+        return _unknown(signature, general)
+    results, guards, dims_reason = general
+    prover = _Prover(signature, overload, results, guards)
+    kept = [g for g in guards if prover.needed(g)]
+    reason = dims_reason
+    unstated = [g for g in kept if not isinstance(g, tuple)]
+    pinned = [g for g in kept if isinstance(g, tuple) and _pins(g)]
+    if unstated or pinned:
+        shown = str(unstated[0]) if unstated else _text(pinned[0])
+        why = "a condition no int comparison states" if unstated else "a size pinned to its example value"
+        sizes_free = tuple(None if r is None else (None, r[1]) for r in results)
+        return Answer(sizes_free, (), f"PyTorch's kernel needs {why} ({shown})")
+    return Answer(results, tuple(kept), reason)
+
+
+def _unknown(signature: Signature, reason: str) -> Answer:
+    return Answer(tuple((None, None) if tensor else None for tensor in signature.results), (), reason)
+
+
+def _text(guard: tuple) -> str:
+    name, lhs, rhs = guard
+    operator = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}[name.split(".")[2]]
+    return f"{format_polynomial(lhs)} {operator} {format_polynomial(rhs)}"
+
+
+def _pins(guard: tuple) -> bool:
+    """An equality of one symbol with a constant: the kernel specialized a size."""
+    name, lhs, rhs = guard
+    difference = lhs - rhs
+    symbols = {s for m in difference.terms for s in m}
+    return name == "torch.aten.eq.int" and len(symbols) == 1
+
+
+@functools.cache
+def _overload(op: str):
+    from torch_refine.library.testing import op_overload
+
+    return op_overload(op)
+
+
+class _Prover:
+    """Drops the guards an answer does not need. A guard is not needed where, at every
+    case failing it (the others kept holding), the kernel gives the same answer and
+    needs no guard but those kept, or ones it proves the same way (`_DEPTH` deep). The
+    cases run under the answer's equalities of two sizes (`_equalities`). Guards are
+    tried in order and a dropped one is no longer assumed by the proofs after it: each
+    proof assumes only guards kept or proved after it, so together they cover every
+    size where the kept guards hold."""
+
+    def __init__(self, signature: Signature, overload, results: tuple, guards: list) -> None:
+        self.signature = signature
+        self.overload = overload
+        self.results = results
+        self.ranges = {s: (least, greatest) for s, least, greatest in signature.ranges}
+        self.equal = _equalities(guards)
+        self.assumed = {g for g in guards if isinstance(g, tuple)}
+
+    def needed(self, guard) -> bool:
+        if not isinstance(guard, tuple):
+            return True
+        self.assumed.discard(guard)
+        if _decided_true(guard, self.ranges):
+            return False
+        cases = self._cases(guard, {})
+        if cases is not None and all(self._holds_in(case, _DEPTH) for case in cases):
+            return False
+        self.assumed.add(guard)
+        return True
+
+    def _cases(self, guard: tuple, context: dict) -> list[dict] | None:
+        ranges = {**self.ranges, **{s: (v, v) if isinstance(v, int) else v for s, v in context.items()}}
+        cases = _failing_cases(guard, ranges)
+        return None if cases is None else [{**context, **case} for case in cases]
+
+    def _holds_in(self, case: dict, depth: int) -> bool:
+        outcome = _Run(self.signature, self.overload, case, self.equal).outcome()
+        if isinstance(outcome, str):
+            return False  # PyTorch raises there: the guard is its check
+        fixed = {s: Polynomial.constant(v) for s, v in case.items() if isinstance(v, int)}
+        expected = _substituted_results(_substituted_results(self.results, self.equal), fixed)
+        if not _agree(expected, outcome[0]):
+            return False
+        assumed = {_substituted(_substituted(g, self.equal), fixed) for g in self.assumed}
+        ranges = {**self.ranges, **{s: (v, v) if isinstance(v, int) else v for s, v in case.items()}}
+        for guard in outcome[1]:
+            if not isinstance(guard, tuple):
+                return False
+            if guard in assumed or _decided_true(guard, ranges):
+                continue
+            cases = self._cases(guard, case) if depth else None
+            if cases is None or not all(self._holds_in(c, depth - 1) for c in cases):
+                return False
+        return True
+
+
+_DEPTH = 3
+
+
+def _equalities(guards) -> dict:
+    """The guards equating two symbols (`a == b`), as a replacement of one by the other."""
+    replacements: dict = {}
+    for guard in guards:
+        if not isinstance(guard, tuple) or guard[0] != "torch.aten.eq.int":
+            continue
+        difference = guard[1] - guard[2]
+        if difference.terms.get((), 0) or len(difference.terms) != 2:
+            continue
+        (first, a), (second, b) = sorted(difference.terms.items())
+        if len(first) == len(second) == 1 and a == -b:
+            replacements[second[0]] = Polynomial({first: 1})
+    return replacements
+
+
+def _substituted(guard: tuple, replacements: dict) -> tuple:
+    name, lhs, rhs = guard
+    return name, lhs.substitute(replacements), rhs.substitute(replacements)
+
+
+def _substituted_results(results: tuple, replacements: dict) -> tuple:
+    def size(d):
+        if not isinstance(d, Polynomial):
+            return d
+        substituted = d.substitute(replacements)
+        value = substituted.constant_value()
+        return substituted if value is None else value
+
+    return tuple(None if r is None else (None if r[0] is None else tuple(size(d) for d in r[0]), r[1])
+                 for r in results)
+
+
+def _decided_true(guard: tuple, ranges: dict) -> bool:
+    name, lhs, rhs = guard
+    low, high = _bounds(lhs - rhs, ranges)
+    test = name.split(".")[2]
+    if test == "eq":
+        return low == high == 0
+    if test == "ne":
+        return (low is not None and low > 0) or (high is not None and high < 0)
+    if test in ("ge", "gt"):
+        return low is not None and (low > 0 or (test == "ge" and low == 0))
+    return high is not None and (high < 0 or (test == "le" and high == 0))
+
+
+def _bounds(polynomial: Polynomial, ranges: dict) -> tuple:
+    """Interval bounds of `polynomial` over the symbols' ranges (None: unbounded)."""
+    low = high = 0
+    for monomial, coefficient in polynomial.terms.items():
+        term_low = term_high = coefficient
+        for symbol in monomial:
+            least, greatest = ranges.get(symbol, (0, None))
+            products = [_times(a, b) for a in (term_low, term_high) for b in (least, math.inf if greatest is None else greatest)]
+            term_low, term_high = min(products), max(products)
+        low, high = low + term_low, high + term_high
+    return (None if math.isinf(low) else low), (None if math.isinf(high) else high)
+
+
+def _times(a, b):
+    return 0 if a == 0 or b == 0 else a * b
+
+
+def _failing_cases(guard: tuple, ranges: dict) -> list[dict] | None:
+    """Where `guard` fails, as cases each giving one symbol a value or a range: a product
+    of symbols (times a constant) unequal to 0 fails where one of them is 0; a linear
+    comparison of one symbol fails at a value or on a range. None otherwise."""
+    name, lhs, rhs = guard
+    difference = lhs - rhs
+    monomials = [m for m in difference.terms if m]
+    symbols = sorted({s for m in monomials for s in m})
+    constant = difference.terms.get((), 0)
+    if name == "torch.aten.ne.int" and len(monomials) == 1 and constant == 0:
+        return [{s: 0} for s in symbols]
+    if len(symbols) != 1 or any(len(m) != 1 for m in monomials):
+        return None
+    (symbol,) = symbols
+    least, greatest = ranges.get(symbol, (0, None))
+    coefficient = difference.terms[(symbol,)]
+    test = name.split(".")[2]
+    if test in ("eq", "ne"):
+        root, remainder = divmod(-constant, coefficient)
+        if test == "eq" or remainder or root < least or (greatest is not None and root > greatest):
+            return None if test == "eq" else []
+        return [{symbol: root}]
+    # coefficient*s + constant compared with 0: the failing side is a half-line
+    bound = -constant / coefficient
+    strict = test in ("gt", "lt")
+    above = (test in ("ge", "gt")) == (coefficient > 0)  # the guard holds above the bound
+    if above:
+        high = math.ceil(bound) - 1 if not strict or bound != int(bound) else int(bound)
+        low = least
+    else:
+        low = math.floor(bound) + 1 if not strict or bound != int(bound) else int(bound)
+        high = greatest
+    if low is None or (high is not None and high < low):
+        return []
+    if high is not None and high - low < _MAX_CASES:
+        return [{symbol: value} for value in range(low, high + 1)]
+    return [{symbol: (low, high)}]
+
+
+def _holds(name: str, value: int) -> bool:
+    test = name.split(".")[2]
+    return {"eq": value == 0, "ne": value != 0, "lt": value < 0, "le": value <= 0,
+            "gt": value > 0, "ge": value >= 0}[test]
+
+
+def _agree(results: tuple, case_results: tuple) -> bool:
+    """Whether two answers' results are the same."""
+    return _substituted_results(results, {}) == _substituted_results(case_results, {})
+
+
+class _Run:
+    """One run of the kernel on fake tensors: the dims of `signature`, with the symbols
+    `fixed` maps given that value."""
+
+    def __init__(self, signature: Signature, overload, case: dict, equal: dict | None = None) -> None:
+        self.signature = signature
+        self.overload = overload
+        self.fixed = {s: v for s, v in case.items() if isinstance(v, int)}
+        self.case_ranges = {s: v for s, v in case.items() if not isinstance(v, int)}
+        self.equal = equal or {}
+        self.symbols: dict = {}  # our symbol or Opaque -> SymInt
+        self.back: dict = {}  # sympy symbol -> Polynomial of our symbol, or None (opaque)
+
+    def outcome(self):
+        """(results, guards, reason) of the run, or the reason it gave nothing."""
+        import torch
+        from torch._subclasses.fake_tensor import (
+            DataDependentOutputException,
+            DynamicOutputShapeException,
+            FakeTensorMode,
+            UnsupportedOperatorException,
+        )
+        from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode, ShapeEnv
+
+        self.env = ShapeEnv(specialize_zero_one=False, assume_static_by_default=False, duck_shape=False)
+        self.ranges = {**{s: (least, greatest) for s, least, greatest in self.signature.ranges}, **self.case_ranges}
+        try:
+            with _quiet(), FakeTensorMode(shape_env=self.env, allow_non_fake_inputs=True):
+                args, kwargs = self._arguments(torch)
+                output = self.overload(*args, **kwargs)
+                results, reason = self._results(output, torch)
+        except (GuardOnDataDependentSymNode, DataDependentOutputException, DynamicOutputShapeException) as error:
+            return f"{DATA_DEPENDENT} ({type(error).__name__} in PyTorch's kernel)"
+        except UnsupportedOperatorException:
+            return "PyTorch has no meta kernel or decomposition for it"
+        except Exception as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            return f"PyTorch's kernel raises: {first[:200]}"
+        if results is None:
+            return reason
+        return results, self._guards(), reason
+
+    # -- operands --
+
+    def _arguments(self, torch) -> tuple[list, dict]:
+        args, kwargs = [], {}
+        for argument, operand in zip(self.overload._schema.arguments, self.signature.operands, strict=True):
+            value = self._value(operand, str(argument.type), torch)
+            if argument.kwarg_only:
+                kwargs[argument.name] = value
+            else:
+                args.append(value)
+        return args, kwargs
+
+    def _value(self, operand, schema_type: str, torch):
+        inner = schema_type.removeprefix("Optional[").removesuffix("]") if operand is not None else schema_type
+        if isinstance(operand, TensorOperand):
+            return torch.empty([self._size(d) for d in operand.sizes], dtype=_dtype(operand.dtype))
+        if isinstance(operand, tuple):
+            element = inner.removeprefix("List[").removesuffix("]")
+            return [self._value(o, element, torch) for o in operand]
+        if isinstance(operand, (Polynomial, Opaque)):
+            return self._size(operand)
+        if operand is None:
+            return None
+        if inner == "ScalarType":
+            return _dtype(operand)
+        if inner == "Device":
+            return torch.device("cpu")  # sizes do not depend on the device
+        if inner == "Layout":
+            return _enum(torch, "layout", operand)
+        if inner == "MemoryFormat":
+            return _enum(torch, "memory_format", operand)
+        return operand
+
+    def _size(self, size):
+        if isinstance(size, int):
+            return size
+        if isinstance(size, Opaque):
+            return self._symbol(size, None)
+        size = size.substitute(self.equal) if self.equal else size
+        value = 0
+        for monomial, coefficient in size.terms.items():
+            term = coefficient
+            for symbol in monomial:
+                term = term * self._symbol(symbol, Polynomial.symbol(*symbol))
+            value = value + term
+        return value
+
+    def _symbol(self, key, polynomial: Polynomial | None):
+        if key in self.fixed:
+            return self.fixed[key]
+        if key not in self.symbols:
+            from torch.fx.experimental.symbolic_shapes import DimDynamic
+
+            least, greatest = self.ranges.get(key, (0, None)) if polynomial is not None else (None, None)
+            hint = HINT if least is None else max(least, HINT if greatest is None else min(HINT, greatest))
+            name = f"fallback{len(self.symbols)}"
+            expression = self.env.create_symbol(hint, _source(name), dynamic_dim=DimDynamic.DYNAMIC,
+                                                positive=None, do_not_specialize_zero_one=True)
+            if least is not None:
+                self.env.constrain_symbol_range(expression, least, _INT_MAX if greatest is None else greatest)
+            self.symbols[key] = self.env.create_symintnode(expression, hint=hint)
+            self.back[expression] = polynomial
+        return self.symbols[key]
+
+    # -- results --
+
+    def _results(self, output, torch) -> tuple:
+        flat = list(output) if isinstance(output, (tuple, list)) else [output]
+        if len(flat) != len(self.signature.results):
+            return None, f"PyTorch's kernel gives {len(flat)} results, the IR {len(self.signature.results)}"
+        results, reason = [], None
+        for value, tensor in zip(flat, self.signature.results, strict=True):
+            if not tensor:
+                results.append(None)
+                continue
+            if not isinstance(value, torch.Tensor):
+                return None, "a result that is no tensor where the IR has one"
+            sizes = tuple(self._dim(size) for size in value.shape)
+            if any(size is _DATA for size in sizes):
+                reason = f"{DATA_DEPENDENT} (PyTorch's kernel)"
+            results.append((tuple(None if s is _DATA else s for s in sizes), _code(value.dtype)))
+        return tuple(results), reason
+
+    def _dim(self, size):
+        if isinstance(size, int):
+            return size
+        expression = self.env.replace(size.node.expr)
+        if self._unbacked(expression):
+            return _DATA
+        polynomial = self._polynomial(expression)
+        if polynomial is None:
+            return None
+        value = polynomial.constant_value()
+        return polynomial if value is None else value
+
+    def _unbacked(self, expression) -> bool:
+        from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+
+        return bool(free_unbacked_symbols(expression))
+
+    def _polynomial(self, expression) -> Polynomial | None:
+        """`expression` as a polynomial over our symbols with integer coefficients, or None."""
+        import sympy
+
+        expression = sympy.expand(expression)
+        generators = sorted(expression.free_symbols, key=str)
+        if any(self.back.get(g) is None for g in generators):
+            return None
+        if generators and not expression.is_polynomial(*generators):
+            return None
+        try:
+            poly = sympy.Poly(expression, *generators) if generators else None
+        except sympy.PolynomialError:
+            return None
+        if poly is None:
+            return Polynomial.constant(int(expression)) if expression.is_Integer else None
+        result = Polynomial()
+        for powers, coefficient in poly.terms():
+            if not coefficient.is_Integer:
+                return None
+            term = Polynomial.constant(int(coefficient))
+            for generator, power in zip(generators, powers, strict=True):
+                for _ in range(power):
+                    term = term * self.back[generator]
+            result = result + term
+        return result
+
+    def _guards(self) -> list:
+        """The guards ShapeEnv recorded, each (comparison op, lhs, rhs) or, when no int
+        comparison of polynomials states it, its sympy text."""
+        found = []
+        expressions = [g.expr for g in self.env.guards]
+        for asserts in self.env.deferred_runtime_asserts.values():
+            expressions += [a.expr for a in asserts if not self._unbacked(a.expr)]
+        for expression in expressions:
+            guard = self._comparison(expression)
+            if guard not in found:
+                found.append(guard)
+        return found
+
+    def _comparison(self, expression):
+        name = _COMPARISONS.get(type(expression).__name__)
+        if name is None:
+            return str(expression)
+        lhs, rhs = self._polynomial(expression.lhs), self._polynomial(expression.rhs)
+        if lhs is None or rhs is None:
+            return str(expression)
+        return name, lhs, rhs
+
+
+_DATA = object()  # a size computed from the data
+_INT_MAX = 2**63 - 1
+
+
+@functools.cache
+def _source_class():
+    """A ShapeEnv symbol's source: a name (torch._dynamo's sources cost 1.5 s to import)."""
+    from dataclasses import dataclass as frozen_dataclass
+
+    from torch._guards import GuardSource, Source
+
+    @frozen_dataclass(frozen=True)
+    class DimSource(Source):
+        label: str
+
+        @property
+        def _name_template(self) -> str:
+            return self.label
+
+        @property
+        def guard_source(self):
+            return GuardSource.CONSTANT
+
+    return DimSource
+
+
+def _source(name: str):
+    return _source_class()(name)
+
+
+def _dtype(code: int):
+    from torch_refine.library.testing import dtype_of
+
+    return dtype_of(code)
+
+
+def _code(dtype) -> int:
+    from torch_refine.library.testing import dtype_code
+
+    return dtype_code(dtype)
+
+
+def _enum(torch, kind: str, code: int):
+    """A Layout or MemoryFormat code as PyTorch's object (c10's order)."""
+    if kind == "layout":
+        return [torch.strided, torch.sparse_coo, torch.sparse_csr][code]
+    return [torch.contiguous_format, torch.preserve_format, torch.channels_last, torch.channels_last_3d][code]
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Fake-tensor failures log tracebacks at ERROR level: the reason is what we report."""
+    loggers = [logging.getLogger(name) for name in _QUIET_LOGGERS]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)

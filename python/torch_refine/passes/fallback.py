@@ -1,0 +1,138 @@
+"""Typing an op without a library function from PyTorch's meta kernels: the hook of
+`library/meta_fallback.py` in the per-op loop (`pipelines.refine`).
+
+`reify.targets` gives such an op (an ATen op whose results lack what the library
+cannot give) the symbol `meta_fallback.SYMBOL`; `Fallback.refine` describes it, asks
+PyTorch (cached per op and operand signature), asserts the guards the answer needs
+(passes/guards.py) and refines its results. A kind with a library function keeps it:
+the shape step takes only sizes, and dtypes only where the op has no dtype function.
+Shapes need the operands' dtypes: where one is not known yet (an erased-type program's
+shape step), the dtype step gives the sizes too, and says so (`late`) so that another
+round refines the ops after it. With `explain`, the op is marked: every op that went
+through the fallback gets a reason (passes/explain.py).
+"""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine.calculations import dim_facts, facts
+from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
+from torch_refine.calculations.symbols import library_key
+from torch_refine.ir import types
+from torch_refine.ir.retype import refine_value, result_allows_refinement
+from torch_refine.library import meta_fallback
+from torch_refine.passes import guards
+
+MARK = "torch_refine.meta_fallback"  # the reason, or "" when the fallback typed everything
+SERVED = "served by PyTorch's meta kernel (no library function)"
+
+
+class _Comparison:
+    """A guard's condition as passes/guards.py reads it."""
+
+    __slots__ = ("_key",)
+
+    def __init__(self, key: tuple) -> None:
+        self._key = key
+
+    def key(self) -> tuple:
+        return self._key
+
+
+class _Guard:
+    __slots__ = ("condition", "holds", "message")
+
+    def __init__(self, key: tuple) -> None:
+        self.condition = _Comparison(key)
+        self.holds = True
+        self.message = "PyTorch's meta kernel assumes it"
+
+
+class Fallback:
+    """The fallback for one kind's step; `has_function(key, kinds)` is the library's."""
+
+    def __init__(self, kind: CalculationKind, has_function, explain: bool) -> None:
+        self.kind = kind
+        self.has_function = has_function
+        self.explain = explain
+        self.late = False  # the dtype step gave sizes the shape step could not
+
+    @classmethod
+    def for_step(cls, enabled: bool, kind: CalculationKind, has_function, explain: bool) -> Fallback | None:
+        return cls(kind, has_function, explain) if enabled else None
+
+    @staticmethod
+    def gave_late_sizes(fallback: Fallback | None) -> bool:
+        return fallback is not None and fallback.late
+
+    def serves(self, op) -> bool:
+        """Whether `op` is the fallback's (reify's targets ask for ops without a function)."""
+        return meta_fallback.serves(op, lambda key: self.has_function(key, (self.kind.name,)))
+
+    @staticmethod
+    def wanted(results) -> bool:
+        """Whether some tensor result is not exact."""
+        return any((info := types.parse(r.type)) is not None and not info.is_exact for r in results)
+
+    def refine(self, op, unpack, keep_guards: bool) -> None:
+        producer = op if unpack is None else unpack
+        results = list(producer.operation.results)
+        if not result_allows_refinement(producer.operation.name):
+            return
+        try:
+            signature = meta_fallback.describe(op, results)
+        except meta_fallback.Undescribable as error:
+            self._mark(op, f"meta fallback: {error}")
+            return
+        answer = meta_fallback.infer(signature)
+        key = library_key(op)
+        give_sizes = not self.has_function(key, (SHAPE.name,))
+        give_dtype = not self.has_function(key, (DTYPE.name,))
+        reason = answer.reason
+        if answer.guards and not (keep_guards and self._assert(op, answer.guards)):
+            give_sizes, reason = False, reason or "meta fallback: the sizes need guards not asserted here"
+        sizes_before = [types.parse(r.type) for r in results]
+        for result, entry in zip(results, answer.results, strict=True):
+            if entry is None:
+                continue
+            sizes, dtype = entry
+            if sizes is not None:
+                sizes = tuple(d if isinstance(d, int) else None for d in sizes)  # a polynomial is `?`
+            fact = types.TensorInfo(sizes if give_sizes else None,
+                                    types.DTYPE_TO_ELEMENT.get(dtype) if give_dtype else None)
+            self._refine_result(result, fact, producer)
+        if give_sizes:
+            self._record_dims(producer, answer.results)
+        if self.kind is DTYPE and give_sizes:
+            self.late |= [types.parse(r.type) for r in results] != sizes_before
+        self._mark(op, "" if reason is None else f"meta fallback: {reason}")
+
+    def _assert(self, op, found: tuple) -> bool:
+        """Assert the answer's guards; False when they cannot be (a size nothing in reach
+        carries, or an equality of two sizes where broadcasts keep them apart)."""
+        if not facts.broadcast_equal() and any(key[0] == "torch.aten.eq.int" for key in found):
+            return False
+        return guards.assert_guards(op, [_Guard(key) for key in found])
+
+    def _refine_result(self, result: ir.Value, fact: types.TensorInfo, producer) -> None:
+        stated = types.parse(result.type)
+        if stated is None:
+            return
+        merged = types.meet(stated, types.TensorInfo(fact.sizes, fact.dtype, stated.value_semantics))
+        if merged is None:  # PyTorch disagrees with the IR's type: claim nothing
+            return
+        new_type = types.to_type(merged)
+        if new_type != result.type:
+            refine_value(result, new_type, producer)
+
+    def _record_dims(self, producer, entries: tuple) -> None:
+        """The symbolic dims of the results (`torch_refine.dims`), as a calculation's."""
+        sizes = [[] if e is None or e[0] is None else list(e[0]) for e in entries]
+        memo: dict = {}
+        dim_facts.remember(producer, sizes, memo, SERVED)
+        dim_facts.restore(producer, memo, SERVED)
+
+    def _mark(self, op, reason: str) -> None:
+        if self.explain:
+            op.operation.attributes[MARK] = ir.StringAttr.get(reason)
