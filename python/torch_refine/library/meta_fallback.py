@@ -44,7 +44,7 @@ from torch_refine.ir.retype import most_precise_alias
 
 SYMBOL = "meta_fallback"  # what `reify.targets` gives an op the fallback serves
 HINT = 31  # the example value of every dynamic dim: prime, above the usual small constants
-_MAX_CASES = 4  # failing values of a guard checked one by one
+_MAX_CASES = 6  # cases failing a guard checked one by one
 DATA_DEPENDENT = "data-dependent size"
 _COMPARISONS = {
     "Equality": "torch.aten.eq.int", "Unequality": "torch.aten.ne.int",
@@ -230,7 +230,9 @@ def _infer(signature: Signature) -> Answer:
         return _unknown(signature, general)
     results, guards, dims_reason = general
     prover = _Prover(signature, overload, results, guards)
-    kept = [g for g in guards if prover.needed(g)]
+    # The kernel's checks come before the branches they make safe: trying the last guards
+    # first drops a branch's guard under the check (diff's `3*a - 3 >= 2` under `a >= 1`).
+    kept = [g for g in reversed(guards) if prover.needed(g)][::-1]
     reason = dims_reason
     unstated = [g for g in kept if not isinstance(g, tuple)]
     pinned = [g for g in kept if isinstance(g, tuple) and _pins(g)]
@@ -302,6 +304,9 @@ class _Prover:
         return None if cases is None else [{**context, **case} for case in cases]
 
     def _holds_in(self, case: dict, depth: int) -> bool:
+        ranges = {**self.ranges, **{s: (v, v) if isinstance(v, int) else v for s, v in case.items()}}
+        if any(_decided_true(_negated(g), ranges) for g in self.assumed):
+            return True  # no size there passes the guards kept
         outcome = _Run(self.signature, self.overload, case, self.equal).outcome()
         if isinstance(outcome, str):
             return False  # PyTorch raises there: the guard is its check
@@ -310,7 +315,6 @@ class _Prover:
         if not _agree(expected, outcome[0]):
             return False
         assumed = {_substituted(_substituted(g, self.equal), fixed) for g in self.assumed}
-        ranges = {**self.ranges, **{s: (v, v) if isinstance(v, int) else v for s, v in case.items()}}
         for guard in outcome[1]:
             if not isinstance(guard, tuple):
                 return False
@@ -357,6 +361,14 @@ def _substituted_results(results: tuple, replacements: dict) -> tuple:
                  for r in results)
 
 
+_NEGATIONS = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
+
+
+def _negated(guard: tuple) -> tuple:
+    name, lhs, rhs = guard
+    return f"torch.aten.{_NEGATIONS[name.split('.')[2]]}.int", lhs, rhs
+
+
 def _decided_true(guard: tuple, ranges: dict) -> bool:
     name, lhs, rhs = guard
     low, high = _bounds(lhs - rhs, ranges)
@@ -388,16 +400,18 @@ def _times(a, b):
 
 
 def _failing_cases(guard: tuple, ranges: dict) -> list[dict] | None:
-    """Where `guard` fails, as cases each giving one symbol a value or a range: a product
-    of symbols (times a constant) unequal to 0 fails where one of them is 0; a linear
-    comparison of one symbol fails at a value or on a range. None otherwise."""
+    """Where `guard` fails, as cases each giving symbols a value (or one symbol a range):
+    a comparison of sizes that grows with each of them (`a*b >= 2`, `a + b != 0`) fails
+    in few cases (`_growing_cases`); a linear comparison of one symbol fails at a value
+    or on a range. None otherwise."""
     name, lhs, rhs = guard
+    growing = _growing(name, lhs - rhs, ranges)
+    if growing is not None and (cases := _growing_cases(growing, ranges, _MAX_CASES)) is not None:
+        return cases
     difference = lhs - rhs
     monomials = [m for m in difference.terms if m]
     symbols = sorted({s for m in monomials for s in m})
     constant = difference.terms.get((), 0)
-    if name == "torch.aten.ne.int" and len(monomials) == 1 and constant == 0:
-        return [{s: 0} for s in symbols]
     if len(symbols) != 1 or any(len(m) != 1 for m in monomials):
         return None
     (symbol,) = symbols
@@ -426,10 +440,57 @@ def _failing_cases(guard: tuple, ranges: dict) -> list[dict] | None:
     return [{symbol: (low, high)}]
 
 
-def _holds(name: str, value: int) -> bool:
+def _growing(name: str, difference: Polynomial, ranges: dict) -> Polynomial | None:
+    """`q` such that the guard holds exactly where `q >= 0`, when each of its terms but
+    the constant has a positive coefficient over symbols at least 0; else None."""
     test = name.split(".")[2]
-    return {"eq": value == 0, "ne": value != 0, "lt": value < 0, "le": value <= 0,
-            "gt": value > 0, "ge": value >= 0}[test]
+    if test == "ne":  # a sum of sizes unequal to 0 is one at least 1
+        difference = difference if all(c > 0 for m, c in difference.terms.items() if m) else -difference
+        test = "gt" if difference.terms.get((), 0) == 0 else "eq"
+    q = {"ge": difference, "gt": difference - Polynomial.constant(1), "le": -difference,
+         "lt": -difference - Polynomial.constant(1)}.get(test)
+    if q is None or any(c <= 0 for m, c in q.terms.items() if m):
+        return None
+    if any(ranges.get(s, (0, None))[0] < 0 for m in q.terms for s in m):
+        return None
+    return q
+
+
+def _growing_cases(q: Polynomial, ranges: dict, budget: int) -> list[dict] | None:
+    """The cases where `q < 0`, `q` growing with each symbol: a symbol at its least
+    making `q` negative whatever the others are is one case (the rest with that symbol
+    above it); else the first symbol's values from its least, each with the cases of
+    the others, until `q` holds at the others' least. None past `budget` cases."""
+    value = q.constant_value()
+    if value is not None:
+        return [{}] if value < 0 else []
+    if budget <= 0:
+        return None
+    symbols = sorted({s for m in q.terms for s in m})
+    least = {s: ranges.get(s, (0, None))[0] for s in symbols}
+    for symbol in symbols:
+        at_least = q.substitute({symbol: Polynomial.constant(least[symbol])}).constant_value()
+        if at_least is None or at_least >= 0:
+            continue
+        greatest = ranges.get(symbol, (0, None))[1]
+        if greatest is not None and greatest <= least[symbol]:
+            return [{symbol: least[symbol]}]
+        rest = _growing_cases(q, {**ranges, symbol: (least[symbol] + 1, greatest)}, budget - 1)
+        return None if rest is None else [{symbol: least[symbol]}, *rest]
+    symbol, others = symbols[0], {s: Polynomial.constant(least[s]) for s in symbols[1:]}
+    greatest = ranges.get(symbol, (0, None))[1]
+    cases: list[dict] = []
+    value = least[symbol]
+    while greatest is None or value <= greatest:
+        fixed = q.substitute({symbol: Polynomial.constant(value)})
+        if fixed.substitute(others).constant_value() >= 0:
+            return cases
+        found = _growing_cases(fixed, ranges, budget - len(cases))
+        if found is None or len(cases) + len(found) > budget:
+            return None
+        cases += [{symbol: value, **case} for case in found]
+        value += 1
+    return cases
 
 
 def _agree(results: tuple, case_results: tuple) -> bool:

@@ -1,0 +1,81 @@
+// RUN: torch-refine-opt %s --pass-pipeline='builtin.module(torch-refine-pipeline{keep-symbolic-dims=true})' | filecheck %s
+// RUN: torch-refine-opt %s --pass-pipeline='builtin.module(torch-refine-pipeline{meta-fallback=false})' | filecheck %s --check-prefix=OFF
+
+// Ops without a library function typed by PyTorch's meta kernels (docs/library.md, "Three
+// ways an op is served"): static sizes exact, dynamic ones as expressions of the argument
+// dims, the dtype PyTorch gives (logsumexp of int64 is float32). test/python/library/
+// test_meta_fallback.py checks the same ops against PyTorch.
+
+// CHECK-LABEL: func.func @static
+// CHECK: torch.aten.logsumexp {{.*}} -> !torch.vtensor<[4],f32>
+// CHECK: torch.aten.logsumexp {{.*}} -> !torch.vtensor<[4,1],f32>
+// CHECK: torch.operator "torch.aten.cummax"{{.*}} -> (!torch.vtensor<[4,5],f32>, !torch.vtensor<[4,5],si64>)
+// CHECK: torch.operator "torch.aten.kron"{{.*}} -> !torch.vtensor<[8,15],f32>
+// OFF-LABEL: func.func @static
+// OFF: torch.aten.logsumexp {{.*}} -> !torch.vtensor{{$}}
+func.func @static(%x: !torch.vtensor<[4,3],f32>, %i: !torch.vtensor<[4,3],si64>, %y: !torch.vtensor<[4,5],f32>,
+                  %a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[4,5],f32>)
+    -> (!torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.logsumexp %x, %dims, %false : !torch.vtensor<[4,3],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
+  %1 = torch.aten.logsumexp %i, %dims, %true : !torch.vtensor<[4,3],si64>, !torch.list<int>, !torch.bool -> !torch.vtensor
+  %2:2 = torch.operator "torch.aten.cummax"(%y, %int0) : (!torch.vtensor<[4,5],f32>, !torch.int) -> (!torch.vtensor, !torch.vtensor)
+  %3 = torch.operator "torch.aten.kron"(%a, %b) : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32>) -> !torch.vtensor
+  return %0, %1, %2#0, %2#1, %3 : !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor
+}
+
+// Dynamic dims: logsumexp's result keeps the batch symbol, which the ops after it read
+// (the view's -1 is 3); cummax keeps both dims. PyTorch's fake kernel for kron specializes
+// a dynamic size to its example value: no size is claimed (not even the rank), the dtype is.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: torch.aten.logsumexp {{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]"]]} : {{.*}} -> !torch.vtensor<[?],f32>
+// CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[?,3],f32>
+// CHECK: torch.operator "torch.aten.cummax"{{.*}} {torch_refine.dims = {{\[\[}}"%arg1[0]", "5"], ["%arg1[0]", "5"]]} : {{.*}} -> (!torch.vtensor<[?,5],f32>, !torch.vtensor<[?,5],si64>)
+// CHECK: torch.operator "torch.aten.kron"{{.*}} -> !torch.vtensor<*,f32>
+func.func @dynamic(%x: !torch.vtensor<[?,3],f32>, %y: !torch.vtensor<[?,5],f32>, %a: !torch.vtensor<[?,3],f32>,
+                   %b: !torch.vtensor<[4,5],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.logsumexp %x, %dims, %false : !torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
+  %n = torch.aten.size.int %0, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %n, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %x, %sizes : !torch.vtensor<[?,3],f32>, !torch.list<int> -> !torch.vtensor
+  %2:2 = torch.operator "torch.aten.cummax"(%y, %int1) : (!torch.vtensor<[?,5],f32>, !torch.int) -> (!torch.vtensor, !torch.vtensor)
+  %3 = torch.operator "torch.aten.kron"(%a, %b) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[4,5],f32>) -> !torch.vtensor
+  return %1, %2#0, %2#1, %3 : !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor
+}
+
+// A guard PyTorch's kernel needs becomes an assert at the entry, as a library function's
+// check would: cross broadcasts its two dynamic sizes, asserted equal (torch.export's
+// rule); the guards it needs only for its branches (sizes not 1) are proved unneeded.
+// CHECK-LABEL: func.func @guarded
+// CHECK: torch.runtime.assert {{.*}}, "torch.aten.cross: PyTorch's meta kernel assumes it (requires %arg1[0] == %arg0[0])"
+// CHECK-NOT: torch.runtime.assert
+// CHECK: torch.operator "torch.aten.cross"{{.*}} -> !torch.vtensor<[?,3],f32>
+func.func @guarded(%a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[?,3],f32>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %0 = torch.operator "torch.aten.cross"(%a, %b, %int1) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>, !torch.int) -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// Erased types: the shape step cannot run the kernel before the operand's dtype is known;
+// the dtype step gives the sizes too, and another round refines the tanh after it.
+// CHECK-LABEL: func.func @erased
+// CHECK: torch.aten.logsumexp {{.*}} -> !torch.vtensor<[2],f32>
+// CHECK: torch.aten.tanh {{.*}} -> !torch.vtensor<[2],f32>
+func.func @erased(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %false = torch.constant.bool false
+  %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.relu %x : !torch.vtensor<[2,3],f32> -> !torch.vtensor
+  %1 = torch.aten.logsumexp %0, %dims, %false : !torch.vtensor, !torch.list<int>, !torch.bool -> !torch.vtensor
+  %2 = torch.aten.tanh %1 : !torch.vtensor -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
