@@ -48,6 +48,15 @@ def test_installed_pass_plugin_suite_passes(tmp_path):
     assert "Passed: 1" in done.stdout, done.stdout
 
 
+def test_pass_plugin_suite_without_the_package_says_to_install_it():
+    installed = {entry.name for entry in metadata.entry_points(group=registry.ENTRY_POINT_GROUP)}
+    if "example-strip-runtime-asserts" in installed:
+        pytest.skip("the example package is installed in this environment")
+    done = _lit(EXAMPLES / "pass_plugin" / "test")
+    assert done.returncode != 0
+    assert "the example pass is not installed: pip install ./examples/pass_plugin" in done.stdout + done.stderr
+
+
 @pytest.fixture
 def plugin(monkeypatch):
     """Register a third-party pass by entry point, as an installed package would."""
