@@ -19,7 +19,7 @@ func.func @f(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
 
 def _documented_config() -> str:
     section = DOCS.read_text().split("## Reusing the lit configuration downstream", 1)[1]
-    return re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    return re.search(r"```python[^\n]*\n(.*?)```", section, re.S).group(1)
 
 
 def test_documented_lit_config_runs_a_downstream_suite(tmp_path):

@@ -5,10 +5,13 @@ library, its links resolve, and (model tier) its `make run` sample is what `make
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
+from test_docs import assert_shown, blocks
 
+from torch_refine import passes
 from torch_refine.tools import ops
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,9 +29,23 @@ def _at_least(text: str) -> int:
     return int(re.match(r"([\d,]+)\+", text).group(1).replace(",", ""))
 
 
+def _quick_start_block(lang: str) -> str:
+    start = README[: README.index("## Quick start")].count("\n") + 1
+    return next(b for b in blocks(ROOT / "README.md") if b.line > start and b.lang == lang).text
+
+
 def test_quick_start_is_two_commands():
-    block = README.split("## Quick start", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    block = _quick_start_block("sh")
     assert [line.split("#")[0].strip() for line in block.splitlines()] == ["make run", "make test"]
+
+
+def test_versions_are_those_pyproject_asks_for():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    asked = [*project["dependencies"], *project["optional-dependencies"]["test"]]
+    for package in ("torch", "torch-mlir", "transformers"):
+        requirement = next(r for r in asked if re.match(rf"{package}\b(?!-)", r))
+        specifier = requirement.removeprefix(package)
+        assert f"`{package}{specifier}`" in README, f"the README does not say {package}{specifier}"
 
 
 def test_one_page():
@@ -71,15 +88,32 @@ def test_what_moved_out_is_linked():
     assert (ROOT / "docs" / "limitations.md").read_text().count("\n- ") >= 5
 
 
-def _sample() -> list[str]:
-    block = README.split("## Quick start", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
-    return block.splitlines()
-
-
 @pytest.mark.slow  # make run's job: a real model exported, refined, executed and compared
 def test_make_run_prints_the_readme_sample(tmp_path, capsys):
     from torch_refine.tools import run
 
-    assert run.main(["-o", str(tmp_path / "refined.mlir")]) == 0
-    printed = capsys.readouterr().out.splitlines()
-    assert [line for line in printed if line in _sample()] == _sample()
+    output = tmp_path / "refined.mlir"
+    assert run.main(["-o", str(output)]) == 0
+    printed = capsys.readouterr().out.replace(str(output), "out/refined.mlir")
+    assert_shown(_quick_start_block("text"), printed, "README.md, make run's output")
+
+
+def _makefile_targets() -> set[str]:
+    return set(re.findall(r"^([a-z][\w-]*):", (ROOT / "Makefile").read_text(), re.M))
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=[doc.name for doc in DOCS])
+def test_commands_the_docs_name_come_with_the_repository(doc):
+    """A contributor gets every command a doc names from the repository and its
+    dependencies: Makefile targets, the package's modules and console scripts, scripts."""
+    import importlib.util
+
+    text = doc.read_text()
+    scripts = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"])
+    missing = [f"make {t}" for t in re.findall(r"`make ([a-z][\w-]*)", text) if t not in _makefile_targets()]
+    missing += [m for m in re.findall(r"python -m (torch_refine[\w.]*)", text) if importlib.util.find_spec(m) is None]
+    tools = {s for s in re.findall(r"`(torch-refine-[a-z]+)\b(?![-.])", text) if not passes.is_registered(s)}
+    missing += sorted(tools - scripts)
+    missing += [p for p in re.findall(r"`((?:build_tools|bench)/[\w./-]+)", text) if not (ROOT / p).exists()]
+    missing += [c for c in re.findall(r"\b[Rr]un `([a-z][\w-]*)", text) if c not in ("make", "python", "lit", "git")]
+    assert missing == []
