@@ -37,8 +37,7 @@ NOT_RUN = {
     ("docs/backends.md", "sh"): "the reader's own model.mlir and model.onnx (outside issue 43's doc files)",
     ("docs/backends.md", "python"): "the reader's own model and inputs (outside issue 43's doc files)",
     ("docs/library.md", "python"): "library function sources to paste and adapt, as library/*.py holds them",
-    ("docs/symbolic-dims.md", "mlir"): "excerpts of IR the text explains, around the command below them",
-    ("docs/symbolic-dims.md", "sh"): "the reader's own model.mlir (outside issue 43's doc files)",
+    ("docs/symbolic-dims.md", "mlir"): "an excerpt of IR the text explains; the console run below refines it",
 }
 
 
