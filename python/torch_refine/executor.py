@@ -160,14 +160,15 @@ def execute(module, *tensors, function: str = "main", check_types: bool = False,
     Random ops draw from a generator seeded with `seed`; the caller's RNG state and
     argument tensors are left as they were.
     """
-    ordered = _ordered_arguments(getattr(module, "input_names", None), tensors, named_tensors)
+    input_names = getattr(module, "input_names", None)
+    ordered = _ordered_arguments(input_names, tensors, named_tensors)
     module = parsing.as_module(module)
     arguments = [t.clone() if isinstance(t, torch.Tensor) else t for t in ordered]
     with module.context, torch.random.fork_rng(devices=[]):
         torch.manual_seed(seed)
         interpreter = _Interpreter(module, check_types, allow_side_effects)
         try:
-            results = interpreter.call(function, arguments)
+            results = interpreter.call(function, arguments, input_names or ())
         except ExecutionError as error:
             # A type contradicted before the program raised is the worse finding.
             if interpreter.mismatches:
@@ -229,11 +230,12 @@ def _bind_symbolic_shape(self: _Interpreter, op, operands):
         size = tensor.shape[dim]
         if not symbol.min_val <= size <= symbol.max_val:
             raise ExecutionError(
-                f"'torch.bind_symbolic_shape' at {_where(op)}: dim {dim} is {size}, outside "
-                f"the range [{symbol.min_val}, {symbol.max_val}] of {symbol.name}")
+                f"'torch.bind_symbolic_shape'{_at(op)}: {self.describe(op.operands[0])}dim {dim} is "
+                f"{size}, outside the range [{symbol.min_val}, {symbol.max_val}] of {symbol.name}")
         if symbol.value is not None and symbol.value != size:
             raise ExecutionError(
-                f"'torch.bind_symbolic_shape' at {_where(op)}: dim {dim} is {size}, but "
+                f"'torch.bind_symbolic_shape'{_at(op)}: {self.describe(op.operands[0])}dim {dim} is "
+                f"{size}, but "
                 f"{symbol.name} is {symbol.value}")
         symbol.value = size
     return []
@@ -253,10 +255,14 @@ class _Interpreter:
         self._callables: dict[str, object] = {}
         self._library = _builtin_library(module)
         self._checking_library = False
+        self._entry: tuple[ir.Block, tuple] | None = None  # the entry call's block, its input names
 
     # --- structure ---------------------------------------------------------------------
 
-    def call(self, name: str, args: list) -> list:
+    def call(self, name: str, args: list, input_names=None) -> list:
+        """Run function `name` on `args`. `input_names` (the program's, for the entry call)
+        name the arguments in errors; the entry call's tensors must agree with the
+        signature, as the JIT checks them, whatever `check_types` says."""
         # Library symbols resolve to the built-in library, never to a same-named input function.
         fn = self._library.get(name) if is_library_symbol(name) else self.functions.get(name)
         if fn is None:
@@ -272,9 +278,20 @@ class _Interpreter:
         if len(args) != len(block.arguments):
             raise ExecutionError(
                 f"@{name} takes {len(block.arguments)} arguments, {len(args)} given")
+        if input_names is not None:
+            self._entry = (block, input_names)
         for index, (argument, value) in enumerate(zip(block.arguments, args)):
+            if input_names is not None:
+                _check_argument(name, index, input_names, argument.type, value)
             self._check(f"@{name} argument {index}", str(fn.location), argument.type, value)
         return self.run_block(block, args)
+
+    def describe(self, value: ir.Value) -> str:
+        """`argument 0 (x) ` for an argument of the entry call, else empty."""
+        if self._entry is None or not isinstance(value, ir.BlockArgument) or value.owner != self._entry[0]:
+            return ""
+        index, names = value.arg_number, self._entry[1]
+        return f"argument {index}{f' ({names[index]})' if index < len(names) else ''} "
 
     def run_block(self, block: ir.Block, args: list, outer: dict | None = None) -> list:
         """Run the ops of `block`; values from enclosing blocks are looked up in `outer`."""
@@ -433,6 +450,17 @@ class _Interpreter:
                                         tuple(value.shape), str(value.dtype)))
 
 
+def _check_argument(function: str, index: int, input_names, type_: ir.Type, value) -> None:
+    """Raise an ExecutionError naming the argument when `value` is a tensor its type
+    contradicts."""
+    info = types.parse(type_)
+    if info is None or not isinstance(value, torch.Tensor) or _agrees(info, value):
+        return
+    name = f" ({input_names[index]})" if index < len(input_names) else ""
+    raise ExecutionError(f"@{function} argument {index}{name} is {info.text()}; given a tensor of "
+                         f"sizes {list(value.shape)} and dtype {value.dtype}")
+
+
 def _agrees(info: types.TensorInfo, value: torch.Tensor) -> bool:
     if info.dtype is not None and ELEMENT_DTYPES.get(info.dtype) != value.dtype:
         return False
@@ -445,6 +473,13 @@ def _agrees(info: types.TensorInfo, value: torch.Tensor) -> bool:
 
 def _where(op) -> str:
     return short_location(str(op.location))
+
+
+def _at(op) -> str:
+    """` at file:line:col`, or nothing for an op without a location (export's input
+    checks and binds, whose messages name the input)."""
+    where = _where(op)
+    return "" if where == "loc(unknown)" else f" at {where}"
 
 
 # --- ops interpreted here ----------------------------------------------------------------
@@ -484,7 +519,7 @@ def _call(self: _Interpreter, op, operands):
 def _runtime_assert(self: _Interpreter, op, operands):
     if not operands[0]:
         message = ir.StringAttr(op.attributes["message"]).value
-        raise RaisedError(f"torch.runtime.assert failed at {_where(op)}: {message}", message)
+        raise RaisedError(f"torch.runtime.assert failed{_at(op)}: {message}", message)
     return []
 
 

@@ -143,7 +143,7 @@ def test_refined_ir_keeps_the_guard_and_stops_before_the_kernel():
     erased = erased.replace(") -> !torch.vtensor<[2,4,3],f32> {", ") -> !torch.vtensor {")
     module, _ = torch_refine.refine(erased)
     assert "torch.runtime.assert" in str(module)
-    with pytest.raises(ExecutionError, match=r"torch\.runtime\.assert failed .*eval mode"):
+    with pytest.raises(ExecutionError, match=r"torch\.runtime\.assert failed.*eval mode"):
         torch_refine.execute(module, torch.randn(2, 4, 3), torch.ones(4), False)
 
 
@@ -227,3 +227,49 @@ func.func @main(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
 """
     with pytest.raises(ExecutionError, match="@ext is a declaration"):
         torch_refine.execute(text, torch.ones(2, 3))
+
+
+_PERMUTE_SUM = """
+func.func @main(%x: !torch.vtensor<[?,3,4],f32>) -> !torch.vtensor<[?,4],f32> {
+  %int-1 = torch.constant.int -1
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %false = torch.constant.bool false
+  %none = torch.constant.none
+  %dims = torch.prim.ListConstruct %int0, %int2, %int1 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.permute %x, %dims : !torch.vtensor<[?,3,4],f32>, !torch.list<int> -> !torch.vtensor<[?,4,3],f32>
+  %last = torch.prim.ListConstruct %int-1 : (!torch.int) -> !torch.list<int>
+  %1 = torch.aten.sum.dim_IntList %0, %last, %false, %none : !torch.vtensor<[?,4,3],f32>, !torch.list<int>, !torch.bool, !torch.none -> !torch.vtensor<[?,4],f32>
+  return %1 : !torch.vtensor<[?,4],f32>
+}
+"""
+
+
+@pytest.mark.parametrize(("argument", "expected"), [
+    (torch.randn(3, 4), r"@main argument 0 is !torch.vtensor<\[\?,3,4\],f32>; given a tensor of sizes \[3, 4\]"),
+    (torch.randn(2, 3, 4, dtype=torch.float64), r"given a tensor of sizes \[2, 3, 4\] and dtype torch.float64"),
+    (torch.randn(2, 4, 4), r"given a tensor of sizes \[2, 4, 4\]"),
+])
+def test_arguments_are_checked_against_the_signature_by_default(argument, expected):
+    # Without the check a wrong-rank input runs deep into the program and fails in some op.
+    with pytest.raises(ExecutionError, match=expected):
+        torch_refine.execute(_PERMUTE_SUM, argument)
+    torch.testing.assert_close(torch_refine.execute(_PERMUTE_SUM, torch.ones(5, 3, 4)), torch.full((5, 4), 3.0))
+
+
+def test_input_checks_name_the_input_and_dim():
+    class PermuteSum(torch.nn.Module):
+        def forward(self, x, y):
+            return x.permute(0, 2, 1).sum(-1) + y
+
+    batch = torch.export.Dim("batch", min=2, max=32)
+    shapes = ({0: batch}, {0: batch})
+    for symbolic in (True, False):
+        refined = torch_refine.export_and_import(PermuteSum(), torch.randn(2, 3, 4), torch.randn(2, 4),
+                                                 dynamic_shapes=shapes, import_symbolic_shape_expressions=symbolic)
+        with pytest.raises(ExecutionError, match=r"argument 0 \(x\) dim 0 is 40|input x \(%arg0\) dim 0 must be at most 32") as caught:
+            torch_refine.execute(refined, torch.randn(40, 3, 4), torch.randn(40, 4))
+        assert "loc(unknown)" not in str(caught.value)
+        with pytest.raises(ExecutionError, match=r"argument 1 \(y\) is !torch.vtensor<\[\?,4\],f32>"):
+            torch_refine.execute(refined, torch.randn(5, 3, 4), torch.randn(5, 3))
