@@ -312,3 +312,24 @@ def test_module_entry_point(func_file):
     result = subprocess.run(command, capture_output=True, text=True)
     assert (result.returncode, result.stderr) == (0, "")
     assert result.stdout.startswith("module {\n")
+
+
+def test_list_passes_holds_every_pass_torch_mlir_opt_lists(capfd, tmp_path, monkeypatch):
+    """--list-passes lists each pass the wheel's torch-mlir-opt lists, each runnable by the
+    driver, built once into the cache."""
+    from torch_refine.driver import bindings, mlir_passes
+
+    binary = next(bindings.libraries_dir().glob("torch-mlir-opt*"), None)
+    if binary is None:
+        pytest.skip("the torch-mlir wheel has no torch-mlir-opt")
+    theirs = subprocess.run([str(binary), "--list-passes"], capture_output=True, text=True, check=True).stdout
+    names = set(re.findall(r"^  --([a-z][\w.-]*?)\s*-   ", theirs, re.M))
+    monkeypatch.setenv("TORCH_REFINE_CACHE_DIR", str(tmp_path / "cache"))
+    mlir_passes.listing.cache_clear()
+    assert main(["--list-passes"]) == 0
+    listed = set(re.findall(r"^  --(\S+) +-   ", capfd.readouterr().out, re.M))
+    assert names
+    assert names <= listed
+    assert len(list((tmp_path / "cache").glob("mlir-passes-*.json"))) == 1
+    assert all(mlir_passes.anchor_of(name) is not None for name in sorted(names))
+    mlir_passes.listing.cache_clear()

@@ -71,14 +71,17 @@ def listing() -> tuple[MlirPass, ...]:
         with open(path, encoding="utf-8") as file:
             return tuple(MlirPass(name, pipeline, description, [tuple(o) for o in options])
                          for name, pipeline, description, options in json.load(file))
-    except (OSError, ValueError):
+    except (OSError, ValueError, TypeError):  # not cached yet, or a cache of another shape
         pass
     found = _build()
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path))
-    with os.fdopen(fd, "w", encoding="utf-8") as file:
-        json.dump(found, file)
-    os.replace(temporary, path)  # atomic: a concurrent run reads the old file or this one
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path))
+        with os.fdopen(fd, "w", encoding="utf-8") as file:
+            json.dump(found, file)
+        os.replace(temporary, path)  # atomic: a concurrent run reads the old file or this one
+    except OSError:
+        pass  # an unwritable cache costs the next listing the build, nothing else
     return tuple(found)
 
 
