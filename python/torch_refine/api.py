@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from torch_refine import passes, report
-from torch_refine.calculations import dim_facts
+from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.errors import RefinementError
 from torch_refine.ir import parsing, types
+from torch_refine.ir.constants import typed_constant
 from torch_refine.ir.erase import erase_tensor_types, retype
 from torch_refine.ir.module import erase_symbolic_shape_ops, symbol_name
 from torch_refine.library import loader as library_loader
@@ -42,7 +43,7 @@ PIPELINE = "torch-refine-pipeline"
 class Refined:
     """A refined module and its report. It stands in for its `ir.Module` (`str()` is the IR;
     `.operation`, `.body`, `.context` and every other attribute are the module's), and
-    unpacks as `module, report = ...`. `input_names` names the arguments of an exported
+    unpacks and indexes as the pair `(module, report)`. `input_names` names the arguments of an exported
     program (`execute` places keyword arguments by them); None for other IR."""
 
     module: ir.Module
@@ -51,6 +52,12 @@ class Refined:
 
     def __iter__(self):
         return iter((self.module, self.report))
+
+    def __getitem__(self, index):
+        return (self.module, self.report)[index]
+
+    def __len__(self) -> int:
+        return 2
 
     def __str__(self) -> str:
         return str(self.module)
@@ -335,14 +342,18 @@ def _metadata_asserts(op, asserted: set) -> bool:
 def _assert_input_checks(module: ir.Module, checks: list, function: str) -> None:
     """What the ExportedProgram checks of its inputs' sizes (`importer.fx.input_checks`:
     ranges, and dims equal to what export traced them as) as `torch.runtime.assert`s at
-    the start of `function`, before any other op: refinement relied on them (a symbol's
-    range decides comparisons), and a run outside them is not the program export traced
+    the start of `function`, after the arguments' binds (IREE rejects a read of an argument
+    above its bind) and before any other op: refinement relied on them (a symbol's range
+    decides comparisons), and a run outside them is not the program export traced
     (mobilevit exported with a dynamic image size computes wrong results past 64)."""
+    from torch_refine.passes.guards import after_argument_binds
+
     if not checks:
         return
     with module.context:
         entry = _function(module.operation, function).regions[0].blocks[0]
-        with ir.InsertionPoint(entry.operations[0]), ir.Location.unknown():
+        _hoist_argument_binds(entry)
+        with after_argument_binds(entry), ir.Location.unknown():
             built: dict = {}
             for message, size, comparison, term in checks:
                 operands = [_int_term(size, entry, built), _int_term(term, entry, built)]
@@ -351,6 +362,19 @@ def _assert_input_checks(module: ir.Module, checks: list, function: str) -> None
                 ir.Operation.create("torch.runtime.assert", operands=[condition],
                                     attributes={"message": ir.StringAttr.get(message)})
         _erase_repeated_equalities(entry)
+
+
+def _hoist_argument_binds(entry: ir.Block) -> None:
+    """The symbols and the arguments' binds first in the entry block, ahead of the
+    constants torch-mlir's canonicalization hoists: the input checks go after the binds and
+    still before every op that makes a tensor, where refinement adopts them as facts
+    (`guards.adopt_entry_asserts`) instead of erasing them as decided by the binds' ranges."""
+    from torch_refine.passes.guards import binds_argument
+
+    leading = [op for op in entry.operations if op.operation.name == "torch.symbolic_int"]
+    leading += [op for op in entry.operations if binds_argument(op.operation)]
+    for op in reversed(leading):
+        op.move_before(entry.operations[0])
 
 
 def _erase_repeated_equalities(entry: ir.Block) -> None:
@@ -546,8 +570,61 @@ def specialize(
                 # A call taking the argument keeps its old type through a cast.
                 retype(argument, _argument_type(function, index, argument.type, wanted))
         _set_signature(fn, [a.type for a in block.arguments], _erased_results(fn))
+        _refuse_failing_input_checks(function, block)
         erase_tensor_types(module.operation)
     return _refine(module, **refine_options)
+
+
+def _refuse_failing_input_checks(function: str, entry: ir.Block) -> None:
+    """Raise ValueError when the new static sizes fail the program's own input checks: a
+    bind's range (torch.export's `Dim(min=, max=)`) or an entry assert comparing an
+    argument's size with a constant (refined, it would be an assert that always fails)."""
+    for op in entry.operations:
+        operation = op.operation
+        if operation.name == "torch.bind_symbolic_shape" and isinstance(operation.operands[0], ir.BlockArgument):
+            _check_bound_ranges(function, operation)
+        if operation.name != "torch.runtime.assert":
+            continue
+        condition = operation.operands[0]
+        producer = condition.owner if isinstance(condition, ir.OpResult) else None
+        if producer is None or producer.name not in facts.INT_COMPARISONS:
+            continue
+        sides = [_static_int(operand) for operand in producer.operands]
+        if None not in sides and not facts.INT_COMPARISONS[producer.name](*sides):
+            message = ir.StringAttr(operation.attributes["message"]).value
+            raise ValueError(f"specialize @{function}: the new input types fail the program's input check: {message}")
+
+
+def _check_bound_ranges(function: str, bind: ir.Operation) -> None:
+    argument = bind.operands[0]
+    sizes = types.parse(argument.type).sizes or ()
+    expressions = ir.AffineMapAttr(bind.attributes["shape_expressions"]).value.results
+    for dim, expression in enumerate(expressions):
+        expression = expression.maybe_downcast()
+        if not isinstance(expression, ir.AffineSymbolExpr) or dim >= len(sizes) or sizes[dim] is None:
+            continue
+        symbol = bind.operands[1 + expression.position].owner
+        least = ir.IntegerAttr(symbol.attributes["min_val"]).value
+        greatest = ir.IntegerAttr(symbol.attributes["max_val"]).value
+        if not least <= sizes[dim] <= greatest:
+            raise ValueError(
+                f"specialize @{function}: argument {argument.arg_number} dim {dim} is {sizes[dim]}, outside "
+                f"the range [{least}, {greatest}] the program gives it "
+                f"({ir.StringAttr(symbol.attributes['symbol_name']).value})")
+
+
+def _static_int(value: ir.Value) -> int | None:
+    """An int constant, or the static size an `aten.size.int` of an argument reads."""
+    if (constant := typed_constant(value, int)) is not None:
+        return constant
+    producer = value.owner if isinstance(value, ir.OpResult) else None
+    if producer is None or producer.name != "torch.aten.size.int":
+        return None
+    tensor, dim = producer.operands
+    info, index = types.parse(tensor.type), typed_constant(dim, int)
+    if not isinstance(tensor, ir.BlockArgument) or info is None or info.sizes is None or index is None:
+        return None
+    return info.sizes[index] if -len(info.sizes) <= index < len(info.sizes) else None
 
 
 # --- helpers -----------------------------------------------------------------------------

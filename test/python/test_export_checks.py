@@ -15,7 +15,7 @@ import torch
 
 import torch_refine
 from torch_refine import jit
-from torch_refine.executor import RaisedError
+from torch_refine.executor import ExecutionError, RaisedError
 
 
 class Guarded(torch.nn.Module):
@@ -63,7 +63,9 @@ def test_ranges_and_equal_dims_are_asserted_once_each_at_the_entry():
 ])
 def test_a_run_outside_them_raises_where_the_program_would(x, y, message):
     refined = _guarded()
-    with pytest.raises(RaisedError, match=message):
+    # execute checks the binds of the arguments, which come first (IREE needs them above
+    # every read of an argument), against their symbols' ranges: the same facts
+    with pytest.raises((RaisedError, ExecutionError), match=f"{message}|'torch.bind_symbolic_shape'"):
         torch_refine.execute(refined, x, y)
     with pytest.raises(jit.RuntimeCheckError, match=message):
         jit.compile_module(refined)("main", x, y)
@@ -166,3 +168,28 @@ def test_exports_ranges_decide_a_max_where_the_importer_drops_the_symbolic_shape
     for size in (5, 9):
         states = torch.randn(3, 2, size, 4)
         torch.testing.assert_close(compiled("main", states)[0], model(states))
+
+
+def test_specialize_refuses_sizes_outside_the_exported_range():
+    class PermuteSum(torch.nn.Module):
+        def forward(self, x):
+            return x.permute(0, 2, 1).sum(-1)
+
+    batch = torch.export.Dim("batch", min=2, max=32)
+    expected = {True: r"argument 0 dim 0 is 100, outside the range \[2, 32\]",
+                False: r"input check: input x \(%arg0\) dim 0 must be at most 32"}
+    for symbolic, message in expected.items():
+        refined = torch_refine.export_and_import(PermuteSum(), torch.randn(2, 3, 4), dynamic_shapes=({0: batch},),
+                                                 import_symbolic_shape_expressions=symbolic)
+        with pytest.raises(ValueError, match=message):
+            torch_refine.specialize(refined, [(100, 3, 4)])
+        specialized = torch_refine.specialize(refined, [(32, 3, 4)])
+        assert "!torch.vtensor<[32,4],f32>" in str(specialized)
+        assert "torch.runtime.assert" not in str(specialized)
+
+
+def test_refined_is_the_pair_it_unpacks_as():
+    refined = torch_refine.export_and_import(torch.nn.Tanh(), torch.randn(2, 3))
+    module, report = refined
+    assert refined[0] is module and refined[1] is report and refined[-1] is report
+    assert len(refined) == 2 and tuple(refined) == (module, report)

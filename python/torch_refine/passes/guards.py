@@ -157,21 +157,36 @@ def entry_guards(module: ir.Operation) -> list:
 
 def _after_entry_guards(entry: ir.Block, function_key: int) -> ir.InsertionPoint:
     """After the last entry guard: the one this run asserted last, or, the first time,
-    the last marked one before the entry block's first tensor op (the first went to the
-    block's start, each next one after the last)."""
+    the last marked one before the entry block's first tensor op; else after the
+    arguments' binds (`after_argument_binds`), each next one after the last."""
     last = facts.last_entry_guard(function_key)
     if last is not None:
         return ir.InsertionPoint.after(last)
-    first = following = None  # the block's first op; the op after the last guard seen
+    following = None  # the op after the last guard seen
     after_guard = False
     for op in entry.operations:
         operation = op.operation
-        first = op if first is None else first
         following = op if after_guard else following
         after_guard = ENTRY_GUARD in operation.attributes
         if any(types.is_tensor_type_text(str(r.type)) for r in operation.results):
             break
-    return ir.InsertionPoint(following if following is not None else first)
+    return ir.InsertionPoint(following) if following is not None else after_argument_binds(entry)
+
+
+def binds_argument(operation: ir.Operation) -> bool:
+    """Whether `operation` is a `torch.bind_symbolic_shape` of a function argument. An op
+    reading the argument must come after it: IREE's torch input replaces the argument's
+    uses after its bind, and a use above it no longer sees a dominating value."""
+    return operation.name == "torch.bind_symbolic_shape" and isinstance(operation.operands[0], ir.BlockArgument)
+
+
+def after_argument_binds(entry: ir.Block) -> ir.InsertionPoint:
+    """The entry block's start, or after its last bind of an argument (`binds_argument`)."""
+    last = None
+    for op in entry.operations:
+        if binds_argument(op.operation):
+            last = op
+    return ir.InsertionPoint.at_block_begin(entry) if last is None else ir.InsertionPoint.after(last)
 
 
 def carried_sizes(op) -> dict:
