@@ -16,7 +16,8 @@ from torch_refine.tools import ops
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
-DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md")),
+        *sorted((ROOT / "examples").glob("*/README.md"))]
 
 
 def _row(label: str) -> list[str]:
