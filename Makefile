@@ -25,7 +25,7 @@ SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py
 CHECK_SKIPS := $(SWEEPS) test/python/robustness/test_fuzz.py test/python/robustness/test_cf_fuzz.py \
 	test/python/test_generated_library.py
 
-.PHONY: run test models check lint fuzz corpus lit pytest venv regenerate bench clean wheel-check
+.PHONY: run test models check lint fuzz fallback-sweep corpus lit pytest venv regenerate bench clean wheel-check
 
 # The first set-up takes minutes (torch, torch-mlir, transformers, onnxruntime): it says what
 # it does, and pip lists what it collects and installs.
@@ -72,6 +72,10 @@ lint: $(STAMP)
 fuzz: $(STAMP)
 	$(PY) build_tools/fuzz.py $(FUZZ_FLAGS) --jobs $(JOBS)
 	$(PY) build_tools/fuzz.py --control-flow $(FUZZ_FLAGS) --jobs $(JOBS)
+
+# The meta fallback against PyTorch on every OpInfo (make test runs a fixed slice).
+fallback-sweep: $(STAMP)
+	TORCH_REFINE_FALLBACK_SWEEP=full $(PY) -m pytest -q -n $(JOBS) test/python/library/test_meta_fallback.py
 
 # The three-level model corpus (raw torch.export, Core ATen, torch-mlir's decompositions),
 # every model at three dynamisms, each dynamic one imported with and without symbolic shape
