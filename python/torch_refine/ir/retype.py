@@ -53,12 +53,17 @@ def accepts(use, new_type: ir.Type) -> bool:
     """Whether the user of `use` stays valid when the operand becomes `new_type`.
 
     A static-info cast accepts only a type compatible with its result (a loop back edge
-    cast to an assumed type may disagree with what the body now computes).
+    cast to an assumed type may disagree with what the body now computes); a copy to a
+    non-value tensor only its result's own sizes and dtype (its verifier ties them).
     """
     owner = use.owner
     name = owner.operation.name
     if not allows_type_refinement(name):
         return False
+    if name == "torch.copy.to_tensor":  # its result type is its operand's, without value semantics
+        new_info, target = types.parse(new_type), types.parse(owner.result.type)
+        return new_info is not None and target is not None and (new_info.sizes, new_info.dtype) == (
+            target.sizes, target.dtype)
     if name != "torch.tensor_static_info_cast":
         return True
     new_info, target = types.parse(new_type), types.parse(owner.result.type)
