@@ -105,7 +105,7 @@ def _output_block(block: Block, all_blocks: list[Block]) -> Block | None:
 def _examples():
     for doc in DOCS:
         found = blocks(doc)
-        outputs = {b.line for b in found if b.lang == "python" for b in [_output_block(b, found)] if b}
+        outputs = {output.line for b in found if b.lang == "python" if (output := _output_block(b, found))}
         for block in found:
             if block.line in outputs:
                 continue  # compared with its python block
