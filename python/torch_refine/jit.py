@@ -17,6 +17,8 @@ import os
 import re
 import signal
 import sys
+import threading
+import weakref
 from dataclasses import dataclass, field
 
 from torch_mlir import ir
@@ -265,6 +267,10 @@ class CompiledModule:
         self._callbacks = []  # the ctypes wrappers must outlive the engine's use of them
         for symbol in _return_callbacks(self.module):
             self._register(symbol)
+        for function in self.signatures:
+            self._engine.lookup(function)  # compiles the module here, once, not in each worker
+        self._worker: _Worker | None = None
+        self._lock = threading.Lock()
 
     def __call__(self, function: str, *tensors):
         import numpy as np
@@ -276,9 +282,18 @@ class CompiledModule:
         if function in self.signatures:
             _check_arguments(function, self.signatures[function], tensors)
         arrays = [np.ascontiguousarray(t.detach().cpu().numpy()) for t in tensors]
-        if self.isolate and hasattr(os, "fork"):
-            return _in_child(function, lambda: self._invoke(function, arrays))
-        return self._invoke(function, arrays)
+        if not (self.isolate and hasattr(os, "fork")):
+            return self._invoke(function, arrays)
+        with self._lock:
+            if self._worker is None:
+                self._worker = _Worker(self._invoke)
+                self._finalizer = weakref.finalize(self, self._worker.close)
+            try:
+                return self._worker.call(function, arrays)
+            except JitError:
+                self._finalizer.detach()
+                self._worker = None  # dead: the next call forks a new one
+                raise
 
     def _invoke(self, function: str, arrays: list) -> tuple:
         from torch_mlir.runtime import get_unranked_memref_descriptor
@@ -297,9 +312,10 @@ class CompiledModule:
             for k in kinds
         ]
         prototype = ctypes.CFUNCTYPE(None, *argument_types)
+        results = self._results  # not `self`: a callback holding the module would keep it (and its worker) alive
 
         def consume(*values):
-            self._results.append(tuple(_to_torch(v, k) for v, k in zip(values, kinds, strict=True)))
+            results.append(tuple(_to_torch(v, k) for v, k in zip(values, kinds, strict=True)))
 
         callback = prototype(consume)
         self._callbacks.append(callback)
@@ -329,56 +345,103 @@ def _check_arguments(function: str, expected: list[ir.Type], tensors: tuple) -> 
             raise ValueError(f"{where} has shape [{shown}], given a tensor of shape {given}")
 
 
-def _in_child(function: str, invoke):
-    """`invoke()` in a forked child process; its results, or its death as an exception.
+class _Worker:
+    """A forked child process that runs the calls of one compiled module, one at a time,
+    until its request pipe closes; the code was compiled before the fork, so a call costs
+    a round trip through two pipes, not a compilation (LLVM's JIT compiles at the first
+    lookup, which a child used to repeat and lose on every call).
 
-    The child writes its pickled results to a pipe and what the code printed (a failed
-    check prints its message, then aborts) to a file; it never returns into the caller's
-    code (`os._exit`)."""
-    import pickle
-    import tempfile
+    The child writes what the code prints (a failed check prints its message, then aborts)
+    to a file and never returns into the caller's code (`os._exit`). After its death the
+    next call forks a new one."""
 
-    sys.stdout.flush()
-    sys.stderr.flush()
-    with tempfile.TemporaryFile() as printed:
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read_end)
-            _child(invoke, printed.fileno(), write_end)
-        os.close(write_end)
-        with os.fdopen(read_end, "rb") as pipe:
-            payload = pipe.read()
-        _, status = os.waitpid(pid, 0)
-        printed.seek(0)
-        output = printed.read().decode(errors="replace").strip()
-    if payload:
-        kind, value = pickle.loads(payload)
+    def __init__(self, run):
+        import tempfile
+
+        self.printed = tempfile.TemporaryFile()
+        request_read, request_write = os.pipe()
+        response_read, response_write = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self.pid = os.fork()
+        if self.pid == 0:
+            for fd in (request_write, response_read, *_LIVE_WORKER_FDS):  # their pipes must close with their owners
+                os.close(fd)
+            _serve(run, request_read, response_write, self.printed.fileno())
+        os.close(request_read)
+        os.close(response_write)
+        self.fds = (request_write, response_read)
+        _LIVE_WORKER_FDS.update(self.fds)
+        self._requests = os.fdopen(request_write, "wb")
+        self._responses = os.fdopen(response_read, "rb")
+
+    def call(self, function: str, arrays: list):
+        """The results of `function`, or its death as an exception (the worker is then
+        closed)."""
+        import pickle
+
+        printed_before = os.fstat(self.printed.fileno()).st_size
+        try:
+            pickle.dump((function, arrays), self._requests)
+            self._requests.flush()
+            kind, value = pickle.load(self._responses)
+        except (EOFError, BrokenPipeError, pickle.UnpicklingError):
+            status = self.close()
+            self.printed.seek(printed_before)
+            output = self.printed.read().decode(errors="replace").strip()
+            raise _death(function, status, output) from None
         if kind == "error":
             raise value
         return value
+
+    def close(self) -> int:
+        """Close the pipes (the child exits at the end of its input) and reap it."""
+        _LIVE_WORKER_FDS.difference_update(self.fds)
+        for stream in (self._requests, self._responses):
+            try:
+                stream.close()
+            except OSError:
+                pass  # a request half-written to a dead child
+        _, status = os.waitpid(self.pid, 0)
+        return status
+
+
+# The parent's ends of live workers' pipes: a worker forked later closes them, so that a
+# worker sees the end of its requests when its own module closes them.
+_LIVE_WORKER_FDS: set[int] = set()
+
+
+def _death(function: str, status: int, output: str) -> JitError:
     if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGABRT and output:
-        raise RuntimeCheckError(function, output.splitlines()[-1])
+        return RuntimeCheckError(function, output.splitlines()[-1])
     cause = f"signal {signal.Signals(os.WTERMSIG(status)).name}" if os.WIFSIGNALED(status) \
         else f"exit status {os.WEXITSTATUS(status)}"
-    raise JitError(f"@{function} died ({cause})" + (f": {output[-2000:]}" if output else ""))
+    return JitError(f"@{function} died ({cause})" + (f": {output[-2000:]}" if output else ""))
 
 
-def _child(invoke, output_fd: int, result_fd: int) -> None:
+def _serve(run, request_fd: int, response_fd: int, output_fd: int) -> None:
+    """The worker's loop: each request's results (or the exception it raised) back."""
     import faulthandler
     import pickle
 
     status = 0
     try:
         faulthandler.disable()  # an abort is the answer here, not a crash to report
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
-        try:
-            payload = pickle.dumps(("ok", invoke()))
-        except Exception as error:
-            payload = pickle.dumps(("error", error))
-        with os.fdopen(result_fd, "wb") as pipe:
-            pipe.write(payload)
+        with os.fdopen(request_fd, "rb") as requests, os.fdopen(response_fd, "wb") as responses:
+            while True:
+                try:
+                    function, arrays = pickle.load(requests)
+                except EOFError:
+                    break
+                try:
+                    payload = pickle.dumps(("ok", run(function, arrays)))
+                except Exception as error:
+                    payload = pickle.dumps(("error", error))
+                responses.write(payload)
+                responses.flush()
     except BaseException:
         status = 1
     finally:
