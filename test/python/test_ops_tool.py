@@ -57,7 +57,7 @@ def test_a_file_gives_one_row_per_op_with_its_count(capsys, model):
     assert rows["aten.mm"]["count"] == 1
     assert rows["mylib.custom"] == {
         "op": "mylib.custom", "core": False, "shape": False, "dtype": False,
-        "decomposition": False, "cases": 0, "count": 1,
+        "decomposition": False, "cases": 0, "count": 1, "served": "none", "meta": ops.NOT_REGISTERED,
     }
 
 
@@ -91,7 +91,7 @@ def test_every_core_overload_has_every_applicable_function(capsys):
     rows = {row["op"]: row for row in _json(capsys, "--all-core", "--core-only")}
     assert [op for op, row in rows.items() if False in (row["shape"], row["dtype"])] == []
     assert ops.main(["--all-core", "--core-only"]) == 0
-    assert capsys.readouterr().out.splitlines()[-1].endswith("(Core ATen: 193 of 193)")
+    assert "(Core ATen: 193 of 193)" in capsys.readouterr().out.splitlines()[-1]
 
 
 def test_functions_that_cannot_apply_are_na(capsys):
@@ -119,7 +119,7 @@ def test_missing_and_core_only_filters(capsys, model):
 def test_extra_library_covers_the_example_ops(capsys):
     model = str(EXAMPLE / "model.mlir")
     before = {row["op"] for row in _json(capsys, model, "--missing")}
-    assert before == {"aten.native_channel_shuffle", "mylib.rotary"}
+    assert before == {"mylib.rotary"}  # the meta fallback serves aten.native_channel_shuffle
     after = _json(capsys, model, "--missing", "--extra-library", str(EXAMPLE / "my_ops.py"))
     assert after == []
 
@@ -127,11 +127,12 @@ def test_extra_library_covers_the_example_ops(capsys):
 def test_text_table_and_summary(capsys, model):
     assert ops.main([model]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split() == ["op", "core", "shape", "dtype", "decomposition", "cases", "count"]
+    assert out[0].split() == ["op", "core", "shape", "dtype", "decomposition", "cases", "count", "served"]
     assert out[2].split()[:2] == ["aten.tanh", "yes"]
+    assert out[2].split()[-1] == "function"
     assert out[-1] == (
         "3 ops, 2 Core ATen; with all applicable shape and dtype functions: 2 of 3 "
-        "(Core ATen: 2 of 2)"
+        "(Core ATen: 2 of 2); served by the meta fallback: 0; neither: 1"
     )
 
 
@@ -172,7 +173,17 @@ def test_missing_without_a_file_lists_both_sections(capsys, monkeypatch):
     text = capsys.readouterr().out
     assert text.startswith("== missing against torch-mlir: 1 of 2 ops ==")
     assert "mylib.custom" in text
-    assert "registry" not in text
+    assert "== missing against registry" not in text
+
+
+def test_ops_without_functions_are_served_by_the_meta_fallback_where_pytorch_runs_them(capsys, monkeypatch):
+    monkeypatch.setattr(ops, "registry_aten_ops", lambda: frozenset({"aten.kron", "aten.histogram.bin_ct"}))
+    rows = json.loads(_stdout(capsys, "--missing", "--json", "--against=registry"))["registry"]
+    assert [row["op"] for row in rows] == ["aten.histogram.bin_ct"]
+    assert rows[0]["served"] == "none"
+    assert rows[0]["meta"].startswith("no meta kernel or decomposition")
+    kron = ops.build_rows(ops._argument_parser().parse_args([]), None, against="registry")[1]
+    assert (kron.op, kron.served, kron.meta) == ("aten.kron", "fallback", None)
 
 
 def test_registry_list_leaves_out_the_out_variants():

@@ -751,3 +751,84 @@ def _quiet():
     finally:
         for logger, level in zip(loggers, levels, strict=True):
             logger.setLevel(level)
+
+
+# --- which ops PyTorch runs on meta -------------------------------------------------------------
+
+
+def meta_support(op: str) -> str | None:
+    """Why PyTorch cannot run `op` (`aten.kron`) on fake tensors, or None when it can: a
+    meta kernel, a Python meta registration or decomposition, or a CompositeImplicitAutograd
+    kernel (what FakeTensor runs). An op without one is tried on meta tensors of a sample
+    made from its schema: it may still run (a composite kernel the tables do not show);
+    else the reason says what the dispatcher has for it."""
+    import torch
+    from torch._decomp import decomposition_table, meta_table
+
+    try:
+        overload = _overload(op)
+        has = functools.partial(torch._C._dispatch_has_kernel_for_dispatch_key, overload.name())
+        has("Meta")
+    except (AttributeError, RuntimeError):
+        return "no dispatcher op (TorchScript's own, run by its interpreter)"
+    if has("Meta") or has("CompositeImplicitAutograd") or overload in meta_table or overload in decomposition_table:
+        return None
+    if torch._C.DispatchKey.Meta in overload.py_kernels:
+        return None
+    tried = _try_on_meta(overload, torch)
+    if tried is None:
+        return None
+    backends = [key for key in _BACKENDS if has(key)]
+    if "CPU" in backends:
+        return f"no meta kernel or decomposition (FakeTensor runs the CPU kernel: static sizes only); {tried}"
+    if backends:
+        return f"kernels only for {', '.join(backends)}; {tried}"
+    return f"no Meta, CPU or composite kernel; {tried}"
+
+
+_BACKENDS = ("CPU", "CUDA", "SparseCPU", "SparseCsrCPU", "QuantizedCPU", "MkldnnCPU", "NestedTensorCPU",
+             "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional")
+
+
+def _try_on_meta(overload, torch) -> str | None:
+    """None when `overload` runs on meta tensors of a sample made from its schema, else
+    what it raised."""
+    try:
+        args, kwargs = _sample(overload._schema, torch)
+    except ValueError as error:
+        return f"no sample: {error}"
+    try:
+        with _quiet(), contextlib.redirect_stderr(None):
+            overload(*args, **kwargs)
+    except Exception as error:  # noqa: BLE001 (what PyTorch raises is the answer)
+        text = str(error).strip().splitlines()
+        return f"on meta: {type(error).__name__}: {text[0][:160] if text else ''}"
+    return None
+
+
+def _sample(schema, torch) -> tuple[list, dict]:
+    args, kwargs = [], {}
+    for argument in schema.arguments:
+        value = _sample_value(argument, torch)
+        if argument.kwarg_only:
+            kwargs[argument.name] = value
+        else:
+            args.append(value)
+    return args, kwargs
+
+
+def _sample_value(argument, torch):
+    text = str(argument.type)
+    if argument.has_default_value():
+        return argument.default_value
+    if text.startswith("Optional["):
+        return None
+    tensor = torch.empty(2, 3, device="meta")
+    samples = {"Tensor": tensor, "List[Tensor]": [tensor, tensor], "List[Optional[Tensor]]": [tensor],
+               "int": 1, "SymInt": 1, "List[int]": [1], "List[SymInt]": [1], "float": 1.0, "bool": False,
+               "Scalar": 1, "number": 1, "ScalarType": torch.float32, "str": "", "Device": torch.device("meta"),
+               "Layout": torch.strided, "MemoryFormat": torch.contiguous_format, "List[float]": [1.0],
+               "List[bool]": [False]}
+    if text not in samples:
+        raise ValueError(f"an argument of type {text}")
+    return samples[text]

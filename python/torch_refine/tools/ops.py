@@ -11,8 +11,12 @@
 
 One row per op overload (the Torch dialect name without `torch.`; a `torch.operator`'s
 `name`): Core ATen or not, whether the library has its shape, dtype and decomposition
-functions, how many verified cases (registry invocations) its functions have, and how
-often the file uses it. `--json` prints a list of objects with the keys of `JSON_KEYS`
+functions, how many verified cases (registry invocations) its functions have, how often
+the file uses it, and how refinement types it (`served`: by its library functions, by the
+meta fallback where they are missing and PyTorch runs it on meta, only after a library
+decomposition, or not at all; docs/library.md). `--missing` keeps the ops neither the
+library nor the fallback serves, with the reason PyTorch cannot run them on meta (`meta`:
+from its dispatcher and a try on meta tensors of a sample made from the schema). `--json` prints a list of objects with the keys of `JSON_KEYS`
 (`count` is null without a file). Reading the file needs only the MLIR bindings; core tags,
 schemas and the registry's cases need torch, and are computed once per torch version and
 library sources and then read from a cache (`TorchFacts`), so a file's listing takes well
@@ -73,9 +77,13 @@ from torch_refine.library import loader as library_loader
 PROG = "torch-refine-ops"
 KINDS = ("shape", "dtype", "decomposition")
 OP_PREFIXES = ("torch.aten.", "torch.prims.")
-JSON_KEYS = ("op", "core", "shape", "dtype", "decomposition", "cases", "count")
+JSON_KEYS = ("op", "core", "shape", "dtype", "decomposition", "cases", "count", "served", "meta")
+SERVED = ("function", "fallback", "decomposition", "none")
+NOT_REGISTERED = "not an ATen op of PyTorch's registry"
+
 AGAINST = ("torch-mlir", "registry")
-NOTHING_MISSING = "nothing missing: every op has each shape and dtype function that applies to it"
+NOTHING_MISSING = ("nothing missing: every op has each shape and dtype function that applies to it, "
+                   "or PyTorch runs it on meta (the meta fallback types it)")
 TORCH_MLIR_LIBRARY = "libTorchMLIRAggregateCAPI.so"
 _TORCH_MLIR_SYMBOL = re.compile(rb"__torch_mlir_(?:shape|dtype)_fn\.([A-Za-z0-9_.]+)")
 
@@ -89,11 +97,18 @@ class Row:
     decomposition: bool
     cases: int
     count: int | None  # uses in the file; None without a file
+    served: str = "none"  # how refinement types it: one of SERVED
+    meta: str | None = None  # why PyTorch cannot run it on meta (the fallback cannot serve it)
 
     @property
     def covered(self) -> bool:
         """Every applicable shape and dtype function is present."""
         return self.shape is not False and self.dtype is not False
+
+    @property
+    def missing(self) -> bool:
+        """Neither the library nor the meta fallback types it."""
+        return not self.covered and self.meta is not None
 
 
 # --- the file ------------------------------------------------------------------------------
@@ -143,10 +158,16 @@ class TorchFacts:
     cases: dict[str, int]
     no_shape: frozenset[str]
     no_dtype: frozenset[str]
+    on_meta: frozenset[str]  # registry ops PyTorch runs on meta: the fallback's
+    no_meta: dict[str, str]  # registry op -> why PyTorch cannot run it on meta
 
     def applies(self, op: str, kind: str) -> bool:
         """Whether `op` has a result a `kind` function describes (a custom op: every kind)."""
         return op not in (self.no_shape if kind == "shape" else self.no_dtype)
+
+    def meta_reason(self, op: str) -> str | None:
+        """Why PyTorch cannot run `op` on meta; None when it can."""
+        return None if op in self.on_meta else self.no_meta.get(op, NOT_REGISTERED)
 
 
 @functools.cache
@@ -159,14 +180,15 @@ def torch_facts() -> TorchFacts:
         with open(path, encoding="utf-8") as file:
             cached = json.load(file)
         return TorchFacts(frozenset(cached["core"]), cached["cases"], frozenset(cached["no_shape"]),
-                          frozenset(cached["no_dtype"]))
+                          frozenset(cached["no_dtype"]), frozenset(cached["on_meta"]), cached["no_meta"])
     facts = _compute_torch_facts()
     with contextlib.suppress(OSError):  # no cache where it cannot be written
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path))
         with os.fdopen(fd, "w", encoding="utf-8") as file:
             json.dump({"core": sorted(facts.core), "cases": facts.cases, "no_shape": sorted(facts.no_shape),
-                       "no_dtype": sorted(facts.no_dtype)}, file)
+                       "no_dtype": sorted(facts.no_dtype), "on_meta": sorted(facts.on_meta),
+                       "no_meta": facts.no_meta}, file)
         os.replace(temporary, path)  # atomic: a concurrent run reads the old file or this one
     return facts
 
@@ -183,7 +205,7 @@ def _cache_path() -> str:
 def _compute_torch_facts() -> TorchFacts:
     with captured_stderr_fd(), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        from torch_refine.library import signatures
+        from torch_refine.library import meta_fallback, signatures
 
         cases = _registry_cases()
         inapplicable = {kind: set() for kind in ("shape", "dtype")}
@@ -193,7 +215,10 @@ def _compute_torch_facts() -> TorchFacts:
                     signatures.expected_return(op, kind)
                 except signatures.SignatureError:
                     ops.add(op)
-        return TorchFacts(_core_ops(), cases, frozenset(inapplicable["shape"]), frozenset(inapplicable["dtype"]))
+        meta = {op: meta_fallback.meta_support(op) for op in registry_aten_ops()}  # tried on a sample: ~10 s
+        return TorchFacts(_core_ops(), cases, frozenset(inapplicable["shape"]), frozenset(inapplicable["dtype"]),
+                          frozenset(op for op, reason in meta.items() if reason is None),
+                          {op: reason for op, reason in meta.items() if reason is not None})
 
 
 def _registry_cases() -> dict[str, int]:
@@ -276,7 +301,7 @@ def build_rows(
     if args.all_core:
         names |= core
     rows = [
-        Row(
+        _served(Row(
             op=name,
             core=name in core,
             shape=name in library["shape"] if facts.applies(name, "shape") else None,
@@ -284,30 +309,49 @@ def build_rows(
             decomposition=name in library["decomposition"],
             cases=cases.get(name, 0),
             count=None if counts is None else counts.get(name, 0),
-        )
+            meta=facts.meta_reason(name),
+        ))
         for name in sorted(names)
     ]
     if args.core_only:
         rows = [row for row in rows if row.core]
     if args.missing:
-        rows = [row for row in rows if not row.covered]
+        rows = [row for row in rows if row.missing]
     return rows
+
+
+def _served(row: Row) -> Row:
+    """The row with how refinement types the op: by library functions, else by the meta
+    fallback (library/meta_fallback.py), else only after a library decomposition."""
+    if row.covered:
+        row.served = "function"
+    elif row.meta is None:
+        row.served = "fallback"
+    elif row.decomposition:
+        row.served = "decomposition"
+    return row
 
 
 def summary(rows: list[Row]) -> str:
     core = [row for row in rows if row.core]
     covered = sum(row.covered for row in rows)
     core_covered = sum(row.covered for row in core)
+    fallback = sum(row.served == "fallback" for row in rows)
     return (
         f"{len(rows)} ops, {len(core)} Core ATen; with all applicable shape and dtype functions: "
-        f"{covered} of {len(rows)} (Core ATen: {core_covered} of {len(core)})"
+        f"{covered} of {len(rows)} (Core ATen: {core_covered} of {len(core)}); "
+        f"served by the meta fallback: {fallback}; neither: {sum(row.missing for row in rows)}"
     )
 
 
-def format_table(rows: list[Row], with_count: bool) -> str:
+def format_table(rows: list[Row], with_count: bool, with_reason: bool = False) -> str:
+    """The rows' columns; `with_reason` adds why PyTorch cannot run the op on meta."""
     headers = ["op", "core", "shape", "dtype", "decomposition", "cases"]
     if with_count:
         headers.append("count")
+    headers.append("served")
+    if with_reason:
+        headers.append("meta")
     cells = [[_cell(getattr(row, key)) for key in headers] for row in rows]
     widths = [max(len(line[i]) for line in [headers, *cells]) for i in range(len(headers))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
@@ -419,7 +463,7 @@ def _argument_parser() -> argparse.ArgumentParser:
     add("--json", action="store_true", help=f"print a JSON list of objects {', '.join(JSON_KEYS)}")
     add("--core-only", action="store_true", help="only Core ATen op overloads")
     add("--missing", action="store_true",
-        help="only ops lacking an applicable shape or dtype function")
+        help="only ops lacking an applicable shape or dtype function that PyTorch cannot run on meta either")
     add("--against", choices=AGAINST,
         help="with --missing and no file: only this section (default: both)")
     add("--all-core", action="store_true", help="add every Core ATen overload, used or not")
@@ -479,7 +523,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.missing and not rows:
         print(NOTHING_MISSING)
         return 0
-    sys.stdout.write(format_table(rows, with_count=counts is not None))
+    sys.stdout.write(format_table(rows, with_count=counts is not None, with_reason=args.missing))
     print(summary(rows))
     return 0
 
@@ -495,7 +539,7 @@ def _print_missing_sections(args: argparse.Namespace) -> int:
     for name, rows in sections.items():
         total = len(_against(name))
         print(f"== missing against {name}: {len(rows)} of {total} ops ==")
-        sys.stdout.write(format_table(rows, with_count=False) if rows else NOTHING_MISSING + "\n")
+        sys.stdout.write(format_table(rows, with_count=False, with_reason=True) if rows else NOTHING_MISSING + "\n")
     return 0
 
 
