@@ -207,14 +207,6 @@ def infer(signature: Signature) -> Answer:
     return _ANSWERS[signature]
 
 
-def cache_size() -> int:
-    return len(_ANSWERS)
-
-
-def clear_cache() -> None:
-    _ANSWERS.clear()
-
-
 def _infer(signature: Signature) -> Answer:
     try:
         overload = _overload(signature.op)
@@ -800,7 +792,7 @@ def _try_on_meta(overload, torch) -> str | None:
     try:
         with _quiet(), contextlib.redirect_stderr(None):
             overload(*args, **kwargs)
-    except Exception as error:  # noqa: BLE001 (what PyTorch raises is the answer)
+    except Exception as error:  # what PyTorch raises is the answer
         text = str(error).strip().splitlines()
         return f"on meta: {type(error).__name__}: {text[0][:160] if text else ''}"
     return None

@@ -16,7 +16,8 @@ the file uses it, and how refinement types it (`served`: by its library function
 meta fallback where they are missing and PyTorch runs it on meta, only after a library
 decomposition, or not at all; docs/library.md). `--missing` keeps the ops neither the
 library nor the fallback serves, with the reason PyTorch cannot run them on meta (`meta`:
-from its dispatcher and a try on meta tensors of a sample made from the schema). `--json` prints a list of objects with the keys of `JSON_KEYS`
+from its dispatcher and a try on meta tensors of a sample made from the schema). `--json`
+prints a list of objects with the keys of `JSON_KEYS`
 (`count` is null without a file). Reading the file needs only the MLIR bindings; core tags,
 schemas and the registry's cases need torch, and are computed once per torch version and
 library sources and then read from a cache (`TorchFacts`), so a file's listing takes well
