@@ -582,6 +582,15 @@ def _text_equal(a, b) -> bool:
     return a == b
 
 
+def _format(template, values: tuple):
+    """`aten.format` of a message: sizes PyTorch prints by value are named by their
+    expressions (`%arg0[0]`), so a kept check says which dims it compares."""
+    if not isinstance(template, str) or template.count("{}") != len(values):
+        return _TEXT
+    pieces = template.split("{}")
+    return pieces[0] + "".join(guards.value_text(value) + piece for value, piece in zip(values, pieces[1:]))
+
+
 def _add_text(a, b):
     return a + b if isinstance(a, str) and isinstance(b, str) else _TEXT
 
@@ -703,7 +712,7 @@ _PURE = {
     "torch.aten.ne.str": lambda a, b: not _text_equal(a, b),
     "torch.aten.add.str": _add_text,
     "torch.aten.str": lambda _: _TEXT,
-    "torch.aten.format": lambda *_: _TEXT,
+    "torch.aten.format": lambda template, *values: _format(template, values),
     "torch.prim.ListConstruct": lambda *elements: list(elements),
     "torch.prim.TupleConstruct": lambda *elements: elements,
     "torch.prim.TupleIndex": operator.getitem,
@@ -967,9 +976,10 @@ class Evaluator:
         return greatest is None or greatest >= 2
 
     def _message(self, raising: _Block, environment: list) -> str | None:
-        """A raise's message: its compile-time text, or the string its block builds
-        before raising (from a function argument, as `op + ": ..."`)."""
-        if raising.raises.text is not None or not raising.pure:
+        """A raise's message: the string its block builds before raising (from a function
+        argument, as `op + ": ..."`, its formatted sizes named), else its compile-time
+        text."""
+        if not raising.pure:
             return raising.raises.text
         environment[raising.raises.slot] = None
         try:
@@ -977,7 +987,7 @@ class Evaluator:
         except GiveUp:
             pass  # the raise, or a step before it: either way the slot says what it built
         message = environment[raising.raises.slot]
-        return message if isinstance(message, str) else None
+        return message if isinstance(message, str) else raising.raises.text
 
     def _loop(self, values: list, body: _Block, environment: list) -> list:
         trip_count, condition, carried = values[0], values[1], values[2:]

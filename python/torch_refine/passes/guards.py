@@ -263,6 +263,19 @@ def describe(key: tuple) -> str:
     return f"{lhs} {_SYMBOLS.get(op, op)} {rhs}"
 
 
+def value_text(value) -> str:
+    """A value a check's message formats, as Python prints it, a size by its expression
+    (`%arg0[0]`) and anything else unknown as `?`."""
+    if isinstance(value, Polynomial):
+        constant = value.constant_value()
+        return str(constant) if constant is not None else _describe_polynomial(value)
+    if isinstance(value, (bool, int, float, str)):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(value_text(element) for element in value) + "]"
+    return "?"
+
+
 def _describe_polynomial(polynomial: Polynomial) -> str:
     """The polynomial with each defined symbol (`%sI`) spelled out by its definition."""
     return _COMPUTED.sub(lambda match: _describe_symbol(int(match[1])), format_polynomial(polynomial))

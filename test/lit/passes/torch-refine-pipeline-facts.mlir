@@ -11,7 +11,7 @@
 // CHECK:         %[[A:.*]] = torch.aten.size.int %arg0
 // CHECK:         %[[B:.*]] = torch.aten.size.int %arg1
 // CHECK:         %[[SAME:.*]] = torch.aten.eq.int %[[A]], %[[B]]
-// CHECK:         torch.runtime.assert %[[SAME]], "aten.add.Tensor: The size of tensor a ? must match the size of tensor b (?) at non-singleton dimension ? (requires %arg0[0] == %arg1[0])"
+// CHECK:         torch.runtime.assert %[[SAME]], "aten.add.Tensor: The size of tensor a %arg0[0] must match the size of tensor b (%arg1[0]) at non-singleton dimension 0 (requires %arg0[0] == %arg1[0])"
 // CHECK:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg0[0] != 0)"
 // CHECK-NOT:     torch.runtime.assert
 // CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8,32],f32>

@@ -78,7 +78,7 @@ func.func @reshape_flattened_batch_back(%arg0: !torch.vtensor<[?,8,32],f32>) -> 
 // CHECK:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg1[0] != 0)"
 // CHECK:         %[[A:.*]] = torch.aten.size.int %arg0
 // CHECK:         %[[EQ:.*]] = torch.aten.eq.int %[[A]], %[[B]]
-// CHECK:         torch.runtime.assert %[[EQ]], "aten.add.Tensor: The size of tensor a ? must match the size of tensor b (?) at non-singleton dimension ? (requires %arg0[0] == %arg1[0])"
+// CHECK:         torch.runtime.assert %[[EQ]], "aten.add.Tensor: The size of tensor a %arg0[0] must match the size of tensor b (%arg1[0]) at non-singleton dimension 0 (requires %arg0[0] == %arg1[0])"
 // CHECK-NOT:     torch.runtime.assert
 // CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,32],f32>
 // CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[2,?],f32>
