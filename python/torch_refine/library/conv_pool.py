@@ -26,6 +26,7 @@ from .testing import (
     KernelErrorInvocation,
     LongTensorOfShape,
     TensorOfShape,
+    TorchMlirInvocation,
 )
 from .views import aten〇constant_pad_nd〡shape
 
@@ -494,6 +495,57 @@ def _check_avg_pool_dtype(op: str, dtype: int) -> None:
         raise AssertionError(op + ": not implemented for unsigned integer inputs")
 
 
+def _is_onnx_pool_form(n: int, stride: List[int], padding: List[int]) -> bool:
+    """Whether an avg_pool{n}d call has the lists torch-mlir's ONNX AveragePool conversion
+    writes and PyTorch rejects: `stride` n strides then n dilations (ONNX's, 1 unless the
+    model sets them), or `padding` n begin pads then n end pads."""
+    return len(stride) == 2 * n or len(padding) == 2 * n
+
+
+def _onnx_avg_pool_shape(op: str, n: int, input: List[int], kernel_size: List[int],
+                         stride: List[int], padding: List[int], ceil_mode: bool) -> List[int]:
+    """avg_pool{n}d of the ONNX form as torch-mlir's linalg lowering reads it (its shape
+    function ignores the dilations and reads the pads as symmetric, and the pipeline then
+    fails on any other than 1s and symmetric pads). PyTorch's eager-only checks (a pad at
+    most half the kernel, non-empty dims) are no errors here."""
+    empty: List[int] = []
+    kernel = _pool_param(op, "kernel_size", kernel_size, n, empty)
+    strides = stride[:n] if len(stride) == 2 * n else _pool_param(op, "stride", stride, n, kernel)
+    dilations = stride[n:] if len(stride) == 2 * n else _expand_param([1], n)
+    begins = padding[:n] if len(padding) == 2 * n else _pool_param(op, "padding", padding, n, empty)
+    ends = padding[n:] if len(padding) == 2 * n else begins
+    if len(input) != n + 1 and len(input) != n + 2:
+        raise AssertionError(op + ": expected an unbatched or batched input")
+    _check_pool_params(op, kernel, strides, dilations)
+    out = input[:-n]
+    for i in range(n):
+        if begins[i] < 0 or ends[i] < 0:
+            raise AssertionError(op + ": pad must be non-negative")
+        size = upstream.pooling_output_shape_pad_lr(
+            input[len(input) - n + i], kernel[i], begins[i], ends[i], strides[i], dilations[i],
+            ceil_mode)
+        if size < 1:
+            raise AssertionError(op + ": output size is too small")
+        out.append(size)
+    return out
+
+
+def _onnx_avg_pool(n: int):
+    """The reference of the ONNX form: the input padded explicitly, then max-pooled (PyTorch's
+    average pooling takes no dilation; pooling sizes do not depend on the reduction)."""
+    max_pool = (torch.ops.aten.max_pool1d, torch.ops.aten.max_pool2d, torch.ops.aten.max_pool3d)[n - 1]
+
+    def reference(input, kernel_size, stride, padding, ceil_mode=False, *unused):
+        strides, dilations = (stride[:n], stride[n:]) if len(stride) == 2 * n else (stride, [1] * n)
+        pads = padding * n if len(padding) == 1 else padding
+        begins, ends = (pads[:n], pads[n:]) if len(pads) == 2 * n else (pads, pads)
+        explicit = [p for i in reversed(range(n)) for p in (begins[i], ends[i])]
+        return max_pool(torch.constant_pad_nd(input, explicit), kernel_size, strides, [0] * n,
+                        dilations, ceil_mode)
+
+    return reference
+
+
 def _check_divisor(op: str, divisor_override: Optional[int]) -> None:
     if divisor_override is not None and divisor_override == 0:
         raise AssertionError(op + ": divisor must be not zero")
@@ -631,8 +683,14 @@ def aten〇max_pool3d_with_indices〡dtype(self_rank_dtype: Tuple[int, int], ker
     ErrorInvocation(_T(1, 2, 2), [3]),
     ErrorInvocation(_T(1, 0, 8), [2]),
     ErrorInvocation(_T(1, 2, 8), [2], [0]),
+    TorchMlirInvocation(_onnx_avg_pool(1), _T(1, 2, 9), [3], [2, 1], [0]),
+    TorchMlirInvocation(_onnx_avg_pool(1), _T(2, 30), [3], [2, 3], [0]),
+    TorchMlirInvocation(_onnx_avg_pool(1), _T(1, 2, 8), [3], [2, 1], [2, 1]),
+    ErrorInvocation(_T(1, 2, 9), [3], [2, 0], [0]),
 ])
 def aten〇avg_pool1d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), ceil_mode: bool = False, count_include_pad: bool = True) -> List[int]:
+    if _is_onnx_pool_form(1, stride, padding):
+        return _onnx_avg_pool_shape("avg_pool1d", 1, self, kernel_size, stride, padding, ceil_mode)
     if len(kernel_size) != 1:
         raise AssertionError("avg_pool1d: kernel_size should contain one int")
     if len(stride) > 1:
@@ -666,9 +724,18 @@ def aten〇avg_pool1d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: Lis
     ErrorInvocation(_T(1, 0, 8, 8), [3, 3]),
     ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1], [2]),
     ErrorInvocation(_T(1, 2, 2, 2), [3, 3]),
+    TorchMlirInvocation(_onnx_avg_pool(2), _T(1, 2, 9, 9), [3, 3], [2, 2, 1, 1], [1, 1]),
+    TorchMlirInvocation(_onnx_avg_pool(2), _T(1, 2, 30, 30), [3, 3], [2, 3, 5, 7], [1, 0]),
+    TorchMlirInvocation(_onnx_avg_pool(2), _T(2, 12, 12), [3, 3], [2, 2], [1, 0, 0, 1]),
+    TorchMlirInvocation(_onnx_avg_pool(2), _T(1, 2, 8, 8), [2, 2], [1, 1, 1, 1], [0, 0, 1, 1]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [2, 2, 1, 0]),
+    ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1, 1], [0, 0, -1, 0]),
+    ErrorInvocation(_T(1, 2, 4, 4), [3, 3], [1, 1, 2, 2]),
 ])
 def aten〇avg_pool2d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> List[int]:
     _check_divisor("avg_pool2d", divisor_override)
+    if _is_onnx_pool_form(2, stride, padding):
+        return _onnx_avg_pool_shape("avg_pool2d", 2, self, kernel_size, stride, padding, ceil_mode)
     return _pool2d_shape("avg_pool2d", self, kernel_size, stride, padding, [1], ceil_mode)
 
 
@@ -709,9 +776,14 @@ def aten〇avg_pool2d_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], 
     ErrorInvocation(_T(1, 2, 8, 8, 8), [3], [], [0], False, True, 0),
     ErrorInvocation(_T(1, 2, 8, 8), [3, 3, 3]),
     ErrorInvocation(_T(1, 2, 8, 8, 8), [3], [1, 1]),
+    TorchMlirInvocation(_onnx_avg_pool(3), _T(1, 2, 6, 6, 6), [2, 2, 2], [2, 2, 2, 1, 1, 1], [0, 0, 0]),
+    TorchMlirInvocation(_onnx_avg_pool(3), _T(2, 9, 8, 7), [3, 2, 1], [1, 2, 1, 2, 1, 1], [1, 0, 0, 0, 1, 0]),
+    ErrorInvocation(_T(1, 2, 6, 6, 6), [2, 2, 2], [2, 2, 2, 1, 1, 0]),
 ])
 def aten〇avg_pool3d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> List[int]:
     _check_divisor("avg_pool3d", divisor_override)
+    if _is_onnx_pool_form(3, stride, padding):
+        return _onnx_avg_pool_shape("avg_pool3d", 3, self, kernel_size, stride, padding, ceil_mode)
     return _pool3d_shape("avg_pool3d", self, kernel_size, stride, padding, [1], ceil_mode, True)
 
 
@@ -879,7 +951,15 @@ def _pad_shape(op: str, self: List[int], padding: List[int], n: int,
             op + ": padding size is expected to be twice the number of padded dims")
     if len(self) != n + 1 and len(self) != n + 2:
         raise AssertionError(op + ": expected an unbatched or batched input of the right rank")
-    for i in range(len(self) - n - 1, len(self)):
+    return _padded_last_dims(op, self, padding, is_reflection, len(self) - n - 1)
+
+
+def _padded_last_dims(op: str, self: List[int], padding: List[int], is_reflection: bool,
+                      first_non_empty: int) -> List[int]:
+    """Reflection/replication padding of the last len(padding) // 2 dims; the dims from
+    `first_non_empty` on must not be empty."""
+    n = len(padding) // 2
+    for i in range(first_non_empty, len(self)):
         if self[i] == 0:
             raise AssertionError(op + ": expected non-zero sizes except for the batch dim")
     out = upstream._copy(self)
@@ -894,7 +974,7 @@ def _pad_shape(op: str, self: List[int], padding: List[int], n: int,
                 op + ": padding size should be less than the corresponding input dimension")
         out[dim] = padded_size(op, self[dim], before, after)
         any_positive = any_positive or out[dim] >= 1
-    if not any_positive:
+    if n > 0 and not any_positive:
         raise AssertionError(op + ": input is too small for the padding")
     check_numel_fits(op, out)
     return out
@@ -1818,6 +1898,20 @@ def _circular_pad_shape(self: List[int], pad: List[int]) -> List[int]:
     return out
 
 
+def _pad_as_torch_mlir(self: torch.Tensor, pad: List[int], mode: str = "constant",
+                       value: Optional[float] = None) -> torch.Tensor:
+    """aten.pad as torch-mlir decomposes it where PyTorch rejects the ranks: the trailing
+    pairs of zeros dropped, the last dims left padded as a batch of the rank PyTorch takes."""
+    kept = list(pad)
+    while kept and kept[-2:] == [0, 0]:
+        kept = kept[:-2]
+    n = len(kept) // 2
+    if n == 0:
+        return self.clone()
+    padded = torch.nn.functional.pad(self.reshape(-1, *self.shape[self.dim() - n:]), kept, mode)
+    return padded.reshape(*self.shape[:self.dim() - n], *padded.shape[1:])
+
+
 @shape("aten.pad", invocations=[
     Invocation(_T(2, 3, 5), [1, 2]),
     Invocation(_T(2, 3, 5), [1, 2, 0, 3, 1, 1], "constant", 1.5),
@@ -1836,27 +1930,58 @@ def _circular_pad_shape(self: List[int], pad: List[int]) -> List[int]:
     ErrorInvocation(_T(2, 3, 5), [6, 0], "circular"),
     ErrorInvocation(_T(2, 3, 5), [2**63 - 1, 2**63 - 1]),
     ErrorInvocation(_T(2, 3, 5), [1, 2], "wrap"),
-    ErrorInvocation(_T(5), [1, 2], "replicate"),
-    ErrorInvocation(_T(2, 3, 5), [1, 2, 1, 1, 1, 1], "replicate"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "reflect"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "replicate"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 3, 12, 8), [1, 2, 3, 0, 1, 1, 0, 0], "reflect"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(3, 4), [1, 1, 2, 1], "reflect"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 2, 3, 4, 5), [1, 1], "replicate"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(5), [1, 2], "replicate"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 3, 5), [1, 2, 1, 1, 1, 1], "replicate"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(3, 5), [0, 0, 0, 0, 0, 0], "reflect"),
+    TorchMlirInvocation(_pad_as_torch_mlir, _T(3, 5), [], "replicate"),
+    ErrorInvocation(_T(2, 3, 12, 8), [1, 1, 1, 1, 1, 1, 1, 1], "reflect"),
+    ErrorInvocation(_T(2, 3, 12, 8), [8, 0, 0, 0, 0, 0, 0, 0], "reflect"),
+    ErrorInvocation(_T(2, 3, 0, 8), [1, 2, 3, 0, 0, 0, 0, 0], "replicate"),
+    ErrorInvocation(_T(2, 3, 5), [1, 2, 0, 0, 0, 0, 0, 0], "circular"),
 ])
 def aten〇pad〡shape(self: List[int], pad: List[int], mode: str = 'constant', value: Optional[float] = None) -> List[int]:
     if len(pad) % 2 != 0:
         raise AssertionError("pad: padding length must be divisible by 2")
+    if mode != "constant" and mode != "reflect" and mode != "replicate" and mode != "circular":
+        raise AssertionError("pad: unrecognised padding mode " + mode)
+    if mode != "constant" and value is not None and value != 0.0:
+        raise AssertionError("pad: padding mode " + mode + " doesn't take in value argument")
+    n = len(pad) // 2
+    eager_ranks = n > 0 and n <= 3 and (len(self) == n + 1 or len(self) == n + 2)
+    if mode != "circular" and mode != "constant" and not eager_ranks:
+        return _pad_as_torch_mlir_decomposes(self, pad, mode == "reflect")
     if len(pad) > 2 * len(self):
         raise AssertionError("pad: padding length should be at most twice the input's rank")
     if mode == "constant":
         return aten〇constant_pad_nd〡shape(self, pad)
-    if mode != "reflect" and mode != "replicate" and mode != "circular":
-        raise AssertionError("pad: unrecognised padding mode " + mode)
-    if value is not None and value != 0.0:
-        raise AssertionError("pad: padding mode " + mode + " doesn't take in value argument")
-    n = len(pad) // 2
-    if (len(self) != n + 1 and len(self) != n + 2) or n > 3 or n == 0:
+    if not eager_ranks:
         raise AssertionError(
             "pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
     if mode == "circular":
         return _circular_pad_shape(self, pad)
     return _pad_shape("pad", self, pad, n, mode == "reflect")
+
+
+def _pad_as_torch_mlir_decomposes(self: List[int], pad: List[int],
+                                  is_reflection: bool) -> List[int]:
+    """Reflection or replication padding where PyTorch rejects the ranks (torch-mlir's ONNX
+    Pad conversion writes a pair per dim, 8 entries for a 4-d input): torch-mlir's
+    decomposition drops the trailing pairs of zeros and pads the last dims left, at most 3,
+    of an input of any rank at least that. A pair of zeros pads nothing, so the pairs past
+    the last three dims (or past the rank) need only be zeros; no loop reads the values,
+    which a converted ONNX model often knows only when run."""
+    pairs = len(pad) // 2
+    padded = min(min(pairs, 3), len(self))
+    for i in range(padded, pairs):
+        if pad[2 * i] != 0 or pad[2 * i + 1] != 0:
+            raise AssertionError(
+                "pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    return _padded_last_dims("pad", self, pad[:2 * padded], is_reflection, len(self) - padded)
 
 
 @dtype("aten.pad", invocations=[

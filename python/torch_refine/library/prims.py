@@ -1,6 +1,7 @@
 """PyTorch's primitives (`prims.*`) that torch-mlir's library covers: views that keep the
 dtype, reductions over a list of dims (no `keepdim`, no dim wrapping: prims take dims in
-`[0, rank)`), `convert_element_type`, `iota` and `sqrt`.
+`[0, rank)`), `convert_element_type`, `iota` and `sqrt`. `squeeze` alone wraps a negative
+dim, as torch-mlir's decomposition does (its ONNX conversion writes them).
 
 Verified on meta tensors, whose prims kernels are the reference (`torch/_prims/__init__.py`).
 """
@@ -12,7 +13,7 @@ from torch import device
 
 from .promotion import to_real_dtype
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, TensorOfShape
+from .testing import ErrorInvocation, Invocation, TensorOfShape, TorchMlirInvocation
 
 # --- Family-private helpers (TorchScript) ----------------------------------------------------
 
@@ -83,20 +84,33 @@ def prims〇split_dim〡shape(a: List[int], dim: int, outer_length: int) -> List
     return a[:dim] + [outer_length, a[dim] // outer_length] + a[dim + 1:]
 
 
+def _squeeze_wrapping(a: torch.Tensor, dimensions: List[int]) -> torch.Tensor:
+    """prims.squeeze as torch-mlir decomposes it: a negative dim counts from the end (its
+    ONNX Squeeze conversion writes such dims; PyTorch's prim rejects them)."""
+    return torch.ops.prims.squeeze(a, [d + a.dim() if d < 0 else d for d in dimensions])
+
+
 @shape("prims.squeeze", invocations=[
     Invocation(TensorOfShape(2, 1, 3, 1), [1, 3]),
     Invocation(TensorOfShape(2, 1, 3, 1), [1, 1]),
     Invocation(TensorOfShape(2, 1, 3, 1), []),
+    TorchMlirInvocation(_squeeze_wrapping, TensorOfShape(2, 1, 3, 1), [-1]),
+    TorchMlirInvocation(_squeeze_wrapping, TensorOfShape(1, 5, 1, 1, 8), [-2, 0]),
     ErrorInvocation(TensorOfShape(2, 1, 3, 1), [0]),
-    ErrorInvocation(TensorOfShape(2, 1, 3, 1), [-1]),
+    ErrorInvocation(TensorOfShape(2, 1, 3, 1), [-2]),
+    ErrorInvocation(TensorOfShape(2, 1, 3, 1), [-5]),
     ErrorInvocation(TensorOfShape(2, 1, 3, 1), [4]),
 ])
 def prims〇squeeze〡shape(a: List[int], dimensions: List[int]) -> List[int]:
+    # PyTorch's prim takes dims in [0, rank); torch-mlir's decomposition wraps a negative one.
+    dims: List[int] = []
     for d in dimensions:
+        dims.append(d + len(a) if d < 0 else d)
+    for d in dims:
         _check_index(d, len(a))
         if a[d] != 1:
             raise AssertionError("prims.squeeze: cannot squeeze a dimension whose size is not 1")
-    return _reduced(a, dimensions)
+    return _reduced(a, dims)
 
 
 @shape("prims.view_of", invocations=[

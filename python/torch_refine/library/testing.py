@@ -221,6 +221,18 @@ class KernelErrorInvocation(KernelInvocation):
     expects_error = True
 
 
+class TorchMlirInvocation(Invocation):
+    """A call PyTorch's eager checks reject and torch-mlir's pipeline accepts, as one of its
+    front ends writes it (docs/library.md, "Where torch-mlir's meaning is wider than eager
+    PyTorch"). The library follows torch-mlir there: the function is checked against
+    `reference`, the op computed with PyTorch's own ops as torch-mlir means it, and
+    test_torch_mlir_meanings.py requires PyTorch's op itself to still reject the call."""
+
+    def __init__(self, reference, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        object.__setattr__(self, "reference", reference)
+
+
 UNKNOWN_DIM = -1  # _helpers.unknown_dim() when run
 UNKNOWN_DTYPE = -1  # _helpers.unknown_dtype() when run
 

@@ -31,6 +31,7 @@ from .testing import (
     KernelInvocation,
     LongTensorOfShape,
     TensorOfShape,
+    TorchMlirInvocation,
 )
 
 # --- Declaring "same dtype as self" functions ------------------------------------------------
@@ -65,10 +66,14 @@ def _check_sizes_non_negative(op: str, size: List[int]) -> None:
 
 
 def _expand(self: List[int], size: List[int]) -> List[int]:
-    """expand's rule: `-1` keeps a size, a size-1 dim stretches, new dims lead."""
+    """expand's rule: `-1` keeps a size, a size-1 dim stretches, new dims lead. Fewer sizes
+    than dims (PyTorch raises) are torch-mlir's ONNX Expand, a bidirectional broadcast: the
+    sizes align with the last dims and the leading dims are kept."""
     if len(size) < len(self):
-        raise AssertionError("expand: the number of sizes provided must be greater or equal "
-                             "to the number of dimensions in the tensor")
+        kept: List[int] = []
+        for _ in range(len(self) - len(size)):
+            kept.append(-1)
+        size = kept + size
     out: List[int] = []
     offset = len(size) - len(self)
     for i in range(len(size)):
@@ -306,6 +311,12 @@ def aten〇unsqueeze〡shape(self: List[int], dim: int) -> List[int]:
 
 # --- Broadcasting views ----------------------------------------------------------------------
 
+def _expand_keeping_leading(self: torch.Tensor, size: List[int], implicit: bool = False) -> torch.Tensor:
+    """expand as torch-mlir's ONNX Expand writes it: fewer sizes than dims keep the
+    leading dims (PyTorch's expand rejects the call)."""
+    return self.expand([-1] * (self.dim() - len(size)) + list(size))
+
+
 _EXPAND_CASES = [
     Invocation(TensorOfShape(3, 1), [3, 4]),
     Invocation(TensorOfShape(3, 1), [2, -1, 4]),
@@ -314,11 +325,14 @@ _EXPAND_CASES = [
     Invocation(TensorOfShape(1), [0]),
     Invocation(TensorOfShape(0, 1), [0, 5]),
     ErrorInvocation(TensorOfShape(3, 2), [3, 4]),
-    ErrorInvocation(TensorOfShape(3, 1), [4]),
+    ErrorInvocation(TensorOfShape(3, 2), [4]),
     ErrorInvocation(TensorOfShape(3, 1), [-1, 3, 4]),
     ErrorInvocation(TensorOfShape(3, 1), [3, -2]),
     ErrorInvocation(TensorOfShape(1, 1), [2**62, 4]),
     Invocation(TensorOfShape(1, 1, 1), [2**62, 2, 0]),
+    TorchMlirInvocation(_expand_keeping_leading, TensorOfShape(3, 1), [4]),
+    TorchMlirInvocation(_expand_keeping_leading, TensorOfShape(2, 3, 4), [-1, -1]),
+    TorchMlirInvocation(_expand_keeping_leading, TensorOfShape(2, 3, 1), [3, 5]),
 ]
 
 

@@ -15526,6 +15526,22 @@ module {
     }
     return %2 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._is_onnx_pool_form(%arg0: !torch.int, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.bool {
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.mul.int %int2, %arg0 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.eq.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %5 = torch.aten.mul.int %int2, %arg0 : !torch.int, !torch.int -> !torch.int
+      %6 = torch.aten.eq.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %6 : !torch.bool
+    }
+    return %3 : !torch.bool
+  }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._max_unpool_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str ": expected non-zero sizes for the non-batch dims"
     %true = torch.constant.bool true
@@ -15596,26 +15612,187 @@ module {
     %9 = call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%arg0, %arg1, %arg3, %arg4) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
     return %9 : !torch.list<int>
   }
-  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
-    %str = torch.constant.str ": input is too small for the padding"
-    %str_0 = torch.constant.str ": padding size should be less than the corresponding input dimension"
-    %str_1 = torch.constant.str ": expected non-zero sizes except for the batch dim"
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._onnx_avg_pool_shape(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str ": output size is too small"
+    %str_0 = torch.constant.str ": pad must be non-negative"
     %true = torch.constant.bool true
-    %str_2 = torch.constant.str ": expected an unbatched or batched input of the right rank"
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str ": expected an unbatched or batched input"
     %false = torch.constant.bool false
+    %str_3 = torch.constant.str "padding"
+    %str_4 = torch.constant.str "stride"
     %none = torch.constant.none
-    %str_3 = torch.constant.str "AssertionError: "
-    %str_4 = torch.constant.str ": padding size is expected to be twice the number of padded dims"
+    %str_5 = torch.constant.str "kernel_size"
     %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
     %int0 = torch.constant.int 0
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool_param(%arg0, %str_5, %arg3, %arg1, %0) : (!torch.str, !torch.str, !torch.list<int>, !torch.int, !torch.list<int>) -> !torch.list<int>
+    %2 = torch.aten.len.t %arg4 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.mul.int %int2, %arg1 : !torch.int, !torch.int -> !torch.int
+    %4 = torch.aten.eq.int %2, %3 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.list<int>) {
+      %25 = torch.aten.slice.t %arg4, %none, %arg1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %25 : !torch.list<int>
+    } else {
+      %25 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pool_param(%arg0, %str_4, %arg4, %arg1, %1) : (!torch.str, !torch.str, !torch.list<int>, !torch.int, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %25 : !torch.list<int>
+    }
+    %6 = torch.aten.len.t %arg4 : !torch.list<int> -> !torch.int
+    %7 = torch.aten.mul.int %int2, %arg1 : !torch.int, !torch.int -> !torch.int
+    %8 = torch.aten.eq.int %6, %7 : !torch.int, !torch.int -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.list<int>) {
+      %25 = torch.aten.slice.t %arg4, %arg1, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %25 : !torch.list<int>
+    } else {
+      %25 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+      %26 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._expand_param(%25, %arg1) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %26 : !torch.list<int>
+    }
+    %10 = torch.aten.len.t %arg5 : !torch.list<int> -> !torch.int
+    %11 = torch.aten.mul.int %int2, %arg1 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.eq.int %10, %11 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.list<int>) {
+      %25 = torch.aten.slice.t %arg5, %none, %arg1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %25 : !torch.list<int>
+    } else {
+      %25 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pool_param(%arg0, %str_3, %arg5, %arg1, %0) : (!torch.str, !torch.str, !torch.list<int>, !torch.int, !torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %25 : !torch.list<int>
+    }
+    %14 = torch.aten.len.t %arg5 : !torch.list<int> -> !torch.int
+    %15 = torch.aten.mul.int %int2, %arg1 : !torch.int, !torch.int -> !torch.int
+    %16 = torch.aten.eq.int %14, %15 : !torch.int, !torch.int -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.list<int>) {
+      %25 = torch.aten.slice.t %arg5, %arg1, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %25 : !torch.list<int>
+    } else {
+      torch.prim.If.yield %13 : !torch.list<int>
+    }
+    %18 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %19 = torch.aten.add.int %arg1, %int1 : !torch.int, !torch.int -> !torch.int
+    %20 = torch.aten.ne.int %18, %19 : !torch.int, !torch.int -> !torch.bool
+    %21 = torch.prim.If %20 -> (!torch.bool) {
+      %25 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %26 = torch.aten.add.int %arg1, %int2 : !torch.int, !torch.int -> !torch.int
+      %27 = torch.aten.ne.int %25, %26 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %27 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %21 -> () {
+      %25 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+      %26 = torch.aten.add.str %str_1, %25 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %26, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %22 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_pool_params(%arg0, %1, %5, %9) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.none
+    %23 = torch.aten.neg.int %arg1 : !torch.int -> !torch.int
+    %24 = torch.aten.slice.t %arg2, %none, %23, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    torch.prim.Loop %arg1, %true, init() {
+    ^bb0(%arg7: !torch.int):
+      %25 = torch.aten.__getitem__.t %13, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+      %26 = torch.aten.lt.int %25, %int0 : !torch.int, !torch.int -> !torch.bool
+      %27 = torch.prim.If %26 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %40 = torch.aten.__getitem__.t %17, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+        %41 = torch.aten.lt.int %40, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %41 : !torch.bool
+      }
+      torch.prim.If %27 -> () {
+        %40 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %41 = torch.aten.add.str %str_1, %40 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %41, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %28 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %29 = torch.aten.sub.int %28, %arg1 : !torch.int, !torch.int -> !torch.int
+      %30 = torch.aten.add.int %29, %arg7 : !torch.int, !torch.int -> !torch.int
+      %31 = torch.aten.__getitem__.t %arg2, %30 : !torch.list<int>, !torch.int -> !torch.int
+      %32 = torch.aten.__getitem__.t %1, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+      %33 = torch.aten.__getitem__.t %13, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+      %34 = torch.aten.__getitem__.t %17, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %5, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+      %36 = torch.aten.__getitem__.t %9, %arg7 : !torch.list<int>, !torch.int -> !torch.int
+      %37 = func.call @__torch_refine_helper.torch.jit._shape_functions.pooling_output_shape_pad_lr(%31, %32, %33, %34, %35, %36, %arg6) : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.bool) -> !torch.int
+      %38 = torch.aten.lt.int %37, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %38 -> () {
+        %40 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+        %41 = torch.aten.add.str %str_1, %40 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %41, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %39 = torch.aten.append.t %24, %37 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %24 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pad_as_torch_mlir_decomposes(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str "pad"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.floordiv.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.prim.min.int %1, %int3 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %4 = torch.prim.min.int %2, %3 : !torch.int, !torch.int -> !torch.int
+    %5 = torch.aten.__range_length %4, %1, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg3: !torch.int):
+      %11 = torch.aten.__derive_index %arg3, %4, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.mul.int %int2, %11 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.__getitem__.t %arg1, %12 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.ne.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+      %15 = torch.prim.If %14 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %16 = torch.aten.mul.int %int2, %11 : !torch.int, !torch.int -> !torch.int
+        %17 = torch.aten.add.int %16, %int1 : !torch.int, !torch.int -> !torch.int
+        %18 = torch.aten.__getitem__.t %arg1, %17 : !torch.list<int>, !torch.int -> !torch.int
+        %19 = torch.aten.ne.int %18, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %19 : !torch.bool
+      }
+      torch.prim.If %15 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %6 = torch.aten.mul.int %int2, %4 : !torch.int, !torch.int -> !torch.int
+    %7 = torch.aten.slice.t %arg1, %none, %6, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.sub.int %8, %4 : !torch.int, !torch.int -> !torch.int
+    %10 = call @__torch_refine_helper.torch_refine.library.conv_pool._padded_last_dims(%str, %arg0, %7, %arg2, %9) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.int) -> !torch.list<int>
+    return %10 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.int, %arg4: !torch.bool) -> !torch.list<int> {
+    %str = torch.constant.str ": expected an unbatched or batched input of the right rank"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: "
+    %str_1 = torch.constant.str ": padding size is expected to be twice the number of padded dims"
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
     %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     %1 = torch.aten.mul.int %int2, %arg3 : !torch.int, !torch.int -> !torch.int
     %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %2 -> () {
-      %16 = torch.aten.add.str %arg0, %str_4 : !torch.str, !torch.str -> !torch.str
-      %17 = torch.aten.add.str %str_3, %16 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %17, %none : !torch.str, !torch.none
+      %11 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_0, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -15624,17 +15801,17 @@ module {
     %4 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
     %5 = torch.aten.ne.int %3, %4 : !torch.int, !torch.int -> !torch.bool
     %6 = torch.prim.If %5 -> (!torch.bool) {
-      %16 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %17 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
-      %18 = torch.aten.ne.int %16, %17 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %18 : !torch.bool
+      %11 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.add.int %arg3, %int2 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.ne.int %11, %12 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %6 -> () {
-      %16 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
-      %17 = torch.aten.add.str %str_3, %16 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %17, %none : !torch.str, !torch.none
+      %11 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %12 = torch.aten.add.str %str_0, %11 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %12, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
@@ -15642,79 +15819,101 @@ module {
     %7 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %8 = torch.aten.sub.int %7, %arg3 : !torch.int, !torch.int -> !torch.int
     %9 = torch.aten.sub.int %8, %int1 : !torch.int, !torch.int -> !torch.int
-    %10 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %11 = torch.aten.__range_length %9, %10, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-    torch.prim.Loop %11, %true, init() {
+    %10 = call @__torch_refine_helper.torch_refine.library.conv_pool._padded_last_dims(%arg0, %arg1, %arg2, %arg4, %9) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.int) -> !torch.list<int>
+    return %10 : !torch.list<int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.conv_pool._padded_last_dims(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.bool, %arg4: !torch.int) -> !torch.list<int> {
+    %str = torch.constant.str ": input is too small for the padding"
+    %str_0 = torch.constant.str ": padding size should be less than the corresponding input dimension"
+    %false = torch.constant.bool false
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str ": expected non-zero sizes except for the batch dim"
+    %true = torch.constant.bool true
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.floordiv.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.__range_length %arg4, %2, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %3, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %16 = torch.aten.__derive_index %arg5, %9, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-      %17 = torch.aten.__getitem__.t %arg1, %16 : !torch.list<int>, !torch.int -> !torch.int
-      %18 = torch.aten.eq.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %18 -> () {
-        %19 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-        %20 = torch.aten.add.str %str_3, %19 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %20, %none : !torch.str, !torch.none
+      %9 = torch.aten.__derive_index %arg5, %arg4, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.__getitem__.t %arg1, %9 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.eq.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %11 -> () {
+        %12 = torch.aten.add.str %arg0, %str_2 : !torch.str, !torch.str -> !torch.str
+        %13 = torch.aten.add.str %str_1, %12 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %13, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    %12 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
-    %13 = torch.prim.Loop %arg3, %true, init(%false) {
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    %5 = torch.prim.Loop %1, %true, init(%false) {
     ^bb0(%arg5: !torch.int, %arg6: !torch.bool):
-      %16 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %17 = torch.aten.sub.int %16, %int1 : !torch.int, !torch.int -> !torch.int
-      %18 = torch.aten.sub.int %17, %arg5 : !torch.int, !torch.int -> !torch.int
-      %19 = torch.aten.mul.int %int2, %arg5 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.__getitem__.t %arg2, %19 : !torch.list<int>, !torch.int -> !torch.int
-      %21 = torch.aten.mul.int %int2, %arg5 : !torch.int, !torch.int -> !torch.int
-      %22 = torch.aten.add.int %21, %int1 : !torch.int, !torch.int -> !torch.int
-      %23 = torch.aten.__getitem__.t %arg2, %22 : !torch.list<int>, !torch.int -> !torch.int
-      %24 = torch.prim.If %arg4 -> (!torch.bool) {
-        %29 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
-        %30 = torch.aten.ge.int %20, %29 : !torch.int, !torch.int -> !torch.bool
-        %31 = torch.prim.If %30 -> (!torch.bool) {
+      %9 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %10 = torch.aten.sub.int %9, %int1 : !torch.int, !torch.int -> !torch.int
+      %11 = torch.aten.sub.int %10, %arg5 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.mul.int %int2, %arg5 : !torch.int, !torch.int -> !torch.int
+      %13 = torch.aten.__getitem__.t %arg2, %12 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.mul.int %int2, %arg5 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.add.int %14, %int1 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.__getitem__.t %arg2, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.prim.If %arg3 -> (!torch.bool) {
+        %22 = torch.aten.__getitem__.t %arg1, %11 : !torch.list<int>, !torch.int -> !torch.int
+        %23 = torch.aten.ge.int %13, %22 : !torch.int, !torch.int -> !torch.bool
+        %24 = torch.prim.If %23 -> (!torch.bool) {
           torch.prim.If.yield %true : !torch.bool
         } else {
-          %32 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
-          %33 = torch.aten.ge.int %23, %32 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If.yield %33 : !torch.bool
+          %25 = torch.aten.__getitem__.t %arg1, %11 : !torch.list<int>, !torch.int -> !torch.int
+          %26 = torch.aten.ge.int %16, %25 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %26 : !torch.bool
         }
-        torch.prim.If.yield %31 : !torch.bool
+        torch.prim.If.yield %24 : !torch.bool
       } else {
         torch.prim.If.yield %false : !torch.bool
       }
-      torch.prim.If %24 -> () {
-        %29 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-        %30 = torch.aten.add.str %str_3, %29 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %30, %none : !torch.str, !torch.none
+      torch.prim.If %17 -> () {
+        %22 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+        %23 = torch.aten.add.str %str_1, %22 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %23, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %25 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
-      %26 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%arg0, %25, %20, %23) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
-      %27 = torch.aten._set_item.t %12, %18, %26 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-      %28 = torch.prim.If %arg6 -> (!torch.bool) {
+      %18 = torch.aten.__getitem__.t %arg1, %11 : !torch.list<int>, !torch.int -> !torch.int
+      %19 = func.call @__torch_refine_helper.torch_refine.library._helpers.padded_size(%arg0, %18, %13, %16) : (!torch.str, !torch.int, !torch.int, !torch.int) -> !torch.int
+      %20 = torch.aten._set_item.t %4, %11, %19 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      %21 = torch.prim.If %arg6 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %29 = torch.aten.__getitem__.t %12, %18 : !torch.list<int>, !torch.int -> !torch.int
-        %30 = torch.aten.ge.int %29, %int1 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %30 : !torch.bool
+        %22 = torch.aten.__getitem__.t %4, %11 : !torch.list<int>, !torch.int -> !torch.int
+        %23 = torch.aten.ge.int %22, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %23 : !torch.bool
       }
-      torch.prim.Loop.condition %true, iter(%28 : !torch.bool)
+      torch.prim.Loop.condition %true, iter(%21 : !torch.bool)
     } : (!torch.int, !torch.bool, !torch.bool) -> !torch.bool
-    %14 = torch.aten.__not__ %13 : !torch.bool -> !torch.bool
-    torch.prim.If %14 -> () {
-      %16 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %17 = torch.aten.add.str %str_3, %16 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %17, %none : !torch.str, !torch.none
+    %6 = torch.aten.gt.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      %9 = torch.aten.__not__ %5 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %9 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %7 -> () {
+      %9 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %10 = torch.aten.add.str %str_1, %9 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %10, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %15 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %12, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
-    return %12 : !torch.list<int>
+    %8 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%arg0, %4, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %4 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pool1d_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.list<int>, %arg6: !torch.bool) -> !torch.list<int> {
     %int-2 = torch.constant.int -2
@@ -26385,90 +26584,98 @@ module {
     %str = torch.constant.str "expand"
     %str_0 = torch.constant.str "AssertionError: expand: the expanded size must match the existing size at a non-singleton dimension"
     %str_1 = torch.constant.str "AssertionError: expand: negative expanded size"
-    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
     %str_2 = torch.constant.str "AssertionError: expand: the expanded size -1 is not allowed in a leading, non-existing dimension"
     %int9223372036854775807 = torch.constant.int 9223372036854775807
-    %none = torch.constant.none
-    %str_3 = torch.constant.str "AssertionError: expand: the number of sizes provided must be greater or equal to the number of dimensions in the tensor"
-    %int0 = torch.constant.int 0
+    %int-1 = torch.constant.int -1
     %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
     %false = torch.constant.bool false
     %true = torch.constant.bool true
     %0 = torch.prim.Uninitialized : !torch.bool
     %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %3 = torch.aten.lt.int %1, %2 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %3 -> () {
-      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
-      torch.prim.If.yield
+    %4 = torch.prim.If %3 -> (!torch.list<int>) {
+      %13 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %14 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %15 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %16 = torch.aten.sub.int %14, %15 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop %16, %true, init() {
+      ^bb0(%arg2: !torch.int):
+        %18 = torch.aten.append.t %13, %int-1 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %17 = torch.aten.add.t %13, %arg1 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+      torch.prim.If.yield %17 : !torch.list<int>
     } else {
-      torch.prim.If.yield
+      torch.prim.If.yield %arg1 : !torch.list<int>
     }
-    %4 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %7 = torch.aten.sub.int %5, %6 : !torch.int, !torch.int -> !torch.int
-    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %9 = torch.aten.gt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-    %10 = torch.prim.Loop %int9223372036854775807, %9, init(%int0) {
+    %5 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %6 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
+    %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %8 = torch.aten.sub.int %6, %7 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.len.t %4 : !torch.list<int> -> !torch.int
+    %10 = torch.aten.gt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.Loop %int9223372036854775807, %10, init(%int0) {
     ^bb0(%arg2: !torch.int, %arg3: !torch.int):
-      %12 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
-      %13 = torch.aten.lt.int %arg3, %7 : !torch.int, !torch.int -> !torch.bool
-      %14:3 = torch.prim.If %13 -> (!torch.bool, !torch.bool, !torch.bool) {
-        %19 = torch.aten.lt.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If %19 -> () {
+      %13 = torch.aten.__getitem__.t %4, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.lt.int %arg3, %8 : !torch.int, !torch.int -> !torch.bool
+      %15:3 = torch.prim.If %14 -> (!torch.bool, !torch.bool, !torch.bool) {
+        %20 = torch.aten.lt.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %20 -> () {
           torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
           torch.prim.If.yield
         } else {
           torch.prim.If.yield
         }
-        %20 = torch.aten.append.t %4, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %21 = torch.aten.append.t %5, %13 : !torch.list<int>, !torch.int -> !torch.list<int>
         torch.prim.If.yield %true, %true, %0 : !torch.bool, !torch.bool, !torch.bool
       } else {
-        %19 = torch.aten.sub.int %arg3, %7 : !torch.int, !torch.int -> !torch.int
-        %20 = torch.aten.__getitem__.t %arg0, %19 : !torch.list<int>, !torch.int -> !torch.int
-        %21 = torch.aten.eq.int %12, %int-1 : !torch.int, !torch.int -> !torch.bool
-        %22:3 = torch.prim.If %21 -> (!torch.bool, !torch.bool, !torch.bool) {
-          %23 = torch.aten.append.t %4, %20 : !torch.list<int>, !torch.int -> !torch.list<int>
+        %20 = torch.aten.sub.int %arg3, %8 : !torch.int, !torch.int -> !torch.int
+        %21 = torch.aten.__getitem__.t %arg0, %20 : !torch.list<int>, !torch.int -> !torch.int
+        %22 = torch.aten.eq.int %13, %int-1 : !torch.int, !torch.int -> !torch.bool
+        %23:3 = torch.prim.If %22 -> (!torch.bool, !torch.bool, !torch.bool) {
+          %24 = torch.aten.append.t %5, %21 : !torch.list<int>, !torch.int -> !torch.list<int>
           torch.prim.If.yield %true, %true, %0 : !torch.bool, !torch.bool, !torch.bool
         } else {
-          %23 = torch.aten.lt.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
-          torch.prim.If %23 -> () {
+          %24 = torch.aten.lt.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If %24 -> () {
             torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
             torch.prim.If.yield
           } else {
             torch.prim.If.yield
           }
-          %24 = torch.aten.ne.int %20, %12 : !torch.int, !torch.int -> !torch.bool
-          %25 = torch.prim.If %24 -> (!torch.bool) {
-            %27 = torch.aten.ne.int %20, %int1 : !torch.int, !torch.int -> !torch.bool
-            torch.prim.If.yield %27 : !torch.bool
+          %25 = torch.aten.ne.int %21, %13 : !torch.int, !torch.int -> !torch.bool
+          %26 = torch.prim.If %25 -> (!torch.bool) {
+            %28 = torch.aten.ne.int %21, %int1 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %28 : !torch.bool
           } else {
             torch.prim.If.yield %false : !torch.bool
           }
-          torch.prim.If %25 -> () {
+          torch.prim.If %26 -> () {
             torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
             torch.prim.If.yield
           } else {
             torch.prim.If.yield
           }
-          %26 = torch.aten.append.t %4, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+          %27 = torch.aten.append.t %5, %13 : !torch.list<int>, !torch.int -> !torch.list<int>
           torch.prim.If.yield %false, %0, %true : !torch.bool, !torch.bool, !torch.bool
         }
-        torch.prim.If.yield %22#0, %22#1, %22#2 : !torch.bool, !torch.bool, !torch.bool
+        torch.prim.If.yield %23#0, %23#1, %23#2 : !torch.bool, !torch.bool, !torch.bool
       }
-      %15 = torch.prim.If %14#0 -> (!torch.bool) {
-        torch.prim.If.yield %14#1 : !torch.bool
+      %16 = torch.prim.If %15#0 -> (!torch.bool) {
+        torch.prim.If.yield %15#1 : !torch.bool
       } else {
-        torch.prim.If.yield %14#2 : !torch.bool
+        torch.prim.If.yield %15#2 : !torch.bool
       }
-      %16 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
-      %17 = torch.aten.lt.int %16, %8 : !torch.int, !torch.int -> !torch.bool
-      %18 = torch.aten.__and__.bool %17, %15 : !torch.bool, !torch.bool -> !torch.bool
-      torch.prim.Loop.condition %18, iter(%16 : !torch.int)
+      %17 = torch.aten.add.int %arg3, %int1 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.lt.int %17, %9 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.aten.__and__.bool %18, %16 : !torch.bool, !torch.bool -> !torch.bool
+      torch.prim.Loop.condition %19, iter(%17 : !torch.int)
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
-    %11 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %4, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
-    return %4 : !torch.list<int>
+    %12 = call @__torch_refine_helper.torch_refine.library._helpers.check_numel_fits(%str, %5, %int1) : (!torch.str, !torch.list<int>, !torch.int) -> !torch.none
+    return %5 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.views._meshgrid(%arg0: !torch.list<list<int>>, %arg1: !torch.str) -> !torch.list<list<int>> {
     %str = torch.constant.str "AssertionError: torch.meshgrid: Expected 0D or 1D tensor in the tensor list"
@@ -28524,83 +28731,98 @@ module {
     return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.avg_pool1d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.bool, %arg5: !torch.bool) -> !torch.list<int> {
-    %str = torch.constant.str "avg_pool1d"
     %int-2 = torch.constant.int -2
-    %str_0 = torch.constant.str "AssertionError: avg_pool1d: expected a 2D or 3D input"
+    %str = torch.constant.str "AssertionError: avg_pool1d: expected a 2D or 3D input"
     %false = torch.constant.bool false
-    %str_1 = torch.constant.str "AssertionError: avg_pool1d: padding should contain one int"
-    %str_2 = torch.constant.str "AssertionError: avg_pool1d: stride should contain one int"
+    %str_0 = torch.constant.str "AssertionError: avg_pool1d: padding should contain one int"
+    %str_1 = torch.constant.str "AssertionError: avg_pool1d: stride should contain one int"
     %none = torch.constant.none
-    %str_3 = torch.constant.str "AssertionError: avg_pool1d: kernel_size should contain one int"
+    %str_2 = torch.constant.str "AssertionError: avg_pool1d: kernel_size should contain one int"
+    %str_3 = torch.constant.str "avg_pool1d"
     %int1 = torch.constant.int 1
     %int2 = torch.constant.int 2
     %int3 = torch.constant.int 3
     %int0 = torch.constant.int 0
-    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.ne.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
-      torch.prim.If.yield
+    %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._is_onnx_pool_form(%int1, %arg2, %arg3) : (!torch.int, !torch.list<int>, !torch.list<int>) -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.list<int>) {
+      %2 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._onnx_avg_pool_shape(%str_3, %int1, %arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.str, !torch.int, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %2 : !torch.list<int>
     } else {
-      torch.prim.If.yield
+      %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %3 = torch.aten.ne.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %3 -> () {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %5 = torch.aten.gt.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %5 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %6 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.ne.int %6, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %7 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.ne.int %8, %int2 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
+        %23 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %24 = torch.aten.ne.int %23, %int3 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %24 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %10 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %11 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+      %12 = torch.aten.eq.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.int) {
+        %23 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %23 : !torch.int
+      } else {
+        %23 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %23 : !torch.int
+      }
+      %14 = torch.prim.ListConstruct %int1, %13 : (!torch.int, !torch.int) -> !torch.list<int>
+      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg0, %int-2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+      %16 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.prim.ListConstruct %int1, %16 : (!torch.int, !torch.int) -> !torch.list<int>
+      %18 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %19 = torch.prim.ListConstruct %int0, %18 : (!torch.int, !torch.int) -> !torch.list<int>
+      %20 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+      %21 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pool2d_shape(%str_3, %15, %17, %14, %19, %20, %arg4) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+      %22 = func.call @__torch_refine_helper.torch.jit._shape_functions.squeeze(%21, %int-2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %22 : !torch.list<int>
     }
-    %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-    %3 = torch.aten.gt.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %3 -> () {
-      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %4 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
-    %5 = torch.aten.ne.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %5 -> () {
-      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %7 = torch.aten.ne.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
-    %8 = torch.prim.If %7 -> (!torch.bool) {
-      %21 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %22 = torch.aten.ne.int %21, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %22 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %9 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-    %10 = torch.aten.eq.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
-    %11 = torch.prim.If %10 -> (!torch.int) {
-      %21 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %21 : !torch.int
-    } else {
-      %21 = torch.aten.__getitem__.t %arg2, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      torch.prim.If.yield %21 : !torch.int
-    }
-    %12 = torch.prim.ListConstruct %int1, %11 : (!torch.int, !torch.int) -> !torch.list<int>
-    %13 = call @__torch_refine_helper.torch.jit._shape_functions.unsqueeze(%arg0, %int-2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
-    %14 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %15 = torch.prim.ListConstruct %int1, %14 : (!torch.int, !torch.int) -> !torch.list<int>
-    %16 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %17 = torch.prim.ListConstruct %int0, %16 : (!torch.int, !torch.int) -> !torch.list<int>
-    %18 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-    %19 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool2d_shape(%str, %13, %15, %12, %17, %18, %arg4) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
-    %20 = call @__torch_refine_helper.torch.jit._shape_functions.squeeze(%19, %int-2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
-    return %20 : !torch.list<int>
+    return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.avg_pool2d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.bool, %arg5: !torch.bool, %arg6: !torch.optional<int>) -> !torch.list<int> {
     %str = torch.constant.str "avg_pool2d"
+    %int2 = torch.constant.int 2
     %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_divisor(%str, %arg6) : (!torch.str, !torch.optional<int>) -> !torch.none
-    %1 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-    %2 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool2d_shape(%str, %arg0, %arg1, %arg2, %arg3, %1, %arg4) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._is_onnx_pool_form(%int2, %arg2, %arg3) : (!torch.int, !torch.list<int>, !torch.list<int>) -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._onnx_avg_pool_shape(%str, %int2, %arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.str, !torch.int, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pool2d_shape(%str, %arg0, %arg1, %arg2, %arg3, %3, %arg4) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %4 : !torch.list<int>
+    }
     return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.avg_pool2d_backward(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.bool, %arg6: !torch.bool, %arg7: !torch.optional<int>) -> !torch.list<int> {
@@ -28616,10 +28838,18 @@ module {
   func.func @__torch_refine_shape_fn.aten.avg_pool3d(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.bool, %arg5: !torch.bool, %arg6: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
     %str = torch.constant.str "avg_pool3d"
+    %int3 = torch.constant.int 3
     %int1 = torch.constant.int 1
     %0 = call @__torch_refine_helper.torch_refine.library.conv_pool._check_divisor(%str, %arg6) : (!torch.str, !torch.optional<int>) -> !torch.none
-    %1 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-    %2 = call @__torch_refine_helper.torch_refine.library.conv_pool._pool3d_shape(%str, %arg0, %arg1, %arg2, %arg3, %1, %arg4, %true) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool) -> !torch.list<int>
+    %1 = call @__torch_refine_helper.torch_refine.library.conv_pool._is_onnx_pool_form(%int3, %arg2, %arg3) : (!torch.int, !torch.list<int>, !torch.list<int>) -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._onnx_avg_pool_shape(%str, %int3, %arg0, %arg1, %arg2, %arg3, %arg4) : (!torch.str, !torch.int, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+      %4 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pool3d_shape(%str, %arg0, %arg1, %arg2, %arg3, %3, %arg4, %true) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.bool, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %4 : !torch.list<int>
+    }
     return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.baddbmm(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.float, %arg4: !torch.float) -> !torch.list<int> {
@@ -33451,24 +33681,24 @@ module {
   func.func @__torch_refine_shape_fn.aten.pad(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.str, %arg3: !torch.optional<float>) -> !torch.list<int> {
     %str = torch.constant.str "pad"
     %str_0 = torch.constant.str "AssertionError: pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
+    %str_1 = torch.constant.str "AssertionError: pad: padding length should be at most twice the input's rank"
     %true = torch.constant.bool true
-    %str_1 = torch.constant.str " doesn't take in value argument"
-    %str_2 = torch.constant.str "pad: padding mode "
-    %str_3 = torch.constant.str "AssertionError: "
-    %str_4 = torch.constant.str "pad: unrecognised padding mode "
-    %str_5 = torch.constant.str "circular"
+    %str_2 = torch.constant.str " doesn't take in value argument"
+    %str_3 = torch.constant.str "pad: padding mode "
+    %str_4 = torch.constant.str "AssertionError: "
+    %str_5 = torch.constant.str "pad: unrecognised padding mode "
+    %str_6 = torch.constant.str "circular"
+    %str_7 = torch.constant.str "replicate"
     %false = torch.constant.bool false
-    %str_6 = torch.constant.str "replicate"
-    %str_7 = torch.constant.str "reflect"
-    %str_8 = torch.constant.str "constant"
-    %str_9 = torch.constant.str "AssertionError: pad: padding length should be at most twice the input's rank"
+    %str_8 = torch.constant.str "reflect"
+    %str_9 = torch.constant.str "constant"
     %none = torch.constant.none
     %str_10 = torch.constant.str "AssertionError: pad: padding length must be divisible by 2"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
     %float0.000000e00 = torch.constant.float 0.000000e+00
-    %int1 = torch.constant.int 1
     %int3 = torch.constant.int 3
+    %int1 = torch.constant.int 1
     %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
     %1 = torch.aten.floordiv.int %0, %int2 : !torch.int, !torch.int -> !torch.int
     %2 = torch.aten.mul.int %1, %int2 : !torch.int, !torch.int -> !torch.int
@@ -33480,103 +33710,136 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %5 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %7 = torch.aten.mul.int %int2, %6 : !torch.int, !torch.int -> !torch.int
-    %8 = torch.aten.gt.int %5, %7 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.aten.ne.str %arg2, %str_9 : !torch.str, !torch.str -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %21 = torch.aten.ne.str %arg2, %str_8 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      %21 = torch.aten.ne.str %arg2, %str_7 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %8 = torch.prim.If %7 -> (!torch.bool) {
+      %21 = torch.aten.ne.str %arg2, %str_6 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
     torch.prim.If %8 -> () {
-      torch.prim.RaiseException %str_9, %none : !torch.str, !torch.none
+      %21 = torch.aten.add.str %str_5, %arg2 : !torch.str, !torch.str -> !torch.str
+      %22 = torch.aten.add.str %str_4, %21 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %22, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %9 = torch.aten.eq.str %arg2, %str_8 : !torch.str, !torch.str -> !torch.bool
-    %10 = torch.prim.If %9 -> (!torch.list<int>) {
-      %11 = func.call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87constant_pad_nd\E3\80\A1shape"(%arg0, %arg1, %float0.000000e00) : (!torch.list<int>, !torch.list<int>, !torch.float) -> !torch.list<int>
-      torch.prim.If.yield %11 : !torch.list<int>
+    %9 = torch.aten.ne.str %arg2, %str_9 : !torch.str, !torch.str -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      %21 = torch.aten.__isnot__ %arg3, %none : !torch.optional<float>, !torch.none -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
     } else {
-      %11 = torch.aten.ne.str %arg2, %str_7 : !torch.str, !torch.str -> !torch.bool
-      %12 = torch.prim.If %11 -> (!torch.bool) {
-        %26 = torch.aten.ne.str %arg2, %str_6 : !torch.str, !torch.str -> !torch.bool
-        torch.prim.If.yield %26 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      %13 = torch.prim.If %12 -> (!torch.bool) {
-        %26 = torch.aten.ne.str %arg2, %str_5 : !torch.str, !torch.str -> !torch.bool
-        torch.prim.If.yield %26 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      torch.prim.If %13 -> () {
-        %26 = torch.aten.add.str %str_4, %arg2 : !torch.str, !torch.str -> !torch.str
-        %27 = torch.aten.add.str %str_3, %26 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %27, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %14 = torch.aten.__isnot__ %arg3, %none : !torch.optional<float>, !torch.none -> !torch.bool
-      %15 = torch.prim.If %14 -> (!torch.bool) {
-        %26 = torch.prim.unchecked_cast %arg3 : !torch.optional<float> -> !torch.float
-        %27 = torch.aten.eq.float %26, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
-        %28 = torch.aten.__not__ %27 : !torch.bool -> !torch.bool
-        torch.prim.If.yield %28 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      torch.prim.If %15 -> () {
-        %26 = torch.aten.add.str %str_2, %arg2 : !torch.str, !torch.str -> !torch.str
-        %27 = torch.aten.add.str %26, %str_1 : !torch.str, !torch.str -> !torch.str
-        %28 = torch.aten.add.str %str_3, %27 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %28, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %16 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %17 = torch.aten.floordiv.int %16, %int2 : !torch.int, !torch.int -> !torch.int
-      %18 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %19 = torch.aten.add.int %17, %int1 : !torch.int, !torch.int -> !torch.int
-      %20 = torch.aten.ne.int %18, %19 : !torch.int, !torch.int -> !torch.bool
-      %21 = torch.prim.If %20 -> (!torch.bool) {
-        %26 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-        %27 = torch.aten.add.int %17, %int2 : !torch.int, !torch.int -> !torch.int
-        %28 = torch.aten.ne.int %26, %27 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %28 : !torch.bool
-      } else {
-        torch.prim.If.yield %false : !torch.bool
-      }
-      %22 = torch.prim.If %21 -> (!torch.bool) {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %11 = torch.prim.If %10 -> (!torch.bool) {
+      %21 = torch.prim.unchecked_cast %arg3 : !torch.optional<float> -> !torch.float
+      %22 = torch.aten.eq.float %21, %float0.000000e00 : !torch.float, !torch.float -> !torch.bool
+      %23 = torch.aten.__not__ %22 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %23 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %11 -> () {
+      %21 = torch.aten.add.str %str_3, %arg2 : !torch.str, !torch.str -> !torch.str
+      %22 = torch.aten.add.str %21, %str_2 : !torch.str, !torch.str -> !torch.str
+      %23 = torch.aten.add.str %str_4, %22 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %23, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %12 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %13 = torch.aten.floordiv.int %12, %int2 : !torch.int, !torch.int -> !torch.int
+    %14 = torch.aten.gt.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+    %15 = torch.prim.If %14 -> (!torch.bool) {
+      %21 = torch.aten.le.int %13, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %16 = torch.prim.If %15 -> (!torch.bool) {
+      %21 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %22 = torch.aten.add.int %13, %int1 : !torch.int, !torch.int -> !torch.int
+      %23 = torch.aten.eq.int %21, %22 : !torch.int, !torch.int -> !torch.bool
+      %24 = torch.prim.If %23 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %26 = torch.aten.gt.int %17, %int3 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %26 : !torch.bool
+        %25 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %26 = torch.aten.add.int %13, %int2 : !torch.int, !torch.int -> !torch.int
+        %27 = torch.aten.eq.int %25, %26 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %27 : !torch.bool
       }
-      %23 = torch.prim.If %22 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %26 = torch.aten.eq.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %26 : !torch.bool
-      }
-      torch.prim.If %23 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield %24 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %17 = torch.aten.ne.str %arg2, %str_6 : !torch.str, !torch.str -> !torch.bool
+    %18 = torch.prim.If %17 -> (!torch.bool) {
+      %21 = torch.aten.ne.str %arg2, %str_9 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %19 = torch.prim.If %18 -> (!torch.bool) {
+      %21 = torch.aten.__not__ %16 : !torch.bool -> !torch.bool
+      torch.prim.If.yield %21 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %20 = torch.prim.If %19 -> (!torch.list<int>) {
+      %21 = torch.aten.eq.str %arg2, %str_8 : !torch.str, !torch.str -> !torch.bool
+      %22 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pad_as_torch_mlir_decomposes(%arg0, %arg1, %21) : (!torch.list<int>, !torch.list<int>, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %22 : !torch.list<int>
+    } else {
+      %21 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %22 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %23 = torch.aten.mul.int %int2, %22 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.gt.int %21, %23 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %24 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %24 = torch.aten.eq.str %arg2, %str_5 : !torch.str, !torch.str -> !torch.bool
-      %25 = torch.prim.If %24 -> (!torch.list<int>) {
-        %26 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._circular_pad_shape(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
-        torch.prim.If.yield %26 : !torch.list<int>
-      } else {
-        %26 = torch.aten.eq.str %arg2, %str_7 : !torch.str, !torch.str -> !torch.bool
-        %27 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%str, %arg0, %arg1, %17, %26) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+      %25 = torch.aten.eq.str %arg2, %str_9 : !torch.str, !torch.str -> !torch.bool
+      %26 = torch.prim.If %25 -> (!torch.list<int>) {
+        %27 = func.call @"__torch_refine_helper.torch_refine.library.views.aten\E3\80\87constant_pad_nd\E3\80\A1shape"(%arg0, %arg1, %float0.000000e00) : (!torch.list<int>, !torch.list<int>, !torch.float) -> !torch.list<int>
         torch.prim.If.yield %27 : !torch.list<int>
+      } else {
+        %27 = torch.aten.__not__ %16 : !torch.bool -> !torch.bool
+        torch.prim.If %27 -> () {
+          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %28 = torch.aten.eq.str %arg2, %str_6 : !torch.str, !torch.str -> !torch.bool
+        %29 = torch.prim.If %28 -> (!torch.list<int>) {
+          %30 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._circular_pad_shape(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+          torch.prim.If.yield %30 : !torch.list<int>
+        } else {
+          %30 = torch.aten.eq.str %arg2, %str_8 : !torch.str, !torch.str -> !torch.bool
+          %31 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._pad_shape(%str, %arg0, %arg1, %13, %30) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+          torch.prim.If.yield %31 : !torch.list<int>
+        }
+        torch.prim.If.yield %29 : !torch.list<int>
       }
-      torch.prim.If.yield %25 : !torch.list<int>
+      torch.prim.If.yield %26 : !torch.list<int>
     }
-    return %10 : !torch.list<int>
+    return %20 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.permute(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: permute: a dim appears twice in the list of dims"
@@ -36338,16 +36601,33 @@ module {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: prims.squeeze: cannot squeeze a dimension whose size is not 1"
     %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
-    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    torch.prim.Loop %0, %true, init() {
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %1, %true, init() {
     ^bb0(%arg2: !torch.int):
-      %3 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
-      %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %5 = func.call @__torch_refine_helper.torch_refine.library.prims._check_index(%3, %4) : (!torch.int, !torch.int) -> !torch.none
-      %6 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
-      %7 = torch.aten.ne.int %6, %int1 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %7 -> () {
+      %5 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.lt.int %5, %int0 : !torch.int, !torch.int -> !torch.bool
+      %7 = torch.prim.If %6 -> (!torch.int) {
+        %9 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %10 = torch.aten.add.int %5, %9 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %10 : !torch.int
+      } else {
+        torch.prim.If.yield %5 : !torch.int
+      }
+      %8 = torch.aten.append.t %0, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %2 = torch.aten.len.t %0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %5 = torch.aten.__getitem__.t %0, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %7 = func.call @__torch_refine_helper.torch_refine.library.prims._check_index(%5, %6) : (!torch.int, !torch.int) -> !torch.none
+      %8 = torch.aten.__getitem__.t %arg0, %5 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.ne.int %8, %int1 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %9 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -36355,9 +36635,9 @@ module {
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    %1 = torch.derefine %arg1 : !torch.list<int> to !torch.optional<list<int>>
-    %2 = call @__torch_refine_helper.torch_refine.library.prims._reduced(%arg0, %1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
-    return %2 : !torch.list<int>
+    %3 = torch.derefine %0 : !torch.list<int> to !torch.optional<list<int>>
+    %4 = call @__torch_refine_helper.torch_refine.library.prims._reduced(%arg0, %3) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
+    return %4 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.prims.sum(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.prims._reduced(%arg0, %arg1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<int>
