@@ -55,6 +55,7 @@ FAMILY_MODULES = (
     "torchvision_ops",
     "transformers_ops",
     "onnx_ops",
+    "long_tail",
     "decompositions",
 )
 

@@ -5382,6 +5382,11 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.im2col(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.imag(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: imag: only complex tensors have an imaginary part"
@@ -5647,6 +5652,17 @@ module {
     %6:2 = torch.prim.TupleUnpack %5 : !torch.tuple<list<optional<int>>, list<int>> -> !torch.list<optional<int>>, !torch.list<int>
     %7 = torch.promote_dtypes %6#0, %6#1 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
     return %7 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.kron(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.derefine %int1 : !torch.int to !torch.optional<int>
+    %1 = torch.derefine %int1 : !torch.int to !torch.optional<int>
+    %2 = torch.prim.ListConstruct %0, %1 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %4 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %5 = torch.prim.ListConstruct %3, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %6 = torch.promote_dtypes %2, %5 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+    return %6 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.kthvalue(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.bool) -> !torch.tuple<int, int> {
     %false = torch.constant.bool false
@@ -31760,6 +31776,159 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.im2col(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: Given an input with spatial size {}, kernel_size={}, dilation={}, padding={}, stride={}, the calculated shape of the array of sliding blocks is {}, but its components must be at least one."
+    %str_0 = torch.constant.str "AssertionError: Expected 3D or 4D (batch mode) tensor for input with possible 0 batch size and non-zero dimensions, but got: {}"
+    %false = torch.constant.bool false
+    %str_1 = torch.constant.str "AssertionError: stride should be greater than zero, but got {}"
+    %str_2 = torch.constant.str "AssertionError: dilation should be greater than zero, but got {}"
+    %str_3 = torch.constant.str "AssertionError: kernel_size should be greater than zero, but got {}"
+    %true = torch.constant.bool true
+    %str_4 = torch.constant.str "AssertionError: im2col(): only 2D stride supported"
+    %str_5 = torch.constant.str "AssertionError: im2col(): only 2D padding supported"
+    %str_6 = torch.constant.str "AssertionError: im2col(): only 2D dilation supported"
+    %none = torch.constant.none
+    %str_7 = torch.constant.str "AssertionError: im2col(): only 2D kernel supported"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_7, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_6, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.ne.int %4, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.len.t %arg4 : !torch.list<int> -> !torch.int
+    %7 = torch.aten.ne.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    torch.prim.Loop %int2, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %23 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %24 = torch.aten.le.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %24 -> () {
+        torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %25 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %26 = torch.aten.le.int %25, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %26 -> () {
+        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %27 = torch.aten.__getitem__.t %arg4, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %28 = torch.aten.le.int %27, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %28 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.ne.int %8, %int3 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      %23 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %24 = torch.aten.ne.int %23, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %24 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %11 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %12 = torch.aten.sub.int %11, %int3 : !torch.int, !torch.int -> !torch.int
+    %13 = torch.aten.__range_length %12, %11, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %13, %true, init() {
+    ^bb0(%arg5: !torch.int):
+      %23 = torch.aten.__derive_index %arg5, %12, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.__getitem__.t %arg0, %23 : !torch.list<int>, !torch.int -> !torch.int
+      %25 = torch.aten.eq.int %24, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %25 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %14 = torch.prim.Loop %int2, %true, init(%int1) {
+    ^bb0(%arg5: !torch.int, %arg6: !torch.int):
+      %23 = torch.aten.sub.int %11, %int2 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.add.int %23, %arg5 : !torch.int, !torch.int -> !torch.int
+      %25 = torch.aten.__getitem__.t %arg0, %24 : !torch.list<int>, !torch.int -> !torch.int
+      %26 = torch.aten.__getitem__.t %arg3, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %27 = torch.aten.mul.int %int2, %26 : !torch.int, !torch.int -> !torch.int
+      %28 = torch.aten.add.int %25, %27 : !torch.int, !torch.int -> !torch.int
+      %29 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %30 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %31 = torch.aten.sub.int %30, %int1 : !torch.int, !torch.int -> !torch.int
+      %32 = torch.aten.mul.int %29, %31 : !torch.int, !torch.int -> !torch.int
+      %33 = torch.aten.sub.int %28, %32 : !torch.int, !torch.int -> !torch.int
+      %34 = torch.aten.sub.int %33, %int1 : !torch.int, !torch.int -> !torch.int
+      %35 = torch.aten.__getitem__.t %arg4, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %36 = torch.aten.floordiv.int %34, %35 : !torch.int, !torch.int -> !torch.int
+      %37 = torch.aten.add.int %36, %int1 : !torch.int, !torch.int -> !torch.int
+      %38 = torch.aten.le.int %37, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %38 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %39 = torch.aten.mul.int %arg6, %37 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true, iter(%39 : !torch.int)
+    } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
+    %15 = torch.aten.sub.int %11, %int3 : !torch.int, !torch.int -> !torch.int
+    %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
+    %17 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %18 = torch.aten.mul.int %16, %17 : !torch.int, !torch.int -> !torch.int
+    %19 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %20 = torch.aten.mul.int %18, %19 : !torch.int, !torch.int -> !torch.int
+    %21 = torch.aten.eq.int %11, %int4 : !torch.int, !torch.int -> !torch.bool
+    %22 = torch.prim.If %21 -> (!torch.list<int>) {
+      %23 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %24 = torch.prim.ListConstruct %23, %20, %14 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %24 : !torch.list<int>
+    } else {
+      %23 = torch.prim.ListConstruct %20, %14 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %23 : !torch.list<int>
+    }
+    return %22 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.imag(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -31964,6 +32133,48 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.broadcast_shapes(%0) : (!torch.list<list<int>>) -> !torch.list<int>
     %2 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%1, %arg2) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     return %2 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.kron(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.prim.max.int %0, %1 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %4 = torch.aten.sub.int %arg2, %2 : !torch.int, !torch.int -> !torch.int
+      %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %6 = torch.aten.add.int %4, %5 : !torch.int, !torch.int -> !torch.int
+      %7 = torch.aten.ge.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+      %8 = torch.prim.If %7 -> (!torch.int) {
+        %16 = torch.aten.sub.int %arg2, %2 : !torch.int, !torch.int -> !torch.int
+        %17 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+        %18 = torch.aten.add.int %16, %17 : !torch.int, !torch.int -> !torch.int
+        %19 = torch.aten.__getitem__.t %arg0, %18 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %19 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      %9 = torch.aten.sub.int %arg2, %2 : !torch.int, !torch.int -> !torch.int
+      %10 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %11 = torch.aten.add.int %9, %10 : !torch.int, !torch.int -> !torch.int
+      %12 = torch.aten.ge.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.int) {
+        %16 = torch.aten.sub.int %arg2, %2 : !torch.int, !torch.int -> !torch.int
+        %17 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+        %18 = torch.aten.add.int %16, %17 : !torch.int, !torch.int -> !torch.int
+        %19 = torch.aten.__getitem__.t %arg1, %18 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %19 : !torch.int
+      } else {
+        torch.prim.If.yield %int1 : !torch.int
+      }
+      %14 = torch.aten.mul.int %8, %13 : !torch.int, !torch.int -> !torch.int
+      %15 = torch.aten.append.t %3, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %3 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.kthvalue(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
     %none = torch.constant.none
