@@ -1980,7 +1980,8 @@ def _pad_as_torch_mlir_decomposes(self: List[int], pad: List[int],
     for i in range(padded, pairs):
         if pad[2 * i] != 0 or pad[2 * i + 1] != 0:
             raise AssertionError(
-                "pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+                "pad: reflect and replicate padding pad at most the last 3 dims, and no more "
+                "than the input has; a pair for an earlier dim must be zeros")
     return _padded_last_dims("pad", self, pad[:2 * padded], is_reflection, len(self) - padded)
 
 

@@ -15752,7 +15752,7 @@ module {
   func.func private @__torch_refine_helper.torch_refine.library.conv_pool._pad_as_torch_mlir_decomposes(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "pad"
     %none = torch.constant.none
-    %str_0 = torch.constant.str "AssertionError: pad: only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now"
+    %str_0 = torch.constant.str "AssertionError: pad: reflect and replicate padding pad at most the last 3 dims, and no more than the input has; a pair for an earlier dim must be zeros"
     %true = torch.constant.bool true
     %int2 = torch.constant.int 2
     %int3 = torch.constant.int 3
