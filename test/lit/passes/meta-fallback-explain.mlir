@@ -4,13 +4,13 @@
 // not, and why it left sizes unknown; no attribute of the fallback's is left behind.
 // CHECK-LABEL: func.func @why
 // CHECK-NOT: torch_refine.
-func.func @why(%x: !torch.vtensor<[?,3],f32>, %a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[4,5],f32>)
+func.func @why(%x: !torch.vtensor<[?,3],f32>, %a: !torch.vtensor<[?,3],f32>)
     -> (!torch.vtensor, !torch.vtensor, !torch.vtensor) {
   %int0 = torch.constant.int 0
   // expected-remark @+1 {{served by PyTorch's meta kernel (no library function); dynamic dims from %arg0, an argument}}
   %0:2 = torch.operator "torch.aten.cummax"(%x, %int0) : (!torch.vtensor<[?,3],f32>, !torch.int) -> (!torch.vtensor, !torch.vtensor)
   // expected-remark @+1 {{meta fallback: PyTorch's kernel needs a size pinned to its example value (%arg1[0] == 31)}}
-  %1 = torch.operator "torch.aten.kron"(%a, %b) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[4,5],f32>) -> !torch.vtensor
+  %1 = torch.operator "torch.aten.complex"(%a, %a) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.vtensor
   %2 = torch.aten.tanh %0#0 : !torch.vtensor -> !torch.vtensor
   return %2, %0#1, %1 : !torch.vtensor, !torch.vtensor, !torch.vtensor
 }

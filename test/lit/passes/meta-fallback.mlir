@@ -10,11 +10,11 @@
 // CHECK: torch.aten.logsumexp {{.*}} -> !torch.vtensor<[4],f32>
 // CHECK: torch.aten.logsumexp {{.*}} -> !torch.vtensor<[4,1],f32>
 // CHECK: torch.operator "torch.aten.cummax"{{.*}} -> (!torch.vtensor<[4,5],f32>, !torch.vtensor<[4,5],si64>)
-// CHECK: torch.operator "torch.aten.kron"{{.*}} -> !torch.vtensor<[8,15],f32>
+// CHECK: torch.operator "torch.aten.complex"{{.*}} -> !torch.vtensor<[4,3],complex<f32>>
 // OFF-LABEL: func.func @static
 // OFF: torch.aten.logsumexp {{.*}} -> !torch.vtensor{{$}}
 func.func @static(%x: !torch.vtensor<[4,3],f32>, %i: !torch.vtensor<[4,3],si64>, %y: !torch.vtensor<[4,5],f32>,
-                  %a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<[4,5],f32>)
+                  %a: !torch.vtensor<[4,3],f32>, %b: !torch.vtensor<[4,3],f32>)
     -> (!torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor) {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
@@ -24,20 +24,22 @@ func.func @static(%x: !torch.vtensor<[4,3],f32>, %i: !torch.vtensor<[4,3],si64>,
   %0 = torch.aten.logsumexp %x, %dims, %false : !torch.vtensor<[4,3],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
   %1 = torch.aten.logsumexp %i, %dims, %true : !torch.vtensor<[4,3],si64>, !torch.list<int>, !torch.bool -> !torch.vtensor
   %2:2 = torch.operator "torch.aten.cummax"(%y, %int0) : (!torch.vtensor<[4,5],f32>, !torch.int) -> (!torch.vtensor, !torch.vtensor)
-  %3 = torch.operator "torch.aten.kron"(%a, %b) : (!torch.vtensor<[2,3],f32>, !torch.vtensor<[4,5],f32>) -> !torch.vtensor
+  %3 = torch.operator "torch.aten.complex"(%a, %b) : (!torch.vtensor<[4,3],f32>, !torch.vtensor<[4,3],f32>) -> !torch.vtensor
   return %0, %1, %2#0, %2#1, %3 : !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor
 }
 
 // Dynamic dims: logsumexp's result keeps the batch symbol, which the ops after it read
-// (the view's -1 is 3); cummax keeps both dims. PyTorch's fake kernel for kron specializes
-// a dynamic size to its example value: no size is claimed (not even the rank), the dtype is.
+// (the view's -1 is 3); cummax keeps both dims. PyTorch's fake kernel for complex
+// specializes a dynamic size to its example value: no size is claimed (not even the rank),
+// the dtype is. (kron's did too: library/long_tail.py has its functions now.)
 // CHECK-LABEL: func.func @dynamic
 // CHECK: torch.aten.logsumexp {{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]"]]} : {{.*}} -> !torch.vtensor<[?],f32>
 // CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[?,3],f32>
 // CHECK: torch.operator "torch.aten.cummax"{{.*}} {torch_refine.dims = {{\[\[}}"%arg1[0]", "5"], ["%arg1[0]", "5"]]} : {{.*}} -> (!torch.vtensor<[?,5],f32>, !torch.vtensor<[?,5],si64>)
-// CHECK: torch.operator "torch.aten.kron"{{.*}} -> !torch.vtensor<*,f32>
+// CHECK: torch.operator "torch.aten.complex"{{.*}} -> !torch.vtensor<*,complex<f32>>
+// CHECK: torch.operator "torch.aten.kron"{{.*}} {torch_refine.dims = {{\[\[}}"4*%arg2[0]", "15"]]} {{.*}} -> !torch.vtensor<[?,15],f32>
 func.func @dynamic(%x: !torch.vtensor<[?,3],f32>, %y: !torch.vtensor<[?,5],f32>, %a: !torch.vtensor<[?,3],f32>,
-                   %b: !torch.vtensor<[4,5],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor) {
+                   %b: !torch.vtensor<[4,5],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor) {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
   %int-1 = torch.constant.int -1
@@ -48,8 +50,9 @@ func.func @dynamic(%x: !torch.vtensor<[?,3],f32>, %y: !torch.vtensor<[?,5],f32>,
   %sizes = torch.prim.ListConstruct %n, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
   %1 = torch.aten.view %x, %sizes : !torch.vtensor<[?,3],f32>, !torch.list<int> -> !torch.vtensor
   %2:2 = torch.operator "torch.aten.cummax"(%y, %int1) : (!torch.vtensor<[?,5],f32>, !torch.int) -> (!torch.vtensor, !torch.vtensor)
-  %3 = torch.operator "torch.aten.kron"(%a, %b) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[4,5],f32>) -> !torch.vtensor
-  return %1, %2#0, %2#1, %3 : !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor
+  %3 = torch.operator "torch.aten.complex"(%a, %a) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.vtensor
+  %4 = torch.operator "torch.aten.kron"(%a, %b) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[4,5],f32>) -> !torch.vtensor
+  return %1, %2#0, %2#1, %3, %4 : !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor
 }
 
 // A guard PyTorch's kernel needs becomes an assert at the entry, as a library function's
