@@ -141,6 +141,8 @@ def _operand(value: ir.Value, function_key, opaque: list):
         return _tensor(value, function_key, opaque)
     if text.startswith("!torch.list<"):
         return tuple(_operand(e, function_key, opaque) for e in _literal(value))
+    if text == "!torch.Device":
+        return "cpu"  # sizes do not depend on the device; fake tensors live on the CPU
     try:
         return constant_value(value)
     except NotConstant:
