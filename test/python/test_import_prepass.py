@@ -6,10 +6,13 @@ parameter, buffer or constant ("Heterogeneous lists are not supported": swin, le
 efficientformer, coatnet), `aten.as_strided` of a dynamic size ("`size` must be a static
 int list": torch-mlir's decomposition of group_norm with a dynamic batch, in poolformer,
 edgenext, coatnet, hubert) and the `torch.sym_*` functions ("Unimplemented
-call_function: sym_max": mpt with a dynamic sequence).
+call_function: sym_max": mpt with a dynamic sequence) and `**` of sizes ("Unsupported
+builtin function for symbolic types: pow").
 """
 
 from __future__ import annotations
+
+import math
 
 import pytest
 import torch
@@ -71,6 +74,15 @@ class SymFunctions(torch.nn.Module):
         return padded * scale + chosen, torch.sym_int(scale * 2.0) + x.new_zeros(())
 
 
+class SymPow(torch.nn.Module):
+    """`**` of sizes (transformers' ConvNextV2 with a dynamic batch and image size)."""
+
+    def forward(self, x):
+        b, c = x.shape
+        scale = b ** -0.5 + math.pow(c, 0.5)
+        return x.new_ones(b ** 2) * scale, x * (c ** 3) + x.new_zeros(b ** 0), x.new_zeros(2 ** c)
+
+
 BATCH = torch.export.Dim("batch", min=2, max=64)
 CASES = {
     "heterogeneous list: relative position index (parameter table, buffer)": (
@@ -89,6 +101,8 @@ CASES = {
     "unimplemented call_function: sym_max and the other torch.sym_*": (
         SymFunctions(), (torch.randn(3, 4), torch.randn(3, 6)),
         ({1: torch.export.Dim("n", min=2, max=64)}, {1: torch.export.Dim("m", min=2, max=64)})),
+    "unsupported builtin function for symbolic types: pow": (
+        SymPow(), (torch.randn(3, 4),), ({0: BATCH, 1: torch.export.Dim("c", min=2, max=16)},)),
 }
 
 

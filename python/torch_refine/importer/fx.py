@@ -10,8 +10,10 @@ torch-mlir's FX importer rejects, rewritten into what it imports.
 - **`torch.sym_*` functions** (`sym_max` of two sequence lengths, `sym_min`, `sym_not`,
   `sym_float`, `sym_int`, `sym_sqrt`, `sym_ite`, `sym_sum`) are Python functions, not ops:
   "Unimplemented call_function"; so are `math.trunc` (what `sym_int` of a float traces
-  to), `math.ceil`, `max` and `min` of symbolic numbers. Each becomes the ops of the Torch
-  dialect that compute it (`prim.max.int`, `aten.__not__`, `aten.Int.float`, ...).
+  to), `math.ceil`, `max`, `min` and `operator.pow` (`**`: "Unsupported builtin function
+  for symbolic types: pow", transformers' ConvNextV2 with a dynamic batch and image size)
+  of symbolic numbers. Each becomes the ops of the Torch dialect that compute it
+  (`prim.max.int`, `aten.__not__`, `aten.Int.float`, `aten.mul.int`, ...).
 - **`aten.as_strided` of a symbolic size** (what torch-mlir's decomposition of
   `group_norm` leaves with a dynamic batch): where the input is contiguous and the
   strides are the size's contiguous strides with no offset, it reads the input as that
@@ -174,16 +176,40 @@ def _sym_int(graph, node):
     return _call(graph, node, torch.ops.aten.Int.float, (a,), _value(node))
 
 
-def _sym_sqrt(graph, node):
-    """In float64 through a 0-d tensor: the Torch dialect has no float `sqrt` of a number."""
-    (a,) = node.args
+def _in_float64(graph, node, a, target, *operands):
+    """`target(a, *operands)` of a number in float64 through a 0-d tensor, for what the
+    Torch dialect has no number op (a float `sqrt` or `pow`)."""
     if not _is_float(a):
         a = _call(graph, node, torch.ops.aten.Float.Scalar, (a,), torch.sym_float(_value(a)))
     with _fake_mode(graph):  # the importer types a tensor by its FakeTensor
         scalar = torch.empty((), dtype=torch.float64)
     tensor = _call(graph, node, torch.ops.prim.NumToTensor.Scalar, (a,), scalar)
-    root = _call(graph, node, torch.ops.aten.sqrt.default, (tensor,), scalar)
-    return _call(graph, node, torch.ops.aten.Float.Tensor, (root,), _value(node))
+    result = _call(graph, node, target, (tensor, *operands), scalar)
+    return _call(graph, node, torch.ops.aten.Float.Tensor, (result,), torch.sym_float(_value(node)))
+
+
+def _sym_sqrt(graph, node):
+    (a,) = node.args
+    return _in_float64(graph, node, a, torch.ops.aten.sqrt.default)
+
+
+def _pow(graph, node):
+    """`a ** b` (`operator.pow`, `pow`, `math.pow`): an int to a constant power of at least 0
+    as a product, exact and still an int; anything else in float64, an int result (an int
+    to a symbolic power) converted back, exact below 2**53."""
+    a, b = node.args
+    if _is_float(node):
+        return _in_float64(graph, node, a, torch.ops.aten.pow.Tensor_Scalar, b)
+    if isinstance(b, int):
+        if b == 0:
+            return 1
+        product, value = a, _value(a)
+        for _ in range(b - 1):
+            value = value * _value(a)
+            product = _call(graph, node, operator.mul, (product, a), value)
+        return product
+    power = _in_float64(graph, node, a, torch.ops.aten.pow.Tensor_Scalar, b)
+    return _call(graph, node, torch.ops.aten.Int.float, (power,), _value(node))
 
 
 def _fake_mode(graph: fx.Graph):
@@ -235,6 +261,9 @@ _SYM_FUNCTIONS = {
     torch.sym_sqrt: _sym_sqrt,
     torch.sym_sum: _sym_sum,
     torch.sym_ite: _sym_ite,
+    operator.pow: _pow,
+    pow: _pow,
+    math.pow: _pow,
 }
 
 
