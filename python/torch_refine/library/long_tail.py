@@ -39,22 +39,7 @@ def _T(*sizes: int, dtype=torch.float32) -> TensorOfShape:
     ErrorInvocation(_T(2, 3, 5, 5), [6, 2], [1, 1], [0, 0], [1, 1]),
 ])
 def aten〇im2col〡shape(self: List[int], kernel_size: List[int], dilation: List[int], padding: List[int], stride: List[int]) -> List[int]:
-    if len(kernel_size) != 2:
-        raise AssertionError("im2col(): only 2D kernel supported")
-    if len(dilation) != 2:
-        raise AssertionError("im2col(): only 2D dilation supported")
-    if len(padding) != 2:
-        raise AssertionError("im2col(): only 2D padding supported")
-    if len(stride) != 2:
-        raise AssertionError("im2col(): only 2D stride supported")
-    for i in range(2):
-        if kernel_size[i] <= 0:
-            raise AssertionError("kernel_size should be greater than zero, but got {}")
-        if dilation[i] <= 0:
-            raise AssertionError("dilation should be greater than zero, but got {}")
-        if stride[i] <= 0:
-            raise AssertionError("stride should be greater than zero, but got {}")
-    # (PyTorch's check of the padding reads the dilation: a negative padding passes.)
+    _check_im2col_parameters(kernel_size, dilation, padding, stride)
     if len(self) != 3 and len(self) != 4:
         raise AssertionError("Expected 3D or 4D (batch mode) tensor for input with possible 0 batch size "
                              "and non-zero dimensions, but got: {}")
@@ -75,6 +60,25 @@ def aten〇im2col〡shape(self: List[int], kernel_size: List[int], dilation: Lis
     if rank == 4:
         return [self[0], columns, blocks]
     return [columns, blocks]
+
+
+def _check_im2col_parameters(kernel_size: List[int], dilation: List[int], padding: List[int], stride: List[int]):
+    if len(kernel_size) != 2:
+        raise AssertionError("im2col(): only 2D kernel supported")
+    if len(dilation) != 2:
+        raise AssertionError("im2col(): only 2D dilation supported")
+    if len(padding) != 2:
+        raise AssertionError("im2col(): only 2D padding supported")
+    if len(stride) != 2:
+        raise AssertionError("im2col(): only 2D stride supported")
+    for i in range(2):
+        if kernel_size[i] <= 0:
+            raise AssertionError("kernel_size should be greater than zero, but got {}")
+        if dilation[i] <= 0:
+            raise AssertionError("dilation should be greater than zero, but got {}")
+        if stride[i] <= 0:
+            raise AssertionError("stride should be greater than zero, but got {}")
+    # (PyTorch's check of the padding reads the dilation: a negative padding passes.)
 
 
 @dtype("aten.im2col", invocations=[

@@ -21133,6 +21133,80 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library._helpers.check_broadcasts_to(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.none
     return %0 : !torch.list<int>
   }
+  func.func private @__torch_refine_helper.torch_refine.library.long_tail._check_im2col_parameters(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.none {
+    %str = torch.constant.str "AssertionError: stride should be greater than zero, but got {}"
+    %str_0 = torch.constant.str "AssertionError: dilation should be greater than zero, but got {}"
+    %str_1 = torch.constant.str "AssertionError: kernel_size should be greater than zero, but got {}"
+    %true = torch.constant.bool true
+    %str_2 = torch.constant.str "AssertionError: im2col(): only 2D stride supported"
+    %str_3 = torch.constant.str "AssertionError: im2col(): only 2D padding supported"
+    %str_4 = torch.constant.str "AssertionError: im2col(): only 2D dilation supported"
+    %none = torch.constant.none
+    %str_5 = torch.constant.str "AssertionError: im2col(): only 2D kernel supported"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.ne.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.ne.int %4, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %7 = torch.aten.ne.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    torch.prim.Loop %int2, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %8 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %9 = torch.aten.le.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %10 = torch.aten.__getitem__.t %arg1, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.le.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %11 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %12 = torch.aten.__getitem__.t %arg3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.le.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %13 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %none : !torch.none
+  }
   func.func private @__torch_refine_helper.torch_refine.library.losses._check_mean_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -31778,106 +31852,40 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.im2col(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.list<int>) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: Given an input with spatial size {}, kernel_size={}, dilation={}, padding={}, stride={}, the calculated shape of the array of sliding blocks is {}, but its components must be at least one."
+    %true = torch.constant.bool true
+    %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: Expected 3D or 4D (batch mode) tensor for input with possible 0 batch size and non-zero dimensions, but got: {}"
     %false = torch.constant.bool false
-    %str_1 = torch.constant.str "AssertionError: stride should be greater than zero, but got {}"
-    %str_2 = torch.constant.str "AssertionError: dilation should be greater than zero, but got {}"
-    %str_3 = torch.constant.str "AssertionError: kernel_size should be greater than zero, but got {}"
-    %true = torch.constant.bool true
-    %str_4 = torch.constant.str "AssertionError: im2col(): only 2D stride supported"
-    %str_5 = torch.constant.str "AssertionError: im2col(): only 2D padding supported"
-    %str_6 = torch.constant.str "AssertionError: im2col(): only 2D dilation supported"
-    %none = torch.constant.none
-    %str_7 = torch.constant.str "AssertionError: im2col(): only 2D kernel supported"
-    %int2 = torch.constant.int 2
-    %int0 = torch.constant.int 0
     %int3 = torch.constant.int 3
     %int4 = torch.constant.int 4
+    %int0 = torch.constant.int 0
     %int1 = torch.constant.int 1
-    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %1 -> () {
-      torch.prim.RaiseException %str_7, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %2 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-    %3 = torch.aten.ne.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %3 -> () {
-      torch.prim.RaiseException %str_6, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %4 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
-    %5 = torch.aten.ne.int %4, %int2 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %5 -> () {
-      torch.prim.RaiseException %str_5, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %6 = torch.aten.len.t %arg4 : !torch.list<int> -> !torch.int
-    %7 = torch.aten.ne.int %6, %int2 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %7 -> () {
-      torch.prim.RaiseException %str_4, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    torch.prim.Loop %int2, %true, init() {
-    ^bb0(%arg5: !torch.int):
-      %23 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %24 = torch.aten.le.int %23, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %24 -> () {
-        torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %25 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %26 = torch.aten.le.int %25, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %26 -> () {
-        torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %27 = torch.aten.__getitem__.t %arg4, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %28 = torch.aten.le.int %27, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %28 -> () {
-        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
-    %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %9 = torch.aten.ne.int %8, %int3 : !torch.int, !torch.int -> !torch.bool
-    %10 = torch.prim.If %9 -> (!torch.bool) {
-      %23 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %24 = torch.aten.ne.int %23, %int4 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %24 : !torch.bool
+    %int2 = torch.constant.int 2
+    %0 = call @__torch_refine_helper.torch_refine.library.long_tail._check_im2col_parameters(%arg1, %arg2, %arg3, %arg4) : (!torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.none
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %1, %int3 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %16 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %17 = torch.aten.ne.int %16, %int4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %17 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %10 -> () {
+    torch.prim.If %3 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %11 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %12 = torch.aten.sub.int %11, %int3 : !torch.int, !torch.int -> !torch.int
-    %13 = torch.aten.__range_length %12, %11, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-    torch.prim.Loop %13, %true, init() {
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.sub.int %4, %int3 : !torch.int, !torch.int -> !torch.int
+    %6 = torch.aten.__range_length %5, %4, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %6, %true, init() {
     ^bb0(%arg5: !torch.int):
-      %23 = torch.aten.__derive_index %arg5, %12, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
-      %24 = torch.aten.__getitem__.t %arg0, %23 : !torch.list<int>, !torch.int -> !torch.int
-      %25 = torch.aten.eq.int %24, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %25 -> () {
+      %16 = torch.aten.__derive_index %arg5, %5, %int1 : !torch.int, !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.__getitem__.t %arg0, %16 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.eq.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %18 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
@@ -31885,49 +31893,49 @@ module {
       }
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    %14 = torch.prim.Loop %int2, %true, init(%int1) {
+    %7 = torch.prim.Loop %int2, %true, init(%int1) {
     ^bb0(%arg5: !torch.int, %arg6: !torch.int):
-      %23 = torch.aten.sub.int %11, %int2 : !torch.int, !torch.int -> !torch.int
-      %24 = torch.aten.add.int %23, %arg5 : !torch.int, !torch.int -> !torch.int
-      %25 = torch.aten.__getitem__.t %arg0, %24 : !torch.list<int>, !torch.int -> !torch.int
-      %26 = torch.aten.__getitem__.t %arg3, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %27 = torch.aten.mul.int %int2, %26 : !torch.int, !torch.int -> !torch.int
-      %28 = torch.aten.add.int %25, %27 : !torch.int, !torch.int -> !torch.int
-      %29 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %30 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %31 = torch.aten.sub.int %30, %int1 : !torch.int, !torch.int -> !torch.int
-      %32 = torch.aten.mul.int %29, %31 : !torch.int, !torch.int -> !torch.int
-      %33 = torch.aten.sub.int %28, %32 : !torch.int, !torch.int -> !torch.int
-      %34 = torch.aten.sub.int %33, %int1 : !torch.int, !torch.int -> !torch.int
-      %35 = torch.aten.__getitem__.t %arg4, %arg5 : !torch.list<int>, !torch.int -> !torch.int
-      %36 = torch.aten.floordiv.int %34, %35 : !torch.int, !torch.int -> !torch.int
-      %37 = torch.aten.add.int %36, %int1 : !torch.int, !torch.int -> !torch.int
-      %38 = torch.aten.le.int %37, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %38 -> () {
+      %16 = torch.aten.sub.int %4, %int2 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.add.int %16, %arg5 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.__getitem__.t %arg0, %17 : !torch.list<int>, !torch.int -> !torch.int
+      %19 = torch.aten.__getitem__.t %arg3, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %20 = torch.aten.mul.int %int2, %19 : !torch.int, !torch.int -> !torch.int
+      %21 = torch.aten.add.int %18, %20 : !torch.int, !torch.int -> !torch.int
+      %22 = torch.aten.__getitem__.t %arg2, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %23 = torch.aten.__getitem__.t %arg1, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %24 = torch.aten.sub.int %23, %int1 : !torch.int, !torch.int -> !torch.int
+      %25 = torch.aten.mul.int %22, %24 : !torch.int, !torch.int -> !torch.int
+      %26 = torch.aten.sub.int %21, %25 : !torch.int, !torch.int -> !torch.int
+      %27 = torch.aten.sub.int %26, %int1 : !torch.int, !torch.int -> !torch.int
+      %28 = torch.aten.__getitem__.t %arg4, %arg5 : !torch.list<int>, !torch.int -> !torch.int
+      %29 = torch.aten.floordiv.int %27, %28 : !torch.int, !torch.int -> !torch.int
+      %30 = torch.aten.add.int %29, %int1 : !torch.int, !torch.int -> !torch.int
+      %31 = torch.aten.le.int %30, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %31 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
-      %39 = torch.aten.mul.int %arg6, %37 : !torch.int, !torch.int -> !torch.int
-      torch.prim.Loop.condition %true, iter(%39 : !torch.int)
+      %32 = torch.aten.mul.int %arg6, %30 : !torch.int, !torch.int -> !torch.int
+      torch.prim.Loop.condition %true, iter(%32 : !torch.int)
     } : (!torch.int, !torch.bool, !torch.int) -> !torch.int
-    %15 = torch.aten.sub.int %11, %int3 : !torch.int, !torch.int -> !torch.int
-    %16 = torch.aten.__getitem__.t %arg0, %15 : !torch.list<int>, !torch.int -> !torch.int
-    %17 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
-    %18 = torch.aten.mul.int %16, %17 : !torch.int, !torch.int -> !torch.int
-    %19 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
-    %20 = torch.aten.mul.int %18, %19 : !torch.int, !torch.int -> !torch.int
-    %21 = torch.aten.eq.int %11, %int4 : !torch.int, !torch.int -> !torch.bool
-    %22 = torch.prim.If %21 -> (!torch.list<int>) {
-      %23 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
-      %24 = torch.prim.ListConstruct %23, %20, %14 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %24 : !torch.list<int>
+    %8 = torch.aten.sub.int %4, %int3 : !torch.int, !torch.int -> !torch.int
+    %9 = torch.aten.__getitem__.t %arg0, %8 : !torch.list<int>, !torch.int -> !torch.int
+    %10 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %11 = torch.aten.mul.int %9, %10 : !torch.int, !torch.int -> !torch.int
+    %12 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+    %13 = torch.aten.mul.int %11, %12 : !torch.int, !torch.int -> !torch.int
+    %14 = torch.aten.eq.int %4, %int4 : !torch.int, !torch.int -> !torch.bool
+    %15 = torch.prim.If %14 -> (!torch.list<int>) {
+      %16 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.prim.ListConstruct %16, %13, %7 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %17 : !torch.list<int>
     } else {
-      %23 = torch.prim.ListConstruct %20, %14 : (!torch.int, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %23 : !torch.list<int>
+      %16 = torch.prim.ListConstruct %13, %7 : (!torch.int, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %16 : !torch.list<int>
     }
-    return %22 : !torch.list<int>
+    return %15 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.imag(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
