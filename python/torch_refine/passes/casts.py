@@ -19,70 +19,122 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from torch_refine.calculations.lists import ELEMENT_ACCESSORS, reads_list
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
+from torch_refine.ir.constants import typed_constant
 from torch_refine.ir.retype import OPAQUE_CAST, accepts
 from torch_refine.passes.base import PassFailure
 
 _CAST = "torch.tensor_static_info_cast"
+_UNCHECKED = "torch.prim.unchecked_cast"
+_DEREFINE = "torch.derefine"
 _BACK_EDGE = "torch.prim.Loop.condition"
+_CLAIMING_OPS = frozenset({_CAST, _UNCHECKED, "torch.prim.ListUnpack", "torch.prim.TupleUnpack",
+                           "torch.aten.__getitem__.t", "torch.prim.TupleIndex"})
 
 
 def narrow_casts(module: ir.Operation) -> int:
     """Give each narrowable cast's result the meet of its type and its operand's; returns
     how many changed. Raises PassFailure, after an error at each, for casts that contradict
     their source."""
-    casts = _casts(module)
-    if not _report_contradictions(casts):
+    claims = _claims(module)
+    if not _report_contradictions(claims):
         raise PassFailure
-    return sum(_narrow(cast.opview) for cast in casts)
+    return sum(_narrow(claim.owner) for claim in claims if claim.owner.name == _CAST)
 
 
 def check_casts(module: ir.Operation) -> None:
     """Raise PassFailure, after an error at each, for casts that contradict their source."""
-    if not _report_contradictions(_casts(module)):
+    if not _report_contradictions(_claims(module)):
         raise PassFailure
 
 
-def _casts(module: ir.Operation) -> list:
-    casts = []
+def _claims(module: ir.Operation) -> list:
+    """The results that state a type for a tensor their op does not compute: of
+    static-info casts (but a loop's opaque barrier), of unchecked casts out of an optional
+    `derefine` made, and of reads out of a list or tuple literal (`_source`)."""
+    claims = []
 
     def collect(op):
-        if op.name == _CAST and OPAQUE_CAST not in op.attributes:
-            casts.append(op)
+        if op.name in _CLAIMING_OPS:
+            claims.extend(result for result in op.results if _source(result) is not None)
         return ir.WalkResult.ADVANCE
 
     for function in user_functions(module):
         function.operation.walk(collect)
-    return casts
+    return claims
 
 
-def _report_contradictions(casts: list) -> bool:
-    """Emit an error at each cast whose stated type contradicts the types its source
-    chain already holds (reported once, at the first cast of a chain that lies)."""
+def _source(value: ir.Value) -> ir.Value | None:
+    """The value the claim `value` is the same tensor as, or None where it is no claim."""
+    if not isinstance(value, ir.OpResult):
+        return None
+    op = value.owner.operation
+    if op.name == _CAST:
+        return None if OPAQUE_CAST in op.attributes else op.operands[0]
+    if op.name == _UNCHECKED:
+        optional = _made_by(op.operands[0], _DEREFINE)
+        return None if optional is None else optional.operands[0]
+    if op.name in ("torch.prim.ListUnpack", "torch.prim.TupleUnpack"):
+        return _element(op.operands[0], value.result_number, len(op.results))
+    if op.name in ("torch.aten.__getitem__.t", "torch.prim.TupleIndex"):
+        return _element(op.operands[0], typed_constant(op.operands[1], int), None)
+    return None
+
+
+def _element(container: ir.Value, index: int | None, count: int | None) -> ir.Value | None:
+    """Element `index` of a tuple literal (seen through a `derefine`), or of a list literal
+    nothing changes; an unpack states how many elements it takes (`count`)."""
+    if index is None:
+        return None
+    derefined = _made_by(container, _DEREFINE)
+    literal = _made_by(derefined.operands[0] if derefined else container, "torch.prim.TupleConstruct")
+    if literal is None and (listed := _made_by(container, "torch.prim.ListConstruct")) is not None:
+        literal = listed if _elements_unchanged(container) else None
+    if literal is None:
+        return None
+    elements = list(literal.operands)
+    if (count is not None and count != len(elements)) or not -len(elements) <= index < len(elements):
+        return None
+    return elements[index]
+
+
+def _elements_unchanged(listed: ir.Value) -> bool:
+    """Whether every user of the list only reads it or takes its elements (no alias that
+    could be changed elsewhere)."""
+    return all(reads_list(use.owner.name) or use.owner.name in ELEMENT_ACCESSORS for use in listed.uses)
+
+
+def _made_by(value: ir.Value, name: str):
+    """The op named `name` that makes `value`, or None."""
+    return value.owner if isinstance(value, ir.OpResult) and value.owner.name == name else None
+
+
+def _report_contradictions(claims: list) -> bool:
+    """Emit an error at each claim whose stated type contradicts the types its source
+    chain already holds (reported once, at the first claim of a chain that lies)."""
     consistent = True
-    for cast in casts:
-        result = cast.results[0]
+    for result in claims:
         if any(use.owner.operation.name == _BACK_EDGE for use in result.uses):
             continue
-        known = _chain_info(cast.operands[0])
+        known = _chain_info(_source(result))
         stated = types.parse(result.type)
         if known is None or stated is None or types.meet(stated, known) is not None:
             continue
-        cast.location.emit_error(
-            f"'{_CAST}' op operand type '{types.to_type(known)}' and result type '{result.type}' "
-            "are cast incompatible: the cast states what its source is known not to be")
+        owner = result.owner
+        owner.location.emit_error(
+            f"'{owner.name}' op operand type '{types.to_type(known)}' and result type '{result.type}' "
+            "are cast incompatible: the result states what its source is known not to be")
         consistent = False
     return consistent
 
 
 def _chain_info(value: ir.Value) -> types.TensorInfo | None:
-    """The meet of the types along the casts producing `value` (the same tensor), or None
+    """The meet of the types along the claims producing `value` (the same tensor), or None
     where they contradict or are no tensor types; an opaque cast ends the chain."""
     info = types.parse(value.type)
-    while (info is not None and isinstance(value, ir.OpResult) and value.owner.operation.name == _CAST
-           and OPAQUE_CAST not in value.owner.attributes):
-        value = value.owner.operands[0]
+    while info is not None and (value := _source(value)) is not None:
         source = types.parse(value.type)
         info = None if source is None else types.meet(info, source)
     return info

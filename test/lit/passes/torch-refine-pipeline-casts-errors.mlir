@@ -45,3 +45,47 @@ func.func @rank_lie_reported_once(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vt
   %3 = torch.aten.tanh %2 : !torch.vtensor<[?,?,?],f32> -> !torch.vtensor
   return %3 : !torch.vtensor
 }
+
+// -----
+
+// An unchecked cast out of an optional states the type of the tensor `derefine` wrapped.
+func.func @lie_through_an_optional(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+  %0 = torch.derefine %arg0 : !torch.vtensor<[2,3],f32> to !torch.optional<vtensor>
+  // expected-error@+1 {{'torch.prim.unchecked_cast' op operand type '!torch.vtensor<[2,3],f32>' and result type '!torch.vtensor<[4,5],f32>' are cast incompatible}}
+  %1 = torch.prim.unchecked_cast %0 : !torch.optional<vtensor> -> !torch.vtensor<[4,5],f32>
+  %2 = torch.aten.tanh %1 : !torch.vtensor<[4,5],f32> -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+
+// -----
+
+// Reads out of a list literal nothing changes state the type of the element they take.
+func.func @lie_through_a_list_read(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %0 = torch.prim.ListConstruct %arg0 : (!torch.vtensor<[2,3],f32>) -> !torch.list<vtensor>
+  // expected-error@+1 {{'torch.aten.__getitem__.t' op operand type '!torch.vtensor<[2,3],f32>' and result type '!torch.vtensor<[4,5],f32>' are cast incompatible}}
+  %1 = torch.aten.__getitem__.t %0, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[4,5],f32>
+  %2 = torch.aten.tanh %1 : !torch.vtensor<[4,5],f32> -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+
+// -----
+
+func.func @lie_through_a_list_unpack(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+  %0 = torch.prim.ListConstruct %arg0 : (!torch.vtensor<[2,3],f32>) -> !torch.list<vtensor>
+  // expected-error@+1 {{'torch.prim.ListUnpack' op operand type '!torch.vtensor<[2,3],f32>' and result type '!torch.vtensor<[4,5],f32>' are cast incompatible}}
+  %1 = torch.prim.ListUnpack %0 : !torch.list<vtensor> -> !torch.vtensor<[4,5],f32>
+  %2 = torch.aten.tanh %1 : !torch.vtensor<[4,5],f32> -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+
+// -----
+
+func.func @lie_through_a_tuple(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
+  %0 = torch.prim.TupleConstruct %arg0 : !torch.vtensor<[2,3],f32> -> !torch.tuple<vtensor<[2,3],f32>>
+  %1 = torch.derefine %0 : !torch.tuple<vtensor<[2,3],f32>> to !torch.tuple<vtensor>
+  // expected-error@+1 {{'torch.prim.TupleUnpack' op operand type '!torch.vtensor<[2,3],f32>' and result type '!torch.vtensor<[4,5],f32>' are cast incompatible}}
+  %2 = torch.prim.TupleUnpack %1 : !torch.tuple<vtensor> -> !torch.vtensor<[4,5],f32>
+  %3 = torch.aten.tanh %2 : !torch.vtensor<[4,5],f32> -> !torch.vtensor
+  return %3 : !torch.vtensor
+}

@@ -27,3 +27,17 @@ func.func @copy_of_an_erasing_cast(%arg0: !torch.vtensor<[2,3],f32>) -> !torch.v
   %4 = torch.aten.tanh %3 : !torch.vtensor<[2,3],f32> -> !torch.vtensor
   return %4 : !torch.vtensor
 }
+
+// -----
+
+// A list something may change is no claim: the read's type is the program's to state.
+// CHECK-LABEL: func.func @read_of_a_changed_list
+// CHECK: torch.aten.tanh %{{.*}} : !torch.vtensor<[4,5],f32> -> !torch.vtensor<[4,5],f32>
+func.func @read_of_a_changed_list(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[4,5],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %0 = torch.prim.ListConstruct %arg0 : (!torch.vtensor<[2,3],f32>) -> !torch.list<vtensor>
+  %1 = torch.aten._set_item.t %0, %int0, %arg1 : !torch.list<vtensor>, !torch.int, !torch.vtensor<[4,5],f32> -> !torch.list<vtensor>
+  %2 = torch.aten.__getitem__.t %0, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[4,5],f32>
+  %3 = torch.aten.tanh %2 : !torch.vtensor<[4,5],f32> -> !torch.vtensor
+  return %3 : !torch.vtensor
+}
