@@ -17,8 +17,9 @@ from typing import List, Optional, Tuple, Union
 import torch
 from torch import Tensor, device
 
+from .conv_pool import _pad_as_torch_mlir
 from .registry import decomposition
-from .testing import Invocation, TensorOfShape
+from .testing import Invocation, TensorOfShape, TorchMlirInvocation
 
 
 @decomposition("aten.linear", invocations=[
@@ -600,19 +601,9 @@ def _pad_circular(self: Tensor, pad: List[int]) -> Tensor:
     return result
 
 
-@decomposition("aten.pad", invocations=[
-    Invocation(TensorOfShape(2, 3, 4), [1, 2]),
-    Invocation(TensorOfShape(2, 3, 4, 4), [1, 0, 2, 1], value=0.5),
-    Invocation(TensorOfShape(2, 3, 4), [-1, 2]),
-    Invocation(TensorOfShape(2, 3, 5), [2, 1], "reflect"),
-    Invocation(TensorOfShape(2, 3, 4, 5), [1, 1, 2, 0], "replicate"),
-    Invocation(TensorOfShape(1, 2, 4, 5), [-1, 2, 1, 0], "circular"),
-])
-def aten〇pad〡decomposition(self: Tensor, pad: List[int], mode: str = 'constant', value: Optional[float] = None) -> Tensor:
-    if mode == "constant":
-        return torch.constant_pad_nd(self, pad, 0.0 if value is None else value)
-    if mode == "circular":
-        return _pad_circular(self, pad)
+def _pad_reflecting_or_replicating(self: Tensor, pad: List[int], mode: str) -> Tensor:
+    """Reflection or replication padding of the last len(pad) // 2 dims (1 to 3) of an input
+    of one or two more dims, as PyTorch's kernels take it."""
     padded_dims = len(pad) // 2
     if mode == "reflect":
         if padded_dims == 1:
@@ -625,3 +616,38 @@ def aten〇pad〡decomposition(self: Tensor, pad: List[int], mode: str = 'consta
     if padded_dims == 2:
         return torch.ops.aten.replication_pad2d(self, pad)
     return torch.ops.aten.replication_pad3d(self, pad)
+
+
+@decomposition("aten.pad", invocations=[
+    Invocation(TensorOfShape(2, 3, 4), [1, 2]),
+    Invocation(TensorOfShape(2, 3, 4, 4), [1, 0, 2, 1], value=0.5),
+    Invocation(TensorOfShape(2, 3, 4), [-1, 2]),
+    Invocation(TensorOfShape(2, 3, 5), [2, 1], "reflect"),
+    Invocation(TensorOfShape(2, 3, 4, 5), [1, 1, 2, 0], "replicate"),
+    Invocation(TensorOfShape(1, 2, 4, 5), [-1, 2, 1, 0], "circular"),
+    TorchMlirInvocation(_pad_as_torch_mlir, TensorOfShape(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "reflect"),
+    TorchMlirInvocation(_pad_as_torch_mlir, TensorOfShape(3, 4), [1, 1, 2, 1], "replicate"),
+    TorchMlirInvocation(_pad_as_torch_mlir, TensorOfShape(2, 2, 3, 4, 5), [1, 1], "reflect"),
+])
+def aten〇pad〡decomposition(self: Tensor, pad: List[int], mode: str = 'constant', value: Optional[float] = None) -> Tensor:
+    if mode == "constant":
+        return torch.constant_pad_nd(self, pad, 0.0 if value is None else value)
+    if mode == "circular":
+        return _pad_circular(self, pad)
+    padded_dims = len(pad) // 2
+    if padded_dims <= 3 and (self.dim() == padded_dims + 1 or self.dim() == padded_dims + 2):
+        return _pad_reflecting_or_replicating(self, pad, mode)
+    # Ranks PyTorch rejects, as torch-mlir means them (pad's shape function): the pairs past
+    # the last dims left, at most 3, are zeros; those dims are padded as a batch of one
+    # channel, so that only they must be non-empty.
+    padded_dims = min(min(padded_dims, 3), self.dim())
+    if padded_dims == 0:
+        return self
+    sizes = self.shape
+    batch = self.reshape([-1, 1] + sizes[self.dim() - padded_dims:])
+    result = _pad_reflecting_or_replicating(batch, pad[:2 * padded_dims], mode)
+    out = sizes[:self.dim() - padded_dims]
+    for i in range(padded_dims):
+        pair = padded_dims - 1 - i  # pad lists the last dim's pair first
+        out.append(sizes[self.dim() - padded_dims + i] + pad[2 * pair] + pad[2 * pair + 1])
+    return result.reshape(out)

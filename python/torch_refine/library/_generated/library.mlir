@@ -551,14 +551,18 @@ module {
     return %1 : !torch.vtensor
   }
   func.func @__torch_refine_decomposition_fn.aten.pad(%arg0: !torch.vtensor, %arg1: !torch.list<int>, %arg2: !torch.str, %arg3: !torch.optional<float>) -> !torch.vtensor {
-    %str = torch.constant.str "reflect"
-    %str_0 = torch.constant.str "circular"
+    %int-1 = torch.constant.int -1
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %str = torch.constant.str "circular"
     %none = torch.constant.none
-    %str_1 = torch.constant.str "constant"
+    %str_0 = torch.constant.str "constant"
     %float0.000000e00 = torch.constant.float 0.000000e+00
     %int2 = torch.constant.int 2
+    %int3 = torch.constant.int 3
     %int1 = torch.constant.int 1
-    %0 = torch.aten.eq.str %arg2, %str_1 : !torch.str, !torch.str -> !torch.bool
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.eq.str %arg2, %str_0 : !torch.str, !torch.str -> !torch.bool
     %1 = torch.prim.If %0 -> (!torch.vtensor) {
       %2 = torch.aten.__is__ %arg3, %none : !torch.optional<float>, !torch.none -> !torch.bool
       %3 = torch.prim.If %2 -> (!torch.float) {
@@ -570,50 +574,78 @@ module {
       %4 = torch.aten.constant_pad_nd %arg0, %arg1, %3 : !torch.vtensor, !torch.list<int>, !torch.float -> !torch.vtensor
       torch.prim.If.yield %4 : !torch.vtensor
     } else {
-      %2 = torch.aten.eq.str %arg2, %str_0 : !torch.str, !torch.str -> !torch.bool
+      %2 = torch.aten.eq.str %arg2, %str : !torch.str, !torch.str -> !torch.bool
       %3 = torch.prim.If %2 -> (!torch.vtensor) {
         %4 = func.call @__torch_refine_helper.torch_refine.library.decompositions._pad_circular(%arg0, %arg1) : (!torch.vtensor, !torch.list<int>) -> !torch.vtensor
         torch.prim.If.yield %4 : !torch.vtensor
       } else {
         %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
         %5 = torch.aten.floordiv.int %4, %int2 : !torch.int, !torch.int -> !torch.int
-        %6 = torch.aten.eq.str %arg2, %str : !torch.str, !torch.str -> !torch.bool
-        %7 = torch.prim.If %6 -> (!torch.vtensor) {
-          %8 = torch.aten.eq.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
-          %9 = torch.prim.If %8 -> (!torch.vtensor) {
-            %10 = torch.aten.reflection_pad1d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
-            torch.prim.If.yield %10 : !torch.vtensor
+        %6 = torch.aten.le.int %5, %int3 : !torch.int, !torch.int -> !torch.bool
+        %7 = torch.prim.If %6 -> (!torch.bool) {
+          %9 = torch.aten.dim %arg0 : !torch.vtensor -> !torch.int
+          %10 = torch.aten.add.int %5, %int1 : !torch.int, !torch.int -> !torch.int
+          %11 = torch.aten.eq.int %9, %10 : !torch.int, !torch.int -> !torch.bool
+          %12 = torch.prim.If %11 -> (!torch.bool) {
+            torch.prim.If.yield %true : !torch.bool
           } else {
-            %10 = torch.aten.eq.int %5, %int2 : !torch.int, !torch.int -> !torch.bool
-            %11 = torch.prim.If %10 -> (!torch.vtensor) {
-              %12 = torch.aten.reflection_pad2d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
-              torch.prim.If.yield %12 : !torch.vtensor
-            } else {
-              %12 = torch.aten.reflection_pad3d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
-              torch.prim.If.yield %12 : !torch.vtensor
-            }
-            torch.prim.If.yield %11 : !torch.vtensor
+            %13 = torch.aten.dim %arg0 : !torch.vtensor -> !torch.int
+            %14 = torch.aten.add.int %5, %int2 : !torch.int, !torch.int -> !torch.int
+            %15 = torch.aten.eq.int %13, %14 : !torch.int, !torch.int -> !torch.bool
+            torch.prim.If.yield %15 : !torch.bool
           }
+          torch.prim.If.yield %12 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        %8 = torch.prim.If %7 -> (!torch.vtensor) {
+          %9 = func.call @__torch_refine_helper.torch_refine.library.decompositions._pad_reflecting_or_replicating(%arg0, %arg1, %arg2) : (!torch.vtensor, !torch.list<int>, !torch.str) -> !torch.vtensor
           torch.prim.If.yield %9 : !torch.vtensor
         } else {
-          %8 = torch.aten.eq.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
-          %9 = torch.prim.If %8 -> (!torch.vtensor) {
-            %10 = torch.aten.replication_pad1d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
-            torch.prim.If.yield %10 : !torch.vtensor
+          %9 = torch.prim.min.int %5, %int3 : !torch.int, !torch.int -> !torch.int
+          %10 = torch.aten.dim %arg0 : !torch.vtensor -> !torch.int
+          %11 = torch.prim.min.int %9, %10 : !torch.int, !torch.int -> !torch.int
+          %12 = torch.aten.eq.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+          %13 = torch.prim.If %12 -> (!torch.vtensor) {
+            torch.prim.If.yield %arg0 : !torch.vtensor
           } else {
-            %10 = torch.aten.eq.int %5, %int2 : !torch.int, !torch.int -> !torch.bool
-            %11 = torch.prim.If %10 -> (!torch.vtensor) {
-              %12 = torch.aten.replication_pad2d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
-              torch.prim.If.yield %12 : !torch.vtensor
-            } else {
-              %12 = torch.aten.replication_pad3d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
-              torch.prim.If.yield %12 : !torch.vtensor
-            }
-            torch.prim.If.yield %11 : !torch.vtensor
+            %14 = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+            %15 = torch.prim.ListConstruct %int-1, %int1 : (!torch.int, !torch.int) -> !torch.list<int>
+            %16 = torch.aten.dim %arg0 : !torch.vtensor -> !torch.int
+            %17 = torch.aten.sub.int %16, %11 : !torch.int, !torch.int -> !torch.int
+            %18 = torch.aten.slice.t %14, %17, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+            %19 = torch.aten.add.t %15, %18 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+            %20 = torch.aten.reshape %arg0, %19 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+            %21 = torch.aten.mul.int %int2, %11 : !torch.int, !torch.int -> !torch.int
+            %22 = torch.aten.slice.t %arg1, %none, %21, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+            %23 = func.call @__torch_refine_helper.torch_refine.library.decompositions._pad_reflecting_or_replicating(%20, %22, %arg2) : (!torch.vtensor, !torch.list<int>, !torch.str) -> !torch.vtensor
+            %24 = torch.aten.dim %arg0 : !torch.vtensor -> !torch.int
+            %25 = torch.aten.sub.int %24, %11 : !torch.int, !torch.int -> !torch.int
+            %26 = torch.aten.slice.t %14, %none, %25, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+            torch.prim.Loop %11, %true, init() {
+            ^bb0(%arg4: !torch.int):
+              %28 = torch.aten.sub.int %11, %int1 : !torch.int, !torch.int -> !torch.int
+              %29 = torch.aten.sub.int %28, %arg4 : !torch.int, !torch.int -> !torch.int
+              %30 = torch.aten.dim %arg0 : !torch.vtensor -> !torch.int
+              %31 = torch.aten.sub.int %30, %11 : !torch.int, !torch.int -> !torch.int
+              %32 = torch.aten.add.int %31, %arg4 : !torch.int, !torch.int -> !torch.int
+              %33 = torch.aten.__getitem__.t %14, %32 : !torch.list<int>, !torch.int -> !torch.int
+              %34 = torch.aten.mul.int %int2, %29 : !torch.int, !torch.int -> !torch.int
+              %35 = torch.aten.__getitem__.t %arg1, %34 : !torch.list<int>, !torch.int -> !torch.int
+              %36 = torch.aten.add.int %33, %35 : !torch.int, !torch.int -> !torch.int
+              %37 = torch.aten.mul.int %int2, %29 : !torch.int, !torch.int -> !torch.int
+              %38 = torch.aten.add.int %37, %int1 : !torch.int, !torch.int -> !torch.int
+              %39 = torch.aten.__getitem__.t %arg1, %38 : !torch.list<int>, !torch.int -> !torch.int
+              %40 = torch.aten.add.int %36, %39 : !torch.int, !torch.int -> !torch.int
+              %41 = torch.aten.append.t %26, %40 : !torch.list<int>, !torch.int -> !torch.list<int>
+              torch.prim.Loop.condition %true, iter()
+            } : (!torch.int, !torch.bool) -> ()
+            %27 = torch.aten.reshape %23, %26 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+            torch.prim.If.yield %27 : !torch.vtensor
           }
-          torch.prim.If.yield %9 : !torch.vtensor
+          torch.prim.If.yield %13 : !torch.vtensor
         }
-        torch.prim.If.yield %7 : !torch.vtensor
+        torch.prim.If.yield %8 : !torch.vtensor
       }
       torch.prim.If.yield %3 : !torch.vtensor
     }
@@ -17583,6 +17615,50 @@ module {
       torch.prim.Loop.condition %true, iter(%19 : !torch.vtensor)
     } : (!torch.int, !torch.bool, !torch.vtensor) -> !torch.vtensor
     return %2 : !torch.vtensor
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.decompositions._pad_reflecting_or_replicating(%arg0: !torch.vtensor, %arg1: !torch.list<int>, %arg2: !torch.str) -> !torch.vtensor {
+    %str = torch.constant.str "reflect"
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.floordiv.int %0, %int2 : !torch.int, !torch.int -> !torch.int
+    %2 = torch.aten.eq.str %arg2, %str : !torch.str, !torch.str -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.vtensor) {
+      %4 = torch.aten.eq.int %1, %int1 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.vtensor) {
+        %6 = torch.aten.reflection_pad1d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+        torch.prim.If.yield %6 : !torch.vtensor
+      } else {
+        %6 = torch.aten.eq.int %1, %int2 : !torch.int, !torch.int -> !torch.bool
+        %7 = torch.prim.If %6 -> (!torch.vtensor) {
+          %8 = torch.aten.reflection_pad2d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+          torch.prim.If.yield %8 : !torch.vtensor
+        } else {
+          %8 = torch.aten.reflection_pad3d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+          torch.prim.If.yield %8 : !torch.vtensor
+        }
+        torch.prim.If.yield %7 : !torch.vtensor
+      }
+      torch.prim.If.yield %5 : !torch.vtensor
+    } else {
+      %4 = torch.aten.eq.int %1, %int1 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.vtensor) {
+        %6 = torch.aten.replication_pad1d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+        torch.prim.If.yield %6 : !torch.vtensor
+      } else {
+        %6 = torch.aten.eq.int %1, %int2 : !torch.int, !torch.int -> !torch.bool
+        %7 = torch.prim.If %6 -> (!torch.vtensor) {
+          %8 = torch.aten.replication_pad2d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+          torch.prim.If.yield %8 : !torch.vtensor
+        } else {
+          %8 = torch.aten.replication_pad3d %arg0, %arg1 : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+          torch.prim.If.yield %8 : !torch.vtensor
+        }
+        torch.prim.If.yield %7 : !torch.vtensor
+      }
+      torch.prim.If.yield %5 : !torch.vtensor
+    }
+    return %3 : !torch.vtensor
   }
   func.func private @__torch_refine_helper.torch_refine.library.decompositions._reduced_dims(%arg0: !torch.vtensor, %arg1: !torch.optional<list<int>>) -> !torch.list<int> {
     %true = torch.constant.bool true
