@@ -76,6 +76,8 @@ class Fallback:
         return any((info := types.parse(r.type)) is not None and not info.is_exact for r in results)
 
     def refine(self, op, unpack, keep_guards: bool) -> None:
+        """Type `op`'s results (`unpack`'s, for a tensor list) from PyTorch's answer; its
+        guards are asserted (with `keep_guards`) the first time its sizes are given."""
         producer = op if unpack is None else unpack
         results = list(producer.operation.results)
         if not result_allows_refinement(producer.operation.name):
@@ -87,25 +89,20 @@ class Fallback:
             return
         answer = meta_fallback.infer(signature)
         key = library_key(op)
-        give_sizes = not self.has_function(key, (SHAPE.name,))
-        give_dtype = not self.has_function(key, (DTYPE.name,))
+        static = [None if entry is None else _static(entry[0]) for entry in answer.results]
+        give_sizes = not (self.has_function(key, (SHAPE.name,)) or _stated(results, static))
         reason = answer.reason
-        if answer.guards and not (keep_guards and self._assert(op, answer.guards)):
-            give_sizes, reason = False, reason or "meta fallback: the sizes need guards not asserted here"
-        sizes_before = [types.parse(r.type) for r in results]
-        for result, entry in zip(results, answer.results, strict=True):
-            if entry is None:
-                continue
-            sizes, dtype = entry
-            if sizes is not None:
-                sizes = tuple(d if isinstance(d, int) else None for d in sizes)  # a polynomial is `?`
-            fact = types.TensorInfo(sizes if give_sizes else None,
-                                    types.DTYPE_TO_ELEMENT.get(dtype) if give_dtype else None)
-            self._refine_result(result, fact, producer)
+        if give_sizes and answer.guards and not (keep_guards and self._assert(op, answer.guards)):
+            give_sizes, reason = False, reason or "the sizes need guards not asserted here"
+        give_dtype = not self.has_function(key, (DTYPE.name,))
+        before = [result.type for result in results]
+        for result, entry, sizes in zip(results, answer.results, static, strict=True):
+            if entry is not None:
+                dtype = types.DTYPE_TO_ELEMENT.get(entry[1]) if give_dtype else None
+                self._refine_result(result, types.TensorInfo(sizes if give_sizes else None, dtype), producer)
         if give_sizes:
             self._record_dims(producer, answer.results)
-        if self.kind is DTYPE and give_sizes:
-            self.late |= [types.parse(r.type) for r in results] != sizes_before
+            self.late |= self.kind is DTYPE and [result.type for result in results] != before
         self._mark(op, "" if reason is None else f"meta fallback: {reason}")
 
     def _assert(self, op, found: tuple) -> bool:
@@ -136,3 +133,17 @@ class Fallback:
     def _mark(self, op, reason: str) -> None:
         if self.explain:
             op.operation.attributes[MARK] = ir.StringAttr.get(reason)
+
+
+def _static(sizes: tuple | None) -> tuple | None:
+    """An answer's sizes as a type states them: a polynomial is `?`."""
+    return None if sizes is None else tuple(d if isinstance(d, int) else None for d in sizes)
+
+
+def _stated(results: list, sizes: list) -> bool:
+    """Whether the results' types already state these sizes (an earlier step gave them)."""
+    for result, expected in zip(results, sizes, strict=True):
+        info = types.parse(result.type)
+        if expected is not None and info is not None and info.sizes != expected:
+            return False
+    return True

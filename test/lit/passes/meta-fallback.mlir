@@ -68,6 +68,25 @@ func.func @guarded(%a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[?,3],f32>)
   return %0 : !torch.vtensor
 }
 
+// In a branch the guard goes in front of the op, once (the dtype step and later rounds
+// assert nothing again).
+// CHECK-LABEL: func.func @guarded_in_branch
+// CHECK: torch.prim.If
+// CHECK-COUNT-1: torch.runtime.assert
+// CHECK-NEXT: torch.operator "torch.aten.cross"{{.*}} -> !torch.vtensor<[?,3],f32>
+// CHECK-NOT: torch.runtime.assert
+func.func @guarded_in_branch(%a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[?,3],f32>, %c: !torch.bool) -> !torch.vtensor {
+  %int1 = torch.constant.int 1
+  %0 = torch.prim.If %c -> (!torch.vtensor) {
+    %1 = torch.operator "torch.aten.cross"(%a, %b, %int1) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>, !torch.int) -> !torch.vtensor
+    torch.prim.If.yield %1 : !torch.vtensor
+  } else {
+    %2 = torch.tensor_static_info_cast %a : !torch.vtensor<[?,3],f32> to !torch.vtensor
+    torch.prim.If.yield %2 : !torch.vtensor
+  }
+  return %0 : !torch.vtensor
+}
+
 // Erased types: the shape step cannot run the kernel before the operand's dtype is known;
 // the dtype step gives the sizes too, and another round refines the tanh after it.
 // CHECK-LABEL: func.func @erased
