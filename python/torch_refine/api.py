@@ -33,7 +33,7 @@ from torch_refine.errors import RefinementError
 from torch_refine.ir import parsing, types
 from torch_refine.ir.constants import typed_constant
 from torch_refine.ir.erase import erase_tensor_types, retype
-from torch_refine.ir.module import erase_symbolic_shape_ops, symbol_name
+from torch_refine.ir.module import symbol_name
 from torch_refine.library import loader as library_loader
 
 PIPELINE = "torch-refine-pipeline"
@@ -104,7 +104,7 @@ def export_and_import(
     position ids) are imported from the program's constants; the model is not changed.
     """
     import torch
-    from torch_mlir.compiler_utils import BackendLoweringOptions, OutputType, lower_mlir_module
+    from torch_mlir.compiler_utils import OutputType
     from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
     from torch_refine.importer import fx as graph_prepass
@@ -140,11 +140,33 @@ def export_and_import(
     with module.context:
         report.compare_traced(refined.report, module.operation, graph_prepass.traced_types(program))
     if output not in (OutputType.RAW, OutputType.TORCH):
-        erase_symbolic_shape_ops(module.operation)
-        backend_options = BackendLoweringOptions(
-            allow_non_finites=fx_options.get("allow_non_finites", True))
-        lower_mlir_module(fx_options.get("verbose", False), output, module, backend_options)
+        _lower_to_backend(module, output.value, fx_options.get("allow_non_finites", True))
     return refined
+
+
+def _lower_to_backend(module: ir.Module, backend: str, allow_non_finites: bool) -> None:
+    """torch-mlir's backend pipeline, after what every path to a backend does first
+    (`backend_pipeline.prepare_for_backend`: for stablehlo the asserts dropped with a
+    warning, for linalg dynamic views as reshapes); its diagnostics in the error."""
+    from torch_refine.passes.backend_pipeline import backend_lowering, prepare_for_backend
+
+    with module.context:
+        prepare_for_backend(module.operation, backend)
+        _run_torch_mlir(module, f"builtin.module({backend_lowering(backend, allow_non_finites)})",
+                        f"lowering to {backend}")
+
+
+def _run_torch_mlir(module: ir.Module, pipeline: str, what: str) -> None:
+    """A pipeline of torch-mlir's passes; a failure raises RefinementError with its
+    diagnostics (torch-mlir's own runner prints them to the process's stderr and raises
+    with none)."""
+    from torch_mlir.passmanager import PassManager as TorchMlirPassManager
+
+    try:
+        with module.context:
+            TorchMlirPassManager.parse(pipeline).run(module.operation)
+    except ir.MLIRError as error:
+        raise RefinementError(f"{what} failed", parsing.format_error(error)) from None
 
 
 def _keeping(table: dict, legal_ops) -> dict:
@@ -178,6 +200,7 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
     import copy
 
     from torch_mlir import fx
+    from torch_mlir.compiler_utils import OutputType
 
     from torch_refine.importer import fx as graph_prepass
 
@@ -187,7 +210,7 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
 
     def imported(source):
         prepared = graph_prepass.prepare(copy.deepcopy(source))
-        return fx.export_and_import(prepared, output_type=output_type, decomposition_table={}, **options)
+        return fx.export_and_import(prepared, output_type="raw", decomposition_table={}, **options)
 
     untranslated = False  # symbolic shape expressions asked for, which the importer cannot translate
     try:
@@ -200,10 +223,26 @@ def import_program(program, output_type, **fx_options) -> ir.Module:
         module = imported(program)
     if not _verifies(module):
         module = imported(program.run_decompositions({}))
+    if OutputType.get(output_type) == OutputType.TORCH:
+        _to_backend_contract(module, options.get("backend_legal_ops"))
     _checks_as_runtime_asserts(module)
     if untranslated:
         _bind_input_symbols(module, program, options.get("func_name", "main"))
     return module
+
+
+def _to_backend_contract(module: ir.Module, backend_legal_ops) -> None:
+    """What torch-mlir's importer runs for `output_type="torch"`, after the ops no backend
+    lowers are decomposed (`decompose.decompose_unlowerable`: Qwen3Moe's `histc`), with the
+    diagnostics of a failure in the error."""
+    from torch_refine.passes.decompose import decompose_unlowerable
+
+    legal = f"backend-legal-ops={','.join(backend_legal_ops)} " if backend_legal_ops else ""
+    with module.context:
+        decompose_unlowerable(module.operation)
+    _run_torch_mlir(module, "builtin.module(func.func(torch-match-quantized-custom-ops), "
+                            f"torchdynamo-export-to-torch-backend-pipeline{{{legal}extra-library=}})",
+                    "torch-mlir's lowering to the backend contract")
 
 
 # torch.export's unbounded range (int_oo), as the importer writes it.

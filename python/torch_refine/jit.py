@@ -24,11 +24,10 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from torch_refine.errors import RefinementError
-from torch_refine.ir import parsing, types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_op
-from torch_refine.ir.module import erase_symbolic_shape_ops, ops_in
+from torch_refine.ir import parsing
+from torch_refine.passes.backend_pipeline import backend_lowering, prepare_for_backend
 
-LINALG_PIPELINE = "torch-backend-to-linalg-on-tensors-backend-pipeline"
+LINALG = "linalg-on-tensors"
 # From linalg on tensors to the LLVM dialect: bufferize, make calling conventions
 # JIT-friendly (unranked memrefs in, results through callbacks), lower loops and ops.
 _TO_LLVM = (
@@ -77,95 +76,13 @@ _SCALAR_CTYPES = {"i1": ctypes.c_bool, "i64": ctypes.c_int64, "f32": ctypes.c_fl
 
 
 def lower_to_linalg(module) -> ir.Module:
-    """A copy of `module` (an `ir.Module`, a `Refined` or text) lowered to linalg on tensors."""
+    """A copy of `module` (an `ir.Module`, a `Refined` or text) lowered to linalg on tensors,
+    as every path to a backend lowers (`backend_pipeline.prepare_for_backend`)."""
     copy = _copy(parsing.as_module(module))
-    erase_symbolic_shape_ops(copy.operation)
     with copy.context:
-        _dynamic_views_as_reshapes(copy.operation)
-    _run(copy, f"builtin.module({LINALG_PIPELINE})", "lowering to linalg-on-tensors")
+        prepare_for_backend(copy.operation, LINALG)
+    _run(copy, f"builtin.module({backend_lowering(LINALG)})", "lowering to linalg-on-tensors")
     return copy
-
-
-def _dynamic_views_as_reshapes(module_op: ir.Operation) -> None:
-    """Give every `aten.view` with a dynamic size to the lowering as a `tensor.reshape` of
-    the sizes it is given.
-
-    torch-mlir's view lowering pairs input and output dims by their static sizes and by
-    `aten.size.int` of the view's own input; a dynamic size computed any other way (the
-    product of another tensor's batch and sequence, as exported programs compute it) is
-    paired with the first dynamic input dim, and what remains is assumed to be 1: RoFormer
-    viewing `[b, s, 32]` as `[b * s, 32]` became `[b, 1, 32]` and failed "mismatched size
-    for broadcast" at run time. A reshape to the runtime sizes needs no pairing."""
-    views = ops_in(module_op.regions[0], lambda op: op.operation.name == "torch.aten.view")
-    if not views:
-        return
-    # torch_c is in no registry Python sees: running the lowering on an empty module loads
-    # the dialects its passes depend on, so that the ops below are created registered.
-    _run(ir.Module.create(ir.Location.unknown(module_op.context)), f"builtin.module({LINALG_PIPELINE})",
-         "loading the lowering's dialects")
-    for view in views:
-        if (plan := _reshape_plan(view)) is not None:
-            _replace_by_reshape(view, *plan)
-
-
-def _reshape_plan(view) -> tuple[ir.Type, ir.Type, list] | None:
-    """The builtin types of a dynamic view's input and result and its size elements (an
-    int for a constant), or None where the view is static or not expressible."""
-    source, result = view.operands[0], view.results[0]
-    source_info, result_info = types.parse(source.type), types.parse(result.type)
-    if source_info is None or result_info is None or not source_info.sizes or not result_info.sizes:
-        return None
-    if source_info.has_sizes and result_info.has_sizes:
-        return None
-    sizes = defining_op(view.operands[1])
-    if sizes is None or sizes.operation.name != "torch.prim.ListConstruct":
-        return None
-    elements = []
-    for element, static in zip(sizes.operands, result_info.sizes, strict=True):
-        try:
-            value = constant_value(element)
-        except NotConstant:
-            elements.append(element)
-            continue
-        if value < 0 and static is None:
-            return None  # an inferred dynamic size: the lowering's pairing is all there is
-        elements.append(static if value < 0 else value)
-    builtin = (_builtin_tensor_type(source_info), _builtin_tensor_type(result_info))
-    if None in builtin:
-        return None
-    return (*builtin, elements)
-
-
-def _replace_by_reshape(view, source_type: ir.Type, result_type: ir.Type, elements: list) -> None:
-    i64 = ir.IntegerType.get_signless(64)
-    with ir.InsertionPoint(view), view.location:
-        source = _create("torch_c.to_builtin_tensor", source_type, [view.operands[0]])
-        sizes = [
-            _create("arith.constant", i64, [], {"value": ir.IntegerAttr.get(i64, e)})
-            if isinstance(e, int) else _create("torch_c.to_i64", i64, [e])
-            for e in elements
-        ]
-        shape_type = ir.RankedTensorType.get([len(sizes)], i64)
-        shape = _create("tensor.from_elements", shape_type, sizes)
-        reshaped = _create("tensor.reshape", result_type, [source, shape])
-        back = _create("torch_c.from_builtin_tensor", view.results[0].type, [reshaped])
-    view.results[0].replace_all_uses_with(back)
-    view.erase()
-
-
-def _create(name: str, result_type: ir.Type, operands: list, attributes: dict | None = None) -> ir.Value:
-    return ir.Operation.create(name, results=[result_type], operands=operands, attributes=attributes).result
-
-
-# Torch-dialect element types whose builtin type differs (integers are signless there).
-_BUILTIN_ELEMENTS = {"ui8": "i8", "si8": "i8", "si16": "i16", "si32": "i32", "si64": "i64"}
-
-
-def _builtin_tensor_type(info: types.TensorInfo) -> ir.Type | None:
-    if info.dtype is None or info.dtype.startswith("!torch."):
-        return None
-    dims = "".join("?x" if size is None else f"{size}x" for size in info.sizes)
-    return ir.Type.parse(f"tensor<{dims}{_BUILTIN_ELEMENTS.get(info.dtype, info.dtype)}>")
 
 
 def compile_module(module, opt_level: int = 2, isolate: bool = True) -> CompiledModule:

@@ -23,6 +23,7 @@ from torch_mlir import ir
 from torch_refine import jit
 from torch_refine.driver import pipeline_syntax
 from torch_refine.driver.passmanager import PassManager
+from torch_refine.errors import RefinementWarning
 from torch_refine.ir.context import create_context
 
 pytestmark = pytest.mark.slow
@@ -39,7 +40,7 @@ def lowered(raw: str, backend: str) -> ir.Module:
         pipeline_syntax.parse(f"builtin.module(torch-refine-backend-pipeline{{backend={backend}}})")
     )
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # stablehlo drops guards
+        warnings.simplefilter("ignore", RefinementWarning)  # stablehlo drops guards
         pass_manager.run(module.operation)
     return module
 

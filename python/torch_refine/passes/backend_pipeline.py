@@ -10,7 +10,13 @@ dtypes) and the backend pipeline `torch-backend-to-<backend>-backend-pipeline`, 
 conversions reject any op left that the backend cannot take.
 
 Guards (`torch.runtime.assert`) are kept, except for stablehlo, whose contract admits no
-runtime check: for it they are dropped with a warning, the program's own asserts too.
+runtime check: for it they are dropped with a warning (a `RefinementWarning`, which
+torch-refine-opt prints as a `warning:` diagnostic), the program's own asserts too.
+
+`prepare_for_backend` is what every path into torch-mlir's backend pipelines does first
+(this pass, `export_and_import`'s backend output types, `jit.compile_module`): ops no
+backend lowers decomposed, symbolic shape ops erased, asserts dropped for stablehlo, and
+for linalg dynamic views given to the lowering as reshapes.
 
 The C++ passes run through nested PassManagers on the module; no op handle is kept
 across them (docs/design.md, "Rules the bindings impose").
@@ -26,8 +32,13 @@ from torch_mlir import ir
 from torch_mlir.passmanager import PassManager
 
 from torch_refine import passes
+from torch_refine.errors import RefinementWarning
+from torch_refine.ir import types
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op
+from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import erase_symbolic_shape_ops, ops_in
 from torch_refine.passes.base import ModulePass, PassFailure, option
+from torch_refine.passes.decompose import decompose_unlowerable
 from torch_refine.passes.pipelines import RefinePipeline
 
 BACKENDS = ("linalg-on-tensors", "tosa", "stablehlo")
@@ -69,26 +80,17 @@ class BackendPipeline(ModulePass):
                 f"{self.name}: unknown backend '{self.backend}'; expected one of {expected}"
             )
             raise PassFailure
-        keep_guards = self._keep_guards()
+        keep_guards = self.runtime_asserts and self.backend not in GUARD_FREE_BACKENDS
         with module.context:
+            decompose_unlowerable(module)
             self._reach_contract(module, keep_guards)
             if not keep_guards:
-                _erase_runtime_asserts(module)
-                _run(module, "canonicalize")  # their conditions are dead now
+                drop_runtime_asserts(module, self.backend if self.runtime_asserts else None, guards_unasserted=True)
             erase_symbolic_shape_ops(module)  # refinement has read them; no backend takes them
             _run(module, CONTRACT_CHECK)
-            _run(module, f"torch-backend-to-{self.backend}-backend-pipeline")
-
-    def _keep_guards(self) -> bool:
-        if not self.runtime_asserts or self.backend not in GUARD_FREE_BACKENDS:
-            return self.runtime_asserts
-        warnings.warn(
-            f"{self.name}: the {self.backend} backend admits no runtime check; "
-            "guards are dropped (runtime-asserts=false)",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-        return False
+            if self.backend == "linalg-on-tensors":
+                dynamic_views_as_reshapes(module)
+            _run(module, backend_lowering(self.backend))
 
     def _reach_contract(self, module, keep_guards: bool) -> None:
         """Refine, decompose and simplify until a round changes nothing."""
@@ -134,6 +136,125 @@ def _fingerprint(module) -> str:
     return module.get_asm(enable_debug_info=False)
 
 
-def _erase_runtime_asserts(module) -> None:
-    for op in ops_in(module.regions[0], lambda op: op.name == "torch.runtime.assert"):
+def backend_lowering(backend: str, allow_non_finites: bool = True) -> str:
+    """torch-mlir's pipeline from backend-contract Torch IR to `backend`, as a module pass."""
+    options = "" if backend == "tosa" else f"{{allow-non-finites={str(allow_non_finites).lower()}}}"
+    return f"torch-backend-to-{backend}-backend-pipeline{options}"
+
+
+def prepare_for_backend(module_op: ir.Operation, backend: str) -> None:
+    """What backend-contract Torch IR needs before torch-mlir's `backend` pipeline: ops no
+    backend lowers decomposed, no symbolic shape ops (no backend legalizes them), no
+    runtime assert for a backend that admits none (dropped with a warning), and for linalg
+    dynamic views as reshapes (`dynamic_views_as_reshapes`)."""
+    decompose_unlowerable(module_op)
+    erase_symbolic_shape_ops(module_op)
+    if backend in GUARD_FREE_BACKENDS:
+        drop_runtime_asserts(module_op, backend)
+    if backend == "linalg-on-tensors":
+        dynamic_views_as_reshapes(module_op)
+
+
+def drop_runtime_asserts(module_op: ir.Operation, backend: str | None, guards_unasserted: bool = False) -> None:
+    """Erase every `torch.runtime.assert` (and the conditions only they read). For a
+    `backend` whose contract admits no runtime check, say so where something goes
+    unchecked (the asserts dropped; `guards_unasserted`: refinement asserted none): a
+    `RefinementWarning` at the module naming them. None drops them silently (asserts off)."""
+    asserts = ops_in(module_op.regions[0], lambda op: op.name == "torch.runtime.assert")
+    messages = [ir.StringAttr(op.attributes["message"]).value for op in asserts]
+    for op in asserts:
         op.erase()
+    PassManager.parse("builtin.module(canonicalize)").run(module_op)  # their conditions are dead now
+    if backend is None or not (messages or guards_unasserted):
+        return
+    unchecked = ["guards are not asserted"] if guards_unasserted else []
+    if messages:
+        shown = "; ".join(f"'{m}'" for m in messages[:3]) + ("; ..." if len(messages) > 3 else "")
+        unchecked.append(f"{len(messages)} runtime asserts are dropped ({shown})")
+    text = (f"the {backend} backend admits no runtime check: {' and '.join(unchecked)}; "
+            "a run that breaks them is not detected")
+    warnings.warn(RefinementWarning(text, position_of(module_op.location)), stacklevel=2)
+
+
+def dynamic_views_as_reshapes(module_op: ir.Operation) -> None:
+    """Give every `aten.view` with a dynamic size to the lowering as a `tensor.reshape` of
+    the sizes it is given.
+
+    torch-mlir's view lowering pairs input and output dims by their static sizes and by
+    `aten.size.int` of the view's own input; a dynamic size computed any other way (the
+    product of another tensor's batch and sequence, as exported programs compute it) is
+    paired with the first dynamic input dim, and what remains is assumed to be 1: RoFormer
+    viewing `[b, s, 32]` as `[b * s, 32]` became `[b, 1, 32]` and failed "mismatched size
+    for broadcast" at run time. A reshape to the runtime sizes needs no pairing."""
+    views = ops_in(module_op.regions[0], lambda op: op.operation.name == "torch.aten.view")
+    if not views:
+        return
+    # torch_c is in no registry Python sees: running the lowering on an empty module loads
+    # the dialects its passes depend on, so that the ops below are created registered.
+    PassManager.parse(f"builtin.module({backend_lowering('linalg-on-tensors')})").run(
+        ir.Module.create(ir.Location.unknown(module_op.context)).operation)
+    for view in views:
+        if (plan := _reshape_plan(view)) is not None:
+            _replace_by_reshape(view, *plan)
+
+
+def _reshape_plan(view) -> tuple[ir.Type, ir.Type, list] | None:
+    """The builtin types of a dynamic view's input and result and its size elements (an
+    int for a constant), or None where the view is static or not expressible."""
+    source, result = view.operands[0], view.results[0]
+    source_info, result_info = types.parse(source.type), types.parse(result.type)
+    if source_info is None or result_info is None or not source_info.sizes or not result_info.sizes:
+        return None
+    if source_info.has_sizes and result_info.has_sizes:
+        return None
+    sizes = defining_op(view.operands[1])
+    if sizes is None or sizes.operation.name != "torch.prim.ListConstruct":
+        return None
+    elements = []
+    for element, static in zip(sizes.operands, result_info.sizes, strict=True):
+        try:
+            value = constant_value(element)
+        except NotConstant:
+            elements.append(element)
+            continue
+        if value < 0 and static is None:
+            return None  # an inferred dynamic size: the lowering's pairing is all there is
+        elements.append(static if value < 0 else value)
+    builtin = (_builtin_tensor_type(source_info), _builtin_tensor_type(result_info))
+    if None in builtin:
+        return None
+    return (*builtin, elements)
+
+
+def _replace_by_reshape(view, source_type: ir.Type, result_type: ir.Type, elements: list) -> None:
+    i64 = ir.IntegerType.get_signless(64)
+    with ir.InsertionPoint(view), view.location:
+        source = _create("torch_c.to_builtin_tensor", source_type, [view.operands[0]])
+        sizes = [
+            _create("arith.constant", i64, [], {"value": ir.IntegerAttr.get(i64, e)})
+            if isinstance(e, int) else _create("torch_c.to_i64", i64, [e])
+            for e in elements
+        ]
+        shape_type = ir.RankedTensorType.get([len(sizes)], i64)
+        shape = _create("tensor.from_elements", shape_type, sizes)
+        reshaped = _create("tensor.reshape", result_type, [source, shape])
+        back = _create("torch_c.from_builtin_tensor", view.results[0].type, [reshaped])
+    view.results[0].replace_all_uses_with(back)
+    view.erase()
+
+
+def _create(name: str, result_type: ir.Type, operands: list, attributes: dict | None = None) -> ir.Value:
+    return ir.Operation.create(name, results=[result_type], operands=operands, attributes=attributes).result
+
+
+# Torch-dialect element types whose builtin type differs (integers are signless there).
+_BUILTIN_ELEMENTS = {"ui8": "i8", "si8": "i8", "si16": "i16", "si32": "i32", "si64": "i64"}
+
+
+def _builtin_tensor_type(info: types.TensorInfo) -> ir.Type | None:
+    if info.dtype is None or info.dtype.startswith("!torch."):
+        return None
+    dims = "".join("?x" if size is None else f"{size}x" for size in info.sizes)
+    return ir.Type.parse(f"tensor<{dims}{_BUILTIN_ELEMENTS.get(info.dtype, info.dtype)}>")
+
+

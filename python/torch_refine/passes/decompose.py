@@ -20,6 +20,7 @@ of op names (`aten.softmax.int` or `torch.aten.softmax.int`) to keep.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -28,7 +29,7 @@ from torch_mlir import ir, rewrite
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.symbols import DECOMPOSITION_FN_PREFIX, library_key, user_functions
 from torch_refine.ir import types
-from torch_refine.ir.constants import defining_name, defining_op
+from torch_refine.ir.constants import NotConstant, constant_value, defining_name, defining_op, make_constant
 from torch_refine.ir.module import copy_body_before, ops_in
 from torch_refine.ir.retype import accepts, cast
 from torch_refine.passes.base import ModulePass, PassFailure, option
@@ -70,6 +71,68 @@ class Decompose(ModulePass):
             return
         RefinePipeline(extra_library=self.extra_library).run(module)
         _erase_identity_casts(module)
+
+
+def decompose_unlowerable(module) -> None:
+    """Rewrite ops torch-mlir's backend conversions have no lowering for into ops every
+    backend lowers: `aten.histc` (how transformers' MoE layers count the tokens routed to
+    each expert), where its bins and range are constants and the range is not empty."""
+    for fn in user_functions(module):
+        for op in ops_in(fn.regions[0], lambda o: library_key(o) == "aten.histc"):
+            _decompose_histc(op)
+
+
+def _decompose_histc(op) -> None:
+    """`histc(x, bins, lo, hi)` as the count, per bin b, of the elements inside [lo, hi]
+    whose bucket `min(floor((x - lo) * bins / (hi - lo)), bins - 1)` is b: a comparison of
+    the buckets with `arange(bins)`, summed over the elements (PyTorch's rule: `hi` falls
+    in the last bin, NaN and values outside the range in none). A range read from the
+    data (`lo == hi`) is left as it is."""
+    x = op.operands[0]
+    info = types.parse(x.type)
+    try:
+        bins, lo, hi = (constant_value(v) for v in list(op.operands)[1:4])
+    except NotConstant:
+        return
+    if info is None or info.sizes is None or info.dtype not in ("f16", "bf16", "f32", "f64") or not lo < hi:
+        return
+    count = None if None in info.sizes else math.prod(info.sizes)
+
+    def tensor(sizes, dtype=info.dtype) -> ir.Type:
+        return types.to_type(types.TensorInfo(tuple(sizes), dtype))
+
+    def create(name: str, result_type: ir.Type, *operands) -> ir.Value:
+        return ir.Operation.create(name, results=[result_type], operands=list(operands)).result
+
+    with op.location, ir.InsertionPoint(op):
+        flat_type, column_type = tensor([count]), tensor([count, 1])
+        none, false, one, dtype = make_constant(None), make_constant(False), make_constant(1), \
+            make_constant(types.ELEMENT_TO_DTYPE[info.dtype])
+        flat = x if len(info.sizes) == 1 else create(  # a view every backend lowers, a `?` size included
+            "torch.aten.view", flat_type, x,
+            create("torch.prim.ListConstruct", ir.Type.parse("!torch.list<int>"), make_constant(-1)))
+        shifted = create("torch.aten.sub.Scalar", flat_type, flat, make_constant(float(lo)), one)
+        scaled = create("torch.aten.mul.Scalar", flat_type, shifted, make_constant(float(bins)))
+        scaled = create("torch.aten.div.Scalar", flat_type, scaled, make_constant(float(hi - lo)))
+        bucket = create("torch.aten.floor", flat_type, scaled)
+        bucket = create("torch.aten.clamp", flat_type, bucket, none, make_constant(float(bins - 1)))
+        bucket = create("torch.aten.unsqueeze", column_type, bucket, one)
+        bin_ids = create("torch.aten.arange.start_step", tensor([bins]), make_constant(0), make_constant(bins), one,
+                         dtype, none, none, none)
+        hits = create("torch.aten.eq.Tensor", tensor([count, bins], "i1"), bucket, bin_ids)
+        inside = create("torch.aten.logical_and", tensor([count], "i1"),
+                        create("torch.aten.ge.Scalar", tensor([count], "i1"), flat, make_constant(float(lo))),
+                        create("torch.aten.le.Scalar", tensor([count], "i1"), flat, make_constant(float(hi))))
+        inside = create("torch.aten.unsqueeze", tensor([count, 1], "i1"), inside, one)
+        hits = create("torch.aten.logical_and", tensor([count, bins], "i1"), hits, inside)
+        hits = create("torch.aten.to.dtype", tensor([count, bins]), hits, dtype, false, false, none)
+        dims = create("torch.prim.ListConstruct", ir.Type.parse("!torch.list<int>"), make_constant(0))
+        counts = create("torch.aten.sum.dim_IntList", tensor([bins]), hits, dims, false, none)
+        result = op.results[0]
+        result.replace_all_uses_with(counts if counts.type == result.type else cast(counts, result.type))
+    definers = [d for v in op.operands if (d := defining_op(v)) is not None]
+    op.erase()
+    erase_if_dead(definers)
 
 
 def legal_op_names(text: str) -> frozenset[str]:
