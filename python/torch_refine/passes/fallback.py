@@ -8,7 +8,8 @@ PyTorch (cached per op and operand signature), asserts the guards the answer nee
 the shape step takes only sizes, and dtypes only where the op has no dtype function.
 Shapes need the operands' dtypes: where one is not known yet (an erased-type program's
 shape step), the dtype step gives the sizes too, and says so (`late`) so that another
-round refines the ops after it. With `explain`, the op is marked: every op that went
+round refines the ops after it; those ops are marked to keep their checks then, as the
+ops behind a loop are (`LoopRounds`). With `explain`, the op is marked: every op that went
 through the fallback gets a reason (passes/explain.py).
 """
 
@@ -57,6 +58,7 @@ class Fallback:
         self.has_function = has_function
         self.explain = explain
         self.late = False  # the dtype step gave sizes the shape step could not
+        self.deferred = 0  # ops marked to keep their checks when the next round refines them
 
     @classmethod
     def for_step(cls, enabled: bool, kind: CalculationKind, has_function, explain: bool) -> Fallback | None:
@@ -65,6 +67,10 @@ class Fallback:
     @staticmethod
     def gave_late_sizes(fallback: Fallback | None) -> bool:
         return fallback is not None and fallback.late
+
+    @staticmethod
+    def deferred_marks(fallback: Fallback | None) -> int:
+        return 0 if fallback is None else fallback.deferred
 
     def serves(self, op) -> bool:
         """Whether `op` is the fallback's (reify's targets ask for ops without a function)."""
@@ -102,7 +108,9 @@ class Fallback:
                 self._refine_result(result, types.TensorInfo(sizes if give_sizes else None, dtype), producer)
         if give_sizes:
             self._record_dims(producer, answer.results)
-            self.late |= self.kind is DTYPE and [result.type for result in results] != before
+            if self.kind is DTYPE and [result.type for result in results] != before:
+                self.late = True
+                self.deferred += _defer_checks_of_users(results)
         self._mark(op, "" if reason is None else f"meta fallback: {reason}")
 
     def _assert(self, op, found: tuple) -> bool:
@@ -133,6 +141,28 @@ class Fallback:
     def _mark(self, op, reason: str) -> None:
         if self.explain:
             op.operation.attributes[MARK] = ir.StringAttr.get(reason)
+
+
+def _defer_checks_of_users(results: list) -> int:
+    """Mark the ops that read `results`, directly or through other ops, to keep their shape
+    checks when the next round refines them (`LoopRounds`, as behind a loop): the first
+    round wrapped them while these sizes were unknown, and they claimed nothing then.
+    Returns how many were marked."""
+    pending = [use.owner for result in results for use in result.uses]
+    marked = 0
+    while pending:
+        op = pending.pop()
+        attributes = op.operation.attributes
+        if SHAPE.deferred_checks in attributes:
+            continue
+        attributes[SHAPE.deferred_checks] = ir.UnitAttr.get()
+        marked += 1
+        values = list(op.operation.results)
+        parent = op.operation.parent
+        if not values and parent is not None and parent.name in ("torch.prim.If", "torch.prim.Loop"):
+            values = list(parent.results)  # a yield: the region's results
+        pending += [use.owner for value in values for use in value.uses]
+    return marked
 
 
 def _static(sizes: tuple | None) -> tuple | None:

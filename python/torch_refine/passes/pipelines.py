@@ -372,6 +372,7 @@ def refine(
             run.settled.clear()
         simplifier.finish()
         run.late = Fallback.gave_late_sizes(fallback)
+        run.deferred += Fallback.deferred_marks(fallback)
         erase_checks_of(module, obsolete - {None})
         _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
     return run

@@ -101,3 +101,17 @@ func.func @erased(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
   %2 = torch.aten.tanh %1 : !torch.vtensor -> !torch.vtensor
   return %2 : !torch.vtensor
 }
+
+// The ops after such an op keep their checks when the next round refines them: the first
+// round wrapped this add while cummax's sizes were unknown (it claimed nothing then).
+// CHECK-LABEL: func.func @late_checks
+// CHECK: torch.operator "torch.aten.cummax"{{.*}} -> (!torch.vtensor<[?,2],si64>, !torch.vtensor<[?,2],si64>)
+// CHECK: torch.runtime.assert {{.*}} "aten.add.Tensor: {{.*}}(requires %s{{[0-9]+}} == %s{{[0-9]+}})"
+// CHECK-NEXT: torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,2],si64>
+func.func @late_checks(%x: !torch.vtensor<[?,3],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %n = torch.aten.nonzero %x : !torch.vtensor<[?,3],f32> -> !torch.vtensor
+  %0:2 = torch.operator "torch.aten.cummax"(%n, %int0) : (!torch.vtensor, !torch.int) -> (!torch.vtensor, !torch.vtensor)
+  %1 = torch.aten.add.Tensor %0#0, %n, %int0 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %1 : !torch.vtensor
+}
