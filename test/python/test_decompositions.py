@@ -14,7 +14,7 @@ import torch
 import torch_refine
 from torch_refine.ir.context import create_context
 from torch_refine.library import registry
-from torch_refine.library.testing import TensorOfShape, build_ir, op_overload, parse_ir
+from torch_refine.library.testing import TensorOfShape, build_ir, op_overload, parse_ir, reference_of
 from torch_refine.passes.decompose import Decompose
 
 TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-12, torch.float16: 1e-3}
@@ -79,8 +79,7 @@ def test_decomposition_matches_pytorch(entry, invocation):
     text = _decomposed(entry.op, invocation)
     assert f"torch.{entry.op} " not in text, f"{entry.op} was not decomposed:\n{text}"
     args, kwargs, tensors = _random_tensors(invocation, torch.Generator().manual_seed(0))
-    reference = getattr(invocation, "reference", None) or op_overload(entry.op)  # TorchMlirInvocation's
-    expected = reference(*args, **kwargs)
+    expected = reference_of(entry.op, invocation)(*args, **kwargs)
     actual = torch_refine.execute(text, *tensors, check_types=True)
     expected = tuple(expected) if isinstance(expected, tuple | list) else (expected,)
     actual = actual if isinstance(actual, tuple) else (actual,)

@@ -27,6 +27,7 @@ from .testing import (
     LongTensorOfShape,
     TensorOfShape,
     TorchMlirInvocation,
+    torch_mlir_meaning,
 )
 from .views import aten〇constant_pad_nd〡shape
 
@@ -546,6 +547,10 @@ def _onnx_avg_pool(n: int):
     return reference
 
 
+for _n, _op in enumerate(("aten.avg_pool1d", "aten.avg_pool2d", "aten.avg_pool3d"), start=1):
+    torch_mlir_meaning(_op)(_onnx_avg_pool(_n))
+
+
 def _check_divisor(op: str, divisor_override: Optional[int]) -> None:
     if divisor_override is not None and divisor_override == 0:
         raise AssertionError(op + ": divisor must be not zero")
@@ -683,9 +688,9 @@ def aten〇max_pool3d_with_indices〡dtype(self_rank_dtype: Tuple[int, int], ker
     ErrorInvocation(_T(1, 2, 2), [3]),
     ErrorInvocation(_T(1, 0, 8), [2]),
     ErrorInvocation(_T(1, 2, 8), [2], [0]),
-    TorchMlirInvocation(_onnx_avg_pool(1), _T(1, 2, 9), [3], [2, 1], [0]),
-    TorchMlirInvocation(_onnx_avg_pool(1), _T(2, 30), [3], [2, 3], [0]),
-    TorchMlirInvocation(_onnx_avg_pool(1), _T(1, 2, 8), [3], [2, 1], [2, 1]),
+    TorchMlirInvocation(_T(1, 2, 9), [3], [2, 1], [0]),
+    TorchMlirInvocation(_T(2, 30), [3], [2, 3], [0]),
+    TorchMlirInvocation(_T(1, 2, 8), [3], [2, 1], [2, 1]),
     ErrorInvocation(_T(1, 2, 9), [3], [2, 0], [0]),
 ])
 def aten〇avg_pool1d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0,), ceil_mode: bool = False, count_include_pad: bool = True) -> List[int]:
@@ -724,10 +729,10 @@ def aten〇avg_pool1d〡dtype(self_rank_dtype: Tuple[int, int], kernel_size: Lis
     ErrorInvocation(_T(1, 0, 8, 8), [3, 3]),
     ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1], [2]),
     ErrorInvocation(_T(1, 2, 2, 2), [3, 3]),
-    TorchMlirInvocation(_onnx_avg_pool(2), _T(1, 2, 9, 9), [3, 3], [2, 2, 1, 1], [1, 1]),
-    TorchMlirInvocation(_onnx_avg_pool(2), _T(1, 2, 30, 30), [3, 3], [2, 3, 5, 7], [1, 0]),
-    TorchMlirInvocation(_onnx_avg_pool(2), _T(2, 12, 12), [3, 3], [2, 2], [1, 0, 0, 1]),
-    TorchMlirInvocation(_onnx_avg_pool(2), _T(1, 2, 8, 8), [2, 2], [1, 1, 1, 1], [0, 0, 1, 1]),
+    TorchMlirInvocation(_T(1, 2, 9, 9), [3, 3], [2, 2, 1, 1], [1, 1]),
+    TorchMlirInvocation(_T(1, 2, 30, 30), [3, 3], [2, 3, 5, 7], [1, 0]),
+    TorchMlirInvocation(_T(2, 12, 12), [3, 3], [2, 2], [1, 0, 0, 1]),
+    TorchMlirInvocation(_T(1, 2, 8, 8), [2, 2], [1, 1, 1, 1], [0, 0, 1, 1]),
     ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [2, 2, 1, 0]),
     ErrorInvocation(_T(1, 2, 8, 8), [3, 3], [1, 1], [0, 0, -1, 0]),
     ErrorInvocation(_T(1, 2, 4, 4), [3, 3], [1, 1, 2, 2]),
@@ -776,8 +781,8 @@ def aten〇avg_pool2d_backward〡dtype(grad_output_rank_dtype: Tuple[int, int], 
     ErrorInvocation(_T(1, 2, 8, 8, 8), [3], [], [0], False, True, 0),
     ErrorInvocation(_T(1, 2, 8, 8), [3, 3, 3]),
     ErrorInvocation(_T(1, 2, 8, 8, 8), [3], [1, 1]),
-    TorchMlirInvocation(_onnx_avg_pool(3), _T(1, 2, 6, 6, 6), [2, 2, 2], [2, 2, 2, 1, 1, 1], [0, 0, 0]),
-    TorchMlirInvocation(_onnx_avg_pool(3), _T(2, 9, 8, 7), [3, 2, 1], [1, 2, 1, 2, 1, 1], [1, 0, 0, 0, 1, 0]),
+    TorchMlirInvocation(_T(1, 2, 6, 6, 6), [2, 2, 2], [2, 2, 2, 1, 1, 1], [0, 0, 0]),
+    TorchMlirInvocation(_T(2, 9, 8, 7), [3, 2, 1], [1, 2, 1, 2, 1, 1], [1, 0, 0, 0, 1, 0]),
     ErrorInvocation(_T(1, 2, 6, 6, 6), [2, 2, 2], [2, 2, 2, 1, 1, 0]),
 ])
 def aten〇avg_pool3d〡shape(self: List[int], kernel_size: List[int], stride: List[int] = (), padding: List[int] = (0, 0, 0), ceil_mode: bool = False, count_include_pad: bool = True, divisor_override: Optional[int] = None) -> List[int]:
@@ -1898,6 +1903,7 @@ def _circular_pad_shape(self: List[int], pad: List[int]) -> List[int]:
     return out
 
 
+@torch_mlir_meaning("aten.pad")
 def _pad_as_torch_mlir(self: torch.Tensor, pad: List[int], mode: str = "constant",
                        value: Optional[float] = None) -> torch.Tensor:
     """aten.pad as torch-mlir decomposes it where PyTorch rejects the ranks: the trailing
@@ -1930,15 +1936,15 @@ def _pad_as_torch_mlir(self: torch.Tensor, pad: List[int], mode: str = "constant
     ErrorInvocation(_T(2, 3, 5), [6, 0], "circular"),
     ErrorInvocation(_T(2, 3, 5), [2**63 - 1, 2**63 - 1]),
     ErrorInvocation(_T(2, 3, 5), [1, 2], "wrap"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "reflect"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "replicate"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 3, 12, 8), [1, 2, 3, 0, 1, 1, 0, 0], "reflect"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(3, 4), [1, 1, 2, 1], "reflect"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 2, 3, 4, 5), [1, 1], "replicate"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(5), [1, 2], "replicate"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(2, 3, 5), [1, 2, 1, 1, 1, 1], "replicate"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(3, 5), [0, 0, 0, 0, 0, 0], "reflect"),
-    TorchMlirInvocation(_pad_as_torch_mlir, _T(3, 5), [], "replicate"),
+    TorchMlirInvocation(_T(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "reflect"),
+    TorchMlirInvocation(_T(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "replicate"),
+    TorchMlirInvocation(_T(2, 3, 12, 8), [1, 2, 3, 0, 1, 1, 0, 0], "reflect"),
+    TorchMlirInvocation(_T(3, 4), [1, 1, 2, 1], "reflect"),
+    TorchMlirInvocation(_T(2, 2, 3, 4, 5), [1, 1], "replicate"),
+    TorchMlirInvocation(_T(5), [1, 2], "replicate"),
+    TorchMlirInvocation(_T(2, 3, 5), [1, 2, 1, 1, 1, 1], "replicate"),
+    TorchMlirInvocation(_T(3, 5), [0, 0, 0, 0, 0, 0], "reflect"),
+    TorchMlirInvocation(_T(3, 5), [], "replicate"),
     ErrorInvocation(_T(2, 3, 12, 8), [1, 1, 1, 1, 1, 1, 1, 1], "reflect"),
     ErrorInvocation(_T(2, 3, 12, 8), [8, 0, 0, 0, 0, 0, 0, 0], "reflect"),
     ErrorInvocation(_T(2, 3, 0, 8), [1, 2, 3, 0, 0, 0, 0, 0], "replicate"),

@@ -17,7 +17,6 @@ from typing import List, Optional, Tuple, Union
 import torch
 from torch import Tensor, device
 
-from .conv_pool import _pad_as_torch_mlir
 from .registry import decomposition
 from .testing import Invocation, TensorOfShape, TorchMlirInvocation
 
@@ -625,9 +624,9 @@ def _pad_reflecting_or_replicating(self: Tensor, pad: List[int], mode: str) -> T
     Invocation(TensorOfShape(2, 3, 5), [2, 1], "reflect"),
     Invocation(TensorOfShape(2, 3, 4, 5), [1, 1, 2, 0], "replicate"),
     Invocation(TensorOfShape(1, 2, 4, 5), [-1, 2, 1, 0], "circular"),
-    TorchMlirInvocation(_pad_as_torch_mlir, TensorOfShape(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "reflect"),
-    TorchMlirInvocation(_pad_as_torch_mlir, TensorOfShape(3, 4), [1, 1, 2, 1], "replicate"),
-    TorchMlirInvocation(_pad_as_torch_mlir, TensorOfShape(2, 2, 3, 4, 5), [1, 1], "reflect"),
+    TorchMlirInvocation(TensorOfShape(2, 3, 12, 8), [1, 2, 3, 0, 0, 0, 0, 0], "reflect"),
+    TorchMlirInvocation(TensorOfShape(3, 4), [1, 1, 2, 1], "replicate"),
+    TorchMlirInvocation(TensorOfShape(2, 2, 3, 4, 5), [1, 1], "reflect"),
 ])
 def aten〇pad〡decomposition(self: Tensor, pad: List[int], mode: str = 'constant', value: Optional[float] = None) -> Tensor:
     if mode == "constant":

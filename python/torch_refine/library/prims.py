@@ -13,7 +13,7 @@ from torch import device
 
 from .promotion import to_real_dtype
 from .registry import dtype, shape
-from .testing import ErrorInvocation, Invocation, TensorOfShape, TorchMlirInvocation
+from .testing import ErrorInvocation, Invocation, TensorOfShape, TorchMlirInvocation, torch_mlir_meaning
 
 # --- Family-private helpers (TorchScript) ----------------------------------------------------
 
@@ -84,6 +84,7 @@ def prims〇split_dim〡shape(a: List[int], dim: int, outer_length: int) -> List
     return a[:dim] + [outer_length, a[dim] // outer_length] + a[dim + 1:]
 
 
+@torch_mlir_meaning("prims.squeeze")
 def _squeeze_wrapping(a: torch.Tensor, dimensions: List[int]) -> torch.Tensor:
     """prims.squeeze as torch-mlir decomposes it: a negative dim counts from the end (its
     ONNX Squeeze conversion writes such dims; PyTorch's prim rejects them)."""
@@ -94,8 +95,8 @@ def _squeeze_wrapping(a: torch.Tensor, dimensions: List[int]) -> torch.Tensor:
     Invocation(TensorOfShape(2, 1, 3, 1), [1, 3]),
     Invocation(TensorOfShape(2, 1, 3, 1), [1, 1]),
     Invocation(TensorOfShape(2, 1, 3, 1), []),
-    TorchMlirInvocation(_squeeze_wrapping, TensorOfShape(2, 1, 3, 1), [-1]),
-    TorchMlirInvocation(_squeeze_wrapping, TensorOfShape(1, 5, 1, 1, 8), [-2, 0]),
+    TorchMlirInvocation(TensorOfShape(2, 1, 3, 1), [-1]),
+    TorchMlirInvocation(TensorOfShape(1, 5, 1, 1, 8), [-2, 0]),
     ErrorInvocation(TensorOfShape(2, 1, 3, 1), [0]),
     ErrorInvocation(TensorOfShape(2, 1, 3, 1), [-2]),
     ErrorInvocation(TensorOfShape(2, 1, 3, 1), [-5]),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -221,16 +222,28 @@ class KernelErrorInvocation(KernelInvocation):
     expects_error = True
 
 
+# op -> a function computing it with PyTorch's own ops as torch-mlir means it, where that
+# meaning is wider than eager PyTorch's (docs/library.md, "Where torch-mlir's meaning is
+# wider than eager PyTorch"): what a TorchMlirInvocation of the op is checked against.
+TORCH_MLIR_MEANINGS: dict[str, Callable] = {}
+
+
+def torch_mlir_meaning(*ops: str):
+    """Registers the decorated function as the torch-mlir meaning of `ops`."""
+
+    def register(fn: Callable) -> Callable:
+        for op in ops:
+            TORCH_MLIR_MEANINGS[op] = fn
+        return fn
+
+    return register
+
+
 class TorchMlirInvocation(Invocation):
     """A call PyTorch's eager checks reject and torch-mlir's pipeline accepts, as one of its
-    front ends writes it (docs/library.md, "Where torch-mlir's meaning is wider than eager
-    PyTorch"). The library follows torch-mlir there: the function is checked against
-    `reference`, the op computed with PyTorch's own ops as torch-mlir means it, and
-    test_torch_mlir_meanings.py requires PyTorch's op itself to still reject the call."""
-
-    def __init__(self, reference, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        object.__setattr__(self, "reference", reference)
+    front ends writes it. The library follows torch-mlir there: the function is checked
+    against the op's TORCH_MLIR_MEANINGS entry, and test_torch_mlir_meanings.py requires
+    PyTorch's op itself to still reject the call."""
 
 
 UNKNOWN_DIM = -1  # _helpers.unknown_dim() when run
@@ -326,10 +339,20 @@ def with_reference(invocation: Invocation, reference) -> Invocation:
     return invocation
 
 
+def reference_of(op: str, invocation: Invocation) -> Callable:
+    """What computes `op` on `invocation` for the tests: its `with_reference` function, the
+    op's torch-mlir meaning for a TorchMlirInvocation, else PyTorch's op."""
+    if (reference := getattr(invocation, "reference", None)) is not None:
+        return reference
+    if isinstance(invocation, TorchMlirInvocation):
+        return TORCH_MLIR_MEANINGS[op]
+    return op_overload(op)
+
+
 def run_pytorch(op: str, invocation: Invocation) -> tuple[Any, Exception | None]:
     """(what PyTorch's `op` returns on `invocation`, None), or (None, the error it raises)."""
     try:
-        return invocation.run(getattr(invocation, "reference", None) or op_overload(op)), None
+        return invocation.run(reference_of(op, invocation)), None
     except Exception as error:
         return None, error
 

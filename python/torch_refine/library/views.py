@@ -32,6 +32,7 @@ from .testing import (
     LongTensorOfShape,
     TensorOfShape,
     TorchMlirInvocation,
+    torch_mlir_meaning,
 )
 
 # --- Declaring "same dtype as self" functions ------------------------------------------------
@@ -311,6 +312,7 @@ def aten〇unsqueeze〡shape(self: List[int], dim: int) -> List[int]:
 
 # --- Broadcasting views ----------------------------------------------------------------------
 
+@torch_mlir_meaning("aten.expand", "aten.expand_copy", "aten.broadcast_to")
 def _expand_keeping_leading(self: torch.Tensor, size: List[int], implicit: bool = False) -> torch.Tensor:
     """expand as torch-mlir's ONNX Expand writes it: fewer sizes than dims keep the
     leading dims (PyTorch's expand rejects the call)."""
@@ -330,9 +332,9 @@ _EXPAND_CASES = [
     ErrorInvocation(TensorOfShape(3, 1), [3, -2]),
     ErrorInvocation(TensorOfShape(1, 1), [2**62, 4]),
     Invocation(TensorOfShape(1, 1, 1), [2**62, 2, 0]),
-    TorchMlirInvocation(_expand_keeping_leading, TensorOfShape(3, 1), [4]),
-    TorchMlirInvocation(_expand_keeping_leading, TensorOfShape(2, 3, 4), [-1, -1]),
-    TorchMlirInvocation(_expand_keeping_leading, TensorOfShape(2, 3, 1), [3, 5]),
+    TorchMlirInvocation(TensorOfShape(3, 1), [4]),
+    TorchMlirInvocation(TensorOfShape(2, 3, 4), [-1, -1]),
+    TorchMlirInvocation(TensorOfShape(2, 3, 1), [3, 5]),
 ]
 
 
