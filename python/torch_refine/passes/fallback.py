@@ -91,7 +91,7 @@ class Fallback:
         try:
             signature = meta_fallback.describe(op, results)
         except meta_fallback.Undescribable as error:
-            self._mark(op, f"meta fallback: {error}")
+            self._mark(producer, f"meta fallback: {error}")
             return
         answer = meta_fallback.infer(signature)
         key = library_key(op)
@@ -111,7 +111,7 @@ class Fallback:
             if self.kind is DTYPE and [result.type for result in results] != before:
                 self.late = True
                 self.deferred += _defer_checks_of_users(results)
-        self._mark(op, "" if reason is None else f"meta fallback: {reason}")
+        self._mark(producer, "" if reason is None else f"meta fallback: {reason}")
 
     def _assert(self, op, found: tuple) -> bool:
         """Assert the answer's guards; False when they cannot be (a size nothing in reach
@@ -138,9 +138,11 @@ class Fallback:
         dim_facts.remember(producer, sizes, memo, SERVED)
         dim_facts.restore(producer, memo, SERVED)
 
-    def _mark(self, op, reason: str) -> None:
+    def _mark(self, producer, reason: str) -> None:
+        """With `explain`, the op whose results the fallback typed (a tensor list's unpack)
+        carries the reason explain gives them."""
         if self.explain:
-            op.operation.attributes[MARK] = ir.StringAttr.get(reason)
+            producer.operation.attributes[MARK] = ir.StringAttr.get(reason)
 
 
 def _defer_checks_of_users(results: list) -> int:

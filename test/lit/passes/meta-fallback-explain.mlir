@@ -14,3 +14,13 @@ func.func @why(%x: !torch.vtensor<[?,3],f32>, %a: !torch.vtensor<[?,3],f32>)
   %2 = torch.aten.tanh %0#0 : !torch.vtensor -> !torch.vtensor
   return %2, %0#1, %1 : !torch.vtensor, !torch.vtensor, !torch.vtensor
 }
+
+// A tensor list's pieces are typed through its unpack, which carries the reason.
+// CHECK-LABEL: func.func @pieces
+func.func @pieces(%a: !torch.vtensor<[?],f32>, %b: !torch.vtensor<[4,?],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %l = torch.prim.ListConstruct %a, %b : (!torch.vtensor<[?],f32>, !torch.vtensor<[4,?],f32>) -> !torch.list<vtensor>
+  %r = torch.operator "torch.aten.atleast_2d.Sequence"(%l) : (!torch.list<vtensor>) -> !torch.list<vtensor>
+  // expected-remark @+1 {{served by PyTorch's meta kernel (no library function)}}
+  %x, %y = torch.prim.ListUnpack %r : !torch.list<vtensor> -> !torch.vtensor, !torch.vtensor
+  return %x, %y : !torch.vtensor, !torch.vtensor
+}
