@@ -1,7 +1,8 @@
 """The meta fallback (library/meta_fallback.py) against PyTorch, as the library is checked.
 
-OpInfo samples run on CPU in float32 while a dispatch mode records each aten call of an
-overload the library has no shape or dtype function for: the ops the fallback serves.
+OpInfo samples run on CPU (float32 and int64; every dtype in the full sweep) while a
+dispatch mode records each aten call of an overload the library has no shape or dtype
+function for: the ops the fallback serves.
 Each call becomes a function calling the op (`testing.build_ir`), refined twice:
 
 - static: the operand types exact; every result must be PyTorch's type exactly, but for
@@ -47,6 +48,10 @@ from torch_refine.library.testing import (
 
 SAMPLES = 4
 CALLS_PER_OPINFO = 8
+# float32 for sizes; the others for the dtypes PyTorch's kernels give (the fallback's own).
+DTYPES = (torch.float32, torch.int64)
+FULL_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32,
+               torch.uint8, torch.bool, torch.complex64)
 # OpInfos whose samples reach ops without a library function, from those issue 42 names.
 SLICE = ("logsumexp", "cummax", "cummin", "diff", "cross", "vstack", "block_diag", "inner", "isin",
          "searchsorted", "index_add", "movedim", "median", "mode", "matrix_power")
@@ -143,9 +148,9 @@ class _CompositeCalls(TorchFunctionMode):
         return func(*args, **kwargs)
 
 
-def _record(opinfo) -> list:
+def _record(opinfo, dtype=torch.float32) -> list:
     calls: list = []
-    for sample in list(opinfo.sample_inputs("cpu", torch.float32))[:SAMPLES]:
+    for sample in list(opinfo.sample_inputs("cpu", dtype))[:SAMPLES]:
         with _CompositeCalls(calls), _FallbackCalls(calls):
             try:
                 opinfo(sample.input, *sample.args, **sample.kwargs)
@@ -202,12 +207,17 @@ def _check(op: str, invocation, tensors: list, truth: list, dynamic: bool) -> st
 
 def _opinfos():
     chosen = op_db if FULL else [o for o in op_db if o.name in SLICE and not o.variant_test_name]
-    return [pytest.param(o, id=o.name + (f".{o.variant_test_name}" if o.variant_test_name else "")) for o in chosen]
+    for opinfo in chosen:
+        name = opinfo.name + (f".{opinfo.variant_test_name}" if opinfo.variant_test_name else "")
+        supported = opinfo.supported_dtypes("cpu")
+        for dtype in FULL_DTYPES if FULL else DTYPES:
+            if dtype in supported:
+                yield pytest.param(opinfo, dtype, id=f"{name}-{str(dtype).removeprefix('torch.')}")
 
 
-@pytest.mark.parametrize("opinfo", _opinfos())
-def test_fallback_agrees_with_pytorch(opinfo, record_property):
-    calls = _record(opinfo)
+@pytest.mark.parametrize(("opinfo", "dtype"), list(_opinfos()))
+def test_fallback_agrees_with_pytorch(opinfo, dtype, record_property):
+    calls = _record(opinfo, dtype)
     if not calls:
         pytest.skip("no call of an op the fallback serves")
     failures = [failure for op, invocation, tensors, truth in calls for dynamic in (False, True)
