@@ -96,9 +96,8 @@ class Undescribable(Exception):
 
 
 def serves(op, kind_has_function) -> bool:
-    """Whether `op` is an ATen op (by name; PyTorch decides when inferring) whose results
-    are tensors or numbers: what the fallback may type. `kind_has_function(key)` says
-    whether the library serves it already."""
+    """Whether `op` is an ATen op with results (by name; PyTorch decides when inferring)
+    that the library does not serve (`kind_has_function(key)`): what the fallback may type."""
     key = library_key(op)
     if key is None or not key.startswith("aten.") or kind_has_function(key):
         return False
@@ -136,6 +135,9 @@ def _polynomials(operands) -> list[Polynomial]:
 
 
 def _operand(value: ir.Value, function_key, opaque: list):
+    producer = defining_op(value)
+    if producer is not None and producer.operation.name == "torch.derefine":  # an Optional's value
+        return _operand(producer.operands[0], function_key, opaque)
     text = str(value.type)
     if types.is_tensor_type_text(text):
         return _tensor(value, function_key, opaque)
