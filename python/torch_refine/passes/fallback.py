@@ -21,6 +21,7 @@ from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.symbols import library_key
 from torch_refine.ir import types
+from torch_refine.ir.polynomial import Polynomial, format_polynomial
 from torch_refine.ir.retype import refine_value, result_allows_refinement
 from torch_refine.library import meta_fallback
 from torch_refine.passes import guards
@@ -96,7 +97,8 @@ class Fallback:
         answer = meta_fallback.infer(signature)
         key = library_key(op)
         static = [None if entry is None else _static(entry[0]) for entry in answer.results]
-        give_sizes = not (self.has_function(key, (SHAPE.name,)) or _stated(results, static))
+        given = _stated(results, static) and _dims_recorded(results, answer.results)
+        give_sizes = not (self.has_function(key, (SHAPE.name,)) or given)
         reason = answer.reason
         if give_sizes and answer.guards and not (keep_guards and self._assert(op, answer.guards)):
             give_sizes, reason = False, reason or "the sizes need guards not asserted here"
@@ -165,6 +167,20 @@ def _defer_checks_of_users(results: list) -> int:
             values = list(parent.results)  # a yield: the region's results
         pending += [use.owner for value in values for use in value.uses]
     return marked
+
+
+def _dims_recorded(results: list, entries: tuple) -> bool:
+    """Whether the results carry the answer's symbolic dims (an earlier step recorded them;
+    a program's own types may state the sizes without them)."""
+    for result, entry in zip(results, entries, strict=True):
+        if entry is None or entry[0] is None:
+            continue
+        known = dim_facts.tensor_dims(result)
+        symbolic = [(size, text) for size, text in zip(entry[0], known or [], strict=False)
+                    if isinstance(size, Polynomial)]
+        if known is None or any(text != format_polynomial(size) for size, text in symbolic):
+            return False
+    return True
 
 
 def _static(sizes: tuple | None) -> tuple | None:

@@ -106,12 +106,34 @@ func.func @erased(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
 // round wrapped this add while cummax's sizes were unknown (it claimed nothing then).
 // CHECK-LABEL: func.func @late_checks
 // CHECK: torch.operator "torch.aten.cummax"{{.*}} -> (!torch.vtensor<[?,2],si64>, !torch.vtensor<[?,2],si64>)
-// CHECK: torch.runtime.assert {{.*}} "aten.add.Tensor: {{.*}}(requires %s{{[0-9]+}} == %s{{[0-9]+}})"
+// CHECK: torch.runtime.assert {{.*}} "aten.add.Tensor: {{.*}}(requires %s{{[0-9]+}} == %arg1[0])"
 // CHECK-NEXT: torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,2],si64>
-func.func @late_checks(%x: !torch.vtensor<[?,3],f32>) -> !torch.vtensor {
+func.func @late_checks(%x: !torch.vtensor<[?,3],f32>, %y: !torch.vtensor<[?,2],si64>) -> !torch.vtensor {
   %int0 = torch.constant.int 0
   %n = torch.aten.nonzero %x : !torch.vtensor<[?,3],f32> -> !torch.vtensor
   %0:2 = torch.operator "torch.aten.cummax"(%n, %int0) : (!torch.vtensor, !torch.int) -> (!torch.vtensor, !torch.vtensor)
-  %1 = torch.aten.add.Tensor %0#0, %n, %int0 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+  %1 = torch.aten.add.Tensor %0#0, %y, %int0 : !torch.vtensor, !torch.vtensor<[?,2],si64>, !torch.int -> !torch.vtensor
   return %1 : !torch.vtensor
+}
+
+// A program whose types state the sizes already (torch.export's) gets the dims and the
+// guards all the same: the view reads logsumexp's size as the batch, cross asserts.
+// CHECK-LABEL: func.func @typed
+// CHECK: torch.runtime.assert {{.*}} "torch.aten.cross: PyTorch's meta kernel assumes it (requires %arg2[0] == %arg1[0])"
+// CHECK: torch.aten.logsumexp {{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]"]]}
+// CHECK: torch.aten.view {{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]", "3"]]}
+// CHECK: torch.operator "torch.aten.cross"{{.*}} {torch_refine.dims = {{\[\[}}"%arg1[0]", "3"]]}
+func.func @typed(%x: !torch.vtensor<[?,3],f32>, %a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[?,3],f32>)
+    -> (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %false = torch.constant.bool false
+  %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
+  %0 = torch.aten.logsumexp %x, %dims, %false : !torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[?],f32>
+  %n = torch.aten.size.int %0, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %n, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %x, %sizes : !torch.vtensor<[?,3],f32>, !torch.list<int> -> !torch.vtensor<[?,3],f32>
+  %2 = torch.operator "torch.aten.cross"(%a, %b, %int1) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>, !torch.int) -> !torch.vtensor<[?,3],f32>
+  return %1, %2 : !torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>
 }
