@@ -76,10 +76,71 @@ class Decompose(ModulePass):
 def decompose_unlowerable(module) -> None:
     """Rewrite ops torch-mlir's backend conversions have no lowering for into ops every
     backend lowers: `aten.histc` (how transformers' MoE layers count the tokens routed to
-    each expert), where its bins and range are constants and the range is not empty."""
+    each expert), where its bins and range are constants and the range is not empty, and
+    transformers' `grouped_mm_fallback` (their grouped matmul of the tokens sorted by
+    expert, where `torch.nn.functional.grouped_mm` cannot be used)."""
+    rewrites = {"aten.histc": _decompose_histc, "transformers.grouped_mm_fallback": _decompose_grouped_mm}
     for fn in user_functions(module):
-        for op in ops_in(fn.regions[0], lambda o: library_key(o) == "aten.histc"):
-            _decompose_histc(op)
+        for op in ops_in(fn.regions[0], lambda o: library_key(o) in rewrites):
+            rewrites[library_key(op)](op)
+
+
+def _tensor_type(sizes, dtype: str) -> ir.Type:
+    return types.to_type(types.TensorInfo(tuple(sizes), dtype))
+
+
+def _create(name: str, result_type: ir.Type, *operands) -> ir.Value:
+    return ir.Operation.create(name, results=[result_type], operands=list(operands)).result
+
+
+def _replace_op(op, value: ir.Value) -> None:
+    """`op`'s one result replaced by `value` (through a cast to its type), the op and the
+    operands only it read erased."""
+    result = op.results[0]
+    with op.location, ir.InsertionPoint(op):
+        result.replace_all_uses_with(value if value.type == result.type else cast(value, result.type))
+    definers = [d for v in op.operands if (d := defining_op(v)) is not None]
+    op.erase()
+    erase_if_dead(definers)
+
+
+def _decompose_grouped_mm(op) -> None:
+    """`grouped_mm_fallback(x [S,K], w [E,K,N], offs [E])`: row r of the result is
+    `x[r] @ w[g]` where g, its group, counts the ends `offs` at most r; rows past the last
+    end stay 0. As a batched matmul of each row with its group's weight."""
+    x, weight, offs = op.operands
+    x_info, weight_info, offs_info = (types.parse(v.type) for v in (x, weight, offs))
+    infos = (x_info, weight_info, offs_info)
+    if None in infos or any(i.sizes is None or i.dtype is None for i in infos) or len(weight_info.sizes) != 3:
+        return
+    (rows, _), (groups, inner, outer) = x_info.sizes, weight_info.sizes
+    if groups is None:
+        return
+    dtype = x_info.dtype
+    with op.location, ir.InsertionPoint(op):
+        none, false, zero, one = make_constant(None), make_constant(False), make_constant(0), make_constant(1)
+        int64 = make_constant(types.ELEMENT_TO_DTYPE["si64"])
+        ends = _create("torch.aten.to.dtype", _tensor_type([groups], "si64"), offs, int64, false, false, none)
+        ends = _create("torch.aten.unsqueeze", _tensor_type([1, groups], "si64"), ends, zero)
+        row_ids = _create("torch.aten.arange.start_step", _tensor_type([rows], "si64"), zero,
+                          _create("torch.aten.size.int", ir.Type.parse("!torch.int"), x, zero), one, int64,
+                          none, none, none)
+        row_ids = _create("torch.aten.unsqueeze", _tensor_type([rows, 1], "si64"), row_ids, one)
+        passed = _create("torch.aten.le.Tensor", _tensor_type([rows, groups], "i1"), ends, row_ids)
+        dims = _create("torch.prim.ListConstruct", ir.Type.parse("!torch.list<int>"), one)
+        group = _create("torch.aten.sum.dim_IntList", _tensor_type([rows], "si64"), passed, dims, false, int64)
+        inside = _create("torch.aten.lt.Scalar", _tensor_type([rows], "i1"), group, make_constant(groups))
+        inside = _create("torch.aten.to.dtype", _tensor_type([rows], dtype), inside,
+                         make_constant(types.ELEMENT_TO_DTYPE[dtype]), false, false, none)
+        inside = _create("torch.aten.unsqueeze", _tensor_type([rows, 1], dtype), inside, one)
+        group = _create("torch.aten.clamp", _tensor_type([rows], "si64"), group, none, make_constant(groups - 1))
+        row_weights = _create("torch.aten.index_select", _tensor_type([rows, inner, outer], weight_info.dtype),
+                              weight, zero, group)
+        product = _create("torch.aten.bmm", _tensor_type([rows, 1, outer], dtype),
+                          _create("torch.aten.unsqueeze", _tensor_type([rows, 1, inner], dtype), x, one), row_weights)
+        product = _create("torch.aten.squeeze.dim", _tensor_type([rows, outer], dtype), product, one)
+        product = _create("torch.aten.mul.Tensor", _tensor_type([rows, outer], dtype), product, inside)
+    _replace_op(op, product)
 
 
 def _decompose_histc(op) -> None:
@@ -96,43 +157,32 @@ def _decompose_histc(op) -> None:
         return
     if info is None or info.sizes is None or info.dtype not in ("f16", "bf16", "f32", "f64") or not lo < hi:
         return
-    count = None if None in info.sizes else math.prod(info.sizes)
-
-    def tensor(sizes, dtype=info.dtype) -> ir.Type:
-        return types.to_type(types.TensorInfo(tuple(sizes), dtype))
-
-    def create(name: str, result_type: ir.Type, *operands) -> ir.Value:
-        return ir.Operation.create(name, results=[result_type], operands=list(operands)).result
-
+    count, dtype = (None if None in info.sizes else math.prod(info.sizes)), info.dtype
     with op.location, ir.InsertionPoint(op):
-        flat_type, column_type = tensor([count]), tensor([count, 1])
-        none, false, one, dtype = make_constant(None), make_constant(False), make_constant(1), \
-            make_constant(types.ELEMENT_TO_DTYPE[info.dtype])
-        flat = x if len(info.sizes) == 1 else create(  # a view every backend lowers, a `?` size included
+        flat_type = _tensor_type([count], dtype)
+        none, false, one = make_constant(None), make_constant(False), make_constant(1)
+        dtype_code = make_constant(types.ELEMENT_TO_DTYPE[dtype])
+        flat = x if len(info.sizes) == 1 else _create(  # a view every backend lowers, a `?` size included
             "torch.aten.view", flat_type, x,
-            create("torch.prim.ListConstruct", ir.Type.parse("!torch.list<int>"), make_constant(-1)))
-        shifted = create("torch.aten.sub.Scalar", flat_type, flat, make_constant(float(lo)), one)
-        scaled = create("torch.aten.mul.Scalar", flat_type, shifted, make_constant(float(bins)))
-        scaled = create("torch.aten.div.Scalar", flat_type, scaled, make_constant(float(hi - lo)))
-        bucket = create("torch.aten.floor", flat_type, scaled)
-        bucket = create("torch.aten.clamp", flat_type, bucket, none, make_constant(float(bins - 1)))
-        bucket = create("torch.aten.unsqueeze", column_type, bucket, one)
-        bin_ids = create("torch.aten.arange.start_step", tensor([bins]), make_constant(0), make_constant(bins), one,
-                         dtype, none, none, none)
-        hits = create("torch.aten.eq.Tensor", tensor([count, bins], "i1"), bucket, bin_ids)
-        inside = create("torch.aten.logical_and", tensor([count], "i1"),
-                        create("torch.aten.ge.Scalar", tensor([count], "i1"), flat, make_constant(float(lo))),
-                        create("torch.aten.le.Scalar", tensor([count], "i1"), flat, make_constant(float(hi))))
-        inside = create("torch.aten.unsqueeze", tensor([count, 1], "i1"), inside, one)
-        hits = create("torch.aten.logical_and", tensor([count, bins], "i1"), hits, inside)
-        hits = create("torch.aten.to.dtype", tensor([count, bins]), hits, dtype, false, false, none)
-        dims = create("torch.prim.ListConstruct", ir.Type.parse("!torch.list<int>"), make_constant(0))
-        counts = create("torch.aten.sum.dim_IntList", tensor([bins]), hits, dims, false, none)
-        result = op.results[0]
-        result.replace_all_uses_with(counts if counts.type == result.type else cast(counts, result.type))
-    definers = [d for v in op.operands if (d := defining_op(v)) is not None]
-    op.erase()
-    erase_if_dead(definers)
+            _create("torch.prim.ListConstruct", ir.Type.parse("!torch.list<int>"), make_constant(-1)))
+        shifted = _create("torch.aten.sub.Scalar", flat_type, flat, make_constant(float(lo)), one)
+        scaled = _create("torch.aten.mul.Scalar", flat_type, shifted, make_constant(float(bins)))
+        scaled = _create("torch.aten.div.Scalar", flat_type, scaled, make_constant(float(hi - lo)))
+        bucket = _create("torch.aten.floor", flat_type, scaled)
+        bucket = _create("torch.aten.clamp", flat_type, bucket, none, make_constant(float(bins - 1)))
+        bucket = _create("torch.aten.unsqueeze", _tensor_type([count, 1], dtype), bucket, one)
+        bin_ids = _create("torch.aten.arange.start_step", _tensor_type([bins], dtype), make_constant(0),
+                          make_constant(bins), one, dtype_code, none, none, none)
+        hits = _create("torch.aten.eq.Tensor", _tensor_type([count, bins], "i1"), bucket, bin_ids)
+        inside = _create("torch.aten.logical_and", _tensor_type([count], "i1"),
+                         _create("torch.aten.ge.Scalar", _tensor_type([count], "i1"), flat, make_constant(float(lo))),
+                         _create("torch.aten.le.Scalar", _tensor_type([count], "i1"), flat, make_constant(float(hi))))
+        inside = _create("torch.aten.unsqueeze", _tensor_type([count, 1], "i1"), inside, one)
+        hits = _create("torch.aten.logical_and", _tensor_type([count, bins], "i1"), hits, inside)
+        hits = _create("torch.aten.to.dtype", _tensor_type([count, bins], dtype), hits, dtype_code, false, false, none)
+        dims = _create("torch.prim.ListConstruct", ir.Type.parse("!torch.list<int>"), make_constant(0))
+        counts = _create("torch.aten.sum.dim_IntList", _tensor_type([bins], dtype), hits, dims, false, none)
+    _replace_op(op, counts)
 
 
 def legal_op_names(text: str) -> frozenset[str]:

@@ -177,3 +177,44 @@ def test_a_failing_lowering_says_what_failed(output_type):
     message = str(caught.value)
     assert "error: failed to legalize operation 'torch.operator'" in message
     assert "torch_refine_test.opaque" in message
+
+
+GROUPED_MM = """
+func.func @main(%x: !torch.vtensor<[?,8],f32>, %w: !torch.vtensor<[4,8,6],f32>, %offs: !torch.vtensor<[4],si32>) -> !torch.vtensor<[?,6],f32> {
+  %0 = torch.operator "torch.transformers.grouped_mm_fallback"(%x, %w, %offs) : (!torch.vtensor<[?,8],f32>, !torch.vtensor<[4,8,6],f32>, !torch.vtensor<[4],si32>) -> !torch.vtensor<[?,6],f32>
+  return %0 : !torch.vtensor<[?,6],f32>
+}
+"""
+
+
+def test_transformers_grouped_mm_fallback_is_decomposed_as_it_computes():
+    moe = pytest.importorskip("transformers.integrations.moe")
+    module = parsing.as_module(GROUPED_MM)
+    with module.context:
+        decompose_unlowerable(module.operation)
+    assert "grouped_mm" not in str(module)
+    compiled = jit.compile_module(module)
+    # groups with rows, empty groups, rows past the last end (they stay 0)
+    for rows, ends in ((10, [3, 3, 7, 9]), (5, [0, 2, 2, 5]), (7, [7, 7, 7, 7]), (6, [0, 0, 0, 0])):
+        x, weight, offs = torch.randn(rows, 8), torch.randn(4, 8, 6), torch.tensor(ends, dtype=torch.int32)
+        (got,) = compiled("main", x, weight, offs)
+        torch.testing.assert_close(got, moe._grouped_mm_fallback(x, weight, offs))
+
+
+@pytest.mark.slow
+def test_qwen3_moe_reaches_the_backend_contract_and_runs_as_eager():
+    """transformers' Qwen3Moe: `histc` and `grouped_mm_fallback`, which no backend lowers."""
+    from models.corpus3 import _decoder
+
+    build = _decoder("Qwen3MoeConfig", "Qwen3MoeModel", num_hidden_layers=1, num_key_value_heads=2, num_experts=4,
+                     num_experts_per_tok=2, moe_intermediate_size=32, head_dim=8)
+    torch.manual_seed(0)
+    model, inputs = build()
+    batch = torch.export.Dim("batch", min=2, max=64)
+    refined = torch_refine.export_and_import(model.eval(), *inputs, dynamic_shapes=({0: batch}, {0: batch}))
+    compiled = jit.compile_module(refined)
+    for ids, mask in (inputs, (torch.randint(0, 128, (3, 8)), torch.ones(3, 8, dtype=torch.int64))):
+        with torch.no_grad():
+            expected = model(ids, mask)
+        for ours, theirs in zip(compiled("main", ids, mask), expected, strict=True):
+            torch.testing.assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
