@@ -18,6 +18,7 @@ Each call becomes a function calling the op (`testing.build_ir`), refined twice:
 """
 
 import functools
+import itertools
 import os
 import subprocess
 import sys
@@ -47,6 +48,7 @@ from torch_refine.library.testing import (
 )
 
 SAMPLES = 4
+SAMPLES_OTHER_DTYPES = 2  # for dtypes: sizes are float32's to check
 CALLS_PER_OPINFO = 8
 # float32 for sizes; the others for the dtypes PyTorch's kernels give (the fallback's own).
 DTYPES = (torch.float32, torch.int64)
@@ -150,7 +152,8 @@ class _CompositeCalls(TorchFunctionMode):
 
 def _record(opinfo, dtype=torch.float32) -> list:
     calls: list = []
-    for sample in list(opinfo.sample_inputs("cpu", dtype))[:SAMPLES]:
+    count = SAMPLES if dtype == torch.float32 else SAMPLES_OTHER_DTYPES
+    for sample in itertools.islice(opinfo.sample_inputs("cpu", dtype), count):
         with _CompositeCalls(calls), _FallbackCalls(calls):
             try:
                 opinfo(sample.input, *sample.args, **sample.kwargs)
