@@ -471,18 +471,60 @@ _SLICE_CASES = [
     Invocation(TensorOfShape(9), 0, -9, 9),
     Invocation(TensorOfShape(0, 3), 0, 1, 2),
     ErrorInvocation(TensorOfShape(8, 3), 0, 0, 4, 0),
-    ErrorInvocation(TensorOfShape(8, 3), 0, 0, 4, -1),
     ErrorInvocation(TensorOfShape(8, 3), 2),
     ErrorInvocation(TensorOfShape(), 0, 0, 1),
+    TorchMlirInvocation(TensorOfShape(4, 2), 0, -1, -9223372036854775807, -1),
+    TorchMlirInvocation(TensorOfShape(8, 3), 0, 0, 4, -1),
+    TorchMlirInvocation(TensorOfShape(5), 0, 3, 0, -1),
+    TorchMlirInvocation(TensorOfShape(8, 3), 0, 7, None, -2),
+    TorchMlirInvocation(TensorOfShape(5, 3), 1, 10, -10, -1),
+    TorchMlirInvocation(TensorOfShape(5), 0, -2, -5, -3),
+    TorchMlirInvocation(TensorOfShape(0, 3), 0, None, None, -1),
 ]
+
+
+@torch_mlir_meaning("aten.slice.Tensor", "aten.slice_copy.Tensor")
+def _slice_stepping_back(self: torch.Tensor, dim: int = 0, start: Optional[int] = None,
+                         end: Optional[int] = None, step: int = 1) -> torch.Tensor:
+    """A slice as torch-mlir lowers it, a negative step included (its ONNX Slice conversion
+    writes one to reverse a dim: the legacy exporter's Pad reverses its pads so): Python's
+    slicing of the indices."""
+    indices = list(range(self.shape[dim]))[start:end:step]
+    return self.index_select(dim, torch.tensor(indices, dtype=torch.int64, device=self.device))
+
+
+def _backward_slice_length(size: int, start: Optional[int], end: Optional[int], step: int) -> int:
+    """How many elements a slice with a negative step takes, as Python counts them: from
+    `start` (default the last) down to just after `end` (default past the first)."""
+    first = size - 1 if start is None else start
+    if first < 0:
+        first += size
+    if first < 0:
+        first = -1
+    elif first >= size:
+        first = size - 1
+    last = -1 if end is None else end
+    if end is not None and last < 0:
+        last += size
+    if last < 0:
+        last = -1
+    elif last >= size:
+        last = size - 1
+    if first <= last:
+        return 0
+    return (first - last - step - 1) // -step
 
 
 @shape("aten.slice.Tensor", "aten.slice_copy.Tensor", invocations=_SLICE_CASES)
 def aten〇slice〇Tensor〡shape(self: List[int], dim: int = 0, start: Optional[int] = None, end: Optional[int] = None, step: int = 1) -> List[int]:
     assert len(self) > 0, "Cannot slice a 0-dimensional tensor"
     dim = upstream.maybe_wrap_dim(dim, len(self))
-    assert step > 0, "slice step must be positive"
+    assert step != 0, "slice step cannot be zero"
     size = self[dim]
+    if step < 0:  # PyTorch raises; torch-mlir's lowering reverses (its ONNX Slice conversion)
+        out = upstream._copy(self)
+        out[dim] = _backward_slice_length(size, start, end, step)
+        return out
     start_value = 0 if start is None else start
     end_value = 9223372036854775807 if end is None else end
     if start_value < 0:

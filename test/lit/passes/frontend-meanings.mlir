@@ -223,3 +223,27 @@ func.func @expand_of_onnx_to_lower_rank(%arg0: !torch.vtensor<[?,3,4],f32>) -> !
   return %10 : !torch.vtensor<*,f32>
 }
 
+
+// nn.ReflectionPad2d((1, 2, 3, 0)), legacy exporter: ONNX Slice with step -1 reverses the pads'
+// pairs (a slice PyTorch rejects; torch-mlir's lowering reverses the dim).
+// CHECK-LABEL: func.func @slice_of_onnx_negative_step
+// CHECK: torch.aten.slice.Tensor {{.*}} -> !torch.vtensor<[4,2],si64>
+func.func @slice_of_onnx_negative_step(%arg0: !torch.vtensor<[4,2],si64>) -> !torch.vtensor<*,si64> {
+  %11 = torch.vtensor.literal(dense<0> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %12 = torch.vtensor.literal(dense<-1> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %13 = torch.vtensor.literal(dense<-9223372036854775807> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %14 = torch.vtensor.literal(dense<-1> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %int0_5 = torch.constant.int 0
+  %int0_6 = torch.constant.int 0
+  %15 = torch.prim.NumToTensor.Scalar %int0_6 : !torch.int -> !torch.vtensor<[1],si64>
+  %16 = torch.aten.index_select %12, %int0_5, %15 : !torch.vtensor<[1],si64>, !torch.int, !torch.vtensor<[1],si64> -> !torch.vtensor<[1],si64>
+  %17 = torch.aten.item %16 : !torch.vtensor<[1],si64> -> !torch.int
+  %18 = torch.aten.index_select %13, %int0_5, %15 : !torch.vtensor<[1],si64>, !torch.int, !torch.vtensor<[1],si64> -> !torch.vtensor<[1],si64>
+  %19 = torch.aten.item %18 : !torch.vtensor<[1],si64> -> !torch.int
+  %20 = torch.aten.index_select %11, %int0_5, %15 : !torch.vtensor<[1],si64>, !torch.int, !torch.vtensor<[1],si64> -> !torch.vtensor<[1],si64>
+  %21 = torch.aten.item %20 : !torch.vtensor<[1],si64> -> !torch.int
+  %22 = torch.aten.index_select %14, %int0_5, %15 : !torch.vtensor<[1],si64>, !torch.int, !torch.vtensor<[1],si64> -> !torch.vtensor<[1],si64>
+  %23 = torch.aten.item %22 : !torch.vtensor<[1],si64> -> !torch.int
+  %24 = torch.aten.slice.Tensor %arg0, %21, %17, %19, %23 : !torch.vtensor<[4,2],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<*,si64>
+  return %24 : !torch.vtensor<*,si64>
+}

@@ -26690,6 +26690,87 @@ module {
     }
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.views._backward_slice_length(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<int>, %arg3: !torch.int) -> !torch.int {
+    %false = torch.constant.bool false
+    %int-1 = torch.constant.int -1
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.__is__ %arg1, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      %15 = torch.aten.sub.int %arg0, %int1 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %15 : !torch.int
+    } else {
+      %15 = torch.prim.unchecked_cast %arg1 : !torch.optional<int> -> !torch.int
+      torch.prim.If.yield %15 : !torch.int
+    }
+    %2 = torch.aten.lt.int %1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      %15 = torch.aten.add.int %1, %arg0 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %15 : !torch.int
+    } else {
+      torch.prim.If.yield %1 : !torch.int
+    }
+    %4 = torch.aten.lt.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      torch.prim.If.yield %int-1 : !torch.int
+    } else {
+      %15 = torch.aten.ge.int %3, %arg0 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.prim.If %15 -> (!torch.int) {
+        %17 = torch.aten.sub.int %arg0, %int1 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %17 : !torch.int
+      } else {
+        torch.prim.If.yield %3 : !torch.int
+      }
+      torch.prim.If.yield %16 : !torch.int
+    }
+    %6 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %7:2 = torch.prim.If %6 -> (!torch.optional<int>, !torch.int) {
+      torch.prim.If.yield %arg2, %int-1 : !torch.optional<int>, !torch.int
+    } else {
+      %15 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+      %16 = torch.derefine %15 : !torch.int to !torch.optional<int>
+      torch.prim.If.yield %16, %15 : !torch.optional<int>, !torch.int
+    }
+    %8 = torch.aten.__isnot__ %7#0, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      %15 = torch.aten.lt.int %7#1, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %15 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %10 = torch.prim.If %9 -> (!torch.int) {
+      %15 = torch.aten.add.int %7#1, %arg0 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %15 : !torch.int
+    } else {
+      torch.prim.If.yield %7#1 : !torch.int
+    }
+    %11 = torch.aten.lt.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
+    %12 = torch.prim.If %11 -> (!torch.int) {
+      torch.prim.If.yield %int-1 : !torch.int
+    } else {
+      %15 = torch.aten.ge.int %10, %arg0 : !torch.int, !torch.int -> !torch.bool
+      %16 = torch.prim.If %15 -> (!torch.int) {
+        %17 = torch.aten.sub.int %arg0, %int1 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %17 : !torch.int
+      } else {
+        torch.prim.If.yield %10 : !torch.int
+      }
+      torch.prim.If.yield %16 : !torch.int
+    }
+    %13 = torch.aten.le.int %5, %12 : !torch.int, !torch.int -> !torch.bool
+    %14 = torch.prim.If %13 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %15 = torch.aten.sub.int %5, %12 : !torch.int, !torch.int -> !torch.int
+      %16 = torch.aten.sub.int %15, %arg3 : !torch.int, !torch.int -> !torch.int
+      %17 = torch.aten.sub.int %16, %int1 : !torch.int, !torch.int -> !torch.int
+      %18 = torch.aten.neg.int %arg3 : !torch.int -> !torch.int
+      %19 = torch.aten.floordiv.int %17, %18 : !torch.int, !torch.int -> !torch.int
+      torch.prim.If.yield %19 : !torch.int
+    }
+    return %14 : !torch.int
+  }
   func.func private @__torch_refine_helper.torch_refine.library.views._check_non_empty(%arg0: !torch.str, %arg1: !torch.list<list<int>>) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -35246,7 +35327,7 @@ module {
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.slice.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: slice step must be positive"
+    %str = torch.constant.str "AssertionError: slice step cannot be zero"
     %true = torch.constant.bool true
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: Cannot slice a 0-dimensional tensor"
@@ -35263,7 +35344,7 @@ module {
     }
     %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-    %4 = torch.aten.gt.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.aten.ne.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
       torch.prim.If.yield
     } else {
@@ -35271,68 +35352,77 @@ module {
       torch.prim.If.yield
     }
     %5 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %7 = torch.prim.If %6 -> (!torch.int) {
-      torch.prim.If.yield %int0 : !torch.int
+    %6 = torch.aten.lt.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch_refine.library.views._backward_slice_length(%5, %arg2, %arg3, %arg4) : (!torch.int, !torch.optional<int>, !torch.optional<int>, !torch.int) -> !torch.int
+      %10 = torch.aten._set_item.t %8, %3, %9 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
     } else {
-      %24 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %24 : !torch.int
-    }
-    %8 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %9 = torch.prim.If %8 -> (!torch.int) {
-      torch.prim.If.yield %int9223372036854775807 : !torch.int
-    } else {
-      %24 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %24 : !torch.int
-    }
-    %10 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
-    %11 = torch.prim.If %10 -> (!torch.int) {
-      %24 = torch.aten.add.int %7, %5 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %24 : !torch.int
-    } else {
-      torch.prim.If.yield %7 : !torch.int
-    }
-    %12 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
-    %13 = torch.prim.If %12 -> (!torch.int) {
-      %24 = torch.aten.add.int %9, %5 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %24 : !torch.int
-    } else {
-      torch.prim.If.yield %9 : !torch.int
-    }
-    %14 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
-    %15 = torch.prim.If %14 -> (!torch.int) {
-      torch.prim.If.yield %int0 : !torch.int
-    } else {
-      %24 = torch.aten.ge.int %11, %5 : !torch.int, !torch.int -> !torch.bool
-      %25 = torch.prim.If %24 -> (!torch.int) {
-        torch.prim.If.yield %5 : !torch.int
+      %8 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.int) {
+        torch.prim.If.yield %int0 : !torch.int
+      } else {
+        %26 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+        torch.prim.If.yield %26 : !torch.int
+      }
+      %10 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.int) {
+        torch.prim.If.yield %int9223372036854775807 : !torch.int
+      } else {
+        %26 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+        torch.prim.If.yield %26 : !torch.int
+      }
+      %12 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.int) {
+        %26 = torch.aten.add.int %9, %5 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %26 : !torch.int
+      } else {
+        torch.prim.If.yield %9 : !torch.int
+      }
+      %14 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      %15 = torch.prim.If %14 -> (!torch.int) {
+        %26 = torch.aten.add.int %11, %5 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %26 : !torch.int
       } else {
         torch.prim.If.yield %11 : !torch.int
       }
-      torch.prim.If.yield %25 : !torch.int
-    }
-    %16 = torch.aten.lt.int %13, %15 : !torch.int, !torch.int -> !torch.bool
-    %17 = torch.prim.If %16 -> (!torch.int) {
-      torch.prim.If.yield %15 : !torch.int
-    } else {
-      %24 = torch.aten.ge.int %13, %5 : !torch.int, !torch.int -> !torch.bool
-      %25 = torch.prim.If %24 -> (!torch.int) {
-        torch.prim.If.yield %5 : !torch.int
+      %16 = torch.aten.lt.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+      %17 = torch.prim.If %16 -> (!torch.int) {
+        torch.prim.If.yield %int0 : !torch.int
       } else {
-        torch.prim.If.yield %13 : !torch.int
+        %26 = torch.aten.ge.int %13, %5 : !torch.int, !torch.int -> !torch.bool
+        %27 = torch.prim.If %26 -> (!torch.int) {
+          torch.prim.If.yield %5 : !torch.int
+        } else {
+          torch.prim.If.yield %13 : !torch.int
+        }
+        torch.prim.If.yield %27 : !torch.int
       }
-      torch.prim.If.yield %25 : !torch.int
+      %18 = torch.aten.lt.int %15, %17 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.int) {
+        torch.prim.If.yield %17 : !torch.int
+      } else {
+        %26 = torch.aten.ge.int %15, %5 : !torch.int, !torch.int -> !torch.bool
+        %27 = torch.prim.If %26 -> (!torch.int) {
+          torch.prim.If.yield %5 : !torch.int
+        } else {
+          torch.prim.If.yield %15 : !torch.int
+        }
+        torch.prim.If.yield %27 : !torch.int
+      }
+      %20 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %21 = torch.aten.sub.int %19, %17 : !torch.int, !torch.int -> !torch.int
+      %22 = torch.aten.add.int %21, %arg4 : !torch.int, !torch.int -> !torch.int
+      %23 = torch.aten.sub.int %22, %int1 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.floordiv.int %23, %arg4 : !torch.int, !torch.int -> !torch.int
+      %25 = torch.aten._set_item.t %20, %3, %24 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %20 : !torch.list<int>
     }
-    %18 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    %19 = torch.aten.sub.int %17, %15 : !torch.int, !torch.int -> !torch.int
-    %20 = torch.aten.add.int %19, %arg4 : !torch.int, !torch.int -> !torch.int
-    %21 = torch.aten.sub.int %20, %int1 : !torch.int, !torch.int -> !torch.int
-    %22 = torch.aten.floordiv.int %21, %arg4 : !torch.int, !torch.int -> !torch.int
-    %23 = torch.aten._set_item.t %18, %3, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-    return %18 : !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.slice_copy.Tensor(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>, %arg3: !torch.optional<int>, %arg4: !torch.int) -> !torch.list<int> {
-    %str = torch.constant.str "AssertionError: slice step must be positive"
+    %str = torch.constant.str "AssertionError: slice step cannot be zero"
     %true = torch.constant.bool true
     %none = torch.constant.none
     %str_0 = torch.constant.str "AssertionError: Cannot slice a 0-dimensional tensor"
@@ -35349,7 +35439,7 @@ module {
     }
     %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %3 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %2, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-    %4 = torch.aten.gt.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.aten.ne.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %4 -> () {
       torch.prim.If.yield
     } else {
@@ -35357,65 +35447,74 @@ module {
       torch.prim.If.yield
     }
     %5 = torch.aten.__getitem__.t %arg0, %3 : !torch.list<int>, !torch.int -> !torch.int
-    %6 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %7 = torch.prim.If %6 -> (!torch.int) {
-      torch.prim.If.yield %int0 : !torch.int
+    %6 = torch.aten.lt.int %arg4, %int0 : !torch.int, !torch.int -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.list<int>) {
+      %8 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %9 = func.call @__torch_refine_helper.torch_refine.library.views._backward_slice_length(%5, %arg2, %arg3, %arg4) : (!torch.int, !torch.optional<int>, !torch.optional<int>, !torch.int) -> !torch.int
+      %10 = torch.aten._set_item.t %8, %3, %9 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %8 : !torch.list<int>
     } else {
-      %24 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %24 : !torch.int
-    }
-    %8 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
-    %9 = torch.prim.If %8 -> (!torch.int) {
-      torch.prim.If.yield %int9223372036854775807 : !torch.int
-    } else {
-      %24 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
-      torch.prim.If.yield %24 : !torch.int
-    }
-    %10 = torch.aten.lt.int %7, %int0 : !torch.int, !torch.int -> !torch.bool
-    %11 = torch.prim.If %10 -> (!torch.int) {
-      %24 = torch.aten.add.int %7, %5 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %24 : !torch.int
-    } else {
-      torch.prim.If.yield %7 : !torch.int
-    }
-    %12 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
-    %13 = torch.prim.If %12 -> (!torch.int) {
-      %24 = torch.aten.add.int %9, %5 : !torch.int, !torch.int -> !torch.int
-      torch.prim.If.yield %24 : !torch.int
-    } else {
-      torch.prim.If.yield %9 : !torch.int
-    }
-    %14 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
-    %15 = torch.prim.If %14 -> (!torch.int) {
-      torch.prim.If.yield %int0 : !torch.int
-    } else {
-      %24 = torch.aten.ge.int %11, %5 : !torch.int, !torch.int -> !torch.bool
-      %25 = torch.prim.If %24 -> (!torch.int) {
-        torch.prim.If.yield %5 : !torch.int
+      %8 = torch.aten.__is__ %arg2, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.int) {
+        torch.prim.If.yield %int0 : !torch.int
+      } else {
+        %26 = torch.prim.unchecked_cast %arg2 : !torch.optional<int> -> !torch.int
+        torch.prim.If.yield %26 : !torch.int
+      }
+      %10 = torch.aten.__is__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+      %11 = torch.prim.If %10 -> (!torch.int) {
+        torch.prim.If.yield %int9223372036854775807 : !torch.int
+      } else {
+        %26 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+        torch.prim.If.yield %26 : !torch.int
+      }
+      %12 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.int) {
+        %26 = torch.aten.add.int %9, %5 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %26 : !torch.int
+      } else {
+        torch.prim.If.yield %9 : !torch.int
+      }
+      %14 = torch.aten.lt.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+      %15 = torch.prim.If %14 -> (!torch.int) {
+        %26 = torch.aten.add.int %11, %5 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %26 : !torch.int
       } else {
         torch.prim.If.yield %11 : !torch.int
       }
-      torch.prim.If.yield %25 : !torch.int
-    }
-    %16 = torch.aten.lt.int %13, %15 : !torch.int, !torch.int -> !torch.bool
-    %17 = torch.prim.If %16 -> (!torch.int) {
-      torch.prim.If.yield %15 : !torch.int
-    } else {
-      %24 = torch.aten.ge.int %13, %5 : !torch.int, !torch.int -> !torch.bool
-      %25 = torch.prim.If %24 -> (!torch.int) {
-        torch.prim.If.yield %5 : !torch.int
+      %16 = torch.aten.lt.int %13, %int0 : !torch.int, !torch.int -> !torch.bool
+      %17 = torch.prim.If %16 -> (!torch.int) {
+        torch.prim.If.yield %int0 : !torch.int
       } else {
-        torch.prim.If.yield %13 : !torch.int
+        %26 = torch.aten.ge.int %13, %5 : !torch.int, !torch.int -> !torch.bool
+        %27 = torch.prim.If %26 -> (!torch.int) {
+          torch.prim.If.yield %5 : !torch.int
+        } else {
+          torch.prim.If.yield %13 : !torch.int
+        }
+        torch.prim.If.yield %27 : !torch.int
       }
-      torch.prim.If.yield %25 : !torch.int
+      %18 = torch.aten.lt.int %15, %17 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.int) {
+        torch.prim.If.yield %17 : !torch.int
+      } else {
+        %26 = torch.aten.ge.int %15, %5 : !torch.int, !torch.int -> !torch.bool
+        %27 = torch.prim.If %26 -> (!torch.int) {
+          torch.prim.If.yield %5 : !torch.int
+        } else {
+          torch.prim.If.yield %15 : !torch.int
+        }
+        torch.prim.If.yield %27 : !torch.int
+      }
+      %20 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+      %21 = torch.aten.sub.int %19, %17 : !torch.int, !torch.int -> !torch.int
+      %22 = torch.aten.add.int %21, %arg4 : !torch.int, !torch.int -> !torch.int
+      %23 = torch.aten.sub.int %22, %int1 : !torch.int, !torch.int -> !torch.int
+      %24 = torch.aten.floordiv.int %23, %arg4 : !torch.int, !torch.int -> !torch.int
+      %25 = torch.aten._set_item.t %20, %3, %24 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield %20 : !torch.list<int>
     }
-    %18 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    %19 = torch.aten.sub.int %17, %15 : !torch.int, !torch.int -> !torch.int
-    %20 = torch.aten.add.int %19, %arg4 : !torch.int, !torch.int -> !torch.int
-    %21 = torch.aten.sub.int %20, %int1 : !torch.int, !torch.int -> !torch.int
-    %22 = torch.aten.floordiv.int %21, %arg4 : !torch.int, !torch.int -> !torch.int
-    %23 = torch.aten._set_item.t %18, %3, %22 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
-    return %18 : !torch.list<int>
+    return %7 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.slice_scatter(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int, %arg3: !torch.optional<int>, %arg4: !torch.optional<int>, %arg5: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
