@@ -263,6 +263,17 @@ MODELS: tuple[ModelCase, ...] = (
     ModelCase("audio", lambda: (Audio(), (torch.randn(BATCH, 8, 40),)), extent_dims=((2,),),
               extent_range=(16, 64)),
     ModelCase("patch_embed", lambda: (PatchEmbed(), (torch.randn(BATCH, 3, 16, 16),))),
+    # torch.nn's layers whose ONNX form torch-mlir's conversion writes wider than PyTorch
+    # takes (docs/library.md, "Where torch-mlir's meaning is wider than eager PyTorch").
+    ModelCase("avg_pool1d", lambda: (nn.AvgPool1d(3, 2), (torch.randn(BATCH, 4, 32),)),
+              extent_dims=((2,),), extent_range=(16, 64)),
+    ModelCase("avg_pool2d", lambda: (nn.AvgPool2d(3, 2, padding=1), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
+    ModelCase("avg_pool3d", lambda: (nn.AvgPool3d(2, 2), (torch.randn(BATCH, 2, 8, 8, 8),)),
+              extent_dims=((2, 3, 4),), extent_range=(8, 16), extent_step=2),
+    ModelCase("reflection_pad2d", lambda: (nn.ReflectionPad2d((1, 2, 3, 0)), (torch.randn(BATCH, 3, 32, 32),)),
+              **IMAGE),
+    ModelCase("replication_pad2d", lambda: (nn.ReplicationPad2d((1, 2, 3, 0)), (torch.randn(BATCH, 3, 32, 32),)),
+              **IMAGE),
 )
 
 BY_NAME = {case.name: case for case in MODELS}
