@@ -118,3 +118,14 @@ clean:
 onnx-corpus: $(STAMP)
 	PYTHONPATH=python $(PY) build_tools/onnx_corpus.py --jobs $(JOBS) --json out/onnx-corpus/outcomes.json
 	PYTHONPATH=python $(PY) -m pytest -q -m corpus test/python/onnx/test_onnx_corpus.py
+
+# IREE as a backend (docs/backends.md, "IREE"): the `iree` extra installed, then every
+# corpus model's outputs (torch-mlir's and torch-refine's API raw, API torch and driver),
+# static and dynamic, compiled by iree-compile for the CPU and run with IREE's runtime
+# against eager PyTorch: measured into out/iree/outcomes.json (the table printed is the
+# one in docs/backends.md), then checked.
+.PHONY: iree
+iree: $(STAMP)
+	$(PY) -m pip install --progress-bar off --quiet -e '.[iree]'
+	PYTHONPATH=python $(PY) build_tools/iree_table.py --jobs $(JOBS) --json out/iree/outcomes.json
+	$(PY) -m pytest -q -m "corpus or slow" test/python/backends/test_iree.py
