@@ -11,7 +11,8 @@ conversions reject any op left that the backend cannot take.
 
 Guards (`torch.runtime.assert`) are kept, except for stablehlo, whose contract admits no
 runtime check: for it they are dropped with a warning (a `RefinementWarning`, which
-torch-refine-opt prints as a `warning:` diagnostic), the program's own asserts too.
+torch-refine-opt prints as a `warning:` diagnostic), the program's own asserts too; with
+`shape-assertions=true` they are kept as `stablehlo.custom_call @shape_assertion` instead.
 
 `prepare_for_backend` is what every path into torch-mlir's backend pipelines does first
 (this pass, `export_and_import`'s backend output types, `jit.compile_module`): ops no
@@ -72,6 +73,8 @@ class BackendPipeline(ModulePass):
     decomposition: str = option(DEFAULT_DECOMPOSITION, "a pass taking `legal-ops`")
     extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
     max_iterations: int = option(10, "rounds of refinement and propagation before giving up on a fixed point")
+    shape_assertions: bool = option(False, "stablehlo: keep guards as stablehlo.custom_call @shape_assertion "
+                                           "(JAX's convention) instead of dropping them")
 
     def run(self, module) -> None:
         if self.backend not in BACKENDS:
@@ -80,7 +83,8 @@ class BackendPipeline(ModulePass):
                 f"{self.name}: unknown backend '{self.backend}'; expected one of {expected}"
             )
             raise PassFailure
-        keep_guards = self.runtime_asserts and self.backend not in GUARD_FREE_BACKENDS
+        as_assertions = self.shape_assertions and self.backend == "stablehlo"
+        keep_guards = self.runtime_asserts and (self.backend not in GUARD_FREE_BACKENDS or as_assertions)
         with module.context:
             decompose_unlowerable(module)
             self._reach_contract(module, keep_guards)
@@ -90,6 +94,8 @@ class BackendPipeline(ModulePass):
             _run(module, CONTRACT_CHECK)
             if self.backend == "linalg-on-tensors":
                 dynamic_views_as_reshapes(module)
+            if as_assertions:
+                asserts_as_shape_assertions(module)
             _run(module, backend_lowering(self.backend))
 
     def _reach_contract(self, module, keep_guards: bool) -> None:
@@ -155,6 +161,38 @@ def prepare_for_backend(module_op: ir.Operation, backend: str) -> None:
         dynamic_views_as_reshapes(module_op)
 
 
+def load_backend_dialects(context: ir.Context, backend: str) -> None:
+    """Load the dialects `backend`'s lowering makes (torch_c, tensor, stablehlo), so that
+    ops of them are created registered: they are in no registry Python sees, and running
+    the lowering on a trivial module is what loads them."""
+    trivial = ir.Module.parse("func.func @f() {\n  return\n}", context)
+    PassManager.parse(f"builtin.module({backend_lowering(backend)})").run(trivial.operation)
+
+
+def asserts_as_shape_assertions(module_op: ir.Operation) -> None:
+    """Each `torch.runtime.assert` as `stablehlo.custom_call @shape_assertion` of its
+    condition (a `tensor<i1>`), its message as `error_message`: the convention of JAX's
+    exporter for the checks of a program with symbolic shapes, which consumers that know it
+    check and others skip. The stablehlo lowering converts the condition's ops."""
+    asserts = ops_in(module_op.regions[0], lambda op: op.name == "torch.runtime.assert")
+    if not asserts:
+        return
+    load_backend_dialects(module_op.context, "stablehlo")
+    i1 = ir.IntegerType.get_signless(1)
+    for op in asserts:
+        with ir.InsertionPoint(op), op.location:
+            condition = ir.Operation.create("torch_c.to_i1", results=[i1], operands=[op.operands[0]]).result
+            condition = ir.Operation.create("tensor.from_elements", results=[ir.RankedTensorType.get([], i1)],
+                                            operands=[condition]).result
+            ir.Operation.create("stablehlo.custom_call", results=[], operands=[condition], attributes={
+                "call_target_name": ir.StringAttr.get("shape_assertion"),
+                "has_side_effect": ir.BoolAttr.get(True),
+                "api_version": ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 2),
+                "error_message": op.attributes["message"],
+            })
+        op.erase()
+
+
 def drop_runtime_asserts(module_op: ir.Operation, backend: str | None, guards_unasserted: bool = False) -> None:
     """Erase every `torch.runtime.assert` (and the conditions only they read). For a
     `backend` whose contract admits no runtime check, say so where something goes
@@ -189,10 +227,7 @@ def dynamic_views_as_reshapes(module_op: ir.Operation) -> None:
     views = ops_in(module_op.regions[0], lambda op: op.operation.name == "torch.aten.view")
     if not views:
         return
-    # torch_c is in no registry Python sees: running the lowering on an empty module loads
-    # the dialects its passes depend on, so that the ops below are created registered.
-    PassManager.parse(f"builtin.module({backend_lowering('linalg-on-tensors')})").run(
-        ir.Module.create(ir.Location.unknown(module_op.context)).operation)
+    load_backend_dialects(module_op.context, "linalg-on-tensors")
     for view in views:
         if (plan := _reshape_plan(view)) is not None:
             _replace_by_reshape(view, *plan)

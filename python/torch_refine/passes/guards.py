@@ -80,11 +80,15 @@ def adopt_entry_asserts(module: ir.Operation) -> None:
     arguments are facts from the start, as if refinement had asserted them: equalities
     replace symbols, comparisons with a constant narrow ranges. Only asserts before the
     first op that makes a tensor or holds a region: an op before an assert runs whether
-    or not the assert would fail."""
+    or not the assert would fail. A literal tensor computes nothing (canonicalization
+    hoists the weights above the asserts: they would be erased as decided by the very
+    ranges they check)."""
     for function in user_functions(module):
         function_key = op_key(function)
         for op in function.regions[0].blocks[0].operations:
             operation = op.operation
+            if operation.name == "torch.vtensor.literal":
+                continue
             if len(operation.regions) or any(types.is_tensor_type_text(str(r.type)) for r in operation.results):
                 break
             if operation.name == "torch.runtime.assert" and (key := _comparison_key(operation.operands[0])):

@@ -218,3 +218,28 @@ def test_qwen3_moe_reaches_the_backend_contract_and_runs_as_eager():
             expected = model(ids, mask)
         for ours, theirs in zip(compiled("main", ids, mask), expected, strict=True):
             torch.testing.assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+def _api_raw_text() -> str:
+    return str(torch_refine.export_and_import(_layer(), torch.randn(2, 8, 32), output_type="raw",
+                                              dynamic_shapes=_batch_and_sequence()))
+
+
+def test_stablehlo_can_carry_guards_as_shape_assertions():
+    """`shape-assertions=true`: JAX's convention, `stablehlo.custom_call @shape_assertion`."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        text = str(_driver_lowered(_api_raw_text(), "stablehlo shape-assertions=true"))
+    assertions = [line for line in text.splitlines() if "stablehlo.custom_call @shape_assertion" in line]
+    assert len(assertions) == 4
+    assert 'error_message = "input src (%arg0) dim 1 must be at most 32"' in text
+    assert "has_side_effect = true" in assertions[0]
+    assert not [w for w in caught if isinstance(w.message, RefinementWarning)]
+
+
+def test_export_input_checks_survive_the_drivers_backend_pipeline():
+    """Canonicalization hoists the weights above the entry's input checks; refinement must
+    still take them as facts, not erase them as decided by the ranges they check."""
+    compiled = jit.compile_linalg(_driver_lowered(_api_raw_text(), "linalg-on-tensors"))
+    with pytest.raises(jit.RuntimeCheckError, match=r"input src \(%arg0\) dim 1 must be at most 32"):
+        compiled("main", torch.randn(2, 40, 32))
