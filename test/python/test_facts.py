@@ -52,3 +52,72 @@ def test_condition_of_a_comparison_read_as_an_int():
     assert facts.condition_of(facts.truth_of((EQ, A, ZERO))) == (EQ, A, ZERO)
     assert facts.condition_of(A) == (NE, A, ZERO)
     assert facts.truth_of((EQ, A + ONE, A)) == ZERO  # never holds: the select is its other side
+
+
+def _value(polynomial: Polynomial, sizes: dict) -> int:
+    """`polynomial` at argument sizes `sizes` (symbol -> int), its quotients by constants
+    computed as Python computes `//`."""
+    total = 0
+    for monomial, coefficient in polynomial.terms.items():
+        product = coefficient
+        for symbol in monomial:
+            found = facts.definition(symbol)
+            product *= sizes[symbol] if found is None else _value(found[1], sizes) // found[2]
+        total += product
+    return total
+
+
+def test_quotients_by_constants_have_one_normal_form():
+    """The identities PyTorch's own algebra normalises by construction: `(x - 4) // 4` is
+    `x // 4 - 1` (ConvNeXt's residual after its stride-4 stem asserted one equal to the
+    other), `(x // 4 - 2) // 2` is `x // 8 - 1`, and `x - d*(x // d)` is `x % d`."""
+    x = A
+    four, two = Polynomial.constant(4), Polynomial.constant(2)
+    assert facts.floor_divide(x - four, 4) + ONE == facts.floor_divide(x, 4)
+    assert facts.floor_divide(facts.floor_divide(x, 4) - two, 2) + ONE == facts.floor_divide(x, 8)
+    assert facts.floor_divide(facts.floor_divide(x, 4), 2) == facts.floor_divide(x, 8)
+    assert x - four * facts.floor_divide(x, 4) == facts.remainder(x, 4)
+    assert facts.floor_divide(four * x + Polynomial.constant(7), 4) == x + ONE
+    assert facts.remainder(four * x + Polynomial.constant(7), 4) == Polynomial.constant(3)
+
+
+def test_quotients_and_remainders_agree_with_python_ints():
+    """Random polynomials in two sizes, divided by random constants (nested up to three
+    deep), evaluated at random sizes: the normal form computes what Python computes."""
+    import random
+
+    generator = random.Random(0)
+    (a,), (b,) = A.symbols(), B.symbols()
+    for _ in range(400):
+        expression = Polynomial({(): generator.randint(-20, 20)})
+        for monomial in ((a,), (b,), (a, b)):
+            expression = expression + Polynomial({monomial: generator.randint(-6, 6)})
+        truth = lambda sizes, e=expression: _value(e, sizes)  # noqa: E731
+        for _ in range(generator.randint(1, 3)):
+            divisor, offset = generator.randint(1, 9), generator.randint(-9, 9)
+            quotient = facts.floor_divide(expression, divisor) + Polynomial.constant(offset)
+            truth = lambda sizes, t=truth, k=divisor, c=offset: t(sizes) // k + c  # noqa: E731
+            expression = quotient
+        modulus = generator.randint(1, 9)
+        remainder = facts.remainder(expression, modulus)
+        for _ in range(20):
+            sizes = {a: generator.randint(0, 200), b: generator.randint(0, 200)}
+            assert _value(expression, sizes) == truth(sizes)
+            assert _value(remainder, sizes) == truth(sizes) % modulus
+
+
+def test_a_quotients_range_reaches_its_dividend():
+    """`x // 8 >= 1` asserted (the normal form of a second stage's `(x // 4 - 2) // 2 + 1
+    >= 1`) puts `x` at 8 or more, so `x // 4 >= 2` needs no assert of its own; an upper
+    bound reaches it too (`x // 4 <= 3` is `x <= 15`)."""
+    x = Polynomial.symbol(7, 2)
+    (symbol,) = x.symbols()
+    function_key = 987654
+    try:
+        assert facts.add_range(function_key, ("torch.aten.ge.int", facts.floor_divide(x, 8), ONE), True)
+        assert facts.asserted_range(function_key, symbol) == (8, None)
+        assert facts.add_range(function_key, ("torch.aten.le.int", facts.floor_divide(x, 4), Polynomial.constant(3)),
+                               True)
+        assert facts.asserted_range(function_key, symbol) == (8, 15)
+    finally:
+        facts.forget_asserted()

@@ -456,7 +456,7 @@ def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None
 def _remainder(a: Polynomial, b: Polynomial) -> Polynomial | None:
     divisor = b.constant_value()
     if divisor is not None:
-        return a.floor_remainder(divisor)
+        return facts.remainder(a, divisor) if divisor > 0 else a.floor_remainder(divisor)
     return None if a.exact_divide(b) is None else Polynomial.constant(0)
 
 

@@ -218,8 +218,46 @@ def _equal_where_equal(sides: tuple, then: Polynomial, otherwise: Polynomial) ->
 
 
 def floor_divide(dividend: Polynomial, divisor: int | Polynomial) -> Polynomial:
-    """The symbol of `dividend // divisor` (a positive constant, or a polynomial)."""
+    """`dividend // divisor` (a positive constant, or a polynomial) as a defined symbol;
+    by a constant in normal form (`_by_constant`), so equal quotients are one symbol."""
+    if isinstance(divisor, int) and divisor > 0:
+        return _by_constant(dividend, divisor)
     return _defined((FLOOR_DIVIDE, dividend, divisor))
+
+
+def _by_constant(dividend: Polynomial, divisor: int) -> Polynomial:
+    """`dividend // divisor` in normal form: `(k*q + r) // k` is `q + r // k` for every
+    integer polynomial `q`, so the symbol divides only what is left with coefficients in
+    [0, k) (`(x - 4) // 4` is `x // 4 - 1`); a constant left divides to 0; and a quotient
+    of a quotient plus a constant is one quotient, `(r // a + c) // k` being
+    `(r + a*c) // (a*k)` (`(x // 4 - 2) // 2` is `x // 8 - 1`)."""
+    whole = Polynomial({monomial: coefficient // divisor for monomial, coefficient in dividend.terms.items()})
+    rest = dividend - whole * Polynomial.constant(divisor)
+    if divisor == 1 or rest.constant_value() is not None:
+        return whole
+    nested = _quotient_plus_constant(rest)
+    if nested is not None:
+        inner, inner_divisor, constant = nested
+        return whole + _by_constant(inner + Polynomial.constant(inner_divisor * constant), inner_divisor * divisor)
+    return whole + _defined((FLOOR_DIVIDE, rest, divisor))
+
+
+def _quotient_plus_constant(polynomial: Polynomial) -> tuple[Polynomial, int, int] | None:
+    """(r, a, c) when `polynomial` is `r // a + c` for a defined quotient by a constant."""
+    constant = polynomial.terms.get((), 0)
+    symbols = [(monomial, coefficient) for monomial, coefficient in polynomial.terms.items() if monomial]
+    if len(symbols) != 1 or symbols[0][1] != 1 or len(symbols[0][0]) != 1:
+        return None
+    found = definition(symbols[0][0][0])
+    if found is None or found[0] != FLOOR_DIVIDE or not isinstance(found[2], int):
+        return None
+    return found[1], found[2], constant
+
+
+def remainder(dividend: Polynomial, divisor: int) -> Polynomial:
+    """`dividend % divisor` by a positive constant, as Python defines it: `a - k*(a // k)`
+    over the normal form of the quotient."""
+    return dividend - Polynomial.constant(divisor) * _by_constant(dividend, divisor)
 
 
 SELECT, FLOOR_DIVIDE = "select", "floordiv"
@@ -429,6 +467,24 @@ def _narrow(function_key: int, symbol: Symbol, low: int, high: int | None) -> No
     if known.get(symbol) != narrowed:
         known[symbol] = narrowed
         _range_updates += 1
+        _narrow_dividend(function_key, symbol, *narrowed)
+
+
+def _narrow_dividend(function_key: int, symbol: Symbol, low: int, high: int | None) -> None:
+    """A quotient `(c*y + d) // k` in [low, high] puts `c*y + d` in [low*k, high*k + k - 1]:
+    the normal form names `x // 8` where the program asserted `(x // 4 - 2) // 2 >= 1`,
+    and the range must reach `x` for `x // 4` to be decided by it."""
+    found = definition(symbol)
+    if found is None or found[0] != FLOOR_DIVIDE or not isinstance(found[2], int):
+        return
+    _, dividend, divisor = found
+    linear = [(m, c) for m, c in dividend.terms.items() if m]
+    if len(linear) != 1 or len(linear[0][0]) != 1 or linear[0][1] <= 0:
+        return
+    ((inner,), coefficient), offset = linear[0], dividend.terms.get((), 0)
+    least = -(-(low * divisor - offset) // coefficient)
+    greatest = None if high is None else (high * divisor + divisor - 1 - offset) // coefficient
+    _narrow(function_key, inner, max(0, least), greatest)
 
 
 def defines_range(function_key: int, key: tuple, holds: bool) -> bool:

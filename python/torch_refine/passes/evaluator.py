@@ -158,7 +158,7 @@ def _remainder(a, b):
         raise GiveUp
     if not isinstance(a, Polynomial):
         return a % b
-    remainder = a.floor_remainder(b)
+    remainder = facts.remainder(a, b) if b > 0 else a.floor_remainder(b)
     if remainder is None:
         raise GiveUp
     return _settle(remainder)

@@ -1,7 +1,8 @@
 // The evaluator (passes/evaluator.py) answers these ops by running their library functions
 // on the known arguments, so no calculation is built in the IR (0 calculations-simplified),
-// and keeps the checks the ranges do not decide as guards (3 guards-kept: an undecided
-// overflow check is none); each case is one the IR path had to take until the evaluator
+// and keeps the checks the ranges do not decide as guards (4 guards-kept: an undecided
+// overflow check is none; the stride-2 convolution's `(h + 1) // 2 >= 1` is kept, then
+// pruned as implied by `h + 2 >= 3`); each case is one the IR path had to take until the evaluator
 // learned it. The broadcast asserts an equality; the ops with dynamic dims before it are
 // not refined again under it: each dim of theirs is a polynomial in the arguments' dims,
 // which the equality only renames (no memo hit, no second evaluation); those after it
@@ -13,7 +14,7 @@
 
 // STATS:       RefinePipeline
 // STATS-NEXT:    (S) {{ *}}0 calculations-simplified
-// STATS-NEXT:    (S) {{ *}}3 guards-kept
+// STATS-NEXT:    (S) {{ *}}4 guards-kept
 // STATS-NEXT:    (S) {{ *}}0 memo-hits
 // STATS-NEXT:    (S) 21 ops-evaluated
 
