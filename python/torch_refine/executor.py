@@ -97,6 +97,8 @@ _PURE_OPS = frozenset({
     "prim.min.self_int", "prim.min.int_float", "prim.min.float_int",
     # torch.export's checks of its inputs' metadata: they read and raise, nothing else.
     "aten._assert_tensor_metadata",
+    # Core ATen's inference batch norm (no library function: the meta fallback types it).
+    "aten._native_batch_norm_legit_no_training",
 })
 
 
@@ -331,8 +333,8 @@ class _Interpreter:
 
     def call_torch_op(self, op, name: str, operands: list) -> list:
         qualified = name.removeprefix("torch.")
-        if name == "torch.operator":
-            qualified = ir.StringAttr(op.attributes["name"]).value
+        if name == "torch.operator":  # named as an ATen op the dialect lacks: `torch.aten.<op>`
+            qualified = ir.StringAttr(op.attributes["name"]).value.removeprefix("torch.")
         if not self.allow_side_effects and not self._allowed(qualified):
             raise SideEffectError(
                 f"refusing '{qualified}' at {_where(op)}: the executor runs only pure tensor "

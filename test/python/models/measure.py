@@ -185,6 +185,14 @@ def _count(outcome: Outcome, mine, true, op) -> None:
                                  "refined": mine.info.text(), "truth": rechecked.text(),
                                  "reason": reason})
             true = replace(true, info=rechecked)
+    if kind == "contradiction" and _static_in_every_run(outcome, mine.info, true.info):
+        # The import left `?` a dim PyTorch gives one size at every size the program ran
+        # (types checked): the import's type is the imprecise one.
+        outcome.mistyped_by_import += 1
+        kind, reason = "exact", f"imported as {true.info.text()}, static in {outcome.runs} runs at other sizes"
+        outcome.rows.append({"kind": "mistyped_by_import", "op": mine.op_name,
+                             "location": report.short_location(mine.location),
+                             "refined": mine.info.text(), "truth": true.info.text(), "reason": reason})
     if kind == "contradiction":
         kind = "contradictions"
     setattr(outcome, kind, getattr(outcome, kind) + 1)
@@ -195,6 +203,15 @@ def _count(outcome: Outcome, mine, true, op) -> None:
         "refined": mine.info.text(), "truth": true.info.text(),
         "reason": reason or _partial_reason(mine.info, true.info),
     })
+
+
+def _static_in_every_run(outcome: Outcome, refined, truth) -> bool:
+    """Whether `refined` contradicts `truth` only by static dims where the import says
+    `?`, and the refined program ran at other sizes with every type checked (the dynamic
+    variants' runs, `_run_at_other_sizes`): then PyTorch gave those dims one size in each."""
+    from torch_refine.ir import types
+
+    return types.meet(refined, truth) is not None and outcome.runs > 0 and not outcome.run_failures
 
 
 _NOT_COUNTED = ("builtin.module", "func.func", "func.return")
