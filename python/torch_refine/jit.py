@@ -86,8 +86,8 @@ def lower_to_linalg(module) -> ir.Module:
 
 
 def compile_module(module, opt_level: int = 2, isolate: bool = True) -> CompiledModule:
-    """Lower a Torch-dialect module to LLVM and JIT-compile it. With `isolate` (the
-    default) every call runs in a forked process, so a failing runtime check, which
+    """Lower a Torch-dialect module to LLVM and JIT-compile it, once. With `isolate` (the
+    default) every call runs in a forked worker process, so a failing runtime check, which
     aborts the process that runs the code, raises `RuntimeCheckError` in the caller."""
     return _compile(lower_to_linalg(module), opt_level, isolate)
 
@@ -168,8 +168,9 @@ class CompiledModule:
 
     Each argument is checked against the function's signature first (rank, static sizes,
     dtype: `ValueError` or `TypeError` naming the argument). With `isolate`, the code runs
-    in a forked child process: a failed runtime check (which calls `abort()`) raises
-    `RuntimeCheckError`, any other death `JitError`, and the caller's process lives on."""
+    in a forked worker process (`_Worker`, one per module, forked at the first call): a
+    failed runtime check (which calls `abort()`) raises `RuntimeCheckError`, any other
+    death `JitError`, and the caller's process lives on."""
 
     module: ir.Module
     opt_level: int = 2
