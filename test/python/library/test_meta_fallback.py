@@ -58,6 +58,13 @@ FULL_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torc
 SLICE = ("logsumexp", "cummax", "cummin", "diff", "cross", "vstack", "block_diag", "inner", "isin",
          "searchsorted", "index_add", "movedim", "median", "mode", "matrix_power")
 FULL = os.environ.get("TORCH_REFINE_FALLBACK_SWEEP") == "full"
+# (OpInfo name, dtype) -> where PyTorch's CPU kernel and its meta kernel, which the fallback
+# follows (as the library does, docs/library.md), disagree.
+KNOWN_DISAGREEMENTS = {
+    ("nn.functional.embedding_bag", torch.bfloat16):
+        "CPU's bfloat16 embedding_bag with per-sample weights returns an empty offset2bag; the "
+        "meta kernel sizes it by the indices",
+}
 LIBRARY = loader.load(create_context())
 
 
@@ -214,8 +221,11 @@ def _opinfos():
         name = opinfo.name + (f".{opinfo.variant_test_name}" if opinfo.variant_test_name else "")
         supported = opinfo.supported_dtypes("cpu")
         for dtype in FULL_DTYPES if FULL else DTYPES:
-            if dtype in supported:
-                yield pytest.param(opinfo, dtype, id=f"{name}-{str(dtype).removeprefix('torch.')}")
+            if dtype not in supported:
+                continue
+            reason = KNOWN_DISAGREEMENTS.get((opinfo.name, dtype))
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            yield pytest.param(opinfo, dtype, marks=marks, id=f"{name}-{str(dtype).removeprefix('torch.')}")
 
 
 @pytest.mark.parametrize(("opinfo", "dtype"), list(_opinfos()))
