@@ -191,5 +191,8 @@ def test_specialize_refuses_sizes_outside_the_exported_range():
 def test_refined_is_the_pair_it_unpacks_as():
     refined = torch_refine.export_and_import(torch.nn.Tanh(), torch.randn(2, 3))
     module, report = refined
-    assert refined[0] is module and refined[1] is report and refined[-1] is report
-    assert len(refined) == 2 and tuple(refined) == (module, report)
+    assert refined[0] is module
+    assert refined[1] is report
+    assert refined[-1] is report
+    assert len(refined) == 2
+    assert tuple(refined) == (module, report)
