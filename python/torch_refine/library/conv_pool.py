@@ -6,6 +6,7 @@ the sign of the padding or the divisibility of the output channels by `groups`.
 """
 
 import itertools
+import math
 from typing import List, Optional, Tuple
 
 import torch
@@ -532,19 +533,47 @@ def _onnx_avg_pool_shape(op: str, n: int, input: List[int], kernel_size: List[in
 
 
 def _onnx_avg_pool(n: int):
-    """The reference of the ONNX form: the input padded explicitly, then max-pooled (PyTorch's
-    average pooling takes no dilation; pooling sizes do not depend on the reduction)."""
-    max_pool = (torch.ops.aten.max_pool1d, torch.ops.aten.max_pool2d, torch.ops.aten.max_pool3d)[n - 1]
+    """The ONNX form's meaning, values included (the executor runs it): strides then
+    dilations, begin then end pads, as torch-mlir's lowering reads them. Each window of the
+    zero-padded input is summed by a convolution with a kernel of ones (dilated as the
+    dilations say) and divided by what it covers of the input (and of the padding, as
+    `count_include_pad` says) or by `divisor_override`."""
+    convolution = (torch.nn.functional.conv1d, torch.nn.functional.conv2d, torch.nn.functional.conv3d)[n - 1]
 
-    def reference(input, kernel_size, stride, padding, ceil_mode=False, *unused):
+    def reference(input, kernel_size, stride, padding, ceil_mode=False, count_include_pad=True,
+                  divisor_override=None):
+        kernel = list(kernel_size) * n if len(kernel_size) == 1 else list(kernel_size)
         strides, dilations = (stride[:n], stride[n:]) if len(stride) == 2 * n else (stride, [1] * n)
         pads = padding * n if len(padding) == 1 else padding
         begins, ends = (pads[:n], pads[n:]) if len(pads) == 2 * n else (pads, pads)
+        sizes = input.shape[input.dim() - n:]
+        spans = [d * (k - 1) + 1 for d, k in zip(dilations, kernel)]
+        outs = [_pooled_size(L + b + e, span, s, L + b, ceil_mode)
+                for L, b, e, span, s in zip(sizes, begins, ends, spans, strides)]
+        overhang = [(o - 1) * s + span - (L + b + e)
+                    for o, s, span, L, b, e in zip(outs, strides, spans, sizes, begins, ends)]
         explicit = [p for i in reversed(range(n)) for p in (begins[i], ends[i])]
-        return max_pool(torch.constant_pad_nd(input, explicit), kernel_size, strides, [0] * n,
-                        dilations, ceil_mode)
+        beyond = [p for i in reversed(range(n)) for p in (0, max(0, overhang[i]))]
+        flat = input.reshape(-1, 1, *sizes)
+        padded = torch.constant_pad_nd(torch.constant_pad_nd(flat, explicit), beyond)
+        covered = torch.constant_pad_nd(torch.ones_like(flat), explicit, 1.0 if count_include_pad else 0.0)
+        covered = torch.constant_pad_nd(covered, beyond)
+        ones = torch.ones(1, 1, *kernel, dtype=input.dtype)
+        total = convolution(padded, ones, stride=strides, dilation=dilations)
+        divisor = divisor_override if divisor_override else convolution(covered, ones, stride=strides,
+                                                                          dilation=dilations)
+        return (total / divisor).reshape(*input.shape[:input.dim() - n], *total.shape[2:])
 
     return reference
+
+
+def _pooled_size(padded: int, span: int, stride: int, last_start_limit: int, ceil_mode: bool) -> int:
+    """A pooled dim's size as PyTorch computes it: with `ceil_mode` a window may overhang
+    the end, but none may start past the input and its begin padding."""
+    if not ceil_mode:
+        return (padded - span) // stride + 1
+    size = -(-(padded - span) // stride) + 1
+    return size - 1 if (size - 1) * stride >= last_start_limit else size
 
 
 for _n, _op in enumerate(("aten.avg_pool1d", "aten.avg_pool2d", "aten.avg_pool3d"), start=1):
