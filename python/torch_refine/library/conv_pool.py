@@ -6,7 +6,6 @@ the sign of the padding or the divisibility of the output channels by `groups`.
 """
 
 import itertools
-import math
 from typing import List, Optional, Tuple
 
 import torch
