@@ -46,7 +46,7 @@ def _module(generator: random.Random) -> str:
         if generator.random() < 0.5:
             body.append(f"  {names + ' = ' if results else ''}{call}")
         else:
-            body += [f"  torch.prim.If %c -> () {{", f"    {names + ' = ' if results else ''}{call}",
+            body += ["  torch.prim.If %c -> () {", f"    {names + ' = ' if results else ''}{call}",
                      "    torch.prim.If.yield", "  } else {", "    torch.prim.If.yield", "  }"]
             continue
         for index, result in enumerate(results):
