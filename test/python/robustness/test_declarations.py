@@ -53,12 +53,12 @@ def _module(generator: random.Random) -> str:
             if result == "!torch.vtensor":
                 body.append(f"  %u{count}_{index} = torch.aten.tanh %r{count}_{index} : !torch.vtensor -> !torch.vtensor")
     lines.append("func.func @main(%x: !torch.vtensor<[2,3],f32>, %c: !torch.bool) -> !torch.vtensor {")
-    lines += body + ["  return %t : !torch.vtensor", "}"]
+    lines += [*body, "  return %t : !torch.vtensor", "}"]
     return "\n".join(lines) + "\n"
 
 
-_CASES = ["module {\n}\n", "func.func private @only(!torch.vtensor) -> !torch.vtensor\n"] + [
-    _module(random.Random(seed)) for seed in range(24)]
+_CASES = ["module {\n}\n", "func.func private @only(!torch.vtensor) -> !torch.vtensor\n", *(
+    _module(random.Random(seed)) for seed in range(24))]
 
 
 @pytest.mark.parametrize("name", passes.names())
