@@ -21,10 +21,12 @@ from torch_mlir import ir
 
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
+from torch_refine.calculations.kind import RAISE
+from torch_refine.calculations.purity import is_pure
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
-from torch_refine.ir.constants import op_key, typed_constant
+from torch_refine.ir.constants import op_key, string_text, typed_constant
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.passes.reify import _constructed_elements
 from torch_refine.patterns.scalars import negation
@@ -349,3 +351,49 @@ def _short_circuit_key(if_op, depth: int) -> tuple | None:
             part = _condition_key(other, depth + 1)
             return None if part is None else (connective, condition, part)
     return None
+
+
+def raising_branches_to_asserts(module: ir.Operation) -> int:
+    """Each `prim.If` one of whose branches only computes values and raises becomes an
+    assert of the condition that takes the other branch, followed by that branch's ops:
+    a check kept from a library calculation (a reshape's infer-size on a size read with
+    `aten.item`) or written by the program reads as the fact it states, and backends,
+    which lower no `prim.RaiseException`, take it. Innermost first; returns how many."""
+    found = []
+
+    def visit(op):
+        if op.name == "torch.prim.If":
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    for function in user_functions(module):
+        function.operation.walk(visit)  # post-order: an inner If before the If holding it
+    return sum(_raising_branch_to_assert(if_op) for if_op in found)
+
+
+def _raising_branch_to_assert(if_op) -> bool:
+    raising = [index for index in (0, 1) if _only_raises(if_op.regions[index].blocks[0])]
+    if len(raising) != 1:
+        return False
+    kept = if_op.regions[1 - raising[0]].blocks[0]
+    raise_op = next(op for op in if_op.regions[raising[0]].blocks[0].operations if op.name == RAISE)
+    text = string_text(raise_op.operands[0])
+    message = "the program's check failed" if text is None else text.removeprefix("AssertionError: ")
+    with ir.InsertionPoint(if_op), if_op.location:
+        condition = if_op.operands[0] if raising[0] == 1 else negation(if_op.operands[0])
+        ir.Operation.create("torch.runtime.assert", operands=[condition],
+                            attributes={"message": ir.StringAttr.get(message)})
+    *body, kept_yield = list(kept.operations)
+    for op in body:
+        op.move_before(if_op)
+    for result, value in zip(if_op.results, kept_yield.operands, strict=True):
+        result.replace_all_uses_with(value)
+    if_op.erase()
+    return True
+
+
+def _only_raises(block: ir.Block) -> bool:
+    """Whether the branch raises, and before that only computes values."""
+    operations = list(block.operations)
+    return any(op.name == RAISE for op in operations) and all(
+        op.name in (RAISE, "torch.prim.If.yield") or is_pure(op) for op in operations)

@@ -47,7 +47,7 @@ from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
 from torch_refine.passes.fallback import Fallback
-from torch_refine.passes.guards import adopt_entry_asserts
+from torch_refine.passes.guards import adopt_entry_asserts, raising_branches_to_asserts
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
@@ -570,6 +570,7 @@ def _value_key(value: ir.Value) -> tuple:
 
 def _cleanup(module) -> None:
     erase_decided_checks(module)
+    raising_branches_to_asserts(module)
     erase_identity_casts(module)
     fold_tensor_reads(module)
     for fn in user_functions(module):
