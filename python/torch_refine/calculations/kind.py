@@ -26,7 +26,8 @@ RAISE = "torch.prim.RaiseException"  # a library check that fails
 # The ends of the library's messages for int64 overflow of a size product (_helpers.py)
 # and of a size (arange's, near 2**63 elements).
 _OVERFLOW_MESSAGES = ("storage size calculation overflowed", "stride calculation overflowed",
-                      "invalid size, possible overflow")
+                      "invalid size, possible overflow", "the padded size is past the int64 maximum",
+                      "the diagonal's size overflows int64", "the square of the diagonal's offset overflows int64")
 
 
 def is_overflow_check(message: str | None) -> bool:

@@ -1,5 +1,8 @@
 // RUN: torch-refine-opt %s --split-input-file --torch-refine-pipeline | FileCheck %s
 
+// Checks refinement cannot decide reach a backend as asserts of what they require, and
+// only checks that can fail are kept.
+
 // A reshape whose sizes are read with aten.item (how ONNX exports read them): the checks
 // the library's infer-size makes and refinement cannot decide stay, as asserts of the
 // conditions that do not raise; no prim.RaiseException is left for a backend to lower.
@@ -40,4 +43,21 @@ func.func @program_check(%n: !torch.int) -> !torch.int {
     torch.prim.If.yield %int0 : !torch.int
   }
   return %r : !torch.int
+}
+
+// -----
+
+// A reflect pad by a pad list read off a tensor (the legacy ONNX exporter's Pad): its
+// int64 overflow checks are no guards (sizes a program runs with never pass int64), so
+// only the checks that can fail stay.
+// CHECK-LABEL: func.func @reflect_pad_by_data(
+// CHECK-NOT:     past the int64 maximum
+// CHECK:         torch.aten.pad {{.*}} -> !torch.vtensor<[2,3,?,?],f32>
+func.func @reflect_pad_by_data(%x: !torch.vtensor<[2,3,8,8],f32>, %p: !torch.vtensor<[],si64>) -> !torch.vtensor {
+  %str = torch.constant.str "reflect"
+  %none = torch.constant.none
+  %n = torch.aten.item %p : !torch.vtensor<[],si64> -> !torch.int
+  %pad = torch.prim.ListConstruct %n, %n, %n, %n : (!torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.pad %x, %pad, %str, %none : !torch.vtensor<[2,3,8,8],f32>, !torch.list<int>, !torch.str, !torch.none -> !torch.vtensor
+  return %0 : !torch.vtensor
 }
