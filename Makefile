@@ -16,6 +16,8 @@ STAMP := $(VENV)/.installed
 INPUT ?=
 JOBS ?= 2
 BENCH_FLAGS ?=
+CORPUS_FLAGS ?=
+ONNX_CORPUS_FLAGS ?=
 FUZZ_FLAGS ?= --seed 0 --cases 3000
 # The library sweeps: one test per (function, case) and per OpInfo sample (~45,000 items).
 SWEEPS := test/python/library/test_library.py test/python/library/test_opinfo.py \
@@ -83,8 +85,20 @@ fallback-sweep: $(STAMP)
 # contradiction, no refinement failure, no assert firing or type breaking when the refined
 # program runs at other sizes, at least 99.5% exact per cell).
 corpus: $(STAMP)
-	PYTHONPATH=python $(PY) build_tools/corpus.py --jobs $(JOBS) --json out/corpus/outcomes.json
+	PYTHONPATH=python $(PY) build_tools/corpus.py --jobs $(JOBS) $(CORPUS_FLAGS) --json out/corpus/outcomes.json
 	PYTHONPATH=python $(PY) -m pytest -q -m corpus test/python/models/test_corpus3.py
+
+# CI's fixed slices of the two corpora (docs/testing.md says why these): every cell of
+# each table is measured and checked as in the full runs, on fewer models, which keeps
+# .ci/run within its budget. The full corpora are make corpus and make onnx-corpus.
+CI_CORPUS_MODELS := bert,llama,gpt2,vit,resnet,t5_encoder,convnext,lstm,segformer,mixtral
+CI_ONNX_MODELS := mlp,reshape_heads,cnn,lstm,encoder,causal_attention,avg_pool2d
+.PHONY: ci-corpus ci-onnx-corpus
+ci-corpus:
+	$(MAKE) corpus CORPUS_FLAGS="--only $(CI_CORPUS_MODELS)"
+
+ci-onnx-corpus:
+	$(MAKE) onnx-corpus ONNX_CORPUS_FLAGS="--only $(CI_ONNX_MODELS)"
 
 regenerate: $(STAMP)
 	build_tools/update_abstract_interp_lib.sh
@@ -116,7 +130,7 @@ clean:
 # refinement: measured into out/onnx-corpus/outcomes.json, then checked.
 .PHONY: onnx-corpus
 onnx-corpus: $(STAMP)
-	PYTHONPATH=python $(PY) build_tools/onnx_corpus.py --jobs $(JOBS) --json out/onnx-corpus/outcomes.json
+	PYTHONPATH=python $(PY) build_tools/onnx_corpus.py --jobs $(JOBS) $(ONNX_CORPUS_FLAGS) --json out/onnx-corpus/outcomes.json
 	PYTHONPATH=python $(PY) -m pytest -q -m corpus test/python/onnx/test_onnx_corpus.py
 
 # IREE as a backend (docs/backends.md, "IREE"): the `iree` extra installed, then every
