@@ -677,6 +677,7 @@ class _Run:
         return found
 
     def _comparison(self, expression):
+        expression = _without_extremum(expression)
         name = _COMPARISONS.get(type(expression).__name__)
         if name is None:
             return str(expression)
@@ -684,6 +685,25 @@ class _Run:
         if lhs is None or rhs is None:
             return str(expression)
         return name, lhs, rhs
+
+
+def _without_extremum(expression):
+    """`Max(a, b) == b` as `a <= b` (and `Min`'s as `>=`): the form a stride's
+    `Max(1, size)` leaves in contiguity checks (cdist, inner, tensordot, index_add), which
+    only an int comparison lets the prover check case by case."""
+    import sympy
+    from torch.utils._sympy.functions import Max, Min
+
+    if not isinstance(expression, sympy.Eq):
+        return expression
+    for extremum, other in ((expression.lhs, expression.rhs), (expression.rhs, expression.lhs)):
+        if not isinstance(extremum, Max | Min | sympy.Max | sympy.Min) or len(extremum.args) != 2:
+            continue
+        if other not in extremum.args:
+            continue
+        (rest,) = [a for a in extremum.args if a != other] or [other]
+        return sympy.Le(rest, other) if isinstance(extremum, Max | sympy.Max) else sympy.Ge(rest, other)
+    return expression
 
 
 _DATA = object()  # a size computed from the data
@@ -752,12 +772,27 @@ def _quiet():
 # --- which ops PyTorch runs on meta -------------------------------------------------------------
 
 
+# Why PyTorch cannot run an op on meta: the first words of `meta_support`'s answers.
+NO_DISPATCHER_OP = "TorchScript's own op"
+FOREACH = "_foreach op"
+BACKWARD = "backward op"
+BACKEND_ONLY = "backend- or layout-only"
+CPU_ONLY = "no meta kernel or decomposition: a CPU kernel only"
+NEEDS_CPU_DATA = "needs data on the CPU"
+NO_META = "no meta kernel or decomposition"
+META_REASONS = (NO_DISPATCHER_OP, FOREACH, BACKWARD, BACKEND_ONLY, CPU_ONLY, NEEDS_CPU_DATA, NO_META)
+# Names of ops for a backend, a sparse, nested or quantized layout, or their tensors' parts.
+_BACKEND_NAMES = ("cudnn", "miopen", "mps", "mkldnn", "nested", "sparse", "quantize", "fbgemm", "cslt",
+                  "triton", "vulkan", "nnpack", "conv_depthwise", "indices", "values", "_nnz", "_dimI",
+                  "_dimV", "q_per_channel", "q_scale", "q_zero_point", "overrideable")
+
+
 def meta_support(op: str) -> str | None:
     """Why PyTorch cannot run `op` (`aten.kron`) on fake tensors, or None when it can: a
-    meta kernel, a Python meta registration or decomposition, or a CompositeImplicitAutograd
-    kernel (what FakeTensor runs). An op without one is tried on meta tensors of a sample
-    made from its schema: it may still run (a composite kernel the tables do not show);
-    else the reason says what the dispatcher has for it."""
+    meta kernel, a Python meta registration or decomposition, a CompositeImplicitAutograd
+    kernel (what FakeTensor runs), or a kernel the dispatcher runs for Meta
+    (CompositeExplicitAutograd) that a sample made from the schema does not find missing.
+    The answer starts with one of META_REASONS."""
     import torch
     from torch._decomp import decomposition_table, meta_table
 
@@ -766,39 +801,60 @@ def meta_support(op: str) -> str | None:
         has = functools.partial(torch._C._dispatch_has_kernel_for_dispatch_key, overload.name())
         has("Meta")
     except (AttributeError, RuntimeError):
-        return "no dispatcher op (TorchScript's own, run by its interpreter)"
+        return f"{NO_DISPATCHER_OP} (a scalar, list or string op its interpreter runs; no dispatcher kernel)"
     if has("Meta") or has("CompositeImplicitAutograd") or overload in meta_table or overload in decomposition_table:
         return None
     if torch._C.DispatchKey.Meta in overload.py_kernels:
         return None
-    tried = _try_on_meta(overload, torch)
-    if tried is None:
+    error = _try_on_meta(overload, torch)
+    if error is None:
         return None
+    message = str(error).strip().splitlines()
+    tried = f"on meta: {type(error).__name__}: {message[0][:160] if message else ''}"
+    category = _category(op, has, error)
+    composite = has("CompositeExplicitAutograd") or has("CompositeExplicitAutogradNonFunctional")
+    if category == NO_META and composite and not isinstance(error, NotImplementedError | _NoSample):
+        return None  # the kernel ran on meta: its own checks rejected the schema's sample
+    return f"{category}; {tried}"
+
+
+def _category(op: str, has, error: Exception) -> str:
+    name = op.removeprefix("aten.").split(".")[0]
+    if name.startswith("_foreach_"):
+        return FOREACH
+    if "backward" in name:
+        return BACKWARD
     backends = [key for key in _BACKENDS if has(key)]
+    if any(part in name for part in _BACKEND_NAMES) or (backends and not set(backends) & _GENERAL_KEYS):
+        return f"{BACKEND_ONLY} (kernels for {', '.join(backends) or 'no dispatch key we list'})"
     if "CPU" in backends:
-        return f"no meta kernel or decomposition (FakeTensor runs the CPU kernel: static sizes only); {tried}"
-    if backends:
-        return f"kernels only for {', '.join(backends)}; {tried}"
-    return f"no Meta, CPU or composite kernel; {tried}"
+        return f"{CPU_ONLY} (FakeTensor runs it on zeros at static sizes only)"
+    if "cpu" in name or (not isinstance(error, NotImplementedError) and "cpu" in str(error).lower()):
+        return NEEDS_CPU_DATA
+    return NO_META
 
 
 _BACKENDS = ("CPU", "CUDA", "SparseCPU", "SparseCsrCPU", "QuantizedCPU", "MkldnnCPU", "NestedTensorCPU",
              "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional")
+_GENERAL_KEYS = {"CPU", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional"}
 
 
-def _try_on_meta(overload, torch) -> str | None:
+class _NoSample(Exception):
+    """The schema has an argument no sample is made for."""
+
+
+def _try_on_meta(overload, torch) -> Exception | None:
     """None when `overload` runs on meta tensors of a sample made from its schema, else
     what it raised."""
     try:
         args, kwargs = _sample(overload._schema, torch)
     except ValueError as error:
-        return f"no sample: {error}"
+        return _NoSample(f"no sample: {error}")
     try:
         with _quiet(), contextlib.redirect_stderr(None):
             overload(*args, **kwargs)
     except Exception as error:  # what PyTorch raises is the answer
-        text = str(error).strip().splitlines()
-        return f"on meta: {type(error).__name__}: {text[0][:160] if text else ''}"
+        return error
     return None
 
 

@@ -530,18 +530,38 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _print_missing_sections(args: argparse.Namespace) -> int:
-    """`--missing` without a file: what the library lacks against each list of `--against`."""
-    sections = {name: build_rows(args, None, against=name)
+    """`--missing` without a file: what the library lacks against each list of `--against`,
+    after a line counting how the list's ops are served."""
+    every = argparse.Namespace(**{**vars(args), "missing": False})
+    sections = {name: build_rows(every, None, against=name)
                 for name in ([args.against] if args.against else AGAINST)}
     if args.json:
-        print(json.dumps({name: [asdict(row) for row in rows] for name, rows in sections.items()},
+        print(json.dumps({name: [asdict(row) for row in rows if row.missing] for name, rows in sections.items()},
                          indent=2))
         return 0
     for name, rows in sections.items():
-        total = len(_against(name))
-        print(f"== missing against {name}: {len(rows)} of {total} ops ==")
-        sys.stdout.write(format_table(rows, with_count=False, with_reason=True) if rows else NOTHING_MISSING + "\n")
+        missing = [row for row in rows if row.missing]
+        print(f"== missing against {name}: {len(missing)} of {len(rows)} ops ==")
+        print(served_counts(rows))
+        sys.stdout.write(format_table(missing, with_count=False, with_reason=True) if missing
+                         else NOTHING_MISSING + "\n")
     return 0
+
+
+def served_counts(rows: list[Row]) -> str:
+    """How the rows' ops are served, and why PyTorch cannot run the rest on meta."""
+    served = Counter(row.served for row in rows)
+    reasons = Counter(_reason_kind(row.meta) for row in rows if row.missing)
+    left = ", ".join(f"{kind}: {n}" for kind, n in reasons.most_common())
+    return (f"served by library functions: {served['function']}, by the meta fallback: {served['fallback']}, "
+            f"only after a library decomposition: {served['decomposition']}; "
+            f"left: {served['none']}" + (f" ({left})" if left else ""))
+
+
+def _reason_kind(reason: str) -> str:
+    from torch_refine.library.meta_fallback import META_REASONS
+
+    return next((kind for kind in META_REASONS if reason.startswith(kind)), reason)
 
 
 if __name__ == "__main__":

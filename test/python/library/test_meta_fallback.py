@@ -248,8 +248,8 @@ def test_slice_reaches_the_fallback():
 # --- the answers themselves ---------------------------------------------------------------
 
 
-A, B = Polynomial.symbol(0, 0), Polynomial.symbol(1, 0)
-RANGES = (((0, 0, 1), 0, None), ((1, 0, 1), 0, None))
+A, B, C = Polynomial.symbol(0, 0), Polynomial.symbol(1, 0), Polynomial.symbol(2, 0)
+RANGES = (((0, 0, 1), 0, None), ((1, 0, 1), 0, None), ((2, 0, 1), 0, None))
 
 
 def _signature(op: str, *operands, results=(True,)) -> meta_fallback.Signature:
@@ -267,6 +267,9 @@ def _tensor(*sizes, dtype: int = 6) -> meta_fallback.TensorOperand:
     (_signature("aten.inner", _tensor(A, 3), _tensor(B, 3)), (A, B), ()),
     # a range: cdist's branch on sizes over 25, checked symbolically below it
     (_signature("aten.cdist", _tensor(A, 2), _tensor(B, 2), 2.0, None), (A, B), ()),
+    # a stride's `Max(1, b) == b` is the comparison `1 <= b`, proved at b = 0
+    (_signature("aten.index_add", _tensor(A, B), 0, _tensor(C, dtype=4), _tensor(C, B), 1), (A, B), ()),
+    (_signature("aten.index_copy", _tensor(A, B), 0, _tensor(C, dtype=4), _tensor(C, B)), (A, B), ()),
     # a guard PyTorch's check needs is kept: diff of an empty dim raises
     (_signature("aten.diff", _tensor(A, 3), 1, 0, None, None), (A - Polynomial.constant(1), 3),
      (("torch.aten.le.int", Polynomial.constant(1), A),)),
