@@ -46,10 +46,16 @@ def _percent(part: int, whole: int) -> str:
     return f"{100.0 * part / whole:.2f}" if whole else "-"
 
 
+def _converted(outcomes: list[Outcome]) -> list[Outcome]:
+    """The variants with a converted program, PyTorch running it or not: where each
+    pipeline's completing is measured."""
+    return [o for o in outcomes if o.stage not in ("export", "n/a", "crash")]
+
+
 def table(outcomes: list[Outcome]) -> str:
     header = (f"{'exporter':<8} {'dynamism':<13} {'form':<9} {'models':>6} {'values':>6} {'exact %':>7} "
               f"{'partial':>7} {'unknown':>7} {'contra':>6} {'mistyped':>8} {'failed':>6} {'n/a':>4} {'ops in':>6} "
-              f"{'ops out':>7} {'asserts':>7} {'seconds':>7} | {'tm done':>7} {'tm exact %':>10} "
+              f"{'ops out':>7} {'asserts':>7} {'seconds':>7} | {'tm done':>7} {'ours done':>9} {'tm exact %':>10} "
               f"{'ours %':>6} {'tm s':>6}")
     lines = [header, "-" * len(header)]
     cells = ((e, d, f) for e in EXPORTERS for d in DYNAMISMS for f in FORMS)
@@ -61,6 +67,8 @@ def table(outcomes: list[Outcome]) -> str:
         absent = sum(o.stage == "n/a" for o in cell)
         values = sum(o.values for o in done)
         completed = [o for o in done if o.torch_mlir == "ok"]
+        converted = _converted(cell)
+        tm_done, ours_done = (sum(getattr(o, tool) == "ok" for o in converted) for tool in ("torch_mlir", "ours"))
         theirs = sum(o.torch_mlir_values for o in completed)
         lines.append(
             f"{exporter:<8} {dynamism:<13} {form:<9} {len(done):>6} {values:>6} "
@@ -69,7 +77,8 @@ def table(outcomes: list[Outcome]) -> str:
             f"{sum(o.mistyped for o in done):>8} "
             f"{len(cell) - len(done) - absent:>6} {absent:>4} {sum(o.input_ops for o in done):>6} "
             f"{sum(o.output_ops for o in done):>7} {sum(o.asserts for o in done):>7} "
-            f"{sum(o.seconds for o in done):>7.2f} | {len(completed):>3}/{len(done):<3} "
+            f"{sum(o.seconds for o in done):>7.2f} | {tm_done:>3}/{len(converted):<3} "
+            f"{ours_done:>5}/{len(converted):<3} "
             f"{_percent(sum(o.torch_mlir_exact for o in completed), theirs):>10} "
             f"{_percent(sum(o.ours_on_torch_mlir_values for o in completed), theirs):>6} "
             f"{sum(o.torch_mlir_seconds for o in completed):>6.1f}"
@@ -90,10 +99,13 @@ def causes(outcomes: list[Outcome], limit: int = 30) -> str:
              for (op, refined, truth), seen in ranked[:limit]]
     failures = [f"{o.model}/{o.exporter}/{o.dynamism}/{o.form}: {o.stage}: {o.failure}"
                 for o in outcomes if o.failure is not None and o.stage != "n/a"]
+    converted = _converted(outcomes)
     not_done = [f"{o.model}/{o.exporter}/{o.dynamism}/{o.form}: {o.torch_mlir}"
-                for o in outcomes if o.failure is None and o.torch_mlir != "ok"]
+                for o in converted if o.torch_mlir != "ok"]
+    ours_not_done = [f"{o.model}/{o.exporter}/{o.dynamism}/{o.form}: {o.ours} (torch-mlir: {o.torch_mlir})"
+                     for o in converted if o.ours != "ok"]
     return "\n".join(["non-exact values by op (refined, truth):", *lines, "failures:", *failures,
-                      "torch-mlir did not complete:", *not_done])
+                      "torch-mlir did not complete:", *not_done, "torch-refine did not complete:", *ours_not_done])
 
 
 def write_details(outcomes: list[Outcome], path: Path) -> None:

@@ -220,7 +220,7 @@ _ONNX_CHOICES = [
     ("mlp,lstm", False, ["onnx-lstm-dynamo"], 6, "onnx-lstm-dynamo-static-converted"),
     (None, True, ["onnx-"], 4, "onnx-mlp-legacy-static-converted"),
     ("lstm", True, ["onnx-lstm-legacy-static-erased"], 1, "onnx-lstm-legacy-static-erased"),
-    (None, False, ["onnx-"], 20 * 12, "onnx-mlp-legacy-static-converted"),  # the ONNX corpus's 20 models
+    (None, False, ["onnx-"], 24 * 12, "onnx-mlp-legacy-static-converted"),  # the ONNX corpus's 24 models
 ]
 
 

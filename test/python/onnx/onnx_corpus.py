@@ -241,6 +241,155 @@ class Resize(nn.Module):
         return nn.functional.max_pool2d(y, 3, stride=2).sigmoid()
 
 
+# Model-zoo style CNNs with average pools (the ONNX model zoo's resnet, densenet,
+# inception and shufflenet, at tiny sizes): every one exports ONNX AveragePool, which
+# torch-mlir's conversion writes as `avg_pool2d` with a stride per dim of the input.
+
+
+def _conv_bn(inputs: int, outputs: int, kernel: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(inputs, outputs, kernel, stride, kernel // 2, bias=False),
+                         nn.BatchNorm2d(outputs), nn.ReLU())
+
+
+class ResidualBlock(nn.Module):
+    """A basic block; downsampling, its shortcut is ResNet-D's: an average pool, then a
+    1x1 convolution."""
+
+    def __init__(self, inputs: int, outputs: int, stride: int):
+        super().__init__()
+        self.body = nn.Sequential(_conv_bn(inputs, outputs, 3, stride),
+                                  nn.Conv2d(outputs, outputs, 3, padding=1, bias=False), nn.BatchNorm2d(outputs))
+        self.shortcut = nn.Identity() if stride == 1 else nn.Sequential(
+            nn.AvgPool2d(stride, stride), nn.Conv2d(inputs, outputs, 1, bias=False), nn.BatchNorm2d(outputs))
+
+    def forward(self, x):
+        return torch.relu(self.body(x) + self.shortcut(x))
+
+
+class ResNet(nn.Module):
+    """Stem (a stride-2 convolution, a max pool), residual blocks, a global average pool,
+    a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(_conv_bn(3, 8, 3, 2), nn.MaxPool2d(3, 2, padding=1))
+        self.blocks = nn.Sequential(ResidualBlock(8, 8, 1), ResidualBlock(8, 16, 2))
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.head = nn.Linear(16, 10)
+
+    def forward(self, x):
+        return self.head(torch.flatten(self.pool(self.blocks(self.stem(x))), 1))
+
+
+class DenseBlock(nn.Module):
+    """Each layer's features concatenated to all before it."""
+
+    def __init__(self, inputs: int, growth: int, layers: int):
+        super().__init__()
+        self.layers = nn.ModuleList(
+            nn.Sequential(nn.BatchNorm2d(inputs + i * growth), nn.ReLU(),
+                          nn.Conv2d(inputs + i * growth, growth, 3, padding=1, bias=False))
+            for i in range(layers))
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.cat([x, layer(x)], 1)
+        return x
+
+
+class DenseNet(nn.Module):
+    """Dense blocks joined by transitions (a 1x1 convolution, a 2x2 average pool), then a
+    global average pool and a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.features = nn.Sequential(
+            DenseBlock(8, 4, 2), self._transition(16, 8),
+            DenseBlock(8, 4, 2), self._transition(16, 8),
+            DenseBlock(8, 4, 2), nn.BatchNorm2d(16), nn.ReLU(),
+        )
+        self.head = nn.Linear(16, 10)
+
+    @staticmethod
+    def _transition(inputs: int, outputs: int) -> nn.Sequential:
+        return nn.Sequential(nn.BatchNorm2d(inputs), nn.ReLU(), nn.Conv2d(inputs, outputs, 1, bias=False),
+                             nn.AvgPool2d(2, stride=2))
+
+    def forward(self, x):
+        y = nn.functional.adaptive_avg_pool2d(self.features(self.stem(x)), 1)
+        return self.head(torch.flatten(y, 1))
+
+
+class InceptionModule(nn.Module):
+    """Four parallel branches concatenated: 1x1, 1x1 then 3x3, 1x1 then two 3x3 (the 5x5
+    of v2), and a 3x3 average pool then 1x1."""
+
+    def __init__(self, inputs: int, width: int):
+        super().__init__()
+        self.one = _conv_bn(inputs, width, 1)
+        self.three = nn.Sequential(_conv_bn(inputs, width, 1), _conv_bn(width, width, 3))
+        self.five = nn.Sequential(_conv_bn(inputs, width, 1), _conv_bn(width, width, 3), _conv_bn(width, width, 3))
+        self.pool = nn.Sequential(nn.AvgPool2d(3, stride=1, padding=1), _conv_bn(inputs, width, 1))
+
+    def forward(self, x):
+        return torch.cat([self.one(x), self.three(x), self.five(x), self.pool(x)], 1)
+
+
+class Inception(nn.Module):
+    """Stem, two inception modules with a stride-2 max pool between, a global average
+    pool, a linear head."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(_conv_bn(3, 8, 3, 2), nn.MaxPool2d(3, 2, padding=1))
+        self.stages = nn.Sequential(InceptionModule(8, 4), nn.MaxPool2d(3, 2, padding=1), InceptionModule(16, 8))
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.head = nn.Linear(32, 10)
+
+    def forward(self, x):
+        return self.head(torch.flatten(self.pool(self.stages(self.stem(x))), 1))
+
+
+def _channel_shuffle(x: torch.Tensor, groups: int) -> torch.Tensor:
+    b, c, h, w = x.shape
+    return x.reshape(b, groups, c // groups, h, w).transpose(1, 2).reshape(b, c, h, w)
+
+
+class ShuffleUnit(nn.Module):
+    """ShuffleNet v1's unit: grouped 1x1, channel shuffle, depthwise 3x3, grouped 1x1;
+    downsampling, the shortcut is a 3x3 stride-2 average pool, concatenated."""
+
+    def __init__(self, inputs: int, outputs: int, stride: int, groups: int = 2):
+        super().__init__()
+        branch = outputs - inputs if stride == 2 else outputs
+        middle = branch // 2
+        self.groups, self.stride = groups, stride
+        self.reduce = nn.Sequential(nn.Conv2d(inputs, middle, 1, groups=groups, bias=False),
+                                    nn.BatchNorm2d(middle), nn.ReLU())
+        self.depthwise = nn.Sequential(nn.Conv2d(middle, middle, 3, stride, 1, groups=middle, bias=False),
+                                       nn.BatchNorm2d(middle))
+        self.expand = nn.Sequential(nn.Conv2d(middle, branch, 1, groups=groups, bias=False), nn.BatchNorm2d(branch))
+        self.shortcut = nn.AvgPool2d(3, stride=2, padding=1)
+
+    def forward(self, x):
+        y = self.expand(self.depthwise(_channel_shuffle(self.reduce(x), self.groups)))
+        if self.stride == 2:
+            return torch.relu(torch.cat([self.shortcut(x), y], 1))
+        return torch.relu(x + y)
+
+
+class ShuffleNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(_conv_bn(3, 8, 3, 2), nn.MaxPool2d(3, 2, padding=1))
+        self.units = nn.Sequential(ShuffleUnit(8, 24, 2), ShuffleUnit(24, 24, 1))
+        self.head = nn.Linear(24, 10)
+
+    def forward(self, x):
+        return self.head(self.units(self.stem(x)).mean(dim=(2, 3)))
+
+
 def _ids() -> torch.Tensor:
     return torch.randint(0, VOCAB, (BATCH, SEQ))
 
@@ -274,6 +423,10 @@ MODELS: tuple[ModelCase, ...] = (
               **IMAGE),
     ModelCase("replication_pad2d", lambda: (nn.ReplicationPad2d((1, 2, 3, 0)), (torch.randn(BATCH, 3, 32, 32),)),
               **IMAGE),
+    ModelCase("resnet", lambda: (ResNet(), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
+    ModelCase("densenet", lambda: (DenseNet(), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
+    ModelCase("inception", lambda: (Inception(), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
+    ModelCase("shufflenet", lambda: (ShuffleNet(), (torch.randn(BATCH, 3, 32, 32),)), **IMAGE),
 )
 
 BY_NAME = {case.name: case for case in MODELS}

@@ -64,8 +64,10 @@ class Outcome:
     seconds: float = 0.0
     runs: int = 0  # sizes the truth was computed at
     onnxruntime_mismatches: int = 0  # runs whose outputs differ from onnxruntime's
-    # torch-mlir on the same input: "ok", or why it did not complete (a crash included);
-    # its exact values among the values it kept, and ours among the same values.
+    # Whether each pipeline completed on the converted program, whether or not PyTorch
+    # runs it: "ok", or why not (a crash included). torch-mlir's exact values among the
+    # values it kept, and ours among the same values.
+    ours: str = ""
     torch_mlir: str = ""
     torch_mlir_values: int = 0
     torch_mlir_exact: int = 0
@@ -312,19 +314,23 @@ def measure_variant(name: str, exporter: str, dynamism: str, cache_dir: Path = C
     try:
         true_types = truth(text, name, dynamism, model_path, probe)
     except Exception as error:
+        # No numbers, but both pipelines still run: whether each completes is measured.
+        true_types = None
         for outcome in outcomes:
             outcome.failure, outcome.stage = reason(error), "truth"
-        return outcomes
     for outcome in outcomes:
         outcome.runs, outcome.onnxruntime_mismatches = probe.runs, probe.onnxruntime_mismatches
         form_text = _in_form(text, outcome.form)
         try:
-            ours = _refine(form_text, outcome)
+            ours, locations = _refine(form_text, outcome)
+            outcome.ours = "ok"
         except Exception as error:  # a refinement failure is recorded, not fatal
-            outcome.failure, outcome.stage = reason(error), "refine"
-            outcome.rows = [{"traceback": traceback.format_exc(limit=3)}]
-            continue
-        _count(outcome, ours, true_types, stated)
+            ours, outcome.ours = None, reason(error)
+            if true_types is not None:
+                outcome.failure, outcome.stage = outcome.ours, "refine"
+                outcome.rows = [{"traceback": traceback.format_exc(limit=3)}]
+        if ours is not None and true_types is not None:
+            _count(outcome, ours, locations, true_types, stated)
         if with_torch_mlir:
             _torch_mlir(form_text, outcome, ours, true_types)
     return outcomes
@@ -370,7 +376,8 @@ def _means_its_type(op) -> bool:
     return str(op.operands[1].type) == "!torch.none" and info.dtype not in (None, "f32")
 
 
-def _refine(text: str, outcome: Outcome) -> dict:
+def _refine(text: str, outcome: Outcome) -> tuple[dict, dict]:
+    """Our types of the tagged values, and each tag's op and location."""
     from torch_mlir import ir
 
     import torch_refine
@@ -391,8 +398,7 @@ def _refine(text: str, outcome: Outcome) -> dict:
         for op in _tensor_ops(refined.operation):
             if TAG in op.attributes:
                 locations[ir.IntegerAttr(op.attributes[TAG]).value] = (op.name, short_location(str(op.location)))
-    outcome.rows.append({"locations": locations})
-    return found
+    return found, locations
 
 
 def _stated_types(text: str) -> dict:
@@ -404,13 +410,12 @@ def _stated_types(text: str) -> dict:
         return tagged_types(ir.Module.parse(text).operation)
 
 
-def _count(outcome: Outcome, ours: dict, true_types: dict, stated: dict) -> None:
+def _count(outcome: Outcome, ours: dict, locations: dict, true_types: dict, stated: dict) -> None:
     """Classify each value against the truth. A type the converted IR states, which
     PyTorch contradicts (torch-mlir types `select.int` of a vector `[1]`: PyTorch's is
     `[]`), kept as stated, is the import's: counted as mistyped, not as ours."""
     from torch_refine import report
 
-    locations = outcome.rows.pop()["locations"]
     for key, true in true_types.items():
         mine = ours.get(key)
         if mine is None:
@@ -430,9 +435,10 @@ def _count(outcome: Outcome, ours: dict, true_types: dict, stated: dict) -> None
 # -- torch-mlir ------------------------------------------------------------------------
 
 
-def _torch_mlir(text: str, outcome: Outcome, ours: dict, true_types: dict) -> None:
+def _torch_mlir(text: str, outcome: Outcome, ours: dict | None, true_types: dict | None) -> None:
     """torch-mlir's refinement of the same input, in a subprocess (it crashes on some):
-    its exact values among those it kept, and ours among the same."""
+    whether it completes; where both tools did and PyTorch runs the program, its exact
+    values among those it kept, and ours among the same."""
     import tempfile
 
     from torch_mlir import ir
@@ -462,6 +468,8 @@ def _torch_mlir(text: str, outcome: Outcome, ours: dict, true_types: dict) -> No
         outcome.torch_mlir = f"failed: {errors[0].strip()}"[:200]
         return
     outcome.torch_mlir = "ok"
+    if ours is None or true_types is None:
+        return
     with create_context():
         theirs = tagged_types(ir.Module.parse(done.stdout).operation)
     for key, mine in theirs.items():
