@@ -1,0 +1,134 @@
+"""`dim_facts.express` on its own: an int of a program as a polynomial over its function's
+argument dims, through the ops sizes are computed with."""
+
+from __future__ import annotations
+
+import pytest
+
+from torch_refine.calculations import facts
+from torch_refine.calculations.dim_facts import express
+from torch_refine.ir.polynomial import Polynomial
+
+H, W = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
+T = "!torch.vtensor<[?,?,3],f32>"
+I2 = "!torch.int, !torch.int"
+
+
+def _function(body: str, arguments: str = f"%arg0: {T}") -> str:
+    return f"""
+func.func @main({arguments}) -> !torch.int {{
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %h = torch.aten.size.int %arg0, %int0 : {T}, !torch.int -> !torch.int loc("h")
+  %w = torch.aten.size.int %arg0, %int1 : {T}, !torch.int -> !torch.int loc("w")
+{body}
+  return %h : !torch.int
+}}"""
+
+
+def test_sizes_of_arguments_are_symbols_and_static_sizes_constants(parse):
+    program = parse(_function(f"""
+  %c = torch.aten.size.int %arg0, %int2 : {T}, !torch.int -> !torch.int loc("c")
+  %minus = torch.constant.int -1
+  %last = torch.aten.size.int %arg0, %minus : {T}, !torch.int -> !torch.int loc("last")
+"""))
+    assert express(program.value("h")) == H
+    assert express(program.value("w")) == W
+    assert express(program.value("c")) == Polynomial.constant(3)
+    assert express(program.value("last")) == Polynomial.constant(3)
+
+
+def test_arithmetic_is_polynomial_arithmetic(parse):
+    program = parse(_function(f"""
+  %0 = torch.aten.mul.int %h, %w : {I2} -> !torch.int loc("hw")
+  %1 = torch.aten.sub.int %0, %int4 : {I2} -> !torch.int loc("hw4")
+  %2 = torch.aten.neg.int %1 : !torch.int -> !torch.int loc("negated")
+"""))
+    assert express(program.value("hw")) == H * W
+    assert express(program.value("hw4")) == H * W - Polynomial.constant(4)
+    assert express(program.value("negated")) == Polynomial.constant(4) - H * W
+
+
+def test_a_stride_four_stem_and_its_residual_are_one_polynomial(parse):
+    """Issue 41's first tautology: `(h - 4) // 4 + 1` and `h // 4` express alike."""
+    program = parse(_function(f"""
+  %0 = torch.aten.sub.int %h, %int4 : {I2} -> !torch.int
+  %1 = torch.aten.floordiv.int %0, %int4 : {I2} -> !torch.int
+  %2 = torch.aten.add.int %1, %int1 : {I2} -> !torch.int loc("stem")
+  %3 = torch.aten.floordiv.int %h, %int4 : {I2} -> !torch.int loc("quarter")
+  %4 = torch.aten.floordiv.int %3, %int2 : {I2} -> !torch.int loc("eighth_of_quarter")
+  %int8 = torch.constant.int 8
+  %5 = torch.aten.floordiv.int %h, %int8 : {I2} -> !torch.int loc("eighth")
+"""))
+    assert express(program.value("stem")) == express(program.value("quarter"))
+    assert express(program.value("quarter")) == facts.floor_divide(H, 4)
+    assert express(program.value("eighth_of_quarter")) == express(program.value("eighth"))
+
+
+def test_a_remainder_is_what_the_quotient_leaves(parse):
+    program = parse(_function(f"""
+  %0 = torch.aten.remainder.int %h, %int4 : {I2} -> !torch.int loc("remainder")
+"""))
+    assert express(program.value("remainder")) == H - Polynomial.constant(4) * facts.floor_divide(H, 4)
+
+
+def test_an_if_whose_branches_yield_one_polynomial_is_that_polynomial(parse):
+    program = parse(_function(f"""
+  %0 = torch.aten.eq.int %h, %int1 : {I2} -> !torch.bool
+  %1 = torch.prim.If %0 -> (!torch.int) {{
+    %2 = torch.aten.add.int %h, %w : {I2} -> !torch.int
+    torch.prim.If.yield %2 : !torch.int
+  }} else {{
+    %3 = torch.aten.add.int %w, %h : {I2} -> !torch.int
+    torch.prim.If.yield %3 : !torch.int
+  }} loc("same")
+"""))
+    assert express(program.value("same")) == H + W
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 41, item 3: express reads an If only where its branches agree; the fact store's "
+    "select (facts.select decides `1 if h == 1 else h` to `h`) is another table of meanings"))
+def test_a_broadcast_select_of_a_size_is_the_size(parse):
+    """`1 if h == 1 else h` (a broadcast's result size) is `h`."""
+    program = parse(_function(f"""
+  %0 = torch.aten.eq.int %h, %int1 : {I2} -> !torch.bool
+  %1 = torch.prim.If %0 -> (!torch.int) {{
+    torch.prim.If.yield %int1 : !torch.int
+  }} else {{
+    torch.prim.If.yield %h : !torch.int
+  }} loc("broadcast")
+"""))
+    assert express(program.value("broadcast")) == H
+
+
+def test_a_comparison_read_as_an_int_is_its_truth(parse):
+    program = parse(_function(f"""
+  %0 = torch.aten.eq.int %h, %w : {I2} -> !torch.bool
+  %1 = torch.aten.Int.bool %0 : !torch.bool -> !torch.int loc("truth")
+"""))
+    assert express(program.value("truth")) == facts.truth_of(("torch.aten.eq.int", H, W))
+
+
+def test_an_element_read_out_of_a_literal_is_its_value(parse):
+    """ONNX exports read sizes with `aten.item` of small int tensors."""
+    program = parse(_function("""
+  %0 = torch.vtensor.literal(dense<[2, 4, 6]> : tensor<3xsi64>) : !torch.vtensor<[3],si64>
+  %1 = torch.aten.select.int %0, %int0, %int1 : !torch.vtensor<[3],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %2 = torch.aten.item %1 : !torch.vtensor<[],si64> -> !torch.int loc("element")
+"""))
+    assert express(program.value("element")) == Polynomial.constant(4)
+
+
+@pytest.mark.parametrize("body", [
+    # an int argument of the function: no dim of a tensor
+    "  %0 = torch.aten.add.int %arg1, %int1 : !torch.int, !torch.int -> !torch.int loc(\"x\")",
+    # a float
+    "  %f = torch.constant.float 2.5\n"
+    "  %0 = torch.aten.mul.float %f, %f : !torch.float, !torch.float -> !torch.float loc(\"x\")",
+], ids=["int argument", "float"])
+def test_what_is_no_polynomial_over_sizes_is_none(parse, body):
+    program = parse(_function(body, arguments=f"%arg0: {T}, %arg1: !torch.int"))
+    assert express(program.value("x")) is None

@@ -1,0 +1,129 @@
+"""calculations/ranges.py on its own: the ranges a program states for its sizes (binds of
+`torch.symbolic_int`s), of polynomials over them, of int values by interval arithmetic, and
+comparisons they decide."""
+
+from __future__ import annotations
+
+import operator
+
+import pytest
+
+from torch_refine.calculations import ranges
+from torch_refine.ir.polynomial import Polynomial
+
+T = "!torch.vtensor<[?,?],f32>"
+I2 = "!torch.int, !torch.int"
+X = Polynomial.symbol(0, 0)
+ONE, FOUR = Polynomial.constant(1), Polynomial.constant(4)
+
+BOUND = f"""
+func.func @main(%arg0: {T}) -> !torch.int {{
+  %s0 = torch.symbolic_int "s0" {{min_val = 2, max_val = 64}} : !torch.int
+  %s1 = torch.symbolic_int "s1" {{min_val = 0, max_val = 9223372036854775806}} : !torch.int
+  torch.bind_symbolic_shape %arg0, [%s0, %s1], affine_map<()[s0, s1] -> (s0, s1 * 8)> : {T}
+  %int0 = torch.constant.int 0
+  %h = torch.aten.size.int %arg0, %int0 : {T}, !torch.int -> !torch.int loc("h")
+  return %h : !torch.int
+}}"""
+
+
+@pytest.mark.parametrize(("test", "low", "high", "decided"), [
+    (operator.ge, 2, None, True),  # at least 2: >= 0 always
+    (operator.lt, None, -1, True),
+    (operator.le, 1, 5, False),
+    (operator.eq, 1, 5, False),  # never 0
+    (operator.eq, -1, 5, None),
+    (operator.ne, 1, None, True),
+    (operator.eq, 0, 0, True),
+    (operator.gt, -3, 3, None),
+    (operator.ge, None, None, None),
+])
+def test_decide_compares_a_whole_range_with_zero(test, low, high, decided):
+    assert ranges.decide(test, low, high) is decided
+
+
+@pytest.mark.parametrize(("polynomial", "expected"), [
+    (X - FOUR, (-4, None)),
+    (Polynomial.constant(3) + Polynomial.constant(2) * X * Polynomial.symbol(0, 1), (3, None)),
+    (-X, (None, 0)),
+    (Polynomial.constant(7), (7, 7)),
+])
+def test_a_polynomial_over_plain_sizes(polynomial, expected):
+    """Without an entry block every symbol is a size: 0 or more, unbounded above."""
+    assert ranges.polynomial_range(polynomial, None) == expected
+
+
+def test_binds_state_the_ranges_of_argument_dims(parse):
+    program = parse(BOUND)
+    entry = program.entry
+    assert ranges.symbol_range(entry, (0, 0, 1)) == (2, 64)
+    assert ranges.symbol_range(entry, (0, 1, 1)) == (0, None)  # int_oo is unbounded
+    assert ranges.symbol_range(entry, (0, 1, 8)) == (0, None)
+    assert ranges.polynomial_range(X - Polynomial.constant(2), entry) == (0, 62)
+    assert ranges.polynomial_range(X * X, entry) == (4, 4096)
+
+
+def test_within_narrows_a_symbols_range(parse):
+    (symbol,) = X.symbols()
+    assert ranges.polynomial_range(X - FOUR, None, within={symbol: (4, 10)}) == (0, 6)
+
+
+def test_the_range_signature_tells_functions_apart_by_their_binds(parse):
+    bound, plain = parse(BOUND), parse(BOUND.replace("max_val = 64", "max_val = 32"))
+    assert ranges.range_signature(bound.function) != ranges.range_signature(plain.function)
+    assert ranges.range_signature(bound.function) == ranges.range_signature(parse(BOUND).function)
+    unbound = parse(f"func.func @main(%arg0: {T}) -> !torch.vtensor<[?,?],f32> {{\n"
+                    f"  return %arg0 : {T}\n}}")
+    assert ranges.range_signature(unbound.function) == ()
+    assert ranges.range_signature(None) == ()
+
+
+def test_the_enclosing_function_of_a_nested_op(parse):
+    program = parse(f"""
+func.func @main(%arg0: {T}, %arg1: !torch.bool) -> !torch.int {{
+  %int0 = torch.constant.int 0
+  %0 = torch.prim.If %arg1 -> (!torch.int) {{
+    %1 = torch.aten.size.int %arg0, %int0 : {T}, !torch.int -> !torch.int loc("nested")
+    torch.prim.If.yield %1 : !torch.int
+  }} else {{
+    torch.prim.If.yield %int0 : !torch.int
+  }}
+  return %0 : !torch.int
+}}""")
+    nested = program.op("nested")
+    assert ranges.enclosing_function(nested) == program.function.operation
+    assert ranges.entry_block_of(nested) == program.entry
+
+
+def test_value_ranges_by_interval_arithmetic(parse):
+    """A size is at least 0 (or its bind's range); sums, differences, max and min combine
+    intervals; an If's branches are narrowed by its condition (`n if n > 0 else 1` >= 1)."""
+    program = parse(BOUND.replace("  return %h", f"""
+  %int5 = torch.constant.int 5
+  %int1 = torch.constant.int 1
+  %n = torch.aten.sub.int %h, %int5 : {I2} -> !torch.int loc("n")
+  %big = torch.prim.max.int %n, %int1 : {I2} -> !torch.int loc("big")
+  %small = torch.prim.min.int %n, %int1 : {I2} -> !torch.int loc("small")
+  %positive = torch.aten.gt.int %n, %int0 : {I2} -> !torch.bool
+  %clamped = torch.prim.If %positive -> (!torch.int) {{
+    torch.prim.If.yield %n : !torch.int
+  }} else {{
+    torch.prim.If.yield %int1 : !torch.int
+  }} loc("clamped")
+  return %h"""))
+    entry = program.entry
+    assert ranges.value_range(program.value("h"), entry) == (2, 64)
+    assert ranges.value_range(program.value("n"), entry) == (-3, 59)
+    assert ranges.value_range(program.value("big"), entry) == (1, 59)
+    assert ranges.value_range(program.value("small"), entry) == (-3, 1)
+    assert ranges.value_range(program.value("clamped"), entry) == (1, 59)
+    assert ranges.difference_range(program.value("big"), program.value("small"), entry) == (0, 62)
+
+
+def test_a_difference_of_values_no_op_bounds_is_unknown(parse):
+    program = parse("""
+func.func @main(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
+  return %arg0 : !torch.int
+}""")
+    first, second = program.entry.arguments
+    assert ranges.difference_range(first, second, program.entry) is None
