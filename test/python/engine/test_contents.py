@@ -1,0 +1,88 @@
+"""calculations/contents.py on its own: small int tensors known element by element, as ONNX
+exports compute sizes with them (`Shape`, literals, `Gather`, `Concat`, arithmetic)."""
+
+from __future__ import annotations
+
+import pytest
+
+from torch_refine.calculations import contents, facts
+from torch_refine.calculations.dim_facts import express, tensor_dims
+from torch_refine.ir.polynomial import Polynomial
+
+T = "!torch.vtensor<[?,?,8],f32>"
+H, W = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
+V3 = "!torch.vtensor<[3],si64>"
+
+
+def _read(program, name: str) -> contents.Contents | None:
+    return contents.Reader(express, tensor_dims, {}).contents(program.value(name))
+
+
+def _constants(*values: int) -> tuple:
+    return tuple(Polynomial.constant(v) for v in values)
+
+
+def _program(body: str) -> str:
+    return f"""
+func.func @main(%arg0: {T}) -> {T} {{
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %shape = torch.aten._shape_as_tensor %arg0 : {T} -> {V3} loc("shape")
+  %lit = torch.vtensor.literal(dense<[2, 4, 6]> : tensor<3xsi64>) : {V3} loc("literal")
+{body}
+  return %arg0 : {T}
+}}"""
+
+
+def test_a_literal_and_a_shape_are_known_element_by_element(parse):
+    program = parse(_program(""))
+    assert _read(program, "literal") == contents.Contents((3,), _constants(2, 4, 6))
+    assert _read(program, "shape") == contents.Contents((3,), (H, W, Polynomial.constant(8)))
+
+
+def test_selecting_slicing_and_concatenating(parse):
+    program = parse(_program(f"""
+  %0 = torch.aten.select.int %shape, %int0, %int1 : {V3}, !torch.int, !torch.int -> !torch.vtensor<[],si64> loc("w")
+  %1 = torch.aten.slice.Tensor %shape, %int0, %int0, %int2, %int1 : {V3}, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[2],si64> loc("hw")
+  %2 = torch.prim.ListConstruct %1, %lit : (!torch.vtensor<[2],si64>, {V3}) -> !torch.list<vtensor>
+  %3 = torch.aten.cat %2, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[5],si64> loc("joined")
+"""))
+    assert _read(program, "w") == contents.Contents((), (W,))
+    assert _read(program, "hw") == contents.Contents((2,), (H, W))
+    assert _read(program, "joined") == contents.Contents((5,), (H, W, *_constants(2, 4, 6)))
+
+
+def test_elementwise_arithmetic_on_known_tensors(parse):
+    program = parse(_program(f"""
+  %0 = torch.aten.mul.Tensor %shape, %lit : {V3}, {V3} -> {V3} loc("product")
+  %1 = torch.aten.floor_divide.Scalar %shape, %int2 : {V3}, !torch.int -> {V3} loc("halves")
+  %2 = torch.aten.eq.Scalar %lit, %int2 : {V3}, !torch.int -> !torch.vtensor<[3],i1> loc("is_two")
+"""))
+    assert _read(program, "product") == contents.Contents((3,), (Polynomial.constant(2) * H, Polynomial.constant(4) * W,
+                                                                Polynomial.constant(48)))
+    assert _read(program, "halves").elements[2] == Polynomial.constant(4)
+    assert _read(program, "is_two") == contents.Contents((3,), _constants(1, 0, 0))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 41, items 2 and 3: contents divides a size by a constant only where it divides "
+    "exactly (Polynomial.floor_divide), not to the fact store's quotient symbol as express does"))
+def test_a_size_divided_by_a_constant_is_the_quotient_express_gives(parse):
+    program = parse(_program(f"""
+  %0 = torch.aten.floor_divide.Scalar %shape, %int2 : {V3}, !torch.int -> {V3} loc("halves")
+"""))
+    assert _read(program, "halves").elements[0] == facts.floor_divide(H, 2)
+
+
+def test_a_float_tensor_or_a_large_one_is_not_read(parse):
+    many = ", ".join(str(i) for i in range(contents.MAX_ELEMENTS + 1))
+    program = parse(_program(f"""
+  %0 = torch.vtensor.literal(dense<[1.0, 2.0]> : tensor<2xf32>) : !torch.vtensor<[2],f32> loc("floats")
+  %1 = torch.vtensor.literal(dense<[{many}]> : tensor<{contents.MAX_ELEMENTS + 1}xsi64>) : !torch.vtensor<[{contents.MAX_ELEMENTS + 1}],si64> loc("large")
+"""))
+    assert _read(program, "floats") is None
+    assert _read(program, "large") is None
+    assert _read(program, "shape") is not None

@@ -1,0 +1,128 @@
+"""passes/known_values.py on its own: checks the types or the function's facts decide are
+erased, ints read out of tensors folded where they are known, bool conditions typed."""
+
+from __future__ import annotations
+
+from torch_refine.passes import guards, known_values
+
+T = "!torch.vtensor<[?,4],f32>"
+I2 = "!torch.int, !torch.int"
+
+
+def _function(body: str, arguments: str = f"%arg0: {T}") -> str:
+    return f"""
+func.func @main({arguments}) -> !torch.int {{
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %h = torch.aten.size.int %arg0, %int0 : {T}, !torch.int -> !torch.int
+  %w = torch.aten.size.int %arg0, %int1 : {T}, !torch.int -> !torch.int
+{body}
+  return %h : !torch.int
+}}"""
+
+
+def _messages(program) -> list[str]:
+    return [str(op.attributes["message"]).strip('"') for op in program.ops_named("torch.runtime.assert")]
+
+
+def test_checks_the_types_decide_are_erased(parse):
+    """`w == 4` holds where the type says w is 4; `h == 4` is undecided; `w == 2` fails
+    and stays (the program raises there)."""
+    program = parse(_function(f"""
+  %0 = torch.aten.eq.int %w, %int4 : {I2} -> !torch.bool
+  torch.runtime.assert %0, "static"
+  %1 = torch.aten.eq.int %h, %int4 : {I2} -> !torch.bool
+  torch.runtime.assert %1, "dynamic"
+  %2 = torch.aten.eq.int %w, %int2 : {I2} -> !torch.bool
+  torch.runtime.assert %2, "fails"
+"""))
+    known_values.erase_decided_checks(program.module.operation)
+    assert _messages(program) == ["dynamic", "fails"]
+
+
+def test_checks_the_entry_facts_decide_are_erased(parse):
+    """After the entry assert `h >= 4`, a later `h >= 2` cannot fail; the fact itself stays."""
+    program = parse(_function(f"""
+  %0 = torch.aten.ge.int %h, %int4 : {I2} -> !torch.bool
+  torch.runtime.assert %0, "fact"
+  %1 = torch.aten.relu %arg0 : {T} -> {T}
+  %2 = torch.aten.ge.int %h, %int2 : {I2} -> !torch.bool
+  torch.runtime.assert %2, "implied"
+"""))
+    guards.adopt_entry_asserts(program.module.operation)
+    known_values.erase_decided_checks(program.module.operation)
+    assert _messages(program) == ["fact"]
+
+
+def test_a_result_less_if_whose_taken_branch_does_nothing_is_erased(parse):
+    program = parse(_function(f"""
+  %str = torch.constant.str "w must be 4"
+  %none = torch.constant.none
+  %0 = torch.aten.eq.int %w, %int4 : {I2} -> !torch.bool
+  torch.prim.If %0 -> () {{
+    torch.prim.If.yield
+  }} else {{
+    torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+    torch.prim.If.yield
+  }}
+"""))
+    known_values.erase_decided_checks(program.module.operation)
+    assert program.ops_named("torch.prim.If") == []
+
+
+def test_ints_read_out_of_known_tensors_are_folded(parse):
+    """`item(select(shape(x), 0, 0))` is `size(x, 0)`; an element of a literal its value."""
+    program = parse(_function("""
+  %shape = torch.aten._shape_as_tensor %arg0 : !torch.vtensor<[?,4],f32> -> !torch.vtensor<[2],si64>
+  %0 = torch.aten.select.int %shape, %int0, %int0 : !torch.vtensor<[2],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %1 = torch.aten.item %0 : !torch.vtensor<[],si64> -> !torch.int
+  %lit = torch.vtensor.literal(dense<[7, 9]> : tensor<2xsi64>) : !torch.vtensor<[2],si64>
+  %2 = torch.aten.select.int %lit, %int0, %int1 : !torch.vtensor<[2],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %3 = torch.aten.item %2 : !torch.vtensor<[],si64> -> !torch.int
+  %4 = torch.aten.add.int %1, %3 : !torch.int, !torch.int -> !torch.int loc("sum")
+"""))
+    known_values.fold_tensor_reads(program.module.operation)
+    total = program.op("sum")
+    first, second = (operand.owner for operand in total.operands)
+    assert first.name == "torch.aten.size.int"
+    assert str(first.operands[0].get_name()) == "%arg0"
+    assert second.name == "torch.constant.int"
+    assert str(second.attributes["value"]).startswith("9")
+    assert program.ops_named("torch.aten.item") == []
+    program.module.operation.verify()
+
+
+WHERE = """
+func.func @main(%arg0: !torch.vtensor<[3],f32>, %arg1: !torch.bool) -> !torch.vtensor<[3],f32> {
+  %0 = torch.aten.Int.bool %arg1 : !torch.bool -> !torch.int
+  %1 = torch.prim.NumToTensor.Scalar %0 : !torch.int -> !torch.vtensor loc("condition")
+  %2 = torch.aten.where.self %1, %arg0, %arg0 : !torch.vtensor, !torch.vtensor<[3],f32>, !torch.vtensor<[3],f32> -> !torch.vtensor<[3],f32>
+  return %2 : !torch.vtensor<[3],f32>
+}"""
+
+
+def test_a_where_condition_made_of_a_bool_gets_its_bool_type(parse):
+    program = parse(WHERE)
+    condition = program.value("condition")
+    assert not known_values.is_typed_condition(condition)
+    known_values.type_bool_conditions(program.module.operation)
+    assert str(condition.type) == "!torch.vtensor<[],i1>"
+    assert known_values.is_typed_condition(condition)
+
+
+def test_a_creation_of_a_literal_minus_one_size_is_explained(parse):
+    program = parse("""
+func.func @main() -> !torch.vtensor {
+  %int-1 = torch.constant.int -1
+  %int3 = torch.constant.int 3
+  %none = torch.constant.none
+  %0 = torch.prim.ListConstruct %int-1, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.zeros %0, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor loc("zeros")
+  %2 = torch.prim.ListConstruct %int3, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %3 = torch.aten.ones %2, %none, %none, %none, %none : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor loc("ones")
+  return %1 : !torch.vtensor
+}""")
+    assert "size 0 is the literal -1" in known_values.negative_size_note(program.op("zeros"))
+    assert known_values.negative_size_note(program.op("ones")) == ""
