@@ -1,4 +1,7 @@
 # Quick start: `make run` and `make test`. Every target creates .venv when missing.
+#   make quick   the engine's tier: the lit pass suites (test/lit/passes, but the meta
+#                fallback's, which runs PyTorch's kernels) and the engine unit tests
+#                (test/python/engine); under a minute on 2 cores
 #   make check   everyday tier: lit + pytest without the library/OpInfo sweeps, the fuzzer,
 #                the library staleness check and the model end-to-end tier (minutes)
 #   make test    lit + every pytest test but the model tier (under 20 minutes on 2 cores)
@@ -50,6 +53,13 @@ run: $(STAMP)
 
 lit: $(STAMP)
 	$(VENV)/bin/lit -sv -j $(JOBS) test/lit
+
+# The engine's tier (issue 41): lit's pass suites and the engine unit tests. The meta
+# fallback's lit cases (half the suites' time) run PyTorch's meta kernels, not the engine.
+.PHONY: quick
+quick: $(STAMP)
+	$(VENV)/bin/lit -s -j $(JOBS) --filter-out 'meta-fallback' test/lit/passes
+	$(PY) -m pytest -q -p no:cacheprovider test/python/engine
 
 pytest: $(STAMP)
 	$(PY) -m pytest -q -n $(JOBS) test/python
