@@ -32,7 +32,7 @@ from pathlib import Path
 from torch_mlir import ir
 
 from torch_refine.ir import types
-from torch_refine.ir.constants import CONSTANT_OPS, constant_value, defining_op
+from torch_refine.ir.constants import CONSTANT_OPS, constant_value, defining_op, typed_constant
 from torch_refine.ir.context import create_context
 
 # Without a stated range a size is any int >= 0: a tensor may be empty at run time, and a
@@ -105,9 +105,6 @@ _LIST_OPS = {
     "torch.aten.len.t": len,
 }
 OPS = {**_INT_OPS, **_FLOAT_OPS, **_BOOL_OPS, **_LIST_OPS}
-# Ops whose list operand is read whole, not element by element.
-_LIST_OPERAND_OPS = frozenset({"torch.prim.max.self_int", "torch.prim.min.self_int",
-                               "torch.aten.all.bool", "torch.aten.any.bool"})
 _IDENTITY_OPS = frozenset({"torch.derefine"})
 
 
@@ -158,6 +155,8 @@ class FileResult:
 
 
 _AFFINE_MAP = re.compile(r"affine_map<\(\)\[([^\]]*)\]\s*->\s*\((.*)\)>")
+# A bind's dim expression this checker evaluates: symbols, constants, + - *, floordiv, mod.
+_AFFINE_EXPRESSION = re.compile(r"(?:\s|\bs\d+\b|\d+|[-+*()]|\bfloordiv\b|\bmod\b)+")
 
 
 class FunctionReader:
@@ -187,6 +186,8 @@ class FunctionReader:
         parameters = [p.strip() for p in match.group(1).split(",") if p.strip()]
         expressions = [e.strip() for e in match.group(2).split(",")]
         for dim, expression in enumerate(expressions):
+            if not _AFFINE_EXPRESSION.fullmatch(expression):
+                continue  # the dim is sampled on its own: it can only look more fallible
             python = re.sub(r"\bfloordiv\b", "//", re.sub(r"\bmod\b", "%", expression))
             reads = frozenset(names[parameters.index(p)] for p in set(re.findall(r"\bs\d+\b", python)))
             mapping = dict(zip(parameters, names))
@@ -254,8 +255,8 @@ class FunctionReader:
         return self.dim(tensor.arg_number, dim)
 
     def _size(self, op) -> Compiled:
-        dim = constant_value(op.operands[1]) if defining_op(op.operands[1]) is not None else None
-        if type(dim) is not int:
+        dim = typed_constant(op.operands[1], int)
+        if dim is None:
             raise Unevaluated("aten.size.int of a dim that is no constant")
         return self._tensor_size(op.operands[0], dim)
 

@@ -77,15 +77,40 @@ def test_the_smallest_size_of_an_unbound_dim_is_an_option():
     assert assertion.verdict == "never fails"
 
 
-def test_a_condition_read_from_a_tensor_is_unevaluated():
+@pytest.mark.parametrize(("read", "reason"), [
+    ("%0 = torch.aten.Int.Tensor %arg1 : !torch.vtensor<[],si64> -> !torch.int",
+     "torch.aten.Int.Tensor has no meaning here"),
+    (f"%0 = torch.aten.size.int %arg0, %arg2 : {TENSOR}, !torch.int -> !torch.int",
+     "aten.size.int of a dim that is no constant"),
+    (f"%r = torch.aten.relu %arg0 : {TENSOR} -> {TENSOR}\n"
+     f"  %0 = torch.aten.size.int %r, %int0 : {TENSOR}, !torch.int -> !torch.int",
+     "a dynamic size of a tensor the program computes"),
+], ids=["tensor contents", "dim argument", "computed tensor"])
+def test_a_condition_it_cannot_evaluate_is_reported_as_such(read, reason):
     body = f"""
-  %0 = torch.aten.Int.Tensor %arg1 : !torch.vtensor<[],si64> -> !torch.int
+  {read}
   %1 = torch.aten.ge.int %0, %int1 : {INT2} -> !torch.bool
-  torch.runtime.assert %1, "item"
+  torch.runtime.assert %1, "unknown"
 """
-    arguments = f"%arg0: {TENSOR}, %arg1: !torch.vtensor<[],si64>"
+    arguments = f"%arg0: {TENSOR}, %arg1: !torch.vtensor<[],si64>, %arg2: !torch.int"
     (assertion,) = assert_check.check_text(_program(body, arguments=arguments)).asserts
-    assert (assertion.verdict, assertion.reason) == ("unevaluated", "torch.aten.Int.Tensor has no meaning here")
+    assert (assertion.verdict, assertion.reason) == ("unevaluated", reason)
+
+
+@pytest.mark.parametrize(("size", "verdict"), [(3, "never fails"), (4, "can fail")])
+def test_a_condition_on_static_sizes_is_decided_at_once(size, verdict):
+    """A static size is a constant: `3 == 3` cannot fail, `3 == 4` fails at every size."""
+    text = f"""
+func.func @main(%arg0: !torch.vtensor<[?,3],f32>) -> !torch.vtensor<[?,3],f32> {{
+  %int1 = torch.constant.int 1
+  %expected = torch.constant.int {size}
+  %0 = torch.aten.size.int %arg0, %int1 : !torch.vtensor<[?,3],f32>, !torch.int -> !torch.int
+  %1 = torch.aten.eq.int %0, %expected : {INT2} -> !torch.bool
+  torch.runtime.assert %1, "static"
+  return %arg0 : !torch.vtensor<[?,3],f32>
+}}"""
+    (assertion,) = assert_check.check_text(text).asserts
+    assert assertion.verdict == verdict
 
 
 def test_a_check_implied_by_an_earlier_assert_never_fails():
