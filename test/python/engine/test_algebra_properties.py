@@ -18,7 +18,7 @@ from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_poly
 
 X, Y = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
 (X_SYMBOL,), (Y_SYMBOL,) = X.symbols(), Y.symbols()
-PROPERTIES = settings(max_examples=100, deadline=None, derandomize=True)
+PROPERTIES = settings(max_examples=100, deadline=None, derandomize=True, database=None)
 
 sizes = st.fixed_dictionaries({X_SYMBOL: st.integers(-50, 300), Y_SYMBOL: st.integers(-50, 300)})
 small = st.integers(-12, 12)
