@@ -3118,6 +3118,16 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.bucketize.Scalar(%arg0: !torch.number, %arg1: !torch.tuple<int, int>, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.int {
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.If %arg2 -> (!torch.int) {
+      torch.prim.If.yield %int3 : !torch.int
+    } else {
+      torch.prim.If.yield %int4 : !torch.int
+    }
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.bucketize.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.int {
     %int3 = torch.constant.int 3
     %int4 = torch.constant.int 4
@@ -3159,6 +3169,22 @@ module {
     }
     %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %2 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.cdist(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.float, %arg3: !torch.optional<int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: cdist only supports floating-point dtypes, X1 got: {}"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.is_float_dtype(%0) : (!torch.int) -> !torch.bool
+    %2 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.ceil(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %none = torch.constant.none
@@ -3733,6 +3759,20 @@ module {
     }
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.cummax(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
+  }
+  func.func @__torch_refine_dtype_fn.aten.cummin(%arg0: !torch.tuple<int, int>, %arg1: !torch.int) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten.cumprod(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -3812,6 +3852,49 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.diff(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.eq.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      %2 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %2 : !torch.int
+    } else {
+      %2 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %3 = torch.derefine %2 : !torch.int to !torch.optional<int>
+      %4 = torch.prim.ListConstruct %3 : (!torch.optional<int>) -> !torch.list<optional<int>>
+      %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %6 = torch.prim.ListConstruct %5 : (!torch.int) -> !torch.list<int>
+      %7 = torch.aten.__isnot__ %arg3, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+      torch.prim.If %7 -> () {
+        %10 = torch.prim.unchecked_cast %arg3 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+        %11 = torch.prim.TupleIndex %10, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %12 = torch.derefine %11 : !torch.int to !torch.optional<int>
+        %13 = torch.aten.append.t %4, %12 : !torch.list<optional<int>>, !torch.optional<int> -> !torch.list<optional<int>>
+        %14 = torch.prim.TupleIndex %10, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %15 = torch.aten.append.t %6, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %8 = torch.aten.__isnot__ %arg4, %none : !torch.optional<tuple<int, int>>, !torch.none -> !torch.bool
+      torch.prim.If %8 -> () {
+        %10 = torch.prim.unchecked_cast %arg4 : !torch.optional<tuple<int, int>> -> !torch.tuple<int, int>
+        %11 = torch.prim.TupleIndex %10, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %12 = torch.derefine %11 : !torch.int to !torch.optional<int>
+        %13 = torch.aten.append.t %4, %12 : !torch.list<optional<int>>, !torch.optional<int> -> !torch.list<optional<int>>
+        %14 = torch.prim.TupleIndex %10, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+        %15 = torch.aten.append.t %6, %14 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %9 = torch.promote_dtypes %4, %6 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      torch.prim.If.yield %9 : !torch.int
+    }
+    return %1 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.digamma(%arg0: !torch.tuple<int, int>) -> !torch.int {
     %int0 = torch.constant.int 0
@@ -5457,6 +5540,16 @@ module {
     %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %3 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.index_add(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>, %arg4: !torch.number) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.index_copy(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.tuple<int, int>, %arg3: !torch.tuple<int, int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.index_put(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<optional<tuple<int, int>>>, %arg2: !torch.tuple<int, int>, %arg3: !torch.bool) -> !torch.int {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -5479,6 +5572,47 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.inner(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: both inputs should have same dtype"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %4 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %5 = torch.aten.eq.int %4, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %5 : !torch.bool
+    }
+    %3 = torch.prim.If %2 -> (!torch.int) {
+      %4 = torch.prim.TupleIndex %arg0, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %5 = torch.prim.TupleIndex %arg1, %int0 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %6 = torch.derefine %4 : !torch.int to !torch.optional<int>
+      %7 = torch.derefine %5 : !torch.int to !torch.optional<int>
+      %8 = torch.prim.ListConstruct %6, %7 : (!torch.optional<int>, !torch.optional<int>) -> !torch.list<optional<int>>
+      %9 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %10 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %11 = torch.prim.ListConstruct %9, %10 : (!torch.int, !torch.int) -> !torch.list<int>
+      %12 = torch.promote_dtypes %8, %11 : (!torch.list<optional<int>>, !torch.list<int>) -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    } else {
+      %4 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %5 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %6 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %7 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+      torch.prim.If.yield %7 : !torch.int
+    }
+    return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.instance_norm(%arg0: !torch.tuple<int, int>, %arg1: !torch.optional<tuple<int, int>>, %arg2: !torch.optional<tuple<int, int>>, %arg3: !torch.optional<tuple<int, int>>, %arg4: !torch.optional<tuple<int, int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.int {
     %str = torch.constant.str "instance_norm"
@@ -6521,6 +6655,13 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.logsumexp(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.int {
+    %int2 = torch.constant.int 2
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = call @__torch_refine_helper.torch_refine.library.promotion.apply_promotion_kind(%int2, %0) : (!torch.int, !torch.int) -> !torch.int
+    return %1 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.lstm.input(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<tuple<int, int>>, %arg2: !torch.list<tuple<int, int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<int, int, int> {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
@@ -6847,6 +6988,13 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._mean_dtype(%0, %arg3) : (!torch.int, !torch.optional<int>) -> !torch.int
     return %1 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.median.dim(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
+  }
   func.func @__torch_refine_dtype_fn.aten.meshgrid(%arg0: !torch.list<tuple<int, int>>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch_refine.library.views._meshgrid_dtypes(%arg0) : (!torch.list<tuple<int, int>>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -6935,6 +7083,13 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.mode(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.movedim.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -7067,6 +7222,13 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nan_to_num\E3\80\A1dtype"(%arg0, %arg1, %arg2, %arg3) : (!torch.tuple<int, int>, !torch.optional<float>, !torch.optional<float>, !torch.optional<float>) -> !torch.int
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_dtype(%arg0, %0, %str) : (!torch.tuple<int, int>, !torch.int, !torch.str) -> !torch.int
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.nanmedian.dim(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.tuple<int, int> {
+    %int1 = torch.constant.int 1
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleConstruct %0, %int4 : !torch.int, !torch.int -> !torch.tuple<int, int>
+    return %1 : !torch.tuple<int, int>
   }
   func.func @__torch_refine_dtype_fn.aten.narrow(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -8637,6 +8799,16 @@ module {
     %4 = call @__torch_refine_helper.torch_refine.library.indexing._check_same_dtype(%str, %2, %3) : (!torch.str, !torch.int, !torch.int) -> !torch.none
     %5 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %5 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.searchsorted.Tensor(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.bool, %arg3: !torch.bool, %arg4: !torch.optional<str>, %arg5: !torch.optional<tuple<int, int>>) -> !torch.int {
+    %int3 = torch.constant.int 3
+    %int4 = torch.constant.int 4
+    %0 = torch.prim.If %arg2 -> (!torch.int) {
+      torch.prim.If.yield %int3 : !torch.int
+    } else {
+      torch.prim.If.yield %int4 : !torch.int
+    }
+    return %0 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.select.int(%arg0: !torch.tuple<int, int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -10525,6 +10697,22 @@ module {
       torch.prim.If.yield %2 : !torch.int
     }
     return %1 : !torch.int
+  }
+  func.func @__torch_refine_dtype_fn.aten.tensordot(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: both inputs should have same dtype"
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %1 = torch.prim.TupleIndex %arg1, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %3 : !torch.int
   }
   func.func @__torch_refine_dtype_fn.aten.threshold(%arg0: !torch.tuple<int, int>, %arg1: !torch.number, %arg2: !torch.number) -> !torch.int {
     %int1 = torch.constant.int 1
@@ -21283,6 +21471,180 @@ module {
     } : (!torch.int, !torch.bool) -> ()
     return %none : !torch.none
   }
+  func.func private @__torch_refine_helper.torch_refine.library.long_tail._check_searchsorted(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<str>, %arg4: !torch.optional<list<int>>) -> !torch.none {
+    %str = torch.constant.str "AssertionError: torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries tensor and input value tensor must match"
+    %int-1 = torch.constant.int -1
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor {} and got sorter tensor {}"
+    %str_1 = torch.constant.str "AssertionError: torch.searchsorted(): side and right can't be set to opposites, got side of {} while right was {}"
+    %false = torch.constant.bool false
+    %str_2 = torch.constant.str "left"
+    %none = torch.constant.none
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.__isnot__ %arg3, %none : !torch.optional<str>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.bool) {
+      %6 = torch.prim.unchecked_cast %arg3 : !torch.optional<str> -> !torch.str
+      %7 = torch.aten.eq.str %6, %str_2 : !torch.str, !torch.str -> !torch.bool
+      %8 = torch.aten.eq.bool %7, %arg2 : !torch.bool, !torch.bool -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %3 = torch.prim.If %2 -> (!torch.bool) {
+      %6 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+      %7 = torch.aten.ne.int_list %6, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %5 = torch.aten.le.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %5 -> () {
+      torch.prim.If.yield
+    } else {
+      %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.ne.int %6, %7 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %10 = torch.aten.slice.t %arg0, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+        %11 = torch.aten.slice.t %arg1, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+        %12 = torch.aten.ne.int_list %10, %11 : !torch.list<int>, !torch.list<int> -> !torch.bool
+        torch.prim.If.yield %12 : !torch.bool
+      }
+      torch.prim.If %9 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield
+    }
+    return %none : !torch.none
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.long_tail._contracted(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<bool> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: dim {} appears multiple times in the list of dims"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<bool>
+    %1 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %2 = torch.prim.max.int %1, %int1 : !torch.int, !torch.int -> !torch.int
+    torch.prim.Loop %2, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %4 = torch.aten.append.t %0, %false : !torch.list<bool>, !torch.bool -> !torch.list<bool>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %3, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %4 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%4, %5, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %7 = torch.aten.__getitem__.t %0, %6 : !torch.list<bool>, !torch.int -> !torch.bool
+      torch.prim.If %7 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %8 = torch.aten._set_item.t %0, %6, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %0 : !torch.list<bool>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.long_tail._diff_extent(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<list<int>>) -> !torch.int {
+    %str = torch.constant.str "AssertionError: diff expects the shape of tensor to prepend or append to match that of input except along the differencing dimension"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: diff expects prepend or append to be the same dimension as input"
+    %none = torch.constant.none
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.__is__ %arg2, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %1 = torch.prim.If %0 -> (!torch.int) {
+      torch.prim.If.yield %int0 : !torch.int
+    } else {
+      %2 = torch.prim.unchecked_cast %arg2 : !torch.optional<list<int>> -> !torch.list<int>
+      %3 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %5 = torch.aten.ne.int %3, %4 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %5 -> () {
+        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %6, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %8 = torch.aten.ne.int %arg3, %arg1 : !torch.int, !torch.int -> !torch.bool
+        %9 = torch.prim.If %8 -> (!torch.bool) {
+          %10 = torch.aten.__getitem__.t %2, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+          %11 = torch.aten.__getitem__.t %arg0, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+          %12 = torch.aten.ne.int %10, %11 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %12 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If %9 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %7 = torch.aten.__getitem__.t %2, %arg1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %7 : !torch.int
+    }
+    return %1 : !torch.int
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.long_tail._index_count(%arg0: !torch.list<int>) -> !torch.int {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: Index should have dimension 1 or 0 (got {})"
+    %int1 = torch.constant.int 1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.gt.int %0, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.eq.int %2, %int1 : !torch.int, !torch.int -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.int) {
+      %5 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %5 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    return %4 : !torch.int
+  }
+  func.func private @"__torch_refine_helper.torch_refine.library.long_tail.aten\E3\80\87median\E3\80\87dim\E3\80\A1shape"(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %0 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+    %1 = torch.derefine %0 : !torch.list<int> to !torch.optional<list<int>>
+    %2 = call @__torch_refine_helper.torch_refine.library.reductions._reduced_flags(%arg0, %1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<bool>
+    %3 = call @__torch_refine_helper.torch_refine.library.reductions._reduce(%arg0, %2, %arg2) : (!torch.list<int>, !torch.list<bool>, !torch.bool) -> !torch.list<int>
+    %4 = torch.prim.TupleConstruct %3, %3 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %4 : !torch.tuple<list<int>, list<int>>
+  }
   func.func private @__torch_refine_helper.torch_refine.library.losses._check_mean_dtype(%arg0: !torch.str, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: "
@@ -29549,6 +29911,10 @@ module {
     %0 = call @__torch_refine_helper.torch_refine.library.views._expand(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.bucketize.Scalar(%arg0: !torch.float, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.list<int> {
+    %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    return %0 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.bucketize.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.bool) -> !torch.list<int> {
     %none = torch.constant.none
     %str = torch.constant.str "AssertionError: bucketize: boundaries tensor must be 1 dimension"
@@ -29581,6 +29947,81 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.cauchy_(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float, %arg3: !torch.optional<any>) -> !torch.list<int> {
     return %arg0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.cdist(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.float, %arg3: !torch.optional<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
+    %int-2 = torch.constant.int -2
+    %str = torch.constant.str "AssertionError: possible modes: None, 0, 1, 2, but was: {}"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %str_0 = torch.constant.str "AssertionError: cdist only supports non-negative p values"
+    %str_1 = torch.constant.str "AssertionError: X1 and X2 must have the same number of columns. X1: {} X2: {}"
+    %int-1 = torch.constant.int -1
+    %str_2 = torch.constant.str "AssertionError: cdist only supports at least 2D tensors, X2 got: {}D"
+    %none = torch.constant.none
+    %str_3 = torch.constant.str "AssertionError: cdist only supports at least 2D tensors, X1 got: {}D"
+    %int2 = torch.constant.int 2
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.lt.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_3, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.aten.lt.int %2, %int2 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %3 -> () {
+      torch.prim.RaiseException %str_2, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %4 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = torch.aten.ne.int %4, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.lt.float_int %arg2, %int0 : !torch.float, !torch.int -> !torch.bool
+    torch.prim.If %7 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %8 = torch.aten.__isnot__ %arg3, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      %17 = torch.prim.unchecked_cast %arg3 : !torch.optional<int> -> !torch.int
+      %18 = torch.aten.lt.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.bool) {
+        torch.prim.If.yield %true : !torch.bool
+      } else {
+        %20 = torch.aten.gt.int %17, %int2 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %20 : !torch.bool
+      }
+      torch.prim.If.yield %19 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %10 = torch.aten.slice.t %arg0, %none, %int-2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %11 = torch.aten.slice.t %arg1, %none, %int-2, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+    %12 = call @__torch_refine_helper.torch.jit._shape_functions.broadcast(%10, %11) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %13 = torch.aten.__getitem__.t %arg0, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+    %14 = torch.aten.__getitem__.t %arg1, %int-2 : !torch.list<int>, !torch.int -> !torch.int
+    %15 = torch.prim.ListConstruct %13, %14 : (!torch.int, !torch.int) -> !torch.list<int>
+    %16 = torch.aten.add.t %12, %15 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+    return %16 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.ceil(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -30424,6 +30865,24 @@ module {
     %18 = call @__torch_refine_helper.torch_refine.library.losses._reduced(%12, %arg3) : (!torch.list<int>, !torch.int) -> !torch.list<int>
     return %18 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.cummax(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %4 = torch.prim.TupleConstruct %2, %3 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %4 : !torch.tuple<list<int>, list<int>>
+  }
+  func.func @__torch_refine_shape_fn.aten.cummin(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.tuple<list<int>, list<int>> {
+    %true = torch.constant.bool true
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %4 = torch.prim.TupleConstruct %2, %3 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %4 : !torch.tuple<list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.cumprod(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
@@ -30667,6 +31126,51 @@ module {
     %7 = torch.prim.max.int %5, %int0 : !torch.int, !torch.int -> !torch.int
     %8 = torch.aten.append.t %6, %7 : !torch.list<int>, !torch.int -> !torch.list<int>
     return %6 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.diff(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %str = torch.constant.str "AssertionError: order must be non-negative but got {}"
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: diff expects input to be at least one-dimensional"
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %1 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %2 = torch.aten.lt.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg2, %3, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %5 = torch.aten.__getitem__.t %arg0, %4 : !torch.list<int>, !torch.int -> !torch.int
+    %6 = call @__torch_refine_helper.torch_refine.library.long_tail._diff_extent(%arg0, %4, %arg3) : (!torch.list<int>, !torch.int, !torch.optional<list<int>>) -> !torch.int
+    %7 = torch.aten.add.int %5, %6 : !torch.int, !torch.int -> !torch.int
+    %8 = call @__torch_refine_helper.torch_refine.library.long_tail._diff_extent(%arg0, %4, %arg4) : (!torch.list<int>, !torch.int, !torch.optional<list<int>>) -> !torch.int
+    %9 = torch.aten.add.int %7, %8 : !torch.int, !torch.int -> !torch.int
+    %10 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %11 = torch.aten.eq.int %arg1, %int0 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %11 -> () {
+      torch.prim.If.yield
+    } else {
+      %12 = torch.aten.lt.int %arg1, %9 : !torch.int, !torch.int -> !torch.bool
+      %13 = torch.prim.If %12 -> (!torch.int) {
+        %15 = torch.aten.sub.int %9, %arg1 : !torch.int, !torch.int -> !torch.int
+        torch.prim.If.yield %15 : !torch.int
+      } else {
+        torch.prim.If.yield %int0 : !torch.int
+      }
+      %14 = torch.aten._set_item.t %10, %4, %13 : !torch.list<int>, !torch.int, !torch.int -> !torch.list<int>
+      torch.prim.If.yield
+    }
+    return %10 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.digamma(%arg0: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
@@ -32116,6 +32620,115 @@ module {
     %2 = call @__torch_refine_helper.torch_refine.library.indexing._advanced_index(%arg0, %0) : (!torch.list<int>, !torch.list<optional<list<int>>>) -> !torch.list<int>
     return %2 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.index_add(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>, %arg4: !torch.float) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: Number of indices ({}) should be equal to tensor.size(dim) ({}), for dim={}"
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.long_tail._index_count(%arg2) : (!torch.list<int>) -> !torch.int
+    %3 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.gt.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.int) {
+      %8 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+      %9 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%1, %8, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %10 = torch.aten.__getitem__.t %arg3, %9 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %10 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %6 = torch.aten.ne.int %2, %5 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %7 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.index_copy(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: index_copy_(): Number of indices ({}) should be equal to source.size(dim) ({})"
+    %str_0 = torch.constant.str "AssertionError: index_copy_(): Source/destination tensor must have same slice shapes."
+    %none = torch.constant.none
+    %str_1 = torch.constant.str "AssertionError: index_copy_(): When source and destination are not scalars, their dimensionality must match."
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+    %2 = call @__torch_refine_helper.torch_refine.library.long_tail._index_count(%arg2) : (!torch.list<int>) -> !torch.int
+    %3 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %4 = torch.aten.gt.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+    %5 = torch.prim.If %4 -> (!torch.bool) {
+      %12 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.gt.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %5 -> () {
+      %12 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %14 = torch.aten.ne.int %12, %13 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %14 -> () {
+        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      %15 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %15, %true, init() {
+      ^bb0(%arg4: !torch.int):
+        %16 = torch.aten.ne.int %arg4, %1 : !torch.int, !torch.int -> !torch.bool
+        %17 = torch.prim.If %16 -> (!torch.bool) {
+          %18 = torch.aten.__getitem__.t %arg3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+          %19 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+          %20 = torch.aten.ne.int %18, %19 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %20 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If %17 -> () {
+          torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %7 = torch.aten.gt.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+    %8 = torch.prim.If %7 -> (!torch.bool) {
+      %12 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %13 = torch.aten.gt.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %13 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    %9 = torch.prim.If %8 -> (!torch.int) {
+      %12 = torch.aten.__getitem__.t %arg3, %1 : !torch.list<int>, !torch.int -> !torch.int
+      torch.prim.If.yield %12 : !torch.int
+    } else {
+      torch.prim.If.yield %int1 : !torch.int
+    }
+    %10 = torch.aten.ne.int %2, %9 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %10 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %11 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    return %11 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.index_put(%arg0: !torch.list<int>, %arg1: !torch.list<optional<list<int>>>, %arg2: !torch.list<int>, %arg3: !torch.bool) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -32131,6 +32744,42 @@ module {
   func.func @__torch_refine_shape_fn.aten.index_select(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.list<int>) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.index_select(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.inner(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %int1 = torch.constant.int 1
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: inner() the last dimension must match on both input tensors but got shapes {} and {}"
+    %int-1 = torch.constant.int -1
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %4 = torch.aten.eq.int %3, %int0 : !torch.int, !torch.int -> !torch.bool
+      %5 = torch.prim.If %4 -> (!torch.list<int>) {
+        %6 = func.call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+        torch.prim.If.yield %6 : !torch.list<int>
+      } else {
+        %6 = torch.aten.__getitem__.t %arg0, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+        %7 = torch.aten.__getitem__.t %arg1, %int-1 : !torch.list<int>, !torch.int -> !torch.int
+        %8 = torch.aten.ne.int %6, %7 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %8 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        %9 = torch.aten.slice.t %arg0, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+        %10 = torch.aten.slice.t %arg1, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+        %11 = torch.aten.add.t %9, %10 : !torch.list<int>, !torch.list<int> -> !torch.list<int>
+        torch.prim.If.yield %11 : !torch.list<int>
+      }
+      torch.prim.If.yield %5 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.instance_norm(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<int>>, %arg3: !torch.optional<list<int>>, %arg4: !torch.optional<list<int>>, %arg5: !torch.bool, %arg6: !torch.float, %arg7: !torch.float, %arg8: !torch.bool) -> !torch.list<int> {
     %str = torch.constant.str "bias"
@@ -32870,6 +33519,29 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.logsumexp(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool) -> !torch.list<int> {
+    %true = torch.constant.bool true
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.list<int>) {
+      %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+      %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      torch.prim.Loop %4, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %5 = torch.aten.append.t %3, %int1 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      torch.prim.If.yield %3 : !torch.list<int>
+    } else {
+      %3 = torch.derefine %arg1 : !torch.list<int> to !torch.optional<list<int>>
+      %4 = func.call @__torch_refine_helper.torch_refine.library.reductions._reduced_flags(%arg0, %3) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<bool>
+      %5 = func.call @__torch_refine_helper.torch_refine.library.reductions._reduce(%arg0, %4, %arg2) : (!torch.list<int>, !torch.list<bool>, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %5 : !torch.list<int>
+    }
+    return %2 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.lstm.input(%arg0: !torch.list<int>, %arg1: !torch.list<list<int>>, %arg2: !torch.list<list<int>>, %arg3: !torch.bool, %arg4: !torch.int, %arg5: !torch.float, %arg6: !torch.bool, %arg7: !torch.bool, %arg8: !torch.bool) -> !torch.tuple<list<int>, list<int>, list<int>> {
     %true = torch.constant.bool true
     %str = torch.constant.str "lstm"
@@ -33188,6 +33860,14 @@ module {
     %1 = call @__torch_refine_helper.torch_refine.library.reductions._reduce(%arg0, %0, %arg2) : (!torch.list<int>, !torch.list<bool>, !torch.bool) -> !torch.list<int>
     return %1 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.median.dim(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %0 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+    %1 = torch.derefine %0 : !torch.list<int> to !torch.optional<list<int>>
+    %2 = call @__torch_refine_helper.torch_refine.library.reductions._reduced_flags(%arg0, %1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<bool>
+    %3 = call @__torch_refine_helper.torch_refine.library.reductions._reduce(%arg0, %2, %arg2) : (!torch.list<int>, !torch.list<bool>, !torch.bool) -> !torch.list<int>
+    %4 = torch.prim.TupleConstruct %3, %3 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %4 : !torch.tuple<list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.meshgrid(%arg0: !torch.list<list<int>>) -> !torch.list<list<int>> {
     %str = torch.constant.str "ij"
     %0 = call @__torch_refine_helper.torch_refine.library.views._meshgrid(%arg0, %str) : (!torch.list<list<int>>, !torch.str) -> !torch.list<list<int>>
@@ -33244,6 +33924,10 @@ module {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.mm(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
     return %0 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.mode(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %0 = call @"__torch_refine_helper.torch_refine.library.long_tail.aten\E3\80\87median\E3\80\87dim\E3\80\A1shape"(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.bool) -> !torch.tuple<list<int>, list<int>>
+    return %0 : !torch.tuple<list<int>, list<int>>
+  }
   func.func @__torch_refine_shape_fn.aten.movedim.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
     %true = torch.constant.bool true
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
@@ -33255,6 +33939,24 @@ module {
     %6 = call @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0, %4, %5) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
     %7 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%6) : (!torch.list<int>) -> !torch.list<int>
     return %7 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.movedim.intlist(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.list<int> {
+    %none = torch.constant.none
+    %str = torch.constant.str "AssertionError: movedim: Invalid source or destination dims: source ({} dims) should contain the same number of dims as destination ({} dims)"
+    %0 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library.long_tail._contracted(%arg0, %arg1) : (!torch.list<int>, !torch.list<int>) -> !torch.list<bool>
+    %4 = call @__torch_refine_helper.torch_refine.library.long_tail._contracted(%arg0, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<bool>
+    %5 = call @__torch_refine_helper.torch.jit._shape_functions.movedim(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %6 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%5) : (!torch.list<int>) -> !torch.list<int>
+    return %6 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.mse_loss(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.int) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct %arg0, %arg1 : (!torch.list<int>, !torch.list<int>) -> !torch.list<list<int>>
@@ -33405,6 +34107,14 @@ module {
     %0 = call @"__torch_refine_helper.torch_refine.library.special.aten\E3\80\87nan_to_num\E3\80\A1shape"(%arg0, %arg1, %arg2, %arg3) : (!torch.list<int>, !torch.optional<float>, !torch.optional<float>, !torch.optional<float>) -> !torch.list<int>
     %1 = call @__torch_refine_helper.torch_refine.library.inplace._inplace_shape(%arg0, %0, %str) : (!torch.list<int>, !torch.list<int>, !torch.str) -> !torch.list<int>
     return %1 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.nanmedian.dim(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.bool) -> !torch.tuple<list<int>, list<int>> {
+    %0 = torch.prim.ListConstruct %arg1 : (!torch.int) -> !torch.list<int>
+    %1 = torch.derefine %0 : !torch.list<int> to !torch.optional<list<int>>
+    %2 = call @__torch_refine_helper.torch_refine.library.reductions._reduced_flags(%arg0, %1) : (!torch.list<int>, !torch.optional<list<int>>) -> !torch.list<bool>
+    %3 = call @__torch_refine_helper.torch_refine.library.reductions._reduce(%arg0, %2, %arg2) : (!torch.list<int>, !torch.list<bool>, !torch.bool) -> !torch.list<int>
+    %4 = torch.prim.TupleConstruct %3, %3 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %4 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.narrow(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int, %arg3: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str "AssertionError: narrow: start + length exceeds the dimension size"
@@ -35225,6 +35935,11 @@ module {
     %5 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
     return %5 : !torch.list<int>
   }
+  func.func @__torch_refine_shape_fn.aten.searchsorted.Tensor(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.bool, %arg4: !torch.optional<str>, %arg5: !torch.optional<list<int>>) -> !torch.list<int> {
+    %0 = call @__torch_refine_helper.torch_refine.library.long_tail._check_searchsorted(%arg0, %arg1, %arg3, %arg4, %arg5) : (!torch.list<int>, !torch.list<int>, !torch.bool, !torch.optional<str>, !torch.optional<list<int>>) -> !torch.none
+    %1 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg1) : (!torch.list<int>) -> !torch.list<int>
+    return %1 : !torch.list<int>
+  }
   func.func @__torch_refine_shape_fn.aten.select.int(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.int) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.select(%arg0, %arg1, %arg2) : (!torch.list<int>, !torch.int, !torch.int) -> !torch.list<int>
     return %0 : !torch.list<int>
@@ -36176,6 +36891,87 @@ module {
   func.func @__torch_refine_shape_fn.aten.tensor.int(%arg0: !torch.int, %arg1: !torch.optional<int>, %arg2: !torch.optional<Device>, %arg3: !torch.bool) -> !torch.list<int> {
     %0 = torch.prim.ListConstruct  : () -> !torch.list<int>
     return %0 : !torch.list<int>
+  }
+  func.func @__torch_refine_shape_fn.aten.tensordot(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>, %arg3: !torch.list<int>) -> !torch.list<int> {
+    %str = torch.constant.str "AssertionError: contracted dimensions need to match, but first has size {} in dim {} and second has size {} in dim {}"
+    %false = torch.constant.bool false
+    %true = torch.constant.bool true
+    %none = torch.constant.none
+    %str_0 = torch.constant.str "AssertionError: both dimension lists should have same length"
+    %int1 = torch.constant.int 1
+    %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg3 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.ne.int %0, %1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %2 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %3 = call @__torch_refine_helper.torch_refine.library.long_tail._contracted(%arg0, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<bool>
+    %4 = call @__torch_refine_helper.torch_refine.library.long_tail._contracted(%arg1, %arg3) : (!torch.list<int>, !torch.list<int>) -> !torch.list<bool>
+    %5 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %5, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %9 = torch.aten.__getitem__.t %arg2, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %10 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %11 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%9, %10, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %12 = torch.aten.__getitem__.t %arg0, %11 : !torch.list<int>, !torch.int -> !torch.int
+      %13 = torch.aten.__getitem__.t %arg3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+      %14 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %15 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%13, %14, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      %16 = torch.aten.__getitem__.t %arg1, %15 : !torch.list<int>, !torch.int -> !torch.int
+      %17 = torch.aten.ne.int %12, %16 : !torch.int, !torch.int -> !torch.bool
+      %18 = torch.prim.If %17 -> (!torch.bool) {
+        %20 = torch.aten.ne.int %12, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %20 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %19 = torch.prim.If %18 -> (!torch.bool) {
+        %20 = torch.aten.ne.int %16, %int1 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %20 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      torch.prim.If %19 -> () {
+        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %6 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %7, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %9 = torch.aten.__getitem__.t %3, %arg4 : !torch.list<bool>, !torch.int -> !torch.bool
+      %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+      torch.prim.If %10 -> () {
+        %11 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %12 = torch.aten.append.t %6, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    %8 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %8, %true, init() {
+    ^bb0(%arg4: !torch.int):
+      %9 = torch.aten.__getitem__.t %4, %arg4 : !torch.list<bool>, !torch.int -> !torch.bool
+      %10 = torch.aten.__not__ %9 : !torch.bool -> !torch.bool
+      torch.prim.If %10 -> () {
+        %11 = torch.aten.__getitem__.t %arg1, %arg4 : !torch.list<int>, !torch.int -> !torch.int
+        %12 = torch.aten.append.t %6, %11 : !torch.list<int>, !torch.int -> !torch.list<int>
+        torch.prim.If.yield
+      } else {
+        torch.prim.If.yield
+      }
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %6 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.threshold(%arg0: !torch.list<int>, %arg1: !torch.float, %arg2: !torch.float) -> !torch.list<int> {
     %0 = call @__torch_refine_helper.torch.jit._shape_functions.unary(%arg0) : (!torch.list<int>) -> !torch.list<int>
