@@ -1,6 +1,7 @@
 """Brute-force check of refined programs' asserts: which `torch.runtime.assert`s can never fail.
 
     .venv/bin/python build_tools/assert_check.py refined.mlir [more.mlir ...] [--json FILE]
+    .venv/bin/python build_tools/assert_check.py --refine out/corpus/*-plain.mlir
 
 For every function, each dynamic dim of a tensor argument (or, where the argument has a
 `torch.bind_symbolic_shape`, each of its symbols) is a variable. Each assert's condition is
@@ -25,6 +26,7 @@ import math
 import operator
 import random
 import re
+import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -367,8 +369,14 @@ def check_text(text: str, path: str = "<text>", min_size: int = DEFAULT_LOW) -> 
     return result
 
 
-def check_file(path: Path, min_size: int = DEFAULT_LOW) -> FileResult:
-    return check_text(path.read_text(encoding="utf-8"), str(path), min_size)
+def check_file(path: Path, min_size: int = DEFAULT_LOW, refine: bool = False) -> FileResult:
+    """The file's asserts; with `refine`, those of its refinement by `torch-refine-opt
+    --torch-refine-pipeline` (in a process of its own, as a user runs it)."""
+    if not refine:
+        return check_text(path.read_text(encoding="utf-8"), str(path), min_size)
+    command = [sys.executable, "-m", "torch_refine.tools.opt", "--torch-refine-pipeline", str(path)]
+    refined = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    return check_text(refined, f"{path} (refined)", min_size)
 
 
 def format_table(results: list[FileResult]) -> str:
@@ -388,12 +396,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path, help="refined Torch-dialect MLIR files")
     parser.add_argument("--json", type=Path, help="also write every assert's verdict here")
+    parser.add_argument("--refine", action="store_true",
+                        help="refine each file with torch-refine-opt --torch-refine-pipeline first")
     parser.add_argument("--min-size", type=int, default=DEFAULT_LOW,
                         help="the smallest size of a dim with no stated range (default 0)")
     parser.add_argument("--fail-on-never-fail", action="store_true",
                         help="exit 1 when any assert can never fail")
     args = parser.parse_args(argv)
-    results = [check_file(path, args.min_size) for path in args.files]
+    results = [check_file(path, args.min_size, args.refine) for path in args.files]
     print(format_table(results))
     if args.json:
         args.json.write_text(json.dumps([{"file": r.path, "asserts": [vars(a) for a in r.asserts]}

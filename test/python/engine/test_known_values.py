@@ -3,6 +3,8 @@ erased, ints read out of tensors folded where they are known, bool conditions ty
 
 from __future__ import annotations
 
+import pytest
+
 from torch_refine.passes import guards, known_values
 
 T = "!torch.vtensor<[?,4],f32>"
@@ -21,6 +23,16 @@ func.func @main({arguments}) -> !torch.int {{
 {body}
   return %h : !torch.int
 }}"""
+
+
+STEM = f"""
+  %s0 = torch.aten.sub.int %h, %int4 : {I2} -> !torch.int
+  %s1 = torch.aten.floordiv.int %s0, %int4 : {I2} -> !torch.int
+  %s2 = torch.aten.add.int %s1, %int1 : {I2} -> !torch.int
+  %s3 = torch.aten.floordiv.int %h, %int4 : {I2} -> !torch.int
+  %s4 = torch.aten.eq.int %s2, %s3 : {I2} -> !torch.bool
+  torch.runtime.assert %s4, "stem"
+"""
 
 
 def _messages(program) -> list[str]:
@@ -126,3 +138,24 @@ func.func @main() -> !torch.vtensor {
 }""")
     assert "size 0 is the literal -1" in known_values.negative_size_note(program.op("zeros"))
     assert known_values.negative_size_note(program.op("ones")) == ""
+
+
+def test_a_check_the_facts_decide_after_a_tensor_op_is_erased(parse):
+    """`(h - 4) // 4 + 1 == h // 4` (issue 41's first tautology) holds for every h."""
+    program = parse(_function(f"""
+  %relu = torch.aten.relu %arg0 : {T} -> {T}
+{STEM}"""))
+    guards.adopt_entry_asserts(program.module.operation)
+    known_values.erase_decided_checks(program.module.operation)
+    assert _messages(program) == []
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 41: an entry assert (before any tensor op) is adopted as a fact, and a fact is "
+    "never decided by its own range: a tautology at the entry stays (torch-refine-opt keeps it)"))
+def test_a_tautology_at_the_entry_is_erased(parse):
+    program = parse(_function(STEM))
+    guards.adopt_entry_asserts(program.module.operation)
+    known_values.erase_decided_checks(program.module.operation)
+    assert _messages(program) == []
+

@@ -176,3 +176,21 @@ def test_samples_cover_the_range_edges(low, high):
     assert samples[0] == low
     assert high is None or samples[-1] == high
     assert high is not None or {1, 64, 128, 1024} <= set(samples)
+
+
+def test_refine_checks_the_refined_program(tmp_path, capsys):
+    """`--refine` checks what torch-refine-opt's pipeline makes of the file: the stem's
+    tautology after a tensor op is gone from it (the engine decides it), the residual check
+    stays."""
+    relu = f"  %relu = torch.aten.relu %arg0 : {TENSOR} -> {TENSOR}"
+    residual = f"""
+  %5 = torch.aten.floordiv.int %h, %int2 : {INT2} -> !torch.int
+  %6 = torch.aten.floordiv.int %w, %int2 : {INT2} -> !torch.int
+  %7 = torch.aten.eq.int %5, %6 : {INT2} -> !torch.bool
+  torch.runtime.assert %7, "residual"
+"""
+    path = tmp_path / "stem.mlir"
+    path.write_text(_program(relu + STEM_TAUTOLOGY + residual), encoding="utf-8")
+    assert assert_check.main([str(path), "--refine", "--fail-on-never-fail"]) == 0
+    output = capsys.readouterr().out
+    assert "stem.mlir (refined)        1           0            0" in output
