@@ -7,8 +7,10 @@
 func.func @why(%x: !torch.vtensor<[?,3],f32>, %a: !torch.vtensor<[?,3],f32>)
     -> (!torch.vtensor, !torch.vtensor, !torch.vtensor) {
   %int0 = torch.constant.int 0
+  %none = torch.constant.none
+  %false = torch.constant.bool false
   // expected-remark @+1 {{served by PyTorch's meta kernel (no library function); dynamic dims from %arg0, an argument}}
-  %0:2 = torch.operator "torch.aten.cummax"(%x, %int0) : (!torch.vtensor<[?,3],f32>, !torch.int) -> (!torch.vtensor, !torch.vtensor)
+  %0:2 = torch.operator "torch.aten.sort.stable"(%x, %none, %int0, %false) : (!torch.vtensor<[?,3],f32>, !torch.none, !torch.int, !torch.bool) -> (!torch.vtensor, !torch.vtensor)
   // expected-remark @+1 {{meta fallback: PyTorch's kernel needs a size pinned to its example value (%arg1[0] == 31)}}
   %1 = torch.operator "torch.aten.complex"(%a, %a) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.vtensor
   %2 = torch.aten.tanh %0#0 : !torch.vtensor -> !torch.vtensor

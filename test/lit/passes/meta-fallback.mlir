@@ -3,16 +3,16 @@
 
 // Ops without a library function typed by PyTorch's meta kernels (docs/library.md, "Three
 // ways an op is served"): static sizes exact, dynamic ones as expressions of the argument
-// dims, the dtype PyTorch gives (logsumexp of int64 is float32). test/python/library/
+// dims, the dtype PyTorch gives (special_logsumexp of int64 is float32). test/python/library/
 // test_meta_fallback.py checks the same ops against PyTorch.
 
 // CHECK-LABEL: func.func @static
-// CHECK: torch.aten.logsumexp {{.*}} -> !torch.vtensor<[4],f32>
-// CHECK: torch.aten.logsumexp {{.*}} -> !torch.vtensor<[4,1],f32>
-// CHECK: torch.operator "torch.aten.cummax"{{.*}} -> (!torch.vtensor<[4,5],f32>, !torch.vtensor<[4,5],si64>)
+// CHECK: torch.operator "torch.aten.special_logsumexp"{{.*}} -> !torch.vtensor<[4],f32>
+// CHECK: torch.operator "torch.aten.special_logsumexp"{{.*}} -> !torch.vtensor<[4,1],f32>
+// CHECK: torch.operator "torch.aten.sort.stable"{{.*}} -> (!torch.vtensor<[4,5],f32>, !torch.vtensor<[4,5],si64>)
 // CHECK: torch.operator "torch.aten.complex"{{.*}} -> !torch.vtensor<[4,3],complex<f32>>
 // OFF-LABEL: func.func @static
-// OFF: torch.aten.logsumexp {{.*}} -> !torch.vtensor{{$}}
+// OFF: torch.operator "torch.aten.special_logsumexp"{{.*}} -> !torch.vtensor{{ *$}}
 func.func @static(%x: !torch.vtensor<[4,3],f32>, %i: !torch.vtensor<[4,3],si64>, %y: !torch.vtensor<[4,5],f32>,
                   %a: !torch.vtensor<[4,3],f32>, %b: !torch.vtensor<[4,3],f32>)
     -> (!torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor) {
@@ -20,22 +20,23 @@ func.func @static(%x: !torch.vtensor<[4,3],f32>, %i: !torch.vtensor<[4,3],si64>,
   %int1 = torch.constant.int 1
   %false = torch.constant.bool false
   %true = torch.constant.bool true
+  %none = torch.constant.none
   %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-  %0 = torch.aten.logsumexp %x, %dims, %false : !torch.vtensor<[4,3],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
-  %1 = torch.aten.logsumexp %i, %dims, %true : !torch.vtensor<[4,3],si64>, !torch.list<int>, !torch.bool -> !torch.vtensor
-  %2:2 = torch.operator "torch.aten.cummax"(%y, %int0) : (!torch.vtensor<[4,5],f32>, !torch.int) -> (!torch.vtensor, !torch.vtensor)
+  %0 = torch.operator "torch.aten.special_logsumexp"(%x, %dims, %false) : (!torch.vtensor<[4,3],f32>, !torch.list<int>, !torch.bool) -> !torch.vtensor
+  %1 = torch.operator "torch.aten.special_logsumexp"(%i, %dims, %true) : (!torch.vtensor<[4,3],si64>, !torch.list<int>, !torch.bool) -> !torch.vtensor
+  %2:2 = torch.operator "torch.aten.sort.stable"(%y, %none, %int0, %false) : (!torch.vtensor<[4,5],f32>, !torch.none, !torch.int, !torch.bool) -> (!torch.vtensor, !torch.vtensor)
   %3 = torch.operator "torch.aten.complex"(%a, %b) : (!torch.vtensor<[4,3],f32>, !torch.vtensor<[4,3],f32>) -> !torch.vtensor
   return %0, %1, %2#0, %2#1, %3 : !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor
 }
 
-// Dynamic dims: logsumexp's result keeps the batch symbol, which the ops after it read
-// (the view's -1 is 3); cummax keeps both dims. PyTorch's fake kernel for complex
+// Dynamic dims: special_logsumexp's result keeps the batch symbol, which the ops after it read
+// (the view's -1 is 3); sort.stable keeps both dims. PyTorch's fake kernel for complex
 // specializes a dynamic size to its example value: no size is claimed (not even the rank),
 // the dtype is. (kron's did too: library/long_tail.py has its functions now.)
 // CHECK-LABEL: func.func @dynamic
-// CHECK: torch.aten.logsumexp {{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]"]]} : {{.*}} -> !torch.vtensor<[?],f32>
+// CHECK: torch.operator "torch.aten.special_logsumexp"{{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]"]]} : {{.*}} -> !torch.vtensor<[?],f32>
 // CHECK: torch.aten.view {{.*}} -> !torch.vtensor<[?,3],f32>
-// CHECK: torch.operator "torch.aten.cummax"{{.*}} {torch_refine.dims = {{\[\[}}"%arg1[0]", "5"], ["%arg1[0]", "5"]]} : {{.*}} -> (!torch.vtensor<[?,5],f32>, !torch.vtensor<[?,5],si64>)
+// CHECK: torch.operator "torch.aten.sort.stable"{{.*}} {torch_refine.dims = {{\[\[}}"%arg1[0]", "5"], ["%arg1[0]", "5"]]} : {{.*}} -> (!torch.vtensor<[?,5],f32>, !torch.vtensor<[?,5],si64>)
 // CHECK: torch.operator "torch.aten.complex"{{.*}} -> !torch.vtensor<*,complex<f32>>
 // CHECK: torch.operator "torch.aten.kron"{{.*}} {torch_refine.dims = {{\[\[}}"4*%arg2[0]", "15"]]} {{.*}} -> !torch.vtensor<[?,15],f32>
 func.func @dynamic(%x: !torch.vtensor<[?,3],f32>, %y: !torch.vtensor<[?,5],f32>, %a: !torch.vtensor<[?,3],f32>,
@@ -44,12 +45,13 @@ func.func @dynamic(%x: !torch.vtensor<[?,3],f32>, %y: !torch.vtensor<[?,5],f32>,
   %int1 = torch.constant.int 1
   %int-1 = torch.constant.int -1
   %false = torch.constant.bool false
+  %none = torch.constant.none
   %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-  %0 = torch.aten.logsumexp %x, %dims, %false : !torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor
+  %0 = torch.operator "torch.aten.special_logsumexp"(%x, %dims, %false) : (!torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool) -> !torch.vtensor
   %n = torch.aten.size.int %0, %int0 : !torch.vtensor, !torch.int -> !torch.int
   %sizes = torch.prim.ListConstruct %n, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
   %1 = torch.aten.view %x, %sizes : !torch.vtensor<[?,3],f32>, !torch.list<int> -> !torch.vtensor
-  %2:2 = torch.operator "torch.aten.cummax"(%y, %int1) : (!torch.vtensor<[?,5],f32>, !torch.int) -> (!torch.vtensor, !torch.vtensor)
+  %2:2 = torch.operator "torch.aten.sort.stable"(%y, %none, %int1, %false) : (!torch.vtensor<[?,5],f32>, !torch.none, !torch.int, !torch.bool) -> (!torch.vtensor, !torch.vtensor)
   %3 = torch.operator "torch.aten.complex"(%a, %a) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[?,3],f32>) -> !torch.vtensor
   %4 = torch.operator "torch.aten.kron"(%a, %b) : (!torch.vtensor<[?,3],f32>, !torch.vtensor<[4,5],f32>) -> !torch.vtensor
   return %1, %2#0, %2#1, %3, %4 : !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor
@@ -90,37 +92,39 @@ func.func @guarded_in_branch(%a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[
 // Erased types: the shape step cannot run the kernel before the operand's dtype is known;
 // the dtype step gives the sizes too, and another round refines the tanh after it.
 // CHECK-LABEL: func.func @erased
-// CHECK: torch.aten.logsumexp {{.*}} -> !torch.vtensor<[2],f32>
+// CHECK: torch.operator "torch.aten.special_logsumexp"{{.*}} -> !torch.vtensor<[2],f32>
 // CHECK: torch.aten.tanh {{.*}} -> !torch.vtensor<[2],f32>
 func.func @erased(%x: !torch.vtensor<[2,3],f32>) -> !torch.vtensor {
   %int1 = torch.constant.int 1
   %false = torch.constant.bool false
   %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
   %0 = torch.aten.relu %x : !torch.vtensor<[2,3],f32> -> !torch.vtensor
-  %1 = torch.aten.logsumexp %0, %dims, %false : !torch.vtensor, !torch.list<int>, !torch.bool -> !torch.vtensor
+  %1 = torch.operator "torch.aten.special_logsumexp"(%0, %dims, %false) : (!torch.vtensor, !torch.list<int>, !torch.bool) -> !torch.vtensor
   %2 = torch.aten.tanh %1 : !torch.vtensor -> !torch.vtensor
   return %2 : !torch.vtensor
 }
 
 // The ops after such an op keep their checks when the next round refines them: the first
-// round wrapped this add while cummax's sizes were unknown (it claimed nothing then).
+// round wrapped this add while sort.stable's sizes were unknown (it claimed nothing then).
 // CHECK-LABEL: func.func @late_checks
-// CHECK: torch.operator "torch.aten.cummax"{{.*}} -> (!torch.vtensor<[?,2],si64>, !torch.vtensor<[?,2],si64>)
+// CHECK: torch.operator "torch.aten.sort.stable"{{.*}} -> (!torch.vtensor<[?,2],si64>, !torch.vtensor<[?,2],si64>)
 // CHECK: torch.runtime.assert {{.*}} "aten.add.Tensor: {{.*}}(requires %s{{[0-9]+}} == %arg1[0])"
 // CHECK-NEXT: torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,2],si64>
 func.func @late_checks(%x: !torch.vtensor<[?,3],f32>, %y: !torch.vtensor<[?,2],si64>) -> !torch.vtensor {
   %int0 = torch.constant.int 0
+  %none = torch.constant.none
+  %false = torch.constant.bool false
   %n = torch.aten.nonzero %x : !torch.vtensor<[?,3],f32> -> !torch.vtensor
-  %0:2 = torch.operator "torch.aten.cummax"(%n, %int0) : (!torch.vtensor, !torch.int) -> (!torch.vtensor, !torch.vtensor)
+  %0:2 = torch.operator "torch.aten.sort.stable"(%n, %none, %int0, %false) : (!torch.vtensor, !torch.none, !torch.int, !torch.bool) -> (!torch.vtensor, !torch.vtensor)
   %1 = torch.aten.add.Tensor %0#0, %y, %int0 : !torch.vtensor, !torch.vtensor<[?,2],si64>, !torch.int -> !torch.vtensor
   return %1 : !torch.vtensor
 }
 
 // A program whose types state the sizes already (torch.export's) gets the dims and the
-// guards all the same: the view reads logsumexp's size as the batch, cross asserts.
+// guards all the same: the view reads special_logsumexp's size as the batch, cross asserts.
 // CHECK-LABEL: func.func @typed
 // CHECK: torch.runtime.assert {{.*}} "torch.aten.cross: PyTorch's meta kernel assumes it (requires %arg2[0] == %arg1[0])"
-// CHECK: torch.aten.logsumexp {{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]"]]}
+// CHECK: torch.operator "torch.aten.special_logsumexp"{{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]"]]}
 // CHECK: torch.aten.view {{.*}} {torch_refine.dims = {{\[\[}}"%arg0[0]", "3"]]}
 // CHECK: torch.operator "torch.aten.cross"{{.*}} {torch_refine.dims = {{\[\[}}"%arg1[0]", "3"]]}
 func.func @typed(%x: !torch.vtensor<[?,3],f32>, %a: !torch.vtensor<[?,3],f32>, %b: !torch.vtensor<[?,3],f32>)
@@ -130,7 +134,7 @@ func.func @typed(%x: !torch.vtensor<[?,3],f32>, %a: !torch.vtensor<[?,3],f32>, %
   %int-1 = torch.constant.int -1
   %false = torch.constant.bool false
   %dims = torch.prim.ListConstruct %int1 : (!torch.int) -> !torch.list<int>
-  %0 = torch.aten.logsumexp %x, %dims, %false : !torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool -> !torch.vtensor<[?],f32>
+  %0 = torch.operator "torch.aten.special_logsumexp"(%x, %dims, %false) : (!torch.vtensor<[?,3],f32>, !torch.list<int>, !torch.bool) -> !torch.vtensor<[?],f32>
   %n = torch.aten.size.int %0, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
   %sizes = torch.prim.ListConstruct %n, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
   %1 = torch.aten.view %x, %sizes : !torch.vtensor<[?,3],f32>, !torch.list<int> -> !torch.vtensor<[?,3],f32>
