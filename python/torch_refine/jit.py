@@ -40,7 +40,7 @@ _TO_LLVM = (
     "one-shot-bufferize{copy-before-write bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map}",
     "refback-mlprogram-bufferize",
-    "func.func(buffer-deallocation-pipeline)",
+    "buffer-deallocation-pipeline",  # module-level: may add the helper a dealloc of branches needs (TOSA's broadcasts)
     "refback-munge-calling-conventions",
     "func.func(tm-tensor-to-loops)",
     "func.func(refback-munge-memref-copy)",

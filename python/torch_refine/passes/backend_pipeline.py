@@ -9,15 +9,19 @@ the module unchanged. Then torch-mlir's own contract check
 dtypes) and the backend pipeline `torch-backend-to-<backend>-backend-pipeline`, whose
 conversions reject any op left that the backend cannot take.
 
-Guards (`torch.runtime.assert`) are kept, except for stablehlo, whose contract admits no
-runtime check: for it they are dropped with a warning (a `RefinementWarning`, which
-torch-refine-opt prints as a `warning:` diagnostic), the program's own asserts too; with
-`shape-assertions=true` they are kept as `stablehlo.custom_call @shape_assertion` instead.
+Guards (`torch.runtime.assert`) are kept, except for stablehlo and tosa, whose contracts
+admit no runtime check: for them they are dropped with a warning (a `RefinementWarning`,
+which torch-refine-opt prints as a `warning:` diagnostic), the program's own asserts too;
+for stablehlo with `shape-assertions=true` they are kept as `stablehlo.custom_call
+@shape_assertion` instead. For tosa they are asserted first, so that refinement's facts
+give the sizes a program reads as TOSA's constant shapes (`sizes_for_tosa`), and the
+warning names those dropped.
 
 `prepare_for_backend` is what every path into torch-mlir's backend pipelines does first
 (this pass, `export_and_import`'s backend output types, `jit.compile_module`): ops no
-backend lowers decomposed, symbolic shape ops erased, asserts dropped for stablehlo, and
-for linalg dynamic views given to the lowering as reshapes.
+backend lowers decomposed, symbolic shape ops erased, asserts dropped for stablehlo and
+tosa, for linalg dynamic views given to the lowering as reshapes, and for tosa the sizes a
+program reads given as constants where refinement proves them (`sizes_for_tosa`).
 
 The C++ passes run through nested PassManagers on the module; no op handle is kept
 across them (docs/design.md, "Rules the bindings impose").
@@ -33,9 +37,11 @@ from torch_mlir import ir
 from torch_mlir.passmanager import PassManager
 
 from torch_refine import passes
+from torch_refine.calculations import dim_facts
+from torch_refine.calculations.purity import erase_if_dead, is_unused
 from torch_refine.errors import RefinementWarning
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_op
+from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import erase_symbolic_shape_ops, ops_in
 from torch_refine.passes.base import ModulePass, PassFailure, option
@@ -43,7 +49,7 @@ from torch_refine.passes.decompose import decompose_unlowerable
 from torch_refine.passes.pipelines import RefinePipeline
 
 BACKENDS = ("linalg-on-tensors", "tosa", "stablehlo")
-GUARD_FREE_BACKENDS = ("stablehlo",)  # their backend contract admits no runtime check
+GUARD_FREE_BACKENDS = ("stablehlo", "tosa")  # their backend contract admits no runtime check
 DEFAULT_DECOMPOSITION = "torch-decompose-complex-ops"
 # torch-mlir's simplifications, without its refinement and decompositions.
 SIMPLIFICATION = (
@@ -69,7 +75,7 @@ class BackendPipeline(ModulePass):
 
     backend: str = option("linalg-on-tensors", "linalg-on-tensors, tosa or stablehlo")
     legal_ops: str = option("", "comma-separated ops the decomposition keeps (aten.foo,aten.bar)")
-    runtime_asserts: bool = option(True, "keep guards (never for stablehlo)")
+    runtime_asserts: bool = option(True, "keep guards (never for stablehlo and tosa)")
     decomposition: str = option(DEFAULT_DECOMPOSITION, "a pass taking `legal-ops`")
     extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
     max_iterations: int = option(10, "rounds of refinement and propagation before giving up on a fixed point")
@@ -84,16 +90,22 @@ class BackendPipeline(ModulePass):
             )
             raise PassFailure
         as_assertions = self.shape_assertions and self.backend == "stablehlo"
-        keep_guards = self.runtime_asserts and (self.backend not in GUARD_FREE_BACKENDS or as_assertions)
+        # tosa: asserted for the facts sizes_for_tosa reads, then dropped, each named.
+        keep_guards = self.runtime_asserts and (self.backend not in GUARD_FREE_BACKENDS or as_assertions
+                                                or self.backend == "tosa")
         with module.context:
             decompose_unlowerable(module)
             self._reach_contract(module, keep_guards)
             if not keep_guards:
                 drop_runtime_asserts(module, self.backend if self.runtime_asserts else None, guards_unasserted=True)
+            elif self.backend == "tosa":
+                drop_runtime_asserts(module, self.backend)
             erase_symbolic_shape_ops(module)  # refinement has read them; no backend takes them
             _run(module, CONTRACT_CHECK)
             if self.backend == "linalg-on-tensors":
                 dynamic_views_as_reshapes(module)
+            if self.backend == "tosa":
+                sizes_for_tosa(module)
             if as_assertions:
                 asserts_as_shape_assertions(module)
             _run(module, backend_lowering(self.backend))
@@ -114,7 +126,8 @@ class BackendPipeline(ModulePass):
         )
 
     def _refine(self, module, runtime_asserts: bool) -> None:
-        refine = RefinePipeline(extra_library=self.extra_library, runtime_asserts=runtime_asserts)
+        refine = RefinePipeline(extra_library=self.extra_library, runtime_asserts=runtime_asserts,
+                                keep_symbolic_dims=self.backend == "tosa")  # sizes_for_tosa reads them
         refine.run(module)
 
     def _decompose(self, module) -> None:
@@ -151,14 +164,19 @@ def backend_lowering(backend: str, allow_non_finites: bool = True) -> str:
 def prepare_for_backend(module_op: ir.Operation, backend: str) -> None:
     """What backend-contract Torch IR needs before torch-mlir's `backend` pipeline: ops no
     backend lowers decomposed, no symbolic shape ops (no backend legalizes them), no
-    runtime assert for a backend that admits none (dropped with a warning), and for linalg
-    dynamic views as reshapes (`dynamic_views_as_reshapes`)."""
+    runtime assert for a backend that admits none (dropped with a warning), for linalg
+    dynamic views as reshapes (`dynamic_views_as_reshapes`), and for tosa constant sizes
+    where refinement proves them (`sizes_for_tosa`)."""
     decompose_unlowerable(module_op)
+    if backend == "tosa":  # the symbolic dims sizes_for_tosa reads, while binds and asserts say them
+        RefinePipeline(keep_symbolic_dims=True).run(module_op)
     erase_symbolic_shape_ops(module_op)
     if backend in GUARD_FREE_BACKENDS:
         drop_runtime_asserts(module_op, backend)
     if backend == "linalg-on-tensors":
         dynamic_views_as_reshapes(module_op)
+    if backend == "tosa":
+        sizes_for_tosa(module_op)
 
 
 def load_backend_dialects(context: ir.Context, backend: str) -> None:
@@ -200,9 +218,13 @@ def drop_runtime_asserts(module_op: ir.Operation, backend: str | None, guards_un
     `RefinementWarning` at the module naming them. None drops them silently (asserts off)."""
     asserts = ops_in(module_op.regions[0], lambda op: op.name == "torch.runtime.assert")
     messages = [ir.StringAttr(op.attributes["message"]).value for op in asserts]
+    conditions = [defining_op(op.operands[0]) for op in asserts]
     for op in asserts:
         op.erase()
-    PassManager.parse("builtin.module(canonicalize)").run(module_op)  # their conditions are dead now
+    # Their conditions are dead now (canonicalize keeps torch's int comparisons: no backend
+    # without runtime checks takes the size reads they make).
+    erase_if_dead([op for op in conditions if op is not None])
+    PassManager.parse("builtin.module(canonicalize)").run(module_op)
     if backend is None or not (messages or guards_unasserted):
         return
     unchecked = ["guards are not asserted"] if guards_unasserted else []
@@ -293,3 +315,144 @@ def _builtin_tensor_type(info: types.TensorInfo) -> ir.Type | None:
     return ir.Type.parse(f"tensor<{dims}{_BUILTIN_ELEMENTS.get(info.dtype, info.dtype)}>")
 
 
+
+
+# Ops whose size list TOSA takes as a `tosa.const_shape` of constants and at most one -1.
+_VIEWS = ("torch.aten.view", "torch.aten.reshape", "torch.aten._unsafe_view")
+_BROADCASTS = ("torch.aten.broadcast_to", "torch.aten.expand")
+
+
+def sizes_for_tosa(module_op: ir.Operation) -> None:
+    """Dynamic sizes as TOSA takes them: its shapes are constants, so torch-mlir's TOSA
+    conversion rejects every `aten.size.int` of a dynamic dim, and a broadcast of a tensor
+    with a dynamic dim. Where refinement's types and symbolic dims (kept on the ops by
+    `torch-refine-pipeline{keep-symbolic-dims}`) prove it, the sizes a program reads
+    become constants:
+
+    - a view's size list with one size not constant: that size is the result's static
+      size, or -1 (`tosa.reshape` infers one dim: the element count fixes it when the
+      other sizes are constants, none 0);
+    - a broadcast whose every size is its input's own (equal constants, -1, or the same
+      symbolic dim) is its input;
+    - an elementwise op (`where.self`, `add`, `sub`, `mul`, `div` of tensors) broadcasts
+      its operands itself: a broadcast operand of the dtype of the others is given as its
+      input where the others already make every dim of the result (its symbolic dims).
+
+    What remains reading a dynamic size (a broadcast that grows a dynamic dim, an
+    `arange` of a dynamic length) is rejected by the conversion, at its op."""
+    replaced = []  # size lists no longer read, with the size reads computing them
+    for op in ops_in(module_op.regions[0], lambda op: op.operation.name in _VIEWS):
+        sizes = defining_op(op.operands[1])
+        if _constant_view_sizes(op):
+            replaced.append(sizes)
+    for op in ops_in(module_op.regions[0], lambda op: op.operation.name in _BROADCASTS):
+        if _is_identity_broadcast(op):
+            op.results[0].replace_all_uses_with(op.operands[0])
+        else:
+            _absorb_broadcast(op)
+        if is_unused(op):
+            replaced.append(defining_op(op.operands[1]))
+            op.erase()
+    dim_facts.strip(module_op)
+    erase_if_dead([op for op in replaced if op is not None])
+
+
+def _constant_view_sizes(view) -> bool:
+    """Give the view a size list of constants and one -1 if that is its meaning; whether it did."""
+    result = types.parse(view.results[0].type)
+    sizes = defining_op(view.operands[1])
+    if result is None or result.sizes is None or sizes is None:
+        return False
+    if sizes.operation.name != "torch.prim.ListConstruct" or len(sizes.operands) != len(result.sizes):
+        return False
+    given = [_constant_or_none(e) for e in sizes.operands]
+    if None not in given:
+        return False  # TOSA takes it as it is
+    constants = [size if static is None else static for size, static in zip(given, result.sizes, strict=True)]
+    unknown = [i for i, c in enumerate(constants) if c is None or c < 0]
+    if len(unknown) > 1 or 0 in constants:
+        return False
+    constants = [-1 if i in unknown else c for i, c in enumerate(constants)]
+    with ir.InsertionPoint(view), view.location:
+        elements = [make_constant(c) for c in constants]
+        view.operands[1] = _create("torch.prim.ListConstruct", sizes.results[0].type, elements)
+    return True
+
+
+def _constant_or_none(value: ir.Value) -> int | None:
+    try:
+        return constant_value(value)
+    except NotConstant:
+        return None
+
+
+def _is_identity_broadcast(op) -> bool:
+    source, result = op.operands[0], op.results[0]
+    sizes = defining_op(op.operands[1])
+    if source.type != result.type or sizes is None or sizes.operation.name != "torch.prim.ListConstruct":
+        return False
+    info = types.parse(source.type)
+    if info is None or info.sizes is None or len(info.sizes) != len(sizes.operands):
+        return False
+    source_dims, result_dims = dim_facts.tensor_dims(source), dim_facts.tensor_dims(result)
+    for dim, (element, static) in enumerate(zip(sizes.operands, info.sizes, strict=True)):
+        size = _constant_or_none(element)
+        if size == -1 or (static is not None and size == static):
+            continue
+        if static is not None or size is not None:
+            return False  # a constant size of a dynamic dim, or a dynamic size of a static one
+        if not source_dims or not result_dims or not source_dims[dim] or source_dims[dim] != result_dims[dim]:
+            return False
+    return True
+
+
+# Elementwise ops whose tensor operands broadcast to the result, with the first operand
+# whose dtype the result's promotes (where's condition takes no part).
+_ELEMENTWISE = {"torch.aten.where.self": 1, "torch.aten.add.Tensor": 0, "torch.aten.sub.Tensor": 0,
+                "torch.aten.mul.Tensor": 0, "torch.aten.div.Tensor": 0}
+
+
+def _absorb_broadcast(broadcast) -> None:
+    """Give `broadcast`'s input instead of it to each elementwise user whose other operands
+    make every dim of its result, where the result's dtype cannot change: the operands
+    promoted all have the input's dtype (a 0-d tensor promotes as a lesser category)."""
+    source = broadcast.operands[0]
+    info = types.parse(source.type)
+    if info is None or info.dtype is None:
+        return
+    for use in list(broadcast.results[0].uses):
+        user = use.owner
+        first_promoted = _ELEMENTWISE.get(user.operation.name)
+        if first_promoted is None:
+            continue
+        others = [(i, v) for i, v in enumerate(user.operands)
+                  if i != use.operand_number and str(v.type).startswith("!torch.vtensor")]
+        promoted = [v for i, v in others if i >= first_promoted]
+        if use.operand_number >= first_promoted and any(_dtype(v) != info.dtype for v in promoted):
+            continue
+        if _others_make_result(user.results[0], [v for _, v in others]):
+            user.operands[use.operand_number] = source
+
+
+def _dtype(value: ir.Value) -> str | None:
+    info = types.parse(value.type)
+    return None if info is None else info.dtype
+
+
+def _others_make_result(result: ir.Value, others: list) -> bool:
+    """Whether `others` broadcast to every dim of `result` by themselves: per dim, the
+    result's size is 1 or some operand's same symbolic dim (right-aligned)."""
+    result_dims = dim_facts.tensor_dims(result)
+    other_dims = [dim_facts.tensor_dims(v) for v in others]
+    if not result_dims or any(d is None for d in other_dims):
+        return False
+    rank = len(result_dims)
+    if not any(len(d) == rank for d in other_dims):
+        return False
+    for index, size in enumerate(result_dims):
+        if size == "1":
+            continue
+        aligned = [d[index - rank + len(d)] for d in other_dims if index - rank + len(d) >= 0]
+        if not size or size not in aligned:
+            return False
+    return True
