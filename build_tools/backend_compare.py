@@ -7,6 +7,7 @@ models, static and dynamic batch, in one run:
   then `torch-backend-to-B-backend-pipeline`.
 
     .venv/bin/python build_tools/backend_compare.py [--models bert,gpt2] [--backends tosa]
+        [--refine-options decomposition=torch-refine-decompose]
 
 Each lowering runs in its own process (a crash or hang costs one cell) and is timed
 without the parse; raw IR is exported once into --cache. Prints a Markdown table: seconds
@@ -30,7 +31,7 @@ BACKENDS = ("linalg-on-tensors", "tosa", "stablehlo")
 FLOWS = ("torch-refine", "torch-mlir")
 
 
-def lower(flow: str, backend: str, path: str) -> dict:
+def lower(flow: str, backend: str, path: str, refine_options: str = "") -> dict:
     """Lower one file in this process; returns {ok, seconds, error}."""
     import warnings
 
@@ -46,7 +47,7 @@ def lower(flow: str, backend: str, path: str) -> dict:
         module = ir.Module.parse(Path(path).read_text())
         if flow == "torch-refine":
             pipeline = pipeline_syntax.parse(
-                f"builtin.module(torch-refine-backend-pipeline{{backend={backend}}})"
+                f"builtin.module(torch-refine-backend-pipeline{{backend={backend} {refine_options}}})"
             )
             pass_manager = RefinePassManager(context)
             pass_manager.add_pipeline(pipeline)
@@ -71,8 +72,8 @@ def export_raw(name: str, dynamic: bool, cache: Path) -> Path:
     return cache / f"{name}-{variant_name(dynamic)}.raw.mlir"
 
 
-def run_cell(flow: str, backend: str, path: Path, timeout: float) -> dict:
-    command = [sys.executable, __file__, "--one", flow, backend, str(path)]
+def run_cell(flow: str, backend: str, path: Path, timeout: float, refine_options: str) -> dict:
+    command = [sys.executable, __file__, "--one", flow, backend, str(path), "--refine-options", refine_options]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
@@ -97,11 +98,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--backends", default=",".join(BACKENDS))
     parser.add_argument("--cache", type=Path, default=Path("/tmp/torch-refine-backend-compare"))
     parser.add_argument("--timeout", type=float, default=900.0)
+    parser.add_argument("--refine-options", default="",
+                        help="more options of torch-refine-backend-pipeline (decomposition=...)")
     parser.add_argument("--one", nargs=3, metavar=("FLOW", "BACKEND", "FILE"),
                         help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
-        print(json.dumps(lower(*args.one)))
+        print(json.dumps(lower(*args.one, args.refine_options)))
         return 0
 
     args.cache.mkdir(parents=True, exist_ok=True)
@@ -117,7 +120,7 @@ def main(argv: list[str]) -> int:
             cells = []
             for backend in backends:
                 for flow in FLOWS:
-                    result = run_cell(flow, backend, path, args.timeout)
+                    result = run_cell(flow, backend, path, args.timeout, args.refine_options)
                     totals[(flow, backend)] += result["ok"]
                     cells.append(cell(result))
             rows += 1
