@@ -30867,21 +30867,53 @@ module {
   }
   func.func @__torch_refine_shape_fn.aten.cummax(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.tuple<list<int>, list<int>> {
     %true = torch.constant.bool true
+    %false = torch.constant.bool false
+    %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = torch.aten.ne.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+      %7 = torch.aten.ne.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %6, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    %4 = torch.prim.TupleConstruct %2, %3 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %4 : !torch.tuple<list<int>, list<int>>
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %5 = torch.prim.TupleConstruct %3, %4 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %5 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.cummin(%arg0: !torch.list<int>, %arg1: !torch.int) -> !torch.tuple<list<int>, list<int>> {
     %true = torch.constant.bool true
+    %false = torch.constant.bool false
+    %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %1 = call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %0, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
-    %2 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %1 = torch.aten.ne.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      %6 = func.call @__torch_refine_helper.torch.jit._shape_functions.numel(%arg0) : (!torch.list<int>) -> !torch.int
+      %7 = torch.aten.ne.int %6, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %7 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
+      %6 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %7 = func.call @__torch_refine_helper.torch.jit._shape_functions.maybe_wrap_dim(%arg1, %6, %true) : (!torch.int, !torch.int, !torch.bool) -> !torch.int
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     %3 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
-    %4 = torch.prim.TupleConstruct %2, %3 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
-    return %4 : !torch.tuple<list<int>, list<int>>
+    %4 = call @__torch_refine_helper.torch.jit._shape_functions._copy(%arg0) : (!torch.list<int>) -> !torch.list<int>
+    %5 = torch.prim.TupleConstruct %3, %4 : !torch.list<int>, !torch.list<int> -> !torch.tuple<list<int>, list<int>>
+    return %5 : !torch.tuple<list<int>, list<int>>
   }
   func.func @__torch_refine_shape_fn.aten.cumprod(%arg0: !torch.list<int>, %arg1: !torch.int, %arg2: !torch.optional<int>) -> !torch.list<int> {
     %true = torch.constant.bool true
