@@ -394,7 +394,7 @@ def _is_identity_broadcast(op) -> bool:
     info = types.parse(source.type)
     if info is None or info.sizes is None or len(info.sizes) != len(sizes.operands):
         return False
-    source_dims, result_dims = dim_facts.tensor_dims(source), dim_facts.tensor_dims(result)
+    source_dims, result_dims = _symbolic_dims(source), _symbolic_dims(result)
     for dim, (element, static) in enumerate(zip(sizes.operands, info.sizes, strict=True)):
         size = _constant_or_none(element)
         if size == -1 or (static is not None and size == static):
@@ -442,8 +442,8 @@ def _dtype(value: ir.Value) -> str | None:
 def _others_make_result(result: ir.Value, others: list) -> bool:
     """Whether `others` broadcast to every dim of `result` by themselves: per dim, the
     result's size is 1 or some operand's same symbolic dim (right-aligned)."""
-    result_dims = dim_facts.tensor_dims(result)
-    other_dims = [dim_facts.tensor_dims(v) for v in others]
+    result_dims = _symbolic_dims(result)
+    other_dims = [_symbolic_dims(v) for v in others]
     if not result_dims or any(d is None for d in other_dims):
         return False
     rank = len(result_dims)
@@ -456,3 +456,15 @@ def _others_make_result(result: ir.Value, others: list) -> bool:
         if not size or size not in aligned:
             return False
     return True
+
+
+def _symbolic_dims(value: ir.Value) -> list[str] | None:
+    """Per dim, its symbolic size as refinement found it ("" when unknown), or the static
+    sizes of a value no calculation described (a literal)."""
+    dims = dim_facts.tensor_dims(value)
+    if dims is not None:
+        return dims
+    info = types.parse(value.type)
+    if info is None or info.sizes is None or None in info.sizes:
+        return None
+    return [str(size) for size in info.sizes]

@@ -80,3 +80,22 @@ func.func @masked_by_zero(%x: !torch.vtensor<[?,5],f32>) -> !torch.vtensor {
   %r = torch.aten.where.self %positive, %x, %zeros : !torch.vtensor, !torch.vtensor<[?,5],f32>, !torch.vtensor -> !torch.vtensor
   return %r : !torch.vtensor
 }
+
+// -----
+
+// A key padding mask made additive: the other value operand is a 0-d literal, whose
+// static sizes make no dim of the result; the mask makes them all.
+// CHECK-LABEL: func.func @padding_mask
+// CHECK-NOT: torch.
+// CHECK: tosa.select {{.*}} -> tensor<?x8xf32>
+func.func @padding_mask(%mask: !torch.vtensor<[?,8],i1>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int8 = torch.constant.int 8
+  %minus_inf = torch.vtensor.literal(dense<0xFF800000> : tensor<f32>) : !torch.vtensor<[],f32>
+  %zero = torch.vtensor.literal(dense<0.000000e+00> : tensor<f32>) : !torch.vtensor<[],f32>
+  %batch = torch.aten.size.int %mask, %int0 : !torch.vtensor<[?,8],i1>, !torch.int -> !torch.int
+  %sizes = torch.prim.ListConstruct %batch, %int8 : (!torch.int, !torch.int) -> !torch.list<int>
+  %zeros = torch.aten.broadcast_to %zero, %sizes : !torch.vtensor<[],f32>, !torch.list<int> -> !torch.vtensor
+  %r = torch.aten.where.self %mask, %minus_inf, %zeros : !torch.vtensor<[?,8],i1>, !torch.vtensor<[],f32>, !torch.vtensor -> !torch.vtensor
+  return %r : !torch.vtensor
+}
