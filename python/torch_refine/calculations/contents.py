@@ -14,6 +14,7 @@ A `Contents` is row-major: `shape` (a tuple of ints) and `elements` (a list).
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -215,9 +216,40 @@ def _slice(op, reader) -> Contents | None:
         return None
     dim = _dim(_constant(op.operands[1]), len(source.shape))
     start, end, step = (_constant(v) for v in op.operands[2:5])
-    size = source.shape[dim]
-    picked = list(range(size))[slice(start, end, step)] if step and step > 0 else None
-    return None if picked is None else _take(source, dim, picked, keep=True)
+    if not step:
+        return None
+    # Python's slicing of the indices: torch-mlir's meaning, a negative step included (its
+    # ONNX Slice conversion reverses a dim so: the legacy exporter's Pad reverses its pads).
+    picked = list(range(source.shape[dim]))[slice(start, end, step)]
+    return _take(source, dim, picked, keep=True)
+
+
+def _transpose(op, reader) -> Contents | None:
+    source = reader.contents(op.operands[0])
+    if source is None or not source.shape:
+        return None
+    order = list(range(len(source.shape)))
+    a, b = (_dim(_constant(v), len(order)) for v in op.operands[1:3])
+    order[a], order[b] = order[b], order[a]
+    return _permuted(source, order)
+
+
+def _permute(op, reader) -> Contents | None:
+    source, listed = reader.contents(op.operands[0]), _read_only_literal(op.operands[1])
+    if source is None or listed is None or len(listed) != len(source.shape):
+        return None
+    return _permuted(source, [_dim(_constant(v), len(listed)) for v in listed])
+
+
+def _permuted(source: Contents, order: list[int]) -> Contents | None:
+    """The result's dim i is the source's dim `order[i]`."""
+    if sorted(order) != list(range(len(order))):
+        return None
+    strides = [math.prod(source.shape[d + 1:]) for d in range(len(order))]
+    shape = tuple(source.shape[d] for d in order)
+    elements = tuple(source.elements[sum(i * strides[d] for i, d in zip(index, order))]
+                     for index in itertools.product(*(range(n) for n in shape)))
+    return Contents(shape, elements)
 
 
 def _read_only_literal(value: ir.Value) -> list | None:
@@ -430,6 +462,8 @@ _HANDLERS = {
     "torch.aten.gather": _gather,
     "torch.aten.slice.Tensor": _slice,
     "torch.aten.cat": _cat,
+    "torch.aten.transpose.int": _transpose,
+    "torch.aten.permute": _permute,
     "torch.aten.unsqueeze": lambda op, reader: _reshaped(op, reader, _unsqueeze_shape),
     "torch.aten.squeeze.dim": lambda op, reader: _reshaped(op, reader, _squeeze_dim_shape),
     "torch.aten.squeeze": lambda op, reader: _reshaped(op, reader, _squeeze_shape),

@@ -433,3 +433,60 @@ func.func @onnx_expand_by_a_shape_tensor(%x: !torch.vtensor<[?,1,?],f32>, %y: !t
   %2 = torch.aten.add.Tensor %1, %sum, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
   return %2 : !torch.vtensor
 }
+
+// -----
+
+// The legacy ONNX exporter's Pad computes its pad list in tensors: the ONNX pads [0,1,0,1]
+// padded with zeros to 8, reshaped to [4,2], reversed along dim 0 by a slice of step -1
+// (torch-mlir's meaning of a negative step: Python's slicing), transposed and flattened.
+// Each read folds to a constant: the pad is static, and none of constant_pad_nd's checks
+// is kept.
+// CHECK-LABEL: func.func @legacy_onnx_pad_list(
+// CHECK-NOT:     torch.runtime.assert
+// CHECK-NOT:     torch.aten.item
+// CHECK:         torch.aten.constant_pad_nd %arg0, {{.*}} -> !torch.vtensor<[2,3,5,7],f32>
+func.func @legacy_onnx_pad_list(%arg0: !torch.vtensor<[2,3,4,6],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int3 = torch.constant.int 3
+  %int4 = torch.constant.int 4
+  %int5 = torch.constant.int 5
+  %int6 = torch.constant.int 6
+  %int7 = torch.constant.int 7
+  %int8 = torch.constant.int 8
+  %int-1 = torch.constant.int -1
+  %none = torch.constant.none
+  %float0 = torch.constant.float 0.000000e+00
+  %begin = torch.constant.int -9223372036854775807
+  %pads = torch.vtensor.literal(dense<[0, 1, 0, 1]> : tensor<4xsi64>) : !torch.vtensor<[4],si64>
+  %four = torch.prim.ListConstruct %int4 : (!torch.int) -> !torch.list<int>
+  %zeros = torch.aten.full %four, %int0, %int4, %none, %none, %none : !torch.list<int>, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none -> !torch.vtensor<[4],si64>
+  %parts = torch.prim.ListConstruct %pads, %zeros : (!torch.vtensor<[4],si64>, !torch.vtensor<[4],si64>) -> !torch.list<vtensor>
+  %eight = torch.aten.cat %parts, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[8],si64>
+  %pairs_shape = torch.prim.ListConstruct %int4, %int2 : (!torch.int, !torch.int) -> !torch.list<int>
+  %pairs = torch.aten.reshape %eight, %pairs_shape : !torch.vtensor<[8],si64>, !torch.list<int> -> !torch.vtensor<[4,2],si64>
+  %reversed = torch.aten.slice.Tensor %pairs, %int0, %int-1, %begin, %int-1 : !torch.vtensor<[4,2],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[4,2],si64>
+  %columns = torch.aten.transpose.int %reversed, %int0, %int1 : !torch.vtensor<[4,2],si64>, !torch.int, !torch.int -> !torch.vtensor<[2,4],si64>
+  %flat_shape = torch.prim.ListConstruct %int8 : (!torch.int) -> !torch.list<int>
+  %flat = torch.aten.reshape %columns, %flat_shape : !torch.vtensor<[2,4],si64>, !torch.list<int> -> !torch.vtensor<[8],si64>
+  %e0 = torch.aten.select.int %flat, %int0, %int0 : !torch.vtensor<[8],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %p0 = torch.aten.item %e0 : !torch.vtensor<[],si64> -> !torch.int
+  %e1 = torch.aten.select.int %flat, %int0, %int1 : !torch.vtensor<[8],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %p1 = torch.aten.item %e1 : !torch.vtensor<[],si64> -> !torch.int
+  %e2 = torch.aten.select.int %flat, %int0, %int2 : !torch.vtensor<[8],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %p2 = torch.aten.item %e2 : !torch.vtensor<[],si64> -> !torch.int
+  %e3 = torch.aten.select.int %flat, %int0, %int3 : !torch.vtensor<[8],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %p3 = torch.aten.item %e3 : !torch.vtensor<[],si64> -> !torch.int
+  %e4 = torch.aten.select.int %flat, %int0, %int4 : !torch.vtensor<[8],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %p4 = torch.aten.item %e4 : !torch.vtensor<[],si64> -> !torch.int
+  %e5 = torch.aten.select.int %flat, %int0, %int5 : !torch.vtensor<[8],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %p5 = torch.aten.item %e5 : !torch.vtensor<[],si64> -> !torch.int
+  %e6 = torch.aten.select.int %flat, %int0, %int6 : !torch.vtensor<[8],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %p6 = torch.aten.item %e6 : !torch.vtensor<[],si64> -> !torch.int
+  %e7 = torch.aten.select.int %flat, %int0, %int7 : !torch.vtensor<[8],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %p7 = torch.aten.item %e7 : !torch.vtensor<[],si64> -> !torch.int
+  %list = torch.prim.ListConstruct %p3, %p7, %p2, %p6, %p1, %p5, %p0, %p4 : (!torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.constant_pad_nd %arg0, %list, %float0 : !torch.vtensor<[2,3,4,6],f32>, !torch.list<int>, !torch.float -> !torch.vtensor
+  return %0 : !torch.vtensor
+}

@@ -86,3 +86,28 @@ def test_a_float_tensor_or_a_large_one_is_not_read(parse):
     assert _read(program, "floats") is None
     assert _read(program, "large") is None
     assert _read(program, "shape") is not None
+
+
+def test_reversing_slices_transposes_and_permutes_as_python_and_pytorch_do(parse):
+    """A negative step slices as Python slices the indices (torch-mlir's meaning: its ONNX
+    Slice conversion reverses a dim so); transpose and permute move elements as PyTorch does."""
+    import torch
+
+    program = parse(_program(f"""
+  %int-1 = torch.constant.int -1
+  %int3 = torch.constant.int 3
+  %int-9 = torch.constant.int -9223372036854775807
+  %0 = torch.aten.slice.Tensor %lit, %int0, %int-1, %int-9, %int-1 : {V3}, !torch.int, !torch.int, !torch.int, !torch.int -> {V3} loc("reversed")
+  %1 = torch.prim.ListConstruct %int2, %int3 : (!torch.int, !torch.int) -> !torch.list<int>
+  %2 = torch.prim.ListConstruct %lit, %lit : ({V3}, {V3}) -> !torch.list<vtensor>
+  %3 = torch.aten.cat %2, %int0 : !torch.list<vtensor>, !torch.int -> !torch.vtensor<[6],si64>
+  %4 = torch.aten.reshape %3, %1 : !torch.vtensor<[6],si64>, !torch.list<int> -> !torch.vtensor<[2,3],si64> loc("grid")
+  %5 = torch.aten.transpose.int %4, %int0, %int1 : !torch.vtensor<[2,3],si64>, !torch.int, !torch.int -> !torch.vtensor<[3,2],si64> loc("transposed")
+  %6 = torch.prim.ListConstruct %int1, %int0 : (!torch.int, !torch.int) -> !torch.list<int>
+  %7 = torch.aten.permute %4, %6 : !torch.vtensor<[2,3],si64>, !torch.list<int> -> !torch.vtensor<[3,2],si64> loc("permuted")
+"""))
+    grid = torch.tensor([2, 4, 6, 2, 4, 6]).reshape(2, 3)
+    assert _read(program, "reversed") == contents.Contents((3,), _constants(6, 4, 2))
+    expected = contents.Contents((3, 2), _constants(*grid.t().flatten().tolist()))
+    assert _read(program, "transposed") == expected
+    assert _read(program, "permuted") == expected
