@@ -81,11 +81,13 @@ class Signature:
 class Answer:
     """Per IR result, (sizes, dtype code) for a tensor (a size is an int, a Polynomial or
     None) or None; the guards the answer needs as (comparison op, lhs, rhs); why
-    something stayed unknown, or None."""
+    something stayed unknown, or None; and `failure`, the check PyTorch's kernel failed
+    where the operands have no dynamic size: the op raises whenever it runs."""
 
     results: tuple
     guards: tuple
     reason: str | None
+    failure: str | None = None
 
 
 class Undescribable(Exception):
@@ -221,9 +223,10 @@ def _infer(signature: Signature) -> Answer:
     arguments = overload._schema.arguments
     if len(arguments) != len(signature.operands):
         return _unknown(signature, f"{len(signature.operands)} operands where PyTorch's schema has {len(arguments)}")
-    general = _Run(signature, overload, {}).outcome()
+    run = _Run(signature, overload, {})
+    general = run.outcome()
     if isinstance(general, str):
-        return _unknown(signature, general)
+        return Answer(_unknown(signature, general).results, (), general, run.failure)
     results, guards, dims_reason = general
     prover = _Prover(signature, overload, results, guards)
     # The kernel's checks come before the branches they make safe: trying the last guards
@@ -506,6 +509,7 @@ class _Run:
         self.equal = equal or {}
         self.symbols: dict = {}  # our symbol or Opaque -> SymInt
         self.back: dict = {}  # sympy symbol -> Polynomial of our symbol, or None (opaque)
+        self.failure: str | None = None  # the check the kernel failed on static operands
 
     def outcome(self):
         """(results, guards, reason) of the run, or the reason it gave nothing."""
@@ -531,6 +535,8 @@ class _Run:
             return "PyTorch has no meta kernel or decomposition for it"
         except Exception as error:
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            if isinstance(error, _CHECK_ERRORS) and not self.symbols:
+                self.failure = first
             return f"PyTorch's kernel raises: {first[:200]}"
         if results is None:
             return reason
@@ -706,6 +712,9 @@ def _without_extremum(expression):
     return expression
 
 
+# What PyTorch's checks raise (TORCH_CHECK, a dim out of range, a bad value): an error of
+# the program, not of the operands the fallback made.
+_CHECK_ERRORS = (RuntimeError, IndexError, ValueError)
 _DATA = object()  # a size computed from the data
 _INT_MAX = 2**63 - 1
 

@@ -4,7 +4,9 @@
 `reify.targets` gives such an op (an ATen op whose results lack what the library
 cannot give) the symbol `meta_fallback.SYMBOL`; `Fallback.refine` describes it, asks
 PyTorch (cached per op and operand signature), asserts the guards the answer needs
-(passes/guards.py) and refines its results. A kind with a library function keeps it:
+(passes/guards.py) and refines its results. A check PyTorch's kernel fails on operands
+without a dynamic size is an error at the op (an assert of false where it may not run), as
+a library function's certain failure is. A kind with a library function keeps it:
 the shape step takes only sizes, and dtypes only where the op has no dtype function.
 Shapes need the operands' dtypes: where one is not known yet (an erased-type program's
 shape step), the dtype step gives the sizes too, and says so (`late`) so that another
@@ -25,6 +27,8 @@ from torch_refine.ir.polynomial import Polynomial, format_polynomial
 from torch_refine.ir.retype import refine_value, result_allows_refinement
 from torch_refine.library import meta_fallback
 from torch_refine.passes import guards
+from torch_refine.passes.base import PassFailure
+from torch_refine.passes.drop_calculations import guard_certain_failure
 
 MARK = "torch_refine.meta_fallback"  # the reason, or "" when the fallback typed everything
 SERVED = "served by PyTorch's meta kernel (no library function)"
@@ -95,6 +99,9 @@ class Fallback:
             self._mark(producer, f"meta fallback: {error}")
             return
         answer = meta_fallback.infer(signature)
+        failed = f"meta kernel check failed: {answer.failure}"
+        if answer.failure is not None and not guard_certain_failure(op, failed, op):
+            raise PassFailure
         key = library_key(op)
         static = [None if entry is None else _static(entry[0]) for entry in answer.results]
         given = _stated(results, static) and _dims_recorded(results, answer.results)
