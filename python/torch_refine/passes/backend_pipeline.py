@@ -245,7 +245,11 @@ def dynamic_views_as_reshapes(module_op: ir.Operation) -> None:
     product of another tensor's batch and sequence, as exported programs compute it) is
     paired with the first dynamic input dim, and what remains is assumed to be 1: RoFormer
     viewing `[b, s, 32]` as `[b * s, 32]` became `[b, 1, 32]` and failed "mismatched size
-    for broadcast" at run time. A reshape to the runtime sizes needs no pairing."""
+    for broadcast" at run time. A size of -1 is paired the same way: Qwen3Moe's
+    `view(hidden, [-1, 32])` of `[b, s, 32]` became a `tensor.cast` to `[b, 1, 32]` and a
+    collapse to `[b, 32]` (no runtime check), and the ops around it, given the cast's static
+    1, computed `b` rows where there are `b * s`. A reshape to the runtime sizes, a -1 as
+    the input's element count over the other sizes, needs no pairing."""
     views = ops_in(module_op.regions[0], lambda op: op.operation.name == "torch.aten.view")
     if not views:
         return
@@ -257,7 +261,8 @@ def dynamic_views_as_reshapes(module_op: ir.Operation) -> None:
 
 def _reshape_plan(view) -> tuple[ir.Type, ir.Type, list] | None:
     """The builtin types of a dynamic view's input and result and its size elements (an
-    int for a constant), or None where the view is static or not expressible."""
+    int for a constant, None for a -1 the result's type leaves dynamic), or None where the
+    view is static or not expressible."""
     source, result = view.operands[0], view.results[0]
     source_info, result_info = types.parse(source.type), types.parse(result.type)
     if source_info is None or result_info is None or not source_info.sizes or not result_info.sizes:
@@ -274,8 +279,6 @@ def _reshape_plan(view) -> tuple[ir.Type, ir.Type, list] | None:
         except NotConstant:
             elements.append(element)
             continue
-        if value < 0 and static is None:
-            return None  # an inferred dynamic size: the lowering's pairing is all there is
         elements.append(static if value < 0 else value)
     builtin = (_builtin_tensor_type(source_info), _builtin_tensor_type(result_info))
     if None in builtin:
@@ -288,16 +291,44 @@ def _replace_by_reshape(view, source_type: ir.Type, result_type: ir.Type, elemen
     with ir.InsertionPoint(view), view.location:
         source = _create("torch_c.to_builtin_tensor", source_type, [view.operands[0]])
         sizes = [
-            _create("arith.constant", i64, [], {"value": ir.IntegerAttr.get(i64, e)})
-            if isinstance(e, int) else _create("torch_c.to_i64", i64, [e])
-            for e in elements
+            _i64_constant(e) if isinstance(e, int) else _create("torch_c.to_i64", i64, [e])
+            for e in elements if e is not None
         ]
+        inferred = [k for k, e in enumerate(elements) if e is None]  # `in` would compare Values with None
+        if inferred:
+            sizes.insert(inferred[0], _inferred_size(source, source_type, sizes))
         shape_type = ir.RankedTensorType.get([len(sizes)], i64)
         shape = _create("tensor.from_elements", shape_type, sizes)
         reshaped = _create("tensor.reshape", result_type, [source, shape])
         back = _create("torch_c.from_builtin_tensor", view.results[0].type, [reshaped])
     view.results[0].replace_all_uses_with(back)
     view.erase()
+
+
+def _inferred_size(source: ir.Value, source_type: ir.Type, known_sizes: list) -> ir.Value:
+    """The i64 a view's -1 stands for: `source`'s element count over the product of the
+    other sizes, that product taken as at least 1 (PyTorch rejects a -1 beside a 0; the
+    division must not trap on it)."""
+    i64, index = ir.IntegerType.get_signless(64), ir.IndexType.get()
+    ranked = ir.RankedTensorType(source_type)
+    count = _i64_constant(1)
+    for dim in range(ranked.rank):
+        if not ranked.is_dynamic_dim(dim):
+            extent = _i64_constant(ranked.get_dim_size(dim))
+        else:
+            position = _create("arith.constant", index, [], {"value": ir.IntegerAttr.get(index, dim)})
+            extent = _create("arith.index_cast", i64, [_create("tensor.dim", index, [source, position])])
+        count = _create("arith.muli", i64, [count, extent])
+    known = _i64_constant(1)
+    for size in known_sizes:
+        known = _create("arith.muli", i64, [known, size])
+    known = _create("arith.maxsi", i64, [known, _i64_constant(1)])
+    return _create("arith.divsi", i64, [count, known])
+
+
+def _i64_constant(value: int) -> ir.Value:
+    i64 = ir.IntegerType.get_signless(64)
+    return _create("arith.constant", i64, [], {"value": ir.IntegerAttr.get(i64, value)})
 
 
 def _create(name: str, result_type: ir.Type, operands: list, attributes: dict | None = None) -> ir.Value:

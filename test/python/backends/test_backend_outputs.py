@@ -201,23 +201,64 @@ def test_transformers_grouped_mm_fallback_is_decomposed_as_it_computes():
         torch.testing.assert_close(got, moe._grouped_mm_fallback(x, weight, offs))
 
 
-@pytest.mark.slow
-def test_qwen3_moe_reaches_the_backend_contract_and_runs_as_eager():
-    """transformers' Qwen3Moe: `histc` and `grouped_mm_fallback`, which no backend lowers."""
+def _qwen3_moe_runs_as_eager(dims: dict, sizes: tuple) -> None:
+    """A 1-layer Qwen3Moe (4 experts, 2 per token) exported with `dims` of both inputs
+    dynamic runs as eager through `compile_module` at each (batch, sequence) of `sizes`."""
     from models.corpus3 import _decoder
 
     build = _decoder("Qwen3MoeConfig", "Qwen3MoeModel", num_hidden_layers=1, num_key_value_heads=2, num_experts=4,
                      num_experts_per_tok=2, moe_intermediate_size=32, head_dim=8)
     torch.manual_seed(0)
     model, inputs = build()
-    batch = torch.export.Dim("batch", min=2, max=64)
-    refined = torch_refine.export_and_import(model.eval(), *inputs, dynamic_shapes=({0: batch}, {0: batch}))
+    refined = torch_refine.export_and_import(model.eval(), *inputs, dynamic_shapes=(dims, dims))
     compiled = jit.compile_module(refined)
-    for ids, mask in (inputs, (torch.randint(0, 128, (3, 8)), torch.ones(3, 8, dtype=torch.int64))):
+    for batch, sequence in sizes:
+        ids, mask = torch.randint(0, 128, (batch, sequence)), torch.ones(batch, sequence, dtype=torch.int64)
         with torch.no_grad():
             expected = model(ids, mask)
         for ours, theirs in zip(compiled("main", ids, mask), expected, strict=True):
             torch.testing.assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_qwen3_moe_reaches_the_backend_contract_and_runs_as_eager():
+    """transformers' Qwen3Moe: `histc` and `grouped_mm_fallback`, which no backend lowers."""
+    _qwen3_moe_runs_as_eager({0: torch.export.Dim("batch", min=2, max=64)}, ((2, 8), (3, 8)))
+
+
+@pytest.mark.slow
+def test_qwen3_moe_with_dynamic_batch_and_sequence_runs_as_eager():
+    """Its router's `view(hidden, [-1, 32])` of `[b, s, 32]`: torch-mlir's view lowering made
+    it `[b, 32]` (a static cast to `[b, 1, 32]`), and the heap was corrupted at run time."""
+    dims = {0: torch.export.Dim("batch", min=2, max=64), 1: torch.export.Dim("seq", min=2, max=64)}
+    _qwen3_moe_runs_as_eager(dims, ((2, 8), (3, 5)))
+
+
+INFERRED_VIEWS = """
+func.func @main(%arg0: !torch.vtensor<[?,?,32],f32>) -> (!torch.vtensor<[?,32],f32>, !torch.vtensor<[?,?],f32>) {
+  %int-1 = torch.constant.int -1
+  %int0 = torch.constant.int 0
+  %int32 = torch.constant.int 32
+  %rows = torch.prim.ListConstruct %int-1, %int32 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.view %arg0, %rows : !torch.vtensor<[?,?,32],f32>, !torch.list<int> -> !torch.vtensor<[?,32],f32>
+  %batch = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,?,32],f32>, !torch.int -> !torch.int
+  %flat = torch.prim.ListConstruct %batch, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %1 = torch.aten.view %arg0, %flat : !torch.vtensor<[?,?,32],f32>, !torch.list<int> -> !torch.vtensor<[?,?],f32>
+  return %0, %1 : !torch.vtensor<[?,32],f32>, !torch.vtensor<[?,?],f32>
+}
+"""
+
+
+def test_a_view_with_an_inferred_dynamic_size_runs_as_eager():
+    """A -1 among dynamic dims: torch-mlir's lowering paired `[-1, 32]` of `[b, s, 32]`
+    with `b` and took `s` as 1 (a result `[b, 32]`); it is given as a reshape of the
+    element count over the other sizes."""
+    compiled = jit.compile_module(INFERRED_VIEWS)
+    for shape in ((3, 5, 32), (2, 8, 32)):
+        x = torch.randn(shape)
+        rows, flat = compiled("main", x)
+        torch.testing.assert_close(rows, x.view(-1, 32))
+        torch.testing.assert_close(flat, x.view(x.shape[0], -1))
 
 
 def _api_raw_text() -> str:
