@@ -21,6 +21,7 @@ import pytest
 import torch
 from models.corpus import BY_NAME, rebatched
 from models.export_cache import exported_ir, variant_name
+from test_backend_pipeline import _assert_close, _ops
 from torch_mlir import ir
 from torch_mlir.passmanager import PassManager as TorchMlirPassManager
 
@@ -60,25 +61,6 @@ def run_tosa(module: ir.Module) -> jit.CompiledModule:
     with module.context:
         TorchMlirPassManager.parse(f"builtin.module({','.join(TOSA_TO_LINALG)})").run(module.operation)
     return jit.compile_linalg(module)
-
-
-def _assert_close(got, expected) -> None:
-    expected = [expected] if isinstance(expected, torch.Tensor) else list(expected)
-    assert len(got) == len(expected)
-    for ours, theirs in zip(got, expected, strict=True):
-        assert ours.shape == theirs.shape
-        torch.testing.assert_close(ours, theirs, rtol=1e-4, atol=1e-5)
-
-
-def _ops(module: ir.Module) -> set[str]:
-    names = set()
-
-    def visit(op):
-        names.add(op.name)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return names
 
 
 class FlattenHead(torch.nn.Module):
