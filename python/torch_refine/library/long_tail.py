@@ -499,6 +499,8 @@ def aten〇mode〡dtype(self_rank_dtype: Tuple[int, int], dim: int = -1, keepdim
     Invocation(_T(5), _T()),
     Invocation(_T(), _T(3)),
     Invocation(_T(5), _T(3), out_int32=True, right=True, side="right"),
+    Invocation(_T(5), _T(3), side="right"),
+    Invocation(_T(0), _T(0), side="left", sorter=_L(0)),
     Invocation(_T(5), _T(3), sorter=_L(5)),
     ErrorInvocation(_T(2, 5), _T(3, 3)),
     ErrorInvocation(_T(2, 5), _T(3)),
@@ -512,7 +514,7 @@ def aten〇searchsorted〇Tensor〡shape(sorted_sequence: List[int], self: List[
 
 
 def _check_searchsorted(boundaries: List[int], values: List[int], right: bool, side: Optional[str], sorter: Optional[List[int]]):
-    if side is not None and (side == "left") == right:
+    if side is not None and side == "left" and right:
         raise AssertionError("torch.searchsorted(): side and right can't be set to opposites, got side of {} "
                              "while right was {}")
     if sorter is not None and sorter != boundaries:

@@ -21483,50 +21483,54 @@ module {
     %int1 = torch.constant.int 1
     %0 = torch.aten.__isnot__ %arg3, %none : !torch.optional<str>, !torch.none -> !torch.bool
     %1 = torch.prim.If %0 -> (!torch.bool) {
-      %6 = torch.prim.unchecked_cast %arg3 : !torch.optional<str> -> !torch.str
-      %7 = torch.aten.eq.str %6, %str_2 : !torch.str, !torch.str -> !torch.bool
-      %8 = torch.aten.eq.bool %7, %arg2 : !torch.bool, !torch.bool -> !torch.bool
+      %7 = torch.prim.unchecked_cast %arg3 : !torch.optional<str> -> !torch.str
+      %8 = torch.aten.eq.str %7, %str_2 : !torch.str, !torch.str -> !torch.bool
       torch.prim.If.yield %8 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %1 -> () {
+    %2 = torch.prim.If %1 -> (!torch.bool) {
+      torch.prim.If.yield %arg2 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %2 -> () {
       torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.bool) {
-      %6 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
-      %7 = torch.aten.ne.int_list %6, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If.yield %7 : !torch.bool
+    %3 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      %7 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+      %8 = torch.aten.ne.int_list %7, %arg0 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %8 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %3 -> () {
+    torch.prim.If %4 -> () {
       torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %4 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-    %5 = torch.aten.le.int %4, %int1 : !torch.int, !torch.int -> !torch.bool
-    torch.prim.If %5 -> () {
+    %5 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %6 = torch.aten.le.int %5, %int1 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %6 -> () {
       torch.prim.If.yield
     } else {
-      %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-      %7 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
-      %8 = torch.aten.ne.int %6, %7 : !torch.int, !torch.int -> !torch.bool
-      %9 = torch.prim.If %8 -> (!torch.bool) {
+      %7 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+      %8 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+      %9 = torch.aten.ne.int %7, %8 : !torch.int, !torch.int -> !torch.bool
+      %10 = torch.prim.If %9 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %10 = torch.aten.slice.t %arg0, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-        %11 = torch.aten.slice.t %arg1, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
-        %12 = torch.aten.ne.int_list %10, %11 : !torch.list<int>, !torch.list<int> -> !torch.bool
-        torch.prim.If.yield %12 : !torch.bool
+        %11 = torch.aten.slice.t %arg0, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+        %12 = torch.aten.slice.t %arg1, %none, %int-1, %int1 : !torch.list<int>, !torch.none, !torch.int, !torch.int -> !torch.list<int>
+        %13 = torch.aten.ne.int_list %11, %12 : !torch.list<int>, !torch.list<int> -> !torch.bool
+        torch.prim.If.yield %13 : !torch.bool
       }
-      torch.prim.If %9 -> () {
+      torch.prim.If %10 -> () {
         torch.prim.RaiseException %str, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
