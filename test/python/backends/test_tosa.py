@@ -36,9 +36,9 @@ TOSA_TO_LINALG = ("func.func(tosa-to-linalg-named)", "func.func(tosa-to-linalg)"
                   "func.func(tosa-to-arith)", "func.func(tosa-to-tensor)", "canonicalize")
 STATIC = ("bert", "llama", "gpt2", "vit", "resnet", "t5_encoder", "convnext", "lstm",
           "transformer_encoder_layer", "multihead_attention")
-# The dynamic corpus variants TOSA takes, and the decomposition each needs: convnext's
-# layer norm decomposed by torch-mlir computes in f64, and its conversion takes a cast
-# (`aten.to.dtype`) of static shapes only; ours has no cast.
+# The dynamic corpus variants TOSA takes, and the decomposition each needs: torch-mlir's
+# decomposition of convnext's `var_mean` computes in f64, and its TOSA conversion takes a
+# cast (`aten.to.dtype`) of static shapes only; ours has no cast.
 DYNAMIC = {"resnet": "torch-decompose-complex-ops", "convnext": "torch-refine-decompose"}
 BATCHES = (2, 5)
 
