@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from torch_refine import passes, report
-from torch_refine.calculations import dim_facts, facts
+from torch_refine.calculations import dim_facts
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
 from torch_refine.errors import RefinementError
@@ -35,6 +35,7 @@ from torch_refine.ir.constants import typed_constant
 from torch_refine.ir.erase import erase_tensor_types, retype
 from torch_refine.ir.module import symbol_name
 from torch_refine.library import loader as library_loader
+from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 PIPELINE = "torch-refine-pipeline"
 
@@ -626,10 +627,10 @@ def _refuse_failing_input_checks(function: str, entry: ir.Block) -> None:
             continue
         condition = operation.operands[0]
         producer = condition.owner if isinstance(condition, ir.OpResult) else None
-        if producer is None or producer.name not in facts.INT_COMPARISONS:
+        if producer is None or producer.name not in INT_COMPARISONS:
             continue
         sides = [_static_int(operand) for operand in producer.operands]
-        if None not in sides and not facts.INT_COMPARISONS[producer.name](*sides):
+        if None not in sides and not INT_COMPARISONS[producer.name](*sides):
             message = ir.StringAttr(operation.attributes["message"]).value
             raise ValueError(f"specialize @{function}: the new input types fail the program's input check: {message}")
 

@@ -18,6 +18,7 @@ PACKAGE_ROOT = Path(torch_refine.__file__).parent
 # Lowest first. `torch_refine` itself (the lazy facade over api, executor and jit) sits above them.
 LAYERS = (
     ("errors", "about"),
+    ("symbolic",),
     ("ir",),
     ("calculations", "importer"),
     ("library",),

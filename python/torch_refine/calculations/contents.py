@@ -25,6 +25,7 @@ from torch_refine.calculations.lists import reads_list
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
+from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 MAX_ELEMENTS = 64
 _INTEGRAL = ("si64", "si32", "si16", "si8", "ui8", "i1")
@@ -360,7 +361,7 @@ def _compare(name: str):
     """A comparison of two elements as 0 or 1: decided by the range of their difference
     over sizes (ONNX Expand's `shape == -1` of a shape read off a tensor is false), else
     `facts.truth_of`."""
-    test = facts.INT_COMPARISONS[name]
+    test = INT_COMPARISONS[name]
 
     def combine(a: Polynomial, b: Polynomial) -> Polynomial | None:
         from torch_refine.calculations import ranges  # ranges imports dim_facts, which imports this module

@@ -21,6 +21,7 @@ from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
 from torch_refine.ir.module import completing_yields
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
+from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 ATTRIBUTE = "torch_refine.dims"
 # On a prim.Loop: per carried value, the dims its body assumes the value has at every
@@ -376,7 +377,7 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
     except NotConstant:
         pass
     producer = defining_op(value)
-    test = facts.INT_COMPARISONS.get(producer.operation.name) if producer is not None else None
+    test = INT_COMPARISONS.get(producer.operation.name) if producer is not None else None
     if test is None:
         return None
     lhs, rhs = (express(v, cache, depth + 1) for v in producer.operands)

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import contextlib
 import math
-import operator
 import re
 
 from torch_mlir import ir
 
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed, symbol_name
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
 
 # Defined symbols by definition, and each one's definition.
 _DEFINED: dict[tuple, Symbol] = {}
@@ -303,14 +303,6 @@ def _decided(definition: tuple, replacements: dict[Symbol, Polynomial], active: 
     return _select_side((key[0], *sides), then, otherwise)
 
 
-# An int comparison's test of its sides, or of their difference against 0.
-INT_COMPARISONS = {
-    "torch.aten.eq.int": operator.eq, "torch.aten.ne.int": operator.ne,
-    "torch.aten.lt.int": operator.lt, "torch.aten.le.int": operator.le,
-    "torch.aten.gt.int": operator.gt, "torch.aten.ge.int": operator.ge,
-}
-
-
 def definition(symbol: Symbol) -> tuple | None:
     """`(SELECT, condition key, then, otherwise)` or `(FLOOR_DIVIDE, dividend, divisor)`
     of a defined symbol; None for a fresh one."""
@@ -375,10 +367,6 @@ _COMPUTED_NAME = re.compile(r"%s(\d+)")
 _RANGES: dict[int, dict[Symbol, tuple[int, int | None]]] = {}
 _RANGING: set[tuple] = set()  # (function key, condition key, truth) of each that narrowed a range
 _range_updates = 0
-# An int comparison -> the comparison that holds where it does not.
-NEGATIONS = {"torch.aten.eq.int": "torch.aten.ne.int", "torch.aten.lt.int": "torch.aten.ge.int",
-             "torch.aten.le.int": "torch.aten.gt.int"}
-NEGATIONS.update({negated: name for name, negated in NEGATIONS.items()})
 # A comparison `c*s + k OP 0` as bounds on `c*s + k`: op -> (least, greatest).
 _BOUNDS = {
     "torch.aten.ge.int": (0, None),
@@ -446,7 +434,7 @@ def condition_bounds(key: tuple, holds: bool, replacements: dict,
 
 def _excluded_value(key: tuple, holds: bool, replacements: dict) -> tuple[Symbol, int] | None:
     """(symbol, value) when a condition says `symbol != value`, or None."""
-    name = key[0] if holds else NEGATIONS.get(key[0])
+    name = key[0] if holds else NEGATED.get(key[0])
     if name != "torch.aten.ne.int" or len(key) != 3 or not all(isinstance(o, Polynomial) for o in key[1:]):
         return None
     difference = (key[1] - key[2]).substitute(replacements)
@@ -500,7 +488,7 @@ def _symbol_bounds(replacements: dict, key: tuple, holds: bool) -> tuple[Symbol,
         return None
     name = key[0]
     if not holds:
-        name = NEGATIONS.get(name)
+        name = NEGATED.get(name)
     if name not in _BOUNDS:
         return None
     difference = (key[1] - key[2]).substitute(replacements)

@@ -25,6 +25,7 @@ from torch_refine.calculations.dim_facts import bound_expression, express, funct
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key, typed_constant
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
+from torch_refine.symbolic.comparisons import MIRRORED, NEGATED
 
 Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
 _SIZE = (0, None)
@@ -314,26 +315,6 @@ _HOLDS = {
     "torch.aten.gt.int": lambda c: (c + 1, None),
     "torch.aten.ge.int": lambda c: (c, None),
 }
-# The comparison of the same operands swapped, and the one that holds where it does not
-# (int comparisons only: for floats `not a < b` is not `a >= b` when one is NaN).
-MIRRORED_COMPARISONS = {
-    "torch.aten.eq.int": "torch.aten.eq.int",
-    "torch.aten.ne.int": "torch.aten.ne.int",
-    "torch.aten.lt.int": "torch.aten.gt.int",
-    "torch.aten.le.int": "torch.aten.ge.int",
-    "torch.aten.gt.int": "torch.aten.lt.int",
-    "torch.aten.ge.int": "torch.aten.le.int",
-}
-NEGATED_COMPARISONS = {
-    "torch.aten.eq.int": "torch.aten.ne.int",
-    "torch.aten.ne.int": "torch.aten.eq.int",
-    "torch.aten.lt.int": "torch.aten.ge.int",
-    "torch.aten.ge.int": "torch.aten.lt.int",
-    "torch.aten.le.int": "torch.aten.gt.int",
-    "torch.aten.gt.int": "torch.aten.le.int",
-}
-
-
 def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -> Bound:
     """`bound` of `value` in the branch where `condition` is `holds`, when the condition
     compares that very value with a constant."""
@@ -343,12 +324,12 @@ def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -
     name = comparison.operation.name
     lhs, rhs = comparison.operands
     if rhs == value:
-        lhs, rhs, name = rhs, lhs, MIRRORED_COMPARISONS.get(name, name)
+        lhs, rhs, name = rhs, lhs, MIRRORED.get(name, name)
     constant = typed_constant(rhs, int)
     if lhs != value or constant is None:
         return bound
     if not holds:
-        name = NEGATED_COMPARISONS.get(name)
+        name = NEGATED.get(name)
     implied = _HOLDS.get(name)
     return bound if implied is None else _meet(bound, implied(constant))
 

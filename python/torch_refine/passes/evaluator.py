@@ -43,6 +43,7 @@ from torch_refine.library.promotion import promote_dtypes
 from torch_refine.passes import guards
 from torch_refine.passes.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
 from torch_refine.passes.simplifier import Options
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED_TESTS
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over
 # an odd huge size costs the greedy way's unroll cap, not an unbounded Python loop.
@@ -351,7 +352,7 @@ def _atoms(key) -> set:
 
 
 def _atom_truth(atom: tuple, range_of) -> bool | None:
-    test = facts.INT_COMPARISONS.get(atom[0])
+    test = INT_COMPARISONS.get(atom[0])
     if test is None:
         return None
     a, b = atom[1:]
@@ -522,7 +523,7 @@ def _conjuncts(condition: _Condition) -> list | None:
     if condition.op == "and":
         parts = [_conjuncts(c) if isinstance(c, _Condition) else None for c in condition.operands]
         return None if None in parts else [atom for part in parts for atom in part]
-    return [condition] if condition.op in facts.INT_COMPARISONS else None
+    return [condition] if condition.op in INT_COMPARISONS else None
 
 
 def _is_size(value) -> bool:
@@ -739,9 +740,6 @@ _FLOAT_COMPARISONS = {
 # The float comparisons of the Torch dialect (it has no `le.float`, no `ne.float`).
 _FLOAT_CONDITION_OPS = {operator.eq: "torch.aten.eq.float", operator.lt: "torch.aten.lt.float",
                         operator.gt: "torch.aten.gt.float", operator.ge: "torch.aten.ge.float"}
-# The comparison with its operands swapped: `a < b` is `b > a`.
-_MIRRORED = {operator.eq: operator.eq, operator.ne: operator.ne, operator.lt: operator.gt,
-             operator.le: operator.ge, operator.gt: operator.lt, operator.ge: operator.le}
 _FLOAT_ARITHMETIC = {
     "torch.aten.add.float": operator.add,
     "torch.aten.sub.float": operator.sub,
@@ -1010,7 +1008,7 @@ class Evaluator:
     # ranges do not decide is a condition.
     def _compare(self, values: list, name: str, environment: list) -> list:
         a, b = values
-        test = facts.INT_COMPARISONS[name]
+        test = INT_COMPARISONS[name]
         if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
             return [test(a, b)]
         a, b = _symbolic(a), _symbolic(b)
@@ -1077,7 +1075,7 @@ class Evaluator:
         if not isinstance(a, _SizeFloat) and not isinstance(b, _SizeFloat):
             return [test(a, b)]
         if not isinstance(a, _SizeFloat):
-            a, b, test = b, a, _MIRRORED[test]
+            a, b, test = b, a, MIRRORED_TESTS[test]
         if isinstance(b, _SizeFloat):
             if a is b or (a.exact and b.exact and a.polynomial == b.polynomial):
                 return [test(0, 0)]  # one exact value (`x == x`: a size is not NaN)
@@ -1137,7 +1135,7 @@ class Evaluator:
 # Ops run by an Evaluator method (they read ranges or yield several results): the
 # method, and what it is passed.
 _METHOD_STEPS = {
-    **{name: (Evaluator._compare, name) for name in facts.INT_COMPARISONS},
+    **{name: (Evaluator._compare, name) for name in INT_COMPARISONS},
     **{name: (Evaluator._compare_floats, test) for name, test in _FLOAT_COMPARISONS.items()},
     **{name: (Evaluator._float_arithmetic, combine) for name, combine in _FLOAT_ARITHMETIC.items()},
     "torch.prim.min.int": (Evaluator._extreme, "torch.aten.le.int"),

@@ -31,6 +31,7 @@ from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_compute
 from torch_refine.passes.reify import _constructed_elements
 from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
 
 ENTRY_GUARD = facts.ENTRY_GUARD
 
@@ -100,7 +101,7 @@ def adopt_entry_asserts(module: ir.Operation) -> None:
 def _comparison_key(condition: ir.Value) -> tuple | None:
     """A condition key (the evaluator's) of an int comparison of sizes, or None."""
     producer = condition.owner if isinstance(condition, ir.OpResult) else None
-    if producer is None or producer.name not in facts.INT_COMPARISONS:
+    if producer is None or producer.name not in INT_COMPARISONS:
         return None
     operands = [express(operand) for operand in producer.operands]
     return None if None in operands else (producer.name, *operands)
@@ -232,8 +233,8 @@ def _negated(key: tuple) -> tuple:
     """`not key` as the condition that says it (`a == b` for `not (a != b)`)."""
     if key[0] == "not":
         return key[1]
-    if key[0] in facts.NEGATIONS:
-        return (facts.NEGATIONS[key[0]], *key[1:])
+    if key[0] in NEGATED:
+        return (NEGATED[key[0]], *key[1:])
     return ("not", key)
 
 
@@ -322,7 +323,7 @@ def _condition_key(value: ir.Value, depth: int) -> tuple | None:
     if producer is None or depth > 16:
         return None
     name, operands = producer.name, list(producer.operands)
-    if name in facts.INT_COMPARISONS:
+    if name in INT_COMPARISONS:
         return _comparison_key(value)
     if name == "torch.aten.__not__":
         inner = _condition_key(operands[0], depth + 1)

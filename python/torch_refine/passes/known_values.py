@@ -23,6 +23,7 @@ from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant, op_key, typed_constant
 from torch_refine.ir.polynomial import is_computed
 from torch_refine.patterns.symbolic import Sizes
+from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 TENSOR_READS = ("torch.aten.item", "torch.aten.Int.Tensor", "torch.aten.IntImplicit")
 _BOOL_CONDITION = "!torch.vtensor<[],i1>"
@@ -261,7 +262,7 @@ def _decided_by_facts(condition: ir.Value) -> bool | None:
     a condition that is itself a fact (an input check the function starts with): its own
     range would decide it."""
     op = defining_op(condition)
-    if op is None or op.name not in facts.INT_COMPARISONS:
+    if op is None or op.name not in INT_COMPARISONS:
         return None
     sides = [dim_facts.express(v) for v in op.operands]
     function = enclosing_function(op)
@@ -271,7 +272,7 @@ def _decided_by_facts(condition: ir.Value) -> bool | None:
     if facts.asserted(function_key, (op.name, *sides)) is not None:
         return None
     difference = facts.resolved(sides[0] - sides[1], facts.replacements(function_key))
-    return decide(facts.INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0]))
+    return decide(INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0]))
 
 
 def _stated_size(op, cache: dict, depth: int) -> int | None:

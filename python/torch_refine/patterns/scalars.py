@@ -11,8 +11,6 @@ from torch_refine.calculations.dim_facts import (
     through_divisor_marker,
 )
 from torch_refine.calculations.ranges import (
-    MIRRORED_COMPARISONS,
-    NEGATED_COMPARISONS,
     difference_range,
     entry_block_of,
     polynomial_range,
@@ -29,6 +27,7 @@ from torch_refine.ir.constants import (
 from torch_refine.ir.module import ops_in
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.ir.retype import accepts, cast
+from torch_refine.symbolic.comparisons import MIRRORED, NEGATED
 
 
 def _format(fmt, *args):
@@ -84,7 +83,7 @@ def negation(condition: ir.Value) -> ir.Value:
     name = producer.operation.name if producer is not None else None
     if name == "torch.aten.__not__" or _is_negation(producer):
         return producer.operands[0]
-    if (inverse := NEGATED_COMPARISONS.get(name)) is not None:
+    if (inverse := NEGATED.get(name)) is not None:
         operands = list(producer.operands)
         return ir.Operation.create(inverse, results=[condition.type], operands=operands).result
     operands = [condition, make_constant(True)]
@@ -296,7 +295,7 @@ def _sign_answer(op) -> bool | None:
         constant, other = constant_value(rhs), lhs
     except NotConstant:
         try:
-            constant, other, name = constant_value(lhs), rhs, MIRRORED_COMPARISONS[name]
+            constant, other, name = constant_value(lhs), rhs, MIRRORED[name]
         except NotConstant:
             return None
     if not isinstance(constant, int) or isinstance(constant, bool):

@@ -16,6 +16,7 @@ from torch_refine.calculations.dim_facts import express, function_argument, tens
 from torch_refine.ir.constants import fits_int64, is_constant, make_constant
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
 from torch_refine.patterns.scalars import negation, size_int_dim
+from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 
 def size_from_symbols(op, rewriter):
@@ -127,7 +128,7 @@ class Sizes:
             both = [self.condition(c) for c in operands]
             name = "torch.aten.__and__.bool" if op == "and" else "torch.aten.__or__.bool"
             return ir.Operation.create(name, results=[ir.Type.parse("!torch.bool")], operands=both).result
-        if op in facts.INT_COMPARISONS:
+        if op in INT_COMPARISONS:
             both = [self.int(p) for p in operands]
         else:
             both = [self._float(operands[0]), make_constant(operands[1])]
@@ -198,11 +199,11 @@ def fold_comparison(op, rewriter):
     if difference is None:
         return True
     with rewriter.ip, op.location:
-        rewriter.replace_op(op, [make_constant(facts.INT_COMPARISONS[op.operation.name](difference, 0))])
+        rewriter.replace_op(op, [make_constant(INT_COMPARISONS[op.operation.name](difference, 0))])
     return None
 
 
 def patterns(options) -> list:
     found = [(name, fold_arithmetic) for name in _ARITHMETIC]
-    found += [(name, fold_comparison) for name in facts.INT_COMPARISONS]
+    found += [(name, fold_comparison) for name in INT_COMPARISONS]
     return [*found, ("torch.aten.size.int", size_from_symbols)]

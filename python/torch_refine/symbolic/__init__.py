@@ -1,0 +1,1 @@
+"""The engine's pure algebra: no MLIR, no torch (docs/design.md, layer 1)."""
