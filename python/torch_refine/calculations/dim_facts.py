@@ -454,23 +454,6 @@ def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None
     return found
 
 
-def _remainder(a: Polynomial, b: Polynomial) -> Polynomial | None:
-    divisor = b.constant_value()
-    if divisor is not None:
-        return facts.remainder(a, divisor) if divisor > 0 else a.floor_remainder(divisor)
-    return None if a.exact_divide(b) is None else Polynomial.constant(0)
-
-
-def _floordiv(a: Polynomial, b: Polynomial) -> Polynomial | None:
-    """`a // b`: exact, or by a positive constant the symbol of that division (the one the
-    evaluator names it by, calculations/facts.py)."""
-    divisor = b.constant_value()
-    if divisor is None:
-        return a.exact_divide(b)
-    quotient = a.floor_divide(divisor)
-    return facts.floor_divide(a, divisor) if quotient is None and divisor > 0 else quotient
-
-
 def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | None:
     """`prim.max.int` (`a >= b` picks a) or `prim.min.int` (`a <= b`): the side the range
     of the difference picks (a constant, or the function's ranges: MPT's position bias row
@@ -495,8 +478,8 @@ _ARITHMETIC = {
     "torch.aten.sub.int": lambda a, b: a - b,
     "torch.aten.mul.int": lambda a, b: a * b,
     "torch.aten.neg.int": lambda a: -a,
-    "torch.aten.floordiv.int": _floordiv,
-    "torch.aten.remainder.int": _remainder,
+    "torch.aten.floordiv.int": facts.quotient,
+    "torch.aten.remainder.int": facts.modulo,
 }
 
 

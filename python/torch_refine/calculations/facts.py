@@ -217,6 +217,30 @@ def _equal_where_equal(sides: tuple, then: Polynomial, otherwise: Polynomial) ->
     return (then - otherwise).exact_divide(sides[0] - sides[1]) is not None
 
 
+def quotient(dividend: Polynomial, divisor: Polynomial, guarded: bool = False) -> Polynomial | None:
+    """`dividend // divisor`, floor division's one meaning over sizes: by a positive
+    constant in normal form (`floor_divide`), by another nonzero constant where it divides,
+    by a polynomial where it divides exactly, and else, where the caller guards the divisor
+    nonzero (`guarded`), as a symbol of its own; None where none of these holds."""
+    constant = divisor.constant_value()
+    if constant is not None:
+        return _by_constant(dividend, constant) if constant > 0 else dividend.floor_divide(constant)
+    exact = dividend.exact_divide(divisor)
+    if exact is not None or not guarded:
+        return exact
+    return floor_divide(dividend, divisor)
+
+
+def modulo(dividend: Polynomial, divisor: Polynomial, guarded: bool = False) -> Polynomial | None:
+    """`dividend % divisor` as Python defines it, `dividend - divisor * (dividend // divisor)`
+    over `quotient`'s meaning (by a constant: `remainder`)."""
+    constant = divisor.constant_value()
+    if constant is not None:
+        return remainder(dividend, constant) if constant > 0 else dividend.floor_remainder(constant)
+    whole = quotient(dividend, divisor, guarded)
+    return None if whole is None else dividend - divisor * whole
+
+
 def floor_divide(dividend: Polynomial, divisor: int | Polynomial) -> Polynomial:
     """`dividend // divisor` (a positive constant, or a polynomial) as a defined symbol;
     by a constant in normal form (`_by_constant`), so equal quotients are one symbol."""

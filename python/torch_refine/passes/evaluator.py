@@ -121,48 +121,34 @@ _divisors: list = []
 
 
 def _floor_divide(a, b):
-    if isinstance(b, Polynomial):
-        _divisors.append(b)
-        quotient = _symbolic(a).exact_divide(b)  # floor division that divides exactly
-        if quotient is None:
-            quotient = _floor_divide_symbol(a, b)
-    elif b == 0:
-        raise GiveUp
-    elif isinstance(a, Polynomial):
-        quotient = a.floor_divide(b)
-        if quotient is None and b > 0:
-            quotient = _floor_divide_symbol(a, b)
-    else:
+    """Python's `//` (aten.floordiv.int): on ints, else `facts.quotient`'s meaning, a
+    symbolic divisor guarded nonzero where the op runs."""
+    if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
+        if b == 0:
+            raise GiveUp
         return a // b
-    if quotient is None:
-        raise GiveUp
-    return _settle(quotient)
-
-
-def _floor_divide_symbol(a, b: int | Polynomial) -> Polynomial:
-    """`a // b` that does not divide exactly (b a positive constant, or a polynomial the
-    caller guards nonzero) as a symbol of its own, one per quotient: a stride-2
-    convolution's output size of a dynamic image size, a view's -1 over another input's
-    sizes."""
-    return facts.floor_divide(_symbolic(a), b)
+    return _settle(_by_symbols(facts.quotient, a, b))
 
 
 def _remainder(a, b):
-    """Python's `%` (aten.remainder.int), on a polynomial by a constant or a divisor: by a
-    divisor that does not divide it, `a - b * (a // b)`, as Python defines it."""
+    """Python's `%` (aten.remainder.int): on ints, else `facts.modulo`'s meaning."""
+    if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
+        if b == 0:
+            raise GiveUp
+        return a % b
+    return _settle(_by_symbols(facts.modulo, a, b))
+
+
+def _by_symbols(meaning, a, b) -> Polynomial:
     if isinstance(b, Polynomial):
         _divisors.append(b)
-        if _symbolic(a).exact_divide(b) is None:
-            return _settle(_symbolic(a) - b * _floor_divide_symbol(a, b))
-        return 0
-    if b == 0:
+    elif b == 0:
         raise GiveUp
-    if not isinstance(a, Polynomial):
-        return a % b
-    remainder = facts.remainder(a, b) if b > 0 else a.floor_remainder(b)
-    if remainder is None:
+    divisor = b if isinstance(b, Polynomial) else Polynomial.constant(b)
+    result = meaning(_symbolic(a), divisor, guarded=True)
+    if result is None:
         raise GiveUp
-    return _settle(remainder)
+    return result
 
 
 def _decide(test, low, high) -> bool:
