@@ -88,6 +88,7 @@ class Answer:
     guards: tuple
     reason: str | None
     failure: str | None = None
+    checks: tuple = ()  # the guards PyTorch's kernel raises without (not a branch it takes)
 
 
 class Undescribable(Exception):
@@ -240,7 +241,8 @@ def _infer(signature: Signature) -> Answer:
         why = "a condition no int comparison states" if unstated else "a size pinned to its example value"
         sizes_free = tuple(None if r is None else (None, r[1]) for r in results)
         return Answer(sizes_free, (), f"PyTorch's kernel needs {why} ({shown})")
-    return Answer(results, tuple(kept), reason)
+    checks = tuple(g for g in kept if prover.raises_without(g))
+    return Answer(results, tuple(kept), reason, checks=checks)
 
 
 def _unknown(signature: Signature, reason: str) -> Answer:
@@ -297,6 +299,12 @@ class _Prover:
         self.assumed.add(guard)
         return True
 
+    def raises_without(self, guard: tuple) -> bool:
+        """Whether the kernel raises at every case failing `guard` (a check, where a guard
+        the kernel does not raise without is a branch taken at the example sizes)."""
+        cases = self._cases(guard, {}) if isinstance(guard, tuple) else None
+        return bool(cases) and all(_raises(self.signature, self.overload, case, self.equal) for case in cases)
+
     def _cases(self, guard: tuple, context: dict) -> list[dict] | None:
         ranges = {**self.ranges, **{s: (v, v) if isinstance(v, int) else v for s, v in context.items()}}
         cases = _failing_cases(guard, ranges)
@@ -326,6 +334,11 @@ class _Prover:
 
 
 _DEPTH = 3
+
+
+def _raises(signature: Signature, overload, case: dict, equal: dict) -> bool:
+    run = _Run(signature, overload, case, equal)
+    return isinstance(run.outcome(), str) and run.raised_check
 
 
 def _equalities(guards) -> dict:
@@ -510,6 +523,7 @@ class _Run:
         self.symbols: dict = {}  # our symbol or Opaque -> SymInt
         self.back: dict = {}  # sympy symbol -> Polynomial of our symbol, or None (opaque)
         self.failure: str | None = None  # the check the kernel failed on static operands
+        self.raised_check = False  # the kernel raised one of its checks
 
     def outcome(self):
         """(results, guards, reason) of the run, or the reason it gave nothing."""
@@ -535,7 +549,8 @@ class _Run:
             return "PyTorch has no meta kernel or decomposition for it"
         except Exception as error:
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            if isinstance(error, _CHECK_ERRORS) and not self.symbols:
+            self.raised_check = isinstance(error, _CHECK_ERRORS)
+            if self.raised_check and not self.symbols:
                 self.failure = first
             return f"PyTorch's kernel raises: {first[:200]}"
         if results is None:

@@ -107,7 +107,7 @@ class Fallback:
         given = _stated(results, static) and _dims_recorded(results, answer.results)
         give_sizes = not (self.has_function(key, (SHAPE.name,)) or given)
         reason = answer.reason
-        if give_sizes and answer.guards and not (keep_guards and self._assert(op, answer.guards)):
+        if give_sizes and answer.guards and not (keep_guards and self._assert(op, answer)):
             give_sizes, reason = False, reason or "the sizes need guards not asserted here"
         give_dtype = not self.has_function(key, (DTYPE.name,))
         before = [result.type for result in results]
@@ -122,12 +122,14 @@ class Fallback:
                 self.deferred += _defer_checks_of_users(results)
         self._mark(producer, "" if reason is None else f"meta fallback: {reason}")
 
-    def _assert(self, op, found: tuple) -> bool:
-        """Assert the answer's guards; False when they cannot be (a size nothing in reach
-        carries, or an equality of two sizes where broadcasts keep them apart)."""
-        if not facts.broadcast_equal() and any(key[0] == "torch.aten.eq.int" for key in found):
+    def _assert(self, op, answer: meta_fallback.Answer) -> bool:
+        """Assert the answer's guards; False when they cannot be: a size nothing in reach
+        carries, or, with `broadcast-equal=false` (PyTorch's meaning at every size), a
+        guard that is a branch the kernel took at the example sizes (squeeze's `s != 1`,
+        a broadcast's `a == b`), not a check it raises without."""
+        if not facts.broadcast_equal() and any(key not in answer.checks for key in answer.guards):
             return False
-        return guards.assert_guards(op, [_Guard(key) for key in found])
+        return guards.assert_guards(op, [_Guard(key) for key in answer.guards])
 
     def _refine_result(self, result: ir.Value, fact: types.TensorInfo, producer) -> None:
         stated = types.parse(result.type)

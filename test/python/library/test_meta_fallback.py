@@ -272,7 +272,7 @@ def _tensor(*sizes, dtype: int = 6) -> meta_fallback.TensorOperand:
     # a stride's `Max(1, b) == b` is the comparison `1 <= b`, proved at b = 0
     (_signature("aten.index_add", _tensor(A, B), 0, _tensor(C, dtype=4), _tensor(C, B), 1), (A, B), ()),
     (_signature("aten.index_copy", _tensor(A, B), 0, _tensor(C, dtype=4), _tensor(C, B)), (A, B), ()),
-    # a guard PyTorch's check needs is kept: diff of an empty dim raises
+    # a guard the answer needs is kept: at a == 0 diff's dim is 0, not a - 1
     (_signature("aten.diff", _tensor(A, 3), 1, 0, None, None), (A - Polynomial.constant(1), 3),
      (("torch.aten.le.int", Polynomial.constant(1), A),)),
 ])
@@ -282,6 +282,18 @@ def test_answers(signature, sizes, guards):
                      for s in sizes)
     assert answer.results[0][0] == expected
     assert answer.guards == guards
+
+
+def test_branches_are_no_checks():
+    """A guard the kernel takes a branch on (squeeze's `a != 1`, diff's `1 <= a`, where the
+    size would be 0) is no check it raises without: with broadcast-equal=false it is not
+    asserted, and the sizes it needs are not claimed."""
+    diff = meta_fallback.infer(_signature("aten.diff", _tensor(A, 3), 1, 0, None, None))
+    assert diff.guards
+    assert diff.checks == ()
+    squeeze = meta_fallback.infer(_signature("aten.squeeze_copy", _tensor(A, 3)))
+    assert squeeze.guards == (("torch.aten.ne.int", A, Polynomial.constant(1)),)
+    assert squeeze.checks == ()
 
 
 def test_a_pinned_size_is_not_claimed():
