@@ -102,7 +102,7 @@ corpus: $(STAMP)
 # each table is measured and checked as in the full runs, on fewer models, which keeps
 # .ci/run within its budget. The full corpora are make corpus and make onnx-corpus.
 CI_CORPUS_MODELS := bert,llama,gpt2,vit,resnet,t5_encoder,convnext,lstm,segformer,mixtral
-CI_ONNX_MODELS := mlp,reshape_heads,cnn,lstm,encoder,causal_attention,avg_pool2d
+CI_ONNX_MODELS := mlp,reshape_heads,resnet,lstm,encoder,causal_attention,avg_pool2d
 .PHONY: ci-corpus ci-onnx-corpus
 ci-corpus:
 	$(MAKE) corpus CORPUS_FLAGS="--only $(CI_CORPUS_MODELS)"
