@@ -95,8 +95,8 @@ class UNet(nn.Module):
 
 class Separable(nn.Module):
     """MobileNet-like: depthwise (grouped) and pointwise convolutions, hardswish, a pool.
-    (Max pooling: torch-mlir converts ONNX AveragePool to `avg_pool2d` with four strides,
-    which PyTorch rejects.)"""
+    (Max pooling, from when PyTorch's check on ONNX AveragePool's `avg_pool2d` with four
+    strides stopped the truth; the average pools are the modules below now.)"""
 
     def __init__(self):
         super().__init__()
@@ -232,9 +232,9 @@ class PatchEmbed(nn.Module):
 
 
 class Resize(nn.Module):
-    """Bilinear upsampling and pooling: sizes computed from the input's. (No padding:
-    torch-mlir converts the legacy exporter's Pad to a `slice` with a negative step,
-    which PyTorch rejects.)"""
+    """Bilinear upsampling and pooling: sizes computed from the input's. (No padding, from
+    when PyTorch's check on the legacy exporter's Pad, a `slice` with a negative step,
+    stopped the truth; the pad modules below measure it now.)"""
 
     def forward(self, x):
         y = nn.functional.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
