@@ -167,28 +167,30 @@ def decide(test, low: int | None, high: int | None) -> bool | None:
 
 def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, within: dict | None = None) -> tuple:
     """(least, greatest) of a polynomial over sizes, None for an unbounded side; without
-    an entry block every symbol is a plain size; `within` narrows some symbols' ranges."""
+    an entry block every symbol is a plain size; `within` narrows some symbols' ranges. A
+    symbol may be unbounded below too (a select of a program's number, `min(x, 0)`)."""
     least, greatest = 0, 0
     for monomial, coefficient in polynomial.terms.items():
         low, high = 1, 1
-        zero = False  # a factor that is always 0 makes the term 0, however large the rest
         for symbol in monomial:
             if within is not None and symbol in within:
                 symbol_low, symbol_high = within[symbol]
             else:
                 symbol_low, symbol_high = _SIZE if entry_block is None else symbol_range(entry_block, symbol)
-            zero = zero or symbol_low == symbol_high == 0
-            low *= symbol_low
-            high = None if high is None or symbol_high is None else high * symbol_high
-        if zero:
-            low = high = 0
-        if coefficient < 0:
-            low, high = (None if high is None else coefficient * high), coefficient * low
-        else:
-            low, high = coefficient * low, None if high is None else coefficient * high
-        least = None if least is None or low is None else least + low
-        greatest = None if greatest is None or high is None else greatest + high
-    return least, greatest
+            low, high = _interval_product(low, high, symbol_low, symbol_high)
+        low, high = _interval_product(low, high, coefficient, coefficient)
+        least += low
+        greatest += high
+    return (None if least == -math.inf else least), (None if greatest == math.inf else greatest)
+
+
+def _interval_product(low, high, other_low: int | None, other_high: int | None) -> tuple:
+    """The range of a product of two ranges, ends infinite where unbounded; a factor that is
+    always 0 makes the product 0, however large the other."""
+    other_low = -math.inf if other_low is None else other_low
+    other_high = math.inf if other_high is None else other_high
+    products = [0 if a == 0 or b == 0 else a * b for a in (low, high) for b in (other_low, other_high)]
+    return min(products), max(products)
 
 
 def range_signature(function) -> tuple:

@@ -127,3 +127,14 @@ func.func @main(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
 }""")
     first, second = program.entry.arguments
     assert ranges.difference_range(first, second, program.entry) is None
+
+
+def test_a_symbol_unbounded_below_bounds_products_by_interval_arithmetic():
+    """A select of a program's number (`min(x, 0)`) may be negative without bound: its
+    products and sums are ranged, not a crash (a Swin exported by the legacy ONNX exporter)."""
+    negative = (0, 1, 1)  # the second dim, ranged only through `within`
+    y = Polynomial({(negative,): 1})
+    assert ranges.polynomial_range(X * y, None, {negative: (None, 0)}) == (None, 0)
+    assert ranges.polynomial_range(X * y + FOUR, None, {negative: (-3, -1)}) == (None, 4)
+    assert ranges.polynomial_range(y * y, None, {negative: (-3, 2)}) == (-6, 9)
+    assert ranges.polynomial_range(X * y, None, {negative: (0, 0)}) == (0, 0)
