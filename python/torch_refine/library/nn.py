@@ -30,7 +30,9 @@ from .testing import (
     KernelInvocation,
     LongTensorOfShape,
     TensorOfShape,
+    TorchMlirInvocation,
     UnknownDtypeInvocation,
+    torch_mlir_meaning,
 )
 
 _SWEEP = (
@@ -485,6 +487,7 @@ def _layer_norm_shapes(op: str, input: List[int], normalized_shape: List[int],
                        List[int], List[int]]:
     if len(normalized_shape) == 0:
         raise AssertionError(op + ": expected normalized_shape to contain at least one element")
+    normalized_shape = _normalized_dims(input, normalized_shape)
     if weight is not None and weight != normalized_shape:
         raise AssertionError(op + ": expected weight to be of same shape as normalized_shape")
     if bias is not None and bias != normalized_shape:
@@ -493,6 +496,33 @@ def _layer_norm_shapes(op: str, input: List[int], normalized_shape: List[int],
     if axis < 0 or input[axis:] != normalized_shape:
         raise AssertionError(op + ": input's trailing dims do not match normalized_shape")
     return upstream.native_layer_norm(input, normalized_shape)
+
+
+def _normalized_dims(input: List[int], normalized_shape: List[int]) -> List[int]:
+    """normalized_shape as torch-mlir reads it: a -1 is the input's own dim there (its ONNX
+    LayerNormalization conversion writes -1 for a dim the input types `?`; its lowering
+    takes the normalized dims' sizes from the input). PyTorch's op rejects a -1."""
+    axis = len(input) - len(normalized_shape)
+    dims: List[int] = []
+    for i, size in enumerate(normalized_shape):
+        dims.append(input[axis + i] if size == -1 and 0 <= axis + i < len(input) else size)
+    return dims
+
+
+@torch_mlir_meaning("aten.native_layer_norm")
+def _native_layer_norm_of_input_dims(input: torch.Tensor, normalized_shape: List[int], weight: Optional[torch.Tensor],
+                                     bias: Optional[torch.Tensor], eps: float) -> Any:
+    """native_layer_norm as torch-mlir lowers it: a -1 in normalized_shape is the input's dim."""
+    dims = _normalized_dims(list(input.shape), list(normalized_shape))
+    return torch.ops.aten.native_layer_norm(input, dims, weight, bias, eps)
+
+
+@torch_mlir_meaning("aten.layer_norm")
+def _layer_norm_of_input_dims(input: torch.Tensor, normalized_shape: List[int], weight: Optional[torch.Tensor] = None,
+                              bias: Optional[torch.Tensor] = None, eps: float = 1e-5, cudnn_enable: bool = True) -> Any:
+    """layer_norm as torch-mlir lowers it: a -1 in normalized_shape is the input's dim."""
+    dims = _normalized_dims(list(input.shape), list(normalized_shape))
+    return torch.ops.aten.layer_norm(input, dims, weight, bias, eps, cudnn_enable)
 
 
 def _check_layer_norm_dtype(op: str, dtype: int) -> None:
@@ -511,6 +541,9 @@ _LAYER_NORM_SHAPE_CASES = [
     ErrorInvocation(_T(2, 4, 3), [3], _T(4), None, 1e-5),
     ErrorInvocation(_T(2, 4, 3), [3], _T(1, 3), None, 1e-5),
     ErrorInvocation(_T(2, 4, 3), [3], None, _T(4), 1e-5),
+    TorchMlirInvocation(_T(2, 4, 3), [-1], _T(3), _T(3), 1e-5),
+    TorchMlirInvocation(_T(2, 4, 3), [4, -1], None, None, 1e-5),
+    ErrorInvocation(_T(2, 4, 3), [-1], _T(4), None, 1e-5),
 ]
 
 

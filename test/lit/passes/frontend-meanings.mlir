@@ -247,3 +247,21 @@ func.func @slice_of_onnx_negative_step(%arg0: !torch.vtensor<[4,2],si64>) -> !to
   %24 = torch.aten.slice.Tensor %arg0, %21, %17, %19, %23 : !torch.vtensor<[4,2],si64>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<*,si64>
   return %24 : !torch.vtensor<*,si64>
 }
+
+// nn.LayerNorm(16) after a patch embedding (conv 4x4 stride 4, reshape to [b, c, h*w],
+// transpose), legacy exporter, dynamic batch and image: the input's last dim is typed `?`
+// after the reshape, and the conversion writes normalized_shape [-1], which torch-mlir's
+// lowering reads as the input's own last dim (eager PyTorch rejects it). The op, as
+// converted, on the transposed input.
+// CHECK-LABEL: func.func @layer_norm_of_onnx
+// CHECK: torch.aten.native_layer_norm {{.*}} -> !torch.vtensor<[?,?,16],f32>, !torch.vtensor<[?,?,1],f32>, !torch.vtensor<[?,?,1],f32>
+func.func @layer_norm_of_onnx(%arg0: !torch.vtensor<[?,16,?],f32>, %w: !torch.vtensor<[16],f32>, %b: !torch.vtensor<[16],f32>) -> !torch.vtensor<*,f32> {
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %0 = torch.aten.transpose.int %arg0, %int1, %int2 : !torch.vtensor<[?,16,?],f32>, !torch.int, !torch.int -> !torch.vtensor<[?,?,?],f32>
+  %float9.999990e-06 = torch.constant.float 9.9999997473787516E-6
+  %int-1 = torch.constant.int -1
+  %1 = torch.prim.ListConstruct %int-1 : (!torch.int) -> !torch.list<int>
+  %result0, %result1, %result2 = torch.aten.native_layer_norm %0, %1, %w, %b, %float9.999990e-06 : !torch.vtensor<[?,?,?],f32>, !torch.list<int>, !torch.vtensor<[16],f32>, !torch.vtensor<[16],f32>, !torch.float -> !torch.vtensor<*,f32>, !torch.vtensor<*,f32>, !torch.vtensor<*,f32>
+  return %result0 : !torch.vtensor<*,f32>
+}

@@ -22628,66 +22628,67 @@ module {
     %0 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
     %1 = torch.aten.eq.int %0, %int0 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
-      %12 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
-      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+      %13 = torch.aten.add.str %arg0, %str_3 : !torch.str, !torch.str -> !torch.str
+      %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %14, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %2 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %3 = torch.prim.If %2 -> (!torch.bool) {
-      %12 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
-      %13 = torch.aten.ne.int_list %12, %arg2 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If.yield %13 : !torch.bool
-    } else {
-      torch.prim.If.yield %false : !torch.bool
-    }
-    torch.prim.If %3 -> () {
-      %12 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
-      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
-      torch.prim.If.yield
-    } else {
-      torch.prim.If.yield
-    }
-    %4 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %5 = torch.prim.If %4 -> (!torch.bool) {
-      %12 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
-      %13 = torch.aten.ne.int_list %12, %arg2 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If.yield %13 : !torch.bool
+    %2 = call @__torch_refine_helper.torch_refine.library.nn._normalized_dims(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.list<int>
+    %3 = torch.aten.__isnot__ %arg3, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %4 = torch.prim.If %3 -> (!torch.bool) {
+      %13 = torch.prim.unchecked_cast %arg3 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.ne.int_list %13, %2 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
     } else {
       torch.prim.If.yield %false : !torch.bool
     }
-    torch.prim.If %5 -> () {
-      %12 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
-      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+    torch.prim.If %4 -> () {
+      %13 = torch.aten.add.str %arg0, %str_1 : !torch.str, !torch.str -> !torch.str
+      %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %14, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
-    %7 = torch.aten.len.t %arg2 : !torch.list<int> -> !torch.int
-    %8 = torch.aten.sub.int %6, %7 : !torch.int, !torch.int -> !torch.int
-    %9 = torch.aten.lt.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-    %10 = torch.prim.If %9 -> (!torch.bool) {
+    %5 = torch.aten.__isnot__ %arg4, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %6 = torch.prim.If %5 -> (!torch.bool) {
+      %13 = torch.prim.unchecked_cast %arg4 : !torch.optional<list<int>> -> !torch.list<int>
+      %14 = torch.aten.ne.int_list %13, %2 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %6 -> () {
+      %13 = torch.aten.add.str %arg0, %str_0 : !torch.str, !torch.str -> !torch.str
+      %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %14, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %7 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %8 = torch.aten.len.t %2 : !torch.list<int> -> !torch.int
+    %9 = torch.aten.sub.int %7, %8 : !torch.int, !torch.int -> !torch.int
+    %10 = torch.aten.lt.int %9, %int0 : !torch.int, !torch.int -> !torch.bool
+    %11 = torch.prim.If %10 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %12 = torch.aten.slice.t %arg1, %8, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
-      %13 = torch.aten.ne.int_list %12, %arg2 : !torch.list<int>, !torch.list<int> -> !torch.bool
-      torch.prim.If.yield %13 : !torch.bool
+      %13 = torch.aten.slice.t %arg1, %9, %none, %int1 : !torch.list<int>, !torch.int, !torch.none, !torch.int -> !torch.list<int>
+      %14 = torch.aten.ne.int_list %13, %2 : !torch.list<int>, !torch.list<int> -> !torch.bool
+      torch.prim.If.yield %14 : !torch.bool
     }
-    torch.prim.If %10 -> () {
-      %12 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
-      %13 = torch.aten.add.str %str_2, %12 : !torch.str, !torch.str -> !torch.str
-      torch.prim.RaiseException %13, %none : !torch.str, !torch.none
+    torch.prim.If %11 -> () {
+      %13 = torch.aten.add.str %arg0, %str : !torch.str, !torch.str -> !torch.str
+      %14 = torch.aten.add.str %str_2, %13 : !torch.str, !torch.str -> !torch.str
+      torch.prim.RaiseException %14, %none : !torch.str, !torch.none
       torch.prim.If.yield
     } else {
       torch.prim.If.yield
     }
-    %11 = call @__torch_refine_helper.torch.jit._shape_functions.native_layer_norm(%arg1, %arg2) : (!torch.list<int>, !torch.list<int>) -> !torch.tuple<list<int>, list<int>, list<int>>
-    return %11 : !torch.tuple<list<int>, list<int>, list<int>>
+    %12 = call @__torch_refine_helper.torch.jit._shape_functions.native_layer_norm(%arg1, %2) : (!torch.list<int>, !torch.list<int>) -> !torch.tuple<list<int>, list<int>, list<int>>
+    return %12 : !torch.tuple<list<int>, list<int>, list<int>>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._native_batch_norm_dtypes(%arg0: !torch.int, %arg1: !torch.list<optional<tuple<int, int>>>) -> !torch.tuple<int, int, int> {
     %str = torch.constant.str "AssertionError: batch_norm: mixed dtype (CPU): expect parameter to have scalar type of Float"
@@ -22768,6 +22769,50 @@ module {
       torch.prim.If.yield %11 : !torch.tuple<int, int, int>
     }
     return %7 : !torch.tuple<int, int, int>
+  }
+  func.func private @__torch_refine_helper.torch_refine.library.nn._normalized_dims(%arg0: !torch.list<int>, %arg1: !torch.list<int>) -> !torch.list<int> {
+    %false = torch.constant.bool false
+    %int-1 = torch.constant.int -1
+    %true = torch.constant.bool true
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
+    %int0 = torch.constant.int 0
+    %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+    %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %2 = torch.aten.sub.int %0, %1 : !torch.int, !torch.int -> !torch.int
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.prim.ListConstruct %int9223372036854775807, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %6 = torch.prim.min.self_int %5 : !torch.list<int> -> !torch.int
+    torch.prim.Loop %6, %true, init() {
+    ^bb0(%arg2: !torch.int):
+      %7 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
+      %8 = torch.aten.eq.int %7, %int-1 : !torch.int, !torch.int -> !torch.bool
+      %9 = torch.prim.If %8 -> (!torch.bool) {
+        %12 = torch.aten.add.int %2, %arg2 : !torch.int, !torch.int -> !torch.int
+        %13 = torch.aten.le.int %int0, %12 : !torch.int, !torch.int -> !torch.bool
+        %14 = torch.prim.If %13 -> (!torch.bool) {
+          %15 = torch.aten.add.int %2, %arg2 : !torch.int, !torch.int -> !torch.int
+          %16 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
+          %17 = torch.aten.lt.int %15, %16 : !torch.int, !torch.int -> !torch.bool
+          torch.prim.If.yield %17 : !torch.bool
+        } else {
+          torch.prim.If.yield %false : !torch.bool
+        }
+        torch.prim.If.yield %14 : !torch.bool
+      } else {
+        torch.prim.If.yield %false : !torch.bool
+      }
+      %10 = torch.prim.If %9 -> (!torch.int) {
+        %12 = torch.aten.add.int %2, %arg2 : !torch.int, !torch.int -> !torch.int
+        %13 = torch.aten.__getitem__.t %arg0, %12 : !torch.list<int>, !torch.int -> !torch.int
+        torch.prim.If.yield %13 : !torch.int
+      } else {
+        torch.prim.If.yield %7 : !torch.int
+      }
+      %11 = torch.aten.append.t %3, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop.condition %true, iter()
+    } : (!torch.int, !torch.bool) -> ()
+    return %3 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.nn._rnn_cell_shape(%arg0: !torch.str, %arg1: !torch.list<int>, %arg2: !torch.list<list<int>>, %arg3: !torch.list<int>, %arg4: !torch.list<int>, %arg5: !torch.optional<list<int>>, %arg6: !torch.optional<list<int>>, %arg7: !torch.int) -> !torch.list<int> {
     %str = torch.constant.str ": bias does not broadcast to the gates"
