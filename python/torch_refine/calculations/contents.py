@@ -81,6 +81,18 @@ def _constant(value: ir.Value):
     return constant_value(value)
 
 
+def _known_int(value: ir.Value, reader: Reader):
+    """A constant operand, or an int the reader expresses as a constant (an ONNX Slice's
+    bounds are `item`s of literals)."""
+    try:
+        return constant_value(value)
+    except NotConstant:
+        known = reader.express(value)
+        if known is None or known.constant_value() is None:
+            raise
+        return known.constant_value()
+
+
 def _literal(op, reader) -> Contents | None:
     attribute = op.attributes["value"]
     if not isinstance(attribute, ir.DenseIntElementsAttr):
@@ -157,11 +169,10 @@ def _shape_as_tensor(op, reader) -> Contents | None:
 
 def _select(op, reader) -> Contents | None:
     source = reader.contents(op.operands[0])
-    dim, index = _constant(op.operands[1]), _constant(op.operands[2])
     if source is None or not source.shape:
         return None
-    dim = _dim(dim, len(source.shape))
-    size = source.shape[dim]
+    dim = _dim(_known_int(op.operands[1], reader), len(source.shape))
+    size, index = source.shape[dim], _known_int(op.operands[2], reader)
     index = index + size if index < 0 else index
     if not 0 <= index < size:
         return None
@@ -215,8 +226,8 @@ def _slice(op, reader) -> Contents | None:
     source = reader.contents(op.operands[0])
     if source is None or not source.shape:
         return None
-    dim = _dim(_constant(op.operands[1]), len(source.shape))
-    start, end, step = (_constant(v) for v in op.operands[2:5])
+    dim = _dim(_known_int(op.operands[1], reader), len(source.shape))
+    start, end, step = (_known_int(v, reader) for v in op.operands[2:5])
     if not step:
         return None
     # Python's slicing of the indices: torch-mlir's meaning, a negative step included (its
@@ -330,7 +341,8 @@ def _binary(combine):
 
 def _broadcast(lhs: Contents, rhs: Contents, combine) -> Contents | None:
     """`combine` element by element; one side may be a single element."""
-    shape = lhs.shape if len(lhs.elements) >= len(rhs.elements) else rhs.shape
+    # The shape with more elements, or of higher rank where both have one: [] and [1] make [1].
+    shape = max(lhs.shape, rhs.shape, key=lambda s: (math.prod(s), len(s)))
     parts = [_expanded(c, shape) for c in (lhs, rhs)]
     if None in parts:
         return None
@@ -348,6 +360,11 @@ def _floor_divide(a: Polynomial, b: Polynomial) -> Polynomial | None:
     if divisor is None or divisor == 0:
         return a.exact_divide(b)
     return a.floor_divide(divisor)
+
+
+def _remainder(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    """Python's `%` (aten.remainder, ONNX's Mod): `facts.modulo`'s meaning."""
+    return facts.modulo(a, b)
 
 
 def _exact_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
@@ -480,6 +497,8 @@ _HANDLERS = {
     "torch.aten.mul.Tensor": _binary(lambda a, b: a * b),
     "torch.aten.mul.Scalar": _binary(lambda a, b: a * b),
     "torch.aten.div.Tensor": _binary(_exact_quotient),
+    "torch.aten.remainder.Tensor": _binary(_remainder),
+    "torch.aten.remainder.Scalar": _binary(_remainder),
     "torch.aten.floor_divide": _binary(_floor_divide),
     "torch.aten.floor_divide.Scalar": _binary(_floor_divide),
     "torch.aten.eq.Tensor": _binary(_compare("torch.aten.eq.int")),

@@ -111,3 +111,29 @@ def test_reversing_slices_transposes_and_permutes_as_python_and_pytorch_do(parse
     expected = contents.Contents((3, 2), _constants(*grid.t().flatten().tolist()))
     assert _read(program, "transposed") == expected
     assert _read(program, "permuted") == expected
+
+
+def test_remainders_slices_by_item_bounds_and_scalar_broadcasts(parse):
+    """What a Swin exported by the legacy ONNX exporter computes its window pads with:
+    ONNX Mod (`remainder.Tensor`, Python's `%`), a Slice whose bounds are `item`s of
+    literals, and `8 - x` of a 0-d literal and a [1] tensor, which is [1] as PyTorch
+    broadcasts it."""
+    import torch
+
+    program = parse(_program(f"""
+  %int3 = torch.constant.int 3
+  %four = torch.vtensor.literal(dense<4> : tensor<si64>) : !torch.vtensor<[],si64>
+  %0 = torch.aten.remainder.Tensor %lit, %four : {V3}, !torch.vtensor<[],si64> -> {V3} loc("mod")
+  %ones = torch.vtensor.literal(dense<[1]> : tensor<1xsi64>) : !torch.vtensor<[1],si64>
+  %1 = torch.aten.select.int %ones, %int0, %int0 : !torch.vtensor<[1],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %start = torch.aten.item %1 : !torch.vtensor<[],si64> -> !torch.int
+  %2 = torch.aten.slice.Tensor %lit, %int0, %start, %int3, %int1 : {V3}, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor<[2],si64> loc("tail")
+  %eight = torch.vtensor.literal(dense<8> : tensor<si64>) : !torch.vtensor<[],si64>
+  %3 = torch.aten.sub.Tensor %eight, %ones, %int1 : !torch.vtensor<[],si64>, !torch.vtensor<[1],si64>, !torch.int -> !torch.vtensor<[1],si64> loc("seven")
+  %4 = torch.aten.remainder.Tensor %shape, %four : {V3}, !torch.vtensor<[],si64> -> {V3} loc("dims_mod")
+"""))
+    assert _read(program, "mod") == contents.Contents((3,), _constants(*(torch.tensor([2, 4, 6]) % 4).tolist()))
+    assert _read(program, "tail") == contents.Contents((2,), _constants(4, 6))
+    assert _read(program, "seven") == contents.Contents((1,), _constants(7))
+    assert _read(program, "dims_mod") == contents.Contents((3,), (facts.remainder(H, 4), facts.remainder(W, 4),
+                                                                  Polynomial.constant(0)))
