@@ -252,30 +252,39 @@ def floor_divide(dividend: Polynomial, divisor: int | Polynomial) -> Polynomial:
 def _by_constant(dividend: Polynomial, divisor: int) -> Polynomial:
     """`dividend // divisor` in normal form: `(k*q + r) // k` is `q + r // k` for every
     integer polynomial `q`, so the symbol divides only what is left with coefficients in
-    [0, k) (`(x - 4) // 4` is `x // 4 - 1`); a constant left divides to 0; and a quotient
-    of a quotient plus a constant is one quotient, `(r // a + c) // k` being
-    `(r + a*c) // (a*k)` (`(x // 4 - 2) // 2` is `x // 8 - 1`)."""
+    [0, k) (`(x - 4) // 4` is `x // 4 - 1`); a constant left divides to 0; a quotient of a
+    quotient plus what does not read it is one quotient, `(r // a + p) // k` being
+    `(r + a*p) // (a*k)` (`(x // 4 - 2) // 2` is `x // 8 - 1`); and a common factor of the
+    divisor and every coefficient divides out (`(2*x + 1) // 4` is `x // 2`)."""
     whole = Polynomial({monomial: coefficient // divisor for monomial, coefficient in dividend.terms.items()})
     rest = dividend - whole * Polynomial.constant(divisor)
     if divisor == 1 or rest.constant_value() is not None:
         return whole
-    nested = _quotient_plus_constant(rest)
+    nested = _quotient_plus(rest)
     if nested is not None:
-        inner, inner_divisor, constant = nested
-        return whole + _by_constant(inner + Polynomial.constant(inner_divisor * constant), inner_divisor * divisor)
+        inner, inner_divisor, others = nested
+        return whole + _by_constant(inner + Polynomial.constant(inner_divisor) * others, inner_divisor * divisor)
+    common = math.gcd(divisor, *(c for monomial, c in rest.terms.items() if monomial))
+    if common > 1:  # (g*q + g*c + r) // (g*k) is (q + c) // k for 0 <= r < g: `(2*x) // 4` is `x // 2`
+        constant = rest.terms.get((), 0)
+        scaled = (rest - Polynomial.constant(constant)).exact_divide(Polynomial.constant(common))
+        return whole + _by_constant(scaled + Polynomial.constant(constant // common), divisor // common)
     return whole + _defined((FLOOR_DIVIDE, rest, divisor))
 
 
-def _quotient_plus_constant(polynomial: Polynomial) -> tuple[Polynomial, int, int] | None:
-    """(r, a, c) when `polynomial` is `r // a + c` for a defined quotient by a constant."""
-    constant = polynomial.terms.get((), 0)
-    symbols = [(monomial, coefficient) for monomial, coefficient in polynomial.terms.items() if monomial]
-    if len(symbols) != 1 or symbols[0][1] != 1 or len(symbols[0][0]) != 1:
-        return None
-    found = definition(symbols[0][0][0])
-    if found is None or found[0] != FLOOR_DIVIDE or not isinstance(found[2], int):
-        return None
-    return found[1], found[2], constant
+def _quotient_plus(polynomial: Polynomial) -> tuple[Polynomial, int, Polynomial] | None:
+    """(r, a, p) when `polynomial` is `r // a + p` for a defined quotient by a constant that
+    `p` does not read."""
+    for monomial, coefficient in polynomial.terms.items():
+        if len(monomial) != 1 or coefficient != 1:
+            continue
+        found = definition(monomial[0])
+        if found is None or found[0] != FLOOR_DIVIDE or not isinstance(found[2], int):
+            continue
+        rest = polynomial - Polynomial({monomial: 1})
+        if monomial[0] not in rest.symbols():
+            return found[1], found[2], rest
+    return None
 
 
 def remainder(dividend: Polynomial, divisor: int) -> Polynomial:
