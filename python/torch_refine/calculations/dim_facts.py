@@ -444,14 +444,21 @@ def _express_rank_or_numel(op, cache: dict) -> Polynomial | None:
 
 
 def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None:
-    """An If result all of whose completing branches yield the same polynomial."""
-    found = None
-    for terminator in completing_yields(if_op):
-        polynomial = express(terminator.operands[index], cache, depth + 1)
-        if polynomial is None or (found is not None and polynomial != found):
-            return None
-        found = polynomial
-    return found
+    """An If result: the polynomial all its completing branches yield, or, where both
+    branches complete on an int comparison, the select of the two (the fact store's:
+    `1 if h == 1 else h`, a broadcast's size, is `h`)."""
+    yielded = [express(t.operands[index], cache, depth + 1) for t in completing_yields(if_op)]
+    if not yielded or None in yielded:
+        return None
+    if all(polynomial == yielded[0] for polynomial in yielded):
+        return yielded[0]
+    condition = defining_op(if_op.operands[0])
+    if len(yielded) != 2 or condition is None or condition.operation.name not in INT_COMPARISONS:
+        return None
+    sides = [express(v, cache, depth + 1) for v in condition.operands]
+    if None in sides:
+        return None
+    return facts.select((condition.operation.name, *sides), *yielded)
 
 
 def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | None:

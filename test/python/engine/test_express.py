@@ -88,9 +88,6 @@ def test_an_if_whose_branches_yield_one_polynomial_is_that_polynomial(parse):
     assert express(program.value("same")) == H + W
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 41, item 3: express reads an If only where its branches agree; the fact store's "
-    "select (facts.select decides `1 if h == 1 else h` to `h`) is another table of meanings"))
 def test_a_broadcast_select_of_a_size_is_the_size(parse):
     """`1 if h == 1 else h` (a broadcast's result size) is `h`."""
     program = parse(_function(f"""
