@@ -355,13 +355,6 @@ def _expanded(known: Contents, shape: tuple) -> tuple | None:
     return known.elements * math.prod(shape) if len(known.elements) == 1 else None
 
 
-def _floor_divide(a: Polynomial, b: Polynomial) -> Polynomial | None:
-    divisor = b.constant_value()
-    if divisor is None or divisor == 0:
-        return a.exact_divide(b)
-    return a.floor_divide(divisor)
-
-
 def _remainder(a: Polynomial, b: Polynomial) -> Polynomial | None:
     """Python's `%` (aten.remainder, ONNX's Mod): `facts.modulo`'s meaning."""
     return facts.modulo(a, b)
@@ -372,6 +365,28 @@ def _exact_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
     a later cast to int keeps (ONNX's `Div` of a head size by 2, converted to `div.Tensor`)."""
     divisor = b.constant_value()
     return None if divisor is None or divisor == 0 else a.exact_divide(b)
+
+
+def _truncated_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
+    """`div.Tensor` typed as an integer tensor: torch-mlir lowers it to a division rounding
+    toward zero (`arith.divsi`), as ONNX's integer `Div` means (a WavLM export's conv output
+    length, `(L - 10) / 5 + 1`). It is floor division where the dividend cannot be negative
+    (a size polynomial of non-negative coefficients) and the divisor is a positive constant."""
+    dividend, divisor = a.constant_value(), b.constant_value()
+    if divisor is None or divisor == 0:
+        return a.exact_divide(b) if divisor is None else None
+    if dividend is not None:
+        quotient = abs(dividend) // abs(divisor)
+        return Polynomial.constant(quotient if (dividend < 0) == (divisor < 0) else -quotient)
+    if divisor < 0 or any(coefficient < 0 for coefficient in a.terms.values()):
+        return a.exact_divide(b)
+    return facts.quotient(a, b)
+
+
+def _divide(op, reader) -> Contents | None:
+    result = types.parse(op.result.type)
+    integral = result is not None and result.dtype in _INTEGRAL
+    return _binary(_truncated_quotient if integral else _exact_quotient)(op, reader)
 
 
 def _compare(name: str):
@@ -496,11 +511,11 @@ _HANDLERS = {
     "torch.aten.sub.Scalar": _binary(lambda a, b: a - b),
     "torch.aten.mul.Tensor": _binary(lambda a, b: a * b),
     "torch.aten.mul.Scalar": _binary(lambda a, b: a * b),
-    "torch.aten.div.Tensor": _binary(_exact_quotient),
+    "torch.aten.div.Tensor": _divide,
+    "torch.aten.floor_divide": _binary(facts.quotient),
+    "torch.aten.floor_divide.Scalar": _binary(facts.quotient),
     "torch.aten.remainder.Tensor": _binary(_remainder),
     "torch.aten.remainder.Scalar": _binary(_remainder),
-    "torch.aten.floor_divide": _binary(_floor_divide),
-    "torch.aten.floor_divide.Scalar": _binary(_floor_divide),
     "torch.aten.eq.Tensor": _binary(_compare("torch.aten.eq.int")),
     "torch.aten.eq.Scalar": _binary(_compare("torch.aten.eq.int")),
     "torch.aten.ne.Tensor": _binary(_compare("torch.aten.ne.int")),

@@ -3,8 +3,6 @@ exports compute sizes with them (`Shape`, literals, `Gather`, `Concat`, arithmet
 
 from __future__ import annotations
 
-import pytest
-
 from torch_refine.calculations import contents, facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.ir.polynomial import Polynomial
@@ -67,9 +65,6 @@ def test_elementwise_arithmetic_on_known_tensors(parse):
     assert _read(program, "is_two") == contents.Contents((3,), _constants(1, 0, 0))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 41, items 2 and 3: contents divides a size by a constant only where it divides "
-    "exactly (Polynomial.floor_divide), not to the fact store's quotient symbol as express does"))
 def test_a_size_divided_by_a_constant_is_the_quotient_express_gives(parse):
     program = parse(_program(f"""
   %0 = torch.aten.floor_divide.Scalar %shape, %int2 : {V3}, !torch.int -> {V3} loc("halves")
@@ -137,3 +132,23 @@ def test_remainders_slices_by_item_bounds_and_scalar_broadcasts(parse):
     assert _read(program, "seven") == contents.Contents((1,), _constants(7))
     assert _read(program, "dims_mod") == contents.Contents((3,), (facts.remainder(H, 4), facts.remainder(W, 4),
                                                                   Polynomial.constant(0)))
+
+
+def test_an_integer_div_tensor_rounds_toward_zero_as_torch_mlir_lowers_it(parse):
+    """`div.Tensor` typed si64 is torch-mlir's `arith.divsi` (ONNX's integer Div): a size by a
+    positive constant is its floor quotient; constants round toward zero; a quotient typed
+    float stays exact-only."""
+    program = parse(_program(f"""
+  %int5 = torch.constant.int 5
+  %int-7 = torch.constant.int -7
+  %0 = torch.aten.select.int %shape, %int0, %int1 : {V3}, !torch.int, !torch.int -> !torch.vtensor<[],si64>
+  %five = torch.prim.NumToTensor.Scalar %int5 : !torch.int -> !torch.vtensor<[],si64>
+  %1 = torch.aten.div.Tensor %0, %five : !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],si64> loc("w_by_5")
+  %minus7 = torch.prim.NumToTensor.Scalar %int-7 : !torch.int -> !torch.vtensor<[],si64>
+  %two = torch.prim.NumToTensor.Scalar %int2 : !torch.int -> !torch.vtensor<[],si64>
+  %2 = torch.aten.div.Tensor %minus7, %two : !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],si64> loc("minus_3")
+  %3 = torch.aten.div.Tensor %0, %five : !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],f32> loc("float_quotient")
+"""))
+    assert _read(program, "w_by_5") == contents.Contents((), (facts.floor_divide(W, 5),))
+    assert _read(program, "minus_3") == contents.Contents((), _constants(-3))
+    assert _read(program, "float_quotient") is None
