@@ -227,7 +227,8 @@ def _infer(signature: Signature) -> Answer:
     run = _Run(signature, overload, {})
     general = run.outcome()
     if isinstance(general, str):
-        return Answer(_unknown(signature, general).results, (), general, run.failure)
+        return _off_the_path(signature, overload, run) or Answer(
+            _unknown(signature, general).results, (), general, run.failure)
     results, guards, dims_reason = general
     prover = _Prover(signature, overload, results, guards)
     # The kernel's checks come before the branches they make safe: trying the last guards
@@ -243,6 +244,27 @@ def _infer(signature: Signature) -> Answer:
         return Answer(sizes_free, (), f"PyTorch's kernel needs {why} ({shown})")
     checks = tuple(g for g in kept if prover.raises_without(g))
     return Answer(results, tuple(kept), reason, checks=checks)
+
+
+def _off_the_path(signature: Signature, overload, run: _Run) -> Answer | None:
+    """Where the kernel raised one of its checks at the example sizes after one guard,
+    it raises wherever that guard holds (the same path): the guard's negation is a check
+    to assert, and the answer is the kernel's where it fails, when that is one case
+    (linalg_inv of `[a,3]` raises at a = 31 after `a != 3`: assert `a == 3`, sizes [3,3])."""
+    if not run.raised_check or not run.symbols:
+        return None
+    path = run.recorded_guards()
+    if len(path) != 1 or not isinstance(path[0], tuple):
+        return None
+    ranges = {s: (least, greatest) for s, least, greatest in signature.ranges}
+    cases = _failing_cases(path[0], ranges)
+    if cases is None or len(cases) != 1 or not all(isinstance(v, int) for v in cases[0].values()):
+        return None
+    outcome = _Run(signature, overload, cases[0]).outcome()
+    if isinstance(outcome, str) or outcome[1]:
+        return None
+    required = _negated(path[0])
+    return Answer(outcome[0], (required,), outcome[2], checks=(required,))
 
 
 def _unknown(signature: Signature, reason: str) -> Answer:
@@ -683,6 +705,10 @@ class _Run:
                     term = term * self.back[generator]
             result = result + term
         return result
+
+    def recorded_guards(self) -> list:
+        """The guards recorded so far (after a raise: the path to it)."""
+        return self._guards()
 
     def _guards(self) -> list:
         """The guards ShapeEnv recorded, each (comparison op, lhs, rhs) or, when no int

@@ -296,6 +296,15 @@ def test_branches_are_no_checks():
     assert squeeze.checks == ()
 
 
+def test_a_kernel_raising_after_one_guard_asserts_its_negation():
+    """linalg_inv of `[a,3]` raises at a = 31 after `a != 3`: it raises wherever that holds,
+    so `a == 3` is a check, and the answer is the kernel's at a = 3."""
+    answer = meta_fallback.infer(_signature("aten.linalg_inv", _tensor(A, 3)))
+    required = ("torch.aten.eq.int", A, Polynomial.constant(3))
+    assert answer.results == (((3, 3), 6),)
+    assert answer.guards == answer.checks == (required,)
+
+
 def test_a_pinned_size_is_not_claimed():
     answer = meta_fallback.infer(_signature("aten.complex", _tensor(A, 2), _tensor(A, 2)))
     assert answer.results == ((None, 9),)
