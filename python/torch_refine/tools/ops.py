@@ -34,8 +34,10 @@ both.
 `torch-mlir`, the ops torch-mlir's own library has a shape or dtype function for (the public
 symbol names `__torch_mlir_{shape,dtype}_fn.<op>` in the installed wheel's
 `libTorchMLIRAggregateCAPI.so`), and `registry`, every `aten` op overload of PyTorch's registry
-except the `out=` variants (which the Torch dialect does not express). Each section lists the
-ops not covered; `--json` then prints an object with one list per section.
+except the `out=` variants (which the Torch dialect does not express). Each section counts
+how its ops are served (functions, fallback, decomposition, left, and the left by the kind of
+their reason, `meta_fallback.META_REASONS`) and lists the ops neither the library nor the
+fallback serves; `--json` then prints an object with one list per section.
 
 `--legal` answers "which ops must my backend implement": given the backend's legal ops (a
 comma list, or a file with one op a line, `#` comments), it lists the ops left after
