@@ -27,6 +27,7 @@ from .testing import (
     LongTensorOfShape,
     TensorOfShape,
     TorchMlirInvocation,
+    TorchMlirKernelInvocation,
     torch_mlir_meaning,
 )
 from .views import aten〇constant_pad_nd〡shape
@@ -201,6 +202,18 @@ def _convnd_padding_dtype(op: str, input_dtype: int, weight_dtype: int,
 # ---------------------------------------------------------------------------- convolution
 
 
+@torch_mlir_meaning("aten.convolution")
+def _convolution_of_spatial_output_padding(input: torch.Tensor, weight: torch.Tensor, bias: Optional[torch.Tensor],
+                                           stride: List[int], padding: List[int], dilation: List[int],
+                                           transposed: bool, output_padding: List[int], groups: int) -> torch.Tensor:
+    """convolution as torch-mlir lowers it: output_padding read only by a transposed
+    convolution, and there only its first entry per spatial dim (its ONNX Conv conversion
+    writes two entries for a 1-d convolution). PyTorch's op rejects any other length."""
+    spatial = input.dim() - 2
+    kept = list(output_padding)[:spatial] if transposed else [0] * spatial
+    return torch.ops.aten.convolution(input, weight, bias, stride, padding, dilation, transposed, kept, groups)
+
+
 @shape("aten.convolution", invocations=[
     Invocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1),
     Invocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), _T(3), [2], [1], [1], False, [0], 1),
@@ -224,6 +237,10 @@ def _convnd_padding_dtype(op: str, input_dtype: int, weight_dtype: int,
     ErrorInvocation(_T(1, 2, 5, 5, 5), _T(2, 2, 3, 3, 3), None, [1], [1, 1], [1], False, [0], 1),
     ErrorInvocation(_T(1, 2, 1, 1), _T(2, 3, 1, 1), None, [1, 1], [2, 2], [1, 1], True, [0], 1),
     ErrorInvocation(_T(1, 2), _T(2, 2), None, [1], [0], [1], False, [0], 1),
+    TorchMlirKernelInvocation(_T(2, 8, 40), _T(16, 8, 3), _T(16), [2], [0], [1], False, [0, 0], 1),
+    TorchMlirKernelInvocation(_T(1, 2, 9), _T(3, 2, 3), None, [2], [0], [1], False, [], 1),
+    TorchMlirKernelInvocation(_T(1, 2, 5, 5), _T(3, 2, 3, 3), None, [1, 1], [0, 0], [1, 1], False, [1, 2, 3], 1),
+    TorchMlirKernelInvocation(_T(1, 2, 9), _T(2, 3, 3), None, [2], [0], [1], True, [1, 0], 1),
 ])
 def aten〇convolution〡shape(input: List[int], weight: List[int], bias: Optional[List[int]], stride: List[int], padding: List[int], dilation: List[int], transposed: bool, output_padding: List[int], groups: int) -> List[int]:
     return _conv_shape(input, weight, stride, padding, dilation, transposed, output_padding, groups)
@@ -2162,6 +2179,18 @@ def aten〇grid_sampler〡dtype(input_rank_dtype: Tuple[int, int], grid_rank_dty
 # ---------------------------------------------------------------------------- interpolate
 
 
+@torch_mlir_meaning("aten.__interpolate.size_list_scale_list")
+def _interpolate_nearest_without_corners(input: torch.Tensor, size: Optional[List[int]] = None,
+                                         scale_factor: Optional[List[float]] = None, mode: str = "nearest",
+                                         align_corners: Optional[bool] = None,
+                                         recompute_scale_factor: Optional[bool] = None,
+                                         antialias: bool = False) -> torch.Tensor:
+    """__interpolate as torch-mlir lowers it: mode "nearest" ignores align_corners (its ONNX
+    Resize conversion writes false). PyTorch's op rejects any align_corners there."""
+    corners = None if mode == "nearest" else align_corners
+    return torch.ops.aten.__interpolate(input, size, scale_factor, mode, corners, recompute_scale_factor, antialias)
+
+
 @shape("aten.__interpolate.size_list_scale_list", invocations=[
     Invocation(_T(1, 2, 5, 6), [3, 4]),
     Invocation(_T(1, 2, 5, 6), None, [2.0, 1.5]),
@@ -2180,7 +2209,10 @@ def aten〇grid_sampler〡dtype(input_rank_dtype: Tuple[int, int], grid_rank_dty
     ErrorInvocation(_T(1, 2, 5, 6), None, [2.0]),
     ErrorInvocation(_T(1, 2, 5, 6), [0, 4]),
     ErrorInvocation(_T(1, 2, 5, 6), None, [0.1, 1.0]),
-    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "nearest", True),
+    TorchMlirInvocation(_T(1, 2, 5, 6), [3, 4], None, "nearest", True),
+    TorchMlirInvocation(_T(2, 3, 5, 6), None, [1.5, 2.0], "nearest", False),
+    TorchMlirInvocation(_T(1, 2, 5), [7], None, "nearest", False),
+    ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "area", True),
     ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "linear"),
     ErrorInvocation(_T(1, 2, 5, 6), [3, 4], None, "trilinear"),
     ErrorInvocation(_T(1, 2, 5), [3], None, "bicubic"),
@@ -2196,14 +2228,14 @@ def aten〇__interpolate〇size_list_scale_list〡shape(input: List[int], size: 
     spatial = len(input) - 2
     if spatial < 1 or spatial > 3:
         raise AssertionError(op + ": only 3D, 4D and 5D inputs are supported")
-    if mode == "nearest" or mode == "area":
-        if align_corners is not None:
-            raise AssertionError(op + ": align_corners can only be set with interpolating modes")
-    elif mode == "linear" or mode == "bilinear" or mode == "bicubic" or mode == "trilinear":
+    # torch-mlir's lowering ignores align_corners in mode "nearest"; PyTorch rejects a set one.
+    if mode == "area" and align_corners is not None:
+        raise AssertionError(op + ": align_corners can only be set with interpolating modes")
+    if mode == "linear" or mode == "bilinear" or mode == "bicubic" or mode == "trilinear":
         needed = 1 if mode == "linear" else (3 if mode == "trilinear" else 2)
         if spatial != needed:
             raise AssertionError(op + ": mode " + mode + " does not take an input of this rank")
-    else:
+    elif mode != "nearest" and mode != "area":
         raise AssertionError(op + ": unsupported mode " + mode)
     # A given size wins over scale factors; extra scale factors are ignored.
     scales = scale_factor if size is None else None

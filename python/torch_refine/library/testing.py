@@ -246,6 +246,10 @@ class TorchMlirInvocation(Invocation):
     PyTorch's op itself to still reject the call."""
 
 
+class TorchMlirKernelInvocation(KernelInvocation, TorchMlirInvocation):
+    """A TorchMlirInvocation only PyTorch's CPU kernel rejects (its meta kernel skips the check)."""
+
+
 UNKNOWN_DIM = -1  # _helpers.unknown_dim() when run
 UNKNOWN_DTYPE = -1  # _helpers.unknown_dtype() when run
 

@@ -265,3 +265,41 @@ func.func @layer_norm_of_onnx(%arg0: !torch.vtensor<[?,16,?],f32>, %w: !torch.vt
   %result0, %result1, %result2 = torch.aten.native_layer_norm %0, %1, %w, %b, %float9.999990e-06 : !torch.vtensor<[?,?,?],f32>, !torch.list<int>, !torch.vtensor<[16],f32>, !torch.vtensor<[16],f32>, !torch.float -> !torch.vtensor<*,f32>, !torch.vtensor<*,f32>, !torch.vtensor<*,f32>
   return %result0 : !torch.vtensor<*,f32>
 }
+
+// nn.Upsample(scale_factor=2, mode="nearest"), legacy exporter: ONNX Resize in nearest mode
+// converts with align_corners false, which torch-mlir's lowering ignores in that mode (eager
+// PyTorch rejects any align_corners there).
+// CHECK-LABEL: func.func @interpolate_nearest_of_onnx
+// CHECK: torch.aten.__interpolate.size_list_scale_list {{.*}} -> !torch.vtensor<[?,3,8,10],f32>
+func.func @interpolate_nearest_of_onnx(%arg0: !torch.vtensor<[?,3,4,5],f32>) -> !torch.vtensor<*,f32> {
+  %none = torch.constant.none
+  %0 = torch.vtensor.literal(dense<[1.000000e+00, 1.000000e+00, 2.000000e+00, 2.000000e+00]> : tensor<4xf32>) : !torch.vtensor<[4],f32>
+  %false = torch.constant.bool false
+  %true = torch.constant.bool true
+  %str = torch.constant.str "nearest"
+  %none_0 = torch.constant.none
+  %float1.000000e00 = torch.constant.float 1.000000e+00
+  %int0 = torch.constant.int 0
+  %int0_1 = torch.constant.int 0
+  %1 = torch.aten.select.int %0, %int0, %int0_1 : !torch.vtensor<[4],f32>, !torch.int, !torch.int -> !torch.vtensor<[1],f32>
+  %2 = torch.aten.item %1 : !torch.vtensor<[1],f32> -> !torch.float
+  %3 = torch.aten.eq.float %2, %float1.000000e00 : !torch.float, !torch.float -> !torch.bool
+  torch.runtime.assert %3, "Unsupported: non-trivial scale factor for dimension 0"
+  %int0_2 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %4 = torch.aten.select.int %0, %int0_2, %int1 : !torch.vtensor<[4],f32>, !torch.int, !torch.int -> !torch.vtensor<[1],f32>
+  %5 = torch.aten.item %4 : !torch.vtensor<[1],f32> -> !torch.float
+  %6 = torch.aten.eq.float %5, %float1.000000e00 : !torch.float, !torch.float -> !torch.bool
+  torch.runtime.assert %6, "Unsupported: non-trivial scale factor for dimension 1"
+  %int0_3 = torch.constant.int 0
+  %int2 = torch.constant.int 2
+  %7 = torch.aten.select.int %0, %int0_3, %int2 : !torch.vtensor<[4],f32>, !torch.int, !torch.int -> !torch.vtensor<[1],f32>
+  %8 = torch.aten.item %7 : !torch.vtensor<[1],f32> -> !torch.float
+  %int0_4 = torch.constant.int 0
+  %int3 = torch.constant.int 3
+  %9 = torch.aten.select.int %0, %int0_4, %int3 : !torch.vtensor<[4],f32>, !torch.int, !torch.int -> !torch.vtensor<[1],f32>
+  %10 = torch.aten.item %9 : !torch.vtensor<[1],f32> -> !torch.float
+  %11 = torch.prim.ListConstruct %8, %10 : (!torch.float, !torch.float) -> !torch.list<float>
+  %12 = torch.aten.__interpolate.size_list_scale_list %arg0, %none_0, %11, %str, %false, %none_0, %false : !torch.vtensor<[?,3,4,5],f32>, !torch.none, !torch.list<float>, !torch.str, !torch.bool, !torch.none, !torch.bool -> !torch.vtensor<*,f32>
+  return %12 : !torch.vtensor<*,f32>
+}

@@ -28024,18 +28024,18 @@ module {
     return %1 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.__interpolate.size_list_scale_list(%arg0: !torch.list<int>, %arg1: !torch.optional<list<int>>, %arg2: !torch.optional<list<float>>, %arg3: !torch.str, %arg4: !torch.optional<bool>, %arg5: !torch.optional<bool>, %arg6: !torch.bool) -> !torch.list<int> {
-    %false = torch.constant.bool false
     %str = torch.constant.str "__interpolate: unsupported mode "
-    %str_0 = torch.constant.str "AssertionError: "
-    %str_1 = torch.constant.str " does not take an input of this rank"
-    %str_2 = torch.constant.str "__interpolate: mode "
-    %str_3 = torch.constant.str "trilinear"
-    %str_4 = torch.constant.str "bicubic"
-    %str_5 = torch.constant.str "bilinear"
-    %str_6 = torch.constant.str "linear"
-    %str_7 = torch.constant.str "AssertionError: __interpolate: align_corners can only be set with interpolating modes"
-    %str_8 = torch.constant.str "area"
-    %str_9 = torch.constant.str "nearest"
+    %str_0 = torch.constant.str "nearest"
+    %str_1 = torch.constant.str "AssertionError: "
+    %str_2 = torch.constant.str " does not take an input of this rank"
+    %str_3 = torch.constant.str "__interpolate: mode "
+    %str_4 = torch.constant.str "trilinear"
+    %str_5 = torch.constant.str "bicubic"
+    %str_6 = torch.constant.str "bilinear"
+    %str_7 = torch.constant.str "linear"
+    %str_8 = torch.constant.str "AssertionError: __interpolate: align_corners can only be set with interpolating modes"
+    %false = torch.constant.bool false
+    %str_9 = torch.constant.str "area"
     %str_10 = torch.constant.str "AssertionError: __interpolate: only 3D, 4D and 5D inputs are supported"
     %true = torch.constant.bool true
     %none = torch.constant.none
@@ -28056,8 +28056,8 @@ module {
     %3 = torch.prim.If %2 -> (!torch.bool) {
       torch.prim.If.yield %true : !torch.bool
     } else {
-      %14 = torch.aten.gt.int %1, %int3 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If.yield %14 : !torch.bool
+      %18 = torch.aten.gt.int %1, %int3 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
     }
     torch.prim.If %3 -> () {
       torch.prim.RaiseException %str_10, %none : !torch.str, !torch.none
@@ -28067,110 +28067,116 @@ module {
     }
     %4 = torch.aten.eq.str %arg3, %str_9 : !torch.str, !torch.str -> !torch.bool
     %5 = torch.prim.If %4 -> (!torch.bool) {
-      torch.prim.If.yield %true : !torch.bool
+      %18 = torch.aten.__isnot__ %arg4, %none : !torch.optional<bool>, !torch.none -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
     } else {
-      %14 = torch.aten.eq.str %arg3, %str_8 : !torch.str, !torch.str -> !torch.bool
-      torch.prim.If.yield %14 : !torch.bool
+      torch.prim.If.yield %false : !torch.bool
     }
     torch.prim.If %5 -> () {
-      %14 = torch.aten.__isnot__ %arg4, %none : !torch.optional<bool>, !torch.none -> !torch.bool
-      torch.prim.If %14 -> () {
-        torch.prim.RaiseException %str_7, %none : !torch.str, !torch.none
+      torch.prim.RaiseException %str_8, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %6 = torch.aten.eq.str %arg3, %str_7 : !torch.str, !torch.str -> !torch.bool
+    %7 = torch.prim.If %6 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = torch.aten.eq.str %arg3, %str_6 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    %8 = torch.prim.If %7 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = torch.aten.eq.str %arg3, %str_5 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    %9 = torch.prim.If %8 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %18 = torch.aten.eq.str %arg3, %str_4 : !torch.str, !torch.str -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %9 -> () {
+      %18 = torch.aten.eq.str %arg3, %str_7 : !torch.str, !torch.str -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.int) {
+        torch.prim.If.yield %int1 : !torch.int
+      } else {
+        %21 = torch.aten.eq.str %arg3, %str_4 : !torch.str, !torch.str -> !torch.bool
+        %22 = torch.prim.If %21 -> (!torch.int) {
+          torch.prim.If.yield %int3 : !torch.int
+        } else {
+          torch.prim.If.yield %int2 : !torch.int
+        }
+        torch.prim.If.yield %22 : !torch.int
+      }
+      %20 = torch.aten.ne.int %1, %19 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %20 -> () {
+        %21 = torch.aten.add.str %str_3, %arg3 : !torch.str, !torch.str -> !torch.str
+        %22 = torch.aten.add.str %21, %str_2 : !torch.str, !torch.str -> !torch.str
+        %23 = torch.aten.add.str %str_1, %22 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %23, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
         torch.prim.If.yield
       }
       torch.prim.If.yield
     } else {
-      %14 = torch.aten.eq.str %arg3, %str_6 : !torch.str, !torch.str -> !torch.bool
-      %15 = torch.prim.If %14 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
+      %18 = torch.aten.ne.str %arg3, %str_0 : !torch.str, !torch.str -> !torch.bool
+      %19 = torch.prim.If %18 -> (!torch.bool) {
+        %20 = torch.aten.ne.str %arg3, %str_9 : !torch.str, !torch.str -> !torch.bool
+        torch.prim.If.yield %20 : !torch.bool
       } else {
-        %18 = torch.aten.eq.str %arg3, %str_5 : !torch.str, !torch.str -> !torch.bool
-        torch.prim.If.yield %18 : !torch.bool
+        torch.prim.If.yield %false : !torch.bool
       }
-      %16 = torch.prim.If %15 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %18 = torch.aten.eq.str %arg3, %str_4 : !torch.str, !torch.str -> !torch.bool
-        torch.prim.If.yield %18 : !torch.bool
-      }
-      %17 = torch.prim.If %16 -> (!torch.bool) {
-        torch.prim.If.yield %true : !torch.bool
-      } else {
-        %18 = torch.aten.eq.str %arg3, %str_3 : !torch.str, !torch.str -> !torch.bool
-        torch.prim.If.yield %18 : !torch.bool
-      }
-      torch.prim.If %17 -> () {
-        %18 = torch.aten.eq.str %arg3, %str_6 : !torch.str, !torch.str -> !torch.bool
-        %19 = torch.prim.If %18 -> (!torch.int) {
-          torch.prim.If.yield %int1 : !torch.int
-        } else {
-          %21 = torch.aten.eq.str %arg3, %str_3 : !torch.str, !torch.str -> !torch.bool
-          %22 = torch.prim.If %21 -> (!torch.int) {
-            torch.prim.If.yield %int3 : !torch.int
-          } else {
-            torch.prim.If.yield %int2 : !torch.int
-          }
-          torch.prim.If.yield %22 : !torch.int
-        }
-        %20 = torch.aten.ne.int %1, %19 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If %20 -> () {
-          %21 = torch.aten.add.str %str_2, %arg3 : !torch.str, !torch.str -> !torch.str
-          %22 = torch.aten.add.str %21, %str_1 : !torch.str, !torch.str -> !torch.str
-          %23 = torch.aten.add.str %str_0, %22 : !torch.str, !torch.str -> !torch.str
-          torch.prim.RaiseException %23, %none : !torch.str, !torch.none
-          torch.prim.If.yield
-        } else {
-          torch.prim.If.yield
-        }
+      torch.prim.If %19 -> () {
+        %20 = torch.aten.add.str %str, %arg3 : !torch.str, !torch.str -> !torch.str
+        %21 = torch.aten.add.str %str_1, %20 : !torch.str, !torch.str -> !torch.str
+        torch.prim.RaiseException %21, %none : !torch.str, !torch.none
         torch.prim.If.yield
       } else {
-        %18 = torch.aten.add.str %str, %arg3 : !torch.str, !torch.str -> !torch.str
-        %19 = torch.aten.add.str %str_0, %18 : !torch.str, !torch.str -> !torch.str
-        torch.prim.RaiseException %19, %none : !torch.str, !torch.none
         torch.prim.If.yield
       }
       torch.prim.If.yield
     }
-    %6 = torch.aten.__is__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
-    %7:2 = torch.prim.If %6 -> (!torch.optional<list<float>>, !torch.optional<list<int>>) {
+    %10 = torch.aten.__is__ %arg1, %none : !torch.optional<list<int>>, !torch.none -> !torch.bool
+    %11:2 = torch.prim.If %10 -> (!torch.optional<list<float>>, !torch.optional<list<int>>) {
       torch.prim.If.yield %arg2, %arg1 : !torch.optional<list<float>>, !torch.optional<list<int>>
     } else {
-      %14 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
-      %15 = torch.derefine %none : !torch.none to !torch.optional<list<float>>
-      %16 = torch.derefine %14 : !torch.list<int> to !torch.optional<list<int>>
-      torch.prim.If.yield %15, %16 : !torch.optional<list<float>>, !torch.optional<list<int>>
+      %18 = torch.prim.unchecked_cast %arg1 : !torch.optional<list<int>> -> !torch.list<int>
+      %19 = torch.derefine %none : !torch.none to !torch.optional<list<float>>
+      %20 = torch.derefine %18 : !torch.list<int> to !torch.optional<list<int>>
+      torch.prim.If.yield %19, %20 : !torch.optional<list<float>>, !torch.optional<list<int>>
     }
-    %8 = torch.aten.__isnot__ %7#0, %none : !torch.optional<list<float>>, !torch.none -> !torch.bool
-    %9:2 = torch.prim.If %8 -> (!torch.bool, !torch.optional<list<float>>) {
-      %14 = torch.prim.unchecked_cast %7#0 : !torch.optional<list<float>> -> !torch.list<float>
-      %15 = torch.aten.len.t %14 : !torch.list<float> -> !torch.int
-      %16 = torch.aten.gt.int %15, %1 : !torch.int, !torch.int -> !torch.bool
-      %17 = torch.derefine %14 : !torch.list<float> to !torch.optional<list<float>>
-      torch.prim.If.yield %16, %17 : !torch.bool, !torch.optional<list<float>>
+    %12 = torch.aten.__isnot__ %11#0, %none : !torch.optional<list<float>>, !torch.none -> !torch.bool
+    %13:2 = torch.prim.If %12 -> (!torch.bool, !torch.optional<list<float>>) {
+      %18 = torch.prim.unchecked_cast %11#0 : !torch.optional<list<float>> -> !torch.list<float>
+      %19 = torch.aten.len.t %18 : !torch.list<float> -> !torch.int
+      %20 = torch.aten.gt.int %19, %1 : !torch.int, !torch.int -> !torch.bool
+      %21 = torch.derefine %18 : !torch.list<float> to !torch.optional<list<float>>
+      torch.prim.If.yield %20, %21 : !torch.bool, !torch.optional<list<float>>
     } else {
-      torch.prim.If.yield %false, %7#0 : !torch.bool, !torch.optional<list<float>>
+      torch.prim.If.yield %false, %11#0 : !torch.bool, !torch.optional<list<float>>
     }
-    %10 = torch.prim.If %9#0 -> (!torch.optional<list<float>>) {
-      %14 = torch.prim.unchecked_cast %9#1 : !torch.optional<list<float>> -> !torch.list<float>
-      %15 = torch.aten.slice.t %14, %none, %1, %int1 : !torch.list<float>, !torch.none, !torch.int, !torch.int -> !torch.list<float>
-      %16 = torch.derefine %15 : !torch.list<float> to !torch.optional<list<float>>
-      torch.prim.If.yield %16 : !torch.optional<list<float>>
+    %14 = torch.prim.If %13#0 -> (!torch.optional<list<float>>) {
+      %18 = torch.prim.unchecked_cast %13#1 : !torch.optional<list<float>> -> !torch.list<float>
+      %19 = torch.aten.slice.t %18, %none, %1, %int1 : !torch.list<float>, !torch.none, !torch.int, !torch.int -> !torch.list<float>
+      %20 = torch.derefine %19 : !torch.list<float> to !torch.optional<list<float>>
+      torch.prim.If.yield %20 : !torch.optional<list<float>>
     } else {
-      torch.prim.If.yield %9#1 : !torch.optional<list<float>>
+      torch.prim.If.yield %13#1 : !torch.optional<list<float>>
     }
-    %11 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_output_size(%str_12, %arg0, %7#1, %10) : (!torch.str, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<float>>) -> !torch.list<int>
-    %12 = torch.aten.eq.str %arg3, %str_8 : !torch.str, !torch.str -> !torch.bool
-    %13 = torch.prim.If %12 -> (!torch.list<int>) {
-      %14 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%str_12, %arg0, %11, %1) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
-      torch.prim.If.yield %14 : !torch.list<int>
+    %15 = call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_output_size(%str_12, %arg0, %11#1, %14) : (!torch.str, !torch.list<int>, !torch.optional<list<int>>, !torch.optional<list<float>>) -> !torch.list<int>
+    %16 = torch.aten.eq.str %arg3, %str_9 : !torch.str, !torch.str -> !torch.bool
+    %17 = torch.prim.If %16 -> (!torch.list<int>) {
+      %18 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._adaptive_shape(%str_12, %arg0, %15, %1) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int) -> !torch.list<int>
+      torch.prim.If.yield %18 : !torch.list<int>
     } else {
-      %14 = torch.aten.eq.str %arg3, %str_9 : !torch.str, !torch.str -> !torch.bool
-      %15 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%str_12, %arg0, %11, %1, %14) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
-      torch.prim.If.yield %15 : !torch.list<int>
+      %18 = torch.aten.eq.str %arg3, %str_0 : !torch.str, !torch.str -> !torch.bool
+      %19 = func.call @__torch_refine_helper.torch_refine.library.conv_pool._upsample_shape(%str_12, %arg0, %15, %1, %18) : (!torch.str, !torch.list<int>, !torch.list<int>, !torch.int, !torch.bool) -> !torch.list<int>
+      torch.prim.If.yield %19 : !torch.list<int>
     }
-    return %13 : !torch.list<int>
+    return %17 : !torch.list<int>
   }
   func.func @__torch_refine_shape_fn.aten.__ior__.Scalar(%arg0: !torch.list<int>, %arg1: !torch.float) -> !torch.list<int> {
     %str = torch.constant.str "aten.__ior__.Scalar"
