@@ -47,7 +47,7 @@ from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
 from torch_refine.passes.fallback import Fallback
-from torch_refine.passes.guards import adopt_entry_asserts, raising_branches_to_asserts
+from torch_refine.passes.guards import adopt_entry_asserts, erase_repeated_asserts, raising_branches_to_asserts
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
@@ -186,6 +186,7 @@ class RefinePipeline(ModulePass):
                 prune_implied_guards(module)
             _cleanup(module)
             _merge_duplicates(module)
+            erase_repeated_asserts(module)  # merged, two ops' checks may be one condition
         if self.explain:
             with module.context:
                 annotate(module, library.has_function)

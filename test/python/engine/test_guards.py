@@ -151,3 +151,29 @@ func.func @main(%arg0: {T}) -> {T} {{
     operations = [op.operation.name for op in program.entry.operations]
     assert operations.index("torch.bind_symbolic_shape") + 1 == operations.index("torch.constant.int")
     assert guards.entry_guards(program.module.operation) == []
+
+
+def test_an_assert_of_a_condition_asserted_before_it_goes(parse):
+    """Two ops' checks merged into one condition value: the later assert, and one in a
+    branch after it, cannot fail; an assert of another condition, or one before, stays."""
+    program = parse("""
+func.func @main(%arg0: !torch.vtensor<[?],f32>, %flag: !torch.bool) -> !torch.int {
+  %int0 = torch.constant.int 0
+  %int4 = torch.constant.int 4
+  %n = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+  %c = torch.aten.ge.int %n, %int4 : !torch.int, !torch.int -> !torch.bool
+  %d = torch.aten.ne.int %n, %int0 : !torch.int, !torch.int -> !torch.bool
+  torch.runtime.assert %c, "reshape"
+  torch.runtime.assert %d, "division"
+  torch.runtime.assert %c, "view"
+  %r = torch.prim.If %flag -> (!torch.int) {
+    torch.runtime.assert %c, "in a branch"
+    torch.prim.If.yield %n : !torch.int
+  } else {
+    torch.prim.If.yield %int0 : !torch.int
+  }
+  return %r : !torch.int
+}""")
+    guards.erase_repeated_asserts(program.module.operation)
+    text = str(program.module)
+    assert [line.split('"')[1] for line in text.splitlines() if "torch.runtime.assert" in line] == ["reshape", "division"]
