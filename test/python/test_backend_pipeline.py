@@ -89,6 +89,6 @@ def test_raw_ir_outcome_on_other_backends(name, dynamic, backend, corpus_dir, re
         first = error.error_diagnostics[0].message if error.error_diagnostics else str(error)
         record_property("backend_outcome", f"fails: {first.splitlines()[0]}")
         if backend == "tosa" and dynamic:
-            pytest.xfail(f"tosa takes no dynamic aten.size.int: {first.splitlines()[0]}")
+            pytest.xfail(f"tosa refuses some dynamic sizes (docs/backends.md): {first.splitlines()[0]}")
         raise
     record_property("backend_outcome", "lowers")
