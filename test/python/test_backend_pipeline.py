@@ -7,7 +7,8 @@ through `torch-refine-backend-pipeline{backend=linalg-on-tensors}` by torch-refi
 manager (guards kept), JIT-compiled from linalg with `jit.compile_linalg` and run: static
 variants at their batch, dynamic ones at batch 2 and 5; tolerance rtol 1e-4, atol 1e-5.
 For tosa and stablehlo the outcome is recorded (user property `backend_outcome`): tosa
-rejects `aten.size.int` of a dynamic dim, so dynamic models are expected not to reach it.
+refuses sizes known only at run time, slices of dynamic shapes and some casts (docs/backends.md), so
+most dynamic models are expected not to reach it.
 """
 
 from __future__ import annotations
