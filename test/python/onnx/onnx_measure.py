@@ -361,9 +361,10 @@ def _in_form(text: str, form: str) -> str:
 def _means_its_type(op) -> bool:
     """torch-mlir's conversion states types PyTorch's rule does not give and backends
     build by: `prim.NumToTensor.Scalar` typed `[1]` (PyTorch's is `[]`), `ones`, `zeros`
-    and `empty` without a dtype typed other than f32. Erased, the program would compute
-    another thing (a float where a slice reads its step). Not the `[],i1` of a `where`
-    condition: refinement gives that back itself."""
+    and `empty` without a dtype typed other than f32, `div.Tensor` typed as an integer
+    tensor (ONNX's integer Div: torch-mlir divides as integers, PyTorch's rule gives a
+    float). Erased, the program would compute another thing (a float where a slice reads
+    its step). Not the `[],i1` of a `where` condition: refinement gives that back itself."""
     from torch_refine.ir import types
 
     info = types.parse(op.results[0].type) if len(op.results) == 1 else None
@@ -371,6 +372,8 @@ def _means_its_type(op) -> bool:
         return False
     if op.name == "torch.prim.NumToTensor.Scalar":
         return info.rank != 0
+    if op.name == "torch.aten.div.Tensor":
+        return info.dtype in ("si64", "si32", "si16", "si8", "ui8")
     if op.name not in ("torch.aten.ones", "torch.aten.zeros", "torch.aten.empty.memory_format"):
         return False
     return str(op.operands[1].type) == "!torch.none" and info.dtype not in (None, "f32")
