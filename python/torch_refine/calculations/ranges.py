@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import operator
+from fractions import Fraction
 
 from torch_mlir import ir
 
@@ -169,19 +170,81 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
     """(least, greatest) of a polynomial over sizes, None for an unbounded side; without
     an entry block every symbol is a plain size; `within` narrows some symbols' ranges. A
     symbol may be unbounded below too (a select of a program's number, `min(x, 0)`)."""
+    def own_range(symbol: Symbol) -> Range:
+        if within is not None and symbol in within:
+            return within[symbol]
+        return _SIZE if entry_block is None else symbol_range(entry_block, symbol)
+
     least, greatest = 0, 0
     for monomial, coefficient in polynomial.terms.items():
         low, high = 1, 1
         for symbol in monomial:
-            if within is not None and symbol in within:
-                symbol_low, symbol_high = within[symbol]
-            else:
-                symbol_low, symbol_high = _SIZE if entry_block is None else symbol_range(entry_block, symbol)
-            low, high = _interval_product(low, high, symbol_low, symbol_high)
+            low, high = _interval_product(low, high, *own_range(symbol))
         low, high = _interval_product(low, high, coefficient, coefficient)
         least += low
         greatest += high
+    relaxed = _relaxed_range(polynomial, own_range)
+    if relaxed is not None:  # the tighter of the two on each side
+        least, greatest = max(least, relaxed[0]), min(greatest, relaxed[1])
     return (None if least == -math.inf else least), (None if greatest == math.inf else greatest)
+
+
+_RELAXATION_DEPTH = 4
+
+
+def _relaxed_range(polynomial: Polynomial, own_range) -> tuple | None:
+    """The range of a linear polynomial with quotients by constants, each `p // k` read as
+    `p / k - t` for a `t` in [0, (k - 1) / k] (exact for every integer `p`): what relates
+    the quotients of one size, which their own ranges do not (`x // 4 - (3*x) // 16` is
+    `x / 16 - t1 + t2`, at least -3/4, so at least 0). None where no quotient is linear."""
+    if not any(_linear_quotient(symbol) for monomial in polynomial.terms for symbol in monomial):
+        return None
+    form = _linear_form(polynomial, _RELAXATION_DEPTH)
+    if form is None:
+        return None
+    terms, low, high = form
+    for symbol, coefficient in terms.items():
+        symbol_low, symbol_high = own_range(symbol)
+        product = _interval_product(1, 1, symbol_low, symbol_high)
+        product = _interval_product(*product, coefficient, coefficient)
+        low, high = low + product[0], high + product[1]
+    return (math.ceil(low) if low != -math.inf else low), (math.floor(high) if high != math.inf else high)
+
+
+def _linear_quotient(symbol: Symbol) -> tuple | None:
+    """(dividend, divisor) of a quotient of a polynomial by a positive constant."""
+    definition = facts.definition(symbol) if is_computed(symbol) else None
+    if definition is None or definition[0] != facts.FLOOR_DIVIDE or not isinstance(definition[2], int):
+        return None
+    return (definition[1], definition[2]) if definition[2] > 0 else None
+
+
+def _linear_form(polynomial: Polynomial, depth: int) -> tuple | None:
+    """`polynomial` as {symbol: Fraction coefficient} plus a constant interval, each linear
+    quotient relaxed (`_relaxed_range`); None where a term is not linear."""
+    terms: dict = {}
+    low = high = Fraction(0)
+    for monomial, coefficient in polynomial.terms.items():
+        if len(monomial) > 1:
+            return None
+        if not monomial:
+            low, high = low + coefficient, high + coefficient
+            continue
+        quotient = _linear_quotient(monomial[0]) if depth > 0 else None
+        if quotient is None:
+            terms[monomial[0]] = terms.get(monomial[0], 0) + Fraction(coefficient)
+            continue
+        inner = _linear_form(quotient[0], depth - 1)
+        if inner is None:
+            return None
+        scale = Fraction(coefficient, quotient[1])
+        for symbol, inner_coefficient in inner[0].items():
+            terms[symbol] = terms.get(symbol, 0) + scale * inner_coefficient
+        remainder_share = Fraction(coefficient * (quotient[1] - 1), quotient[1])  # coefficient * t's greatest
+        ends = sorted((scale * inner[1], scale * inner[2]))
+        low += ends[0] - max(remainder_share, 0)
+        high += ends[1] - min(remainder_share, 0)
+    return {s: c for s, c in terms.items() if c}, low, high
 
 
 def _interval_product(low, high, other_low: int | None, other_high: int | None) -> tuple:

@@ -198,3 +198,40 @@ def test_polynomial_floor_division_is_pythons_where_defined(a, divisor, at):
 @given(polynomials)
 def test_text_round_trips(a):
     assert parse_polynomial(format_polynomial(a)) == a
+
+
+# -- ranges of quotients of one size (calculations/ranges.py) -------------------------------
+
+quotient_terms = st.lists(st.tuples(st.integers(-3, 3), st.integers(1, 4), st.integers(-6, 6), st.integers(1, 16)),
+                          min_size=1, max_size=3)
+
+
+@PROPERTIES
+@given(quotient_terms, st.integers(-3, 3), st.integers(0, 400))
+def test_the_range_of_quotients_of_one_size_holds_at_every_size(terms, slope, at):
+    """`sum c * ((a*x + b) // k) + slope*x` lies in polynomial_range's range at every size:
+    the relaxed range (each quotient `p / k - t`) is never tighter than the truth."""
+    from torch_refine.calculations.ranges import polynomial_range
+
+    polynomial = Polynomial.constant(slope) * X
+    truth = slope * at
+    for coefficient, a, b, k in terms:
+        dividend = Polynomial.constant(a) * X + Polynomial.constant(b)
+        polynomial = polynomial + Polynomial.constant(coefficient) * facts.floor_divide(dividend, k)
+        truth += coefficient * ((a * at + b) // k)
+    least, greatest = polynomial_range(polynomial, None)
+    assert (least is None or least <= truth) and (greatest is None or truth <= greatest)
+
+
+def test_quotients_of_one_size_are_related_by_their_ranges():
+    """What the relaxation decides: `x // 4 >= (3*x) // 16`, `(x + 3) // 4 - x // 4` in
+    [0, 1], `x % 4` in [0, 3] (a SegFormer stage's `2*((x + 7) // 8) - (x + 3) // 4` too)."""
+    from torch_refine.calculations.ranges import polynomial_range
+
+    def quotient(a: int, b: int, k: int) -> Polynomial:
+        return facts.floor_divide(Polynomial.constant(a) * X + Polynomial.constant(b), k)
+
+    assert polynomial_range(quotient(1, 0, 4) - quotient(3, 0, 16), None) == (0, None)
+    assert polynomial_range(quotient(1, 3, 4) - quotient(1, 0, 4), None) == (0, 1)
+    assert polynomial_range(X - Polynomial.constant(4) * quotient(1, 0, 4), None) == (0, 3)
+    assert polynomial_range(Polynomial.constant(2) * quotient(1, 7, 8) - quotient(1, 3, 4), None) == (0, 1)
