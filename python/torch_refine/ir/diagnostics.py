@@ -36,6 +36,7 @@ class Diagnostic(NamedTuple):
     message: str
     notes: tuple[Diagnostic, ...] = ()
     width: int = 1  # columns to underline, as `^~~~`
+    name: str | None = None  # without a position, the location's name (an ONNX node's)
 
 
 def position_of(location: ir.Location, unnamed_file: str | None = None) -> Position | None:
@@ -60,13 +61,32 @@ def position_of(location: ir.Location, unnamed_file: str | None = None) -> Posit
     return None
 
 
+def name_of(location: ir.Location) -> str | None:
+    """The first name in `location` (torch-mlir's ONNX importer locates each op by its
+    node's name only), or None."""
+    pending = [location]
+    while pending:
+        location = pending.pop()
+        if type(location) is ir.Location:
+            location = ir.Location.from_attr(location.attr, location.context)
+        if isinstance(location, ir.NameLoc):
+            return location.name_str
+        if isinstance(location, ir.CallSiteLoc):
+            pending.append(location.callee)
+        elif isinstance(location, ir.FusedLoc):
+            pending.extend(reversed(list(location.locations)))
+    return None
+
+
 def from_mlir(diagnostic, unnamed_file: str | None = None) -> Diagnostic:
     """Copy an ir.Diagnostic or ir.DiagnosticInfo, which may not outlive its callback."""
+    position = position_of(diagnostic.location, unnamed_file)
     return Diagnostic(
         _SEVERITY_NAMES[diagnostic.severity],
-        position_of(diagnostic.location, unnamed_file),
+        position,
         diagnostic.message,
         tuple(from_mlir(note, unnamed_file) for note in diagnostic.notes),
+        name=None if position is not None else name_of(diagnostic.location),
     )
 
 
@@ -85,7 +105,8 @@ def format_diagnostic(diagnostic: Diagnostic, sources: Mapping[str, Sequence[str
 def _format_one(diagnostic: Diagnostic, sources: Mapping[str, Sequence[str]], show_source: bool):
     position = diagnostic.position
     if position is None:
-        return f"<unknown>:0: {diagnostic.severity}: {diagnostic.message}\n"
+        where = "<unknown>:0" if diagnostic.name is None else f'loc("{diagnostic.name}")'
+        return f"{where}: {diagnostic.severity}: {diagnostic.message}\n"
     head = f"{position.file}:{position.line}:{position.col}: {diagnostic.severity}: "
     text = head + diagnostic.message + "\n"
     lines = sources.get(position.file, ())
