@@ -245,6 +245,13 @@ _TYPED_BY_RESULT = frozenset({
 })
 
 
+def _integer_typed(type_) -> bool:
+    from torch_refine.ir import types
+
+    info = types.parse(type_)
+    return info is not None and info.dtype in ("si64", "si32", "si16", "si8", "ui8")
+
+
 def _as_typed(value, type_):
     import math
 
@@ -261,7 +268,8 @@ def _as_typed(value, type_):
 
 class _observing:
     """Records the shape and dtype of every tagged tensor the executor computes, ops
-    typed by their result (`_TYPED_BY_RESULT`) computed as their type says."""
+    typed by their result (`_TYPED_BY_RESULT`, and `div.Tensor` typed as an integer tensor)
+    computed as their type says."""
 
     def __init__(self, observed: dict):
         self.observed = observed
@@ -279,6 +287,10 @@ class _observing:
             results = original(interpreter, op, name, operands, env)
             if name in _TYPED_BY_RESULT:
                 results = [_as_typed(results[0], op.results[0].type)]
+            if name == "torch.aten.div.Tensor" and _integer_typed(op.results[0].type):
+                # ONNX's integer Div: torch-mlir divides as integers (arith.divsi), rounding to 0
+                quotient = torch.div(operands[0], operands[1], rounding_mode="trunc")
+                results = [_as_typed(quotient, op.results[0].type)]
             if TAG in op.attributes:
                 tag = ir.IntegerAttr(op.attributes[TAG]).value
                 for index, value in enumerate(results):
