@@ -220,7 +220,8 @@ def test_the_range_of_quotients_of_one_size_holds_at_every_size(terms, slope, at
         polynomial = polynomial + Polynomial.constant(coefficient) * facts.floor_divide(dividend, k)
         truth += coefficient * ((a * at + b) // k)
     least, greatest = polynomial_range(polynomial, None)
-    assert (least is None or least <= truth) and (greatest is None or truth <= greatest)
+    assert least is None or least <= truth
+    assert greatest is None or truth <= greatest
 
 
 def test_quotients_of_one_size_are_related_by_their_ranges():
