@@ -375,23 +375,19 @@ def raising_branches_to_asserts(module: ir.Operation) -> int:
 def erase_repeated_asserts(module: ir.Operation) -> None:
     """An assert of a condition value asserted before it (earlier in its block or in an
     enclosing one) cannot fail: two ops kept the same check (a reshape and the view after
-    it), or a raising branch became an assert of a condition already asserted."""
-    for function in user_functions(module):
-        for block in function.regions[0].blocks:
-            _erase_repeated(block, frozenset())
-
-
-def _erase_repeated(block: ir.Block, asserted: frozenset) -> None:
-    seen = set(asserted)
-    for op in list(block.operations):
-        if op.name == "torch.runtime.assert":
-            if op.operands[0] in seen:
-                op.erase()
-                continue
-            seen.add(op.operands[0])
-        for region in op.regions:
-            for nested in region.blocks:
-                _erase_repeated(nested, frozenset(seen))
+    it), or a raising branch became an assert of a condition already asserted. Blocks are
+    walked with a stack: programs nest Ifs a thousand deep."""
+    pending = [(block, frozenset()) for function in user_functions(module) for block in function.regions[0].blocks]
+    while pending:
+        block, asserted = pending.pop()
+        seen = set(asserted)
+        for op in list(block.operations):
+            if op.name == "torch.runtime.assert":
+                if op.operands[0] in seen:
+                    op.erase()
+                    continue
+                seen.add(op.operands[0])
+            pending += [(nested, frozenset(seen)) for region in op.regions for nested in region.blocks]
 
 
 def _raising_branch_to_assert(if_op) -> bool:
