@@ -355,11 +355,6 @@ def _expanded(known: Contents, shape: tuple) -> tuple | None:
     return known.elements * math.prod(shape) if len(known.elements) == 1 else None
 
 
-def _remainder(a: Polynomial, b: Polynomial) -> Polynomial | None:
-    """Python's `%` (aten.remainder, ONNX's Mod): `facts.modulo`'s meaning."""
-    return facts.modulo(a, b)
-
-
 def _exact_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
     """True division where a nonzero constant divides exactly: its float is that int, which
     a later cast to int keeps (ONNX's `Div` of a head size by 2, converted to `div.Tensor`)."""
@@ -514,8 +509,8 @@ _HANDLERS = {
     "torch.aten.div.Tensor": _divide,
     "torch.aten.floor_divide": _binary(facts.quotient),
     "torch.aten.floor_divide.Scalar": _binary(facts.quotient),
-    "torch.aten.remainder.Tensor": _binary(_remainder),
-    "torch.aten.remainder.Scalar": _binary(_remainder),
+    "torch.aten.remainder.Tensor": _binary(facts.modulo),  # ONNX Mod: Python's %
+    "torch.aten.remainder.Scalar": _binary(facts.modulo),
     "torch.aten.eq.Tensor": _binary(_compare("torch.aten.eq.int")),
     "torch.aten.eq.Scalar": _binary(_compare("torch.aten.eq.int")),
     "torch.aten.ne.Tensor": _binary(_compare("torch.aten.ne.int")),
