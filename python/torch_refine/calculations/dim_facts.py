@@ -377,6 +377,8 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
     except NotConstant:
         pass
     producer = defining_op(value)
+    if producer is not None and producer.operation.name in _TRUTH_OF_INT:
+        return _express_truth_of_int(producer, cache, depth)
     test = INT_COMPARISONS.get(producer.operation.name) if producer is not None else None
     if test is None:
         return None
@@ -387,6 +389,24 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
     if difference is None:
         return facts.truth_of((producer.operation.name, lhs, rhs))
     return Polynomial.constant(int(test(difference, 0)))
+
+
+_TRUTH_OF_INT = ("torch.aten.Bool.int", "torch.aten.__not__")
+
+
+def _express_truth_of_int(producer, cache: dict, depth: int) -> Polynomial | None:
+    """`Bool.int(x)` as `x != 0` and `__not__(b)` as `1 - b`: torch-mlir's decomposition
+    of an adaptive pool makes its kernel `h // 7 + int(bool(h % 7))`."""
+    if producer.operation.name == "torch.aten.__not__":
+        inner = _express_bool(producer.operands[0], cache, depth + 1)
+        return None if inner is None else Polynomial.constant(1) - inner
+    operand = express(producer.operands[0], cache, depth + 1)
+    if operand is None:
+        return None
+    constant = operand.constant_value()
+    if constant is not None:
+        return Polynomial.constant(int(constant != 0))
+    return facts.truth_of(("torch.aten.ne.int", operand, Polynomial.constant(0)))
 
 
 # Ops reading the one element of a tensor as an int (contents.py knows the tensor).

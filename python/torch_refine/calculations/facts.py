@@ -256,6 +256,9 @@ def _by_constant(dividend: Polynomial, divisor: int) -> Polynomial:
     quotient plus what does not read it is one quotient, `(r // a + p) // k` being
     `(r + a*p) // (a*k)` (`(x // 4 - 2) // 2` is `x // 8 - 1`); and a common factor of the
     divisor and every coefficient divides out (`(2*x + 1) // 4` is `x // 2`)."""
+    from torch_refine.calculations.ranges import constant_quotient  # ranges imports this module
+    if (known := constant_quotient(dividend, divisor)) is not None:  # `(x % 2) // 4` is 0
+        return Polynomial.constant(known)
     whole = Polynomial({monomial: coefficient // divisor for monomial, coefficient in dividend.terms.items()})
     rest = dividend - whole * Polynomial.constant(divisor)
     if divisor == 1 or rest.constant_value() is not None:

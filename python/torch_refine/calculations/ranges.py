@@ -194,21 +194,48 @@ _RELAXATION_DEPTH = 4
 
 def _relaxed_range(polynomial: Polynomial, own_range) -> tuple | None:
     """The range of a linear polynomial with quotients by constants, each `p // k` read as
-    `p / k - t` for a `t` in [0, (k - 1) / k] (exact for every integer `p`): what relates
-    the quotients of one size, which their own ranges do not (`x // 4 - (3*x) // 16` is
-    `x / 16 - t1 + t2`, at least -3/4, so at least 0). None where no quotient is linear."""
+    `p / k - t` for a `t` in [0, (k - 1) / k] (exact for every integer `p`), one `t` per
+    quotient however often it is read: what relates the quotients of one size, which
+    their own ranges do not (`x // 4 - (3*x) // 16` is `x / 16 - t1 + t2`, at least -3/4,
+    so at least 0; `x % 4`, `x - 4*(x // 4)`, is `4*t`). A product of symbols is one
+    variable. None where no quotient by a constant is read."""
     if not any(_linear_quotient(symbol) for monomial in polynomial.terms for symbol in monomial):
         return None
-    form = _linear_form(polynomial, _RELAXATION_DEPTH)
-    if form is None:
-        return None
-    terms, low, high = form
-    for symbol, coefficient in terms.items():
-        symbol_low, symbol_high = own_range(symbol)
-        product = _interval_product(1, 1, symbol_low, symbol_high)
+    terms, constant = _linear_form(polynomial, _RELAXATION_DEPTH)
+    low = high = constant
+    for variable, coefficient in terms.items():
+        if isinstance(variable, _Share):
+            ends = (0, coefficient * variable.greatest)
+            low, high = low + min(ends), high + max(ends)
+            continue
+        product = 1, 1
+        for symbol in variable:
+            product = _interval_product(*product, *own_range(symbol))
         product = _interval_product(*product, coefficient, coefficient)
         low, high = low + product[0], high + product[1]
     return (math.ceil(low) if low != -math.inf else low), (math.floor(high) if high != math.inf else high)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Share:
+    """The `t` of one quotient `p // k` read as `p / k - t`: in [0, greatest]."""
+    quotient: Symbol
+    greatest: Fraction
+
+
+def _unbounded(_symbol: Symbol) -> Range:
+    return None, None
+
+
+def constant_quotient(dividend: Polynomial, divisor: int) -> int | None:
+    """`dividend // divisor` (a positive constant) where the relaxation alone puts the
+    dividend within one multiple's span, whatever its symbols' values (negative too):
+    `(x % 2) // 4` is 0, `x % 2` being `2*t` for a `t` in [0, 1/2]. None otherwise."""
+    relaxed = _relaxed_range(dividend, _unbounded)
+    if relaxed is None or math.isinf(relaxed[0]) or math.isinf(relaxed[1]):
+        return None
+    low, high = relaxed[0] // divisor, relaxed[1] // divisor
+    return low if low == high else None
 
 
 def _linear_quotient(symbol: Symbol) -> tuple | None:
@@ -219,32 +246,27 @@ def _linear_quotient(symbol: Symbol) -> tuple | None:
     return (definition[1], definition[2]) if definition[2] > 0 else None
 
 
-def _linear_form(polynomial: Polynomial, depth: int) -> tuple | None:
-    """`polynomial` as {symbol: Fraction coefficient} plus a constant interval, each linear
-    quotient relaxed (`_relaxed_range`); None where a term is not linear."""
+def _linear_form(polynomial: Polynomial, depth: int) -> tuple:
+    """`polynomial` as ({monomial or _Share: Fraction coefficient}, Fraction constant), each
+    quotient by a constant relaxed (`_relaxed_range`); a product is one variable."""
     terms: dict = {}
-    low = high = Fraction(0)
+    constant = Fraction(0)
     for monomial, coefficient in polynomial.terms.items():
-        if len(monomial) > 1:
-            return None
         if not monomial:
-            low, high = low + coefficient, high + coefficient
+            constant += coefficient
             continue
-        quotient = _linear_quotient(monomial[0]) if depth > 0 else None
+        quotient = _linear_quotient(monomial[0]) if depth > 0 and len(monomial) == 1 else None
         if quotient is None:
-            terms[monomial[0]] = terms.get(monomial[0], 0) + Fraction(coefficient)
+            terms[monomial] = terms.get(monomial, 0) + Fraction(coefficient)
             continue
         inner = _linear_form(quotient[0], depth - 1)
-        if inner is None:
-            return None
         scale = Fraction(coefficient, quotient[1])
-        for symbol, inner_coefficient in inner[0].items():
-            terms[symbol] = terms.get(symbol, 0) + scale * inner_coefficient
-        remainder_share = Fraction(coefficient * (quotient[1] - 1), quotient[1])  # coefficient * t's greatest
-        ends = sorted((scale * inner[1], scale * inner[2]))
-        low += ends[0] - max(remainder_share, 0)
-        high += ends[1] - min(remainder_share, 0)
-    return {s: c for s, c in terms.items() if c}, low, high
+        for variable, inner_coefficient in inner[0].items():
+            terms[variable] = terms.get(variable, 0) + scale * inner_coefficient
+        constant += scale * inner[1]
+        share = _Share(monomial[0], Fraction(quotient[1] - 1, quotient[1]))
+        terms[share] = terms.get(share, 0) - coefficient
+    return {v: c for v, c in terms.items() if c}, constant
 
 
 def _interval_product(low, high, other_low: int | None, other_high: int | None) -> tuple:

@@ -10,7 +10,7 @@ equal normal forms, not only as equal values.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from torch_refine.calculations import facts
@@ -122,14 +122,28 @@ def test_a_quotient_of_a_quotient_of_a_polynomial_is_one_quotient(tree, inner, o
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "issue 41, item 2: a dividend reading a remainder's quotient symbol is equal by ranges "
-    "only: (x % 2) // 4 is 0 because x % 2 is in [0, 2), which the normal form does not see"))
+    "issue 41, item 2: a dividend reading a remainder's quotient symbol has more than one "
+    "normal form: (x % 5) // 2 // 2 is (x + 5*((x + x // 5) // 2)) // 10 - 2*(x // 5), "
+    "(x % 5) // 4 is (x + 3*(x // 5)) // 4 - 2*(x // 5). (x % 2) // 4 is 0 by ranges now"))
 @PROPERTIES
+@example(("remainder", ("x",), 5), 2, 2)
 @given(expressions, positive, positive)
 def test_a_quotient_of_a_quotient_is_one_quotient(tree, inner, outer):
     """`(x // a) // b == x // (a*b)` for positive constants, as one normal form."""
     x = polynomial_of(tree)
     assert facts.floor_divide(facts.floor_divide(x, inner), outer) == facts.floor_divide(x, inner * outer)
+
+
+@PROPERTIES
+@given(polynomials, positive, small, positive)
+def test_a_quotient_of_a_remainder_within_one_multiple_is_a_constant(tree, modulus, offset, divisor):
+    """`(p % d + c) // k` for an integer polynomial p is the constant `c // k` where `c`
+    and `d - 1 + c` divide to it: `(x % 2) // 4` is 0, at every size, negative ones too.
+    (Over p reading remainders itself the relaxation may lose the relation: `(x + x % 2)
+    % 4` is `4*t2 - 2*t1`, two quotients of x relaxed apart.)"""
+    quotient = facts.floor_divide(facts.remainder(polynomial_of(tree), modulus) + Polynomial.constant(offset), divisor)
+    if offset // divisor == (modulus - 1 + offset) // divisor:
+        assert quotient == Polynomial.constant(offset // divisor)
 
 
 @PROPERTIES

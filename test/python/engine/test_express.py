@@ -74,6 +74,27 @@ def test_a_remainder_is_what_the_quotient_leaves(parse):
     assert express(program.value("remainder")) == H - Polynomial.constant(4) * facts.floor_divide(H, 4)
 
 
+def test_truth_of_an_int_and_its_negation_are_selects_of_one_and_zero(parse):
+    """torch-mlir's adaptive pool kernel `h // 7 + int(bool(h % 7))`: `bool(x)` is `x != 0`,
+    `not b` is `1 - b`, and `bool(w % 1)` is 0."""
+    program = parse(_function(f"""
+  %int7 = torch.constant.int 7
+  %0 = torch.aten.remainder.int %h, %int7 : {I2} -> !torch.int
+  %1 = torch.aten.Bool.int %0 : !torch.int -> !torch.bool
+  %2 = torch.aten.Int.bool %1 : !torch.bool -> !torch.int loc("nonzero")
+  %3 = torch.aten.__not__ %1 : !torch.bool -> !torch.bool
+  %4 = torch.aten.Int.bool %3 : !torch.bool -> !torch.int loc("zero")
+  %5 = torch.aten.remainder.int %w, %int1 : {I2} -> !torch.int
+  %6 = torch.aten.Bool.int %5 : !torch.int -> !torch.bool
+  %7 = torch.aten.Int.bool %6 : !torch.bool -> !torch.int loc("never")
+"""))
+    remainder = facts.remainder(H, 7)
+    nonzero = facts.truth_of(("torch.aten.ne.int", remainder, Polynomial.constant(0)))
+    assert express(program.value("nonzero")) == nonzero
+    assert express(program.value("zero")) == Polynomial.constant(1) - nonzero
+    assert express(program.value("never")) == Polynomial.constant(0)
+
+
 def test_an_if_whose_branches_yield_one_polynomial_is_that_polynomial(parse):
     program = parse(_function(f"""
   %0 = torch.aten.eq.int %h, %int1 : {I2} -> !torch.bool
