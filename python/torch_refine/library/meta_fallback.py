@@ -28,6 +28,7 @@ import contextlib
 import functools
 import logging
 import math
+import re
 from dataclasses import dataclass
 
 from torch_mlir import ir
@@ -247,24 +248,117 @@ def _infer(signature: Signature) -> Answer:
 
 
 def _off_the_path(signature: Signature, overload, run: _Run) -> Answer | None:
-    """Where the kernel raised one of its checks at the example sizes after one guard,
-    it raises wherever that guard holds (the same path): the guard's negation is a check
-    to assert, and the answer is the kernel's where it fails, when that is one case
-    (linalg_inv of `[a,3]` raises at a = 31 after `a != 3`: assert `a == 3`, sizes [3,3])."""
+    """Where the kernel raised one of its checks at the example sizes, it raises wherever
+    the guards it recorded on the way hold (the same path), so it can run only where one
+    of them fails. With no guard it raises at every size: a certain failure, once a run at
+    the example sizes as static operands raises too (a kernel that fails only on symbolic
+    sizes is no check of the program's). Where the guards fail in a few cases that pin
+    sizes, each case is inferred in turn: when the kernel raises in every one, at every
+    size; when it may run in one only, pinning its sizes is a check to assert, and the
+    answer is that case's (linalg_inv of [a,3] raises after `a != 3`: assert `a == 3`,
+    sizes [3,3]; vstack of [3] and [a] after `a != 1` and `a != 3`, and raises at a = 1:
+    assert `a == 3`). Where it runs in several cases, that it is one of them (with that
+    case's guards) is asserted, and the answer is what theirs agree on (huber_loss of
+    [a,3] and [4,3]: `a == 1 or a == 4`, sizes [4,3])."""
     if not run.raised_check or not run.symbols:
         return None
     path = run.recorded_guards()
-    if len(path) != 1 or not isinstance(path[0], tuple):
+    if not path:
+        return _confirmed_failure(signature, overload, run)
+    pins = _pins_failing(path, {s: (least, greatest) for s, least, greatest in signature.ranges})
+    if pins is None:
         return None
-    ranges = {s: (least, greatest) for s, least, greatest in signature.ranges}
-    cases = _failing_cases(path[0], ranges)
-    if cases is None or len(cases) != 1 or not all(isinstance(v, int) for v in cases[0].values()):
+    answers = [(pin, infer(_pinned(signature, pin))) for pin in pins]
+    running = [(pin, answer) for pin, answer in answers if answer.failure is None]
+    if not running:
+        return _failed(signature, run.readable_message())
+    if len(running) == 1:
+        pin, answer = running[0]
+        required = tuple(_pin_conditions(pin))
+        return Answer(answer.results, required + answer.guards, answer.reason, checks=required + answer.checks)
+    # Each case's guards hold only in it: one of the cases with its guards is required.
+    required = (_any_of([_all_of(_pin_conditions(pin) + list(answer.guards)) for pin, answer in running]),)
+    checks_only = all(set(answer.guards) <= set(answer.checks) for _, answer in running)
+    reasons = [answer.reason for _, answer in running if answer.reason is not None]
+    return Answer(_merged([answer.results for _, answer in running]), required, (reasons or [None])[0],
+                  checks=required if checks_only else ())
+
+
+def _pin_conditions(pin: dict) -> list[tuple]:
+    return [("torch.aten.eq.int", Polynomial({(symbol,): 1}), Polynomial.constant(value))
+            for symbol, value in sorted(pin.items())]
+
+
+def _all_of(conditions: list[tuple]) -> tuple:
+    return conditions[0] if len(conditions) == 1 else ("and", conditions[0], _all_of(conditions[1:]))
+
+
+def _any_of(conditions: list[tuple]) -> tuple:
+    return conditions[0] if len(conditions) == 1 else ("or", conditions[0], _any_of(conditions[1:]))
+
+
+def _merged(answers: list[tuple]) -> tuple:
+    """Per result, what the answers of several cases agree on (a size or dtype they
+    differ in is unknown)."""
+    merged = []
+    for entries in zip(*answers, strict=True):
+        if entries[0] is None:
+            merged.append(None)
+            continue
+        sizes = {entry[0] for entry in entries}
+        dtypes = {entry[1] for entry in entries}
+        ranks = {None if s is None else len(s) for s in sizes}
+        dims = None
+        if None not in ranks and len(ranks) == 1:
+            dims = tuple(column[0] if len(set(column)) == 1 else None for column in zip(*sizes, strict=True))
+        merged.append((dims, dtypes.pop() if len(dtypes) == 1 else None))
+    return tuple(merged)
+
+
+def _pins_failing(path: list, ranges: dict) -> list[dict] | None:
+    """The cases where some guard of `path` fails, each pinning sizes to values (at most
+    `_MAX_CASES`); None where they are not such cases."""
+    pins: dict = {}
+    for guard in path:
+        cases = _failing_cases(guard, ranges) if isinstance(guard, tuple) else None
+        if cases is None or any(not case or not all(isinstance(v, int) for v in case.values()) for case in cases):
+            return None
+        pins |= {tuple(sorted(case.items())): case for case in cases}
+    return list(pins.values()) if len(pins) <= _MAX_CASES else None
+
+
+def _pinned(signature: Signature, pin: dict) -> Signature:
+    """`signature` with the symbols of `pin` given its values."""
+    replacements = {symbol: Polynomial.constant(value) for symbol, value in pin.items()}
+
+    def size(operand):
+        if isinstance(operand, Polynomial):
+            polynomial = operand.substitute(replacements)
+            value = polynomial.constant_value()
+            return polynomial if value is None else value
+        if isinstance(operand, TensorOperand):
+            return TensorOperand(tuple(size(d) for d in operand.sizes), operand.dtype)
+        if isinstance(operand, tuple):
+            return tuple(size(o) for o in operand)
+        return operand
+
+    ranges = tuple(r for r in signature.ranges if r[0] not in pin)
+    return Signature(signature.op, size(signature.operands), ranges, signature.results)
+
+
+def _confirmed_failure(signature: Signature, overload, run: _Run) -> Answer | None:
+    """The kernel raised without a guard on the symbolic dims: it raises at every size if
+    it does at the example sizes as static operands."""
+    example = {key: int(symbol.node.hint) for key, symbol in run.symbols.items()}
+    static = _Run(signature, overload, example)
+    if not isinstance(static.outcome(), str) or static.failure is None:
         return None
-    outcome = _Run(signature, overload, cases[0]).outcome()
-    if isinstance(outcome, str) or outcome[1]:
-        return None
-    required = _negated(path[0])
-    return Answer(outcome[0], (required,), outcome[2], checks=(required,))
+    return _failed(signature, run.readable_message())
+
+
+def _failed(signature: Signature, failure: str) -> Answer:
+    reason = f"PyTorch's kernel raises at every size: {failure[:200]}"
+    return Answer(_unknown(signature, reason).results, (), reason, failure)
 
 
 def _unknown(signature: Signature, reason: str) -> Answer:
@@ -546,6 +640,7 @@ class _Run:
         self.back: dict = {}  # sympy symbol -> Polynomial of our symbol, or None (opaque)
         self.failure: str | None = None  # the check the kernel failed on static operands
         self.raised_check = False  # the kernel raised one of its checks
+        self.message = ""  # the first line of what it raised
 
     def outcome(self):
         """(results, guards, reason) of the run, or the reason it gave nothing."""
@@ -572,12 +667,18 @@ class _Run:
         except Exception as error:
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
             self.raised_check = isinstance(error, _CHECK_ERRORS)
+            self.message = first
             if self.raised_check and not self.symbols:
                 self.failure = first
             return f"PyTorch's kernel raises: {first[:200]}"
         if results is None:
             return reason
         return results, self._guards(), reason
+
+    def readable_message(self) -> str:
+        """What the kernel raised, its symbols named as the IR names the dims (`%arg1[0]`)."""
+        names = {str(symbol): format_polynomial(p) for symbol, p in self.back.items() if p is not None}
+        return _SYMBOL_NAME.sub(lambda m: names.get(m.group(0), m.group(0)), self.message)
 
     # -- operands --
 
@@ -718,13 +819,23 @@ class _Run:
         for asserts in self.env.deferred_runtime_asserts.values():
             expressions += [a.expr for a in asserts if not self._unbacked(a.expr)]
         for expression in expressions:
-            guard = self._comparison(expression)
-            if guard not in found:
-                found.append(guard)
+            for guard in self._comparisons(expression):
+                if guard not in found:
+                    found.append(guard)
         return found
 
-    def _comparison(self, expression):
+    def _comparisons(self, expression) -> list:
+        """The guard as int comparisons that together state it (none where it always
+        holds), or its sympy text."""
+        import sympy
+
         expression = _without_extremum(expression)
+        if expression is sympy.true:
+            return []
+        parts = expression.args if isinstance(expression, sympy.And) else (expression,)
+        return [self._comparison(part) for part in parts]
+
+    def _comparison(self, expression):
         name = _COMPARISONS.get(type(expression).__name__)
         if name is None:
             return str(expression)
@@ -741,6 +852,8 @@ def _without_extremum(expression):
     import sympy
     from torch.utils._sympy.functions import Max, Min
 
+    if isinstance(expression, sympy.Rel) and not isinstance(expression, sympy.Eq | sympy.Ne):
+        return _inequality_without_extremum(expression)
     if not isinstance(expression, sympy.Eq):
         return expression
     for extremum, other in ((expression.lhs, expression.rhs), (expression.rhs, expression.lhs)):
@@ -753,10 +866,30 @@ def _without_extremum(expression):
     return expression
 
 
+def _inequality_without_extremum(expression):
+    """`Max(x, y) > c` as `x > c or y > c` (`Min`'s and `<`'s likewise), which sympy
+    decides in part: a stride's `Max(1, s) > 1` is `s > 1`, `Max(1, s) >= s` always holds.
+    Unchanged where the extremum is not one side or the result is still a disjunction."""
+    import sympy
+    from torch.utils._sympy.functions import Max, Min
+
+    extremum, relation = expression.lhs, expression
+    if not isinstance(extremum, Max | Min | sympy.Max | sympy.Min):
+        extremum, relation = expression.rhs, expression.reversed
+    if not isinstance(extremum, Max | Min | sympy.Max | sympy.Min) or len(extremum.args) != 2:
+        return expression
+    above = isinstance(relation, sympy.StrictGreaterThan | sympy.GreaterThan)
+    any_of = above == isinstance(extremum, Max | sympy.Max)  # Max(x, y) > c: x > c or y > c
+    parts = [relation.func(argument, relation.rhs) for argument in extremum.args]
+    combined = sympy.Or(*parts) if any_of else sympy.And(*parts)
+    return expression if isinstance(combined, sympy.Or) else combined
+
+
 # What PyTorch's checks raise (TORCH_CHECK, a dim out of range, a bad value): an error of
 # the program, not of the operands the fallback made.
 _CHECK_ERRORS = (RuntimeError, IndexError, ValueError)
 _DATA = object()  # a size computed from the data
+_SYMBOL_NAME = re.compile(r"\bs\d+\b")  # a ShapeEnv symbol in a message
 _INT_MAX = 2**63 - 1
 
 

@@ -99,7 +99,9 @@ class Fallback:
             self._mark(producer, f"meta fallback: {error}")
             return
         answer = meta_fallback.infer(signature)
-        failed = f"meta kernel check failed: {answer.failure}"
+        # A `torch.operator`'s diagnostic names only that: the check names the op it runs.
+        named = f" of {signature.op}" if op.operation.name == "torch.operator" else ""
+        failed = f"meta kernel check{named} failed: {answer.failure}"
         if answer.failure is not None and not guard_certain_failure(op, failed, op):
             raise PassFailure
         key = library_key(op)

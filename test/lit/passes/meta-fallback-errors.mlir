@@ -4,7 +4,7 @@
 // the op, as a library function's certain failure is (passes/fallback.py).
 func.func @static_failure(%x: !torch.vtensor<[5,3],si64>) -> !torch.vtensor {
   %p = torch.constant.float 2.0
-  // expected-error @+1 {{'torch.operator' op meta kernel check failed: pdist only supports floating-point dtypes}}
+  // expected-error @+1 {{'torch.operator' op meta kernel check of aten.pdist failed: pdist only supports floating-point dtypes}}
   %0 = torch.operator "torch.aten.pdist"(%x, %p) : (!torch.vtensor<[5,3],si64>, !torch.float) -> !torch.vtensor
   return %0 : !torch.vtensor
 }
@@ -16,7 +16,7 @@ func.func @static_failure(%x: !torch.vtensor<[5,3],si64>) -> !torch.vtensor {
 func.func @static_failure_in_branch(%x: !torch.vtensor<[5,3],si64>, %c: !torch.bool) -> !torch.vtensor {
   %p = torch.constant.float 2.0
   %0 = torch.prim.If %c -> (!torch.vtensor) {
-    // expected-warning @+1 {{meta kernel check failed: pdist only supports floating-point dtypes; kept as a runtime assert}}
+    // expected-warning @+1 {{meta kernel check of aten.pdist failed: pdist only supports floating-point dtypes; kept as a runtime assert}}
     %1 = torch.operator "torch.aten.pdist"(%x, %p) : (!torch.vtensor<[5,3],si64>, !torch.float) -> !torch.vtensor
     torch.prim.If.yield %1 : !torch.vtensor
   } else {
