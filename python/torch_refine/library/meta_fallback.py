@@ -211,11 +211,33 @@ _ANSWERS: dict[Signature, Answer] = {}
 def infer(signature: Signature) -> Answer:
     """What PyTorch's meta kernel (or decomposition) gives for `signature` (cached)."""
     if signature not in _ANSWERS:
-        _ANSWERS[signature] = _infer(signature)
+        _ANSWERS[signature] = _infer(signature, _Cases())
     return _ANSWERS[signature]
 
 
-def _infer(signature: Signature) -> Answer:
+class _Cases:
+    """The cases of pinned sizes inferred for one op's answer (each may pin further):
+    each once, and at most `_MAX_PINNED` of them (a kernel raising on many dynamic dims
+    would otherwise try every combination)."""
+
+    def __init__(self) -> None:
+        self.left = _MAX_PINNED
+        self.answers: dict[Signature, Answer] = {}
+
+    def infer(self, signature: Signature) -> Answer | None:
+        """The answer for `signature`, or None past the budget."""
+        if signature not in self.answers:
+            if self.left <= 0:
+                return None
+            self.left -= 1
+            self.answers[signature] = _infer(signature, self)
+        return self.answers[signature]
+
+
+_MAX_PINNED = 24
+
+
+def _infer(signature: Signature, cases: _Cases) -> Answer:
     try:
         overload = _overload(signature.op)
     except ImportError:
@@ -228,7 +250,7 @@ def _infer(signature: Signature) -> Answer:
     run = _Run(signature, overload, {})
     general = run.outcome()
     if isinstance(general, str):
-        return _off_the_path(signature, overload, run) or Answer(
+        return _off_the_path(signature, overload, run, cases) or Answer(
             _unknown(signature, general).results, (), general, run.failure)
     results, guards, dims_reason = general
     prover = _Prover(signature, overload, results, guards)
@@ -247,7 +269,7 @@ def _infer(signature: Signature) -> Answer:
     return Answer(results, tuple(kept), reason, checks=checks)
 
 
-def _off_the_path(signature: Signature, overload, run: _Run) -> Answer | None:
+def _off_the_path(signature: Signature, overload, run: _Run, cases: _Cases) -> Answer | None:
     """Where the kernel raised one of its checks at the example sizes, it raises wherever
     the guards it recorded on the way hold (the same path), so it can run only where one
     of them fails. With no guard it raises at every size: a certain failure, once a run at
@@ -268,7 +290,9 @@ def _off_the_path(signature: Signature, overload, run: _Run) -> Answer | None:
     pins = _pins_failing(path, {s: (least, greatest) for s, least, greatest in signature.ranges})
     if pins is None:
         return None
-    answers = [(pin, infer(_pinned(signature, pin))) for pin in pins]
+    answers = [(pin, cases.infer(_pinned(signature, pin))) for pin in pins]
+    if any(answer is None for _, answer in answers):
+        return None
     running = [(pin, answer) for pin, answer in answers if answer.failure is None]
     if not running:
         return _failed(signature, run.readable_message())

@@ -4,9 +4,10 @@
 `reify.targets` gives such an op (an ATen op whose results lack what the library
 cannot give) the symbol `meta_fallback.SYMBOL`; `Fallback.refine` describes it, asks
 PyTorch (cached per op and operand signature), asserts the guards the answer needs
-(passes/guards.py) and refines its results. A check PyTorch's kernel fails on operands
-without a dynamic size is an error at the op (an assert of false where it may not run), as
-a library function's certain failure is. A kind with a library function keeps it:
+(passes/guards.py) and refines its results. A check PyTorch's kernel fails at every size
+(on operands without a dynamic size, or on a path no guard of a dynamic size leads to) is
+an error at the op (an assert of false where it may not run), as a library function's
+certain failure is. A kind with a library function keeps it:
 the shape step takes only sizes, and dtypes only where the op has no dtype function.
 Shapes need the operands' dtypes: where one is not known yet (an erased-type program's
 shape step), the dtype step gives the sizes too, and says so (`late`) so that another
