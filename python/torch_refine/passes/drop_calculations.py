@@ -1,25 +1,36 @@
 """`torch-refine-drop-calculations`: replace each calculate op by the op it wraps.
 
 The calculation region is dropped, but the checks it still contains are kept: a
-`torch.prim.If` whose one branch raises (`torch.prim.RaiseException`) is a guard that
-the simplify passes could not decide, and it becomes
+`torch.prim.RaiseException` the simplify passes could not decide is a guard, and it
+becomes
 
-    torch.runtime.assert %ok, "<the library's message>"
+    torch.runtime.assert %ok, "<op>: <the library's message> (requires <condition>)"
 
-(`%ok` negated, where the branch raises on true, with ops every torch-mlir backend
-conversion lowers, not `aten.__not__`) in front of the wrapped op, with the pure ops
-computing `%ok` moved out of the region. An undecided check of int64 overflow of sizes
-(`is_overflow_check`) is dropped: sizes a program runs with never overflow.
-Guards nested in the non-raising branch of a guard are kept too (that branch runs
-whenever the op does). A condition's slice may contain `torch.prim.If`s made of pure ops
-(short-circuit `and`/`or`). A message built with `aten.format` keeps its format string.
+in front of the wrapped op, at its location, with the pure ops computing `%ok`
+moved out of the region. `%ok` says that some condition on the way to the raise does
+not take it: for a raise in a branch of a `prim.If` on `%c` it is `%c` (or its negation,
+with ops every torch-mlir backend conversion lowers, not `aten.__not__`); for a raise
+nested in a branch of an If that computes values (a reshape's infer-size: "invalid shape
+dimensions" where the size is not -1), the `__or__.bool` of each condition on the way
+failing. Guards nested in the non-raising branch of a guard are kept too (that branch
+runs whenever the op does). What a condition reads is computed without library code:
+an If result as a select (`__and__.bool`/`__or__.bool` of bools, a short-circuit `and`
+among them; `otherwise + int(condition) * (then - otherwise)` of ints; `x is None` of an
+optional as the select of what it is in each branch), a branch whose check is asserted
+before as reaching nothing. An op computed only on one side of an If is computed anyway
+where it cannot fail (comparisons, int arithmetic, a size of a ranked tensor at a dim in
+range), a division by `d + int(d == 0)`, which is `d` wherever the If divides. A message
+built with `aten.format` keeps its format string. An undecided check of int64 overflow of
+sizes (`is_overflow_check`) is dropped: sizes a program runs with never overflow.
 
-A check that cannot become an assert (its condition depends on a loop induction
-variable, on a list that is mutated, on another region op) is kept as the library wrote
-it: the top-level ops of the calculation holding such a raise move in front of the op,
-in their order, with every top-level op they depend on, and every op using a list they
-read (so that its mutations come along). The op never runs where PyTorch raises. With
-`runtime-asserts=false` all checks are dropped.
+A check that cannot become such an assert (one in a loop, reading its induction variable;
+one reading a mutated list, or an op that may fail where the If would not run it, a size
+only some ranks have) is dropped, as torch-mlir drops every check: no library code
+(`prim.If`, `prim.Loop`, `prim.RaiseException`) goes into the program, which a backend
+could not lower. The claims it protected go with it: the op's result types go back to
+what they were before the calculation (reify records them on the calculate op), and
+PyTorch's own check in the op raises where it fails. With `runtime-asserts=false` all
+checks are dropped and the claims stay.
 
 A check that fails whenever the op runs (a raise outside any If, an If raising on both
 sides, or on the side its constant condition selects) is an error at the op, unless the op
@@ -31,6 +42,7 @@ were.
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass
 from typing import ClassVar
@@ -38,21 +50,23 @@ from typing import ClassVar
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
+from torch_refine.calculations.dim_facts import ATTRIBUTE
 from torch_refine.calculations.kind import CALCULATE_OPS, RAISE, is_overflow_check
-from torch_refine.calculations.lists import may_hold_list
 from torch_refine.calculations.purity import erase_if_dead, is_pure
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.errors import RefinementWarning
-from torch_refine.ir.constants import make_constant, op_key, string_text, typed_constant
+from torch_refine.ir import types
+from torch_refine.ir.constants import make_constant, string_text, typed_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import enclosing_ops, symbol_name
 from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.passes.guards import check_message, described_condition
 from torch_refine.passes.known_values import negative_size_note
 from torch_refine.passes.propagate_control_flow import under_assumption
-from torch_refine.patterns.lists import ancestor_in
+from torch_refine.passes.reify import STATED_TYPES
 from torch_refine.patterns.scalars import negation
+from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 
 @dataclass
@@ -86,15 +100,27 @@ def _calculate_ops(module) -> list:
 
 @dataclass
 class _Guard:
-    condition: ir.Value
-    raises_when: bool  # the condition value that takes the raising branch
+    path: tuple | None  # (condition, the value it has) of each If on the way to the raise; None in a loop
     message: str
-    location: ir.Location
-    raising_block: ir.Block  # the branch that raises
+    raising_block: ir.Block  # no op runs past it once the guard is asserted
+    certain_block: ir.Block | None  # the non-raising branch of a guard nothing else conditions
+
+
+@dataclass
+class _Reach:
+    """What the asserts built so far say about the calculation's blocks."""
+    certain: list  # blocks that run whenever the op does
+    dead: list  # blocks that raise, where an assert in front of the op already fails
+
+    def is_dead(self, block) -> bool:
+        return any(block == dead for dead in self.dead)
+
+    def is_certain(self, block) -> bool:
+        return any(block == certain for certain in self.certain)
 
 
 def drop(calculate, runtime_asserts: bool) -> None:
-    """Replace one calculate op by the op it wraps, keeping its undecided checks."""
+    """Replace one calculate op by the op it wraps, keeping its undecided checks as asserts."""
     body = calculate.regions[0].blocks[0]
     wrapped = list(body.operations)
     terminator = wrapped.pop()
@@ -110,11 +136,19 @@ def drop(calculate, runtime_asserts: bool) -> None:
         _drop_all_checks(calculation)
     inside = _values_defined_in(calculate.regions[1])
     cleanup = _outside_definers(calculate.regions[1], inside)
-    if runtime_asserts:
-        # An undecided overflow check is no guard (is_overflow_check): dropped as if asserted.
-        asserted = [guard.raising_block for guard in guards
-                    if is_overflow_check(guard.message) or _materialize(guard, calculate, anchor, inside, cleanup)]
-        _keep_other_checks(calculation, calculate, anchor, asserted, cleanup)
+    reach = _Reach([calculation], [])
+    kept_every_check = True
+    # An undecided overflow check is no guard (is_overflow_check): dropped as if asserted.
+    for guard in guards if runtime_asserts else []:
+        asserted = is_overflow_check(guard.message) or _materialize(guard, calculate, anchor, inside, reach, cleanup)
+        kept_every_check &= asserted
+        if not asserted:
+            continue
+        reach.dead.append(guard.raising_block)
+        if guard.certain_block is not None:
+            reach.certain.append(guard.certain_block)
+    if not kept_every_check:
+        _withdraw_claims(calculate, wrapped, terminator)
     for op in wrapped:
         op.operation.move_before(calculate)
     for result, value in zip(calculate.results, terminator.operands, strict=True):
@@ -123,41 +157,96 @@ def drop(calculate, runtime_asserts: bool) -> None:
     erase_if_dead(cleanup)
 
 
+def _withdraw_claims(calculate, wrapped: list, terminator) -> None:
+    """A check the calculation kept could not become an assert: the op's results go back
+    to the types they had before the calculation (reify recorded them), and their dims to
+    no expressions. A claim that needs the check would hold only where PyTorch does not
+    raise; the op now claims nothing the check protects, and PyTorch's own check in the
+    op raises where it fails, as for an op whose types claim nothing (pipelines `_claims`)."""
+    if STATED_TYPES not in calculate.attributes:
+        return  # hand-written calculate ops: their types are what the program states
+    stated = [ir.TypeAttr(attribute).value for attribute in ir.ArrayAttr(calculate.attributes[STATED_TYPES])]
+    for value, stated_type in zip(terminator.operands, stated, strict=True):
+        value.set_type(stated_type)
+    for op in wrapped:
+        if ATTRIBUTE in op.operation.attributes:
+            del op.operation.attributes[ATTRIBUTE]
+
+
 def _find_guards(block, wrapped_op, guards: list[_Guard]) -> None:
-    """Collect the guards that run whenever `block` does; fail on a certain raise.
+    """Collect the guards of the raises in `block`, in program order (a check reading what
+    an If computes comes after the checks in its branches); fail on a certain raise.
 
-    A worklist of the non-raising branches, not recursion: library IR from an extra
-    library can nest ifs deeper than Python's recursion limit."""
-    pending = [block]
-    while pending:
-        _find_guards_in(pending.pop(), wrapped_op, guards, pending)
+    A stack of blocks being read, with the If conditions on the way to each, not
+    recursion: library IR from an extra library can nest ifs deeper than Python's
+    recursion limit. Loop bodies are not entered: their checks read the induction
+    variable."""
+    stack = [(iter(block.operations), block, ())]
+    while stack:
+        operations, current, path = stack[-1]
+        op = next(operations, None)
+        if op is None:
+            stack.pop()
+            continue
+        nested, stops = _guards_at(op, current, path, wrapped_op, guards)
+        if stops:
+            stack.pop()  # nothing after a raise runs
+        stack.extend((iter(b.operations), b, p) for b, p in reversed(nested))
 
 
-def _find_guards_in(block, wrapped_op, guards: list[_Guard], pending: list) -> None:
-    for op in block.operations:
-        name = op.operation.name
-        if name == RAISE:
+def _guards_at(op, block, path: tuple, wrapped_op, guards: list[_Guard]) -> tuple[list, bool]:
+    """The guards `op` (in `block`, reached on `path`) raises by, its blocks to read
+    next with their paths, and whether it always raises."""
+    name = op.operation.name
+    if name == RAISE:
+        if not path:
             _fail_always(wrapped_op, op)
-        if name != "torch.prim.If":
-            continue
-        branches = [op.operation.regions[i].blocks[0] for i in (0, 1)]
-        raising = [_raise_in(b) for b in branches]
-        if raising[0] is not None and raising[1] is not None:
+        guards.append(_Guard(path, _message(op, wrapped_op), block, None))
+        return [], True
+    if name != "torch.prim.If":
+        if len(op.operation.regions) and (raise_op := _first_raise(op)) is not None:
+            # A check in a loop reads its induction variable: a guard no assert can state.
+            guards.append(_Guard(None, _message(raise_op, wrapped_op), block, None))
+        return [], False
+    branches = [op.operation.regions[i].blocks[0] for i in (0, 1)]
+    condition = op.operation.operands[0]
+    constant = typed_constant(condition, bool)
+    if constant is not None:
+        return [(branches[0 if constant else 1], path)], False
+    raising = [_raise_in(b) for b in branches]
+    if raising[0] is not None and raising[1] is not None:
+        if not path:
             _fail_always(wrapped_op, raising[0])
-        if raising[0] is None and raising[1] is None:
-            continue
-        raises_when = raising[0] is not None
-        raise_op = raising[0] if raises_when else raising[1]
-        condition = op.operation.operands[0]
-        constant = typed_constant(condition, bool)
-        if constant is not None and constant == raises_when:
-            _fail_always(wrapped_op, raise_op)
-        if constant is None:
-            guards.append(_Guard(
-                condition, raises_when, _message(raise_op, wrapped_op), raise_op.location,
-                branches[0 if raises_when else 1],
-            ))
-        pending.append(branches[1 if raises_when else 0])
+        guards.append(_Guard(path, _message(raising[0], wrapped_op), block, None))
+        return [], True
+    if raising[0] is None and raising[1] is None:
+        # An If computing values: a check nested in a branch raises where its condition takes it.
+        return [(branch, (*path, (condition, index == 0)))
+                for index, branch in enumerate(branches) if _holds_raise(branch)], False
+    raises_when = raising[0] is not None
+    raise_op = raising[0] if raises_when else raising[1]
+    kept = branches[1 if raises_when else 0]
+    guards.append(_Guard((*path, (condition, raises_when)), _message(raise_op, wrapped_op),
+                         branches[0 if raises_when else 1], None if path else kept))
+    return [(kept, path)], False
+
+
+def _holds_raise(block) -> bool:
+    return any(_first_raise(op) is not None for op in block.operations)
+
+
+def _first_raise(op):
+    found = None
+
+    def visit(nested):
+        nonlocal found
+        if nested.name != RAISE:
+            return ir.WalkResult.ADVANCE
+        found = nested
+        return ir.WalkResult.INTERRUPT
+
+    op.operation.walk(visit)
+    return found
 
 
 def _raise_in(block):
@@ -291,159 +380,246 @@ def _outside_definers(region, inside: set) -> list:
     return definers
 
 
-def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, cleanup: list) -> bool:
-    """Assert the guard in front of `calculate` (marked as `wrapped_op`'s); False when its
-    condition cannot be moved."""
-    condition = _hoist(guard.condition, calculate, inside, cleanup)
-    if condition is None:
+def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, reach: _Reach, cleanup: list) -> bool:
+    """Assert the guard in front of `calculate` (marked as `wrapped_op`'s); False when a
+    condition on the way to its raise cannot be computed there."""
+    if guard.path is None:
         return False
-    ip = ir.InsertionPoint(calculate)
-    if guard.raises_when:
-        with ip, guard.location:
-            condition = negation(condition)
-    message = check_message(wrapped_op, guard.message)
-    if (described := described_condition(condition)) is not None:
-        message += f" (requires {described})"
-    assertion = ir.Operation.create(
-        "torch.runtime.assert",
-        operands=[condition],
-        attributes={"message": ir.StringAttr.get(message)},
-        loc=guard.location,
-        ip=ip,
-    )
+    conditions = [condition for condition, _ in guard.path]
+    backward_slice = _movable_slice(conditions, inside, reach)
+    if backward_slice is None:
+        return False
+    with ir.InsertionPoint(calculate), wrapped_op.location:  # the library's raise has no location of the program
+        computed = _hoist(backward_slice, calculate, inside, cleanup)
+        # The raise needs each condition at its value on the way: the check is that one is not.
+        avoided = [negation(computed.get(c, c)) if taken else computed.get(c, c) for c, taken in guard.path]
+        condition = functools.reduce(functools.partial(_bool_op, "torch.aten.__or__.bool"), avoided)
+        message = check_message(wrapped_op, guard.message)
+        if (described := described_condition(condition)) is not None:
+            message += f" (requires {described})"
+        assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
+                                        attributes={"message": ir.StringAttr.get(message)})
     facts.mark_guard(assertion, wrapped_op)
     return True
 
 
-def _keep_other_checks(calculation, calculate, wrapped_op, asserted_blocks: list, cleanup: list) -> None:
-    """Move the top-level ops of `calculation` holding a raise no assert covers in front of
-    `calculate`, with the top-level ops they depend on, in their order (the raising ones
-    marked as `wrapped_op`'s checks)."""
-    raises = _raises_outside(calculation, asserted_blocks)
-    if not raises:
-        return
-    units = list(calculation.operations)[:-1]  # the yield stays
-    position = {op_key(unit): index for index, unit in enumerate(units)}
-    chosen: set[int] = set()
-    worklist = [ancestor_in(raise_op, calculation) for raise_op in raises]
-    for unit in worklist:
-        facts.mark_guard(unit, wrapped_op)
-    while worklist:
-        unit = worklist.pop()
-        index = position.get(op_key(unit))
-        if index is None or index in chosen:
+def _hoist(backward_slice: list, calculate, inside: set, cleanup: list) -> dict:
+    """Build the slice in front of `calculate`: its ops moved there, each If result it
+    reads as the select it means (`_select`), each `is None` test of an If's optional
+    result as the select of what it is in each branch; the values that replace them."""
+    built: dict = {}  # slice key (a value, or ("is none", value)) -> the value computing it
+    for kind, key, payload in backward_slice:
+        if kind == "move":
+            _move(key.owner, calculate, inside, cleanup, guard_divisor=payload)
             continue
-        chosen.add(index)
-        worklist.extend(_units_needed_by(unit, calculation))
-    for index in sorted(chosen):
-        units[index].operation.move_before(calculate)
-        cleanup.append(units[index])
-
-
-def _raises_outside(block, excluded_blocks: list) -> list:
-    """The raise ops in `block` and its nested blocks, except in `excluded_blocks`; a
-    worklist, not recursion (input IR can nest deeper than the recursion limit)."""
-    found = []
-    pending = [block]
-    while pending:
-        for op in pending.pop().operations:
-            if op.operation.name == RAISE:
-                found.append(op)
-            for region in op.operation.regions:
-                pending.extend(
-                    nested for nested in region.blocks
-                    if not any(nested == excluded for excluded in excluded_blocks)
-                )
-    return found
-
-
-def _units_needed_by(unit, calculation) -> list:
-    """The top-level ops of `calculation` defining a value `unit` uses and, for a value
-    that may hold a list (used or made by `unit`: an alias, a container), every top-level
-    op using that value (its mutations among them)."""
-    needed = []
-    lists = [result for result in unit.operation.results if may_hold_list(result)]
-    for value in _operands_within(unit):
-        if not isinstance(value, ir.OpResult):
-            continue  # a block argument of `unit` itself, or of the enclosing function
-        definer = ancestor_in(value.owner, calculation)
-        if definer is None or op_key(definer) == op_key(unit):
+        if kind == "constant":
+            built[key] = make_constant(payload)
             continue
-        needed.append(definer)
-        if may_hold_list(value):
-            lists.append(value)
-    for value in lists:
-        users = (ancestor_in(use.owner, calculation) for use in value.uses)
-        needed.extend(user for user in users if user is not None)
-    return needed
+        if kind == "test":
+            is_none = built[payload]
+            built[key] = negation(is_none) if key.owner.operation.name == "torch.aten.__isnot__" else is_none
+        else:  # "select": payload is the If and its branches' keys (None: a branch no run reaches)
+            if_op, branch_keys = payload
+            condition = if_op.operands[0]
+            built[key] = _select(built.get(condition, condition), *(
+                None if k is None else built.get(k, k) for k in branch_keys))
+        if isinstance(key, ir.Value):
+            inside.discard(key)
+            key.replace_all_uses_with(built[key])
+    return built
 
 
-def _hoist(value: ir.Value, calculate, inside: set, cleanup: list):
-    """`value`, computed in front of `calculate` by moving its pure backward slice there;
-    None when the slice cannot be moved."""
-    backward_slice = _movable_slice(value, inside)
-    if backward_slice is None:
-        return None
-    for op, defined in backward_slice:
-        op.operation.move_before(calculate)
-        inside.difference_update(defined)
-        cleanup.append(op)
-    return value
+def _move(op, calculate, inside: set, cleanup: list, guard_divisor: bool) -> None:
+    inside.difference_update(op.operation.results)
+    op.operation.move_before(calculate)
+    cleanup.append(op)
+    if guard_divisor:
+        with ir.InsertionPoint(op):
+            op.operation.operands[1] = _nonzero(op.operation.operands[1])
 
 
-def _movable_slice(value: ir.Value, inside: set) -> list | None:
-    """(op, values it defines) for the ops inside the calculation that compute `value`,
-    producers first; None when one of them cannot move. A depth-first walk with a stack:
-    after loop unrolling a condition can depend on a chain longer than the recursion limit."""
+def _select(condition: ir.Value, then, otherwise) -> ir.Value:
+    """`then if condition else otherwise`, without an If: a branch no run reaches (None)
+    gives the other's value; bools in `__and__`/`__or__`, ints as
+    `otherwise + int(condition) * (then - otherwise)`."""
+    if then is None or otherwise is None:
+        return otherwise if then is None else then
+    if str(then.type) == "!torch.bool":
+        return _select_bool(condition, then, otherwise)
+    if then == otherwise:
+        return then
+    as_int = ir.Operation.create("torch.aten.Int.bool", results=[then.type], operands=[condition]).result
+    difference = _int_op("torch.aten.sub.int", then, otherwise)
+    return _int_op("torch.aten.add.int", otherwise, _int_op("torch.aten.mul.int", as_int, difference))
+
+
+def _nonzero(divisor: ir.Value) -> ir.Value:
+    """`divisor + int(divisor == 0)`: the divisor wherever it is not 0."""
+    zero = _int_op("torch.aten.eq.int", divisor, make_constant(0), "!torch.bool")
+    as_int = ir.Operation.create("torch.aten.Int.bool", results=[divisor.type], operands=[zero]).result
+    return _int_op("torch.aten.add.int", divisor, as_int)
+
+
+def _int_op(name: str, lhs: ir.Value, rhs: ir.Value, result_type: str | None = None) -> ir.Value:
+    result = lhs.type if result_type is None else ir.Type.parse(result_type)
+    return ir.Operation.create(name, results=[result], operands=[lhs, rhs]).result
+
+
+def _select_bool(condition: ir.Value, then: ir.Value, otherwise: ir.Value) -> ir.Value:
+    """`then if condition else otherwise` of bools, in `__and__`/`__or__`, at the current
+    insertion point: `condition and then` where `otherwise` is false, and so on."""
+    then_constant, otherwise_constant = typed_constant(then, bool), typed_constant(otherwise, bool)
+    if then_constant is not None and then_constant == otherwise_constant:
+        return then
+    if then_constant is True and otherwise_constant is False:
+        return condition
+    if otherwise_constant is not None:
+        connective = "torch.aten.__or__.bool" if otherwise_constant else "torch.aten.__and__.bool"
+        return _bool_op(connective, condition if not otherwise_constant else negation(condition), then)
+    if then_constant is not None:
+        connective = "torch.aten.__or__.bool" if then_constant else "torch.aten.__and__.bool"
+        return _bool_op(connective, condition if then_constant else negation(condition), otherwise)
+    return _bool_op("torch.aten.__or__.bool", _bool_op("torch.aten.__and__.bool", condition, then),
+                    _bool_op("torch.aten.__and__.bool", negation(condition), otherwise))
+
+
+def _bool_op(name: str, lhs: ir.Value, rhs: ir.Value) -> ir.Value:
+    if lhs == rhs:
+        return lhs  # `x or x`: a check of two pad sizes that are one constant
+    return ir.Operation.create(name, results=[lhs.type], operands=[lhs, rhs]).result
+
+
+# Pure ops that cannot fail, whatever their operands: computed in front of the op even
+# where the calculation computed them only on one side of an If (a short-circuit `and`).
+_SPECULATABLE = frozenset({
+    *INT_COMPARISONS, "torch.aten.eq.float", "torch.aten.ne.float", "torch.aten.lt.float", "torch.aten.le.float",
+    "torch.aten.gt.float", "torch.aten.ge.float", "torch.aten.eq.bool", "torch.aten.ne.bool",
+    "torch.aten.__and__.bool", "torch.aten.__or__.bool", "torch.aten.__not__", "torch.aten.__is__",
+    "torch.aten.__isnot__", "torch.aten.add.int", "torch.aten.sub.int", "torch.aten.mul.int", "torch.aten.neg.int",
+    "torch.aten.add.float", "torch.aten.sub.float", "torch.aten.mul.float", "torch.aten.Float.Scalar",
+    "torch.aten.Int.bool", "torch.derefine", "torch.aten.len.t", "torch.aten.dim", "torch.aten.numel",
+    "torch.aten.size",
+})
+_SELECTABLE = ("!torch.bool", "!torch.int")
+# Int divisions a short-circuit protects (`d > 0 and n % d == 0`): computed in front of
+# the op by `d + int(d == 0)`, which is `d` wherever the If would have computed them.
+_DIVISIONS = ("torch.aten.floordiv.int", "torch.aten.remainder.int")
+
+
+def _speculatable(op, reach: _Reach) -> bool:
+    """Whether `op`, pure, may run in front of the calculation: it sits in a block that
+    runs whenever the op does, or cannot fail (a size of a ranked tensor at a dim in
+    range among them)."""
+    name = op.operation.name
+    if name in _SPECULATABLE or name.startswith("torch.constant.") or _size_in_range(op):
+        return True
+    return reach.is_certain(op.operation.block)
+
+
+def _size_in_range(op) -> bool:
+    if op.operation.name != "torch.aten.size.int":
+        return False
+    info = types.parse(op.operation.operands[0].type)
+    dim = typed_constant(op.operation.operands[1], int)
+    return info is not None and info.sizes is not None and dim is not None and -len(info.sizes) <= dim < len(info.sizes)
+
+
+def _movable_slice(values: list, inside: set, reach: _Reach) -> list | None:
+    """How to compute `values` in front of the op: slice entries (kind, key, payload),
+    producers first, each an op of the calculation moved there ("move"), an If result
+    read as a select of its branches' values ("select"), or whether an optional value is
+    None ("constant", "select", and "test" for `is`/`is not`); None when one cannot be
+    computed there. A depth-first walk with a stack: after loop unrolling a condition can
+    depend on a chain longer than the recursion limit."""
     ordered: list = []
     planned: set = set()
-    pending: list = [(value, None)]
+    pending: list = [(value, None) for value in reversed(values)]
     while pending:
-        needed_value, finished = pending.pop()
+        key, finished = pending.pop()
         if finished is not None:
             ordered.append(finished)
             continue
-        if needed_value not in inside or needed_value in planned:
+        if key in planned or (isinstance(key, ir.Value) and key not in inside):
             continue
-        if not isinstance(needed_value, ir.OpResult):
+        step = _none_step(key[1], reach) if isinstance(key, tuple) else _step(key, reach)
+        if step is None:
             return None
-        op = needed_value.owner
-        if is_pure(op):
-            needed = list(op.operation.operands)
-            defined = set(op.operation.results)
-        elif _is_pure_if(op):
-            defined = _values_defined_in(op.operation.regions[0]) | _values_defined_in(op.operation.regions[1])
-            defined.update(op.operation.results)
-            needed = [v for v in _operands_within(op) if v not in defined]
-        else:
-            return None
-        planned |= defined
-        pending.append((None, (op, defined)))
-        pending.extend((operand, None) for operand in reversed(needed))
+        entry, needed = step
+        planned.add(key)
+        if entry[0] == "move":
+            planned.update(key.owner.operation.results)
+        pending.append((None, entry))
+        pending.extend((k, None) for k in reversed(needed))
     return ordered
 
 
-def _is_pure_if(op) -> bool:
-    """A `torch.prim.If` computing a value from pure ops only (e.g. a short-circuit `and`);
-    nested ifs are checked with a worklist, not recursion."""
-    pending = [op]
+def _step(value: ir.Value, reach: _Reach) -> tuple | None:
+    """The slice entry computing `value` and the keys it needs; None when it cannot be
+    computed in front of the op."""
+    if not isinstance(value, ir.OpResult):
+        return None  # a block argument: a loop's induction variable
+    op = value.owner
+    name = op.operation.name
+    if name in ("torch.aten.__is__", "torch.aten.__isnot__") and _is_none(op.operation.operands[1]):
+        tested = ("is none", op.operation.operands[0])
+        return ("test", value, tested), [tested]
+    if is_pure(op) and _speculatable(op, reach):
+        return ("move", value, False), list(op.operation.operands)
+    if name in _DIVISIONS:
+        return ("move", value, True), list(op.operation.operands)
+    if name != "torch.prim.If" or str(value.type) not in _SELECTABLE:
+        return None
+    return _select_step(op, value, value.result_number, lambda yielded: yielded, reach)
+
+
+def _none_step(optional: ir.Value, reach: _Reach) -> tuple | None:
+    """The slice entry computing whether `optional` is None: a None, a value made
+    optional, or an If's result, the select of what it is in each branch."""
+    key = ("is none", optional)
+    if _is_none(optional):
+        return ("constant", key, True), []
+    producer = optional.owner if isinstance(optional, ir.OpResult) else None
+    if producer is None:
+        return None
+    if producer.operation.name == "torch.derefine":
+        source = producer.operation.operands[0]
+        if _is_none(source):
+            return ("constant", key, True), []
+        return None if str(source.type).startswith("!torch.optional") else (("constant", key, False), [])
+    if producer.operation.name != "torch.prim.If":
+        return None
+    return _select_step(producer, key, optional.result_number, lambda yielded: ("is none", yielded), reach)
+
+
+def _select_step(if_op, key, result_number: int, branch_key, reach: _Reach) -> tuple | None:
+    """A select of `if_op`'s branches' (their yielded value's `branch_key`) for `key`."""
+    if not _computes_only(if_op):
+        return None
+    branch_keys = []
+    for region in if_op.operation.regions:
+        block = region.blocks[0]
+        yielded = list(block.operations)[-1].operands[result_number]
+        branch_keys.append(None if reach.is_dead(block) else branch_key(yielded))
+    if all(k is None for k in branch_keys):
+        return None
+    needed = [if_op.operation.operands[0], *(k for k in branch_keys if k is not None)]
+    return ("select", key, (if_op, branch_keys)), needed
+
+
+def _is_none(value: ir.Value) -> bool:
+    return isinstance(value, ir.OpResult) and value.owner.operation.name == "torch.constant.none"
+
+
+def _computes_only(if_op) -> bool:
+    """Whether an If's branches only compute values (pure ops, Ifs, the raises of checks
+    asserted in front of the op): what is not asked of it need not be computed."""
+    pending = [if_op]
     while pending:
-        if_op = pending.pop()
-        if if_op.operation.name != "torch.prim.If":
-            return False
-        for region in if_op.operation.regions:
+        for region in pending.pop().operation.regions:
             for nested in region.blocks[0].operations:
-                if nested.operation.name != "torch.prim.If.yield" and not is_pure(nested):
+                name = nested.operation.name
+                if name == "torch.prim.If":
                     pending.append(nested)
+                elif name not in ("torch.prim.If.yield", RAISE, "torch.prim.Uninitialized") and not is_pure(nested):
+                    return False
     return True
-
-
-def _operands_within(op) -> list:
-    operands = []
-
-    def visit(nested):
-        operands.extend(nested.operands)
-        return ir.WalkResult.ADVANCE
-
-    op.operation.walk(visit)
-    return operands

@@ -291,6 +291,11 @@ def _view(argument: ir.BlockArgument):
     return _VIEWS.get(str(argument.type))
 
 
+# On a calculate op: the types its results had before the calculation refined them, for
+# drop_calculations to withdraw the claims of a calculation whose checks it cannot keep.
+STATED_TYPES = "torch_refine.stated_types"
+
+
 def wrap(op, unpack, kind: CalculationKind, fn):
     """Wrap `op` (and the ListUnpack of its list result) in a calculate op calling `fn`."""
     location = op.location
@@ -298,6 +303,7 @@ def wrap(op, unpack, kind: CalculationKind, fn):
     calculate = ir.Operation.create(
         kind.calculate_op,
         results=[r.type for r in outer],
+        attributes={STATED_TYPES: ir.ArrayAttr.get([ir.TypeAttr.get(r.type) for r in outer])},
         regions=2,
         loc=location,
         ip=ir.InsertionPoint(op),

@@ -105,8 +105,7 @@ func.func @guard(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?,7],f
 
 // A check raising in the `then` branch is negated; a check nested in the non-raising
 // branch of another runs whenever the op does and is kept; a check depending on a loop
-// variable cannot become an assert and is kept as written: its loop moves in front of
-// the op.
+// variable cannot become an assert and is dropped: no library loop goes into the program.
 // CHECK-LABEL: func.func @negated_and_nested_guards(
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor, %[[N:.*]]: !torch.int
 // CHECK:         %[[DIM:.*]] = torch.aten.dim %[[X]]
@@ -117,14 +116,8 @@ func.func @guard(%arg0: !torch.vtensor<[?,?],f32>, %arg1: !torch.vtensor<[?,7],f
 // CHECK:         %[[INT4:.*]] = torch.constant.int 4
 // CHECK:         %[[LE:.*]] = torch.aten.le.int %[[DIM]], %[[INT4]]
 // CHECK:         torch.runtime.assert %[[LE]], "aten.tanh: rank must be at most 4"
-// CHECK-NOT:     torch.runtime.assert
-// CHECK:         %[[MSG2:.*]] = torch.constant.str "index out of range"
-// CHECK:         torch.prim.Loop %[[N]]
-// CHECK-NEXT:    ^bb0(%[[I:.*]]: !torch.int):
-// CHECK-NEXT:      %[[LT:.*]] = torch.aten.lt.int %[[I]], %[[DIM]]
-// CHECK-NEXT:      torch.prim.If %[[LT]]
-// CHECK:             torch.prim.RaiseException %[[MSG2]]
-// CHECK:         torch.aten.tanh
+// CHECK-NEXT:    %[[T:.*]] = torch.aten.tanh
+// CHECK-NEXT:    return %[[T]]
 // NOASSERT-LABEL: func.func @negated_and_nested_guards(
 // NOASSERT-NOT:     torch.prim.Loop
 // NOASSERT:         torch.aten.tanh
@@ -174,16 +167,16 @@ func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -
 
 // -----
 
-// A condition computed by a short-circuit If of pure ops is moved out whole; a message
+// A condition computed by a short-circuit If of comparisons is their `__and__.bool`
+// (a comparison cannot fail: computing it where the If would not is safe); a message
 // built with aten.format keeps its format string, its placeholders as `?`, after the op.
 // CHECK-LABEL: func.func @short_circuit_guard(
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor<[?],f32>
 // CHECK:         %[[N:.*]] = torch.aten.size.int %[[X]]
 // CHECK:         %[[NOT3:.*]] = torch.aten.ne.int %[[N]]
-// CHECK:         %[[BAD:.*]] = torch.prim.If %[[NOT3]] -> (!torch.bool) {
-// CHECK:           %[[NOT1:.*]] = torch.aten.ne.int %[[N]]
-// CHECK:           torch.prim.If.yield %[[NOT1]]
-// CHECK:         } else {
+// CHECK:         %[[NOT1:.*]] = torch.aten.ne.int %[[N]]
+// CHECK:         %[[BAD:.*]] = torch.aten.__and__.bool %[[NOT3]], %[[NOT1]]
+// CHECK-NOT:     torch.prim.If
 // CHECK:         %[[TRUE:.*]] = torch.constant.bool true
 // CHECK:         %[[OK:.*]] = torch.aten.ne.bool %[[BAD]], %[[TRUE]]
 // CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: size ? must be 1 or 3 (requires not (%arg0[0] != 3 and %arg0[0] != 1))"
@@ -225,18 +218,12 @@ func.func @short_circuit_guard(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor
 // -----
 
 // A condition reading a list that the calculation mutates cannot be moved out alone
-// (it would read the list without its mutations): the check is kept as written, with
-// the ops making and mutating the list, in their order.
+// (it would read the list without its mutations): the check is dropped, as torch-mlir
+// drops every check, rather than the library's list code going into the program.
 // CHECK-LABEL: func.func @check_reads_a_mutated_list(
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor
-// CHECK:         %[[SIZES:.*]] = torch.aten.size %[[X]]
-// CHECK:         %[[HEAD:.*]] = torch.aten.slice.t %[[SIZES]]
-// CHECK:         torch.aten.append.t %[[HEAD]], %[[FIVE:.*]] :
-// CHECK:         %[[LAST:.*]] = torch.aten.__getitem__.t %[[HEAD]]
-// CHECK:         %[[SMALL:.*]] = torch.aten.lt.int %[[LAST]]
-// CHECK:         torch.prim.If %[[SMALL]]
-// CHECK:           torch.prim.RaiseException
-// CHECK:         torch.aten.tanh %[[X]]
+// CHECK-NEXT:    %[[T:.*]] = torch.aten.tanh %[[X]]
+// CHECK-NEXT:    return %[[T]]
 // NOASSERT-LABEL: func.func @check_reads_a_mutated_list(
 // NOASSERT-NEXT:    %[[T:.*]] = torch.aten.tanh
 // NOASSERT-NEXT:    return %[[T]]
@@ -269,14 +256,16 @@ func.func @check_reads_a_mutated_list(%arg0: !torch.vtensor) -> !torch.vtensor {
 // -----
 
 // A check nested in an If that is not itself a check (an early return of the library
-// function) is kept: the If moves in front of the op.
+// function) raises where the If's condition takes its branch: it is asserted as the
+// `__or__.bool` of either condition on the way to the raise failing, with no If.
 // CHECK-LABEL: func.func @check_under_an_early_return(
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor, %[[N:.*]]: !torch.int
 // CHECK:         %[[EMPTY:.*]] = torch.aten.eq.int %[[N]]
-// CHECK:         torch.prim.If %[[EMPTY]] -> (!torch.int)
-// CHECK:           torch.prim.If
-// CHECK:             torch.prim.RaiseException
-// CHECK:         torch.aten.tanh %[[X]]
+// CHECK:         %[[SMALL:.*]] = torch.aten.le.int %[[N]]
+// CHECK:         %[[OK:.*]] = torch.aten.__or__.bool %[[EMPTY]], %[[SMALL]]
+// CHECK-NEXT:    torch.runtime.assert %[[OK]], "aten.tanh: too large"
+// CHECK-NEXT:    torch.aten.tanh %[[X]]
+// CHECK-NOT:     torch.prim.If
 func.func @check_under_an_early_return(%arg0: !torch.vtensor, %arg1: !torch.int) -> !torch.vtensor {
   %0 = torch.shape.calculate {
     %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
@@ -309,14 +298,8 @@ func.func @check_under_an_early_return(%arg0: !torch.vtensor, %arg1: !torch.int)
 
 // The same through an alias: the list is mutated as the result of a cast of it.
 // CHECK-LABEL: func.func @check_reads_a_list_mutated_through_an_alias(
-// CHECK:         %[[HEAD:.*]] = torch.aten.slice.t
-// CHECK:         %[[OPT:.*]] = torch.derefine %[[HEAD]]
-// CHECK:         %[[ALIAS:.*]] = torch.prim.unchecked_cast %[[OPT]]
-// CHECK:         torch.aten.append.t %[[ALIAS]]
-// CHECK:         %[[LAST:.*]] = torch.aten.__getitem__.t %[[HEAD]]
-// CHECK:         torch.prim.If
-// CHECK:           torch.prim.RaiseException
-// CHECK:         torch.aten.tanh
+// CHECK-NEXT:    %[[T:.*]] = torch.aten.tanh
+// CHECK-NEXT:    return %[[T]]
 func.func @check_reads_a_list_mutated_through_an_alias(%arg0: !torch.vtensor) -> !torch.vtensor {
   %0 = torch.shape.calculate {
     %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
@@ -377,6 +360,115 @@ func.func @check_on_number_type(%arg0: !torch.vtensor<[3],si64>, %alpha: !torch.
       torch.prim.If.yield
     }
     torch.dtype.calculate.yield.dtypes %int4 : !torch.int
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// A short-circuit `and` whose second side divides (`n % d == 0` where `d > 0`): computed
+// in front of the op, the division would run where the If never runs it, by zero; it
+// divides by `d + int(d == 0)` instead, which is `d` wherever the If would divide.
+// CHECK-LABEL: func.func @short_circuit_over_a_division(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor, %[[N:.*]]: !torch.int, %[[D:.*]]: !torch.int
+// CHECK:         %[[POSITIVE:.*]] = torch.aten.gt.int %[[D]]
+// CHECK:         %[[ZERO:.*]] = torch.aten.eq.int %[[D]]
+// CHECK-NEXT:    %[[ONE_IF_ZERO:.*]] = torch.aten.Int.bool %[[ZERO]]
+// CHECK-NEXT:    %[[NONZERO:.*]] = torch.aten.add.int %[[D]], %[[ONE_IF_ZERO]]
+// CHECK-NEXT:    %[[R:.*]] = torch.aten.remainder.int %[[N]], %[[NONZERO]]
+// CHECK-NEXT:    %[[DIVIDES:.*]] = torch.aten.eq.int %[[R]]
+// CHECK-NEXT:    %[[OK:.*]] = torch.aten.__and__.bool %[[POSITIVE]], %[[DIVIDES]]
+// CHECK-NEXT:    torch.runtime.assert %[[OK]], "aten.tanh: invalid shape"
+// CHECK-NEXT:    torch.aten.tanh %[[X]]
+// CHECK-NOT:     torch.prim.If
+func.func @short_circuit_over_a_division(%arg0: !torch.vtensor, %n: !torch.int, %d: !torch.int) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %false = torch.constant.bool false
+    %int0 = torch.constant.int 0
+    %msg = torch.constant.str "invalid shape"
+    %positive = torch.aten.gt.int %d, %int0 : !torch.int, !torch.int -> !torch.bool
+    %divides = torch.prim.If %positive -> (!torch.bool) {
+      %r = torch.aten.remainder.int %n, %d : !torch.int, !torch.int -> !torch.int
+      %z = torch.aten.eq.int %r, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %z : !torch.bool
+    } else {
+      torch.prim.If.yield %false : !torch.bool
+    }
+    torch.prim.If %divides -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %msg, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %sizes = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
+
+// -----
+
+// A check nested in a branch of an If computing a value (a reshape's infer-size: the
+// new size is 1 where the size is -1, else the size) is asserted where the If's
+// condition takes that branch (the size is -1 or at least the rows); a size read of a
+// ranked tensor at a dim in range, which cannot fail, is computed in front of the op
+// though only that branch read it. A check reading what the If computes reads it as a
+// select without the If, `n + int(n == -1) * (1 - n)`: the branch that raises yields
+// nothing once its check is asserted.
+// CHECK-LABEL: func.func @check_reading_an_if_result(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor<[?,4],f32>, %[[N:.*]]: !torch.int
+// CHECK:         %[[INFERRED:.*]] = torch.aten.eq.int %[[N]]
+// CHECK:         %[[ROWS:.*]] = torch.aten.size.int %[[X]]
+// CHECK:         %[[SIZE:.*]] = torch.aten.ge.int %[[N]], %[[ROWS]]
+// CHECK:         %[[OK:.*]] = torch.aten.__or__.bool %[[INFERRED]], %[[SIZE]]
+// CHECK-NEXT:    torch.runtime.assert %[[OK]], "aten.tanh: invalid shape dimensions"
+// CHECK:         %[[AS_INT:.*]] = torch.aten.Int.bool %[[INFERRED]]
+// CHECK-NEXT:    %[[DIFFERENCE:.*]] = torch.aten.sub.int %{{.*}}, %[[N]]
+// CHECK-NEXT:    %[[CHANGE:.*]] = torch.aten.mul.int %[[AS_INT]], %[[DIFFERENCE]]
+// CHECK-NEXT:    %[[NEWSIZE:.*]] = torch.aten.add.int %[[N]], %[[CHANGE]]
+// CHECK:         %[[MATCHES:.*]] = torch.aten.eq.int %[[NEWSIZE]]
+// CHECK-NEXT:    torch.runtime.assert %[[MATCHES]], "aten.tanh: invalid shape"
+// CHECK-NEXT:    %[[T:.*]] = torch.aten.tanh %[[X]]
+// CHECK-NEXT:    return %[[T]]
+func.func @check_reading_an_if_result(%arg0: !torch.vtensor<[?,4],f32>, %n: !torch.int) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor<[?,4],f32> -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %int-1 = torch.constant.int -1
+    %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
+    %int12 = torch.constant.int 12
+    %msg0 = torch.constant.str "invalid shape dimensions"
+    %msg1 = torch.constant.str "invalid shape"
+    %inferred = torch.aten.eq.int %n, %int-1 : !torch.int, !torch.int -> !torch.bool
+    %newsize = torch.prim.If %inferred -> (!torch.int) {
+      torch.prim.If.yield %int1 : !torch.int
+    } else {
+      %rows = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?,4],f32>, !torch.int -> !torch.int
+      %valid = torch.aten.ge.int %n, %rows : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If %valid -> () {
+        torch.prim.If.yield
+      } else {
+        torch.prim.RaiseException %msg0, %none : !torch.str, !torch.none
+        torch.prim.If.yield
+      }
+      torch.prim.If.yield %n : !torch.int
+    }
+    %matches = torch.aten.eq.int %newsize, %int12 : !torch.int, !torch.int -> !torch.bool
+    torch.prim.If %matches -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %msg1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %sizes = torch.aten.size %arg0 : !torch.vtensor<[?,4],f32> -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }

@@ -15,12 +15,13 @@ func.func @matmul(%arg0: !torch.vtensor<[2,3],f32>, %arg1: !torch.vtensor<[3,4],
 // -----
 
 // Dynamic dims stay in place: a label seen in one operand keeps its dim, the sizes of `b`
-// and `j` in the two operands are checked at run time (asserts, no raising branch left),
-// and `b` is `?`.
+// and `j` in the two operands are checked at run time (asserts named after the op, of
+// the sizes' conditions, no If or raising branch left), and `b` is `?`.
 // CHECK-LABEL: func.func @batch_matmul_dynamic(
-// CHECK-NOT:     torch.prim.RaiseException
-// CHECK:         torch.runtime.assert %{{.*}}, "einsum(): a subscript has sizes in two operands that do not broadcast"
-// CHECK-NOT:     torch.prim.RaiseException
+// CHECK-NOT:     torch.prim.If
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.einsum: einsum(): a subscript has sizes in two operands that do not broadcast (requires %arg0[0] == 1 or %arg1[0] == 1 or %arg0[0] == %arg1[0])"
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.einsum: einsum(): a subscript has sizes in two operands that do not broadcast (requires %arg0[2] == 1 or %arg1[1] == 1 or %arg0[2] == %arg1[1])"
+// CHECK-NOT:     torch.prim.If
 // CHECK:         torch.aten.einsum {{.*}} -> !torch.vtensor<[?,?,4],f32>
 func.func @batch_matmul_dynamic(%arg0: !torch.vtensor<[?,?,?],f32>, %arg1: !torch.vtensor<[?,?,4],f32>) -> !torch.vtensor {
   %eq = torch.constant.str "bij,bjk->bik"

@@ -3,16 +3,25 @@
 // Checks refinement cannot decide reach a backend as asserts of what they require, and
 // only checks that can fail are kept.
 
-// A reshape whose sizes are read with aten.item (how ONNX exports read them): the checks
-// the library's infer-size makes and refinement cannot decide stay, as asserts of the
-// conditions that do not raise; no prim.RaiseException is left for a backend to lower.
+// A reshape whose sizes are read with aten.item (how ONNX exports read them): the
+// checks of the library's infer-size that refinement cannot decide stay as asserts of
+// the conditions that do not raise, named after the op, at the op: the size is -1 or at
+// least 0, it is not a second -1, and 24 elements fit the new size (1 where the size is
+// -1, else the size: a select in int ops, no If). No prim.If or prim.RaiseException of
+// the library is left in the program for a backend to lower.
 // CHECK-LABEL: func.func @reshape_by_an_item(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor<[6,4],f32>, %[[S:.*]]: !torch.vtensor<[],si64>
+// CHECK:         %[[N:.*]] = torch.aten.item %[[S]]
+// CHECK:         %[[INFERRED:.*]] = torch.aten.eq.int %[[N]], %{{.*}}
+// CHECK:         %[[SIZE:.*]] = torch.aten.ge.int %[[N]], %{{.*}}
+// CHECK:         %[[OK:.*]] = torch.aten.__or__.bool %[[INFERRED]], %[[SIZE]]
+// CHECK-NEXT:    torch.runtime.assert %[[OK]], "aten.reshape: invalid shape dimensions"
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.reshape: only one dimension can be inferred"
+// CHECK:         torch.aten.Int.bool %[[INFERRED]]
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.reshape: invalid shape"
+// CHECK-NEXT:    torch.aten.reshape %[[X]], {{.*}} -> !torch.vtensor<[?,?],f32>
+// CHECK-NOT:     torch.prim.If
 // CHECK-NOT:     torch.prim.RaiseException
-// CHECK:         torch.runtime.assert %{{.*}}, "invalid shape dimensions"
-// CHECK:         torch.runtime.assert %{{.*}}, "only one dimension can be inferred"
-// CHECK:         torch.runtime.assert %{{.*}}, "invalid shape"
-// CHECK-NOT:     torch.prim.RaiseException
-// CHECK:         torch.aten.reshape {{.*}} -> !torch.vtensor<[?,?],f32>
 func.func @reshape_by_an_item(%x: !torch.vtensor<[6,4],f32>, %s: !torch.vtensor<[],si64>) -> !torch.vtensor {
   %int-1 = torch.constant.int -1
   %n = torch.aten.item %s : !torch.vtensor<[],si64> -> !torch.int

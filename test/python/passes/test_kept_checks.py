@@ -1,5 +1,7 @@
 """Refined programs keep every check the library could not decide: run on valid input
-they agree with PyTorch, and where PyTorch raises they raise too (issue 15)."""
+they agree with PyTorch, and where PyTorch raises they raise too (issue 15). A check no
+assert can state (one reading a loop's induction variable, a size only some ranks have)
+is dropped with the claims it protects (issue 41): the op raises itself there."""
 
 from __future__ import annotations
 
@@ -80,8 +82,20 @@ func.func @main(%a: !torch.vtensor<[2,3],f32>, %b: !torch.vtensor<*,f32>) -> !to
 """
 
 
+RESHAPE_BY_AN_ITEM = """
+func.func @main(%x: !torch.vtensor<[?,4],f32>, %s: !torch.vtensor<[],si64>) -> !torch.vtensor {
+  %int-1 = torch.constant.int -1
+  %n = torch.aten.item %s : !torch.vtensor<[],si64> -> !torch.int
+  %l = torch.prim.ListConstruct %n, %int-1 : (!torch.int, !torch.int) -> !torch.list<int>
+  %0 = torch.aten.reshape %x, %l : !torch.vtensor<[?,4],f32>, !torch.list<int> -> !torch.vtensor
+  return %0 : !torch.vtensor
+}
+"""
+
+
 KEPT_CHECK = r"^(torch\.runtime\.assert|torch\.prim\.RaiseException) "
-OP_ITSELF = r"^'aten\.\w+' at .*: its library function rejects these arguments"
+OP_ITSELF = r"^'aten\.[\w.]+' at .*: its library function rejects these arguments"
+EITHER = f"{KEPT_CHECK}|{OP_ITSELF}"
 
 
 def _agrees_with_pytorch(module, reference, *args, raises=KEPT_CHECK) -> None:
@@ -121,11 +135,25 @@ def test_avg_pool3d_of_unknown_rank_claims_nothing_and_keeps_no_check(avg_pool3d
 
 
 @pytest.mark.parametrize("mask_shape", [(2, 3), (3,), (1, 2, 3), (4,), (2, 2)])
-def test_masked_select_with_unranked_mask_keeps_its_broadcast_check(mask_shape):
+def test_masked_select_with_unranked_mask_drops_its_broadcast_check_with_its_claim(mask_shape):
     module = torch_refine.refine(MASKED_SELECT_UNRANKED_MASK).module
-    assert "vtensor<[?],f32>" in str(module)  # the claim that needs the check
+    # The broadcast check loops over the mask's dims: no assert states it, so the op
+    # claims no shape it would protect, and raises itself where PyTorch does.
+    assert "vtensor<[?],f32>" not in str(module)
+    assert "torch.prim.Loop" not in str(module)
     mask = torch.rand(*mask_shape) > 0.5
-    _agrees_with_pytorch(module, torch.masked_select, torch.randn(2, 3), mask)
+    _agrees_with_pytorch(module, torch.masked_select, torch.randn(2, 3), mask, raises=OP_ITSELF)
+
+
+@pytest.mark.parametrize(("rows", "size"), [(6, 3), (6, -1), (6, 12), (6, 4), (6, 5), (6, -2), (0, 3), (6, 0)])
+def test_reshape_by_an_item_keeps_its_infer_size_checks_as_asserts(rows, size):
+    # ONNX exports read sizes with aten.item: the infer-size's checks stay, as asserts of
+    # int and bool ops (no prim.If, no prim.RaiseException), and fail where PyTorch raises.
+    module = torch_refine.refine(RESHAPE_BY_AN_ITEM).module
+    assert "torch.prim.If" not in str(module)
+    assert "torch.prim.RaiseException" not in str(module)
+    assert str(module).count("torch.runtime.assert") == 3
+    _agrees_with_pytorch(module, lambda x, s: x.reshape(int(s), -1), torch.randn(rows, 4), torch.tensor(size))
 
 
 @pytest.mark.parametrize(("rows", "dim"), [(2, 1), (1, -1), (3, 1), (2, 0), (1, -2)])
@@ -147,11 +175,14 @@ def test_view_of_zero_elements_to_an_inferred_dim_fails_like_pytorch():
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (5, 3), (0,), (2, 4), (3,), (2, 3, 1), (0, 3)])
-def test_cat_with_unranked_operand_keeps_the_checks_its_claim_needs(shape):
+def test_cat_with_unranked_operand_keeps_the_checks_an_assert_states(shape):
     module = torch_refine.refine(CAT_UNRANKED_FIRST).module
-    assert "vtensor<[?,3],f32>" in str(module)
+    # Its rank is asserted; its dim 1's size only rank 2 lets an assert read: that check
+    # is dropped with the claim it protects ([?,3]), and the op raises itself.
+    assert "same number of dimensions" in str(module)
+    assert "vtensor<[?,3],f32>" not in str(module)
     assert "out of range" not in str(module)  # dim 0 is in range for every rank of at least 1
-    _agrees_with_pytorch(module, lambda a, b: torch.cat([a, b]), torch.randn(*shape), torch.randn(4, 3))
+    _agrees_with_pytorch(module, lambda a, b: torch.cat([a, b]), torch.randn(*shape), torch.randn(4, 3), raises=EITHER)
 
 
 @pytest.mark.parametrize("shape", [(2, 4, 3), (2, 4), (1, 4, 2, 2), (2, 3, 3), (2, 1, 3), (4,)])
@@ -169,10 +200,12 @@ def test_batch_norm_of_unranked_input_checks_its_channels_once(shape):
 
 
 @pytest.mark.parametrize("shape", [(2, 3), (3,), (1, 3), (4, 2, 3), (2, 1), (2, 2), (5, 2, 3)])
-def test_broadcast_with_unranked_operand_keeps_its_loop_without_the_shape(shape):
+def test_broadcast_with_unranked_operand_drops_its_loop_with_its_claim(shape):
     module = torch_refine.refine(MSE_LOSS_UNRANKED_TARGET).module
     assert "torch.aten.append.t" not in str(module)
-    _agrees_with_pytorch(module, lambda a, b: torch.ops.aten.mse_loss(a, b, 1), torch.randn(2, 3), torch.randn(*shape))
+    assert "torch.prim.Loop" not in str(module)  # no library loop: the op raises itself
+    _agrees_with_pytorch(module, lambda a, b: torch.ops.aten.mse_loss(a, b, 1), torch.randn(2, 3), torch.randn(*shape),
+                         raises=OP_ITSELF)
 
 
 # Checks the library states per dim (no list of the operand's sizes built), so an operand
