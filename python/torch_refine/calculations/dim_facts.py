@@ -69,21 +69,28 @@ def _every_symbol(op, result_index: int, test) -> bool:
     return True
 
 
-def substitute(op, replacements: dict) -> None:
+def substitute(op, replacements: dict) -> bool:
     """Rewrite the dims on `op` with `replacements` (symbol: polynomial) substituted: an
-    op not refined again under new equalities still names each size canonically."""
+    op not refined again under new equalities still names each size canonically. True
+    when a dim became a constant (`L == 5` asserted after the op): its type is to be
+    refined again."""
     known = _facts(op)
     if not known or not replacements:
-        return
+        return False
     rewritten = []
+    constant = False
     for result in known:
         dims = []
         for text in result:
             polynomial = parse_polynomial(text) if text else None
-            dims.append(text if polynomial is None else format_polynomial(polynomial.substitute(replacements)))
+            substituted = None if polynomial is None else polynomial.substitute(replacements)
+            if substituted is not None and substituted != polynomial:
+                constant |= substituted.constant_value() is not None
+            dims.append(text if substituted is None else format_polynomial(substituted))
         rewritten.append(dims)
     if rewritten != known:
         _set_facts(op, rewritten)
+    return constant
 
 
 def _set_facts(op, dims: list[list[str]]) -> None:

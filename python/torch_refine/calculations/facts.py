@@ -446,6 +446,9 @@ def add_range(function_key: int, key: tuple, holds: bool) -> bool:
     known = _RANGES.get(function_key, {})
     bounds = condition_bounds(key, holds, _REPLACEMENTS.get(function_key, {}),
                               lambda symbol: known.get(symbol, (0, None)))
+    if bounds is None:  # of a remainder (`7 > 6 * (h % 7)`), under ranges.remainder_key
+        from torch_refine.calculations.ranges import remainder_bounds  # ranges imports this module
+        bounds = remainder_bounds(key, holds, known.get)
     if bounds is None:
         return False
     _narrow(function_key, *bounds)

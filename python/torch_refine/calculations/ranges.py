@@ -26,7 +26,7 @@ from torch_refine.calculations.dim_facts import bound_expression, express, funct
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key, typed_constant
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
-from torch_refine.symbolic.comparisons import MIRRORED, NEGATED
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, NEGATED
 
 Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
 _SIZE = (0, None)
@@ -108,13 +108,72 @@ def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None
         return polynomial_range(Polynomial({(symbol,): 1}), entry_block)
 
     bounds = facts.condition_bounds(condition, holds, {}, own_range)
-    if bounds is None:
-        return None
+    if bounds is None:  # of a remainder; no value at all is the empty range (1, 0)
+        found = _remainder_values(condition, holds, lambda key: _asserted_range(entry_block, key))
+        return None if found is None else {found[0]: (min(found[1]), max(found[1])) if found[1] else (1, 0)}
     symbol, low, high = bounds
     own_low, own_high = own_range(symbol)
     low = low if own_low is None else max(low, own_low)
     high = own_high if high is None else high if own_high is None else min(high, own_high)
     return {symbol: (low, high)}
+
+
+def _asserted_range(entry_block: ir.Block | None, symbol: Symbol) -> Range | None:
+    if entry_block is None or not facts.has_ranges():
+        return None
+    return facts.asserted_range(op_key(entry_block.owner), symbol)
+
+
+def quotient_by_ranges(dividend: Polynomial, divisor: Polynomial, entry_block: ir.Block | None) -> int | None:
+    """`dividend // divisor` (a polynomial) where the ranges decide it: the dividend is
+    `m * divisor + rest`, m the ratio of their linear forms, with rest in [0, divisor)
+    wherever each select it reads is split by its condition. torch-mlir's adaptive pool
+    of 7 on h pools `(h - h // 7 - s) // (h // 7)` rows, `s` being `h % 7 != 0`: 6 where
+    the program asserts `h % 7` in [0, 1] and `h // 7 >= 1`. None where they do not."""
+    if entry_block is None or not any(_linear_quotient(s) for monomial in divisor.terms for s in monomial):
+        return None  # only a quotient's relaxation relates a divisor to the dividend beyond its range
+    multiple = _ratio(dividend, divisor)
+    if multiple is None:
+        return None
+    low, high = _range_by_selects(dividend - Polynomial.constant(multiple) * divisor, entry_block, {}, 0)
+    divisor_low = polynomial_range(divisor, entry_block)[0]
+    if low is None or high is None or divisor_low is None or low < 0 or divisor_low <= high:
+        return None
+    return multiple
+
+
+def _ratio(dividend: Polynomial, divisor: Polynomial) -> int | None:
+    """The whole ratio of the two linear forms' coefficients of a size the divisor reads."""
+    divisor_terms, _ = _linear_form(divisor, _RELAXATION_DEPTH)
+    dividend_terms, _ = _linear_form(dividend, _RELAXATION_DEPTH)
+    for variable, coefficient in divisor_terms.items():
+        if isinstance(variable, _Share):
+            continue
+        ratio = dividend_terms.get(variable, 0) / coefficient
+        return int(ratio) if ratio.denominator == 1 else None
+    return None
+
+
+# Selects split at most this deep.
+_SELECT_SPLITS = 2
+
+
+def _range_by_selects(polynomial: Polynomial, entry_block: ir.Block, within: dict, depth: int) -> Range:
+    """`polynomial_range` joined over the two sides of a select it reads, each where the
+    select's condition picks it (narrowing the size or remainder the condition bounds)."""
+    selects = [s for s in polynomial.symbols() if (facts.definition(s) or (None,))[0] == facts.SELECT]
+    if not selects or depth >= _SELECT_SPLITS:
+        return polynomial_range(polynomial, entry_block, within)
+    _, condition, then, otherwise = facts.definition(selects[0])
+    joined = None
+    for holds, side in ((True, then), (False, otherwise)):
+        narrowed = within_condition(condition, holds, entry_block) or {}
+        if any(high is not None and low > high for low, high in narrowed.values()):
+            continue  # the condition cannot be `holds`
+        bound = _range_by_selects(polynomial.substitute({selects[0]: side}), entry_block, {**within, **narrowed},
+                                  depth + 1)
+        joined = bound if joined is None else _join(joined, bound)
+    return _ANY if joined is None else joined
 
 
 def _quotient_range(low: int | None, high: int | None, divisor_low: int | None) -> Range:
@@ -175,6 +234,14 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
             return within[symbol]
         return _SIZE if entry_block is None else symbol_range(entry_block, symbol)
 
+    def remainder_range(quotient: Symbol, divisor: int) -> Range:
+        key = remainder_key(quotient)
+        if within is not None and key in within:
+            return within[key]
+        known = None if entry_block is None or not facts.has_ranges() else facts.asserted_range(
+            op_key(entry_block.owner), key)
+        return known or (0, divisor - 1)
+
     least, greatest = 0, 0
     for monomial, coefficient in polynomial.terms.items():
         low, high = 1, 1
@@ -183,7 +250,7 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
         low, high = _interval_product(low, high, coefficient, coefficient)
         least += low
         greatest += high
-    relaxed = _relaxed_range(polynomial, own_range)
+    relaxed = _relaxed_range(polynomial, own_range, remainder_range)
     if relaxed is not None:  # the tighter of the two on each side
         least, greatest = max(least, relaxed[0]), min(greatest, relaxed[1])
     return (None if least == -math.inf else least), (None if greatest == math.inf else greatest)
@@ -192,7 +259,7 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
 _RELAXATION_DEPTH = 4
 
 
-def _relaxed_range(polynomial: Polynomial, own_range) -> tuple | None:
+def _relaxed_range(polynomial: Polynomial, own_range, remainder_range=None) -> tuple | None:
     """The range of a linear polynomial with quotients by constants, each `p // k` read as
     `p / k - t` for a `t` in [0, (k - 1) / k] (exact for every integer `p`), one `t` per
     quotient however often it is read: what relates the quotients of one size, which
@@ -202,10 +269,12 @@ def _relaxed_range(polynomial: Polynomial, own_range) -> tuple | None:
     if not any(_linear_quotient(symbol) for monomial in polynomial.terms for symbol in monomial):
         return None
     terms, constant = _linear_form(polynomial, _RELAXATION_DEPTH)
+    remainder_range = remainder_range or _any_remainder
     low = high = constant
     for variable, coefficient in terms.items():
         if isinstance(variable, _Share):
-            ends = (0, coefficient * variable.greatest)
+            least, greatest = remainder_range(variable.quotient, variable.divisor)
+            ends = (coefficient * Fraction(least, variable.divisor), coefficient * Fraction(greatest, variable.divisor))
             low, high = low + min(ends), high + max(ends)
             continue
         product = 1, 1
@@ -218,9 +287,47 @@ def _relaxed_range(polynomial: Polynomial, own_range) -> tuple | None:
 
 @dataclasses.dataclass(frozen=True)
 class _Share:
-    """The `t` of one quotient `p // k` read as `p / k - t`: in [0, greatest]."""
+    """The `t` of one quotient `p // k` read as `p / k - t`: `(p % k) / k`."""
     quotient: Symbol
-    greatest: Fraction
+    divisor: int
+
+
+def remainder_key(quotient: Symbol) -> Symbol:
+    """The fact store's key of the range of `p % k`, the remainder of the quotient symbol
+    `p // k` (a divisor of 0 marks it: no size has it, and it names no definition)."""
+    return 0, -quotient[0], 0
+
+
+# How many values of a remainder a condition on it is tried at.
+_REMAINDER_VALUES = 64
+
+
+def remainder_bounds(key: tuple, holds: bool, range_of) -> tuple[Symbol, int, int] | None:
+    """(remainder key, least, greatest) a comparison says of one remainder `p % k` when it
+    reads nothing else (torch-mlir's adaptive pool asserts `7 > 6 * (h % 7)`: `h % 7` in
+    [0, 1]), within its range so far (`range_of(remainder key)`, or None); None otherwise,
+    and where no value satisfies it."""
+    found = _remainder_values(key, holds, range_of)
+    return None if not found or not found[1] else (found[0], min(found[1]), max(found[1]))
+
+
+def _remainder_values(key: tuple, holds: bool, range_of) -> tuple[Symbol, list[int]] | None:
+    test = INT_COMPARISONS.get(key[0] if holds else NEGATED.get(key[0]))
+    if test is None or len(key) != 3 or not all(isinstance(side, Polynomial) for side in key[1:]):
+        return None
+    difference = key[1] - key[2]
+    if not any(_linear_quotient(s) for monomial in difference.terms for s in monomial):
+        return None
+    terms, constant = _linear_form(difference, _RELAXATION_DEPTH)
+    if len(terms) != 1 or not isinstance(share := next(iter(terms)), _Share) or share.divisor > _REMAINDER_VALUES:
+        return None
+    slope = terms[share] / share.divisor  # the difference is slope * (p % k) + constant
+    low, high = range_of(remainder_key(share.quotient)) or (0, share.divisor - 1)
+    return remainder_key(share.quotient), [r for r in range(low, high + 1) if test(slope * r + constant, 0)]
+
+
+def _any_remainder(_quotient: Symbol, divisor: int) -> Range:
+    return 0, divisor - 1
 
 
 def _unbounded(_symbol: Symbol) -> Range:
@@ -264,7 +371,7 @@ def _linear_form(polynomial: Polynomial, depth: int) -> tuple:
         for variable, inner_coefficient in inner[0].items():
             terms[variable] = terms.get(variable, 0) + scale * inner_coefficient
         constant += scale * inner[1]
-        share = _Share(monomial[0], Fraction(quotient[1] - 1, quotient[1]))
+        share = _Share(monomial[0], quotient[1])
         terms[share] = terms.get(share, 0) - coefficient
     return {v: c for v, c in terms.items() if c}, constant
 

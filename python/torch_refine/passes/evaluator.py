@@ -33,7 +33,13 @@ from torch_mlir import ir
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind, is_overflow_check
-from torch_refine.calculations.ranges import decide, enclosing_function, polynomial_range, within_condition
+from torch_refine.calculations.ranges import (
+    decide,
+    enclosing_function,
+    polynomial_range,
+    quotient_by_ranges,
+    within_condition,
+)
 from torch_refine.ir import types
 from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, op_key
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
@@ -118,6 +124,7 @@ def _arithmetic(combine):
 
 # Symbolic divisors of the current evaluation: each must not be 0 where the op runs.
 _divisors: list = []
+_entry = None  # the entry block of the evaluated op's function: its ranges
 
 
 def _floor_divide(a, b):
@@ -127,6 +134,8 @@ def _floor_divide(a, b):
         if b == 0:
             raise GiveUp
         return a // b
+    if isinstance(b, Polynomial) and (whole := quotient_by_ranges(_symbolic(a), _symbolic(b), _entry)) is not None:
+        return whole  # the divisor is positive there
     return _settle(_by_symbols(facts.quotient, a, b))
 
 
@@ -812,7 +821,8 @@ class Evaluator:
         function_op = enclosing_function(op)
         self._entry = function_op.regions[0].blocks[0] if function_op is not None else None
         self._function_key = op_key(function_op) if function_op is not None else None
-        global _replacements
+        global _replacements, _entry
+        _entry = self._entry
         _replacements = dict(facts.replacements(self._function_key))
         _divisors.clear()
         try:

@@ -98,6 +98,37 @@ def adopt_entry_asserts(module: ir.Operation) -> None:
                 _rely_on(function_key, key, True)
 
 
+def hoist_program_asserts(module: ir.Operation) -> bool:
+    """A program's own assert in a function's entry block, after an op `adopt_entry_asserts`
+    stops at, that compares sizes the entry has (argument dims, quotients and selects of
+    them) goes to the entry, as a guard of ours does, and is a fact from then on: the
+    program raises at it all the same, only before computing values nobody sees
+    (torch-mlir's adaptive pool asserts `7 > 6 * (h % 7)` after the convolution giving h).
+    True when one moved."""
+    moved = False
+    for function in user_functions(module):
+        function_key = op_key(function)
+        entry = function.regions[0].blocks[0]
+        sizes = Sizes(entry.arguments)
+        for op in list(entry.operations):
+            operation = op.operation
+            if operation.name != "torch.runtime.assert" or any(mark in operation.attributes for mark in facts.MARKS):
+                continue  # not the program's: a check kept this run, marked
+            key = _comparison_key(operation.operands[0])
+            if key is None or facts.asserted(function_key, key) or not sizes.condition_available(key):
+                continue
+            with _after_entry_guards(entry, function_key), operation.location:
+                assertion = ir.Operation.create("torch.runtime.assert", operands=[sizes.condition(key)],
+                                                attributes={"message": operation.attributes["message"]})
+            assertion.attributes[ENTRY_GUARD] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
+                                                                    facts.entry_guard_id(key, True))
+            facts.set_last_entry_guard(function_key, assertion)
+            _rely_on(function_key, key, True)
+            operation.erase()
+            moved = True
+    return moved
+
+
 def _comparison_key(condition: ir.Value) -> tuple | None:
     """A condition key (the evaluator's) of an int comparison of sizes, or None."""
     producer = condition.owner if isinstance(condition, ir.OpResult) else None

@@ -47,7 +47,12 @@ from torch_refine.passes.drop_calculations import drop
 from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
 from torch_refine.passes.explain import annotate
 from torch_refine.passes.fallback import Fallback
-from torch_refine.passes.guards import adopt_entry_asserts, erase_repeated_asserts, raising_branches_to_asserts
+from torch_refine.passes.guards import (
+    adopt_entry_asserts,
+    erase_repeated_asserts,
+    hoist_program_asserts,
+    raising_branches_to_asserts,
+)
 from torch_refine.passes.inline_library_calls import (
     erase_unused_library_functions,
     inline_library_calls_in,
@@ -152,6 +157,9 @@ class RefinePipeline(ModulePass):
                                  meta_fallback=self.meta_fallback)
                     deferred += run.deferred
                     late |= run.late
+                    if kind is SHAPE and round_index == 0 and _hoisted_program_asserts(module):
+                        run.added_facts = True
+                        run.settled.clear()  # no op saw them
                     if kind is SHAPE:
                         refine_under_new_facts(module, library, self.runtime_asserts, memos[kind.name],
                                                self.explain, self.evaluate, run)
@@ -192,6 +200,11 @@ class RefinePipeline(ModulePass):
                 annotate(module, library.has_function)
         if deferred:
             _strip_deferral_marks(module)
+
+
+def _hoisted_program_asserts(module) -> bool:
+    with module.context:
+        return hoist_program_asserts(module)
 
 
 def erase_checks_of(module, guard_ids: set) -> None:
@@ -390,15 +403,15 @@ def _only_renamed(op, unpack, kind: CalculationKind) -> bool:
     """Whether new facts can only rename the symbols of `op`'s dims, which are then
     substituted (`dim_facts.substitute`) instead of refining the op again: it kept no
     checks (a fact may imply them), and each dim of its results is a polynomial in the
-    arguments' dims (not a fresh symbol, a select or a quotient, which a fact may decide)."""
+    arguments' dims (not a fresh symbol, a select or a quotient, which a fact may decide)
+    that the facts do not make a constant."""
     if kind is not SHAPE or facts.GUARD_ID in op.operation.attributes or checks_only(op, unpack):
         return False
     producer = op if unpack is None else unpack
     if not all(dim_facts.only_argument_dims(producer, value.result_number) for value in producer.operation.results):
         return False
     function = enclosing_function(op)
-    dim_facts.substitute(producer, facts.replacements(None if function is None else op_key(function)))
-    return True
+    return not dim_facts.substitute(producer, facts.replacements(None if function is None else op_key(function)))
 
 
 def _claims(op, results: list, kind: CalculationKind) -> bool:

@@ -3,14 +3,14 @@ asserts a function starts with adopted as facts, and raising branches turned int
 
 from __future__ import annotations
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import facts, ranges
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.passes import guards
 
 H, W = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
 (H_SYMBOL,), (W_SYMBOL,) = H.symbols(), W.symbols()
-EQ, NE, GE = "torch.aten.eq.int", "torch.aten.ne.int", "torch.aten.ge.int"
+EQ, NE, GE, GT = "torch.aten.eq.int", "torch.aten.ne.int", "torch.aten.ge.int", "torch.aten.gt.int"
 T = "!torch.vtensor<[?,?],f32>"
 I2 = "!torch.int, !torch.int"
 SIZES = f"""
@@ -133,6 +133,37 @@ def test_a_branch_that_only_raises_becomes_an_assert(parse):
     user = program.op("user")
     assert user.operands[0].owner.name == "torch.aten.add.int"
     program.module.operation.verify()
+
+
+def test_a_programs_assert_after_a_tensor_op_moves_to_the_entry_as_a_fact(parse):
+    """torch-mlir's adaptive pool asserts `7 > 6 * (h % 7)` after the op giving h: it goes
+    to the entry (the program raises there instead), and `h % 7` is in [0, 1] from then
+    on. One reading a size the entry does not name, and a check of ours (marked), stay."""
+    program = parse(_function(f"""
+  %int6 = torch.constant.int 6
+  %int7 = torch.constant.int 7
+  %0 = torch.aten.relu %arg0 : {T} -> !torch.vtensor loc("relu")
+  %1 = torch.aten.remainder.int %h, %int7 : {I2} -> !torch.int
+  %2 = torch.aten.mul.int %1, %int6 : {I2} -> !torch.int
+  %3 = torch.aten.gt.int %int7, %2 : {I2} -> !torch.bool
+  torch.runtime.assert %3, "only support cases with fixed stride size"
+  %4 = torch.aten.size.int %0, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %5 = torch.aten.ge.int %4, %int1 : {I2} -> !torch.bool
+  torch.runtime.assert %5, "a size of an erased type"
+  torch.runtime.assert %5, "ours" {{torch_refine.guard_of = 1 : i64}}
+"""))
+    with program.module.context:
+        assert guards.hoist_program_asserts(program.module.operation)
+    names = [op.operation.name for op in program.entry.operations]
+    assert names.index("torch.runtime.assert") < names.index("torch.aten.relu")
+    asserts = [op for op in program.entry.operations if op.operation.name == "torch.runtime.assert"]
+    assert [str(op.attributes["message"]) for op in asserts] == [
+        '"only support cases with fixed stride size"', '"a size of an erased type"', '"ours"']
+    remainder = facts.remainder(H, 7)
+    function_key = op_key(program.function)
+    assert facts.asserted(function_key, (GT, Polynomial.constant(7), remainder * Polynomial.constant(6))) is True
+    (quotient,) = facts.floor_divide(H, 7).symbols()
+    assert facts.asserted_range(function_key, ranges.remainder_key(quotient)) == (0, 1)
 
 
 def test_binds_come_first_in_the_entry_block(parse):

@@ -138,3 +138,73 @@ def test_a_symbol_unbounded_below_bounds_products_by_interval_arithmetic():
     assert ranges.polynomial_range(X * y + FOUR, None, {negative: (-3, -1)}) == (None, 4)
     assert ranges.polynomial_range(y * y, None, {negative: (-3, 2)}) == (-6, 9)
     assert ranges.polynomial_range(X * y, None, {negative: (0, 0)}) == (0, 0)
+
+
+# -- remainders and quotients by a size (issue 41: torch-mlir's adaptive pools) -----------
+
+PLAIN = f"""
+func.func @main(%arg0: {T}) -> !torch.int {{
+  %int0 = torch.constant.int 0
+  %h = torch.aten.size.int %arg0, %int0 : {T}, !torch.int -> !torch.int loc("h")
+  return %h : !torch.int
+}}"""
+GT, NE, GE = "torch.aten.gt.int", "torch.aten.ne.int", "torch.aten.ge.int"
+
+
+def _adaptive_pool(out: int) -> tuple[Polynomial, Polynomial, Polynomial]:
+    """(h % out, the stride h // out, the rows `(h - kernel) // stride` divides) of
+    torch-mlir's adaptive pool of `out` on h: kernel `h // out + (h % out != 0)`."""
+    from torch_refine.calculations import facts
+
+    remainder = facts.remainder(X, out)
+    stride = facts.floor_divide(X, out)
+    kernel = stride + facts.truth_of((NE, remainder, Polynomial.constant(0)))
+    return remainder, stride, X - kernel
+
+
+def test_a_comparison_of_one_remainder_bounds_it():
+    """`7 > 6 * (h % 7)` puts `h % 7` in [0, 1]; `h % 7 != 0` within that, at 1."""
+    remainder, stride, _ = _adaptive_pool(7)
+    key, low, high = ranges.remainder_bounds((GT, Polynomial.constant(7), Polynomial.constant(6) * remainder),
+                                             True, lambda _: None)
+    assert (low, high) == (0, 1)
+    assert key == ranges.remainder_key(next(iter(stride.symbols())))
+    assert ranges.remainder_bounds((NE, remainder, Polynomial.constant(0)), True, lambda _: (0, 1))[1:] == (1, 1)
+    assert ranges.remainder_bounds((GT, X, Polynomial.constant(6) * remainder), True, lambda _: None) is None
+
+
+def test_the_rows_of_an_adaptive_pool_are_decided_by_the_programs_asserts(parse):
+    """`(h - kernel) // stride` is 6 (7 rows pooled) where `h % 7` is 0 or 1 and the
+    stride at least 1; not where `h % 7` may be 2 (h = 9: kernel 2, stride 1, 8 rows)."""
+    from torch_refine.calculations import facts
+    from torch_refine.ir.constants import op_key
+
+    program = parse(PLAIN)
+    remainder, stride, rows = _adaptive_pool(7)
+    function_key = op_key(program.function)
+    assert facts.add_range(function_key, (GE, stride, Polynomial.constant(1)), True)
+    assert ranges.quotient_by_ranges(rows, stride, program.entry) is None
+    assert facts.add_range(function_key, (GT, Polynomial.constant(7), Polynomial.constant(6) * remainder), True)
+    assert ranges.quotient_by_ranges(rows, stride, program.entry) == 6
+
+
+@pytest.mark.parametrize("out", [2, 3, 5, 7, 9])
+@pytest.mark.parametrize("greatest", [0, 1, 2, 4])
+def test_a_quotient_by_ranges_is_pythons_at_every_size_the_facts_allow(parse, out, greatest):
+    """Whatever `quotient_by_ranges` decides for the adaptive pool's rows holds at every h
+    with `h // out >= 1` and `h % out <= greatest`."""
+    from torch_refine.calculations import facts
+    from torch_refine.ir.constants import op_key
+
+    program = parse(PLAIN)
+    remainder, stride, rows = _adaptive_pool(out)
+    function_key = op_key(program.function)
+    facts.add_range(function_key, (GE, stride, Polynomial.constant(1)), True)
+    facts.add_range(function_key, (GE, Polynomial.constant(greatest), remainder), True)
+    decided = ranges.quotient_by_ranges(rows, stride, program.entry)
+    allowed = [h for h in range(out, 400) if h % out <= greatest]
+    truths = {(h - (h // out + (h % out != 0))) // (h // out) for h in allowed}
+    if decided is not None:
+        assert truths == {decided}
+    if greatest <= 1:
+        assert decided == out - 1
