@@ -560,7 +560,7 @@ def _step(value: ir.Value, reach: _Reach) -> tuple | None:
         return None  # a block argument: a loop's induction variable
     op = value.owner
     name = op.operation.name
-    if name in ("torch.aten.__is__", "torch.aten.__isnot__") and _is_none(op.operation.operands[1]):
+    if name in ("torch.aten.__is__", "torch.aten.__isnot__") and _tests_an_if_for_none(op):
         tested = ("is none", op.operation.operands[0])
         return ("test", value, tested), [tested]
     if is_pure(op) and _speculatable(op, reach):
@@ -604,6 +604,12 @@ def _select_step(if_op, key, result_number: int, branch_key, reach: _Reach) -> t
         return None
     needed = [if_op.operation.operands[0], *(k for k in branch_keys if k is not None)]
     return ("select", key, (if_op, branch_keys)), needed
+
+
+def _tests_an_if_for_none(test_op) -> bool:
+    """`x is None` (or `is not`) of an If's result: an infer-size's "a dim is inferred"."""
+    tested, other = test_op.operation.operands
+    return _is_none(other) and isinstance(tested, ir.OpResult) and tested.owner.operation.name == "torch.prim.If"
 
 
 def _is_none(value: ir.Value) -> bool:

@@ -472,3 +472,32 @@ func.func @check_reading_an_if_result(%arg0: !torch.vtensor<[?,4],f32>, %n: !tor
   } : !torch.vtensor
   return %0 : !torch.vtensor
 }
+
+// -----
+
+// `is not None` of an optional the op receives (not an If's result) is an op like any
+// other: moved in front of the op, its check asserted.
+// CHECK-LABEL: func.func @check_of_an_optional_operand(
+// CHECK-SAME:      %[[X:.*]]: !torch.vtensor, %[[B:.*]]: !torch.optional<int>
+// CHECK:         %[[GIVEN:.*]] = torch.aten.__isnot__ %[[B]]
+// CHECK-NEXT:    torch.runtime.assert %[[GIVEN]], "aten.tanh: bias must be given"
+// CHECK-NEXT:    torch.aten.tanh %[[X]]
+func.func @check_of_an_optional_operand(%arg0: !torch.vtensor, %b: !torch.optional<int>) -> !torch.vtensor {
+  %0 = torch.shape.calculate {
+    %1 = torch.aten.tanh %arg0 : !torch.vtensor -> !torch.vtensor
+    torch.shape.calculate.yield %1 : !torch.vtensor
+  } shapes {
+    %none = torch.constant.none
+    %msg = torch.constant.str "bias must be given"
+    %given = torch.aten.__isnot__ %b, %none : !torch.optional<int>, !torch.none -> !torch.bool
+    torch.prim.If %given -> () {
+      torch.prim.If.yield
+    } else {
+      torch.prim.RaiseException %msg, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    }
+    %sizes = torch.aten.size %arg0 : !torch.vtensor -> !torch.list<int>
+    torch.shape.calculate.yield.shapes %sizes : !torch.list<int>
+  } : !torch.vtensor
+  return %0 : !torch.vtensor
+}
