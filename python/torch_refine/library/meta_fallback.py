@@ -15,8 +15,10 @@ few (`s != 1`, `s >= 2`, `a*b != 0`) is checked case by case (the kernel run aga
 each failing value, the result substituted) and dropped when the result holds there
 too; a guard left is an int comparison the caller asserts (passes/guards.py), unless it
 pins a size to a constant (the kernel specialized it: the sizes stay unknown) or is no
-comparison of polynomials (the sizes stay unknown). Nothing here is claimed that a kept
-guard does not make hold.
+comparison of polynomials (the sizes stay unknown). A kernel that raises at the example
+sizes is read by the guards on its path to the raise (`_off_the_path`): it raises at
+every size (an error at the op), or runs only in a few cases of pinned sizes (asserted).
+Nothing here is claimed that a kept guard does not make hold.
 
 Answers are cached per op name and operand signature for the process. torch is
 imported only when an op is inferred: start-up (torch-refine-opt) stays torch-free.
