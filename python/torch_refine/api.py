@@ -132,8 +132,8 @@ def export_and_import(
     if runtime_asserts and not fx_options.get("experimental_support_mutation", False):
         # before refinement, which relies on them as facts (passes/guards.py)
         _assert_input_checks(module, graph_prepass.input_checks(program), fx_options.get("func_name", "main"))
-    if refine:
-        refined = _refine(module, extra_library, runtime_asserts, max_iterations)
+    if refine:  # an export's program: its dynamic dims are at least 2, ranges imported or not
+        refined = _refine(module, extra_library, runtime_asserts, max_iterations, broadcast_equal=True)
     else:
         with module.context:
             refined = Refined(module, _count(module.operation))
@@ -520,7 +520,7 @@ def refine(
     runtime_asserts: bool = True,
     max_iterations: int = 10,
     evaluate: bool = True,
-    broadcast_equal: bool = True,
+    broadcast_equal: bool = False,
 ) -> Refined:
     """Refine a Torch-dialect module in place (text is parsed in a new context first).
 
@@ -529,9 +529,11 @@ def refine(
     `torch_refine.library.compile_extra_library` to precompile it to MLIR).
     `evaluate=False` calculates every op in the IR instead of first running its library
     function on known arguments (the same types, slower; for debugging the passes).
-    `broadcast_equal=False` keeps a broadcast of two dynamic sizes open to either being 1
-    (its guard is `a == b or a == 1 or b == 1`, its size unknown) instead of asserting
-    them equal as torch.export does (docs/facts.md).
+    A broadcast of two dynamic sizes whose ranges hold 1 stays PyTorch's check (`a == b or
+    a == 1 or b == 1`, the size `b if a == 1 else a`); where both are at least 2 it asserts
+    them equal. `broadcast_equal=True` asserts them equal wherever both can be 2 or more,
+    torch.export's rule (its dynamic dims are at least 2): for export's programs imported
+    without their ranges (docs/facts.md).
     Raises RefinementError for IR that does not parse or verify, and when a pass fails.
     """
     return _refine(
@@ -550,7 +552,7 @@ def _refine(
     runtime_asserts: bool = True,
     max_iterations: int = 10,
     evaluate: bool = True,
-    broadcast_equal: bool = True,
+    broadcast_equal: bool = False,
 ) -> Refined:
     _check_options(extra_library, runtime_asserts, max_iterations)
     for name, value in (("evaluate", evaluate), ("broadcast_equal", broadcast_equal)):

@@ -354,6 +354,17 @@ def assume(function_key: int, condition_key: tuple, holds: bool) -> None:
     """Record a condition asserted at the function's entry block (before every op that
     relies on it)."""
     _ASSERTED[(function_key, condition_key)] = holds
+    if condition_key[0] in ("not", "and", "or"):
+        _COMPOUND.setdefault(function_key, []).append((condition_key, holds))
+
+
+# function key -> the asserted conditions of several comparisons (a broadcast kept open,
+# `a == b or a == 1 or b == 1`), with their truth: what a case split takes as given.
+_COMPOUND: dict[int, list[tuple[tuple, bool]]] = {}
+
+
+def compound_assumptions(function_key: int | None) -> list[tuple[tuple, bool]]:
+    return _COMPOUND.get(function_key, [])
 
 
 def any_marked() -> bool:
@@ -605,7 +616,7 @@ def extend(known: dict[Symbol, Polynomial], lhs: Polynomial, rhs: Polynomial) ->
     return True
 
 
-_broadcast_equal = True
+_broadcast_equal = False
 
 
 @contextlib.contextmanager
@@ -628,6 +639,7 @@ def forget_asserted() -> None:
     global _guards_marked
     _guards_marked = False
     _ASSERTED.clear()
+    _COMPOUND.clear()
     _REPLACEMENTS.clear()
     _REPLACING.clear()
     _RANGING.clear()

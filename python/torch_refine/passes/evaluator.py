@@ -49,7 +49,7 @@ from torch_refine.library.promotion import promote_dtypes
 from torch_refine.passes import guards
 from torch_refine.passes.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
 from torch_refine.passes.simplifier import Options
-from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED_TESTS
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, MIRRORED_TESTS
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over
 # an odd huge size costs the greedy way's unroll cap, not an unbounded Python loop.
@@ -317,22 +317,88 @@ _CASE_SYMBOLS = 2
 _CASE_VALUES = 3
 
 
-def _truth(key: tuple, range_of) -> bool | None:
+def _truth(key: tuple, range_of, assumptions: tuple = ()) -> bool | None:
     """A condition's truth (its key, `_Condition.key`) where each polynomial ranges over
-    `range_of(p)`; None when that leaves it open. Comparisons the ranges do not decide are
-    free bools (at most `_FREE_ATOMS`): `a or (not a and b)` with b decided true holds
-    whatever a is. Float comparisons are always free."""
+    `range_of(p)` and the `assumptions` ((key, truth) asserted before) hold; None when that
+    leaves it open. Comparisons the ranges do not decide are free bools (at most
+    `_FREE_ATOMS`): `a or (not a and b)` with b decided true holds whatever a is, and
+    `not (a != b and a != 1 and b != 1)` holds where it was asserted. Float comparisons are
+    always free."""
+    key = _canonical(key)
     atoms = _atoms(key)
+    relevant = []
+    for assumed, holds in ((_canonical(k), holds) for k, holds in assumptions):
+        more = _atoms(assumed)
+        if more & atoms and len(atoms | more) <= _FREE_ATOMS:  # it speaks of this condition
+            relevant.append((assumed, holds))
+            atoms = atoms | more
     known = {atom: _atom_truth(atom, range_of) for atom in atoms}
     free = [atom for atom, value in known.items() if value is None]
     if len(free) > _FREE_ATOMS:
         return None
     answers = set()
     for values in itertools.product((False, True), repeat=len(free)):
-        answers.add(_value(key, {**known, **dict(zip(free, values, strict=True))}))
+        assignment = {**known, **dict(zip(free, values, strict=True))}
+        if any(_value(assumed, assignment) is not holds for assumed, holds in relevant):
+            continue  # a case the asserted conditions exclude
+        if relevant and not _consistent(assignment):
+            continue  # equalities it takes contradict one another (a == b, b == c, a != c)
+        answers.add(_value(key, assignment))
         if len(answers) > 1:
             return None
-    return answers.pop()
+    return answers.pop() if answers else _EXCLUDED
+
+
+# `_truth` of a case the assumptions exclude (no assignment of its atoms satisfies them).
+_EXCLUDED = object()
+
+
+def _consistent(assignment: dict) -> bool:
+    """Whether the int (in)equalities an assignment of atoms takes can hold together: the
+    sides each equality joins are one class (two constants never), and no disequality
+    separates one class from itself."""
+    parent: dict = {}
+
+    def root(p):
+        while parent.get(p, p) != p:
+            p = parent[p]
+        return p
+
+    equal = [(a[1], a[2]) for a, v in assignment.items() if v is not None and _is_equality(a, v)]
+    for lhs, rhs in equal:
+        parent[root(lhs)] = root(rhs)
+    constants: dict = {}
+    for side in {side for pair in equal for side in pair}:
+        value = side.constant_value()
+        if value is not None and constants.setdefault(root(side), value) != value:
+            return False
+    return not any(root(a[1]) == root(a[2]) for a, v in assignment.items()
+                   if v is not None and _is_equality(a, not v))
+
+
+def _is_equality(atom: tuple, value: bool) -> bool:
+    """Whether the atom, taken as `value`, says its sides are equal."""
+    if not all(isinstance(side, Polynomial) for side in atom[1:]) or len(atom) != 3:
+        return False
+    return (atom[0] == "torch.aten.eq.int" and value) or (atom[0] == "torch.aten.ne.int" and not value)
+
+
+def _canonical(key):
+    """A condition key with each int comparison of two polynomials in one order (the
+    mirror where swapped) and `!=` as `not ==`, so that `b != a`, `a != b` and `a == b`
+    read one atom."""
+    if isinstance(key, bool):
+        return key
+    if key[0] in ("not", "and", "or"):
+        return (key[0], *(_canonical(part) for part in key[1:]))
+    if key[0] not in MIRRORED or not all(isinstance(side, Polynomial) for side in key[1:]):
+        return key
+    if key[0] == "torch.aten.ne.int":
+        return ("not", _canonical(("torch.aten.eq.int", *key[1:])))
+    lhs, rhs = key[1:]
+    if sorted(lhs.terms.items()) <= sorted(rhs.terms.items()):
+        return key
+    return (MIRRORED[key[0]], rhs, lhs)
 
 
 _FREE_ATOMS = 6
@@ -370,32 +436,66 @@ def _value(key, values: dict) -> bool:
     return values[key]
 
 
-def decide_by_cases(key: tuple, entry, within: dict | None = None) -> bool | None:
+def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: tuple | None = None) -> bool | None:
     """A condition over at most `_CASE_SYMBOLS` sizes that is the same in every case: each
     size is split into its least few values, one by one, and the rest of its range
     (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1). A
     condition reading a select is first split by the select's own condition
-    (`_decide_by_select`). `within` narrows some symbols' ranges."""
+    (`_decide_by_select`). `within` narrows some symbols' ranges; `assumptions` are the
+    conditions of several comparisons asserted at the function's entry that share a size
+    with it (a broadcast kept open), taken as given in every case."""
+    if assumptions is None:
+        function_key = None if entry is None else op_key(entry.owner)
+        assumptions = _relevant(key, facts.compound_assumptions(function_key))
     symbols = sorted(_key_symbols(key))
     if not symbols:  # constants (a quotient the asserted equalities made exact)
-        return _truth(key, lambda p: polynomial_range(p, entry, within))
+        answer = _truth(key, lambda p: polynomial_range(p, entry, within), assumptions)
+        return None if answer is _EXCLUDED else answer
     selects = [s for s in symbols if (facts.definition(s) or (None,))[0] == facts.SELECT]
     if not selects and len(symbols) > _CASE_SYMBOLS:
         return None
     cache = facts.run_cache()
     cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count(),
-                 tuple(sorted((within or {}).items())))
+                 tuple(sorted((within or {}).items())), assumptions)
     if cache_key not in cache:
-        cache[cache_key] = (_decide_by_select(key, selects[0], entry, within) if selects
-                            else _decide_by_cases(key, symbols, entry, within or {}))
+        cache[cache_key] = (_decide_by_select(key, selects[0], entry, within, assumptions) if selects
+                            else _decide_by_cases(key, symbols, entry, within or {}, assumptions))
     return cache[cache_key]
 
 
-def _decide_by_select(key: tuple, select, entry, within: dict | None) -> bool | None:
+_MAX_ASSUMPTIONS = 6
+
+
+def _relevant(key: tuple, assumptions: list) -> tuple:
+    """The asserted conditions sharing a size with `key` (a select's own sides count), the
+    smallest first: what can decide it."""
+    wanted = _with_select_sides(_key_symbols(key))
+    found = [(assumption, holds) for assumption, holds in assumptions
+             if _with_select_sides(_key_symbols(assumption)) & wanted]
+    found.sort(key=lambda item: len(_atoms(item[0])))
+    return tuple(found[:_MAX_ASSUMPTIONS])
+
+
+def _with_select_sides(symbols: set) -> set:
+    found, pending = set(), list(symbols)
+    while pending:
+        symbol = pending.pop()
+        if symbol in found:
+            continue
+        found.add(symbol)
+        definition = facts.definition(symbol)
+        if definition is not None and definition[0] == facts.SELECT:
+            pending += [s for part in (definition[2], definition[3]) for s in part.symbols()]
+            pending += [s for side in definition[1][1:] if isinstance(side, Polynomial) for s in side.symbols()]
+    return found
+
+
+def _decide_by_select(key: tuple, select, entry, within: dict | None, assumptions: tuple = ()) -> bool | None:
     """A condition reading `select` (`then if c else otherwise`), the same where `c` holds,
     with the select its `then` (and `c`'s equality solved in: `s == 0` makes `s` 0), and
     where `c` fails, with the select its `otherwise` and `c`'s symbol narrowed (`s >= 1`):
-    ONNX Reshape's `-1` among sizes `6 if s == 0 else s` divides either way."""
+    ONNX Reshape's `-1` among sizes `6 if s == 0 else s` divides either way. The assumptions
+    are read the same way in each case."""
     _, condition, then, otherwise = facts.definition(select)
     answers = set()
     for holds, side in ((True, then), (False, otherwise)):
@@ -405,14 +505,16 @@ def _decide_by_select(key: tuple, select, entry, within: dict | None) -> bool | 
             if solved is not None:
                 substitution = {select: side.substitute(dict([solved])), solved[0]: solved[1]}
         narrowed = within_condition(condition, holds, entry)
-        answer = decide_by_cases(_substituted(key, substitution), entry, {**(within or {}), **(narrowed or {})})
+        case_assumptions = tuple((_substituted(a, substitution), h) for a, h in assumptions)
+        answer = decide_by_cases(_substituted(key, substitution), entry, {**(within or {}), **(narrowed or {})},
+                                 (*case_assumptions, (_canonical(condition), holds)))
         if answer is None:
             return None
         answers.add(answer)
     return answers.pop() if len(answers) == 1 else None
 
 
-def _decide_by_cases(key: tuple, symbols: list, entry, within: dict) -> bool | None:
+def _decide_by_cases(key: tuple, symbols: list, entry, within: dict, assumptions: tuple = ()) -> bool | None:
     cases = [{}]
     for symbol in symbols:
         low, high = polynomial_range(Polynomial({(symbol,): 1}), entry, within)
@@ -421,7 +523,8 @@ def _decide_by_cases(key: tuple, symbols: list, entry, within: dict) -> bool | N
         if high is None or low + _CASE_VALUES <= high:
             pieces.append((low + _CASE_VALUES, high))
         cases = [{**case, symbol: piece} for case in cases for piece in pieces]
-    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, {**within, **case})) for case in cases}
+    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, {**within, **case}), assumptions)
+               for case in cases} - {_EXCLUDED}
     return answers.pop() if len(answers) == 1 and None not in answers else None
 
 
@@ -454,13 +557,13 @@ def prune_implied_guards(module) -> None:
         if guards.defines_replacement(key, holds) and facts.replaces(function_key, key[1], key[2]):
             own = {s for p in key[1:] if isinstance(p, Polynomial) for m in p.terms for s in m}
             others = {s: p for s, p in replacements.items() if s not in own}
-            if decide_by_cases(_substituted(key, others), entry) is holds:
+            if decide_by_cases(_substituted(key, others), entry, assumptions=()) is holds:
                 assertion.erase()
             continue
         if facts.defines_range(function_key, key, holds):
             continue  # what the store relies on; its own range would decide it
         key = _substituted(key, replacements)
-        if (function_key, key, holds) in kept or decide_by_cases(key, entry) is holds:
+        if (function_key, key, holds) in kept or decide_by_cases(key, entry, assumptions=()) is holds:
             assertion.erase()
         else:
             kept.add((function_key, key, holds))
@@ -483,6 +586,15 @@ def _clamp_bound(size: Polynomial, clamped: Polynomial) -> _Condition | None:
     if otherwise != size or condition[0] not in _BOUND_OF_CLAMP or tuple(condition[1:]) != (size, then):
         return None
     return _Condition(_BOUND_OF_CLAMP[condition[0]], size, then)
+
+
+def _never_one_when_clamped(bound: _Condition) -> bool:
+    """Whether a broadcast of a size with its clamp to `bound` (`size <= t`, t a constant
+    of 2 or more) fails exactly where the bound does: past t neither side is 1."""
+    if bound.op != "torch.aten.le.int":
+        return False
+    least = bound.operands[1].constant_value()
+    return least is not None and least >= 2
 
 
 def _nonzero_parts(divisor: Polynomial) -> list[Polynomial]:
@@ -834,7 +946,7 @@ class Evaluator:
             (result,) = self._call(function, arguments)
             values = _split(result, outer, kind, unpack is not None)
             self._guard_divisors()
-            return Evaluation(values, self._guards)
+            return Evaluation(values, [g for g in self._guards if not self._holds_already(g)])
         except GiveUp:
             return None
         except (ArithmeticError, IndexError, TypeError, ValueError, RecursionError):
@@ -899,7 +1011,23 @@ class Evaluator:
         chosen = self._run(then, environment, [])
         others = self._run(otherwise, environment, [])
         condition = self._equality_at_bound(condition)
-        return [_choose(condition, a, b) for a, b in zip(chosen, others, strict=True)]
+        return [self._choose_assumed(condition, a, b) for a, b in zip(chosen, others, strict=True)]
+
+    def _choose_assumed(self, condition: _Condition, then, otherwise):
+        """`_choose`, where the function's asserted conditions and this evaluation's own
+        guards make one side the value in every case: `7 if n == 1 else n` after the
+        broadcast check `n == 7 or n == 1` is 7."""
+        if not (_is_size(then) and _is_size(otherwise)) or then is _UNKNOWN_SIZE or otherwise is _UNKNOWN_SIZE:
+            return _choose(condition, then, otherwise)
+        assumed = [*facts.compound_assumptions(self._function_key),
+                   *((g.condition.key(), g.holds) for g in self._guards if isinstance(g.condition, _Condition))]
+        if not assumed:
+            return _choose(condition, then, otherwise)
+        same = ("torch.aten.eq.int", _symbolic(then), _symbolic(otherwise))
+        for key, side in (((("or", condition.key(), same)), then), (("or", ("not", condition.key()), same), otherwise)):
+            if decide_by_cases(key, self._entry, assumptions=_relevant(key, assumed)) is True:
+                return side
+        return _choose(condition, then, otherwise)
 
     def _equality_at_bound(self, condition: _Condition) -> _Condition:
         """`a >= b` where the ranges say `a <= b` holds only at `a == b` (and `a <= b`
@@ -934,6 +1062,17 @@ class Evaluator:
         self._guards = guards
         return [_choose(condition, a, b) for a, b in zip(*results, strict=True)]
 
+    def _holds_already(self, guard: Guard) -> bool:
+        """A guard whose whole condition the ranges and the asserted conditions decide as it
+        must hold: each If of a check asked only for its own comparison."""
+        if not isinstance(guard.condition, _Condition):
+            return False
+        key = guard.condition.key()
+        own = {_canonical(key), _canonical(("not", key))}
+        assumptions = _relevant(key, [(a, h) for a, h in facts.compound_assumptions(self._function_key)
+                                      if _canonical(a) not in own])
+        return decide_by_cases(key, self._entry, assumptions=assumptions) is guard.holds
+
     def _guard_divisors(self) -> None:
         """A quotient by a symbolic size holds where the size is not 0: where the ranges
         do not say so, that is a guard (TorchScript raises on it; so does PyTorch's op)."""
@@ -948,26 +1087,34 @@ class Evaluator:
                 self._guards.append(Guard(condition, True, "division by zero in the shape calculation"))
 
     def _specialized(self, condition: _Condition, raises_on: bool, message: str | None) -> Guard:
-        """The guard for a check. A broadcast check of two sizes neither known to be 1
-        (`a != b and a != 1 and b != 1` raises) is asserted as `a == b`, as torch.export
-        asserts it (its dynamic dims are at least 2): then one size stands for both, here
-        and, once asserted at the entry, in every later op."""
-        pair = _broadcast_pair(condition) if raises_on and facts.broadcast_equal() else None
-        if pair is None or not all(self._may_exceed_one(size) for size in pair):
+        """The guard for a check. A broadcast check of two dynamic sizes (`a != b and a != 1
+        and b != 1` raises) is asserted as `a == b` where the ranges put both at 2 or more
+        (torch.export's dims), or everywhere under `broadcast-equal`: then one size stands
+        for both, here and, once asserted at the entry, in every later op. Elsewhere it is
+        PyTorch's own check, and the size stays `b if a == 1 else a`."""
+        pair = _broadcast_pair(condition) if raises_on else None
+        if pair is None:
             return Guard(condition, not raises_on, message)
         a, b = pair
-        facts.extend(_replacements, a, b)
         bound = _clamp_bound(a, b)
         if bound is None:
             bound = _clamp_bound(b, a)
+        if bound is not None and _never_one_when_clamped(bound):
+            return Guard(bound, True, message)
+        if not self._equal_when_broadcast(a, b):
+            return Guard(condition, not raises_on, message)
+        facts.extend(_replacements, a, b)
         return Guard(_Condition("torch.aten.eq.int", a, b) if bound is None else bound, True, message)
 
-    def _may_exceed_one(self, size: Polynomial) -> bool:
-        """Whether `size` can be 2 or more: torch.export's rule is for sizes that are (its
-        dynamic dims are at least 2); a computed size at most 1 (a slice of a dim of 1)
-        broadcasts as PyTorch says."""
-        greatest = polynomial_range(size, self._entry)[1]
-        return greatest is None or greatest >= 2
+    def _equal_when_broadcast(self, a: Polynomial, b: Polynomial) -> bool:
+        """Whether a broadcast of `a` and `b` asserts their equality: where neither can be 1
+        (PyTorch's check then says no more), and under torch.export's rule
+        (`broadcast-equal`) wherever both can be 2 or more (a computed size at most 1, a
+        slice of a dim of 1, broadcasts as PyTorch says)."""
+        ranges = [polynomial_range(size, self._entry) for size in (a, b)]
+        if facts.broadcast_equal():
+            return all(greatest is None or greatest >= 2 for _, greatest in ranges)
+        return all(least is not None and least >= 2 for least, _ in ranges)
 
     def _message(self, raising: _Block, environment: list) -> str | None:
         """A raise's message: the string its block builds before raising (from a function

@@ -78,7 +78,8 @@ class ShapePipeline(ModulePass):
     runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
     keep_symbolic_dims: bool = option(False, "keep the torch_refine.dims attributes (docs/symbolic-dims.md)")
     evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
-    broadcast_equal: bool = option(True, "a broadcast of two dynamic sizes asserts them equal (torch.export's rule)")
+    broadcast_equal: bool = option(False, "a broadcast of two dynamic sizes asserts them equal where 1 is in range "
+                                          "too (torch.export's rule)")
 
     def run(self, module) -> None:
         dim_facts.strip(module)  # only facts this run derives are trusted
@@ -124,7 +125,8 @@ class RefinePipeline(ModulePass):
     keep_symbolic_dims: bool = option(False, "keep the torch_refine.dims attributes (docs/symbolic-dims.md)")
     explain: bool = option(False, "say why values stay unknown or partial (docs/explain.md)")
     evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
-    broadcast_equal: bool = option(True, "a broadcast of two dynamic sizes asserts them equal (torch.export's rule)")
+    broadcast_equal: bool = option(False, "a broadcast of two dynamic sizes asserts them equal where 1 is in range "
+                                          "too (torch.export's rule)")
     meta_fallback: bool = option(True, "type ops without a library function with PyTorch's meta kernels "
                                        "(imports torch when it meets one; docs/library.md)")
 

@@ -1,4 +1,4 @@
-// RUN: torch-refine-opt %s --pass-pipeline='builtin.module(torch-refine-pipeline{keep-symbolic-dims=true})' | filecheck %s
+// RUN: torch-refine-opt %s --pass-pipeline='builtin.module(torch-refine-pipeline{keep-symbolic-dims=true broadcast-equal=true})' | filecheck %s
 // RUN: torch-refine-opt %s --pass-pipeline='builtin.module(torch-refine-pipeline{meta-fallback=false})' | filecheck %s --check-prefix=OFF
 
 // Ops without a library function typed by PyTorch's meta kernels (docs/library.md, "Three
@@ -58,8 +58,8 @@ func.func @dynamic(%x: !torch.vtensor<[?,3],f32>, %y: !torch.vtensor<[?,5],f32>,
 }
 
 // A guard PyTorch's kernel needs becomes an assert at the entry, as a library function's
-// check would: cross broadcasts its two dynamic sizes, asserted equal (torch.export's
-// rule); the guards it needs only for its branches (sizes not 1) are proved unneeded.
+// check would: cross broadcasts its two dynamic sizes, asserted equal under
+// broadcast-equal (torch.export's rule, which this file's CHECK lines run); the guards it needs only for its branches (sizes not 1) are proved unneeded.
 // CHECK-LABEL: func.func @guarded
 // CHECK: torch.runtime.assert {{.*}}, "torch.aten.cross: PyTorch's meta kernel assumes it (requires %arg1[0] == %arg0[0])"
 // CHECK-NOT: torch.runtime.assert

@@ -16,7 +16,7 @@
 // STATS-NEXT:    (S) {{ *}}0 calculations-simplified
 // STATS-NEXT:    (S) {{ *}}4 guards-kept
 // STATS-NEXT:    (S) {{ *}}0 memo-hits
-// STATS-NEXT:    (S) 21 ops-evaluated
+// STATS-NEXT:    (S) 23 ops-evaluated
 
 // arange's bounds are Scalars (floats to its shape function): a size passed as one is the
 // size converted to float; the non-constant device is passed through unread; the size
@@ -71,16 +71,16 @@ func.func @neg_returns_from_a_loop(%arg0: !torch.vtensor<[?,8],f32>) -> !torch.v
   return %0 : !torch.vtensor
 }
 
-// Two batches nothing relates: the broadcast's check is undecided. As torch.export does
-// (its dynamic dims are at least 2), the evaluator asserts them equal, once, at the
-// function's entry, at the op's location, with the check's text and condition; from then
-// on the second batch is the first, and the sum's batch is that symbol.
+// Two batches nothing relates: the broadcast's check is undecided. Either may be 1 (no
+// range excludes it), so the evaluator asserts PyTorch's own check, once, at the
+// function's entry, at the op's location, with the check's text and condition; the sum's
+// batch is the one that is not 1 (`b if a == 1 else a`).
 // With runtime-asserts=false the guard is dropped and the types stay.
 // CHECK-LABEL: func.func @undecided_broadcast_is_guarded(
 // CHECK:         %[[A:.*]] = torch.aten.size.int %arg0, %{{.*}}
 // CHECK:         %[[B:.*]] = torch.aten.size.int %arg1, %{{.*}}
-// CHECK:         %[[SAME:.*]] = torch.aten.eq.int %[[A]], %[[B]]
-// CHECK:         torch.runtime.assert %[[SAME]], "aten.add.Tensor: The size of tensor a %arg0[0] must match the size of tensor b (%arg1[0]) at non-singleton dimension 0 (requires %arg0[0] == %arg1[0])" loc("model.py":7:1)
+// CHECK:         torch.aten.ne.int %[[A]], %[[B]]
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: The size of tensor a %arg0[0] must match the size of tensor b (%arg1[0]) at non-singleton dimension 0 (requires not (%arg0[0] != %arg1[0] and %arg0[0] != 1 and %arg1[0] != 1))" loc("model.py":7:1)
 // CHECK:         %[[SUM:.*]] = torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8],f32>
 // CHECK:         torch.aten.tanh %[[SUM]] {{.*}} -> !torch.vtensor<[?,8],f32>
 // NOASSERT-LABEL: func.func @undecided_broadcast_is_guarded(

@@ -1,6 +1,8 @@
-// RUN: torch-refine-opt --split-input-file --torch-refine-pipeline %s | filecheck %s
-// RUN: torch-refine-opt --split-input-file --pass-pipeline='builtin.module(torch-refine-pipeline{broadcast-equal=false})' %s | filecheck %s --check-prefix=OPEN
+// RUN: torch-refine-opt --split-input-file --pass-pipeline='builtin.module(torch-refine-pipeline{broadcast-equal=true})' %s | filecheck %s
+// RUN: torch-refine-opt --split-input-file --torch-refine-pipeline %s | filecheck %s --check-prefix=OPEN
 
+// CHECK lines: under broadcast-equal (torch.export's rule everywhere); OPEN lines: the
+// default, where a broadcast of two sizes whose ranges hold 1 stays PyTorch's check.
 // Facts (passes/guards.py, calculations/facts.py): a check the sizes do not decide is
 // asserted once, at the function's entry when its sizes exist there, and every later op
 // relies on it. Two layers broadcasting the same two inputs' batches: one assert, and the
@@ -17,7 +19,7 @@
 // CHECK:         torch.aten.add.Tensor {{.*}} -> !torch.vtensor<[?,8,32],f32>
 // CHECK:         torch.aten.mul.Tensor {{.*}} -> !torch.vtensor<[?,8,32],f32>
 // CHECK:         torch.aten.view {{.*}} -> !torch.vtensor<[?,8,4,8],f32>
-// With broadcast-equal=false either batch may be 1: the guard says so, the sum's batch is
+// By default either batch may be 1: the guard says so, the sum's batch is
 // the one that is not 1, and the view cannot infer its -1.
 // OPEN-LABEL:  func.func @fact_asserted_once(
 // OPEN:          torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires not (%arg0[0] != %arg1[0] and %arg0[0] != 1 and %arg1[0] != 1))"
@@ -172,7 +174,7 @@ func.func @late_assert_is_no_fact(%x: !torch.vtensor<[?,?,8],f32>, %pos: !torch.
 // CHECK-NOT:     torch.prim.If
 // CHECK-NOT:     torch.derefine
 // CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,4,8],f32>
-// Without broadcast-equal the batches may differ where one is 1: the view's check stays.
+// By default the batches may differ where one is 1: the view's check stays.
 // OPEN-LABEL: func.func @view_before_its_fact(
 // OPEN:         torch.runtime.assert %{{.*}}, "aten.view: invalid shape (requires 32*%arg0[0] == 8*%arg1[0] or
 // OPEN:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,?,8],f32>

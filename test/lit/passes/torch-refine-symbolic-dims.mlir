@@ -1,5 +1,6 @@
 // RUN: torch-refine-opt --split-input-file --torch-refine-pipeline %s | filecheck %s
 // RUN: torch-refine-opt --split-input-file --pass-pipeline='builtin.module(torch-refine-pipeline{keep-symbolic-dims=true})' %s | filecheck %s --check-prefix=KEEP
+// RUN: torch-refine-opt --split-input-file --pass-pipeline='builtin.module(torch-refine-pipeline{broadcast-equal=true})' %s | filecheck %s --check-prefix=EQUAL
 
 // The inferred dim of a view on a dynamic batch: (b*8*32) // (b*8*8) = 4.
 // CHECK-LABEL: func.func @view_infers_dim_on_dynamic_batch(
@@ -67,27 +68,39 @@ func.func @reshape_flattened_batch_back(%arg0: !torch.vtensor<[?,8,32],f32>) -> 
 
 // -----
 
-// Broadcasting two arguments' batches asserts them equal (as torch.export does: its
-// dynamic dims are at least 2), once, at the function's entry; from then on the second
-// batch is the first in every op, the view before the add included. A later broadcast of
-// the same batches asserts nothing. A quotient that still depends on the batch stays a
+// Two arguments' batches, nothing relating them. By default either may be 1 (no range
+// excludes it): the add asserts PyTorch's own check, and the view of %arg0 to the second
+// batch (before the add) keeps its own check and infers `32*%arg0[0] // %arg1[0]`, a
+// symbol. Under broadcast-equal (torch.export's rule: its dynamic dims are at least 2) the
+// add asserts the batches equal, once, at the function's entry; from then on the second
+// batch is the first in every op, the view before the add included, and a later broadcast
+// of the same batches asserts nothing. A quotient that still depends on the batch stays a
 // symbolic dim. (The view, refined before the add, divides by the second batch: that it
 // is not 0, which PyTorch's view of an inferred dim requires too, is asserted first.)
 // CHECK-LABEL: func.func @no_cancellation(
-// CHECK:         %[[B:.*]] = torch.aten.size.int %arg1
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.view: invalid shape (requires 32*%arg0[0] == %arg1[0] or
 // CHECK:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg1[0] != 0)"
-// CHECK:         %[[A:.*]] = torch.aten.size.int %arg0
-// CHECK:         %[[EQ:.*]] = torch.aten.eq.int %[[A]], %[[B]]
-// CHECK:         torch.runtime.assert %[[EQ]], "aten.add.Tensor: The size of tensor a %arg0[0] must match the size of tensor b (%arg1[0]) at non-singleton dimension 0 (requires %arg0[0] == %arg1[0])"
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires not (%arg0[0] != %arg1[0] and %arg0[0] != 1 and %arg1[0] != 1))"
 // CHECK-NOT:     torch.runtime.assert
-// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,32],f32>
+// CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,?],f32>
 // CHECK:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[2,?],f32>
 // CHECK:         torch.aten.add.Tensor %arg0, %arg1, %{{.*}} -> !torch.vtensor<[?,32],f32>
 // CHECK:         torch.aten.sub.Tensor %arg1, %arg0, %{{.*}} -> !torch.vtensor<[?,32],f32>
 // KEEP-LABEL:  func.func @no_cancellation(
-// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "32"\]\]}}}
+// KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["%arg1\[0\]", "%s[0-9]+"\]\]}}}
 // KEEP:          torch.aten.view %arg0, %{{.*}} {torch_refine.dims = {{\[\["2", "16\*%arg0\[0\]"\]\]}}}
 // KEEP:          return
+// EQUAL-LABEL: func.func @no_cancellation(
+// EQUAL:         %[[B:.*]] = torch.aten.size.int %arg1
+// EQUAL:         torch.runtime.assert %{{.*}}, "aten.view: division by zero in the shape calculation (requires %arg1[0] != 0)"
+// EQUAL:         %[[A:.*]] = torch.aten.size.int %arg0
+// EQUAL:         %[[EQ:.*]] = torch.aten.eq.int %[[A]], %[[B]]
+// EQUAL:         torch.runtime.assert %[[EQ]], "aten.add.Tensor: The size of tensor a %arg0[0] must match the size of tensor b (%arg1[0]) at non-singleton dimension 0 (requires %arg0[0] == %arg1[0])"
+// EQUAL-NOT:     torch.runtime.assert
+// EQUAL:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[?,32],f32>
+// EQUAL:         torch.aten.view %arg0, %{{.*}} -> !torch.vtensor<[2,?],f32>
+// EQUAL:         torch.aten.add.Tensor %arg0, %arg1, %{{.*}} -> !torch.vtensor<[?,32],f32>
+// EQUAL:         torch.aten.sub.Tensor %arg1, %arg0, %{{.*}} -> !torch.vtensor<[?,32],f32>
 func.func @no_cancellation(%arg0: !torch.vtensor<[?,32],f32>, %arg1: !torch.vtensor<[?,32],f32>) -> (!torch.vtensor, !torch.vtensor, !torch.vtensor, !torch.vtensor) {
   %int0 = torch.constant.int 0
   %int1 = torch.constant.int 1
@@ -182,16 +195,20 @@ func.func @inputs_without_symbols(%ids: !torch.vtensor<[?,8],si64>, %mask: !torc
 // arange's size function computes ceil((end - 0.0) / 1.0) in doubles; on a size converted
 // to float that is the size again, so the range keeps the sequence symbol and the broadcast
 // against the input (rotary positions) keeps every dim. The broadcast of the batch with
-// the sequence length asserts them equal at the entry (two dynamic sizes, neither known
-// to be 1); from then on the sequence length is the batch.
+// the sequence length is PyTorch's check (either may be 1), and the sum's first dim is
+// the one that is not 1. Under broadcast-equal it asserts them equal at the entry; from
+// then on the sequence length is the batch.
 // CHECK-LABEL: func.func @arange_of_a_size_keeps_its_symbol(
-// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires %arg0[0] == %arg0[1])"
+// CHECK:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires not (%arg0[0] != %arg0[1] and %arg0[0] != 1 and %arg0[1] != 1))"
 // CHECK:         torch.aten.arange %{{.*}} -> !torch.vtensor<[?],si64>
 // CHECK:         torch.aten.unsqueeze %{{.*}} -> !torch.vtensor<[?,1],si64>
 // CHECK:         torch.aten.add.Tensor %arg0, %{{.*}} -> !torch.vtensor<[?,?],si64>
 // KEEP-LABEL:  func.func @arange_of_a_size_keeps_its_symbol(
-// KEEP:          torch.aten.arange %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]"\]\]}}}
-// KEEP:          torch.aten.unsqueeze %{{.*}} {torch_refine.dims = {{\[\["%arg0\[0\]", "1"\]\]}}}
+// KEEP:          torch.aten.arange %{{.*}} {torch_refine.dims = {{\[\["%arg0\[1\]"\]\]}}}
+// KEEP:          torch.aten.unsqueeze %{{.*}} {torch_refine.dims = {{\[\["%arg0\[1\]", "1"\]\]}}}
+// EQUAL-LABEL: func.func @arange_of_a_size_keeps_its_symbol(
+// EQUAL:         torch.runtime.assert %{{.*}}, "aten.add.Tensor: {{.*}} (requires %arg0[0] == %arg0[1])"
+// EQUAL:         torch.aten.add.Tensor %arg0, %{{.*}} -> !torch.vtensor<[?,?],si64>
 func.func @arange_of_a_size_keeps_its_symbol(%arg0: !torch.vtensor<[?,?],si64>) -> !torch.vtensor {
   %int1 = torch.constant.int 1
   %none = torch.constant.none
