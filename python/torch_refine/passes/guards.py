@@ -104,7 +104,7 @@ def hoist_program_asserts(module: ir.Operation) -> bool:
     them) goes to the entry, as a guard of ours does, and is a fact from then on: the
     program raises at it all the same, only before computing values nobody sees
     (torch-mlir's adaptive pool asserts `7 > 6 * (h % 7)` after the convolution giving h).
-    True when one moved."""
+    Not past a loop, whose carried dims the first round assumes. True when one moved."""
     moved = False
     for function in user_functions(module):
         function_key = op_key(function)
@@ -112,6 +112,8 @@ def hoist_program_asserts(module: ir.Operation) -> bool:
         sizes = Sizes(entry.arguments)
         for op in list(entry.operations):
             operation = op.operation
+            if operation.name == "torch.prim.Loop":
+                break  # the sizes after it may rest on dims its carried tensors are assumed to keep
             if operation.name != "torch.runtime.assert" or any(mark in operation.attributes for mark in facts.MARKS):
                 continue  # not the program's: a check kept this run, marked
             key = _comparison_key(operation.operands[0])

@@ -166,6 +166,23 @@ def test_a_programs_assert_after_a_tensor_op_moves_to_the_entry_as_a_fact(parse)
     assert facts.asserted_range(function_key, ranges.remainder_key(quotient)) == (0, 1)
 
 
+def test_a_programs_assert_after_a_loop_stays(parse):
+    """The first round assumes a loop's carried tensors keep their dims: a size read after
+    the loop may rest on that assumption, so no assert past it moves."""
+    program = parse(_function(f"""
+  %true = torch.constant.bool true
+  %0 = torch.prim.Loop %int1, %true, init(%arg0) {{
+  ^bb0(%i: !torch.int, %carried: {T}):
+    torch.prim.Loop.condition %true, iter(%carried : {T})
+  }} : (!torch.int, !torch.bool, {T}) -> {T}
+  %1 = torch.aten.ge.int %h, %int4 : {I2} -> !torch.bool
+  torch.runtime.assert %1, "after a loop"
+"""))
+    with program.module.context:
+        assert not guards.hoist_program_asserts(program.module.operation)
+    assert facts.asserted(op_key(program.function), (GE, H, Polynomial.constant(4))) is None
+
+
 def test_binds_come_first_in_the_entry_block(parse):
     program = parse(f"""
 func.func @main(%arg0: {T}) -> {T} {{
