@@ -168,8 +168,8 @@ def _range_by_selects(polynomial: Polynomial, entry_block: ir.Block, within: dic
     joined = None
     for holds, side in ((True, then), (False, otherwise)):
         narrowed = within_condition(condition, holds, entry_block) or {}
-        if any(high is not None and low > high for low, high in narrowed.values()):
-            continue  # the condition cannot be `holds`
+        if any(_is_remainder_key(key) and low > high for key, (low, high) in narrowed.items()):
+            continue  # no remainder makes the condition `holds`
         bound = _range_by_selects(polynomial.substitute({selects[0]: side}), entry_block, {**within, **narrowed},
                                   depth + 1)
         joined = bound if joined is None else _join(joined, bound)
@@ -296,6 +296,10 @@ def remainder_key(quotient: Symbol) -> Symbol:
     """The fact store's key of the range of `p % k`, the remainder of the quotient symbol
     `p // k` (a divisor of 0 marks it: no size has it, and it names no definition)."""
     return 0, -quotient[0], 0
+
+
+def _is_remainder_key(symbol: Symbol) -> bool:
+    return symbol[2] == 0
 
 
 # How many values of a remainder a condition on it is tried at.
