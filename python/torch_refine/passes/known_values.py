@@ -88,9 +88,11 @@ def _bool_used_as_condition(op) -> bool:
                               for use in uses)
 
 
-def fold_tensor_reads(module: ir.Operation) -> None:
+def fold_tensor_reads(module: ir.Operation, selects: bool = False) -> None:
     """Replace each int read out of a tensor whose value is known (a constant or sizes of
-    the function's arguments), and each `prim.tolist` of such a vector, by that value."""
+    the function's arguments, and with `selects`, at clean-up, selects of them: before
+    refinement a select is one a later fact may still decide), and each `prim.tolist` of
+    such a vector, by that value."""
     found, floats = [], []
 
     def visit(op):
@@ -107,7 +109,7 @@ def fold_tensor_reads(module: ir.Operation) -> None:
     folded = []
     for op in found:
         polynomials = _known_ints(op, cache)
-        if polynomials is None or any(is_computed(s) for p in polynomials for s in p.symbols()):
+        if polynomials is None or not all(_materializes_safely(p, selects) for p in polynomials):
             continue
         sizes = Sizes(enclosing_function(op).regions[0].blocks[0].arguments)
         with ir.InsertionPoint(op), op.location:
@@ -151,6 +153,29 @@ def _float_element(value: ir.Value) -> float | None:
     if dim not in (0, -1) or not isinstance(index, int) or not -size <= index < size:
         return None
     return float(attribute.get_splat_value().value if attribute.is_splat else attribute[index % size])
+
+
+def _materializes_safely(polynomial, selects: bool) -> bool:
+    """Whether `polynomial` is built from argument dims by ops that cannot fail: computed
+    sizes (where `selects`) only as selects (a broadcast's `b if a == 1 else a`) and
+    quotients by constants, never a quotient by a size, which could be 0 where the tensor
+    read it replaces is not."""
+    for symbol in polynomial.symbols():
+        if not is_computed(symbol):
+            continue
+        definition = facts.definition(symbol) if selects else None
+        if definition is None:
+            return False
+        if definition[0] == facts.FLOOR_DIVIDE:
+            if not isinstance(definition[2], int) or not _materializes_safely(definition[1], selects):
+                return False
+            continue
+        _, condition, then, otherwise = definition
+        sides = [p for p in condition[1:] if not isinstance(p, (tuple, float))]
+        if isinstance(condition[1], tuple) or not all(_materializes_safely(p, selects)
+                                                      for p in (*sides, then, otherwise)):
+            return False
+    return True
 
 
 def _known_ints(op, cache: dict) -> list | None:

@@ -588,7 +588,7 @@ def _cleanup(module) -> None:
     erase_decided_checks(module)
     raising_branches_to_asserts(module)
     erase_identity_casts(module)
-    fold_tensor_reads(module)
+    fold_tensor_reads(module, selects=True)
     for fn in user_functions(module):
         erase_write_only_lists(fn.operation)
     unused = []

@@ -109,3 +109,55 @@ def _to_linalg(module):
         pipeline_syntax.parse("builtin.module(torch-refine-backend-pipeline{backend=linalg-on-tensors})"))
     pass_manager.run(module.operation)
     return module
+
+
+class GatedNorm(torch.nn.Module):
+    """Two inputs, each with its own dynamic batch, multiplied (PyTorch broadcasts a batch
+    of 1 against the other), then reshaped by the product's batch (Shape, Gather, Concat
+    and ONNX Reshape's `where(s == 0, dim, s)` in int tensors)."""
+
+    def __init__(self):
+        super().__init__()
+        self.proj = torch.nn.Linear(16, 16)
+        self.norm = torch.nn.LayerNorm(16)
+
+    def forward(self, x, gate):
+        h = self.norm(self.proj(x) * torch.sigmoid(gate) + x)
+        return h.reshape(h.shape[0], -1, 4, 4).sum(-1)
+
+
+@pytest.mark.parametrize(("x_batch", "gate_batch"), [(1, 3), (3, 1), (3, 3)])
+def test_unrelated_batches_broadcast_as_pytorch_does(tmp_path, x_batch, gate_batch):
+    """Issue 41, item 5: the IR relates neither batch to the other, so refinement keeps
+    PyTorch's check (`a == b or a == 1 or b == 1`) and the product's batch as a select: the
+    refined program runs where PyTorch broadcasts (every type holding), and only a batch
+    PyTorch rejects fails, at an assert naming the op."""
+    from torch_mlir import ir
+    from torch_mlir.extras import onnx_importer
+    from torch_mlir.passmanager import PassManager
+
+    import torch_refine
+    from torch_refine.executor import execute
+    from torch_refine.ir.context import create_context
+
+    torch.manual_seed(0)
+    model = GatedNorm().eval()
+    path = tmp_path / "model.onnx"
+    torch.onnx.export(model, (torch.randn(2, 6, 16), torch.randn(2, 6, 16)), path, dynamo=False,
+                      input_names=["x", "gate"],
+                      dynamic_axes={"x": {0: "b1", 1: "s1"}, "gate": {0: "b2", 1: "s2"}})
+    with create_context() as context:
+        info = onnx_importer.ModelInfo(onnx.shape_inference.infer_shapes(onnx.load(path)))
+        module = info.create_module(context=context)
+        onnx_importer.NodeImporter.define_function(info.main_graph, module.operation).import_all()
+        PassManager.parse("builtin.module(func.func(convert-torch-onnx-to-torch))").run(module.operation)
+        assert isinstance(module, ir.Module)
+        text = module.operation.get_asm()
+    refined = torch_refine.refine(text).module
+    assert "torch.aten.item" not in str(refined)  # the reshape's batch is the select, built from sizes
+
+    x, gate = torch.randn(x_batch, 6, 16), torch.randn(gate_batch, 6, 16)
+    got = execute(refined, x, gate, function="main_graph", check_types=True)
+    torch.testing.assert_close(got, model(x, gate), rtol=1e-5, atol=1e-5)
+    with pytest.raises(Exception, match=r"torch.runtime.assert failed at .*aten.mul.Tensor"):
+        execute(refined, torch.randn(2, 6, 16), torch.randn(3, 6, 16), function="main_graph")
