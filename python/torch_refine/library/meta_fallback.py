@@ -44,6 +44,7 @@ from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
+from torch_refine.symbolic.comparisons import NEGATED
 
 SYMBOL = "meta_fallback"  # what `reify.targets` gives an op the fallback serves
 HINT = 31  # the example value of every dynamic dim: prime, above the usual small constants
@@ -515,12 +516,9 @@ def _substituted_results(results: tuple, replacements: dict) -> tuple:
                  for r in results)
 
 
-_NEGATIONS = {"eq": "ne", "ne": "eq", "lt": "ge", "le": "gt", "gt": "le", "ge": "lt"}
-
-
 def _negated(guard: tuple) -> tuple:
     name, lhs, rhs = guard
-    return f"torch.aten.{_NEGATIONS[name.split('.')[2]]}.int", lhs, rhs
+    return NEGATED[name], lhs, rhs
 
 
 def _decided_true(guard: tuple, ranges: dict) -> bool:

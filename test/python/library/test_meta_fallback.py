@@ -10,8 +10,8 @@ Each call becomes a function calling the op (`testing.build_ir`), refined twice:
 - dynamic: every dim of every tensor operand `?`; the refined types must agree with
   PyTorch's (a `?` matches any size), and the refined program, run on the sample's own
   tensors with every type checked (`torch_refine.execute`), must pass its asserts, the
-  fallback's guards among them. `broadcast_equal=False`, as the fuzzers check: PyTorch's
-  samples broadcast sizes of 1.
+  fallback's guards among them, under the default broadcast rule (PyTorch's samples
+  broadcast sizes of 1).
 
 `make test` runs a fixed slice of OpInfos (SLICE); `make fallback-sweep`
 (TORCH_REFINE_FALLBACK_SWEEP=full) runs every OpInfo.
@@ -199,7 +199,7 @@ def _check(op: str, invocation, tensors: list, truth: list, dynamic: bool) -> st
         return None
     where = f"{op} {'dynamic' if dynamic else 'static'} on {invocation}"
     try:
-        report = refine(module, broadcast_equal=False).report
+        report = refine(module).report
     except RefinementError as error:
         return f"{where}: refinement fails: {error!s:.300}"
     refined = result_infos(module)
@@ -286,7 +286,7 @@ def test_answers(signature, sizes, guards):
 
 def test_branches_are_no_checks():
     """A guard the kernel takes a branch on (squeeze's `a != 1`, diff's `1 <= a`, where the
-    size would be 0) is no check it raises without: with broadcast-equal=false it is not
+    size would be 0) is no check it raises without: by default (broadcast-equal=false) it is not
     asserted, and the sizes it needs are not claimed."""
     diff = meta_fallback.infer(_signature("aten.diff", _tensor(A, 3), 1, 0, None, None))
     assert diff.guards

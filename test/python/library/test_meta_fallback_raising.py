@@ -2,7 +2,7 @@
 (library/meta_fallback.py `_off_the_path`), against PyTorch on CPU tensors: a kernel
 that raises at every size is an error at the op; one that runs in a few cases of pinned
 sizes asserts that it is one of them; one that fails only on symbolic sizes stays unknown.
-Programs refine as the fuzzer does (`broadcast_equal=False`, PyTorch's meaning at every size).
+Programs refine as the fuzzer does (the default broadcast rule, PyTorch's meaning at every size).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ func.func @main(%arg0: !torch.vtensor<[2,4,?],complex<f32>>) -> !torch.vtensor {
 
 
 def _refined(text: str):
-    return refine(text, broadcast_equal=False).module
+    return refine(text).module
 
 
 def _run(module, *shapes, dtype=torch.float32) -> str | None:

@@ -227,7 +227,7 @@ def _refined_outcome(case_id: str, program: Program, module, phase) -> Outcome:
     try:
         # PyTorch's semantics at every size, 1 included: a broadcast of two dynamic sizes
         # stays open (the default asserts them equal, as torch.export does; docs/facts.md).
-        refined = specialize(module, [*program.declared, None, None], broadcast_equal=False).module
+        refined = specialize(module, [*program.declared, None, None]).module
     except RefinementError as error:
         internal = error.reproducer is not None
         runs = [i for i, truth in zip(program.instantiations, truths) if truth[0] is not None]

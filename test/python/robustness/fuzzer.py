@@ -306,7 +306,7 @@ def _refined_outcome(case: Case, module, truths: list[_Truth]) -> Outcome:
     try:
         # PyTorch's semantics at every size, 1 included: a broadcast of two dynamic sizes
         # stays open (the default asserts them equal, as torch.export does; docs/facts.md).
-        refined = refine(module, broadcast_equal=False).module
+        refined = refine(module).module
     except RefinementError as error:
         return _error_outcome(case, error, truths)
     except Exception as error:

@@ -68,7 +68,7 @@ def test_corpus_agrees_with_pytorch(op, invocation, dynamic):
     except Unbuildable as reason:
         pytest.skip(str(reason))
     try:
-        refine(module, broadcast_equal=False)
+        refine(module)
     except RefinementError as failure:
         pytest.fail(f"refinement fails: {failure!s:.300}")
     truth = pytorch_infos(result, True)
