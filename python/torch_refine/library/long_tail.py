@@ -40,6 +40,7 @@ def _L(*sizes: int) -> TensorOfShape:
     ErrorInvocation(_T(2, 3, 5, 5), [0, 2], [1, 1], [0, 0], [1, 1]),
     ErrorInvocation(_T(2, 3, 5, 5), [2, 2], [1, 0], [0, 0], [1, 1]),
     ErrorInvocation(_T(2, 3, 5, 5), [2, 2], [1, 1], [0, 0], [0, 1]),
+    ErrorInvocation(_T(2, 3, 5, 5), [2, 0], [0, 1], [0, 0], [1, 0]),
     ErrorInvocation(_T(3, 5), [2, 2], [1, 1], [0, 0], [1, 1]),
     ErrorInvocation(_T(2, 0, 5, 5), [2, 2], [1, 1], [0, 0], [1, 1]),
     ErrorInvocation(_T(2, 3, 5, 5), [6, 2], [1, 1], [0, 0], [1, 1]),
@@ -77,13 +78,13 @@ def _check_im2col_parameters(kernel_size: List[int], dilation: List[int], paddin
         raise AssertionError("im2col(): only 2D padding supported")
     if len(stride) != 2:
         raise AssertionError("im2col(): only 2D stride supported")
-    for i in range(2):
-        if kernel_size[i] <= 0:
-            raise AssertionError("kernel_size should be greater than zero, but got {}")
-        if dilation[i] <= 0:
-            raise AssertionError("dilation should be greater than zero, but got {}")
-        if stride[i] <= 0:
-            raise AssertionError("stride should be greater than zero, but got {}")
+    # Each list whole before the next, as PyTorch checks them (the first failing one is named).
+    if kernel_size[0] <= 0 or kernel_size[1] <= 0:
+        raise AssertionError("kernel_size should be greater than zero, but got {}")
+    if dilation[0] <= 0 or dilation[1] <= 0:
+        raise AssertionError("dilation should be greater than zero, but got {}")
+    if stride[0] <= 0 or stride[1] <= 0:
+        raise AssertionError("stride should be greater than zero, but got {}")
     # (PyTorch's check of the padding reads the dilation: a negative padding passes.)
 
 

@@ -21409,6 +21409,7 @@ module {
     %str_5 = torch.constant.str "AssertionError: im2col(): only 2D kernel supported"
     %int2 = torch.constant.int 2
     %int0 = torch.constant.int 0
+    %int1 = torch.constant.int 1
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.ne.int %0, %int2 : !torch.int, !torch.int -> !torch.bool
     torch.prim.If %1 -> () {
@@ -21441,34 +21442,51 @@ module {
     } else {
       torch.prim.If.yield
     }
-    torch.prim.Loop %int2, %true, init() {
-    ^bb0(%arg4: !torch.int):
-      %8 = torch.aten.__getitem__.t %arg0, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %9 = torch.aten.le.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %9 -> () {
-        torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %10 = torch.aten.__getitem__.t %arg1, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %11 = torch.aten.le.int %10, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %11 -> () {
-        torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %12 = torch.aten.__getitem__.t %arg3, %arg4 : !torch.list<int>, !torch.int -> !torch.int
-      %13 = torch.aten.le.int %12, %int0 : !torch.int, !torch.int -> !torch.bool
-      torch.prim.If %13 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      torch.prim.Loop.condition %true, iter()
-    } : (!torch.int, !torch.bool) -> ()
+    %8 = torch.aten.__getitem__.t %arg0, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %9 = torch.aten.le.int %8, %int0 : !torch.int, !torch.int -> !torch.bool
+    %10 = torch.prim.If %9 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %17 = torch.aten.__getitem__.t %arg0, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.le.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %10 -> () {
+      torch.prim.RaiseException %str_1, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %11 = torch.aten.__getitem__.t %arg1, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %12 = torch.aten.le.int %11, %int0 : !torch.int, !torch.int -> !torch.bool
+    %13 = torch.prim.If %12 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %17 = torch.aten.__getitem__.t %arg1, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.le.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %13 -> () {
+      torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
+    %14 = torch.aten.__getitem__.t %arg3, %int0 : !torch.list<int>, !torch.int -> !torch.int
+    %15 = torch.aten.le.int %14, %int0 : !torch.int, !torch.int -> !torch.bool
+    %16 = torch.prim.If %15 -> (!torch.bool) {
+      torch.prim.If.yield %true : !torch.bool
+    } else {
+      %17 = torch.aten.__getitem__.t %arg3, %int1 : !torch.list<int>, !torch.int -> !torch.int
+      %18 = torch.aten.le.int %17, %int0 : !torch.int, !torch.int -> !torch.bool
+      torch.prim.If.yield %18 : !torch.bool
+    }
+    torch.prim.If %16 -> () {
+      torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+      torch.prim.If.yield
+    } else {
+      torch.prim.If.yield
+    }
     return %none : !torch.none
   }
   func.func private @__torch_refine_helper.torch_refine.library.long_tail._check_searchsorted(%arg0: !torch.list<int>, %arg1: !torch.list<int>, %arg2: !torch.bool, %arg3: !torch.optional<str>, %arg4: !torch.optional<list<int>>) -> !torch.none {
