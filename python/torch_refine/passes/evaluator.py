@@ -23,6 +23,7 @@ and an unknown size for two different sizes; anything else that reads a conditio
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -383,6 +384,7 @@ def _is_equality(atom: tuple, value: bool) -> bool:
     return (atom[0] == "torch.aten.eq.int" and value) or (atom[0] == "torch.aten.ne.int" and not value)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # pure, and asked of each assumption in every case split
 def _canonical(key):
     """A condition key with each int comparison of two polynomials in one order (the
     mirror where swapped) and `!=` as `not ==`, so that `b != a`, `a != b` and `a == b`
@@ -404,12 +406,13 @@ def _canonical(key):
 _FREE_ATOMS = 6
 
 
-def _atoms(key) -> set:
+@functools.lru_cache(maxsize=1 << 16)
+def _atoms(key) -> frozenset:
     if isinstance(key, bool):
-        return set()
+        return frozenset()
     if key[0] in ("not", "and", "or"):
-        return set().union(*(_atoms(part) for part in key[1:]))
-    return {key}
+        return frozenset().union(*(_atoms(part) for part in key[1:]))
+    return frozenset((key,))
 
 
 def _atom_truth(atom: tuple, range_of) -> bool | None:
