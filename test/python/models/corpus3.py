@@ -234,6 +234,11 @@ _NEW: tuple[ModelCase, ...] = (
     ModelCase("bert24", _text("BertConfig", "BertModel", vocab_size=VOCAB, hidden_size=32,
                               num_hidden_layers=24, num_attention_heads=4, intermediate_size=64,
                               max_position_embeddings=64), **TEXT_DIMS),
+    # Span-based dynamic convolution: an unfold (im2col) of the sequence (issue 42).
+    ModelCase("convbert", _text("ConvBertConfig", "ConvBertModel", vocab_size=VOCAB, hidden_size=32,
+                                embedding_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                intermediate_size=64, max_position_embeddings=64, head_ratio=2,
+                                conv_kernel_size=3), **TEXT_DIMS),
     ModelCase("distilbert", _text("DistilBertConfig", "DistilBertModel", vocab_size=VOCAB,
                                   dim=32, n_layers=2, n_heads=4, hidden_dim=64,
                                   max_position_embeddings=64), **TEXT_DIMS),
