@@ -934,15 +934,15 @@ def torch_mlir_stages(erased: Path, workdir: Path) -> dict[str, float]:
 # call them. Inlining runs inside the simplifier (lazily, on memo misses) and is
 # subtracted from "simplify".
 _STAGES = (
-    ("torch_refine.passes.pipelines", "load_library", "library"),
-    ("torch_refine.passes.pipelines", "targets", "reify"),
-    ("torch_refine.passes.pipelines", "wrap", "reify"),
-    ("torch_refine.passes.pipelines", "inline_library_calls_in", "inline"),
-    ("torch_refine.passes.simplifier", "Simplifier.simplify", "simplify"),
-    ("torch_refine.passes.simplifier", "Simplifier.refine_known", "memo hits"),
-    ("torch_refine.passes.pipelines", "drop", "drop"),
-    ("torch_refine.passes.propagate_control_flow", "PropagateControlFlow.run", "propagate"),
-    ("torch_refine.passes.pipelines", "_cleanup", "cleanup"),
+    ("torch_refine.engine.refine", "load_library", "library"),
+    ("torch_refine.engine.refine", "targets", "reify"),
+    ("torch_refine.engine.refine", "wrap", "reify"),
+    ("torch_refine.engine.refine", "inline_library_calls_in", "inline"),
+    ("torch_refine.engine.simplifier", "Simplifier.simplify", "simplify"),
+    ("torch_refine.engine.simplifier", "Simplifier.refine_known", "memo hits"),
+    ("torch_refine.engine.refine", "drop", "drop"),
+    ("torch_refine.engine.propagate", "PropagateControlFlow.run", "propagate"),
+    ("torch_refine.engine.refine", "_cleanup", "cleanup"),
 )
 
 

@@ -130,7 +130,7 @@ def export_and_import(
     module = import_program(program, torch_ir, **fx_options)
     names = tuple(program.graph_signature.user_inputs)
     if runtime_asserts and not fx_options.get("experimental_support_mutation", False):
-        # before refinement, which relies on them as facts (passes/guards.py)
+        # before refinement, which relies on them as facts (engine/guards.py)
         _assert_input_checks(module, graph_prepass.input_checks(program), fx_options.get("func_name", "main"))
     if refine:  # an export's program: its dynamic dims are at least 2, ranges imported or not
         refined = _refine(module, extra_library, runtime_asserts, max_iterations, broadcast_equal=True)
@@ -149,7 +149,7 @@ def _lower_to_backend(module: ir.Module, backend: str, allow_non_finites: bool) 
     """torch-mlir's backend pipeline, after what every path to a backend does first
     (`backend_pipeline.prepare_for_backend`: for stablehlo the asserts dropped with a
     warning, for linalg dynamic views as reshapes); its diagnostics in the error."""
-    from torch_refine.passes.backend_pipeline import backend_lowering, prepare_for_backend
+    from torch_refine.lowering.backend import backend_lowering, prepare_for_backend
 
     with module.context:
         prepare_for_backend(module.operation, backend)
@@ -236,7 +236,7 @@ def _to_backend_contract(module: ir.Module, backend_legal_ops) -> None:
     """What torch-mlir's importer runs for `output_type="torch"`, after the ops no backend
     lowers are decomposed (`decompose.decompose_unlowerable`: Qwen3Moe's `histc`), with the
     diagnostics of a failure in the error."""
-    from torch_refine.passes.decompose import decompose_unlowerable
+    from torch_refine.lowering.decompose import decompose_unlowerable
 
     legal = f"backend-legal-ops={','.join(backend_legal_ops)} " if backend_legal_ops else ""
     with module.context:
@@ -386,7 +386,7 @@ def _assert_input_checks(module: ir.Module, checks: list, function: str) -> None
     above its bind) and before any other op: refinement relied on them (a symbol's range
     decides comparisons), and a run outside them is not the program export traced
     (mobilevit exported with a dynamic image size computes wrong results past 64)."""
-    from torch_refine.passes.guards import after_argument_binds
+    from torch_refine.engine.guards import after_argument_binds
 
     if not checks:
         return
@@ -409,7 +409,7 @@ def _hoist_argument_binds(entry: ir.Block) -> None:
     constants torch-mlir's canonicalization hoists: the input checks go after the binds and
     still before every op that makes a tensor, where refinement adopts them as facts
     (`guards.adopt_entry_asserts`) instead of erasing them as decided by the binds' ranges."""
-    from torch_refine.passes.guards import binds_argument
+    from torch_refine.engine.guards import binds_argument
 
     leading = [op for op in entry.operations if op.operation.name == "torch.symbolic_int"]
     leading += [op for op in entry.operations if binds_argument(op.operation)]

@@ -25,7 +25,7 @@ from torch_mlir import ir
 
 from torch_refine.errors import RefinementError
 from torch_refine.ir import parsing
-from torch_refine.passes.backend_pipeline import backend_lowering, prepare_for_backend
+from torch_refine.lowering.backend import backend_lowering, prepare_for_backend
 
 LINALG = "linalg-on-tensors"
 # From linalg on tensors to the LLVM dialect: bufferize, make calling conventions

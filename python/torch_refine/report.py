@@ -17,7 +17,7 @@ symbolic-exact when its dtype is known and each of its dynamic sizes is an expre
 the program's symbols: a `torch.bind_symbolic_shape` gives it, or refinement derived it
 (`calculations/dim_facts.py`: `%arg0[0]`, `4*%arg1[1]`, a select of them; not a fresh
 symbol, an unknown size), and every value left unknown gets
-a reason (`torch_refine.passes.explain`). Nothing can be contradicted then: the table says
+a reason (`torch_refine.engine.explain`). Nothing can be contradicted then: the table says
 so instead of counting 0.
 
 A program from torch.export has a truth of its own: the types it traced each node's results
@@ -37,7 +37,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts
 from torch_refine.ir import types
-from torch_refine.passes import explain
+from torch_refine.engine import explain
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class ValueRecord:
     location: str
     result_index: int
     info: types.TensorInfo
-    reason: str | None = None  # why a value is not exact (`passes.explain`), if known
+    reason: str | None = None  # why a value is not exact (`engine.explain`), if known
     bound: bool = False  # its sizes are named: a bind, or the dims refinement derived
 
 
@@ -194,7 +194,7 @@ def op_name(op: ir.Operation) -> str:
 
 def tensor_values(module: ir.Operation) -> tuple[list[ValueRecord], int]:
     """The tensor results of every op inside the module's functions, in walk order, and
-    the number of ops walked; an unknown value carries its op's reason (`passes.explain`),
+    the number of ops walked; an unknown value carries its op's reason (`engine.explain`),
     if any. Reads everything at once: no handle outlives the walk."""
     records: list[ValueRecord] = []
     op_count = 0
@@ -304,7 +304,7 @@ def compare_modules(refined: ir.Operation, truth: ir.Operation) -> TypeReport:
 
 def count_module(module: ir.Operation, has_library_function=None) -> TypeReport:
     """Counts exact, partial and unknown tensor values when no truth is at hand, with the
-    reason each unknown value stayed unknown (`passes.explain`: the pipeline's own, when it
+    reason each unknown value stayed unknown (`engine.explain`: the pipeline's own, when it
     ran with `explain`). `has_library_function` (`Library.has_function`) explains the ops
     the pipeline did not; None: only its reasons. The reasons are removed from the IR."""
     if has_library_function is not None:

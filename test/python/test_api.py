@@ -42,7 +42,7 @@ def test_diagnosed_error_raises_with_diagnostics_and_saves_nothing(tmp_path, mon
 
 
 def test_internal_error_saves_a_reproducer_and_says_where(tmp_path, monkeypatch):
-    from torch_refine.passes import pipelines
+    from torch_refine.engine import refine as pipelines
 
     def crash(self, module):
         raise RuntimeError("boom")

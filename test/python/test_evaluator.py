@@ -1,4 +1,4 @@
-"""Units of passes/evaluator.py that the pipeline tests do not reach on their own."""
+"""Units of engine/evaluator.py that the pipeline tests do not reach on their own."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library import loader
 from torch_refine.library.plans import function_plan
-from torch_refine.passes import evaluator
+from torch_refine.engine import evaluator
 
 BATCH = Polynomial.symbol(0, 0)
 SEQUENCE = Polynomial.symbol(1, 0)

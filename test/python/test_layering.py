@@ -23,6 +23,8 @@ LAYERS = (
     ("calculations", "importer"),
     ("library",),
     ("patterns",),
+    ("engine",),
+    ("lowering",),
     ("passes",),
     ("driver",),
     ("report",),

@@ -7,7 +7,7 @@ import inspect
 import pytest
 
 from torch_refine import passes
-from torch_refine.passes import pipelines
+from torch_refine.engine import refine as pipelines
 from torch_refine.tools.opt import main
 
 NAMES = passes.names()

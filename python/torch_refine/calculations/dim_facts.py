@@ -25,7 +25,7 @@ from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 ATTRIBUTE = "torch_refine.dims"
 # On a prim.Loop: per carried value, the dims its body assumes the value has at every
-# iteration (its init's), or none; passes/propagate_control_flow.py checks them.
+# iteration (its init's), or none; engine/propagate.py checks them.
 LOOP_DIMS = "torch_refine.loop_dims"
 _CALCULATE_OPS = frozenset({"torch.shape.calculate", "torch.dtype.calculate"})
 _MAX_DEPTH = 64
@@ -162,7 +162,7 @@ def assumed_loop_dims(loop) -> list[list[str]]:
 def assumed_result_dims(loop, index: int) -> list[str] | None:
     """The dims a loop's result `index` has under the loop's induction (`LOOP_DIMS`): its
     init's, which each back edge gives again (checked before the loop settles; ops reading
-    the result wait for that, passes/propagate_control_flow.py)."""
+    the result wait for that, engine/propagate.py)."""
     assumed = assumed_loop_dims(loop)
     return assumed[index] if index < len(assumed) and assumed[index] else None
 

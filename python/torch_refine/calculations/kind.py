@@ -79,7 +79,7 @@ class CalculationKind:
     @property
     def deferred_checks(self) -> str:
         """The mark of an op whose checks of this kind wait for its loop to settle
-        (passes/pipelines.py)."""
+        (engine/refine.py)."""
         return f"torch_refine.deferred_{self.name}_checks"
 
 

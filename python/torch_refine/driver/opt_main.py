@@ -32,7 +32,7 @@ from torch_refine.driver.passmanager import InternalPassError, PassManager, save
 from torch_refine.errors import RefinementWarning
 from torch_refine.ir import diagnostics, parsing
 from torch_refine.ir.context import create_context
-from torch_refine.passes import explain
+from torch_refine.engine import explain
 
 PROG = "torch-refine-opt"
 SPLIT_MARKER = "// -----"

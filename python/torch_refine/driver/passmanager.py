@@ -21,7 +21,7 @@ from torch_mlir import ir
 from torch_mlir import passmanager as mlir_passmanager
 
 from torch_refine.driver import pipeline_syntax, timing
-from torch_refine.passes import instrumentation
+from torch_refine.engine import instrumentation
 from torch_refine.passes.base import ModulePass, PassFailure
 
 _PASS_LOCK = threading.RLock()

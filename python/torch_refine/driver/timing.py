@@ -2,7 +2,7 @@
 
 MLIR times the passes it runs (ours included, each as one opaque pass) and prints its
 report when the PassManager is destroyed; the driver captures that text, reads it back
-as a tree, nests the stages `passes.instrumentation` timed inside each Python pass under
+as a tree, nests the stages `engine.instrumentation` timed inside each Python pass under
 that pass's line, adds the driver's own `Parser` and `Output` timers, and prints the whole
 as mlir-opt does, as a tree or as a list.
 """
@@ -15,7 +15,7 @@ import re
 import sys
 import time
 
-from torch_refine.passes.instrumentation import Statistic, TimerNode
+from torch_refine.engine.instrumentation import Statistic, TimerNode
 
 BANNER = "===" + "-" * 73 + "==="
 _LINE = re.compile(r"^((?:\s+\d+\.\d+ \(\s*[\d.]+%\))+)  ( *)(\S.*)$")

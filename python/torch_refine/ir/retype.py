@@ -75,7 +75,7 @@ def tensor_info(value: ir.Value) -> types.TensorInfo | None:
 
 
 # A static-info cast with this attribute hides its source's type on purpose: a loop's
-# result whose type is an assumption not yet checked (passes/propagate_control_flow.py).
+# result whose type is an assumption not yet checked (engine/propagate.py).
 OPAQUE_CAST = "torch_refine.loop_assumption"
 
 

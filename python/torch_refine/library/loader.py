@@ -152,7 +152,7 @@ class Library:
 
     def is_clone(self, fn) -> bool:
         """True when `fn` is exactly what cloning the library function of its symbol into
-        a module makes (`passes.reify.LibraryCloner`): the same text, private."""
+        a module makes (`engine.reify.LibraryCloner`): the same text, private."""
         symbol = symbol_name(fn)
         if symbol not in self._clone_texts:
             source = self.get(symbol)

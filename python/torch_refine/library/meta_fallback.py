@@ -13,7 +13,7 @@ sizes it takes the branch that holds when they are equal, and ShapeEnv records t
 that branch needs. A guard the ranges decide is dropped; one whose failing cases are
 few (`s != 1`, `s >= 2`, `a*b != 0`) is checked case by case (the kernel run again at
 each failing value, the result substituted) and dropped when the result holds there
-too; a guard left is an int comparison the caller asserts (passes/guards.py), unless it
+too; a guard left is an int comparison the caller asserts (engine/guards.py), unless it
 pins a size to a constant (the kernel specialized it: the sizes stay unknown) or is no
 comparison of polynomials (the sizes stay unknown). A kernel that raises at the example
 sizes is read by the guards on its path to the raise (`_off_the_path`): it raises at

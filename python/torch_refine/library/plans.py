@@ -1,4 +1,4 @@
-"""Plans: library functions as plain data for the evaluator (passes/evaluator.py).
+"""Plans: library functions as plain data for the evaluator (engine/evaluator.py).
 
 A plan is what the evaluator compiles a function into, before it binds the steps to the
 Python callables that run them: (parameter type texts, environment size, body). A block is

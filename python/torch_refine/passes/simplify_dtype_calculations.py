@@ -7,7 +7,7 @@ from typing import ClassVar
 
 from torch_refine.calculations.kind import DTYPE
 from torch_refine.passes.base import ModulePass, option
-from torch_refine.passes.simplifier import Options, Statistics, simplify
+from torch_refine.engine.simplifier import Options, Statistics, simplify
 
 
 @dataclasses.dataclass

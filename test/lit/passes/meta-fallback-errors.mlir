@@ -1,7 +1,7 @@
 // RUN: torch-refine-opt %s --split-input-file --verify-diagnostics --torch-refine-pipeline
 
 // A check PyTorch's meta kernel fails on operands without a dynamic size is an error at
-// the op, as a library function's certain failure is (passes/fallback.py).
+// the op, as a library function's certain failure is (engine/fallback.py).
 func.func @static_failure(%x: !torch.vtensor<[5,3],si64>) -> !torch.vtensor {
   %p = torch.constant.float 2.0
   // expected-error @+1 {{'torch.operator' op meta kernel check of aten.pdist failed: pdist only supports floating-point dtypes}}

@@ -1,4 +1,4 @@
-// The evaluator (passes/evaluator.py) answers these ops by running their library functions
+// The evaluator (engine/evaluator.py) answers these ops by running their library functions
 // on the known arguments, so no calculation is built in the IR (0 calculations-simplified),
 // and keeps the checks the ranges do not decide as guards (4 guards-kept: an undecided
 // overflow check is none; the stride-2 convolution's `(h + 1) // 2 >= 1` is kept, then

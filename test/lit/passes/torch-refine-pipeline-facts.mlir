@@ -3,7 +3,7 @@
 
 // CHECK lines: under broadcast-equal (torch.export's rule everywhere); OPEN lines: the
 // default, where a broadcast of two sizes whose ranges hold 1 stays PyTorch's check.
-// Facts (passes/guards.py, calculations/facts.py): a check the sizes do not decide is
+// Facts (engine/guards.py, calculations/facts.py): a check the sizes do not decide is
 // asserted once, at the function's entry when its sizes exist there, and every later op
 // relies on it. Two layers broadcasting the same two inputs' batches: one assert, and the
 // equality makes the second batch the first, so the view of the second layer, which reads

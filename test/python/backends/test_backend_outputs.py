@@ -25,7 +25,7 @@ from torch_refine.driver import pipeline_syntax
 from torch_refine.driver.passmanager import PassManager
 from torch_refine.errors import RefinementError, RefinementWarning
 from torch_refine.ir import parsing
-from torch_refine.passes.decompose import decompose_unlowerable
+from torch_refine.lowering.decompose import decompose_unlowerable
 
 TORCH_REFINE_OPT = Path(sys.executable).parent / "torch-refine-opt"
 

@@ -1,4 +1,4 @@
-"""passes/guards.py on its own: condition keys reduced and described, messages, the entry
+"""engine/guards.py on its own: condition keys reduced and described, messages, the entry
 asserts a function starts with adopted as facts, and raising branches turned into asserts."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from torch_refine.calculations import facts, ranges
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial
-from torch_refine.passes import guards
+from torch_refine.engine import guards
 
 H, W = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
 (H_SYMBOL,), (W_SYMBOL,) = H.symbols(), W.symbols()

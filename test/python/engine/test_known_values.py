@@ -1,11 +1,11 @@
-"""passes/known_values.py on its own: checks the types or the function's facts decide are
+"""engine/known_values.py on its own: checks the types or the function's facts decide are
 erased, ints read out of tensors folded where they are known, bool conditions typed."""
 
 from __future__ import annotations
 
 import pytest
 
-from torch_refine.passes import guards, known_values
+from torch_refine.engine import guards, known_values
 
 T = "!torch.vtensor<[?,4],f32>"
 I2 = "!torch.int, !torch.int"

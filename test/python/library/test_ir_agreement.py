@@ -71,7 +71,7 @@ def _agreement_case(op: str, invocations):
 
 
 # Both ways of refining: running the library function on the constant operands
-# (passes/evaluator.py, the default) and calculating in the IR (reify, inline, simplify).
+# (engine/evaluator.py, the default) and calculating in the IR (reify, inline, simplify).
 @pytest.mark.parametrize("evaluate", [True, False], ids=["evaluated", "in-ir"])
 @pytest.mark.parametrize(("op", "invocations"), list(_cases()))
 def test_refined_types_agree_with_pytorch(op, invocations, evaluate):

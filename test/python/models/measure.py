@@ -144,7 +144,7 @@ def _compare(text: str, outcome: Outcome) -> None:
     from torch_refine.ir.context import create_context
     from torch_refine.ir.erase import erase_tensor_types
     from torch_refine.library import loader
-    from torch_refine.passes import explain
+    from torch_refine.engine import explain
 
     with create_context():
         truth = ir.Module.parse(text)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import torch_refine
-from torch_refine.passes import pipelines
+from torch_refine.engine import refine as pipelines
 
 ROOT = Path(__file__).resolve().parents[3]
 

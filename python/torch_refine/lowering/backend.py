@@ -45,8 +45,8 @@ from torch_refine.ir.constants import NotConstant, constant_value, defining_op, 
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import erase_symbolic_shape_ops, ops_in
 from torch_refine.passes.base import ModulePass, PassFailure, option
-from torch_refine.passes.decompose import decompose_unlowerable
-from torch_refine.passes.pipelines import RefinePipeline
+from torch_refine.lowering.decompose import decompose_unlowerable
+from torch_refine.engine.refine import RefinePipeline
 
 BACKENDS = ("linalg-on-tensors", "tosa", "stablehlo")
 GUARD_FREE_BACKENDS = ("stablehlo", "tosa")  # their backend contract admits no runtime check

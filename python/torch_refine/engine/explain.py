@@ -34,8 +34,8 @@ from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, is_constant
 from torch_refine.ir.diagnostics import position_of
-from torch_refine.passes.fallback import MARK as FALLBACK_MARK
-from torch_refine.passes.fallback import SERVED
+from torch_refine.engine.fallback import MARK as FALLBACK_MARK
+from torch_refine.engine.fallback import SERVED
 
 WHY = "torch_refine.why"
 _EXPLAINED = "torch_refine.explained"  # on the module: `take` has reasons to read
@@ -228,7 +228,7 @@ def _reason(op: ir.Operation, kind: CalculationKind, has_function, state) -> str
 
 
 def _fallback_reason(op: ir.Operation, kind: CalculationKind, state) -> str | None:
-    """The reason of an op the meta fallback typed (passes/fallback.py), None for others:
+    """The reason of an op the meta fallback typed (engine/fallback.py), None for others:
     what it left unknown, else the operand it inherited that from."""
     if FALLBACK_MARK not in op.attributes:
         return None

@@ -92,7 +92,7 @@ def targets(module: ir.Operation, kind: CalculationKind, importer, reify_refined
             revisit_dynamic: bool = False, fallback=None) -> list:
     """(op, list unpack or None, library symbol) for each op to wrap, in program order;
     with `revisit_dynamic`, also ops with a dynamic dim (facts asserted since may fix it).
-    With a `fallback` (passes/fallback.py), an op without a function that it serves and
+    With a `fallback` (engine/fallback.py), an op without a function that it serves and
     whose results are not exact comes with the symbol `meta_fallback.SYMBOL`."""
     finder = _TargetFinder(kind, importer, reify_refined_ops, revisit_dynamic, fallback)
     found: list = []

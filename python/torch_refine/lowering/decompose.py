@@ -33,13 +33,13 @@ from torch_refine.ir.constants import NotConstant, constant_value, defining_name
 from torch_refine.ir.module import copy_body_before, ops_in
 from torch_refine.ir.retype import accepts, cast
 from torch_refine.passes.base import ModulePass, PassFailure, option
-from torch_refine.passes.inline_library_calls import (
+from torch_refine.engine.inline import (
     erase_unused_library_functions,
     inline_library_calls_in,
 )
-from torch_refine.passes.pipelines import RefinePipeline
-from torch_refine.passes.reify import LibraryCloner, _list_result_unpack, load_library
-from torch_refine.passes.simplifier import Options
+from torch_refine.engine.refine import RefinePipeline
+from torch_refine.engine.reify import LibraryCloner, _list_result_unpack, load_library
+from torch_refine.engine.simplifier import Options
 from torch_refine.patterns import control_flow, lists, scalars
 
 # A decomposition that (through others) keeps producing decomposable ops is cut off here.

@@ -4,7 +4,7 @@ and `torch-refine-pipeline`, and the per-op loop they share (`refine`).
 The shape and dtype pipelines run reify, inline, simplify and drop once, one op at a time
 in program order. `torch-refine-pipeline` runs rounds of the shape pipeline, the dtype
 pipeline and `torch-refine-propagate-control-flow` until no type changes; after each
-kind, the program's static-info casts take what their operands became (`passes.casts`;
+kind, the program's static-info casts take what their operands became (`engine.casts`;
 their users read through them already, so this needs no round of its own). The shape and
 dtype steps visit ops after the producers of their operands, and shape functions read no
 dtypes; so only types that propagation changes (results of `prim.If`, loop-carried values)
@@ -40,33 +40,33 @@ from torch_refine.ir import types
 from torch_refine.ir.constants import op_key
 from torch_refine.library.loader import Library
 from torch_refine.library.meta_fallback import SYMBOL as FALLBACK_SYMBOL
-from torch_refine.passes import instrumentation
+from torch_refine.engine import instrumentation
 from torch_refine.passes.base import ModulePass, option
-from torch_refine.passes.casts import check_casts, erase_identity_casts, narrow_casts
-from torch_refine.passes.drop_calculations import drop
-from torch_refine.passes.evaluator import evaluator_for, prune_implied_guards
-from torch_refine.passes.explain import annotate
-from torch_refine.passes.fallback import Fallback
-from torch_refine.passes.guards import (
+from torch_refine.engine.casts import check_casts, erase_identity_casts, narrow_casts
+from torch_refine.engine.drop import drop
+from torch_refine.engine.evaluator import evaluator_for, prune_implied_guards
+from torch_refine.engine.explain import annotate
+from torch_refine.engine.fallback import Fallback
+from torch_refine.engine.guards import (
     adopt_entry_asserts,
     erase_repeated_asserts,
     hoist_program_asserts,
     raising_branches_to_asserts,
 )
-from torch_refine.passes.inline_library_calls import (
+from torch_refine.engine.inline import (
     erase_unused_library_functions,
     inline_library_calls_in,
 )
-from torch_refine.passes.known_values import erase_decided_checks, fold_tensor_reads, type_bool_conditions
-from torch_refine.passes.propagate_control_flow import (
+from torch_refine.engine.known_values import erase_decided_checks, fold_tensor_reads, type_bool_conditions
+from torch_refine.engine.propagate import (
     PropagateControlFlow,
     after_unsettled_loops,
     in_unsettled_loop,
     remove_barriers,
     widen_unconfirmed,
 )
-from torch_refine.passes.reify import LibraryCloner, checks_only, load_library, targets, wrap
-from torch_refine.passes.simplifier import Options, Simplifier
+from torch_refine.engine.reify import LibraryCloner, checks_only, load_library, targets, wrap
+from torch_refine.engine.simplifier import Options, Simplifier
 
 
 @dataclass
@@ -312,7 +312,7 @@ def refine(
     simplified and dropped at once. Library functions left unused are the caller's to
     erase. `explain` marks what blocked calculations that left something unknown.
     `evaluate_constants` first tries running the op's library function on its arguments
-    (`passes.evaluator`: constants and sizes known as polynomials); an op it cannot
+    (`engine.evaluator`: constants and sizes known as polynomials); an op it cannot
     decide is calculated in the IR.
 
     With timing on (`instrumentation`), reify, inline, simplify and drop are timed as
@@ -320,7 +320,7 @@ def refine(
     whether its checks are kept (`LoopRounds`). `revisit_dynamic` also takes ops already
     refined with a dynamic dim, except those in `settled` (see `refine_under_new_facts`).
     `meta_fallback` types ops without a function of `kind` from PyTorch's meta kernels
-    (passes/fallback.py).
+    (engine/fallback.py).
     """
     with module.context, instrumentation.stage(kind.name), facts.refining():
         cloner = LibraryCloner(module, library)

@@ -50,7 +50,7 @@ from torch_refine.ir.retype import (
     refine_value,
 )
 from torch_refine.passes.base import ModulePass
-from torch_refine.passes.known_values import is_typed_condition
+from torch_refine.engine.known_values import is_typed_condition
 from torch_refine.patterns.control_flow import PEELED
 
 _WIDENED = "torch_refine.loop_widened"

@@ -4,7 +4,7 @@
 `reify.targets` gives such an op (an ATen op whose results lack what the library
 cannot give) the symbol `meta_fallback.SYMBOL`; `Fallback.refine` describes it, asks
 PyTorch (cached per op and operand signature), asserts the guards the answer needs
-(passes/guards.py) and refines its results. A check PyTorch's kernel fails at every size
+(engine/guards.py) and refines its results. A check PyTorch's kernel fails at every size
 (on operands without a dynamic size, or on a path no guard of a dynamic size leads to) is
 an error at the op (an assert of false where it may not run), as a library function's
 certain failure is. A kind with a library function keeps it:
@@ -13,7 +13,7 @@ Shapes need the operands' dtypes: where one is not known yet (an erased-type pro
 shape step), the dtype step gives the sizes too, and says so (`late`) so that another
 round refines the ops after it; those ops are marked to keep their checks then, as the
 ops behind a loop are (`LoopRounds`). With `explain`, the op is marked: every op that went
-through the fallback gets a reason (passes/explain.py).
+through the fallback gets a reason (engine/explain.py).
 """
 
 from __future__ import annotations
@@ -27,16 +27,16 @@ from torch_refine.ir import types
 from torch_refine.ir.polynomial import Polynomial, format_polynomial
 from torch_refine.ir.retype import refine_value, result_allows_refinement
 from torch_refine.library import meta_fallback
-from torch_refine.passes import guards
+from torch_refine.engine import guards
 from torch_refine.passes.base import PassFailure
-from torch_refine.passes.drop_calculations import guard_certain_failure
+from torch_refine.engine.drop import guard_certain_failure
 
 MARK = "torch_refine.meta_fallback"  # the reason, or "" when the fallback typed everything
 SERVED = "served by PyTorch's meta kernel (no library function)"
 
 
 class _Comparison:
-    """A guard's condition as passes/guards.py reads it."""
+    """A guard's condition as engine/guards.py reads it."""
 
     __slots__ = ("_key",)
 

@@ -61,10 +61,10 @@ from torch_refine.ir.constants import make_constant, string_text, typed_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import enclosing_ops, symbol_name
 from torch_refine.passes.base import ModulePass, PassFailure, option
-from torch_refine.passes.guards import check_message, described_condition
-from torch_refine.passes.known_values import negative_size_note
-from torch_refine.passes.propagate_control_flow import under_assumption
-from torch_refine.passes.reify import STATED_TYPES
+from torch_refine.engine.guards import check_message, described_condition
+from torch_refine.engine.known_values import negative_size_note
+from torch_refine.engine.propagate import under_assumption
+from torch_refine.engine.reify import STATED_TYPES
 from torch_refine.patterns.scalars import negation
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
 

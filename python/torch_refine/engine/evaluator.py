@@ -47,9 +47,9 @@ from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.library.plans import IF, LOOP, function_plan
 from torch_refine.library.promotion import promote_dtypes
-from torch_refine.passes import guards
-from torch_refine.passes.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
-from torch_refine.passes.simplifier import Options
+from torch_refine.engine import guards
+from torch_refine.engine.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
+from torch_refine.engine.simplifier import Options
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, MIRRORED_TESTS
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over
@@ -269,7 +269,7 @@ class Evaluation:
         self.guards = guards
 
     def assert_guards(self, op) -> bool:
-        """Assert the guards for `op` (passes/guards.py); False, with nothing built, when
+        """Assert the guards for `op` (engine/guards.py); False, with nothing built, when
         one reads a size nothing in reach carries."""
         return guards.assert_guards(op, self.guards)
 

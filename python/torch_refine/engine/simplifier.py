@@ -54,10 +54,10 @@ from torch_refine.ir.retype import (
     refine_value,
     result_allows_refinement,
 )
-from torch_refine.passes import guards
+from torch_refine.engine import guards
 from torch_refine.passes.base import PassFailure
-from torch_refine.passes.drop_calculations import guard_certain_failure
-from torch_refine.passes.explain import blocker, record_blocker
+from torch_refine.engine.drop import guard_certain_failure
+from torch_refine.engine.explain import blocker, record_blocker
 from torch_refine.patterns import control_flow, dtypes, einsum, lists, scalars, symbolic
 from torch_refine.patterns.lists import literal_elements
 
@@ -179,9 +179,9 @@ class Simplifier:
         """Refine `results` (of `op`, or of its list's unpack) from the memo, without a
         calculation; False when the memo does not know the op or it cannot be done so.
         `evaluate()`, when given, runs the library function on the op's known
-        arguments (`passes.evaluator`); a complete answer is remembered as a
+        arguments (`engine.evaluator`); a complete answer is remembered as a
         calculation's result would be, and with `keep_guards` its guards are asserted for
-        the op (passes/guards.py); a guarded answer is remembered with its guards, which
+        the op (engine/guards.py); a guarded answer is remembered with its guards, which
         each op reusing it asserts again (nothing new where the function asserted them)."""
         key = self._memo_key(op, len(results), views, op)
         known = self.memo.get(key) if key is not None else None
