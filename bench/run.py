@@ -930,8 +930,8 @@ def torch_mlir_stages(erased: Path, workdir: Path) -> dict[str, float]:
 
 # --- in-process stage timing (run in a child: `run.py --stages-of FILE`) -----------------
 
-# (module, attribute, stage): functions and pass methods timed in-process, as the pipelines
-# call them. Inlining runs inside the simplifier (lazily, on memo misses) and is
+# (module, attribute, stage): engine functions timed in-process, as the pipeline
+# calls them. Inlining runs inside the simplifier (lazily, on memo misses) and is
 # subtracted from "simplify".
 _STAGES = (
     ("torch_refine.engine.refine", "load_library", "library"),
@@ -941,7 +941,7 @@ _STAGES = (
     ("torch_refine.engine.simplifier", "Simplifier.simplify", "simplify"),
     ("torch_refine.engine.simplifier", "Simplifier.refine_known", "memo hits"),
     ("torch_refine.engine.refine", "drop", "drop"),
-    ("torch_refine.engine.propagate", "PropagateControlFlow.run", "propagate"),
+    ("torch_refine.engine.refine", "propagate", "propagate"),
     ("torch_refine.engine.refine", "_cleanup", "cleanup"),
 )
 

@@ -32,3 +32,7 @@ class RefinementWarning(UserWarning):
         super().__init__(f"{where}warning: {text}")
         self.text = text
         self.position = position
+
+
+class PassFailure(Exception):
+    """Raised by a pass, or the engine under it, after it has emitted its diagnostics."""

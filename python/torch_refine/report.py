@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts
-from torch_refine.ir import types
 from torch_refine.engine import explain
+from torch_refine.ir import types
 
 
 @dataclass(frozen=True)

@@ -42,13 +42,13 @@ def test_diagnosed_error_raises_with_diagnostics_and_saves_nothing(tmp_path, mon
 
 
 def test_internal_error_saves_a_reproducer_and_says_where(tmp_path, monkeypatch):
-    from torch_refine.engine import refine as pipelines
+    from torch_refine.passes.pipeline import RefinePipeline
 
     def crash(self, module):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    monkeypatch.setattr(pipelines.RefinePipeline, "run", crash)
+    monkeypatch.setattr(RefinePipeline, "run", crash)
     library = tmp_path / "my lib.mlir"
     with pytest.raises(torch_refine.RefinementError) as caught:
         torch_refine.refine(MM.replace("B", "3"), extra_library=str(library))

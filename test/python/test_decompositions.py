@@ -15,7 +15,7 @@ import torch_refine
 from torch_refine.ir.context import create_context
 from torch_refine.library import registry
 from torch_refine.library.testing import TensorOfShape, build_ir, op_overload, parse_ir, reference_of
-from torch_refine.lowering.decompose import Decompose
+from torch_refine.passes.decompose import Decompose
 
 TOLERANCE = {torch.float32: 1e-5, torch.float64: 1e-12, torch.float16: 1e-3}
 

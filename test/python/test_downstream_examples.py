@@ -76,7 +76,7 @@ def plugin(monkeypatch):
         ("no_such_module:Pass", "cannot load pass 'x-pass' of package 'unknown' (no_such_module:Pass): "
          "ModuleNotFoundError"),
         ("os.path:join", "is not a torch_refine.passes.base.ModulePass subclass"),
-        ("torch_refine.engine.refine:RefinePipeline", "is named 'torch-refine-pipeline', not 'x-pass'"),
+        ("torch_refine.passes.pipeline:RefinePipeline", "is named 'torch-refine-pipeline', not 'x-pass'"),
     ],
 )
 def test_a_broken_plugin_is_a_located_pipeline_error(plugin, value, message, tmp_path, capsys):

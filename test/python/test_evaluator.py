@@ -6,11 +6,11 @@ import pytest
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
+from torch_refine.engine import evaluator
 from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library import loader
 from torch_refine.library.plans import function_plan
-from torch_refine.engine import evaluator
 
 BATCH = Polynomial.symbol(0, 0)
 SEQUENCE = Polynomial.symbol(1, 0)

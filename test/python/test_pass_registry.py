@@ -2,12 +2,14 @@
 module, its `--<name>` flag and `--help` entry in torch-refine-opt, and the name in IR dumps.
 A typo in any one of them is a pass users cannot find."""
 
+import dataclasses
 import inspect
 
 import pytest
 
 from torch_refine import passes
-from torch_refine.engine import refine as pipelines
+from torch_refine.engine.refine import PipelineOptions
+from torch_refine.lowering.backend import BackendOptions
 from torch_refine.tools.opt import main
 
 NAMES = passes.names()
@@ -29,11 +31,8 @@ def test_class_name_matches_registry_key(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_module_is_named_after_the_pass(name):
-    """One pass per module, named after the pass; the three pipelines share pipelines.py."""
+    """One pass per module, named after the pass."""
     module = inspect.getmodule(passes.get(name))
-    if module is pipelines:
-        assert name.endswith("pipeline")
-        return
     assert module.__name__ == f"torch_refine.passes.{name.removeprefix(PREFIX).replace('-', '_')}"
 
 
@@ -58,3 +57,23 @@ def test_flag_runs_the_pass_under_its_name_in_ir_dumps(name, tmp_path, capfd):
     stages = [f"// -----// IR Dump After {passes.get(name).__name__}: {name} (" for _ in dumps[:-1]]
     assert [dump[: len(stage)] for dump, stage in zip(dumps, stages)] == stages
     assert dumps[-1] == f"// -----// IR Dump After {passes.get(name).__name__}: {name} //----- //"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pass_module_holds_only_its_wrapper(name):
+    """passes/ holds the registered wrappers; the work is the engine's (engine/, lowering/)."""
+    cls = passes.get(name)
+    module = inspect.getmodule(cls)
+    defined = [value for value in vars(module).values() if inspect.isclass(value) or inspect.isfunction(value)]
+    own = [value for value in defined if value.__module__ == module.__name__]
+    assert own == [cls]
+
+
+@pytest.mark.parametrize(("name", "options"), [("torch-refine-pipeline", PipelineOptions),
+                                                ("torch-refine-backend-pipeline", BackendOptions)])
+def test_engine_options_agree_with_the_pass(name, options):
+    """The engine's options of a pipeline are the pass's: the same names and defaults."""
+    declared = {field.name: field.default for field in passes.get(name).options()}
+    engine = {field.name: field.default for field in dataclasses.fields(options)}
+    assert engine.keys() == declared.keys()
+    assert all(engine[key] in (declared[key], dataclasses.MISSING) for key in engine)

@@ -29,10 +29,10 @@ from torch_mlir import ir
 from torch_refine.about import version_text
 from torch_refine.driver import mlir_passes, pipeline_syntax, registry, timing, verify_diagnostics
 from torch_refine.driver.passmanager import InternalPassError, PassManager, save_reproducer
+from torch_refine.engine import explain
 from torch_refine.errors import RefinementWarning
 from torch_refine.ir import diagnostics, parsing
 from torch_refine.ir.context import create_context
-from torch_refine.engine import explain
 
 PROG = "torch-refine-opt"
 SPLIT_MARKER = "// -----"

@@ -21,10 +21,10 @@ from torch_mlir import ir
 
 from torch_refine.calculations.lists import ELEMENT_ACCESSORS, reads_list
 from torch_refine.calculations.symbols import user_functions
+from torch_refine.errors import PassFailure
 from torch_refine.ir import types
 from torch_refine.ir.constants import typed_constant
 from torch_refine.ir.retype import OPAQUE_CAST, accepts
-from torch_refine.passes.base import PassFailure
 
 _CAST = "torch.tensor_static_info_cast"
 _UNCHECKED = "torch.prim.unchecked_cast"

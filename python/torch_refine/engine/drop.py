@@ -45,7 +45,6 @@ from __future__ import annotations
 import functools
 import warnings
 from dataclasses import dataclass
-from typing import ClassVar
 
 from torch_mlir import ir
 
@@ -55,33 +54,24 @@ from torch_refine.calculations.kind import CALCULATE_OPS, RAISE, is_overflow_che
 from torch_refine.calculations.purity import erase_if_dead, is_pure
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import user_functions
-from torch_refine.errors import RefinementWarning
-from torch_refine.ir import types
-from torch_refine.ir.constants import make_constant, string_text, typed_constant
-from torch_refine.ir.diagnostics import position_of
-from torch_refine.ir.module import enclosing_ops, symbol_name
-from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.engine.guards import check_message, described_condition
 from torch_refine.engine.known_values import negative_size_note
 from torch_refine.engine.propagate import under_assumption
 from torch_refine.engine.reify import STATED_TYPES
+from torch_refine.errors import PassFailure, RefinementWarning
+from torch_refine.ir import types
+from torch_refine.ir.constants import make_constant, string_text, typed_constant
+from torch_refine.ir.diagnostics import position_of
+from torch_refine.ir.module import enclosing_ops, symbol_name
 from torch_refine.patterns.scalars import negation
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 
-@dataclass
-class DropCalculations(ModulePass):
-    name: ClassVar[str] = "torch-refine-drop-calculations"
-    description: ClassVar[str] = (
-        "Replace calculate ops by the ops they wrap, keeping undecided checks as torch.runtime.assert"
-    )
-
-    runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
-
-    def run(self, module) -> None:
-        with module.context:
-            for calculate in _calculate_ops(module):
-                drop(calculate, self.runtime_asserts)
+def drop_all(module, runtime_asserts: bool) -> None:
+    """Drop every calculate op of the module's user functions."""
+    with module.context:
+        for calculate in _calculate_ops(module):
+            drop(calculate, runtime_asserts)
 
 
 def _calculate_ops(module) -> list:

@@ -41,15 +41,15 @@ from torch_refine.calculations.ranges import (
     quotient_by_ranges,
     within_condition,
 )
+from torch_refine.engine import guards
+from torch_refine.engine.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
+from torch_refine.engine.simplifier import Options
 from torch_refine.ir import types
 from torch_refine.ir.constants import CONSTANT_OPS, NotConstant, constant_value, op_key
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.library.plans import IF, LOOP, function_plan
 from torch_refine.library.promotion import promote_dtypes
-from torch_refine.engine import guards
-from torch_refine.engine.reify import _constructed_elements, _inner_type, bool_scalar_changes_promotion
-from torch_refine.engine.simplifier import Options
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, MIRRORED_TESTS
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over

@@ -31,11 +31,11 @@ from torch_mlir import ir
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.symbols import library_key, user_functions
+from torch_refine.engine.fallback import MARK as FALLBACK_MARK
+from torch_refine.engine.fallback import SERVED
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, is_constant
 from torch_refine.ir.diagnostics import position_of
-from torch_refine.engine.fallback import MARK as FALLBACK_MARK
-from torch_refine.engine.fallback import SERVED
 
 WHY = "torch_refine.why"
 _EXPLAINED = "torch_refine.explained"  # on the module: `take` has reasons to read

@@ -23,13 +23,13 @@ from torch_mlir import ir
 from torch_refine.calculations import dim_facts, facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.symbols import library_key
+from torch_refine.engine import guards
+from torch_refine.engine.drop import guard_certain_failure
+from torch_refine.errors import PassFailure
 from torch_refine.ir import types
 from torch_refine.ir.polynomial import Polynomial, format_polynomial
 from torch_refine.ir.retype import refine_value, result_allows_refinement
 from torch_refine.library import meta_fallback
-from torch_refine.engine import guards
-from torch_refine.passes.base import PassFailure
-from torch_refine.engine.drop import guard_certain_failure
 
 MARK = "torch_refine.meta_fallback"  # the reason, or "" when the fallback typed everything
 SERVED = "served by PyTorch's meta kernel (no library function)"

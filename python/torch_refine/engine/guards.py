@@ -25,10 +25,10 @@ from torch_refine.calculations.kind import RAISE
 from torch_refine.calculations.purity import is_pure
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import user_functions
+from torch_refine.engine.reify import _constructed_elements
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key, string_text, typed_constant
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
-from torch_refine.engine.reify import _constructed_elements
 from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED

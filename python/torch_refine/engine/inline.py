@@ -17,29 +17,20 @@ hand-written IR, as in its lit suite, the module's functions are the library.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
-
 from torch_mlir import ir
 
 from torch_refine.calculations.kind import CALCULATE_OPS
 from torch_refine.calculations.symbols import is_library_symbol, user_functions
+from torch_refine.errors import PassFailure
 from torch_refine.ir.module import copy_body_before, functions, ops_in, symbol_name
-from torch_refine.passes.base import ModulePass, PassFailure
 
 
-@dataclass
-class InlineLibraryCalls(ModulePass):
-    name: ClassVar[str] = "torch-refine-inline-library-calls"
-    description: ClassVar[str] = (
-        "Inline calls to library functions inside calculate ops and erase unused library functions"
-    )
-
-    def run(self, module) -> None:
-        with module.context:
-            by_symbol = {symbol_name(fn): fn for fn in functions(module)}
-            _inline_all(_library_calls_in_calculations(module), by_symbol)
-            erase_unused_library_functions(module)
+def inline_library_calls(module) -> None:
+    """Inline every library call of the module's calculations; erase what nothing calls."""
+    with module.context:
+        by_symbol = {symbol_name(fn): fn for fn in functions(module)}
+        _inline_all(_library_calls_in_calculations(module), by_symbol)
+        erase_unused_library_functions(module)
 
 
 def inline_library_calls_in(calculate, by_symbol: dict) -> None:

@@ -30,13 +30,11 @@ failing in its body says nothing yet.
 
 from __future__ import annotations
 
-import dataclasses
-from typing import ClassVar
-
 from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts
 from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.engine.known_values import is_typed_condition
 from torch_refine.ir import types
 from torch_refine.ir.constants import defining_op, op_key
 from torch_refine.ir.erase import erase_types_below, erase_unused_casts, erase_value_types, required_type
@@ -49,8 +47,6 @@ from torch_refine.ir.retype import (
     cast_source,
     refine_value,
 )
-from torch_refine.passes.base import ModulePass
-from torch_refine.engine.known_values import is_typed_condition
 from torch_refine.patterns.control_flow import PEELED
 
 _WIDENED = "torch_refine.loop_widened"
@@ -60,18 +56,6 @@ _NARROWED = "torch_refine.loop_narrowed"  # on a loop not to narrow (again): nar
 _NARROWING = "torch_refine.loop_narrowing"  # on a loop whose narrowed carried types are not yet checked
 _LOOP_DIMS = dim_facts.LOOP_DIMS  # on a loop whose body assumes its carried values keep their init's dims
 _DIMS_WIDENED = "torch_refine.loop_dims_widened"  # on a loop whose back edge did not keep them
-
-
-@dataclasses.dataclass
-class PropagateControlFlow(ModulePass):
-    name: ClassVar[str] = "torch-refine-propagate-control-flow"
-    description: ClassVar[str] = (
-        "Refine prim.If results to the join of their branches and loop-carried tensors to a "
-        "fixed point over the back edge"
-    )
-
-    def run(self, module) -> None:
-        self.changed = propagate(module)
 
 
 def propagate(module: ir.Operation) -> bool:

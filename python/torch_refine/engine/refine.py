@@ -26,7 +26,6 @@ from __future__ import annotations
 import functools
 import warnings
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from torch_mlir import ir
 
@@ -36,12 +35,7 @@ from torch_refine.calculations.lists import erase_write_only_lists, only_read
 from torch_refine.calculations.purity import erase_if_dead, is_pure_if, is_unused
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import library_key, user_functions
-from torch_refine.ir import types
-from torch_refine.ir.constants import op_key
-from torch_refine.library.loader import Library
-from torch_refine.library.meta_fallback import SYMBOL as FALLBACK_SYMBOL
 from torch_refine.engine import instrumentation
-from torch_refine.passes.base import ModulePass, option
 from torch_refine.engine.casts import check_casts, erase_identity_casts, narrow_casts
 from torch_refine.engine.drop import drop
 from torch_refine.engine.evaluator import evaluator_for, prune_implied_guards
@@ -59,149 +53,134 @@ from torch_refine.engine.inline import (
 )
 from torch_refine.engine.known_values import erase_decided_checks, fold_tensor_reads, type_bool_conditions
 from torch_refine.engine.propagate import (
-    PropagateControlFlow,
     after_unsettled_loops,
     in_unsettled_loop,
+    propagate,
     remove_barriers,
     widen_unconfirmed,
 )
 from torch_refine.engine.reify import LibraryCloner, checks_only, load_library, targets, wrap
 from torch_refine.engine.simplifier import Options, Simplifier
+from torch_refine.ir import types
+from torch_refine.ir.constants import op_key
+from torch_refine.library.loader import Library
+from torch_refine.library.meta_fallback import SYMBOL as FALLBACK_SYMBOL
 
 
-@dataclass
-class ShapePipeline(ModulePass):
-    name: ClassVar[str] = "torch-refine-shape-pipeline"
-    description: ClassVar[str] = "Refine tensor sizes once with the library's shape functions"
-
-    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
-    runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
-    keep_symbolic_dims: bool = option(False, "keep the torch_refine.dims attributes (docs/symbolic-dims.md)")
-    evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
-    broadcast_equal: bool = option(False, "a broadcast of two dynamic sizes asserts them equal where 1 is in range "
-                                          "too (torch.export's rule)")
-
-    def run(self, module) -> None:
-        dim_facts.strip(module)  # only facts this run derives are trusted
-        with module.context:
-            adopt_entry_asserts(module)
-        library = load_library(module, self.extra_library)
-        with facts.broadcasting(self.broadcast_equal):
-            refine(module, SHAPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
-        with module.context:
-            check_casts(module)
-        erase_unused_library_functions(module)
-        if not self.keep_symbolic_dims:
-            dim_facts.strip_derived(module)
+def refine_shapes_once(module, extra_library: str, runtime_asserts: bool, keep_symbolic_dims: bool,
+                       evaluate: bool, broadcast_equal: bool) -> None:
+    """`torch-refine-shape-pipeline`: every op's sizes refined once, in program order."""
+    dim_facts.strip(module)  # only facts this run derives are trusted
+    with module.context:
+        adopt_entry_asserts(module)
+    library = load_library(module, extra_library)
+    with facts.broadcasting(broadcast_equal):
+        refine(module, SHAPE, library, runtime_asserts, evaluate_constants=evaluate)
+    with module.context:
+        check_casts(module)
+    erase_unused_library_functions(module)
+    if not keep_symbolic_dims:
+        dim_facts.strip_derived(module)
 
 
-@dataclass
-class DtypePipeline(ModulePass):
-    name: ClassVar[str] = "torch-refine-dtype-pipeline"
-    description: ClassVar[str] = "Refine dtypes once with the library's dtype functions"
-
-    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
-    runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
-    evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
-
-    def run(self, module) -> None:
-        library = load_library(module, self.extra_library)
-        refine(module, DTYPE, library, self.runtime_asserts, evaluate_constants=self.evaluate)
-        with module.context:
-            check_casts(module)
-        erase_unused_library_functions(module)
+def refine_dtypes_once(module, extra_library: str, runtime_asserts: bool, evaluate: bool) -> None:
+    """`torch-refine-dtype-pipeline`: every op's dtypes refined once, in program order."""
+    library = load_library(module, extra_library)
+    refine(module, DTYPE, library, runtime_asserts, evaluate_constants=evaluate)
+    with module.context:
+        check_casts(module)
+    erase_unused_library_functions(module)
 
 
-@dataclass
-class RefinePipeline(ModulePass):
-    name: ClassVar[str] = "torch-refine-pipeline"
-    description: ClassVar[str] = (
-        "Refine shapes and dtypes with the library and through control flow until nothing changes"
-    )
+@dataclass(frozen=True)
+class PipelineOptions:
+    """The options of `torch-refine-pipeline` (passes/pipeline.py declares them with their
+    help; test_pass_registry checks that the defaults agree)."""
 
-    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
-    runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
-    max_iterations: int = option(10, "rounds of refinement and propagation before giving up on a fixed point")
-    keep_symbolic_dims: bool = option(False, "keep the torch_refine.dims attributes (docs/symbolic-dims.md)")
-    explain: bool = option(False, "say why values stay unknown or partial (docs/explain.md)")
-    evaluate: bool = option(True, "run library functions on known arguments before calculating in IR")
-    broadcast_equal: bool = option(False, "a broadcast of two dynamic sizes asserts them equal where 1 is in range "
-                                          "too (torch.export's rule)")
-    meta_fallback: bool = option(True, "type ops without a library function with PyTorch's meta kernels "
-                                       "(imports torch when it meets one; docs/library.md)")
+    extra_library: str = ""
+    runtime_asserts: bool = True
+    max_iterations: int = 10
+    keep_symbolic_dims: bool = False
+    explain: bool = False
+    evaluate: bool = True
+    broadcast_equal: bool = False
+    meta_fallback: bool = True
 
-    def run(self, module) -> None:
-        dim_facts.strip(module)  # only facts this run derives are trusted
-        with module.context:
-            adopt_entry_asserts(module)
-            type_bool_conditions(module)
-            fold_tensor_reads(module)  # sizes read off literals are constants for every calculation
-        with facts.marking_guards(), facts.broadcasting(self.broadcast_equal):
-            self._refine(module)
-        if not self.keep_symbolic_dims:
-            dim_facts.strip_derived(module)
-        else:
-            dim_facts.strip(module, facts.MARKS)
 
-    def _refine(self, module) -> None:
-        with instrumentation.stage("load library"):
-            library = load_library(module, self.extra_library)
-        propagate = PropagateControlFlow()
-        memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
-        deferred = 0
-        for round_index in range(self.max_iterations):
-            round_name = f"round {round_index + 1}"
-            with instrumentation.stage(round_name):
-                late = False
-                for kind in (SHAPE, DTYPE):
-                    run = refine(module, kind, library, self.runtime_asserts, memos[kind.name],
-                                 self.explain, self.evaluate, LoopRounds(round_index == 0),
-                                 meta_fallback=self.meta_fallback)
-                    deferred += run.deferred
-                    late |= run.late
-                    if kind is SHAPE and round_index == 0 and _hoisted_program_asserts(module):
-                        run.added_facts = True
-                        run.settled.clear()  # no op saw them
-                    if kind is SHAPE:
-                        refine_under_new_facts(module, library, self.runtime_asserts, memos[kind.name],
-                                               self.explain, self.evaluate, run)
-                    with module.context:
-                        narrow_casts(module)  # their users read through them: no round more
-                    instrumentation.after_stage(f"{round_name}/{kind.name}", module)
-                with module.context, instrumentation.stage("propagate"):
-                    propagate.run(module)
-                instrumentation.after_stage(f"{round_name}/propagate", module)
-            if not (propagate.changed or late):
-                break
-        else:
-            warnings.warn(
-                f"{self.name}: types still changed after {self.max_iterations} rounds; stopping",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-            with module.context:
-                widened = True
-                while widened:  # no assumption is left unchecked, no deferred check unkept
-                    widened = widen_unconfirmed(module)
-                    for kind in (SHAPE, DTYPE):
-                        refine(module, kind, library, self.runtime_asserts, memos[kind.name],
-                               self.explain, self.evaluate, LoopRounds(False), meta_fallback=self.meta_fallback)
-        if deferred and _deferral_marks_left(module):  # no round came after their loop settled
+def refine_to_fixed_point(module, options: PipelineOptions) -> None:
+    """`torch-refine-pipeline`: rounds of shape and dtype refinement and propagation
+    through control flow until no type changes, then clean-up."""
+    dim_facts.strip(module)  # only facts this run derives are trusted
+    with module.context:
+        adopt_entry_asserts(module)
+        type_bool_conditions(module)
+        fold_tensor_reads(module)  # sizes read off literals are constants for every calculation
+    with facts.marking_guards(), facts.broadcasting(options.broadcast_equal):
+        _refine_rounds(module, options)
+    if not options.keep_symbolic_dims:
+        dim_facts.strip_derived(module)
+    else:
+        dim_facts.strip(module, facts.MARKS)
+
+
+def _refine_rounds(module, options: PipelineOptions) -> None:
+    with instrumentation.stage("load library"):
+        library = load_library(module, options.extra_library)
+    memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
+    deferred = 0
+    for round_index in range(options.max_iterations):
+        round_name = f"round {round_index + 1}"
+        with instrumentation.stage(round_name):
+            late = False
             for kind in (SHAPE, DTYPE):
-                refine(module, kind, library, self.runtime_asserts, memos[kind.name],
-                       self.explain, self.evaluate, LoopRounds(False), meta_fallback=self.meta_fallback)
-        with instrumentation.stage("cleanup"):
-            with module.context:
-                remove_barriers(module)
-                prune_implied_guards(module)
-            _cleanup(module)
-            _merge_duplicates(module)
-            erase_repeated_asserts(module)  # merged, two ops' checks may be one condition
-        if self.explain:
-            with module.context:
-                annotate(module, library.has_function)
-        if deferred:
-            _strip_deferral_marks(module)
+                run = refine(module, kind, library, options.runtime_asserts, memos[kind.name],
+                             options.explain, options.evaluate, LoopRounds(round_index == 0),
+                             meta_fallback=options.meta_fallback)
+                deferred += run.deferred
+                late |= run.late
+                if kind is SHAPE and round_index == 0 and _hoisted_program_asserts(module):
+                    run.added_facts = True
+                    run.settled.clear()  # no op saw them
+                if kind is SHAPE:
+                    refine_under_new_facts(module, library, options.runtime_asserts, memos[kind.name],
+                                           options.explain, options.evaluate, run)
+                with module.context:
+                    narrow_casts(module)  # their users read through them: no round more
+                instrumentation.after_stage(f"{round_name}/{kind.name}", module)
+            with module.context, instrumentation.stage("propagate"):
+                changed = propagate(module)
+            instrumentation.after_stage(f"{round_name}/propagate", module)
+        if not (changed or late):
+            break
+    else:
+        warnings.warn(
+            f"torch-refine-pipeline: types still changed after {options.max_iterations} rounds; stopping",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        with module.context:
+            widened = True
+            while widened:  # no assumption is left unchecked, no deferred check unkept
+                widened = widen_unconfirmed(module)
+                for kind in (SHAPE, DTYPE):
+                    refine(module, kind, library, options.runtime_asserts, memos[kind.name],
+                           options.explain, options.evaluate, LoopRounds(False), meta_fallback=options.meta_fallback)
+    if deferred and _deferral_marks_left(module):  # no round came after their loop settled
+        for kind in (SHAPE, DTYPE):
+            refine(module, kind, library, options.runtime_asserts, memos[kind.name],
+                   options.explain, options.evaluate, LoopRounds(False), meta_fallback=options.meta_fallback)
+    with instrumentation.stage("cleanup"):
+        with module.context:
+            remove_barriers(module)
+            prune_implied_guards(module)
+        _cleanup(module)
+        _merge_duplicates(module)
+        erase_repeated_asserts(module)  # merged, two ops' checks may be one condition
+    if options.explain:
+        with module.context:
+            annotate(module, library.has_function)
+    if deferred:
+        _strip_deferral_marks(module)
 
 
 def _hoisted_program_asserts(module) -> bool:

@@ -36,6 +36,7 @@ from torch_refine.calculations.kind import (
 )
 from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.symbols import is_library_symbol, library_key, user_functions
+from torch_refine.errors import PassFailure
 from torch_refine.ir.module import callees, functions, symbol_name
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.ir.types import is_tensor_type_text
@@ -44,7 +45,6 @@ from torch_refine.library import loader as library_loader
 from torch_refine.library import meta_fallback
 from torch_refine.library.loader import Library
 from torch_refine.library.plans import parameter_reads
-from torch_refine.passes.base import PassFailure
 
 
 def load_library(module: ir.Operation, extra_library: str) -> Library:

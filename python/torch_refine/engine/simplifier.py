@@ -37,6 +37,10 @@ from torch_refine.calculations.kind import (
 )
 from torch_refine.calculations.lists import READ_ONLY_USERS, unmutated_literals_memo
 from torch_refine.calculations.symbols import library_key
+from torch_refine.engine import guards
+from torch_refine.engine.drop import guard_certain_failure
+from torch_refine.engine.explain import blocker, record_blocker
+from torch_refine.errors import PassFailure
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -54,10 +58,6 @@ from torch_refine.ir.retype import (
     refine_value,
     result_allows_refinement,
 )
-from torch_refine.engine import guards
-from torch_refine.passes.base import PassFailure
-from torch_refine.engine.drop import guard_certain_failure
-from torch_refine.engine.explain import blocker, record_blocker
 from torch_refine.patterns import control_flow, dtypes, einsum, lists, scalars, symbolic
 from torch_refine.patterns.lists import literal_elements
 

@@ -30,24 +30,23 @@ across them (docs/design.md, "Rules the bindings impose").
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
 
 from torch_mlir import ir
 from torch_mlir.passmanager import PassManager
 
-from torch_refine import passes
 from torch_refine.calculations import dim_facts
 from torch_refine.calculations.purity import erase_if_dead, is_unused
-from torch_refine.errors import RefinementWarning
+from torch_refine.engine.refine import PipelineOptions, refine_to_fixed_point
+from torch_refine.errors import PassFailure, RefinementWarning
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import erase_symbolic_shape_ops, ops_in
-from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.lowering.decompose import decompose_unlowerable
-from torch_refine.engine.refine import RefinePipeline
 
+PIPELINE = "torch-refine-backend-pipeline"  # the pass whose messages these are
 BACKENDS = ("linalg-on-tensors", "tosa", "stablehlo")
 GUARD_FREE_BACKENDS = ("stablehlo", "tosa")  # their backend contract admits no runtime check
 DEFAULT_DECOMPOSITION = "torch-decompose-complex-ops"
@@ -65,80 +64,71 @@ SIMPLIFICATION = (
 CONTRACT_CHECK = "torch-verify-backend-contract-no-decompositions"
 
 
-@dataclass
-class BackendPipeline(ModulePass):
-    name: ClassVar[str] = "torch-refine-backend-pipeline"
-    description: ClassVar[str] = (
-        "Refine, decompose and simplify until torch-mlir's backend contract holds, then "
-        "lower to a torch-mlir backend"
+@dataclass(frozen=True)
+class BackendOptions:
+    """The options of `torch-refine-backend-pipeline` (passes/backend_pipeline.py declares
+    them with their help)."""
+
+    backend: str
+    legal_ops: str
+    runtime_asserts: bool
+    decomposition: str
+    extra_library: str
+    max_iterations: int
+    shape_assertions: bool
+
+
+def lower_to_backend(module, options: BackendOptions, decompose: Callable[[ir.Operation], None]) -> None:
+    """Rounds of refinement, `decompose` (the decomposition pass) and simplification to
+    the backend contract, then the backend's lowering."""
+    if options.backend not in BACKENDS:
+        expected = ", ".join(BACKENDS)
+        module.location.emit_error(
+            f"{PIPELINE}: unknown backend '{options.backend}'; expected one of {expected}"
+        )
+        raise PassFailure
+    as_assertions = options.shape_assertions and options.backend == "stablehlo"
+    # tosa: asserted for the facts sizes_for_tosa reads, then dropped, each named.
+    keep_guards = options.runtime_asserts and (options.backend not in GUARD_FREE_BACKENDS or as_assertions
+                                               or options.backend == "tosa")
+    with module.context:
+        decompose_unlowerable(module)
+        _reach_contract(module, options, decompose, keep_guards)
+        if not keep_guards:
+            drop_runtime_asserts(module, options.backend if options.runtime_asserts else None, guards_unasserted=True)
+        elif options.backend == "tosa":
+            drop_runtime_asserts(module, options.backend)
+        erase_symbolic_shape_ops(module)  # refinement has read them; no backend takes them
+        run_passes(module, CONTRACT_CHECK)
+        if options.backend == "linalg-on-tensors":
+            dynamic_views_as_reshapes(module)
+        if options.backend == "tosa":
+            sizes_for_tosa(module)
+        if as_assertions:
+            asserts_as_shape_assertions(module)
+        run_passes(module, backend_lowering(options.backend))
+
+
+def _reach_contract(module, options: BackendOptions, decompose, keep_guards: bool) -> None:
+    """Refine, decompose and simplify until a round changes nothing."""
+    for round_index in range(options.max_iterations):
+        refine_options = PipelineOptions(extra_library=options.extra_library,
+                                         runtime_asserts=keep_guards and round_index == 0,
+                                         keep_symbolic_dims=options.backend == "tosa")  # sizes_for_tosa reads them
+        refine_to_fixed_point(module, refine_options)
+        before = _fingerprint(module)
+        decompose(module)
+        run_passes(module, *SIMPLIFICATION)
+        if _fingerprint(module) == before:
+            return
+    warnings.warn(
+        f"{PIPELINE}: the module still changed after {options.max_iterations} rounds; stopping",
+        RuntimeWarning,
+        stacklevel=3,
     )
 
-    backend: str = option("linalg-on-tensors", "linalg-on-tensors, tosa or stablehlo")
-    legal_ops: str = option("", "comma-separated ops the decomposition keeps (aten.foo,aten.bar)")
-    runtime_asserts: bool = option(True, "keep guards (never for stablehlo and tosa)")
-    decomposition: str = option(DEFAULT_DECOMPOSITION, "a pass taking `legal-ops`")
-    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
-    max_iterations: int = option(10, "rounds of refinement and propagation before giving up on a fixed point")
-    shape_assertions: bool = option(False, "stablehlo: keep guards as stablehlo.custom_call @shape_assertion "
-                                           "(JAX's convention) instead of dropping them")
 
-    def run(self, module) -> None:
-        if self.backend not in BACKENDS:
-            expected = ", ".join(BACKENDS)
-            module.location.emit_error(
-                f"{self.name}: unknown backend '{self.backend}'; expected one of {expected}"
-            )
-            raise PassFailure
-        as_assertions = self.shape_assertions and self.backend == "stablehlo"
-        # tosa: asserted for the facts sizes_for_tosa reads, then dropped, each named.
-        keep_guards = self.runtime_asserts and (self.backend not in GUARD_FREE_BACKENDS or as_assertions
-                                                or self.backend == "tosa")
-        with module.context:
-            decompose_unlowerable(module)
-            self._reach_contract(module, keep_guards)
-            if not keep_guards:
-                drop_runtime_asserts(module, self.backend if self.runtime_asserts else None, guards_unasserted=True)
-            elif self.backend == "tosa":
-                drop_runtime_asserts(module, self.backend)
-            erase_symbolic_shape_ops(module)  # refinement has read them; no backend takes them
-            _run(module, CONTRACT_CHECK)
-            if self.backend == "linalg-on-tensors":
-                dynamic_views_as_reshapes(module)
-            if self.backend == "tosa":
-                sizes_for_tosa(module)
-            if as_assertions:
-                asserts_as_shape_assertions(module)
-            _run(module, backend_lowering(self.backend))
-
-    def _reach_contract(self, module, keep_guards: bool) -> None:
-        """Refine, decompose and simplify until a round changes nothing."""
-        for round_index in range(self.max_iterations):
-            self._refine(module, keep_guards and round_index == 0)
-            before = _fingerprint(module)
-            self._decompose(module)
-            _run(module, *SIMPLIFICATION)
-            if _fingerprint(module) == before:
-                return
-        warnings.warn(
-            f"{self.name}: the module still changed after {self.max_iterations} rounds; stopping",
-            RuntimeWarning,
-            stacklevel=2,
-        )
-
-    def _refine(self, module, runtime_asserts: bool) -> None:
-        refine = RefinePipeline(extra_library=self.extra_library, runtime_asserts=runtime_asserts,
-                                keep_symbolic_dims=self.backend == "tosa")  # sizes_for_tosa reads them
-        refine.run(module)
-
-    def _decompose(self, module) -> None:
-        if passes.is_registered(self.decomposition):  # one of ours, a module pass
-            passes.get(self.decomposition)(legal_ops=self.legal_ops).run(module)
-            return
-        options = f"{{legal-ops={self.legal_ops}}}" if self.legal_ops else ""
-        _run(module, f"func.func({self.decomposition}{options})")
-
-
-def _run(module, *pipeline: str) -> None:
+def run_passes(module, *pipeline: str) -> None:
     """Run C++ passes on the module; their errors are re-emitted at their locations."""
     try:
         PassManager.parse(f"builtin.module({','.join(pipeline)})").run(module)
@@ -169,7 +159,7 @@ def prepare_for_backend(module_op: ir.Operation, backend: str) -> None:
     where refinement proves them (`sizes_for_tosa`)."""
     decompose_unlowerable(module_op)
     if backend == "tosa":  # the symbolic dims sizes_for_tosa reads, while binds and asserts say them
-        RefinePipeline(keep_symbolic_dims=True).run(module_op)
+        refine_to_fixed_point(module_op, PipelineOptions(keep_symbolic_dims=True))
     erase_symbolic_shape_ops(module_op)
     if backend in GUARD_FREE_BACKENDS:
         drop_runtime_asserts(module_op, backend)

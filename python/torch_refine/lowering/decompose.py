@@ -21,56 +21,45 @@ of op names (`aten.softmax.int` or `torch.aten.softmax.int`) to keep.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import ClassVar
 
 from torch_mlir import ir, rewrite
 
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.symbols import DECOMPOSITION_FN_PREFIX, library_key, user_functions
-from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_name, defining_op, make_constant
-from torch_refine.ir.module import copy_body_before, ops_in
-from torch_refine.ir.retype import accepts, cast
-from torch_refine.passes.base import ModulePass, PassFailure, option
 from torch_refine.engine.inline import (
     erase_unused_library_functions,
     inline_library_calls_in,
 )
-from torch_refine.engine.refine import RefinePipeline
+from torch_refine.engine.refine import PipelineOptions, refine_to_fixed_point
 from torch_refine.engine.reify import LibraryCloner, _list_result_unpack, load_library
 from torch_refine.engine.simplifier import Options
+from torch_refine.errors import PassFailure
+from torch_refine.ir import types
+from torch_refine.ir.constants import NotConstant, constant_value, defining_name, defining_op, make_constant
+from torch_refine.ir.module import copy_body_before, ops_in
+from torch_refine.ir.retype import accepts, cast
 from torch_refine.patterns import control_flow, lists, scalars
 
 # A decomposition that (through others) keeps producing decomposable ops is cut off here.
 MAX_ROUNDS = 16
 
 
-@dataclass
-class Decompose(ModulePass):
-    name: ClassVar[str] = "torch-refine-decompose"
-    description: ClassVar[str] = (
-        "Replace ops by the library's decomposition functions (except legal-ops), then refine types"
-    )
-
-    legal_ops: str = option("", "comma list of ops to keep, like torch-mlir's backend-legal-ops")
-    refine: bool = option(True, "run torch-refine-pipeline on the result")
-    extra_library: str = option("", "a file of extra shape and dtype functions: .mlir, or .py (compiled with torch)")
-
-    def run(self, module) -> None:
-        legal = legal_op_names(self.legal_ops)
-        library = load_library(module, self.extra_library)
-        with module.context:
-            simplify = _simplifier()
-            for _ in range(MAX_ROUNDS):
-                if not decompose_once(module, LibraryCloner(module, library), legal, simplify):
-                    break
-            _finish_casts(module)
-        erase_unused_library_functions(module)
-        if not self.refine:
-            return
-        RefinePipeline(extra_library=self.extra_library).run(module)
-        _erase_identity_casts(module)
+def decompose(module, legal_ops: str, refine: bool, extra_library: str) -> None:
+    """Every decomposable op not in `legal_ops` replaced, for up to `MAX_ROUNDS` rounds;
+    with `refine`, `torch-refine-pipeline` afterwards."""
+    legal = legal_op_names(legal_ops)
+    library = load_library(module, extra_library)
+    with module.context:
+        simplify = _simplifier()
+        for _ in range(MAX_ROUNDS):
+            if not decompose_once(module, LibraryCloner(module, library), legal, simplify):
+                break
+        _finish_casts(module)
+    erase_unused_library_functions(module)
+    if not refine:
+        return
+    refine_to_fixed_point(module, PipelineOptions(extra_library=extra_library))
+    _erase_identity_casts(module)
 
 
 def decompose_unlowerable(module) -> None:

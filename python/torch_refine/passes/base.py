@@ -6,6 +6,10 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
+from torch_refine.errors import PassFailure
+
+__all__ = ["FILE_OPTIONS", "ModulePass", "PassFailure", "option"]  # PassFailure: what passes raise
+
 # Options that read or run a file (an extra library may be Python code): honoured only
 # from the command line or the API, never from text inside the input (docs/trust-model.md).
 FILE_OPTIONS = frozenset({"extra_library"})
@@ -14,10 +18,6 @@ FILE_OPTIONS = frozenset({"extra_library"})
 def option(default, help: str):
     """A pass option: a dataclass field with one line of help (`--help`, docs/passes.md)."""
     return dataclasses.field(default=default, metadata={"help": help})
-
-
-class PassFailure(Exception):
-    """Raised by a pass after it has emitted its diagnostics."""
 
 
 @dataclasses.dataclass

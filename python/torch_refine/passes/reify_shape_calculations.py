@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from torch_refine.calculations.kind import SHAPE
-from torch_refine.passes.base import ModulePass, option
 from torch_refine.engine.reify import load_library, reify
+from torch_refine.passes.base import ModulePass, option
 
 
 @dataclass

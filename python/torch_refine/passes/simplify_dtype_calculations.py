@@ -6,8 +6,8 @@ import dataclasses
 from typing import ClassVar
 
 from torch_refine.calculations.kind import DTYPE
-from torch_refine.passes.base import ModulePass, option
 from torch_refine.engine.simplifier import Options, Statistics, simplify
+from torch_refine.passes.base import ModulePass, option
 
 
 @dataclasses.dataclass

@@ -7,8 +7,8 @@ from typing import ClassVar
 
 from torch_refine.calculations import dim_facts
 from torch_refine.calculations.kind import SHAPE
-from torch_refine.passes.base import ModulePass, option
 from torch_refine.engine.simplifier import Options, Statistics, simplify
+from torch_refine.passes.base import ModulePass, option
 
 
 @dataclasses.dataclass

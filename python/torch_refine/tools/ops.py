@@ -387,7 +387,7 @@ def read_legal(text: str) -> frozenset[str]:
 
 def decomposed_counts(text: str, legal: frozenset[str]) -> Counter:
     """The ops `text` uses after `torch-refine-decompose` keeping `legal` (no refinement)."""
-    from torch_refine.lowering.decompose import Decompose
+    from torch_refine.passes.decompose import Decompose
 
     context = create_context(allow_unregistered_dialects=True)
     module = ir.Module.parse(text, context)

@@ -4,9 +4,9 @@ asserts a function starts with adopted as facts, and raising branches turned int
 from __future__ import annotations
 
 from torch_refine.calculations import facts, ranges
+from torch_refine.engine import guards
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial
-from torch_refine.engine import guards
 
 H, W = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
 (H_SYMBOL,), (W_SYMBOL,) = H.symbols(), W.symbols()

@@ -141,10 +141,10 @@ def _compare(text: str, outcome: Outcome) -> None:
 
     import torch_refine
     from torch_refine import report
+    from torch_refine.engine import explain
     from torch_refine.ir.context import create_context
     from torch_refine.ir.erase import erase_tensor_types
     from torch_refine.library import loader
-    from torch_refine.engine import explain
 
     with create_context():
         truth = ir.Module.parse(text)

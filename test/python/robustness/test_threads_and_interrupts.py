@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import torch_refine
-from torch_refine.engine import refine as pipelines
+from torch_refine.engine import refine as engine_refine
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -89,7 +89,7 @@ def test_interrupt_in_refine_is_an_interrupt_and_restores_the_module(monkeypatch
     module = ir.Module.parse(_program(16), create_context())
     before = str(module)
     calls = 0
-    original = pipelines.refine
+    original = engine_refine.refine
 
     def interrupted(*args, **kwargs):  # the second calculation kind: after IR changed
         nonlocal calls
@@ -104,7 +104,7 @@ def test_interrupt_in_refine_is_an_interrupt_and_restores_the_module(monkeypatch
 def _assert_interrupt_keeps_module(monkeypatch, interrupted, module, before: str) -> None:
     """With `interrupted` in place of the per-op loop, refine raises KeyboardInterrupt,
     leaves `module` as `before` and saves no reproducer."""
-    monkeypatch.setattr(pipelines, "refine", interrupted)
+    monkeypatch.setattr(engine_refine, "refine", interrupted)
     saved = _reproducers()
     with pytest.raises(KeyboardInterrupt):
         torch_refine.refine(module)
