@@ -9,7 +9,7 @@ from torch_refine.calculations import facts
 from torch_refine.engine import evaluator
 from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
-from torch_refine.library import loader
+from torch_refine.library import loader, storage
 from torch_refine.library.plans import function_plan
 
 BATCH = Polynomial.symbol(0, 0)
@@ -55,15 +55,15 @@ def test_plans_of_another_python_are_ignored(tmp_path, monkeypatch):
     and functions compile from their IR."""
     foreign = tmp_path / "library.plans"
     foreign.write_bytes(b"TRLIBPL1 marshal 0 python 2.7\n" + b"\x00" * 16)
-    monkeypatch.setattr(loader, "PLANS_PATH", str(foreign))
-    loader._plans.cache_clear()
+    monkeypatch.setattr(storage, "PLANS_PATH", str(foreign))
+    storage.read_plans.cache_clear()
     try:
         library = loader.load(create_context())
         assert library.plan(MM_SHAPE) is None
         assert evaluator.evaluator_for(library)._function(MM_SHAPE) is not None
     finally:
         monkeypatch.undo()
-        loader._plans.cache_clear()
+        storage.read_plans.cache_clear()
 
 
 @pytest.mark.parametrize(("name", "chooses_first"), [("torch.prim.max.int", "torch.aten.ge.int"),

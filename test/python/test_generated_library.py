@@ -11,7 +11,7 @@ from torch_mlir import ir
 
 from torch_refine.ir.context import create_context
 from torch_refine.ir.module import functions
-from torch_refine.library import generate, loader, registry
+from torch_refine.library import generate, loader, registry, storage
 from torch_refine.library.registry import DuplicateFunctionError, LibraryFunction
 from torch_refine.library.signatures import SignatureError, check_signature, expected_signature
 
@@ -34,7 +34,7 @@ def _assert_same(checked_in: str, fresh: str, name: str) -> None:
 
 
 def test_text_is_current(fresh_text):
-    _assert_same(Path(loader.TEXT_PATH).read_text(encoding="utf-8"), fresh_text, "library.mlir")
+    _assert_same(Path(storage.TEXT_PATH).read_text(encoding="utf-8"), fresh_text, "library.mlir")
 
 
 def test_chunks_are_current(fresh_text):
@@ -50,7 +50,7 @@ def test_chunks_are_current(fresh_text):
 def test_plans_are_current(fresh_text):
     """library.plans holds the evaluator's plan of each function library.mlir holds."""
     expected = generate.library_plans(ir.Module.parse(fresh_text, create_context()))
-    stored = {symbol: marshal.loads(blob) for symbol, blob in loader._plans().items()}
+    stored = {symbol: marshal.loads(blob) for symbol, blob in storage.read_plans().items()}
     assert stored.keys() == expected.keys(), f"library.plans is stale; {REGENERATE}"
     stale = sorted(s for s in expected if repr(stored[s]) != repr(expected[s]))
     assert not stale, f"library.plans is stale ({len(stale)} functions, {stale[:3]}...); {REGENERATE}"

@@ -48,8 +48,8 @@ def _part(module_path: Path) -> str:
     return "" if first == "__init__" else first
 
 
-def _imported_parts(module_path: Path):
-    """(line, layer part) of every torch_refine import in the file."""
+def _imported_names(module_path: Path):
+    """(line, dotted name) of every torch_refine name the file imports, in functions too."""
     tree = ast.parse(module_path.read_text(encoding="utf-8"))
     package = ["torch_refine", *module_path.relative_to(PACKAGE_ROOT).parent.parts]
     for node in ast.walk(tree):
@@ -62,9 +62,15 @@ def _imported_parts(module_path: Path):
         else:
             continue
         for name in names:
-            parts = name.split(".")
-            if parts[0] == "torch_refine":
-                yield node.lineno, parts[1] if len(parts) > 1 else ""
+            if name.split(".")[0] == "torch_refine":
+                yield node.lineno, name
+
+
+def _imported_parts(module_path: Path):
+    """(line, layer part) of every torch_refine import in the file."""
+    for line, name in _imported_names(module_path):
+        parts = name.split(".")
+        yield line, parts[1] if len(parts) > 1 else ""
 
 
 def test_every_part_has_a_layer():
@@ -81,3 +87,46 @@ def test_no_upward_import(module_path):
         if part != own and LAYER_OF[part] >= LAYER_OF[own]
     ]
     assert not upward, f"{own} (layer {LAYER_OF[own]}) imports upward or sideways: {upward}"
+
+
+def _module_name(module_path: Path) -> str:
+    relative = module_path.relative_to(PACKAGE_ROOT).with_suffix("")
+    parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+    return ".".join(["torch_refine", *parts])
+
+
+MODULES = {_module_name(path): path for path in _modules()}
+
+
+def _imported_module(name: str) -> str:
+    """The module a dotted import name reads: the longest prefix that is one of ours."""
+    parts = name.split(".")
+    return next(".".join(parts[:n]) for n in range(len(parts), 0, -1) if ".".join(parts[:n]) in MODULES)
+
+
+def _cycle_from(start: str, graph: dict) -> list[str] | None:
+    """A path of imports from `start` back to it, if any."""
+    stack = [(start, [start])]
+    seen = set()
+    while stack:
+        module, path = stack.pop()
+        for imported in graph[module]:
+            if imported == start:
+                return [*path, start]
+            if imported not in seen:
+                seen.add(imported)
+                stack.append((imported, [*path, imported]))
+    return None
+
+
+@pytest.mark.parametrize("part", sorted({_part(path) for path in _modules()} - {""}))
+def test_no_import_cycle_inside_a_subpackage(part):
+    """The modules of one subpackage import each other as a DAG (in-function imports count)."""
+    inside = {name for name, path in MODULES.items() if _part(path) == part and not name.endswith(f".{part}")}
+    graph = {
+        name: {imported for _, imported_name in _imported_names(MODULES[name])
+               if (imported := _imported_module(imported_name)) in inside and imported != name}
+        for name in inside
+    }
+    cycles = [cycle for name in sorted(inside) if (cycle := _cycle_from(name, graph))]
+    assert not cycles, f"import cycles in {part}/: {[' -> '.join(cycle) for cycle in cycles]}"

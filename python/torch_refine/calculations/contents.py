@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import facts, ranges
 from torch_refine.calculations.lists import reads_list
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op
@@ -391,8 +391,6 @@ def _compare(name: str):
     test = INT_COMPARISONS[name]
 
     def combine(a: Polynomial, b: Polynomial) -> Polynomial | None:
-        from torch_refine.calculations import ranges  # ranges imports dim_facts, which imports this module
-
         decided = ranges.decide(test, *ranges.polynomial_range(a - b, None))
         return facts.truth_of((name, a, b)) if decided is None else Polynomial.constant(int(decided))
 

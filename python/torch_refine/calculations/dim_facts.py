@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import contents, facts
+from torch_refine.calculations import contents, facts, ranges
+from torch_refine.calculations.binds import BIND, bound_expression, function_argument
 from torch_refine.calculations.lists import READ_ONLY_USERS
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
@@ -100,19 +101,6 @@ def _set_facts(op, dims: list[list[str]]) -> None:
     results = [ir.ArrayAttr.get([ir.StringAttr.get(d or format_polynomial(facts.fresh())) for d in result])
                for result in dims]
     op.operation.attributes[ATTRIBUTE] = ir.ArrayAttr.get(results)
-
-
-def function_argument(value: ir.Value) -> int | None:
-    """The position of `value` among its function's arguments, if it is one."""
-    if not isinstance(value, ir.BlockArgument):
-        return None
-    block = value.owner
-    parent = block.owner
-    if parent is None or parent.operation.name != "func.func":
-        return None
-    if parent.regions[0].blocks[0] != block:
-        return None
-    return value.arg_number
 
 
 def tensor_dims(value: ir.Value) -> list[str] | None:
@@ -249,7 +237,7 @@ def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int,
     bound = []
     for use in symbol.uses:
         bind = use.owner
-        if bind.operation.name != _BIND or use.operand_number == 0:
+        if bind.operation.name != BIND or use.operand_number == 0:
             continue
         tensor = bind.operands[0]
         if not isinstance(tensor, ir.BlockArgument) or tensor.owner != entry_block:
@@ -259,33 +247,6 @@ def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int,
             if found is not None and found[0] == position:
                 bound.append((tensor.arg_number, d, found[1]))
     return min(bound)
-
-
-_BIND = "torch.bind_symbolic_shape"
-
-
-def bound_expression(argument: ir.BlockArgument, dim: int):
-    """(bind, affine expression) a `torch.bind_symbolic_shape` of `argument` gives dim
-    `dim`, or None. (Remembered per refinement: finding it scans every use of the
-    argument, and ranges ask for every argument dim they meet.)"""
-    cache = facts.refinement_cache()
-    if cache is None:
-        return _find_bound_expression(argument, dim)
-    key = ("bound", op_key(argument.owner.owner), argument.arg_number, dim)
-    if key not in cache:
-        cache[key] = _find_bound_expression(argument, dim)
-    return cache[key]
-
-
-def _find_bound_expression(argument: ir.BlockArgument, dim: int):
-    for use in argument.uses:
-        bind = use.owner
-        if bind.operation.name != _BIND or use.operand_number != 0:
-            continue
-        results = ir.AffineMapAttr(bind.operation.attributes["shape_expressions"]).value.results
-        if dim < len(results):
-            return bind, results[dim]
-    return None
 
 
 def _symbol_multiples(bind) -> list[tuple[int, int] | None]:
@@ -493,8 +454,6 @@ def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | Non
     of the difference picks (a constant, or the function's ranges: MPT's position bias row
     `1 - max(0, 1 - seq)` is 1 where seq >= 2); else the symbol of `a if a <test> b else b`
     (the evaluator's select)."""
-    from torch_refine.calculations import ranges  # ranges imports this module
-
     function = ranges.enclosing_function(producer)
     entry = None if function is None else function.regions[0].blocks[0]
     is_max = producer.operation.name == "torch.prim.max.int"

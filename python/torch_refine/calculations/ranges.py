@@ -22,13 +22,15 @@ from fractions import Fraction
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
-from torch_refine.calculations.dim_facts import bound_expression, express, function_argument
+from torch_refine.calculations.binds import bound_expression, function_argument
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key, typed_constant
+from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
-from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, NEGATED
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
 
 Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
+Bound = tuple[int | None, int | None]  # (least, greatest), None where unbounded
+ANY: Bound = (None, None)
 _SIZE = (0, None)
 # torch.export's unbounded max (int_oo) is imported as a huge number.
 _UNBOUNDED = 2**62
@@ -172,8 +174,8 @@ def _range_by_selects(polynomial: Polynomial, entry_block: ir.Block, within: dic
             continue  # no remainder makes the condition `holds`
         bound = _range_by_selects(polynomial.substitute({selects[0]: side}), entry_block, {**within, **narrowed},
                                   depth + 1)
-        joined = bound if joined is None else _join(joined, bound)
-    return _ANY if joined is None else joined
+        joined = bound if joined is None else join(joined, bound)
+    return ANY if joined is None else joined
 
 
 def _quotient_range(low: int | None, high: int | None, divisor_low: int | None) -> Range:
@@ -410,160 +412,8 @@ def _bound_ranges(entry: ir.Block, argument: ir.BlockArgument) -> tuple:
     return tuple(symbol_range(entry, (argument.arg_number, dim, 1)) for dim in range(rank))
 
 
-# -- ranges of int values ---------------------------------------------------------------
-
-Bound = tuple[int | None, int | None]  # (least, greatest), None where unbounded
-_ANY: Bound = (None, None)
-_COUNTS = frozenset({"torch.aten.size.int", "torch.aten.len.t", "torch.aten.dim", "torch.aten.numel"})
-_PASS_THROUGH = frozenset({"torch.derefine", "torch.prim.unchecked_cast"})
-_VALUE_DEPTH = 12
-
-
-def value_range(value: ir.Value, entry_block: ir.Block | None) -> Bound:
-    """(least, greatest) of an int value, None for an unbounded side, by interval
-    arithmetic over its producers (a comparison of two polynomials over sizes is decided
-    by `polynomial_range` of their difference before this): a size is within the range
-    its polynomial has, a rank or length is at least 0, and an If yields within its
-    branches' ranges, each narrowed by the comparison of the yielded value its condition
-    makes (`if n <= 0: n = 1` gives n >= 1), which decides the dim wrapping of a tensor
-    of unknown rank."""
-    return _value_range(value, _Walk(entry_block), 0)
-
-
-def difference_range(lhs: ir.Value, rhs: ir.Value, entry_block: ir.Block | None) -> Bound | None:
-    """`value_range` of `lhs - rhs`; None where a side is made by no op the walk reads (a
-    cheap test before the walk)."""
-    if not (_may_bound(lhs) and _may_bound(rhs)):
-        return None
-    return _add(value_range(lhs, entry_block), _negate(value_range(rhs, entry_block)))
-
-
-def _may_bound(value: ir.Value) -> bool:
-    producer = defining_op(value)
-    if producer is None:
-        return False
-    name = producer.operation.name
-    return (name.startswith("torch.constant.") or name in _COUNTS or name in _PASS_THROUGH
-            or name == "torch.prim.If" or name in _INTERVAL_ARITHMETIC)
-
-
-@dataclasses.dataclass
-class _Walk:
-    entry_block: ir.Block | None
-    found: dict = dataclasses.field(default_factory=dict)
-    expressed: dict = dataclasses.field(default_factory=dict)  # express's own cache
-
-
-def _value_range(value: ir.Value, walk: _Walk, depth: int) -> Bound:
-    if value in walk.found:
-        return walk.found[value]
-    walk.found[value] = _ANY  # a cycle through a loop's carried value bounds nothing
-    found = _ANY if depth > _VALUE_DEPTH else _producer_range(value, walk, depth)
-    walk.found[value] = found
-    return found
-
-
-def _producer_range(value: ir.Value, walk: _Walk, depth: int) -> Bound:
-    constant = typed_constant(value, int)
-    if constant is not None:
-        return constant, constant
-    producer = defining_op(value)
-    if producer is None:
-        return _ANY
-    name = producer.operation.name
-    if name in _COUNTS:
-        polynomial = express(value, walk.expressed)  # a size the program bounds
-        return _SIZE if polynomial is None else polynomial_range(polynomial, walk.entry_block)
-    if name in _PASS_THROUGH:
-        return _value_range(producer.operands[0], walk, depth + 1)
-    if name == "torch.prim.If":
-        return _if_range(producer, value.result_number, walk, depth)
-    combine = _INTERVAL_ARITHMETIC.get(name)
-    if combine is None:
-        return _ANY
-    return combine(*(_value_range(v, walk, depth + 1) for v in producer.operands))
-
-
-def _if_range(if_op, index: int, walk: _Walk, depth: int) -> Bound:
-    """The join of what the branches yield at `index`; a branch yielding None adds nothing
-    (an optional int is only read as an int where it is not None)."""
-    joined = None
-    condition = if_op.operands[0]
-    for region, taken in zip(if_op.operation.regions, (True, False)):
-        yielded = list(region.blocks[0].operations)[-1].operands[index]
-        if _is_none(yielded):
-            continue
-        bound = _narrowed(_value_range(yielded, walk, depth + 1), yielded, condition, taken)
-        joined = bound if joined is None else _join(joined, bound)
-    return _ANY if joined is None else joined
-
-
-def _is_none(value: ir.Value) -> bool:
-    try:
-        return constant_value(value) is None
-    except NotConstant:
-        return False
-
-
-# `value <op> c` holding: the range it leaves value, from c.
-_HOLDS = {
-    "torch.aten.eq.int": lambda c: (c, c),
-    "torch.aten.lt.int": lambda c: (None, c - 1),
-    "torch.aten.le.int": lambda c: (None, c),
-    "torch.aten.gt.int": lambda c: (c + 1, None),
-    "torch.aten.ge.int": lambda c: (c, None),
-}
-def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -> Bound:
-    """`bound` of `value` in the branch where `condition` is `holds`, when the condition
-    compares that very value with a constant."""
-    comparison = defining_op(condition)
-    if comparison is None or len(comparison.operands) != 2:
-        return bound
-    name = comparison.operation.name
-    lhs, rhs = comparison.operands
-    if rhs == value:
-        lhs, rhs, name = rhs, lhs, MIRRORED.get(name, name)
-    constant = typed_constant(rhs, int)
-    if lhs != value or constant is None:
-        return bound
-    if not holds:
-        name = NEGATED.get(name)
-    implied = _HOLDS.get(name)
-    return bound if implied is None else _meet(bound, implied(constant))
-
-
-def _join(a: Bound, b: Bound) -> Bound:
+def join(a: Bound, b: Bound) -> Bound:
+    """The least range holding both."""
     least = None if a[0] is None or b[0] is None else min(a[0], b[0])
     greatest = None if a[1] is None or b[1] is None else max(a[1], b[1])
     return least, greatest
-
-
-def _meet(a: Bound, b: Bound) -> Bound:
-    return _maximum(a, b)[0], _minimum(a, b)[1]
-
-
-def _add(a: Bound, b: Bound) -> Bound:
-    return (None if None in (a[0], b[0]) else a[0] + b[0]), (None if None in (a[1], b[1]) else a[1] + b[1])
-
-
-def _negate(a: Bound) -> Bound:
-    return (None if a[1] is None else -a[1]), (None if a[0] is None else -a[0])
-
-
-def _maximum(a: Bound, b: Bound) -> Bound:
-    least = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
-    return least, None if None in (a[1], b[1]) else max(a[1], b[1])
-
-
-def _minimum(a: Bound, b: Bound) -> Bound:
-    greatest = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
-    return (None if None in (a[0], b[0]) else min(a[0], b[0])), greatest
-
-
-_INTERVAL_ARITHMETIC = {
-    "torch.aten.add.int": _add,
-    "torch.aten.sub.int": lambda a, b: _add(a, _negate(b)),
-    "torch.aten.neg.int": _negate,
-    "torch.prim.max.int": _maximum,
-    "torch.prim.min.int": _minimum,
-}

@@ -6,7 +6,7 @@ constant (static sizes, known ranks and dtypes, constant scalars and list litera
 running it is cheaper: each library function is compiled once per process into steps
 over Python values (ints, floats, bools, strings, lists, tuples) and executed. The steps
 are linked from the function's plan (`function_plan`: its ops as plain data), which the
-generator stores for the embedded library (library/loader.py), so no IR is parsed.
+generator stores for the embedded library (library/storage.py), so no IR is parsed.
 
 The evaluator decides nothing the greedy way would not: a size that is not a constant, a
 tensor op, an op it does not know, a check that raises, a Python error (an index out of

@@ -27,9 +27,9 @@ from torch_refine.ir.module import callees, functions, symbol_name
 
 from . import registry
 from .einsum_equation import EINSUM_PLAN_OPERATOR
-from .loader import CHUNKS_PATH, GENERATED_DIR, HEADER, PLANS_PATH, TEXT_PATH, write_chunks, write_plans
 from .plans import function_plan
 from .signatures import SignatureError
+from .storage import CHUNKS_PATH, GENERATED_DIR, HEADER, PLANS_PATH, TEXT_PATH, write_chunks, write_plans
 
 # Library callees that become one Torch op instead of a helper call: the simplify passes
 # evaluate `torch.promote_dtypes` and the einsum plan (a `torch.operator`: the dialect
@@ -65,7 +65,7 @@ def module_text(module: ir.Module) -> str:
 
 
 def module_chunks(module: ir.Module) -> bytes:
-    """The library as `library.chunks` (loader.py): per function, a bytecode module of the
+    """The library as `library.chunks` (storage.py): per function, a bytecode module of the
     function and declarations of the functions it calls, so each parses on its own."""
     by_symbol = {symbol_name(fn): fn for fn in functions(module.operation)}
     chunks = []
@@ -89,7 +89,7 @@ def library_plans(module: ir.Module) -> dict[str, tuple]:
 
 
 def module_plans(module: ir.Module) -> bytes:
-    """The library as `library.plans` (loader.py): per function, the evaluator's plan of
+    """The library as `library.plans` (storage.py): per function, the evaluator's plan of
     it, so evaluating an op needs neither parsing nor compiling its function."""
     return write_plans(library_plans(module))
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from torch_mlir import ir
 
 from torch_refine.calculations.lists import forget_new_literals
-from torch_refine.calculations.ranges import entry_block_of, value_range
+from torch_refine.calculations.ranges import entry_block_of
+from torch_refine.calculations.value_ranges import value_range
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant, op_key, typed_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import copy_body_before
@@ -63,7 +64,7 @@ _DIFFERENT = object()
 
 
 def forward_single_valued_results(op, rewriter):
-    """An int result whose range is one value (`ranges.value_range`: a wrapped dim of a
+    """An int result whose range is one value (`value_ranges.value_range`: a wrapped dim of a
     tensor of unknown rank, `0 if d is None else d` with d = 0) is that constant."""
     changed = False
     for result in op.results:

@@ -10,11 +10,8 @@ from torch_refine.calculations.dim_facts import (
     is_divisor_marker,
     through_divisor_marker,
 )
-from torch_refine.calculations.ranges import (
-    difference_range,
-    entry_block_of,
-    polynomial_range,
-)
+from torch_refine.calculations.ranges import entry_block_of, polynomial_range
+from torch_refine.calculations.value_ranges import difference_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -335,7 +332,7 @@ def _range_answer(op) -> bool | None:
 
 
 def _interval_answer(op) -> bool | None:
-    """Compare by the ranges of both sides' values (`ranges.difference_range`), for ints
+    """Compare by the ranges of both sides' values (`value_ranges.difference_range`), for ints
     without a polynomial: ranks, lengths, and selects of them."""
     difference = difference_range(*op.operands, entry_block_of(op))
     return None if difference is None else _RANGE_DECIDED[op.operation.name](*difference)

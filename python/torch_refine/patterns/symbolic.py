@@ -12,7 +12,8 @@ from __future__ import annotations
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
-from torch_refine.calculations.dim_facts import express, function_argument, tensor_dims
+from torch_refine.calculations.binds import function_argument
+from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.ir.constants import fits_int64, is_constant, make_constant
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
 from torch_refine.patterns.scalars import negation, size_int_dim

@@ -1,5 +1,5 @@
 // The checks kept for an operand of unknown rank are as small as the facts they check:
-// what the rank's range decides goes (calculations/ranges.py `value_range`), lists that
+// what the rank's range decides goes (calculations/value_ranges.py `value_range`), lists that
 // only a check's loop wrote go, and one condition is asserted once.
 // RUN: torch-refine-opt --split-input-file --torch-refine-pipeline %s | FileCheck %s
 

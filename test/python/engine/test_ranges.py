@@ -1,4 +1,4 @@
-"""calculations/ranges.py on its own: the ranges a program states for its sizes (binds of
+"""calculations/ranges.py and value_ranges.py on their own: the ranges a program states for its sizes (binds of
 `torch.symbolic_int`s), of polynomials over them, of int values by interval arithmetic, and
 comparisons they decide."""
 
@@ -8,7 +8,7 @@ import operator
 
 import pytest
 
-from torch_refine.calculations import ranges
+from torch_refine.calculations import ranges, value_ranges
 from torch_refine.ir.polynomial import Polynomial
 
 T = "!torch.vtensor<[?,?],f32>"
@@ -112,12 +112,12 @@ def test_value_ranges_by_interval_arithmetic(parse):
   }} loc("clamped")
   return %h"""))
     entry = program.entry
-    assert ranges.value_range(program.value("h"), entry) == (2, 64)
-    assert ranges.value_range(program.value("n"), entry) == (-3, 59)
-    assert ranges.value_range(program.value("big"), entry) == (1, 59)
-    assert ranges.value_range(program.value("small"), entry) == (-3, 1)
-    assert ranges.value_range(program.value("clamped"), entry) == (1, 59)
-    assert ranges.difference_range(program.value("big"), program.value("small"), entry) == (0, 62)
+    assert value_ranges.value_range(program.value("h"), entry) == (2, 64)
+    assert value_ranges.value_range(program.value("n"), entry) == (-3, 59)
+    assert value_ranges.value_range(program.value("big"), entry) == (1, 59)
+    assert value_ranges.value_range(program.value("small"), entry) == (-3, 1)
+    assert value_ranges.value_range(program.value("clamped"), entry) == (1, 59)
+    assert value_ranges.difference_range(program.value("big"), program.value("small"), entry) == (0, 62)
 
 
 def test_a_difference_of_values_no_op_bounds_is_unknown(parse):
@@ -126,7 +126,7 @@ func.func @main(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
   return %arg0 : !torch.int
 }""")
     first, second = program.entry.arguments
-    assert ranges.difference_range(first, second, program.entry) is None
+    assert value_ranges.difference_range(first, second, program.entry) is None
 
 
 def test_a_symbol_unbounded_below_bounds_products_by_interval_arithmetic():
