@@ -7,6 +7,7 @@ dependency.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,86 @@ def test_no_import_cycle_inside_a_subpackage(part):
     }
     cycles = [cycle for name in sorted(inside) if (cycle := _cycle_from(name, graph))]
     assert not cycles, f"import cycles in {part}/: {[' -> '.join(cycle) for cycle in cycles]}"
+
+
+# -- docs/design.md draws this layout, docs/facts.md names its modules ------------------------
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+DOCS = REPOSITORY / "docs"
+_SECTION = re.compile(r"^### `([\w/]+)`", re.M)
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def _documented_modules() -> dict[str, set[str]]:
+    """Per package of docs/design.md's "Modules" (`torch_refine/` for the top level), the
+    `*.py` files its section names."""
+    text = (DOCS / "design.md").read_text(encoding="utf-8")
+    modules = text[text.index("\n## Modules\n"):]
+    modules = modules[: modules.index("\n## ", 1)]
+    sections = _SECTION.split(modules)[1:]
+    return {package.strip("/"): {code for code in _CODE.findall(body) if re.fullmatch(r"\w+\.py", code)}
+            for package, body in zip(sections[::2], sections[1::2])}
+
+
+def _files_of(package: str) -> set[str]:
+    directory = PACKAGE_ROOT if package == "torch_refine" else PACKAGE_ROOT / package
+    return {path.name for path in directory.glob("*.py")}
+
+
+def test_design_doc_lists_every_package():
+    packages = {path.name for path in PACKAGE_ROOT.iterdir()
+                if path.is_dir() and not path.name.startswith("__") and any(path.glob("*.py"))}
+    assert set(_documented_modules()) == packages | {"torch_refine"}
+
+
+@pytest.mark.parametrize("package", sorted(_documented_modules()))
+def test_design_doc_lists_every_module_of_a_package(package):
+    documented, on_disk = _documented_modules()[package], _files_of(package)
+    assert documented <= on_disk, f"docs/design.md names modules {package}/ lacks: {sorted(documented - on_disk)}"
+    missing = on_disk - documented - {"__init__.py"}
+    assert not missing, f"docs/design.md does not say what these {package}/ modules hold: {sorted(missing)}"
+
+
+def _top_level_names(path: Path) -> set[str]:
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((alias.asname or alias.name).split(".")[0] for alias in node.names)
+    return names
+
+
+def _module_files(parts: list[str]) -> list[tuple[Path, list[str]]]:
+    """(file, the names after it) for a dotted reference: a path from the package root
+    (`engine.refine.refine`), or a module's own name (`facts.quotient`)."""
+    for count in range(len(parts), 0, -1):
+        for candidate in (PACKAGE_ROOT.joinpath(*parts[:count]).with_suffix(".py"),
+                          PACKAGE_ROOT.joinpath(*parts[:count], "__init__.py")):
+            if candidate.is_file():
+                return [(candidate, parts[count:])]
+    return [(path, parts[1:]) for path in _modules() if path.stem == parts[0]]
+
+
+def _stale_references(doc: str) -> list[str]:
+    """The module paths (`engine/guards.py`) and dotted names (`ranges.symbol_range`) a
+    doc names that the package does not have."""
+    stale = []
+    for code in _CODE.findall((DOCS / doc).read_text(encoding="utf-8")):
+        if re.fullmatch(r"[\w/]+\.py", code):
+            python_files = [*_modules(), *(REPOSITORY / "test").rglob("*.py")]
+            if not any(path.as_posix().endswith(f"/{code}") for path in python_files):
+                stale.append(code)
+        elif re.fullmatch(r"[a-z_]+(\.\w+)+", code):
+            files = _module_files(code.split("."))
+            if files and not any(not rest or rest[0] in _top_level_names(path) for path, rest in files):
+                stale.append(code)
+    return stale
+
+
+@pytest.mark.parametrize("doc", ["design.md", "facts.md"])
+def test_docs_name_modules_and_functions_that_exist(doc):
+    assert not _stale_references(doc)

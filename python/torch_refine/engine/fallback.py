@@ -1,5 +1,5 @@
 """Typing an op without a library function from PyTorch's meta kernels: the hook of
-`library/meta_fallback.py` in the per-op loop (`pipelines.refine`).
+`library/meta_fallback.py` in the per-op loop (`engine.refine.refine`).
 
 `reify.targets` gives such an op (an ATen op whose results lack what the library
 cannot give) the symbol `meta_fallback.SYMBOL`; `Fallback.refine` describes it, asks

@@ -1,5 +1,5 @@
 """`torch-refine-reify-dtype-calculations`: wrap ops in `torch.dtype.calculate` ops that
-call their library dtype functions (see `reify.py` for the form)."""
+call their library dtype functions (see `engine/reify.py` for the form)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`torch-refine-reify-shape-calculations`: wrap ops in `torch.shape.calculate` ops that
-call their library shape functions (see `reify.py` for the form)."""
+call their library shape functions (see `engine/reify.py` for the form)."""
 
 from __future__ import annotations
 
