@@ -33,15 +33,24 @@ from __future__ import annotations
 from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts
-from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.engine.barriers import (
+    BARRIER,
+    behind_barriers,
+    computed_from,
+    forget_derived,
+    hides_type,
+    install_barrier,
+    open_barrier,
+    reads_any,
+    remove_barrier,
+    reset_users,
+)
 from torch_refine.engine.known_values import is_typed_condition
 from torch_refine.ir import types
 from torch_refine.ir.constants import defining_op, op_key
-from torch_refine.ir.erase import erase_types_below, erase_unused_casts, erase_value_types, required_type
+from torch_refine.ir.erase import erase_types_below, erase_unused_casts, required_type
 from torch_refine.ir.module import enclosing_ops
 from torch_refine.ir.retype import (
-    OPAQUE_CAST,
-    accepts,
     allows_type_refinement,
     cast,
     cast_source,
@@ -50,7 +59,6 @@ from torch_refine.ir.retype import (
 from torch_refine.patterns.control_flow import PEELED
 
 _WIDENED = "torch_refine.loop_widened"
-_BARRIER = OPAQUE_CAST
 _ASSUMING = "torch_refine.loop_assuming"  # on a loop whose carried types are not yet checked
 _NARROWED = "torch_refine.loop_narrowed"  # on a loop not to narrow (again): narrowed once, or widened
 _NARROWING = "torch_refine.loop_narrowing"  # on a loop whose narrowed carried types are not yet checked
@@ -74,7 +82,7 @@ def propagate(module: ir.Operation) -> bool:
         return ir.WalkResult.ADVANCE
 
     module.walk(collect, ir.WalkOrder.PRE_ORDER)
-    hidden = _behind_barriers(module)  # before this step's assumptions add barriers
+    hidden = behind_barriers(module)  # before this step's assumptions add barriers
     changed = False
     stale: set = set()  # ops whose body changed in this step: their back edges are stale
     for op in constructs:
@@ -234,7 +242,7 @@ def _assume(loop, body_reset: bool) -> bool:
         if not assumed and not body_reset:
             _reset_body(loop)
         loop.attributes[_ASSUMING] = ir.UnitAttr.get()
-        _install_barrier(loop, result)
+        install_barrier(loop, result)
         _set_carried_type(loop, index, types.to_type(init))
         assumed = True
     dims = _dims_to_assume(loop)
@@ -314,7 +322,7 @@ def _narrow(loop) -> bool:
         target = types.meet(carried, init)
         if target is None or target == carried:
             continue
-        _install_barrier(loop, result)
+        install_barrier(loop, result)
         _set_carried_type(loop, index, types.to_type(target))
         narrowed = True
     if narrowed:
@@ -345,9 +353,9 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
             continue
         back = backs[index]
         if back is not None and types.is_at_least_as_precise(back, carried):
-            changed |= _remove_barrier(result)  # the assumption holds
+            changed |= remove_barrier(result)  # the assumption holds
             continue
-        if _reads_any(loop, hidden):
+        if reads_any(loop, hidden):
             unchecked = True  # checked once the barrier it reads through is open
             continue
         target = types.join(carried, back if back is not None else types.erased(carried))
@@ -356,7 +364,7 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
         loop.attributes[_NARROWED] = ir.UnitAttr.get()  # a widened loop is not narrowed again
         _end_narrowing(loop)  # the reset body is refined anew, its checks deferred
         _reset_body(loop)
-        _reset_users(result)
+        reset_users(result)
         _set_carried_type(loop, index, types.to_type(target))
         changed = unchecked = True
     if check and not unchecked and _LOOP_DIMS in loop.attributes and not _dims_hold(loop, condition):
@@ -364,7 +372,7 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
         del loop.attributes[_LOOP_DIMS]  # the body is refined anew, each iteration's sizes its own
         loop.attributes[_DIMS_WIDENED] = ir.UnitAttr.get()
         _reset_body(loop)
-        _forget_derived(assumed)
+        forget_derived(assumed)
         changed = unchecked = True
     narrowing = _NARROWING in loop.attributes
     if unchecked:
@@ -380,21 +388,6 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
     return changed, changed
 
 
-def _behind_barriers(module: ir.Operation) -> set:
-    """The values computed from a loop result through a barrier that hides part of its
-    type (the result is already more precise than the barrier states): those the last
-    round refined without knowing what the loop gives."""
-    pending: list = []
-
-    def collect(op):
-        if _hides_type(op):
-            pending.append(op.results[0])
-        return ir.WalkResult.ADVANCE
-
-    module.walk(collect)
-    return _computed_from(pending)
-
-
 def after_unsettled_loops(function, first_round: bool) -> set:
     """The values computed from what a loop gives before its carried types settle: behind
     a barrier, and in the first round from the results of a loop carrying a tensor of
@@ -403,7 +396,7 @@ def after_unsettled_loops(function, first_round: bool) -> set:
     pending: list = []
 
     def collect(op):
-        if _hides_type(op):
+        if hides_type(op):
             pending.append(op.results[0])
         elif op.name == "torch.prim.Loop" and first_round and _carries_unknown(op):
             pending.extend(op.results)
@@ -412,7 +405,7 @@ def after_unsettled_loops(function, first_round: bool) -> set:
         return ir.WalkResult.ADVANCE
 
     function.walk(collect)
-    return _computed_from(pending)
+    return computed_from(pending)
 
 
 def _results_under_unchecked_dims(loop, first_round: bool) -> list:
@@ -436,113 +429,10 @@ def _carries_unknown(loop) -> bool:
     return any((info := types.parse(result.type)) is not None and info.is_unknown for result in loop.results)
 
 
-def _hides_type(op) -> bool:
-    return _BARRIER in op.attributes and op.operands[0].type != op.results[0].type
-
-
-def _computed_from(pending: list) -> set:
-    hidden: set = set()
-    while pending:
-        value = pending.pop()
-        if value in hidden:
-            continue
-        hidden.add(value)
-        for use in value.uses:
-            pending.extend(_dependents(use.owner))
-    return hidden
-
-
-def _dependents(user) -> list:
-    """The values computed from any operand of `user`: its results, the arguments of its
-    regions, and for a terminator its parent's results (and a loop's carried arguments)."""
-    found = list(user.results)
-    for region in user.regions:
-        for block in region.blocks:
-            found.extend(block.arguments)
-    if user.operation.name in ("torch.prim.If.yield", "torch.prim.Loop.condition"):
-        found.extend(_dependents(user.operation.parent))
-    return found
-
-
-def _reads_any(loop, values: set) -> bool:
-    """Whether the loop or an op in its body has an operand among `values`."""
-    if not values:
-        return False
-    found = False
-
-    def visit(op):
-        nonlocal found
-        found = any(operand in values for operand in op.operands)
-        return ir.WalkResult.INTERRUPT if found else ir.WalkResult.ADVANCE
-
-    loop.operation.walk(visit)
-    return found
-
-
-def _reset_users(result: ir.Value) -> None:
-    """Forget the types derived from a loop result behind its barrier: torch-mlir's
-    folders look through a `tensor_static_info_cast`, so a calculation of a user could read
-    the assumed type the barrier hides (a `cat` of the result typed by the refuted
-    assumption's sizes). The next round refines them under the widened type."""
-    barriers = [use.owner.results[0] for use in result.uses if _BARRIER in use.owner.attributes]
-    if not barriers:
-        return
-    function = enclosing_function(result.owner)
-    erase_value_types([v for v in _computed_from(barriers) if v not in barriers], function, is_typed_condition)
-
-
-def _forget_derived(results: list) -> None:
-    """Forget the types and dims derived from loop results whose assumed dims a back edge
-    refuted: the ops reading them are refined again (their checks were deferred)."""
-    if not results:
-        return
-    derived = [v for v in _computed_from(list(results)) if v not in results]
-    for value in derived:
-        if isinstance(value, ir.OpResult) and dim_facts.ATTRIBUTE in value.owner.attributes:
-            del value.owner.attributes[dim_facts.ATTRIBUTE]
-    erase_value_types(derived, enclosing_function(results[0].owner), is_typed_condition)
-
-
 def _reset_body(loop) -> None:
     """Forget the types and facts derived inside the body (the next round recomputes them)."""
     erase_types_below(loop, keep_entry_arguments=True, keep=is_typed_condition)
     _strip_body_facts(loop)
-
-
-def _install_barrier(loop, result: ir.Value) -> None:
-    """Let the result's users keep seeing its type until the assumption is checked."""
-    uses = list(result.uses)
-    if not uses:
-        return
-    with ir.InsertionPoint.after(loop), loop.location:
-        barrier = cast(result, result.type)
-    barrier.owner.attributes[_BARRIER] = ir.UnitAttr.get()
-    for use in uses:
-        use.owner.operands[use.operand_number] = barrier
-
-
-def _remove_barrier(result: ir.Value) -> bool:
-    """Hand the users the result itself; True when users that may be refined now see it."""
-    for use in list(result.uses):
-        if _BARRIER in use.owner.attributes:
-            return _open(use.owner)
-    return False
-
-
-def _open(barrier) -> bool:
-    """Users that allow refinement take the barrier's source, a plain cast stays for the
-    others; True when any user took the source."""
-    del barrier.attributes[_BARRIER]
-    source = barrier.operands[0]
-    rewired = False
-    for use in list(barrier.result.uses):
-        if accepts(use, source.type):
-            use.owner.operands[use.operand_number] = source
-            # Casts are read through (`source_info`): only other users refine anew.
-            rewired |= use.owner.operation.name != "torch.tensor_static_info_cast"
-    if not len(list(barrier.result.uses)):
-        barrier.operation.erase()
-    return rewired
 
 
 def remove_barriers(module: ir.Operation) -> None:
@@ -562,12 +452,12 @@ def remove_barriers(module: ir.Operation) -> None:
         for name in _LOOP_MARKS:
             if name in op.attributes:
                 del op.attributes[name]
-        if _BARRIER in op.attributes:
-            _open(op)
+        if BARRIER in op.attributes:
+            open_barrier(op)
 
 
 _LOOP_MARKS = (_ASSUMING, _WIDENED, _NARROWED, _NARROWING, PEELED, _LOOP_DIMS, _DIMS_WIDENED)
-_MARKS = (_BARRIER, *_LOOP_MARKS)
+_MARKS = (BARRIER, *_LOOP_MARKS)
 
 
 def _strip_body_facts(loop) -> None:

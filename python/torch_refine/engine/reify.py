@@ -474,7 +474,7 @@ class _Builder:
 
     def adapt_tensor(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
         param_text = str(param_type)
-        value = most_precise_alias(value)  # memo keys read the same value (simplifier.memo_key)
+        value = most_precise_alias(value)  # memo keys read the same value (memo.memo_key)
         if self.kind.name == "shape" and param_text == "!torch.list<int>":
             return self.create("torch.aten.size", [value], [param_type]).result
         if self.kind.name == "dtype" and param_text == "!torch.tuple<int, int>":

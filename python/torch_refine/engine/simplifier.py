@@ -29,17 +29,16 @@ from torch_refine.calculations import dim_facts, facts, ranges
 from torch_refine.calculations.kind import (
     BODY_YIELD_OPS,
     DTYPE,
-    RANK_DTYPE,
     SHAPE,
-    SIZES,
-    UNREAD,
     CalculationKind,
 )
-from torch_refine.calculations.lists import READ_ONLY_USERS, unmutated_literals_memo
+from torch_refine.calculations.lists import unmutated_literals_memo
 from torch_refine.calculations.symbols import library_key
 from torch_refine.engine import guards
 from torch_refine.engine.drop import guard_certain_failure
 from torch_refine.engine.explain import blocker, record_blocker
+from torch_refine.engine.memo import memo_key, operand_fact
+from torch_refine.engine.yielded import dtype_fact, dtype_of, shape_of_literal, with_constant_dims
 from torch_refine.errors import PassFailure
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
@@ -49,21 +48,13 @@ from torch_refine.ir.constants import (
     make_constant,
     op_key,
 )
-from torch_refine.ir.module import completing_yields
-from torch_refine.ir.polynomial import format_polynomial
 from torch_refine.ir.retype import (
     accepts,
     cast,
-    most_precise_alias,
     refine_value,
     result_allows_refinement,
 )
 from torch_refine.patterns import control_flow, dtypes, einsum, lists, scalars, symbolic
-from torch_refine.patterns.lists import literal_elements
-
-_NUMBER_BY_DTYPE = {code: "!torch.int" for code in (0, 1, 2, 3, 4)} | {
-    code: "!torch.float" for code in (5, 6, 7, 15)
-}
 
 
 @dataclass
@@ -167,7 +158,7 @@ class Simplifier:
         calculated = self._calculated(calc)
         if self.kind is SHAPE:
             yielded_dims = dim_facts.record(_described_op(calc), self._yield(calc), self.memo, key)
-            calculated = _with_constant_dims(calculated, yielded_dims)
+            calculated = with_constant_dims(calculated, yielded_dims)
         self._refine(calc, calculated)
         if self.record_blockers and not _complete(calculated, self.kind):
             self._record_blocker(calc, key)
@@ -247,7 +238,7 @@ class Simplifier:
             facts = [None if v is None else types.TensorInfo(tuple(d if isinstance(d, int) else None for d in v), None)
                      for v in values]
         else:
-            facts = [None if v is None else _dtype_fact(v, r.type) for v, r in zip(values, results, strict=True)]
+            facts = [None if v is None else dtype_fact(v, r.type) for v, r in zip(values, results, strict=True)]
         if any(f is None for v, f in zip(values, facts, strict=True) if v is not None):
             return None
         if self.record_blockers and not _evaluated_completely(values, facts, self.kind):
@@ -307,8 +298,8 @@ class Simplifier:
         """Per result: a TensorInfo, a scalar type text (number results), or None."""
         yielded = list(self._yield(calc).operands)
         if self.kind is SHAPE:
-            return [_shape_of_literal(v) for v in yielded]
-        return [_dtype_of(v, r.type) for v, r in zip(yielded, calc.results, strict=True)]
+            return [shape_of_literal(v) for v in yielded]
+        return [dtype_of(v, r.type) for v, r in zip(yielded, calc.results, strict=True)]
 
     def _guard_or_report(self, calc, message: str) -> bool:
         """A check the calculation decided to fail: where the op may never run it becomes a
@@ -492,192 +483,6 @@ def _is_decided(calc) -> bool:
         if undecided:
             return False
     return True
-
-
-def memo_key(wrapped, result_count: int, describe=None, views: tuple = (),
-             range_signature: tuple = (), type_text=str) -> tuple | None:
-    """What determines the types an op's calculation finds; None when a scalar or list
-    operand is not known at compile time. `describe(value)` gives what is known of a
-    non-constant scalar or list (default `operand_fact`). `views`, one per operand when
-    given (`LibraryCloner.parameter_views`), narrow what counts of it: nothing when the
-    function never reads it, a tensor's sizes (and symbolic dims) when the function sees
-    only those, its rank and dtype when it sees only those. `range_signature`: the ranges
-    of the function's symbolic sizes, which simplification may read. `type_text(type)`
-    is a type's text (`types.TypeCache.text` saves printing it again)."""
-    describe = describe or operand_fact
-    operation = wrapped.operation
-    parts: list = [operation.name, result_count, range_signature]
-    attributes = operation.attributes  # iterating yields names; indexing, NamedAttributes
-    if len(attributes):  # the op's own; not refinement's marks (`torch_refine.*`)
-        parts += sorted((attributes[i].name, str(attributes[i].attr)) for i in range(len(attributes))
-                        if not attributes[i].name.startswith("torch_refine."))
-    operands = list(operation.operands)
-    if len(views) != len(operands):
-        views = (None,) * len(operands)
-    seen: list = []
-    for operand, view in zip(operands, views, strict=True):
-        if view == UNREAD:
-            continue
-        operand = most_precise_alias(operand)  # what the calculation reads (reify)
-        text = type_text(operand.type)
-        info = types.parse_text(text)
-        if info is not None:
-            alias = next((i for i, v in enumerate(seen) if v == operand), len(seen))
-            seen.append(operand)
-            parts.append(("tensor", alias, *_tensor_key(operand, text, info, view)))
-            continue
-        seen.append(operand)
-        try:
-            parts.append(("constant", text, constant_value(operand)))
-            continue
-        except NotConstant:
-            pass
-        fact = describe(operand)
-        if fact is None:
-            return None
-        parts.append((text, fact))
-    return tuple(parts)
-
-
-def _tensor_key(operand: ir.Value, type_text: str, info: types.TensorInfo, view) -> tuple:
-    if view == RANK_DTYPE:
-        return (view, info.rank, info.dtype)
-    dims = dim_facts.dims_key(operand) if "?" in type_text else ()
-    return (view, info.sizes, *dims) if view == SIZES else (type_text, *dims)
-
-
-def operand_fact(value: ir.Value, cache: dict | None = None) -> tuple | None:
-    """A non-constant scalar or list operand as a memo key knows it: ("polynomial", text)
-    for an int; for an unmutated list literal, ("list", per element a constant, polynomial
-    or tensor fact); None otherwise. `cache` holds ints already expressed."""
-    cache = {} if cache is None else cache
-    elements = literal_elements(value)
-    if elements is None:
-        return _element_fact(value, cache)
-    facts = tuple(_element_fact(e, cache) for e in elements)
-    return None if None in facts else ("list", facts)
-
-
-def _element_fact(value: ir.Value, cache: dict) -> tuple | None:
-    try:
-        return ("constant", constant_value(value))
-    except NotConstant:
-        pass
-    type_text = str(value.type)
-    if types.parse_text(type_text) is not None:
-        value = most_precise_alias(value)  # what the calculation reads (reify)
-        return ("tensor", str(value.type), *dim_facts.dims_key(value))
-    if type_text != "!torch.int":
-        return None
-    polynomial = dim_facts.express(value, cache)
-    return None if polynomial is None else ("polynomial", format_polynomial(polynomial))
-
-
-def _shape_of_literal(value: ir.Value, yielded_by_if: bool = False) -> types.TensorInfo | None:
-    """The sizes a yielded list literal states; `_set_item.t` users clobber elements. An
-    If that yields a literal in each branch that completes states the dims the literals
-    agree on (the rank, at least, when the calculation could not decide the condition)."""
-    producer = defining_op(value)
-    if producer is not None and producer.operation.name == "torch.prim.If":
-        return _shape_of_if(producer, value)
-    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
-        return None
-    dims: list[int | None] = []
-    for element in producer.operands:
-        try:
-            dim = constant_value(element)
-        except NotConstant:
-            dim = None
-        dims.append(dim if isinstance(dim, int) and dim >= 0 else None)
-    for use in value.uses:
-        name = use.owner.operation.name
-        if name == "torch.aten._set_item.t" and use.operand_number == 0:
-            _clobber(dims, use.owner.operands[1])
-        elif name not in READ_ONLY_USERS and not (yielded_by_if and name == "torch.prim.If.yield"):
-            return None
-    return types.TensorInfo(tuple(dims), None)
-
-
-def _with_constant_dims(calculated: list, yielded_dims: list | None) -> list:
-    """The calculated shapes with the dims whose polynomials are constants: a size read
-    off a static dim outside the calculation (`size.int` of the op's operand, or a value
-    read from a shape tensor) is no constant to the folders, but its polynomial is."""
-    if yielded_dims is None:
-        return calculated
-    merged = []
-    for fact, dims in zip(calculated, yielded_dims, strict=True):
-        if fact is None or fact.sizes is None or len(dims) != len(fact.sizes):
-            merged.append(fact)
-            continue
-        sizes = tuple(size if size is not None or dim is None else dim.constant_value()
-                      for size, dim in zip(fact.sizes, dims, strict=True))
-        merged.append(types.TensorInfo(sizes, fact.dtype, fact.value_semantics))
-    return merged
-
-
-def _shape_of_if(if_op, value: ir.Value) -> types.TensorInfo | None:
-    if any(use.owner.operation.name not in READ_ONLY_USERS for use in value.uses):
-        return None
-    shapes = [_shape_of_literal(terminator.operands[value.result_number], True)
-              for terminator in completing_yields(if_op)]
-    if not shapes or None in shapes or len({s.rank for s in shapes}) != 1:
-        return None
-    dims = tuple(d if all(s.sizes[i] == d for s in shapes) else None
-                 for i, d in enumerate(shapes[0].sizes))
-    return types.TensorInfo(dims, None)
-
-
-def _clobber(dims: list, index_value: ir.Value) -> None:
-    indices = _possible_ints(index_value, depth=0)
-    if indices is None or not all(-len(dims) <= i < len(dims) for i in indices):
-        dims[:] = [None] * len(dims)
-        return
-    for index in indices:
-        dims[index] = None
-
-
-def _possible_ints(value: ir.Value, depth: int) -> set[int] | None:
-    """The ints `value` may be: a constant, or what the branches of the `prim.If`s it is
-    read out of (through casts) yield, None left out (an unchecked cast of None raises);
-    None when not known."""
-    try:
-        constant = constant_value(value)
-        return {constant} if isinstance(constant, int) else set() if constant is None else None
-    except NotConstant:
-        pass
-    producer = defining_op(value)
-    if producer is None or depth > 8:
-        return None
-    name = producer.operation.name
-    if name in ("torch.prim.unchecked_cast", "torch.derefine"):
-        return _possible_ints(producer.operands[0], depth + 1)
-    if name != "torch.prim.If":
-        return None
-    found: set[int] = set()
-    for region in producer.regions:
-        terminator = list(region.blocks[0].operations)[-1]
-        branch = _possible_ints(terminator.operands[value.result_number], depth + 1)
-        if branch is None:
-            return None
-        found |= branch
-    return found
-
-
-def _dtype_of(value: ir.Value, result_type: ir.Type):
-    try:
-        code = constant_value(value)
-    except NotConstant:
-        return None
-    if not isinstance(code, int):
-        return None
-    return _dtype_fact(code, result_type)
-
-
-def _dtype_fact(code: int, result_type: ir.Type):
-    if types.parse(result_type) is None:
-        return _NUMBER_BY_DTYPE.get(code)
-    element = types.DTYPE_TO_ELEMENT.get(code)
-    return None if element is None else types.TensorInfo(None, element)
 
 
 def _merge(fact, stated: list[ir.Type], cache: types.TypeCache) -> ir.Type | None:

@@ -4,9 +4,10 @@ from torch_mlir import ir
 
 from torch_refine.calculations.kind import RANK_DTYPE, SHAPE, SIZES, UNREAD
 from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
+from torch_refine.engine.memo import memo_key
 from torch_refine.engine.propagate import propagate
 from torch_refine.engine.reify import LibraryCloner, load_library
-from torch_refine.engine.simplifier import Options, Simplifier, memo_key
+from torch_refine.engine.simplifier import Options, Simplifier
 from torch_refine.ir.context import create_context
 from torch_refine.ir.erase import erase_tensor_types
 from torch_refine.passes.pipeline import RefinePipeline
