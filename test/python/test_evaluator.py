@@ -6,7 +6,7 @@ import pytest
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
-from torch_refine.engine import evaluator
+from torch_refine.engine import evaluator, evaluator_ops, evaluator_values
 from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library import loader, storage
@@ -16,13 +16,13 @@ BATCH = Polynomial.symbol(0, 0)
 SEQUENCE = Polynomial.symbol(1, 0)
 
 
-@pytest.mark.parametrize("convert", [evaluator._to_int, evaluator._ceil], ids=["Int.float", "ceil"])
+@pytest.mark.parametrize("convert", [evaluator_ops._to_int, evaluator_ops._ceil], ids=["Int.float", "ceil"])
 def test_size_float_to_int(convert):
     """An exact size float is its size; an inexact product (rounded past 2**53) is no int
     the evaluator may claim."""
-    assert convert(evaluator._SizeFloat(BATCH)) == BATCH
-    with pytest.raises(evaluator.GiveUp):
-        convert(evaluator._SizeFloat(BATCH * SEQUENCE, exact=False))
+    assert convert(evaluator_values._SizeFloat(BATCH)) == BATCH
+    with pytest.raises(evaluator_values.GiveUp):
+        convert(evaluator_values._SizeFloat(BATCH * SEQUENCE, exact=False))
 
 
 MM_SHAPE = "__torch_refine_shape_fn.aten.mm"

@@ -37,7 +37,7 @@ ENTRY_GUARD = facts.ENTRY_GUARD
 
 
 def assert_guards(op, guards: list) -> bool:
-    """Assert `guards` (evaluator.Guard) for `op`; False, with nothing built, when a
+    """Assert `guards` (evaluator_values.Guard) for `op`; False, with nothing built, when a
     guard reads a computed size that neither the entry nor `op`'s operands carry."""
     function_op = enclosing_function(op)
     entry = function_op.regions[0].blocks[0]

@@ -36,9 +36,10 @@ from torch_refine.calculations.purity import erase_if_dead, is_pure_if, is_unuse
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.engine import instrumentation
+from torch_refine.engine.cases import prune_implied_guards
 from torch_refine.engine.casts import check_casts, erase_identity_casts, narrow_casts
 from torch_refine.engine.drop import drop
-from torch_refine.engine.evaluator import evaluator_for, prune_implied_guards
+from torch_refine.engine.evaluator import evaluator_for
 from torch_refine.engine.explain import annotate
 from torch_refine.engine.fallback import Fallback
 from torch_refine.engine.guards import (

@@ -1,0 +1,280 @@
+"""Deciding a condition over sizes case by case: each size split into its least few values
+and the rest of its range, a select split by its own condition (`decide_by_cases`); and
+erasing the entry guards the asserted equalities imply (`prune_implied_guards`)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+from torch_refine.calculations import facts
+from torch_refine.calculations.ranges import (
+    polynomial_range,
+    within_condition,
+)
+from torch_refine.engine import guards
+from torch_refine.engine.evaluator_values import GiveUp, _decide
+from torch_refine.ir.constants import op_key
+from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED
+
+# Conditions over at most this many sizes are decided case by case; each size's least
+# values, one by one, then the rest of its range.
+_CASE_SYMBOLS = 2
+
+
+_CASE_VALUES = 3
+
+
+def _truth(key: tuple, range_of, assumptions: tuple = ()) -> bool | None:
+    """A condition's truth (its key, `_Condition.key`) where each polynomial ranges over
+    `range_of(p)` and the `assumptions` ((key, truth) asserted before) hold; None when that
+    leaves it open. Comparisons the ranges do not decide are free bools (at most
+    `_FREE_ATOMS`): `a or (not a and b)` with b decided true holds whatever a is, and
+    `not (a != b and a != 1 and b != 1)` holds where it was asserted. Float comparisons are
+    always free."""
+    key = _canonical(key)
+    atoms = _atoms(key)
+    relevant = []
+    for assumed, holds in ((_canonical(k), holds) for k, holds in assumptions):
+        more = _atoms(assumed)
+        if more & atoms and len(atoms | more) <= _FREE_ATOMS:  # it speaks of this condition
+            relevant.append((assumed, holds))
+            atoms = atoms | more
+    known = {atom: _atom_truth(atom, range_of) for atom in atoms}
+    free = [atom for atom, value in known.items() if value is None]
+    if len(free) > _FREE_ATOMS:
+        return None
+    answers = set()
+    for values in itertools.product((False, True), repeat=len(free)):
+        assignment = {**known, **dict(zip(free, values, strict=True))}
+        if any(_value(assumed, assignment) is not holds for assumed, holds in relevant):
+            continue  # a case the asserted conditions exclude
+        if relevant and not _consistent(assignment):
+            continue  # equalities it takes contradict one another (a == b, b == c, a != c)
+        answers.add(_value(key, assignment))
+        if len(answers) > 1:
+            return None
+    return answers.pop() if answers else _EXCLUDED
+
+
+# `_truth` of a case the assumptions exclude (no assignment of its atoms satisfies them).
+_EXCLUDED = object()
+
+
+def _consistent(assignment: dict) -> bool:
+    """Whether the int (in)equalities an assignment of atoms takes can hold together: the
+    sides each equality joins are one class (two constants never), and no disequality
+    separates one class from itself."""
+    parent: dict = {}
+
+    def root(p):
+        while parent.get(p, p) != p:
+            p = parent[p]
+        return p
+
+    equal = [(a[1], a[2]) for a, v in assignment.items() if v is not None and _is_equality(a, v)]
+    for lhs, rhs in equal:
+        parent[root(lhs)] = root(rhs)
+    constants: dict = {}
+    for side in {side for pair in equal for side in pair}:
+        value = side.constant_value()
+        if value is not None and constants.setdefault(root(side), value) != value:
+            return False
+    return not any(root(a[1]) == root(a[2]) for a, v in assignment.items()
+                   if v is not None and _is_equality(a, not v))
+
+
+def _is_equality(atom: tuple, value: bool) -> bool:
+    """Whether the atom, taken as `value`, says its sides are equal."""
+    if not all(isinstance(side, Polynomial) for side in atom[1:]) or len(atom) != 3:
+        return False
+    return (atom[0] == "torch.aten.eq.int" and value) or (atom[0] == "torch.aten.ne.int" and not value)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # pure, and asked of each assumption in every case split
+def _canonical(key):
+    """A condition key with each int comparison of two polynomials in one order (the
+    mirror where swapped) and `!=` as `not ==`, so that `b != a`, `a != b` and `a == b`
+    read one atom."""
+    if isinstance(key, bool):
+        return key
+    if key[0] in ("not", "and", "or"):
+        return (key[0], *(_canonical(part) for part in key[1:]))
+    if key[0] not in MIRRORED or not all(isinstance(side, Polynomial) for side in key[1:]):
+        return key
+    if key[0] == "torch.aten.ne.int":
+        return ("not", _canonical(("torch.aten.eq.int", *key[1:])))
+    lhs, rhs = key[1:]
+    if sorted(lhs.terms.items()) <= sorted(rhs.terms.items()):
+        return key
+    return (MIRRORED[key[0]], rhs, lhs)
+
+
+_FREE_ATOMS = 6
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _atoms(key) -> frozenset:
+    if isinstance(key, bool):
+        return frozenset()
+    if key[0] in ("not", "and", "or"):
+        return frozenset().union(*(_atoms(part) for part in key[1:]))
+    return frozenset((key,))
+
+
+def _atom_truth(atom: tuple, range_of) -> bool | None:
+    test = INT_COMPARISONS.get(atom[0])
+    if test is None:
+        return None
+    a, b = atom[1:]
+    try:
+        return _decide(test, *range_of(a - b))
+    except GiveUp:
+        return None
+
+
+def _value(key, values: dict) -> bool:
+    if isinstance(key, bool):
+        return key
+    op = key[0]
+    if op == "not":
+        return not _value(key[1], values)
+    if op == "and":
+        return all(_value(part, values) for part in key[1:])
+    if op == "or":
+        return any(_value(part, values) for part in key[1:])
+    return values[key]
+
+
+def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: tuple | None = None) -> bool | None:
+    """A condition over at most `_CASE_SYMBOLS` sizes that is the same in every case: each
+    size is split into its least few values, one by one, and the rest of its range
+    (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1). A
+    condition reading a select is first split by the select's own condition
+    (`_decide_by_select`). `within` narrows some symbols' ranges; `assumptions` are the
+    conditions of several comparisons asserted at the function's entry that share a size
+    with it (a broadcast kept open), taken as given in every case."""
+    if assumptions is None:
+        function_key = None if entry is None else op_key(entry.owner)
+        assumptions = _relevant(key, facts.compound_assumptions(function_key))
+    symbols = sorted(_key_symbols(key))
+    if not symbols:  # constants (a quotient the asserted equalities made exact)
+        answer = _truth(key, lambda p: polynomial_range(p, entry, within), assumptions)
+        return None if answer is _EXCLUDED else answer
+    selects = [s for s in symbols if (facts.definition(s) or (None,))[0] == facts.SELECT]
+    if not selects and len(symbols) > _CASE_SYMBOLS:
+        return None
+    cache = facts.run_cache()
+    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count(),
+                 tuple(sorted((within or {}).items())), assumptions)
+    if cache_key not in cache:
+        cache[cache_key] = (_decide_by_select(key, selects[0], entry, within, assumptions) if selects
+                            else _decide_by_cases(key, symbols, entry, within or {}, assumptions))
+    return cache[cache_key]
+
+
+_MAX_ASSUMPTIONS = 6
+
+
+def _relevant(key: tuple, assumptions: list) -> tuple:
+    """The asserted conditions sharing a size with `key` (a select's own sides count), the
+    smallest first: what can decide it."""
+    wanted = _with_select_sides(_key_symbols(key))
+    found = [(assumption, holds) for assumption, holds in assumptions
+             if _with_select_sides(_key_symbols(assumption)) & wanted]
+    found.sort(key=lambda item: len(_atoms(item[0])))
+    return tuple(found[:_MAX_ASSUMPTIONS])
+
+
+def _with_select_sides(symbols: set) -> set:
+    found, pending = set(), list(symbols)
+    while pending:
+        symbol = pending.pop()
+        if symbol in found:
+            continue
+        found.add(symbol)
+        definition = facts.definition(symbol)
+        if definition is not None and definition[0] == facts.SELECT:
+            pending += [s for part in (definition[2], definition[3]) for s in part.symbols()]
+            pending += [s for side in definition[1][1:] if isinstance(side, Polynomial) for s in side.symbols()]
+    return found
+
+
+def _decide_by_select(key: tuple, select, entry, within: dict | None, assumptions: tuple = ()) -> bool | None:
+    """A condition reading `select` (`then if c else otherwise`), the same where `c` holds,
+    with the select its `then` (and `c`'s equality solved in: `s == 0` makes `s` 0), and
+    where `c` fails, with the select its `otherwise` and `c`'s symbol narrowed (`s >= 1`):
+    ONNX Reshape's `-1` among sizes `6 if s == 0 else s` divides either way. The assumptions
+    are read the same way in each case."""
+    _, condition, then, otherwise = facts.definition(select)
+    answers = set()
+    for holds, side in ((True, then), (False, otherwise)):
+        substitution = {select: side}
+        if holds and condition[0] == "torch.aten.eq.int" and all(isinstance(o, Polynomial) for o in condition[1:]):
+            solved = facts.solve(condition[1] - condition[2], {})
+            if solved is not None:
+                substitution = {select: side.substitute(dict([solved])), solved[0]: solved[1]}
+        narrowed = within_condition(condition, holds, entry)
+        case_assumptions = tuple((_substituted(a, substitution), h) for a, h in assumptions)
+        answer = decide_by_cases(_substituted(key, substitution), entry, {**(within or {}), **(narrowed or {})},
+                                 (*case_assumptions, (_canonical(condition), holds)))
+        if answer is None:
+            return None
+        answers.add(answer)
+    return answers.pop() if len(answers) == 1 else None
+
+
+def _decide_by_cases(key: tuple, symbols: list, entry, within: dict, assumptions: tuple = ()) -> bool | None:
+    cases = [{}]
+    for symbol in symbols:
+        low, high = polynomial_range(Polynomial({(symbol,): 1}), entry, within)
+        low = 0 if low is None else low
+        pieces = [(v, v) for v in range(low, low + _CASE_VALUES) if high is None or v <= high]
+        if high is None or low + _CASE_VALUES <= high:
+            pieces.append((low + _CASE_VALUES, high))
+        cases = [{**case, symbol: piece} for case in cases for piece in pieces]
+    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, {**within, **case}), assumptions)
+               for case in cases} - {_EXCLUDED}
+    return answers.pop() if len(answers) == 1 and None not in answers else None
+
+
+def _key_symbols(key: tuple) -> set:
+    found = set()
+    for operand in key[1:]:
+        if isinstance(operand, tuple):
+            found |= _key_symbols(operand)
+        elif isinstance(operand, Polynomial):
+            found |= operand.symbols()
+    return found
+
+
+def _substituted(key: tuple, replacements: dict) -> tuple:
+    return (key[0], *(_substituted(o, replacements) if isinstance(o, tuple) else
+                      facts.resolved(o, replacements) if isinstance(o, Polynomial) else o for o in key[1:]))
+
+
+def prune_implied_guards(module) -> None:
+    """Erase the guards asserted at a function's entry that the function's equalities,
+    asserted since, imply (`96*a*b == 96*c*d` once `c == a` and `d == b` are): each was
+    needed by an op refined before those equalities, or the same as one kept (`b != 0`
+    once `b` is `a` and `a != 0` is asserted). The equalities that replaced a symbol stay
+    (their own replacement is no evidence), but one that the others imply through a
+    quotient (`(16*a*b) // (8*c*d) == 2` once `c == a` and `d == b` are): every entry
+    assert holds before the first op runs."""
+    kept = set()
+    for function_key, entry, assertion, key, holds in guards.entry_guards(module):
+        replacements = facts.replacements(function_key)
+        if guards.defines_replacement(key, holds) and facts.replaces(function_key, key[1], key[2]):
+            own = {s for p in key[1:] if isinstance(p, Polynomial) for m in p.terms for s in m}
+            others = {s: p for s, p in replacements.items() if s not in own}
+            if decide_by_cases(_substituted(key, others), entry, assumptions=()) is holds:
+                assertion.erase()
+            continue
+        if facts.defines_range(function_key, key, holds):
+            continue  # what the store relies on; its own range would decide it
+        key = _substituted(key, replacements)
+        if (function_key, key, holds) in kept or decide_by_cases(key, entry, assumptions=()) is holds:
+            assertion.erase()
+        else:
+            kept.add((function_key, key, holds))

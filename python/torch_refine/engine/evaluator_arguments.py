@@ -1,0 +1,140 @@
+"""An op's operands as the values its library function receives (constants, sizes as
+polynomials, ranks, dtypes, list literals), and the function's result as the op's
+sizes or dtypes."""
+
+from __future__ import annotations
+
+from torch_mlir import ir
+
+from torch_refine.calculations.dim_facts import express, tensor_dims
+from torch_refine.calculations.kind import SHAPE, CalculationKind
+from torch_refine.engine.evaluator_ops import _to_float
+from torch_refine.engine.evaluator_values import _DEVICE, _UNKNOWN_RANK, _UNKNOWN_SIZE, GiveUp, _is_size, _settle
+from torch_refine.engine.reify import _constructed_elements, _inner_type
+from torch_refine.ir import types
+from torch_refine.ir.constants import NotConstant, constant_value
+from torch_refine.ir.polynomial import Polynomial, parse_polynomial
+from torch_refine.ir.retype import most_precise_alias
+
+
+def _argument(value: ir.Value, parameter: str, kind: CalculationKind):
+    """What the calculation passes for `value` as a `parameter` (reify's `_Builder.adapt`)."""
+    value_text = str(value.type)
+    if parameter.startswith("!torch.optional<") and value_text != parameter:
+        if value_text == "!torch.none":
+            return None
+        if value_text.startswith("!torch.optional<"):
+            raise GiveUp
+        return _argument(value, _inner_type(parameter), kind)
+    if types.is_tensor_type_text(value_text):
+        return _tensor_argument(value, parameter, kind)
+    if value_text.startswith("!torch.list<") and parameter.startswith("!torch.list<"):
+        elements = _literal_elements(value)
+        inner = _inner_type(parameter)
+        return [_argument(e, inner, kind) for e in elements]
+    try:
+        constant = constant_value(value)
+    except NotConstant:
+        if value_text == parameter == "!torch.Device":
+            return _DEVICE  # opaque: an op that reads it gives up
+        return _symbolic_int(value, value_text, parameter)
+    if value_text == parameter:
+        return constant
+    if value_text == "!torch.bool" and parameter in ("!torch.float", "!torch.number"):
+        constant = int(constant)  # a bool Scalar arrives as the int 0/1
+        value_text = "!torch.int"
+    if parameter == "!torch.float" and value_text in ("!torch.int", "!torch.number"):
+        return float(constant)
+    if parameter == "!torch.number" and value_text in ("!torch.int", "!torch.float"):
+        return constant
+    raise GiveUp
+
+
+def _symbolic_int(value: ir.Value, value_text: str, parameter: str):
+    """An int that is not a constant, as a polynomial over argument dims (a size read
+    off a dynamic tensor, and arithmetic on it), as the memo key knows it."""
+    if value_text != "!torch.int" or parameter not in ("!torch.int", "!torch.number", "!torch.float"):
+        raise GiveUp
+    polynomial = express(value)
+    if polynomial is None:
+        raise GiveUp
+    if parameter == "!torch.float":
+        return _to_float(_settle(polynomial))  # reify's aten.Float.Scalar
+    return _settle(polynomial)
+
+
+def _tensor_argument(value: ir.Value, parameter: str, kind: CalculationKind):
+    info = types.parse(most_precise_alias(value).type)
+    if info is None or (info.sizes is None and kind is SHAPE):
+        raise GiveUp
+    if kind is SHAPE and parameter == "!torch.list<int>":
+        return _sizes(most_precise_alias(value), info.sizes)
+    if kind is not SHAPE and parameter == "!torch.tuple<int, int>":
+        code = types.ELEMENT_TO_DTYPE.get(info.dtype) if info.dtype is not None else None
+        if code is None:
+            raise GiveUp
+        return (_UNKNOWN_RANK if info.rank is None else info.rank, code)
+    raise GiveUp
+
+
+def _sizes(tensor: ir.Value, sizes: tuple) -> list:
+    """A tensor's sizes: ints, polynomials for the dynamic dims whose symbolic dims are
+    known (dim_facts), an unknown size for the others (reading it gives up)."""
+    if None not in sizes:
+        return list(sizes)
+    dims = tensor_dims(tensor)
+    if dims is None or len(dims) != len(sizes):
+        dims = [""] * len(sizes)
+    return [_size(size, text) for size, text in zip(sizes, dims, strict=True)]
+
+
+def _size(static, polynomial_text: str):
+    if static is not None:
+        return static
+    return _settle(parse_polynomial(polynomial_text)) if polynomial_text else _UNKNOWN_SIZE
+
+
+def _literal_elements(value: ir.Value) -> list:
+    """The elements of an unmutated `prim.ListConstruct` (reify copies only those)."""
+    elements = _constructed_elements(value)
+    if elements is None:
+        raise GiveUp
+    return elements
+
+
+def _split(result, outer: list, kind: CalculationKind, from_list: bool) -> list:
+    """Per wrapped result, what the function returned for it (reify's `split_list` and
+    `split_results`), None for a result it does not describe."""
+    if from_list:
+        if kind is not SHAPE and isinstance(result, int):
+            return [_dtype_code(result)] * len(outer)  # one dtype for every piece
+        if not isinstance(result, list) or len(result) < len(outer):
+            raise GiveUp
+        return [_described(r, kind) for r in result[: len(outer)]]
+    described = [i for i, r in enumerate(outer) if kind.describes(str(r.type))]
+    values = [result] if len(described) == 1 else list(_tuple(result, len(described)))
+    by_index = dict(zip(described, values, strict=True))
+    return [_described(by_index[i], kind) if i in by_index else None for i in range(len(outer))]
+
+
+def _tuple(result, length: int) -> tuple:
+    if not isinstance(result, tuple) or len(result) != length:
+        raise GiveUp
+    return result
+
+
+def _described(value, kind: CalculationKind):
+    """The sizes (ints, polynomials, None for an unknown size) or the dtype code."""
+    if kind is not SHAPE:
+        return _dtype_code(value)
+    if not isinstance(value, list):
+        raise GiveUp
+    if not all(_is_size(d) and (not isinstance(d, int) or d >= 0) for d in value):
+        raise GiveUp  # a negative dim is not a size: the greedy way leaves it unknown
+    return [None if d is _UNKNOWN_SIZE else _settle(d) if isinstance(d, Polynomial) else d for d in value]
+
+
+def _dtype_code(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GiveUp
+    return value

@@ -1,0 +1,252 @@
+"""What each op the evaluator runs computes, on the values of engine/evaluator_values.py:
+the pure int, float, bool, string and list ops (`_PURE`), float comparisons and arithmetic
+on sizes."""
+
+from __future__ import annotations
+
+import math
+import operator
+
+from torch_refine.engine import guards
+from torch_refine.engine.evaluator_values import (
+    _INT64_SCALE,
+    _OPAQUE_FLOAT,
+    _TEXT,
+    _UNINITIALIZED,
+    GiveUp,
+    _arithmetic,
+    _connect,
+    _floor_divide,
+    _int,
+    _not,
+    _OpaqueFloat,
+    _remainder,
+    _ScalarTensor,
+    _settle,
+    _SizeFloat,
+)
+from torch_refine.ir.polynomial import Polynomial
+from torch_refine.library.promotion import promote_dtypes
+
+_EXACT_FLOAT_INTEGERS = 2**53
+
+
+# `x - 0.0`, `x + 0.0`, `x / 1.0`, `x * 1.0`: x.
+_IDENTITY_OPERAND = {operator.sub: 0.0, operator.add: 0.0, operator.truediv: 1.0, operator.mul: 1.0}
+
+
+def _to_float(value):
+    if isinstance(value, Polynomial):
+        return _SizeFloat(value)
+    return float(value)
+
+
+def _compare_opaque(a, b, test) -> bool:
+    """`test(a, b)` where one side is an `_OpaqueFloat` and the other a constant at least
+    2**62 in magnitude or infinite (the opaque float compares as 0.0 does); else give up."""
+    constant = b if isinstance(a, _OpaqueFloat) else a
+    if not isinstance(constant, float) or math.isnan(constant) or abs(constant) < _INT64_SCALE:
+        raise GiveUp
+    return test(0.0, b) if isinstance(a, _OpaqueFloat) else test(a, 0.0)
+
+
+def _opaque(combine, divisor) -> _OpaqueFloat:
+    """The result of float arithmetic on sizes that no polynomial follows; a quotient only
+    by a non-zero finite constant (TorchScript raises on a zero divisor)."""
+    if combine is operator.truediv and (not isinstance(divisor, float) or divisor == 0 or not math.isfinite(divisor)):
+        raise GiveUp
+    return _OPAQUE_FLOAT
+
+
+def _product_factor(value) -> Polynomial:
+    """A factor of an inexact product: a single term of sizes with a non-negative
+    coefficient, or a non-negative integral float, so that the product is at least 0."""
+    if isinstance(value, _SizeFloat):
+        terms = value.polynomial.terms
+        if len(terms) > 1 or any(c < 0 for c in terms.values()):
+            raise GiveUp
+        return value.polynomial
+    if not math.isfinite(value) or value < 0 or not value.is_integer():
+        raise GiveUp
+    return Polynomial.constant(int(value))
+
+
+def _is(a, b) -> bool:
+    if a is not None and b is not None:
+        raise GiveUp  # identity of two objects: not a None check
+    return a is None and b is None
+
+
+def _text_equal(a, b) -> bool:
+    if not isinstance(a, str) or not isinstance(b, str):
+        raise GiveUp
+    return a == b
+
+
+def _format(template, values: tuple):
+    """`aten.format` of a message: sizes PyTorch prints by value are named by their
+    expressions (`%arg0[0]`), so a kept check says which dims it compares."""
+    if not isinstance(template, str) or template.count("{}") != len(values):
+        return _TEXT
+    pieces = template.split("{}")
+    return pieces[0] + "".join(guards.value_text(value) + piece for value, piece in zip(values, pieces[1:]))
+
+
+def _add_text(a, b):
+    return a + b if isinstance(a, str) and isinstance(b, str) else _TEXT
+
+
+def _set_item(values: list, index: int, element) -> list:
+    values[index] = element
+    return values
+
+
+def _append(values: list, element) -> list:
+    values.append(element)
+    return values
+
+
+def _insert(values: list, index: int, element) -> list:
+    if not -len(values) <= index <= len(values):
+        raise GiveUp
+    values.insert(index, element)
+    return values
+
+
+def _slice(values: list, start, end, step: int) -> list:
+    if step <= 0:
+        raise GiveUp
+    return values[start:end:step]
+
+
+def _range_length(low: int, high: int, step: int) -> int:
+    if step == 0:
+        raise GiveUp
+    if step > 0:
+        return 0 if low >= high else 1 + (high - 1 - low) // step
+    return 0 if low <= high else 1 + (low - 1 - high) // -step
+
+
+def _unchecked_cast(value):
+    if value is None or value is _UNINITIALIZED:
+        raise GiveUp  # the cast of None raises at run time
+    return value
+
+
+def _promote(ranks: list, dtypes: list) -> int:
+    try:
+        return promote_dtypes(ranks, dtypes)
+    except AssertionError:
+        raise GiveUp from None
+
+
+def _dtype(value) -> int:
+    if not isinstance(value, _ScalarTensor):
+        raise GiveUp  # a tensor argument: the evaluator has none
+    return value.dtype
+
+
+def _divide(a, b) -> float:
+    if b == 0:
+        raise GiveUp
+    return a / b
+
+
+def _to_int(value) -> int:
+    if isinstance(value, _SizeFloat):
+        return _integral(value)
+    if not math.isfinite(value):
+        raise GiveUp
+    return _int(int(value))
+
+
+def _ceil(value: float) -> int:
+    if isinstance(value, _SizeFloat):
+        return _integral(value)
+    if not math.isfinite(value):
+        raise GiveUp
+    return _int(math.ceil(value))
+
+
+def _integral(value: _SizeFloat):
+    """The int an exact size float is; an inexact one was rounded, so give up."""
+    if not value.exact:
+        raise GiveUp
+    return _settle(value.polynomial)
+
+
+def _give_up(*_):
+    raise GiveUp
+
+
+# Ops of one result computed from their operands' values.
+_PURE = {
+    "torch.aten.add.int": _arithmetic(operator.add),
+    "torch.aten.sub.int": _arithmetic(operator.sub),
+    "torch.aten.mul.int": _arithmetic(operator.mul),
+    "torch.aten.neg.int": lambda a: _arithmetic(operator.sub)(0, a),
+    "torch.aten.floordiv.int": _floor_divide,
+    "torch.aten.remainder.int": _remainder,
+    "torch.aten.__derive_index": lambda index, start, step: _arithmetic(operator.add)(
+        start, _arithmetic(operator.mul)(index, step)),
+    "torch.aten.__range_length": _range_length,
+    "torch.aten.eq.bool": operator.eq,
+    "torch.aten.div": _divide,
+    "torch.aten.ceil.float": _ceil,
+    "torch.aten.Int.float": _to_int,
+    "torch.aten.Int.Scalar": _to_int,
+    "torch.aten.Float.Scalar": _to_float,
+    "torch.aten.__not__": _not,
+    "torch.aten.__and__.bool": lambda a, b: _connect("and", a, b),
+    "torch.aten.__is__": _is,
+    "torch.aten.__isnot__": lambda a, b: not _is(a, b),
+    "torch.aten.len.t": len,
+    "torch.aten.__getitem__.t": operator.getitem,
+    "torch.aten._set_item.t": _set_item,
+    "torch.aten.append.t": _append,
+    "torch.aten.insert.t": _insert,
+    "torch.aten.slice.t": _slice,
+    "torch.aten.add.t": operator.add,
+    "torch.aten.mul.left_t": operator.mul,
+    "torch.aten.__contains__.str_list": lambda values, value: any(_text_equal(e, value) for e in values),
+    "torch.aten.eq.str": _text_equal,
+    "torch.aten.ne.str": lambda a, b: not _text_equal(a, b),
+    "torch.aten.add.str": _add_text,
+    "torch.aten.str": lambda _: _TEXT,
+    "torch.aten.format": lambda template, *values: _format(template, values),
+    "torch.prim.ListConstruct": lambda *elements: list(elements),
+    "torch.prim.TupleConstruct": lambda *elements: elements,
+    "torch.prim.TupleIndex": operator.getitem,
+    "torch.prim.unchecked_cast": _unchecked_cast,
+    "torch.derefine": lambda value: value,
+    "torch.prim.Uninitialized": lambda: _UNINITIALIZED,
+    "torch.prim.NumToTensor.Scalar": _ScalarTensor,
+    "torch.prim.dtype": _dtype,
+    "torch.promote_dtypes": _promote,
+    "torch.prim.RaiseException": _give_up,  # the greedy way reports the check at the op
+}
+
+
+_FLOAT_COMPARISONS = {
+    "torch.aten.eq.float": operator.eq,
+    "torch.aten.ne.float_int": operator.ne,
+    "torch.aten.lt.float_int": operator.lt,
+    "torch.aten.gt.float_int": operator.gt,
+    "torch.aten.ge.float_int": operator.ge,
+    "torch.aten.lt.float": operator.lt,
+    "torch.aten.gt.float": operator.gt,
+    "torch.aten.ge.float": operator.ge,
+}
+
+
+# The float comparisons of the Torch dialect (it has no `le.float`, no `ne.float`).
+_FLOAT_CONDITION_OPS = {operator.eq: "torch.aten.eq.float", operator.lt: "torch.aten.lt.float",
+                        operator.gt: "torch.aten.gt.float", operator.ge: "torch.aten.ge.float"}
+
+
+_FLOAT_ARITHMETIC = {
+    "torch.aten.add.float": operator.add,
+    "torch.aten.sub.float": operator.sub,
+    "torch.aten.mul.float": operator.mul,
+    "torch.aten.div.float": operator.truediv,
+}
