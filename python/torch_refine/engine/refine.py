@@ -180,8 +180,8 @@ def _refine_rounds(module, options: PipelineOptions) -> None:
     if options.explain:
         with module.context:
             annotate(module, library.has_function)
-    if deferred:
-        _strip_deferral_marks(module)
+    if deferred:  # marks left where a run ended before a loop settled: no internal attribute leaves
+        dim_facts.remove_attributes(module, _DEFERRAL_MARKS)
 
 
 def _hoisted_program_asserts(module) -> bool:
@@ -465,18 +465,6 @@ def _deferral_marks_left(module) -> bool:
 
     module.walk(visit)
     return found
-
-
-def _strip_deferral_marks(module) -> None:
-    """Marks left where a run ended before a loop settled (its ops keep the first round's
-    checks, if any): no internal attribute leaves the pass."""
-    def visit(op):
-        for name in _DEFERRAL_MARKS:
-            if name in op.attributes:
-                del op.attributes[name]
-        return ir.WalkResult.ADVANCE
-
-    module.walk(visit)
 
 
 # Scalar ops of the entry block merged with an equal earlier one: constants, and the size
