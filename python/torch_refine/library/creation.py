@@ -57,14 +57,13 @@ def _check_physical_layout(size: List[int], physical_layout: List[int]) -> List[
     if len(physical_layout) != rank:
         raise AssertionError("empty_permuted: number of dimensions in size does not match "
                              "the length of the physical_layout")
-    seen = [False] * rank
     physical_sizes: List[int] = []
-    for dim in physical_layout:
+    for index, dim in enumerate(physical_layout):
         if dim < 0 or dim >= rank:
             raise AssertionError("empty_permuted: dimension out of range")
-        if seen[dim]:
-            raise AssertionError("empty_permuted: duplicate dim not allowed")
-        seen[dim] = True
+        for earlier in range(index):  # no list of seen dims: a program's constants fold through reads only
+            if physical_layout[earlier] == dim:
+                raise AssertionError("empty_permuted: duplicate dim not allowed")
         physical_sizes.append(size[dim])
     return physical_sizes
 

@@ -17078,9 +17078,9 @@ module {
     %str = torch.constant.str "AssertionError: empty_permuted: duplicate dim not allowed"
     %str_0 = torch.constant.str "AssertionError: empty_permuted: dimension out of range"
     %true = torch.constant.bool true
-    %false = torch.constant.bool false
     %none = torch.constant.none
     %str_1 = torch.constant.str "AssertionError: empty_permuted: number of dimensions in size does not match the length of the physical_layout"
+    %int9223372036854775807 = torch.constant.int 9223372036854775807
     %int0 = torch.constant.int 0
     %0 = torch.aten.len.t %arg0 : !torch.list<int> -> !torch.int
     %1 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
@@ -17091,10 +17091,10 @@ module {
     } else {
       torch.prim.If.yield
     }
-    %3 = torch.prim.ListConstruct %false : (!torch.bool) -> !torch.list<bool>
-    %4 = torch.aten.mul.left_t %3, %0 : !torch.list<bool>, !torch.int -> !torch.list<bool>
-    %5 = torch.prim.ListConstruct  : () -> !torch.list<int>
-    %6 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %3 = torch.prim.ListConstruct  : () -> !torch.list<int>
+    %4 = torch.aten.len.t %arg1 : !torch.list<int> -> !torch.int
+    %5 = torch.prim.ListConstruct %int9223372036854775807, %4 : (!torch.int, !torch.int) -> !torch.list<int>
+    %6 = torch.prim.min.self_int %5 : !torch.list<int> -> !torch.int
     torch.prim.Loop %6, %true, init() {
     ^bb0(%arg2: !torch.int):
       %7 = torch.aten.__getitem__.t %arg1, %arg2 : !torch.list<int>, !torch.int -> !torch.int
@@ -17102,8 +17102,8 @@ module {
       %9 = torch.prim.If %8 -> (!torch.bool) {
         torch.prim.If.yield %true : !torch.bool
       } else {
-        %14 = torch.aten.ge.int %7, %0 : !torch.int, !torch.int -> !torch.bool
-        torch.prim.If.yield %14 : !torch.bool
+        %12 = torch.aten.ge.int %7, %0 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If.yield %12 : !torch.bool
       }
       torch.prim.If %9 -> () {
         torch.prim.RaiseException %str_0, %none : !torch.str, !torch.none
@@ -17111,19 +17111,23 @@ module {
       } else {
         torch.prim.If.yield
       }
-      %10 = torch.aten.__getitem__.t %4, %7 : !torch.list<bool>, !torch.int -> !torch.bool
-      torch.prim.If %10 -> () {
-        torch.prim.RaiseException %str, %none : !torch.str, !torch.none
-        torch.prim.If.yield
-      } else {
-        torch.prim.If.yield
-      }
-      %11 = torch.aten._set_item.t %4, %7, %true : !torch.list<bool>, !torch.int, !torch.bool -> !torch.list<bool>
-      %12 = torch.aten.__getitem__.t %arg0, %7 : !torch.list<int>, !torch.int -> !torch.int
-      %13 = torch.aten.append.t %5, %12 : !torch.list<int>, !torch.int -> !torch.list<int>
+      torch.prim.Loop %arg2, %true, init() {
+      ^bb0(%arg3: !torch.int):
+        %12 = torch.aten.__getitem__.t %arg1, %arg3 : !torch.list<int>, !torch.int -> !torch.int
+        %13 = torch.aten.eq.int %12, %7 : !torch.int, !torch.int -> !torch.bool
+        torch.prim.If %13 -> () {
+          torch.prim.RaiseException %str, %none : !torch.str, !torch.none
+          torch.prim.If.yield
+        } else {
+          torch.prim.If.yield
+        }
+        torch.prim.Loop.condition %true, iter()
+      } : (!torch.int, !torch.bool) -> ()
+      %10 = torch.aten.__getitem__.t %arg0, %7 : !torch.list<int>, !torch.int -> !torch.int
+      %11 = torch.aten.append.t %3, %10 : !torch.list<int>, !torch.int -> !torch.list<int>
       torch.prim.Loop.condition %true, iter()
     } : (!torch.int, !torch.bool) -> ()
-    return %5 : !torch.list<int>
+    return %3 : !torch.list<int>
   }
   func.func private @__torch_refine_helper.torch_refine.library.creation._check_randint(%arg0: !torch.int, %arg1: !torch.int, %arg2: !torch.int) -> !torch.none {
     %str = torch.constant.str "AssertionError: randint: the range is out of bounds for the result dtype"
