@@ -66,13 +66,19 @@ def copy_body_before(op, arguments: list, before) -> tuple[list, list]:
     block = copy.regions[0].blocks[0]
     for argument, value in zip(block.arguments, arguments, strict=True):
         argument.replace_all_uses_with(value)
+    found = move_body_before(block, before)
+    copy.erase()
+    return found
+
+
+def move_body_before(block, before) -> tuple[list, list]:
+    """Move `block`'s ops but its terminator in front of `before`; returns the moved ops and
+    the values the terminator yields."""
     operations = list(block.operations)
     terminator = operations.pop()
     for inner in operations:
         inner.operation.move_before(before)
-    yielded = list(terminator.operands)
-    copy.erase()
-    return operations, yielded
+    return operations, list(terminator.operands)
 
 
 SYMBOLIC_SHAPE_OPS = ("torch.bind_symbolic_shape", "torch.symbolic_int")

@@ -36,7 +36,7 @@ from torch_refine.engine.simplifier import Options
 from torch_refine.errors import PassFailure
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_name, defining_op, make_constant
-from torch_refine.ir.module import copy_body_before, ops_in
+from torch_refine.ir.module import copy_body_before, move_body_before, ops_in
 from torch_refine.ir.retype import accepts, cast
 from torch_refine.patterns import control_flow, lists, scalars
 
@@ -328,13 +328,9 @@ def _simplifier():
 
 def _unwrap(container) -> tuple[list, list]:
     """Move the simplified body out before the container; returns its ops and what it yielded."""
-    operations = list(container.regions[1].blocks[0].operations)
-    terminator = operations.pop()
-    for inner in operations:
-        inner.operation.move_before(container)
-    yielded = list(terminator.operands)
+    found = move_body_before(container.regions[1].blocks[0], container)
     container.erase()
-    return operations, yielded
+    return found
 
 
 def _replace_results(op, returned: list, location) -> None:
