@@ -21,10 +21,13 @@ Monomial = tuple[Symbol, ...]
 
 
 class Polynomial:
-    __slots__ = ("terms",)
+    """Immutable once built: nothing writes `terms` after `__init__`, so the hash is kept."""
+
+    __slots__ = ("terms", "_hash")
 
     def __init__(self, terms: dict[Monomial, int] | None = None) -> None:
         self.terms = {m: c for m, c in (terms or {}).items() if c != 0}
+        self._hash: int | None = None
 
     @classmethod
     def constant(cls, value: int) -> Polynomial:
@@ -129,7 +132,10 @@ class Polynomial:
         return isinstance(other, Polynomial) and self.terms == other.terms
 
     def __hash__(self) -> int:
-        return hash(frozenset(self.terms.items()))
+        # Case splits hash the same polynomials thousands of times (dict keys, memo keys).
+        if self._hash is None:
+            self._hash = hash(frozenset(self.terms.items()))
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Polynomial({format_polynomial(self)!r})"
