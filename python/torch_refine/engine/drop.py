@@ -368,7 +368,9 @@ def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, reach: Reach
     with ir.InsertionPoint(calculate), wrapped_op.location:  # the library's raise has no location of the program
         computed = _hoist(backward_slice, calculate, inside, cleanup)
         # The raise needs each condition at its value on the way: the check is that one is not.
-        avoided = [negation(computed.get(c, c)) if taken else computed.get(c, c) for c, taken in guard.path]
+        on_path = [computed.get(c, c) for c, _ in guard.path]
+        avoided = [negation(v) if taken else v for v, (_, taken) in zip(on_path, guard.path)]
+        cleanup.extend(v.owner for v in on_path if isinstance(v, ir.OpResult))  # a negation may build anew
         condition = functools.reduce(functools.partial(_bool_op, "torch.aten.__or__.bool"), avoided)
         message = check_message(wrapped_op, guard.message)
         if (described := described_condition(condition)) is not None:

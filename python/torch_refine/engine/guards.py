@@ -31,7 +31,7 @@ from torch_refine.ir.constants import op_key, string_text, typed_constant
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
-from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
 
 ENTRY_GUARD = facts.ENTRY_GUARD
 
@@ -259,16 +259,7 @@ _PLACEHOLDER = re.compile(r"\{\}")
 
 def guard_message(op, check: str | None, key: tuple, holds: bool) -> str:
     """`aten.add.Tensor: The size of tensor a must match ... (requires %arg0[0] == ...)`."""
-    return f"{check_message(op, check)} (requires {describe(key if holds else _negated(key))})"
-
-
-def _negated(key: tuple) -> tuple:
-    """`not key` as the condition that says it (`a == b` for `not (a != b)`)."""
-    if key[0] == "not":
-        return key[1]
-    if key[0] in NEGATED:
-        return (NEGATED[key[0]], *key[1:])
-    return ("not", key)
+    return f"{check_message(op, check)} (requires {describe(key if holds else negated(key))})"
 
 
 def check_message(op, check: str | None) -> str:
@@ -296,7 +287,8 @@ def describe(key: tuple) -> str:
     """A condition key as text: `%arg0[0] == %arg1[0] or %arg0[0] == 1`."""
     op, operands = key[0], key[1:]
     if op == "not":
-        return f"not ({describe(operands[0])})"
+        flipped = negated(operands[0])
+        return f"not ({describe(operands[0])})" if flipped[0] == "not" else describe(flipped)
     if op in ("and", "or"):
         return f" {op} ".join(_describe_part(c, op) for c in operands)
     lhs, rhs = (_describe_polynomial(o) if isinstance(o, Polynomial) else repr(o) for o in operands)
@@ -337,6 +329,8 @@ def _describe_symbol(number: int) -> str:
 
 
 def _describe_part(key: tuple, parent: str) -> str:
+    if key[0] == "not" and (flipped := negated(key[1]))[0] != "not":
+        key = flipped  # described as its De Morgan form: parenthesized as that
     text = describe(key)
     return f"({text})" if key[0] in ("and", "or") and key[0] != parent else text
 

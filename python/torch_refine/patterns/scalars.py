@@ -75,7 +75,9 @@ def fold_constant_operands(op, rewriter):
 def negation(condition: ir.Value) -> ir.Value:
     """`not condition` in ops every torch-mlir backend conversion lowers (never
     `aten.__not__`, which none does), built at the current insertion point and location:
-    the operand of a `__not__`, the inverse of a comparison, else `ne.bool(condition, true)`."""
+    the operand of a `__not__`, the inverse of a comparison, a conjunction's or disjunction's
+    negation as the other of its operands' negations (fewer ops than negating it), else
+    `ne.bool(condition, true)`."""
     producer = defining_op(condition)
     name = producer.operation.name if producer is not None else None
     if name == "torch.aten.__not__" or _is_negation(producer):
@@ -83,8 +85,14 @@ def negation(condition: ir.Value) -> ir.Value:
     if (inverse := NEGATED.get(name)) is not None:
         operands = list(producer.operands)
         return ir.Operation.create(inverse, results=[condition.type], operands=operands).result
+    if (dual := _DE_MORGAN.get(name)) is not None:
+        operands = [negation(operand) for operand in producer.operands]
+        return ir.Operation.create(dual, results=[condition.type], operands=operands).result
     operands = [condition, make_constant(True)]
     return ir.Operation.create("torch.aten.ne.bool", results=[condition.type], operands=operands).result
+
+
+_DE_MORGAN = {"torch.aten.__and__.bool": "torch.aten.__or__.bool", "torch.aten.__or__.bool": "torch.aten.__and__.bool"}
 
 
 def _is_negation(op) -> bool:

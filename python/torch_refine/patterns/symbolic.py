@@ -17,7 +17,7 @@ from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.ir.constants import fits_int64, is_constant, make_constant
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
 from torch_refine.patterns.scalars import negation, size_int_dim
-from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
 
 
 def size_from_symbols(op, rewriter):
@@ -86,14 +86,23 @@ class Sizes:
         return self.condition_available(condition) and self.available(then) and self.available(otherwise)
 
     def int(self, polynomial: Polynomial) -> ir.Value:
+        """Positive terms first, then each negative one subtracted: `a - b`, not `a + -1*b`."""
         total = None
-        for monomial, coefficient in polynomial.terms.items():
-            term = None if coefficient == 1 and monomial else make_constant(coefficient)
-            for symbol in monomial:
-                size = self._symbol(symbol)
-                term = size if term is None else _int_op("torch.aten.mul.int", term, size)
-            total = term if total is None else _int_op("torch.aten.add.int", total, term)
+        for monomial, coefficient in sorted(polynomial.terms.items(), key=lambda item: item[1] < 0):
+            subtracted = total is not None and coefficient < 0
+            term = self._term(monomial, -coefficient if subtracted else coefficient)
+            if total is None:
+                total = term
+            else:
+                total = _int_op("torch.aten.sub.int" if subtracted else "torch.aten.add.int", total, term)
         return make_constant(0) if total is None else total
+
+    def _term(self, monomial, coefficient: int) -> ir.Value:
+        term = None if coefficient == 1 and monomial else make_constant(coefficient)
+        for symbol in monomial:
+            size = self._symbol(symbol)
+            term = size if term is None else _int_op("torch.aten.mul.int", term, size)
+        return term
 
     def _symbol(self, symbol) -> ir.Value:
         argument, dim, divisor = symbol
@@ -110,13 +119,12 @@ class Sizes:
             divisor = definition[2]
             divisor_value = self.int(divisor) if isinstance(divisor, Polynomial) else make_constant(divisor)
             return _int_op("torch.aten.floordiv.int", self.int(definition[1]), divisor_value)
-        # then * c + otherwise * (1 - c), c = int(condition): branch-free int arithmetic
+        # otherwise + (then - otherwise) * c, c = int(condition): branch-free int arithmetic
         _, condition, then, otherwise = definition
         chosen = ir.Operation.create("torch.aten.Int.bool", results=[ir.Type.parse("!torch.int")],
                                      operands=[self.condition(condition)]).result
-        rest = _int_op("torch.aten.sub.int", make_constant(1), chosen)
-        return _int_op("torch.aten.add.int", _int_op("torch.aten.mul.int", self.int(then), chosen),
-                       _int_op("torch.aten.mul.int", self.int(otherwise), rest))
+        step = _int_op("torch.aten.mul.int", self.int(then - otherwise), chosen)
+        return _int_op("torch.aten.add.int", self.int(otherwise), step)
 
     def condition(self, key: tuple) -> ir.Value:
         """A condition (its key: `(op, *operands)`, sub-conditions as keys) in ops every
@@ -124,13 +132,15 @@ class Sizes:
         `__or__.bool`, and `negation`'s forms of `not`."""
         op, operands = key[0], key[1:]
         if op == "not":
-            return negation(self.condition(operands[0]))
+            flipped = negated(operands[0])
+            return negation(self.condition(operands[0])) if flipped[0] == "not" else self.condition(flipped)
         if op in ("and", "or"):
             both = [self.condition(c) for c in operands]
             name = "torch.aten.__and__.bool" if op == "and" else "torch.aten.__or__.bool"
             return ir.Operation.create(name, results=[ir.Type.parse("!torch.bool")], operands=both).result
         if op in INT_COMPARISONS:
-            both = [self.int(p) for p in operands]
+            op, *sides = argument_bound(key) or key
+            both = [self.int(p) for p in sides]
         else:
             both = [self._float(operands[0]), make_constant(operands[1])]
         return ir.Operation.create(op, results=[ir.Type.parse("!torch.bool")], operands=both).result
@@ -148,6 +158,64 @@ class Sizes:
                 term = _float_op("torch.aten.mul.float", term, as_float)
             total = term if total is None else _float_op("torch.aten.add.float", total, term)
         return make_constant(0.0) if total is None else total
+
+
+# The values of an int that each ordering comparison with 0 admits: (least, greatest).
+_ADMITTED = {
+    "torch.aten.ge.int": (0, None), "torch.aten.gt.int": (1, None),
+    "torch.aten.le.int": (None, 0), "torch.aten.lt.int": (None, -1),
+}
+
+
+def argument_bound(key: tuple) -> tuple | None:
+    """An ordering of two sizes that holds exactly where one argument dim is at least (or
+    at most) a constant, as that comparison: `(x + 1) // 2 - 1 >= 1` is `x >= 3`, one op
+    where there were four, and a check a reader sees at once. Solved through floor
+    divisions of `c*y + k` by positive constants, which are monotone; None for anything
+    else, and where both ends bind (two comparisons are no shorter)."""
+    if key[0] not in _ADMITTED or not all(isinstance(side, Polynomial) for side in key[1:]):
+        return None
+    linear = _one_symbol(key[1] - key[2])
+    if linear is None:
+        return None
+    symbol, coefficient, offset = linear
+    bounds = _solved(coefficient, offset, *_ADMITTED[key[0]])
+    while is_computed(symbol):
+        definition = facts.definition(symbol)
+        if definition is None or definition[0] != facts.FLOOR_DIVIDE or not isinstance(definition[2], int) \
+                or definition[2] <= 0 or (linear := _one_symbol(definition[1])) is None:
+            return None
+        # (c*y + k) // d in [low, high] exactly where c*y + k is in [low*d, high*d + d - 1]
+        divisor, (low, high) = definition[2], bounds
+        symbol, coefficient, offset = linear
+        bounds = _solved(coefficient, offset, None if low is None else low * divisor,
+                         None if high is None else high * divisor + divisor - 1)
+    low, high = bounds
+    size = Polynomial({(symbol,): 1})
+    if high is None and low is not None and low > 0:
+        return ("torch.aten.ge.int", size, Polynomial.constant(low))
+    if high is not None and (low is None or low <= 0) and high >= 0:
+        return ("torch.aten.le.int", size, Polynomial.constant(high))  # a size is at least 0
+    return None
+
+
+def _one_symbol(polynomial: Polynomial) -> tuple | None:
+    """(symbol, coefficient, constant) of `coefficient*symbol + constant`, else None."""
+    linear = [(monomial, coefficient) for monomial, coefficient in polynomial.terms.items() if monomial]
+    if len(linear) != 1 or len(linear[0][0]) != 1:
+        return None
+    ((symbol,), coefficient) = linear[0]
+    return symbol, coefficient, polynomial.terms.get((), 0)
+
+
+def _solved(coefficient: int, offset: int, low: int | None, high: int | None) -> tuple:
+    """The integers y with `coefficient*y + offset` in [low, high] (None: unbounded)."""
+    if coefficient < 0:
+        coefficient, offset = -coefficient, -offset
+        low, high = (None if high is None else -high), (None if low is None else -low)
+    least = None if low is None else -((offset - low) // coefficient)
+    greatest = None if high is None else (high - offset) // coefficient
+    return least, greatest
 
 
 def materialize(polynomial: Polynomial, arguments) -> ir.Value:

@@ -26,3 +26,17 @@ MIRRORED = {
 }
 # The same for the tests themselves: `a < b` is `b > a`.
 MIRRORED_TESTS = {INT_COMPARISONS[name]: INT_COMPARISONS[mirror] for name, mirror in MIRRORED.items()}
+
+
+def negated(key: tuple) -> tuple:
+    """`not key` for a condition key (`(op, *operands)`, sub-conditions as keys) with the
+    negation moved onto its int comparisons (De Morgan): `not (a != b and a != 1)` is
+    `a == b or a == 1`. A float comparison keeps its `("not", ...)`."""
+    op, operands = key[0], key[1:]
+    if op == "not":
+        return operands[0]
+    if op in ("and", "or"):
+        return ("or" if op == "and" else "and", *(negated(c) for c in operands))
+    if op in NEGATED:
+        return (NEGATED[op], *operands)
+    return ("not", key)

@@ -168,18 +168,19 @@ func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -
 // -----
 
 // A condition computed by a short-circuit If of comparisons is their `__and__.bool`
-// (a comparison cannot fail: computing it where the If would not is safe); a message
-// built with aten.format keeps its format string, its placeholders as `?`, after the op.
+// (a comparison cannot fail: computing it where the If would not is safe); the check,
+// its negation, is the `__or__.bool` of the inverse comparisons, and the conjunction is
+// gone. A message built with aten.format keeps its format string, its placeholders as
+// `?`, after the op.
 // CHECK-LABEL: func.func @short_circuit_guard(
 // CHECK-SAME:      %[[X:.*]]: !torch.vtensor<[?],f32>
 // CHECK:         %[[N:.*]] = torch.aten.size.int %[[X]]
-// CHECK:         %[[NOT3:.*]] = torch.aten.ne.int %[[N]]
-// CHECK:         %[[NOT1:.*]] = torch.aten.ne.int %[[N]]
-// CHECK:         %[[BAD:.*]] = torch.aten.__and__.bool %[[NOT3]], %[[NOT1]]
+// CHECK-NOT:     torch.aten.__and__.bool
+// CHECK:         %[[IS3:.*]] = torch.aten.eq.int %[[N]]
+// CHECK:         %[[IS1:.*]] = torch.aten.eq.int %[[N]]
 // CHECK-NOT:     torch.prim.If
-// CHECK:         %[[TRUE:.*]] = torch.constant.bool true
-// CHECK:         %[[OK:.*]] = torch.aten.ne.bool %[[BAD]], %[[TRUE]]
-// CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: size ? must be 1 or 3 (requires not (%arg0[0] != 3 and %arg0[0] != 1))"
+// CHECK:         %[[OK:.*]] = torch.aten.__or__.bool %[[IS3]], %[[IS1]]
+// CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: size ? must be 1 or 3 (requires %arg0[0] == 3 or %arg0[0] == 1)"
 // CHECK-NEXT:    torch.aten.tanh
 func.func @short_circuit_guard(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor {
   %0 = torch.shape.calculate {
