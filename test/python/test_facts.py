@@ -121,3 +121,21 @@ def test_a_quotients_range_reaches_its_dividend():
         assert facts.asserted_range(function_key, symbol) == (8, 15)
     finally:
         facts.forget_asserted()
+
+
+def test_a_replaced_sizes_range_bounds_what_replaces_it():
+    """`x >= 1` asserted, then `2*((x + 1) // 2) == x` (an even size, a stride-2 round trip)
+    replaces x by `2*q`: q is at least 1 (its range is what x's was, halved), which decides
+    a later `2*q >= 1` (a U-Net's convolution check)."""
+    function_key = -41
+    (x_symbol,) = A.symbols()
+    half = facts.floor_divide(A + ONE, 2)
+    (q_symbol,) = half.symbols()
+    facts.forget_asserted()
+    try:
+        facts.add_range(function_key, ("torch.aten.ge.int", A, ONE), True)
+        facts.add_equality(function_key, Polynomial.constant(2) * half, A)
+        assert facts.replacements(function_key) == {x_symbol: Polynomial.constant(2) * half}
+        assert facts.asserted_range(function_key, q_symbol) == (1, None)
+    finally:
+        facts.forget_asserted()

@@ -37,6 +37,7 @@ import re
 from torch_mlir import ir
 
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed, symbol_name
+from torch_refine.ir.quasi_affine import one_quotient_form, value_key
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
 
 # Defined symbols by definition, and each one's definition.
@@ -250,6 +251,43 @@ def floor_divide(dividend: Polynomial, divisor: int | Polynomial) -> Polynomial:
 
 
 def _by_constant(dividend: Polynomial, divisor: int) -> Polynomial:
+    """`dividend // divisor` in normal form (`_normal_quotient`), one per value. A normal form
+    reading no quotient of a quotient is the only one of its value; one that reads one may be
+    one of several (`(x % 5) // 2 // 2` and `(x % 5) // 4`), so its value as a function
+    (`quasi_affine.value_key`, exact) names its form: one quotient of one size where one is
+    it (`quasi_affine.one_quotient_form`), else the first form made of that value. (So does
+    a form reading several quotients.)"""
+    normal = _normal_quotient(dividend, divisor)
+    found = value_key(normal, _quotient_of) if _several(normal) else None
+    if found is None:
+        return normal
+    key, origin = found
+    single = one_quotient_form(key, origin, _normal_quotient)
+    if single is not None:
+        return single
+    known = _BY_VALUE.setdefault(key, (normal, origin))
+    return known[0] + Polynomial.constant(origin - known[1])
+
+
+# A quotient's value as a function (`quasi_affine.value_key`) -> its form and its value at 0.
+_BY_VALUE: dict[tuple, tuple[Polynomial, int]] = {}
+
+
+def _quotient_of(symbol: Symbol) -> tuple[Polynomial, int] | None:
+    found = definition(symbol)
+    if found is None or found[0] != FLOOR_DIVIDE or not isinstance(found[2], int) or found[2] <= 0:
+        return None
+    return found[1], found[2]
+
+
+def _several(polynomial: Polynomial) -> bool:
+    """Whether `polynomial` reads more than one quotient by a constant, or one of a polynomial
+    reading one: one quotient of a polynomial of sizes is the only form of its value."""
+    quotients = [found for symbol in polynomial.symbols() if (found := _quotient_of(symbol))]
+    return len(quotients) > 1 or any(_quotient_of(s) for found in quotients for s in found[0].symbols())
+
+
+def _normal_quotient(dividend: Polynomial, divisor: int) -> Polynomial:
     """`dividend // divisor` in normal form: `(k*q + r) // k` is `q + r // k` for every
     integer polynomial `q`, so the symbol divides only what is left with coefficients in
     [0, k) (`(x - 4) // 4` is `x // 4 - 1`); a constant left divides to 0; a quotient of a
@@ -277,7 +315,9 @@ def _by_constant(dividend: Polynomial, divisor: int) -> Polynomial:
 
 def _quotient_plus(polynomial: Polynomial) -> tuple[Polynomial, int, Polynomial] | None:
     """(r, a, p) when `polynomial` is `r // a + p` for a defined quotient by a constant that
-    `p` does not read."""
+    `p` does not read, through definitions too (of `x // 5 + (x + x // 5) // 2`, the second:
+    the first is read by it). Of several, the least by `_quotient_order`: one normal form."""
+    candidates = []
     for monomial, coefficient in polynomial.terms.items():
         if len(monomial) != 1 or coefficient != 1:
             continue
@@ -285,9 +325,32 @@ def _quotient_plus(polynomial: Polynomial) -> tuple[Polynomial, int, Polynomial]
         if found is None or found[0] != FLOOR_DIVIDE or not isinstance(found[2], int):
             continue
         rest = polynomial - Polynomial({monomial: 1})
-        if monomial[0] not in rest.symbols():
-            return found[1], found[2], rest
-    return None
+        if monomial[0] not in _symbols_read(rest):
+            candidates.append((found[1], found[2], rest))
+    return min(candidates, key=_quotient_order, default=None)
+
+
+def _quotient_order(candidate: tuple[Polynomial, int, Polynomial]) -> tuple:
+    """A key independent of the order symbols were made in."""
+    dividend, divisor, _ = candidate
+    return divisor, str(dividend)
+
+
+def _symbols_read(polynomial: Polynomial) -> set[Symbol]:
+    """The symbols `polynomial` reads, and those its defined symbols' definitions read."""
+    read: set[Symbol] = set()
+    pending = list(polynomial.symbols())
+    while pending:
+        symbol = pending.pop()
+        if symbol in read:
+            continue
+        read.add(symbol)
+        for operand in definition(symbol) or ():
+            if isinstance(operand, Polynomial):
+                pending.extend(operand.symbols())
+            elif isinstance(operand, tuple):  # a select's condition key
+                pending.extend(s for o in operand if isinstance(o, Polynomial) for s in o.symbols())
+    return read
 
 
 def remainder(dividend: Polynomial, divisor: int) -> Polynomial:
@@ -337,6 +400,38 @@ def _decided(definition: tuple, replacements: dict[Symbol, Polynomial], active: 
         if difference is not None:
             return then if test(difference, 0) else otherwise
     return _select_side((key[0], *sides), then, otherwise)
+
+
+def rebuilt(polynomial: Polynomial, replacements: dict[Symbol, Polynomial]) -> Polynomial:
+    """`polynomial` with `replacements` made in it and in the definitions of the defined
+    symbols it reads: a quotient or select reading a replaced symbol is the quotient or
+    select of what it reads then (`(256*s) // (64*b)`, `s` replaced by `a`, is `(256*a) //
+    (64*b)`, the symbol an assert reading `a` reads)."""
+    changed = {}
+    for symbol in polynomial.symbols() - replacements.keys():
+        found = definition(symbol) if is_computed(symbol) else None
+        if found is None or not (_symbols_read(Polynomial({(symbol,): 1})) - {symbol}) & replacements.keys():
+            continue
+        value = _rebuilt_definition(found, replacements)
+        if value is not None:
+            changed[symbol] = value
+    return polynomial.substitute({**replacements, **changed})
+
+
+def _rebuilt_definition(found: tuple, replacements: dict[Symbol, Polynomial]) -> Polynomial | None:
+    if found[0] == FLOOR_DIVIDE:
+        _, dividend, divisor = found
+        divisor = rebuilt(divisor, replacements) if isinstance(divisor, Polynomial) else Polynomial.constant(divisor)
+        return quotient(rebuilt(dividend, replacements), divisor, guarded=True)
+    _, key, then, otherwise = found
+    sides = tuple(rebuilt(o, replacements) if isinstance(o, Polynomial) else o for o in key[1:])
+    then, otherwise = rebuilt(then, replacements), rebuilt(otherwise, replacements)
+    test = INT_COMPARISONS.get(key[0])
+    if test is not None and len(sides) == 2 and all(isinstance(side, Polynomial) for side in sides):
+        difference = (sides[0] - sides[1]).constant_value()
+        if difference is not None:
+            return then if test(difference, 0) else otherwise
+    return select((key[0], *sides), then, otherwise)
 
 
 def definition(symbol: Symbol) -> tuple | None:
@@ -592,9 +687,13 @@ def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
     ranged = _RANGES.get(function_key, {})
     for symbol in [s for s in ranged if s in known]:
         low, high = ranged.pop(symbol)
-        replacement = list(known[symbol].terms.items())
-        if len(replacement) == 1 and len(replacement[0][0]) == 1 and replacement[0][1] == 1:
-            _narrow(function_key, replacement[0][0][0], low, high)
+        # `c*t + d` in [low, high] bounds t: `x >= 1` with `x == 2*(x + 1) // 2` (x even)
+        # makes the quotient at least 1
+        bounds = [("torch.aten.ge.int", low), *([("torch.aten.le.int", high)] if high is not None else [])]
+        for comparison, bound in bounds:
+            found = _symbol_bounds({}, (comparison, known[symbol], Polynomial.constant(bound)), True)
+            if found is not None:
+                _narrow(function_key, *found)
 
 
 def replaces(function_key: int, lhs: Polynomial, rhs: Polynomial) -> bool:

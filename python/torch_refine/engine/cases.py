@@ -9,6 +9,7 @@ import itertools
 
 from torch_refine.calculations import facts
 from torch_refine.calculations.ranges import (
+    ANY,
     polynomial_range,
     within_condition,
 )
@@ -159,12 +160,12 @@ def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: 
         function_key = None if entry is None else op_key(entry.owner)
         assumptions = _relevant(key, facts.compound_assumptions(function_key))
     symbols = sorted(_key_symbols(key))
-    if not symbols:  # constants (a quotient the asserted equalities made exact)
+    selects = [s for s in symbols if (facts.definition(s) or (None,))[0] == facts.SELECT]
+    if not selects and (not symbols or len(symbols) > _CASE_SYMBOLS):
+        # constants (a quotient the asserted equalities made exact), or too many sizes to
+        # split: decided, if at all, by the ranges and the asserted conditions as they are
         answer = _truth(key, lambda p: polynomial_range(p, entry, within), assumptions)
         return None if answer is _EXCLUDED else answer
-    selects = [s for s in symbols if (facts.definition(s) or (None,))[0] == facts.SELECT]
-    if not selects and len(symbols) > _CASE_SYMBOLS:
-        return None
     cache = facts.run_cache()
     cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count(),
                  tuple(sorted((within or {}).items())), assumptions)
@@ -251,7 +252,8 @@ def _key_symbols(key: tuple) -> set:
 
 def _substituted(key: tuple, replacements: dict) -> tuple:
     return (key[0], *(_substituted(o, replacements) if isinstance(o, tuple) else
-                      facts.resolved(o, replacements) if isinstance(o, Polynomial) else o for o in key[1:]))
+                      facts.resolved(facts.rebuilt(o, replacements), replacements) if isinstance(o, Polynomial)
+                      else o for o in key[1:]))
 
 
 def prune_implied_guards(module) -> None:
@@ -263,6 +265,7 @@ def prune_implied_guards(module) -> None:
     quotient (`(16*a*b) // (8*c*d) == 2` once `c == a` and `d == b` are): every entry
     assert holds before the first op runs."""
     kept = set()
+    set_aside: set = set()  # the selects whose range guards went: no later decision reads them
     for function_key, entry, assertion, key, holds in guards.entry_guards(module):
         replacements = facts.replacements(function_key)
         if guards.defines_replacement(key, holds) and facts.replaces(function_key, key[1], key[2]):
@@ -272,9 +275,29 @@ def prune_implied_guards(module) -> None:
                 assertion.erase()
             continue
         if facts.defines_range(function_key, key, holds):
+            if _implied_but_for_its_range(_substituted(key, replacements), holds, entry, set_aside):
+                assertion.erase()
             continue  # what the store relies on; its own range would decide it
         key = _substituted(key, replacements)
         if (function_key, key, holds) in kept or decide_by_cases(key, entry, assumptions=()) is holds:
             assertion.erase()
         else:
             kept.add((function_key, key, holds))
+
+
+def _implied_but_for_its_range(key: tuple, holds: bool, entry, set_aside: set) -> bool:
+    """Whether a guard giving a select its range is implied by the other facts: decided by
+    the select's cases (`(x if y == 1 else y) >= 2` where `x >= 2` is asserted and `y >= 1`),
+    its own range and those of the selects whose guards went before (`set_aside`, which it
+    joins) set aside. (A guard on a size's own range would decide itself.)"""
+    symbols = _key_symbols(key)
+    if len(symbols) != 1:
+        return False
+    (symbol,) = symbols
+    if (facts.definition(symbol) or (None,))[0] != facts.SELECT:
+        return False
+    within = {select: ANY for select in set_aside | {symbol}}
+    if decide_by_cases(key, entry, within, assumptions=()) is not holds:
+        return False
+    set_aside.add(symbol)
+    return True

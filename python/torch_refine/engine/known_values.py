@@ -20,7 +20,15 @@ from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.ranges import decide, enclosing_function, polynomial_range
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
-from torch_refine.ir.constants import NotConstant, constant_value, defining_op, make_constant, op_key, typed_constant
+from torch_refine.ir.constants import (
+    NotConstant,
+    constant_value,
+    defining_op,
+    is_constant,
+    make_constant,
+    op_key,
+    typed_constant,
+)
 from torch_refine.ir.polynomial import is_computed
 from torch_refine.patterns.symbolic import Sizes
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
@@ -204,7 +212,7 @@ _INT_ARITHMETIC = {"torch.aten.add.int": operator.add, "torch.aten.sub.int": ope
 _COMPARISONS = {f"torch.aten.{name}.{kind}": test
                 for name, test in (("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
                                    ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge))
-                for kind in ("int", "bool")}
+                for kind in ("int", "bool", "float")}
 _CONNECTIVES = ("torch.aten.__and__.bool", "torch.aten.__or__.bool")
 _UNARY = {"torch.aten.__not__": operator.not_, "torch.aten.Int.bool": int}
 _MAX_DEPTH = 64
@@ -215,11 +223,13 @@ def erase_decided_checks(module: ir.Operation) -> None:
     result-less If whose branch taken does nothing. A check kept while an operand's type
     was still unknown (a shape behind a loop's barrier) may read sizes that a later round
     made static. Only sizes a type states decide: a guard asserted at the entry is a fact
-    later ops were refined under, and stays."""
+    later ops were refined under, and stays, unless constants alone decide it (its sizes
+    became constants: a pad's `0 != 0`); then it holds whatever the types say."""
     found = []
 
     def visit(op):
-        if op.name == "torch.runtime.assert" and ENTRY_GUARD not in op.attributes:
+        if op.name == "torch.runtime.assert" and (ENTRY_GUARD not in op.attributes
+                                                  or _reads_no_size(op.operands[0], 0)):
             found.append(op)
         elif op.name == "torch.prim.If" and len(op.results) == 0:
             found.append(op)
@@ -256,7 +266,7 @@ def _decided(value: ir.Value, cache: dict, depth: int):
 def _decide(value: ir.Value, cache: dict, depth: int):
     try:
         constant = constant_value(value)
-        return constant if isinstance(constant, int) else None  # bools are ints
+        return constant if isinstance(constant, (int, float)) else None  # bools are ints
     except NotConstant:
         pass
     op = defining_op(value)
@@ -278,6 +288,16 @@ def _decide(value: ir.Value, cache: dict, depth: int):
         return None
     compute = _INT_ARITHMETIC.get(op.name) or _COMPARISONS.get(op.name) or _UNARY.get(op.name)
     return compute(*arguments) if compute is not None else None
+
+
+def _reads_no_size(value: ir.Value, depth: int) -> bool:
+    """Whether `value` is computed from constants alone, by ops `_decide` computes."""
+    if is_constant(value):
+        return True
+    op = defining_op(value)
+    if op is None or depth > _MAX_DEPTH or op.name == "torch.aten.size.int" or op.regions:
+        return False
+    return all(_reads_no_size(operand, depth + 1) for operand in op.operands)
 
 
 def _decided_by_facts(condition: ir.Value) -> bool | None:

@@ -557,6 +557,7 @@ def _cleanup(module) -> None:
     raising_branches_to_asserts(module)
     erase_identity_casts(module)
     fold_tensor_reads(module, selects=True)
+    erase_decided_checks(module)  # again: a check reading ints the reads folded to constants (a pad's)
     for fn in user_functions(module):
         erase_write_only_lists(fn.operation)
     unused = []

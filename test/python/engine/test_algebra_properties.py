@@ -9,7 +9,6 @@ equal normal forms, not only as equal values.
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -121,10 +120,6 @@ def test_a_quotient_of_a_quotient_of_a_polynomial_is_one_quotient(tree, inner, o
     assert facts.floor_divide(facts.floor_divide(x, inner), outer) == facts.floor_divide(x, inner * outer)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 41, item 2: a dividend reading a remainder's quotient symbol has more than one "
-    "normal form: (x % 5) // 2 // 2 is (x + 5*((x + x // 5) // 2)) // 10 - 2*(x // 5), "
-    "(x % 5) // 4 is (x + 3*(x // 5)) // 4 - 2*(x // 5). (x % 2) // 4 is 0 by ranges now"))
 @PROPERTIES
 @example(("remainder", ("x",), 5), 2, 2)
 @given(expressions, positive, positive)
@@ -158,6 +153,36 @@ def test_the_remainder_is_what_the_quotient_leaves(tree, divisor):
 @given(expressions, positive, sizes)
 def test_a_remainder_is_within_its_divisor(tree, divisor, at):
     assert 0 <= value(facts.remainder(polynomial_of(tree), divisor), at) < divisor
+
+
+@PROPERTIES
+@given(polynomials, positive)
+def test_the_range_of_a_remainder_is_within_its_divisor(tree, divisor):
+    """The range fact of `x % d` for d > 0: [0, d - 1], as `ranges.polynomial_range` states
+    it over any integer polynomial x (each size at least 0; negative coefficients too). (Of
+    an x reading remainders the relaxation may lose it: `(x + x % 2) % 4` is `2*x - 2*(x //
+    2) - 4*((x + 1) // 4)`, its quotients relaxed apart, in [-1, 3].)"""
+    from torch_refine.calculations.ranges import polynomial_range
+
+    least, greatest = polynomial_range(facts.remainder(polynomial_of(tree), divisor), None)
+    assert least is not None
+    assert greatest is not None
+    assert 0 <= least <= greatest <= divisor - 1
+
+
+@PROPERTIES
+@given(st.integers(0, 200), st.integers(0, 200), small, positive, small)
+def test_the_range_of_a_quotient_is_its_dividends_divided(low, width, offset, divisor, multiple):
+    """The range fact of `(x + c) // d` over x in [lo, hi]: exactly [(lo + c) // d, (hi + c)
+    // d], and the same shifted by k for `(x + c - k*d) // d`."""
+    from torch_refine.calculations.ranges import polynomial_range
+
+    within = {X_SYMBOL: (low, low + width)}
+    dividend = X + Polynomial.constant(offset)
+    expected = ((low + offset) // divisor, (low + width + offset) // divisor)
+    assert polynomial_range(facts.floor_divide(dividend, divisor), None, within) == expected
+    shifted = facts.floor_divide(dividend - Polynomial.constant(multiple * divisor), divisor)
+    assert polynomial_range(shifted, None, within) == (expected[0] - multiple, expected[1] - multiple)
 
 
 # -- the polynomial ring alone (ir/polynomial.py) -------------------------------------------

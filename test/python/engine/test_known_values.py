@@ -68,6 +68,27 @@ def test_checks_the_entry_facts_decide_are_erased(parse):
     assert _messages(program) == ["fact"]
 
 
+def test_checks_constants_alone_decide_are_erased_entry_guards_too(parse):
+    """An entry guard whose condition constants alone decide holds whatever the types say
+    (a pad's `0 != 0`, its sizes folded to constants after it was asserted), and so does a
+    float comparison of constants (ONNX Resize's scale `1.0 == 1.0`). A guard reading a
+    size the type decides is no such guard (later ops were refined under it)."""
+    program = parse(_function(f"""
+  %0 = torch.aten.ne.int %int0, %int0 : {I2} -> !torch.bool
+  %1 = torch.aten.__or__.bool %0, %0 : !torch.bool, !torch.bool -> !torch.bool
+  %true = torch.constant.bool true
+  %2 = torch.aten.ne.bool %1, %true : !torch.bool, !torch.bool -> !torch.bool
+  torch.runtime.assert %2, "pad" {{torch_refine.entry_guard = 0 : i64}}
+  %3 = torch.aten.eq.int %w, %int4 : {I2} -> !torch.bool
+  torch.runtime.assert %3, "size" {{torch_refine.entry_guard = 1 : i64}}
+  %one = torch.constant.float 1.000000e+00
+  %4 = torch.aten.eq.float %one, %one : !torch.float, !torch.float -> !torch.bool
+  torch.runtime.assert %4, "scale"
+"""))
+    known_values.erase_decided_checks(program.module.operation)
+    assert _messages(program) == ["size"]
+
+
 def test_a_result_less_if_whose_taken_branch_does_nothing_is_erased(parse):
     program = parse(_function(f"""
   %str = torch.constant.str "w must be 4"
