@@ -50,7 +50,7 @@ def test_ranges_and_equal_dims_are_asserted_once_each_at_the_entry():
         "input x (%arg0) dim 0 must be at least 2", "input x (%arg0) dim 0 must be at most 64",
         "input x (%arg0) dim 1 must be at least 2", "input x (%arg0) dim 1 must be at most 40",
     ]
-    assert messages[4].startswith("input y (%arg1) dim 0 must be x.shape[0] (torch.export traced it as s")
+    assert messages[4].startswith("input y (%arg1) dim 0 must be x.shape[0] (torch.export traced both as s")
     assert len(messages) == len(set(messages))
     entry = str(refined).split("torch.runtime.assert")[0]
     assert "torch.aten.slice" not in entry  # before any op of the program
@@ -75,6 +75,43 @@ def test_inside_them_it_runs_as_eager():
     refined = _guarded()
     x, y = torch.randn(5, 12), torch.randn(5, 1)
     torch.testing.assert_close(torch_refine.execute(refined, x, y, check_types=True), Guarded()(x, y))
+
+
+class Patches(torch.nn.Module):
+    """An image cut into 8x8 patches: export makes its sides multiples of 8."""
+
+    def forward(self, x):
+        b, c, h, w = x.shape
+        return x.reshape(b, c, h // 8, 8, w // 8, 8).sum((3, 5))
+
+
+def _patches(symbolic: bool):
+    side = torch.export.Dim("side", min=2, max=16)
+    program = torch.export.export(Patches(), (torch.randn(2, 3, 32, 32),),
+                                  dynamic_shapes=({2: 8 * side, 3: 8 * side},))
+    return torch_refine.export_and_import(program, import_symbolic_shape_expressions=symbolic)
+
+
+@pytest.mark.parametrize("symbolic", [True, False])
+def test_a_dim_traced_as_a_multiple_is_checked_as_export_checks_it(symbolic):
+    """No input dim is the symbol alone: it is solved from the first dim `8*s` names, as
+    torch.export's own input check does, and the other is that dim."""
+    refined = _patches(symbolic)
+    assert _asserts(refined) == [
+        "input x (%arg0) dim 2 must be a multiple of 8 (torch.export traced it as 8*s77)".replace("s77", _symbol(refined)),
+        "input x (%arg0) dim 2 must be at least 16", "input x (%arg0) dim 2 must be at most 128",
+        "input x (%arg0) dim 3 must be x.shape[2] (torch.export traced both as 8*s77)".replace("s77", _symbol(refined)),
+    ]
+    x = torch.randn(2, 3, 40, 40)
+    torch.testing.assert_close(torch_refine.execute(refined, x, check_types=True), Patches()(x))
+    for outside, message in ((torch.randn(2, 3, 36, 36), "multiple of 8"), (torch.randn(2, 3, 40, 48), "x.shape"),
+                             (torch.randn(2, 3, 136, 136), "at most 128")):
+        with pytest.raises((RaisedError, ExecutionError), match=f"{message}|'torch.bind_symbolic_shape'"):
+            torch_refine.execute(refined, outside)
+
+
+def _symbol(refined) -> str:
+    return str(refined).split("torch.export traced it as 8*")[1].split(")")[0]
 
 
 def test_export_checks_of_computed_numbers_are_runtime_asserts_in_raw_imports():

@@ -311,42 +311,79 @@ def _known(condition) -> bool:
 Term = int | tuple
 
 
-def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, tuple, str, Term]]:
+def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, Term, str, Term]]:
     """What the ExportedProgram checks of its user inputs' sizes before it runs, as
-    `(message, ("size", argument, dim), comparison, term)` with comparison "ge", "le" or
-    "eq": each symbol's range (`range_constraints`) at the first dim it names, and every
-    other dim equal to its expression over the symbols (the batch of every input, `2*s`).
-    A dim whose expression reads a symbol no input dim is alone is left out."""
+    `(message, term, comparison, term)` with comparison "ge", "le" or "eq": each symbol's
+    range (`range_constraints`) at the first dim it names, and every other dim equal to its
+    expression over the symbols (the batch of every input, `2*s`). A symbol no input dim is
+    alone, named by a dim `c*s + k` (an image size export made a multiple of 16), is solved
+    from the first such dim as torch.export does: that dim must be `k` more than a multiple
+    of `c` and within `c*s + k` over the symbol's range. A dim reading a symbol neither
+    gives is left out."""
     import sympy
 
     names = program.graph_signature.user_inputs
     placeholders = [n for n in program.graph.nodes if n.op == "placeholder" and n.name in names]
-    dims = [(index, node.name, dim, size) for index, node in enumerate(placeholders)
+    dims = [(index, node.name, dim, size.node.expr) for index, node in enumerate(placeholders)
             if isinstance(node.meta.get("val"), torch.Tensor)
             for dim, size in enumerate(node.meta["val"].shape) if isinstance(size, torch.SymInt)]
-    defined: dict = {}
-    spelled: dict = {}  # each symbol as the input dim that defines it
+    defined: dict = {}  # each symbol as a term over the input dim that defines it
+    spelled: dict = {}  # each symbol as text over that dim
+    definers: dict = {}  # each defining dim's expression -> the dim
     checks = []
-    for index, name, dim, size in dims:
-        expression = size.node.expr
-        if not isinstance(expression, sympy.Symbol) or expression in defined:
-            continue
-        defined[expression] = ("size", index, dim)
-        spelled[expression] = sympy.Symbol(f"{name}.shape[{dim}]")
-        where = f"input {name} (%arg{index}) dim {dim}"
-        least, greatest = _integer_bounds(program.range_constraints.get(expression))
-        if least is not None and least > 0:
-            checks.append((f"{where} must be at least {least}", ("size", index, dim), "ge", least))
-        if greatest is not None:
-            checks.append((f"{where} must be at most {greatest}", ("size", index, dim), "le", greatest))
-    for index, name, dim, size in dims:
-        expression = size.node.expr
-        if defined.get(expression) == ("size", index, dim):
-            continue
-        if (term := _term(expression, defined)) is not None:
-            checks.append((f"input {name} (%arg{index}) dim {dim} must be {expression.subs(spelled)} "
-                           f"(torch.export traced it as {expression})", ("size", index, dim), "eq", term))
+    for solving in (False, True):
+        for index, name, dim, expression in dims:
+            found = _defined_symbol(expression, sympy) if solving else (expression, 1, 0)
+            if found is None or not isinstance(found[0], sympy.Symbol) or found[0] in defined:
+                continue
+            symbol, multiple, offset = found
+            size = ("size", index, dim)
+            where, shape = f"input {name} (%arg{index}) dim {dim}", f"{name}.shape[{dim}]"
+            defined[symbol] = _solved_term(size, multiple, offset)
+            shifted = shape if offset == 0 else f"({shape} - {offset})"
+            spelled[symbol] = sympy.Symbol(shifted if multiple == 1 else f"({shifted} // {multiple})")
+            definers[expression] = (size, shape)
+            if multiple > 1:
+                remainder = ("remainder", size if offset == 0 else ("sub", size, offset), multiple)
+                which = f"{offset} more than a multiple" if offset else "a multiple"
+                checks.append((f"{where} must be {which} of {multiple} (torch.export traced it as {expression})",
+                               remainder, "eq", 0))
+            least, greatest = _integer_bounds(program.range_constraints.get(symbol))
+            if least is not None and multiple * least + offset > 0:
+                checks.append((f"{where} must be at least {multiple * least + offset}", size, "ge", multiple * least + offset))
+            if greatest is not None:
+                checks.append((f"{where} must be at most {multiple * greatest + offset}", size, "le", multiple * greatest + offset))
+    for index, name, dim, expression in dims:
+        size, where = ("size", index, dim), f"input {name} (%arg{index}) dim {dim}"
+        if expression in definers:  # the dim defining it, or one equal to that dim
+            definer, shape = definers[expression]
+            if definer != size:
+                checks.append((f"{where} must be {shape} (torch.export traced both as {expression})", size, "eq", definer))
+        elif (term := _term(expression, defined)) is not None:
+            checks.append((f"{where} must be {expression.subs(spelled)} (torch.export traced it as {expression})",
+                           size, "eq", term))
     return checks
+
+
+def _defined_symbol(expression, sympy) -> tuple | None:
+    """(symbol, multiple, offset) of a dim `multiple*symbol + offset` with a positive
+    integer multiple, else None."""
+    if len(expression.free_symbols) != 1:
+        return None
+    (symbol,) = expression.free_symbols
+    polynomial = sympy.Poly(expression, symbol) if expression.is_polynomial(symbol) else None
+    if polynomial is None or polynomial.degree() != 1:
+        return None
+    multiple, offset = polynomial.all_coeffs()
+    if not (multiple.is_Integer and offset.is_Integer) or multiple <= 0:
+        return None
+    return symbol, int(multiple), int(offset)
+
+
+def _solved_term(size: Term, multiple: int, offset: int) -> Term:
+    """The symbol a dim `multiple*symbol + offset` gives, as a term over the dim."""
+    shifted = size if offset == 0 else ("sub", size, offset)
+    return shifted if multiple == 1 else ("floordiv", shifted, multiple)
 
 
 def input_symbols(program: torch.export.ExportedProgram) -> tuple[dict[str, tuple], dict[int, list]]:
