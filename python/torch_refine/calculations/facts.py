@@ -410,12 +410,31 @@ def rebuilt(polynomial: Polynomial, replacements: dict[Symbol, Polynomial]) -> P
     changed = {}
     for symbol in polynomial.symbols() - replacements.keys():
         found = definition(symbol) if is_computed(symbol) else None
-        if found is None or not (_symbols_read(Polynomial({(symbol,): 1})) - {symbol}) & replacements.keys():
+        if found is None:
             continue
-        value = _rebuilt_definition(found, replacements)
+        if (_symbols_read(Polynomial({(symbol,): 1})) - {symbol}) & replacements.keys():
+            value = _rebuilt_definition(found, replacements)
+        else:
+            value = _through_replaced_quotient(found, replacements)
         if value is not None:
             changed[symbol] = value
     return polynomial.substitute({**replacements, **changed})
+
+
+def _through_replaced_quotient(found: tuple, replacements: dict[Symbol, Polynomial]) -> Polynomial | None:
+    """`(p + a*k) // c` where `p // a` is replaced by `v` and `a` divides `c`: `(v + k) // (c /
+    a)` (`y // 4` is `(y // 2) // 2`, so `x // 4` once `y // 2` is `x // 2`)."""
+    if found[0] != FLOOR_DIVIDE or not isinstance(found[2], int) or found[2] <= 0:
+        return None
+    _, dividend, divisor = found
+    for symbol, value in replacements.items():
+        inner = _quotient_of(symbol)
+        if inner is None or divisor % inner[1] or divisor == inner[1]:
+            continue
+        offset = (dividend - inner[0]).constant_value()
+        if offset is not None and offset % inner[1] == 0:
+            return _by_constant(value + Polynomial.constant(offset // inner[1]), divisor // inner[1])
+    return None
 
 
 def _rebuilt_definition(found: tuple, replacements: dict[Symbol, Polynomial]) -> Polynomial | None:

@@ -148,31 +148,94 @@ def _value(key, values: dict) -> bool:
     return values[key]
 
 
-def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: tuple | None = None) -> bool | None:
+def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: tuple | None = None,
+                    splits: int = 1) -> bool | None:
     """A condition over at most `_CASE_SYMBOLS` sizes that is the same in every case: each
     size is split into its least few values, one by one, and the rest of its range
     (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1). A
     condition reading a select is first split by the select's own condition
     (`_decide_by_select`). `within` narrows some symbols' ranges; `assumptions` are the
     conditions of several comparisons asserted at the function's entry that share a size
-    with it (a broadcast kept open), taken as given in every case."""
+    with it (a broadcast kept open), taken as given in every case, and (`splits` deep)
+    split by their equalities where that decides it (`_decide_by_disjuncts`)."""
     if assumptions is None:
         function_key = None if entry is None else op_key(entry.owner)
         assumptions = _relevant(key, facts.compound_assumptions(function_key))
+    cache = facts.run_cache()
+    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count(),
+                 tuple(sorted((within or {}).items())), assumptions, splits)
+    if cache_key not in cache:
+        cache[cache_key] = _decided(key, entry, within, assumptions, splits)
+    return cache[cache_key]
+
+
+def _decided(key: tuple, entry, within: dict | None, assumptions: tuple, splits: int) -> bool | None:
     symbols = sorted(_key_symbols(key))
-    selects = [s for s in symbols if (facts.definition(s) or (None,))[0] == facts.SELECT]
-    if not selects and (not symbols or len(symbols) > _CASE_SYMBOLS):
+    selects = [s for s in symbols if _is_select(s)] or sorted(  # else one a quotient reads
+        s for s in _with_select_sides(set(symbols), quotients=True) if _is_select(s))
+    if selects:
+        answer = _decide_by_select(key, selects[0], entry, within, assumptions, splits)
+    elif not symbols or len(symbols) > _CASE_SYMBOLS:
         # constants (a quotient the asserted equalities made exact), or too many sizes to
         # split: decided, if at all, by the ranges and the asserted conditions as they are
         answer = _truth(key, lambda p: polynomial_range(p, entry, within), assumptions)
-        return None if answer is _EXCLUDED else answer
-    cache = facts.run_cache()
-    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count(),
-                 tuple(sorted((within or {}).items())), assumptions)
-    if cache_key not in cache:
-        cache[cache_key] = (_decide_by_select(key, selects[0], entry, within, assumptions) if selects
-                            else _decide_by_cases(key, symbols, entry, within or {}, assumptions))
-    return cache[cache_key]
+        answer = None if answer is _EXCLUDED else answer
+    else:
+        answer = _decide_by_cases(key, symbols, entry, within or {}, assumptions)
+    if answer is None and splits > 0 and symbols:
+        answer = _decide_by_disjuncts(key, entry, within, assumptions, splits - 1)
+    return answer
+
+
+def _is_select(symbol) -> bool:
+    return (facts.definition(symbol) or (None,))[0] == facts.SELECT
+
+
+def _decide_by_disjuncts(key: tuple, entry, within: dict | None, assumptions: tuple, splits: int) -> bool | None:
+    """A condition the same under each equality of an asserted condition that one of them
+    holds (a broadcast's `a == b or a == 1 or b == 1`), each solved in (the one the ranges
+    exclude skipped): ConvNeXt's `(y // 2) // 2 == x // 4` once `y // 2 == x // 2`."""
+    def range_of(polynomial):
+        return polynomial_range(polynomial, entry, within)
+
+    for index, (assumption, holds) in enumerate(assumptions):
+        equalities = _one_of(_canonical(assumption) if holds else ("not", _canonical(assumption)))
+        if not equalities or len(equalities) > _MAX_DISJUNCTS:
+            continue
+        rest = assumptions[:index] + assumptions[index + 1:]
+        answers = set()
+        for equality in equalities:
+            if _atom_truth(equality, range_of) is False:
+                continue  # the ranges exclude it
+            solved = facts.solve(equality[1] - equality[2], {})
+            substitution = None if solved is None else dict([solved])
+            answers.add(None if substitution is None else decide_by_cases(
+                _substituted(key, substitution), entry, within,
+                tuple((_substituted(a, substitution), h) for a, h in rest), splits))
+            if None in answers or len(answers) > 1:
+                break
+        if len(answers) == 1 and None not in answers:
+            return answers.pop()
+    return None
+
+
+_MAX_DISJUNCTS = 3
+
+
+def _one_of(key) -> list | None:
+    """The int equalities a condition holds exactly where one of them holds, or None."""
+    if isinstance(key, bool):
+        return None
+    if key[0] == "torch.aten.eq.int" and len(key) == 3 and all(isinstance(o, Polynomial) for o in key[1:]):
+        return [key]
+    if key[0] == "or":
+        parts = [_one_of(part) for part in key[1:]]
+        return None if None in parts else [e for part in parts for e in part]
+    if key[0] == "not" and not isinstance(key[1], bool) and key[1][0] == "not":
+        return _one_of(key[1][1])
+    if key[0] == "not" and not isinstance(key[1], bool) and key[1][0] == "and":
+        return _one_of(("or", *(("not", part) for part in key[1][1:])))
+    return None
 
 
 _MAX_ASSUMPTIONS = 6
@@ -181,14 +244,19 @@ _MAX_ASSUMPTIONS = 6
 def _relevant(key: tuple, assumptions: list) -> tuple:
     """The asserted conditions sharing a size with `key` (a select's own sides count), the
     smallest first: what can decide it."""
-    wanted = _with_select_sides(_key_symbols(key))
-    found = [(assumption, holds) for assumption, holds in assumptions
-             if _with_select_sides(_key_symbols(assumption)) & wanted]
-    found.sort(key=lambda item: len(_atoms(item[0])))
-    return tuple(found[:_MAX_ASSUMPTIONS])
+    wanted, read = _with_select_sides(_key_symbols(key)), _with_select_sides(_key_symbols(key), quotients=True)
+    found = []
+    for assumption, holds in assumptions:
+        sides = _with_select_sides(_key_symbols(assumption))
+        if sides & read:  # sharing a size only through a quotient's dividend: after the others
+            found.append((not sides & wanted, len(_atoms(assumption)), (assumption, holds)))
+    found.sort(key=lambda item: item[:2])
+    return tuple(item[2] for item in found[:_MAX_ASSUMPTIONS])
 
 
-def _with_select_sides(symbols: set) -> set:
+def _with_select_sides(symbols: set, quotients: bool = False) -> set:
+    """The symbols and those the selects among them read (their sides and conditions), and
+    where `quotients`, those a quotient's dividend reads too (`(x if c else y) // 2`)."""
     found, pending = set(), list(symbols)
     while pending:
         symbol = pending.pop()
@@ -199,10 +267,13 @@ def _with_select_sides(symbols: set) -> set:
         if definition is not None and definition[0] == facts.SELECT:
             pending += [s for part in (definition[2], definition[3]) for s in part.symbols()]
             pending += [s for side in definition[1][1:] if isinstance(side, Polynomial) for s in side.symbols()]
+        elif definition is not None and quotients:
+            pending += [s for part in definition[1:] if isinstance(part, Polynomial) for s in part.symbols()]
     return found
 
 
-def _decide_by_select(key: tuple, select, entry, within: dict | None, assumptions: tuple = ()) -> bool | None:
+def _decide_by_select(key: tuple, select, entry, within: dict | None, assumptions: tuple = (),
+                      splits: int = 1) -> bool | None:
     """A condition reading `select` (`then if c else otherwise`), the same where `c` holds,
     with the select its `then` (and `c`'s equality solved in: `s == 0` makes `s` 0), and
     where `c` fails, with the select its `otherwise` and `c`'s symbol narrowed (`s >= 1`):
@@ -219,7 +290,7 @@ def _decide_by_select(key: tuple, select, entry, within: dict | None, assumption
         narrowed = within_condition(condition, holds, entry)
         case_assumptions = tuple((_substituted(a, substitution), h) for a, h in assumptions)
         answer = decide_by_cases(_substituted(key, substitution), entry, {**(within or {}), **(narrowed or {})},
-                                 (*case_assumptions, (_canonical(condition), holds)))
+                                 (*case_assumptions, (_canonical(condition), holds)), splits)
         if answer is None:
             return None
         answers.add(answer)
@@ -266,6 +337,7 @@ def prune_implied_guards(module) -> None:
     assert holds before the first op runs."""
     kept = set()
     set_aside: set = set()  # the selects whose range guards went: no later decision reads them
+    erased: set = set()  # the facts of the guards that went: no later decision assumes them
     for function_key, entry, assertion, key, holds in guards.entry_guards(module):
         replacements = facts.replacements(function_key)
         if guards.defines_replacement(key, holds) and facts.replaces(function_key, key[1], key[2]):
@@ -279,10 +351,35 @@ def prune_implied_guards(module) -> None:
                 assertion.erase()
             continue  # what the store relies on; its own range would decide it
         key = _substituted(key, replacements)
-        if (function_key, key, holds) in kept or decide_by_cases(key, entry, assumptions=()) is holds:
+        within = {select: ANY for select in set_aside}
+        if (function_key, key, holds) in kept or decide_by_cases(
+                key, entry, within, _others(function_key, key, holds, erased)) is holds:
             assertion.erase()
+            erased.add(_fact(key, holds))
         else:
             kept.add((function_key, key, holds))
+
+
+def _others(function_key: int, key: tuple, holds: bool, erased: set) -> tuple:
+    """The function's asserted conditions of several comparisons that share a size with
+    the guard, but its own and those of guards erased before: each erased guard follows from
+    the ones kept when it went, so none is erased on the word of one erased after it."""
+    replacements = facts.replacements(function_key)
+    own = _fact(key, holds)
+    found = []
+    for assumed, truth in facts.compound_assumptions(function_key):
+        assumed = _substituted(assumed, replacements)
+        if _fact(assumed, truth) != own and _fact(assumed, truth) not in erased:
+            found.append((assumed, truth))
+    return _relevant(key, found)
+
+
+def _fact(key: tuple, holds: bool) -> tuple:
+    """What a condition asserted with `holds` says, one key for `(c, True)` and `(not c, False)`."""
+    fact = _canonical(key) if holds else ("not", _canonical(key))
+    while fact[0] == "not" and isinstance(fact[1], tuple) and fact[1][0] == "not":
+        fact = fact[1][1]
+    return fact
 
 
 def _implied_but_for_its_range(key: tuple, holds: bool, entry, set_aside: set) -> bool:

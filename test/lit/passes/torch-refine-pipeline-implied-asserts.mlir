@@ -47,3 +47,30 @@ func.func @implied_by_a_selects_cases(%x: !torch.vtensor<[?],f32>, %y: !torch.vt
   %n1 = torch.aten.narrow %hx, %int0, %int0, %int2 : !torch.vtensor, !torch.int, !torch.int, !torch.int -> !torch.vtensor
   return %n0, %n1, %n2 : !torch.vtensor, !torch.vtensor, !torch.vtensor
 }
+
+// One stage down: the half of that broadcast, `(S + 1) // 2` for `S = (X if Y == 1 else Y)`,
+// broadcast against the quarter of x, `(x + 3) // 4`. Split by the select its quotient
+// reads: `Y == 1` makes it `(X + 1) // 2`, the quarter; else `(y + 3) // 4`, and the first
+// broadcast's asserted `Y == X or Y == 1 or X == 1` is split by its equalities
+// (`Y == 1` excluded here): `X == Y` makes the quarter `(Y + 1) // 2` (a quotient through a
+// replaced one), `X == 1` makes it 1 (ConvNeXt's second stage).
+// CHECK-LABEL: func.func @implied_by_a_broadcasts_equality
+// CHECK: aten.add.Tensor: The size of tensor a (%arg1[0] + 1) // 2
+// CHECK-NOT: torch.runtime.assert
+// CHECK: return
+func.func @implied_by_a_broadcasts_equality(%x: !torch.vtensor<[?],f32>, %y: !torch.vtensor<[?],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %ex = torch.aten.size.int %x, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+  %ey = torch.aten.size.int %y, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+  %hx = torch.aten.slice.Tensor %x, %int0, %int0, %ex, %int2 : !torch.vtensor<[?],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %hy = torch.aten.slice.Tensor %y, %int0, %int0, %ey, %int2 : !torch.vtensor<[?],f32>, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %sum = torch.aten.add.Tensor %hy, %hx, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+  %es = torch.aten.size.int %sum, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %ehx = torch.aten.size.int %hx, %int0 : !torch.vtensor, !torch.int -> !torch.int
+  %qs = torch.aten.slice.Tensor %sum, %int0, %int0, %es, %int2 : !torch.vtensor, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %qx = torch.aten.slice.Tensor %hx, %int0, %int0, %ehx, %int2 : !torch.vtensor, !torch.int, !torch.int, !torch.int, !torch.int -> !torch.vtensor
+  %r = torch.aten.add.Tensor %qs, %qx, %int1 : !torch.vtensor, !torch.vtensor, !torch.int -> !torch.vtensor
+  return %r : !torch.vtensor
+}
