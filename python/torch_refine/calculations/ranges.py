@@ -15,6 +15,7 @@ A memo key of a calculation that may read ranges carries its function's
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import operator
 from fractions import Fraction
@@ -52,7 +53,19 @@ def entry_block_of(op) -> ir.Block | None:
 
 def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     """A symbol's range as the program states it (`_stated_range`), narrowed by the
-    comparisons asserted at the function's entry (`facts.add_range`)."""
+    comparisons asserted at the function's entry (`facts.add_range`). Within a refinement
+    it is remembered until a range changes: a defined symbol's range is its definition's,
+    which a case split asks for thousands of times."""
+    cache = facts.refinement_cache()
+    if cache is None:
+        return _narrowed_range(entry_block, symbol)
+    key = ("symbol range", op_key(entry_block.owner), symbol, facts.range_count())
+    if key not in cache:
+        cache[key] = _narrowed_range(entry_block, symbol)
+    return cache[key]
+
+
+def _narrowed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     least, greatest = _stated_range(entry_block, symbol)
     if not facts.has_ranges():
         return least, greatest
@@ -359,9 +372,12 @@ def _linear_quotient(symbol: Symbol) -> tuple | None:
     return (definition[1], definition[2]) if definition[2] > 0 else None
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _linear_form(polynomial: Polynomial, depth: int) -> tuple:
     """`polynomial` as ({monomial or _Share: Fraction coefficient}, Fraction constant), each
-    quotient by a constant relaxed (`_relaxed_range`); a product is one variable."""
+    quotient by a constant relaxed (`_relaxed_range`); a product is one variable. A pure
+    function of the polynomial (a defined symbol's definition never changes), remembered:
+    callers only read it."""
     terms: dict = {}
     constant = Fraction(0)
     for monomial, coefficient in polynomial.terms.items():
