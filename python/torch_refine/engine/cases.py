@@ -247,8 +247,10 @@ def _relevant(key: tuple, assumptions: list) -> tuple:
     wanted, read = _with_select_sides(_key_symbols(key)), _with_select_sides(_key_symbols(key), quotients=True)
     found = []
     for assumption, holds in assumptions:
-        sides = _with_select_sides(_key_symbols(assumption))
-        if sides & read:  # sharing a size only through a quotient's dividend: after the others
+        symbols = _key_symbols(assumption)
+        sides = _with_select_sides(symbols)
+        if _with_select_sides(symbols, quotients=True) & read:
+            # sharing a size only through a quotient's dividend: after the others
             found.append((not sides & wanted, len(_atoms(assumption)), (assumption, holds)))
     found.sort(key=lambda item: item[:2])
     return tuple(item[2] for item in found[:_MAX_ASSUMPTIONS])
