@@ -265,10 +265,26 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
         low, high = _interval_product(low, high, coefficient, coefficient)
         least += low
         greatest += high
-    relaxed = _relaxed_range(polynomial, own_range, remainder_range)
-    if relaxed is not None:  # the tighter of the two on each side
-        least, greatest = max(least, relaxed[0]), min(greatest, relaxed[1])
+    for narrower in (_relaxed_range(polynomial, own_range, remainder_range),
+                     _factored_range(polynomial, entry_block, within)):
+        if narrower is not None:  # the tighter on each side
+            least, greatest = max(least, narrower[0]), min(greatest, narrower[1])
     return (None if least == -math.inf else least), (None if greatest == math.inf else greatest)
+
+
+def _factored_range(polynomial: Polynomial, entry_block: ir.Block | None, within: dict | None) -> tuple | None:
+    """The range of `s * q` for a symbol `s` every term reads, as the product of the two
+    ranges: `b*(x // 10) - b` is at least 1 where `b >= 1` and `x // 10 >= 2`, which the
+    terms' own ranges (one up, one down) do not say. None where no symbol is common."""
+    if len(polynomial.terms) < 2:
+        return None
+    common = set.intersection(*(set(monomial) for monomial in polynomial.terms))
+    if not common:
+        return None
+    factor = Polynomial({(min(common),): 1})
+    low, high = polynomial_range(factor, entry_block, within)
+    low, high = -math.inf if low is None else low, math.inf if high is None else high
+    return _interval_product(low, high, *polynomial_range(polynomial.exact_divide(factor), entry_block, within))
 
 
 _RELAXATION_DEPTH = 4

@@ -53,6 +53,22 @@ def test_a_polynomial_over_plain_sizes(polynomial, expected):
     assert ranges.polynomial_range(polynomial, None) == expected
 
 
+def test_a_common_factor_multiplies_ranges(parse):
+    """`b*(w // 8) - b` is `b * (w // 8 - 1)`: at least 1 where `b >= 2` and `w >= 16`
+    (the terms' own ranges say nothing of the difference); the bound holds at every size."""
+    from torch_refine.calculations import facts
+
+    program = parse(BOUND)
+    batch, width = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1, 8)  # b in [2, 64]; w/8 >= 0
+    product = batch * width - batch
+    assert ranges.polynomial_range(product, program.entry) == (-64, None)  # w/8 may be 0
+    quotient = facts.floor_divide(Polynomial.symbol(0, 1), 8)
+    (w,) = Polynomial.symbol(0, 1).symbols()
+    narrowed = ranges.polynomial_range(batch * quotient - batch, program.entry, within={w: (16, 40)})
+    assert narrowed == (2, 256)
+    assert all(narrowed[0] <= b * (x // 8) - b <= narrowed[1] for b in range(2, 65) for x in range(16, 41))
+
+
 def test_binds_state_the_ranges_of_argument_dims(parse):
     program = parse(BOUND)
     entry = program.entry
