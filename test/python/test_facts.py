@@ -139,3 +139,26 @@ def test_a_replaced_sizes_range_bounds_what_replaces_it():
         assert facts.asserted_range(function_key, q_symbol) == (1, None)
     finally:
         facts.forget_asserted()
+
+
+def test_an_equality_with_a_common_nonzero_factor_replaces_a_symbol():
+    """A SegFormer view's `h*w*n == w*w*n` with `w >= 2` and `n >= 1` asserted is `h == w`
+    (`w*n` divides out): w's quotient `h` replaces it, and a quotient through the replaced
+    one follows (`(x + 7) // 8` is `(w + 1) // 2` for `w = (x + 3) // 4`, so `(y + 7) //
+    8` once `w` is `(y + 3) // 4`)."""
+    function_key = -42
+    x, y, n = Polynomial.symbol(0, 2), Polynomial.symbol(0, 3), Polynomial.symbol(0, 0)
+    w, h = facts.floor_divide(x + Polynomial.constant(3), 4), facts.floor_divide(y + Polynomial.constant(3), 4)
+    (w_symbol,), (n_symbol,) = w.symbols(), n.symbols()
+    facts.forget_asserted()
+    try:
+        facts.add_range(function_key, ("torch.aten.ge.int", w, Polynomial.constant(2)), True)
+        facts.add_range(function_key, ("torch.aten.ne.int", n, ZERO), True)
+        facts.add_equality(function_key, h * w * n, w * w * n)
+        replacements = facts.replacements(function_key)
+        assert facts.resolved(w, replacements) == facts.resolved(h, replacements)
+        eighth_x = facts.floor_divide(x + Polynomial.constant(7), 8)
+        eighth_y = facts.floor_divide(y + Polynomial.constant(7), 8)
+        assert facts.resolved(eighth_x, replacements) == facts.resolved(eighth_y, replacements)
+    finally:
+        facts.forget_asserted()

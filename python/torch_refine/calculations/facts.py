@@ -388,7 +388,7 @@ def _decided(definition: tuple, replacements: dict[Symbol, Polynomial], active: 
     """The value of a defined symbol under `replacements`, where they decide it."""
     if definition[0] == FLOOR_DIVIDE:
         if not isinstance(definition[2], Polynomial):
-            return None
+            return _through_replaced_quotient(definition, replacements)
         dividend, divisor = (_resolved(part, replacements, active) for part in definition[1:])
         return dividend.exact_divide(divisor)
     _, key, then, otherwise = definition
@@ -701,7 +701,8 @@ def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
     symbol's range goes to the symbol that replaces it. An equality that replaces a
     symbol is remembered (`replaces`)."""
     known = _REPLACEMENTS.setdefault(function_key, {})
-    if extend(known, lhs, rhs):
+    reduced = _without_nonzero_factors(function_key, (lhs - rhs).substitute(known))
+    if extend(known, lhs, rhs) or (reduced is not None and extend(known, reduced, Polynomial())):
         _REPLACING.add((function_key, lhs, rhs))
     ranged = _RANGES.get(function_key, {})
     for symbol in [s for s in ranged if s in known]:
@@ -713,6 +714,18 @@ def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
             found = _symbol_bounds({}, (comparison, known[symbol], Polynomial.constant(bound)), True)
             if found is not None:
                 _narrow(function_key, *found)
+
+
+def _without_nonzero_factors(function_key: int, difference: Polynomial) -> Polynomial | None:
+    """`difference` divided by the symbols every term reads whose asserted range excludes 0
+    (`2*h*p - p*p` with `p >= 2` asserted is `2*h - p`: a view's `p*p*n == 2*h*p*n`), or
+    None where there is none."""
+    if not difference.terms:
+        return None
+    common = set.intersection(*(set(monomial) for monomial in difference.terms))
+    ranged = _RANGES.get(function_key, {})
+    factors = tuple(sorted(s for s in common if ranged.get(s, (0, None))[0] >= 1))
+    return difference.exact_divide(Polynomial({factors: 1})) if factors else None
 
 
 def replaces(function_key: int, lhs: Polynomial, rhs: Polynomial) -> bool:
