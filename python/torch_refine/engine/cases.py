@@ -283,7 +283,11 @@ def _decide_by_select(key: tuple, select, entry, within: dict | None, assumption
     are read the same way in each case."""
     _, condition, then, otherwise = facts.definition(select)
     answers = set()
+    comparison = len(condition) == 3 and all(isinstance(o, Polynomial) for o in condition[1:])
+    ranged = _atom_truth(condition, lambda p: polynomial_range(p, entry, within)) if comparison else None
     for holds, side in ((True, then), (False, otherwise)):
+        if ranged is not None and ranged is not holds:
+            continue  # a case the ranges exclude (`(y + 3) // 4 == 0` where y >= 1)
         substitution = {select: side}
         if holds and condition[0] == "torch.aten.eq.int" and all(isinstance(o, Polynomial) for o in condition[1:]):
             solved = facts.solve(condition[1] - condition[2], {})

@@ -44,3 +44,15 @@ def test_a_broadcasts_equality_decides_by_its_cases():
     (y_symbol,) = B.symbols()
     within[y_symbol] = (4, None)
     assert cases.decide_by_cases(key, None, within, ((asserted, True),)) is True
+
+
+def test_a_select_case_the_ranges_exclude_is_skipped():
+    """ONNX Reshape's `d if q == 0 else q` for `q = (y + 3) // 4`: where y >= 1, q is never
+    0, so the select is `q` in every case that can happen (a legacy ShuffleNet's reshapes
+    and concatenations: 8 asserts)."""
+    quarter = facts.floor_divide(B + _constant(3), 4)
+    chosen = facts.select((EQ, quarter, _constant(0)), A, quarter)
+    (y_symbol,) = B.symbols()
+    key = (EQ, chosen, quarter)
+    assert cases.decide_by_cases(key, None, {}, ()) is None  # y == 0 makes it `x`
+    assert cases.decide_by_cases(key, None, {y_symbol: (1, None)}, ()) is True
