@@ -23,6 +23,7 @@ from torch_refine.ir.constants import NotConstant, constant_value, defining_op, 
 from torch_refine.ir.module import completing_yields
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.semantics import MEANINGS, names
 
 ATTRIBUTE = "torch_refine.dims"
 # On a prim.Loop: per carried value, the dims its body assumes the value has at every
@@ -328,13 +329,14 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
         return _express_rank_or_numel(producer, cache)
     if name == "torch.prim.If":
         return _express_if(producer, value.result_number, cache, depth)
-    handler = _express_extreme if name in _EXTREMES else _ARITHMETIC.get(name)
-    if handler is None:
+    if name not in _EXTREMES and name not in _INT_OPS:
         return None
     operands = [express(v, cache, depth + 1) for v in producer.operands]
     if any(p is None for p in operands):
         return None
-    return handler(producer, *operands) if name in _EXTREMES else handler(*operands)
+    if name in _EXTREMES:
+        return _express_extreme(producer, *operands)
+    return MEANINGS[name].symbolic(ranges.SIZES, *operands)
 
 
 def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
@@ -466,14 +468,7 @@ def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | Non
 
 
 _EXTREMES = ("torch.prim.max.int", "torch.prim.min.int")
-_ARITHMETIC = {
-    "torch.aten.add.int": lambda a, b: a + b,
-    "torch.aten.sub.int": lambda a, b: a - b,
-    "torch.aten.mul.int": lambda a, b: a * b,
-    "torch.aten.neg.int": lambda a: -a,
-    "torch.aten.floordiv.int": facts.quotient,
-    "torch.aten.remainder.int": facts.modulo,
-}
+_INT_OPS = frozenset(names(result="int", symbolic=True))  # their meanings: symbolic/semantics.py
 
 
 # -- recording ----------------------------------------------------------------------

@@ -240,6 +240,29 @@ def decide(test, low: int | None, high: int | None) -> bool | None:
     return answer if answer == test(high, 0) else None
 
 
+class SizesAlgebra:
+    """The algebra symbolic/semantics.py's meanings take, over sizes: floor division and
+    modulo as the fact store means them (`facts.quotient`, `facts.modulo`); a comparison
+    as 0 or 1 where the range of its sides' difference decides it (`entry_block`'s
+    ranges, else plain sizes), else as the truth symbol (`facts.truth_of`)."""
+
+    def __init__(self, entry_block: ir.Block | None = None) -> None:
+        self.entry_block = entry_block
+
+    def quotient(self, dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
+        return facts.quotient(dividend, divisor)
+
+    def modulo(self, dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
+        return facts.modulo(dividend, divisor)
+
+    def truth(self, comparison: str, a: Polynomial, b: Polynomial) -> Polynomial:
+        decided = decide(INT_COMPARISONS[comparison], *polynomial_range(a - b, self.entry_block))
+        return facts.truth_of((comparison, a, b)) if decided is None else Polynomial.constant(int(decided))
+
+
+SIZES = SizesAlgebra()
+
+
 def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, within: dict | None = None) -> tuple:
     """(least, greatest) of a polynomial over sizes, None for an unbounded side; without
     an entry block every symbol is a plain size; `within` narrows some symbols' ranges. A
