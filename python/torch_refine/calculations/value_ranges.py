@@ -11,6 +11,10 @@ from torch_refine.calculations.dim_facts import express
 from torch_refine.calculations.ranges import ANY, Bound, join, polynomial_range
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, typed_constant
 from torch_refine.symbolic.comparisons import MIRRORED, NEGATED
+from torch_refine.symbolic.semantics import MEANINGS, add_bounds, maximum_bounds, minimum_bounds, negate_bounds
+
+# The int ops whose results' ranges follow from their operands' (symbolic/semantics.py).
+_BOUNDED = frozenset(name for name, meaning in MEANINGS.items() if meaning.bounds is not None)
 
 _SIZE: Bound = (0, None)
 _COUNTS = frozenset({"torch.aten.size.int", "torch.aten.len.t", "torch.aten.dim", "torch.aten.numel"})
@@ -34,7 +38,7 @@ def difference_range(lhs: ir.Value, rhs: ir.Value, entry_block: ir.Block | None)
     cheap test before the walk)."""
     if not (_may_bound(lhs) and _may_bound(rhs)):
         return None
-    return _add(value_range(lhs, entry_block), _negate(value_range(rhs, entry_block)))
+    return add_bounds(value_range(lhs, entry_block), negate_bounds(value_range(rhs, entry_block)))
 
 
 def _may_bound(value: ir.Value) -> bool:
@@ -43,7 +47,7 @@ def _may_bound(value: ir.Value) -> bool:
         return False
     name = producer.operation.name
     return (name.startswith("torch.constant.") or name in _COUNTS or name in _PASS_THROUGH
-            or name == "torch.prim.If" or name in _INTERVAL_ARITHMETIC)
+            or name == "torch.prim.If" or name in _BOUNDED)
 
 
 @dataclasses.dataclass
@@ -77,10 +81,9 @@ def _producer_range(value: ir.Value, walk: _Walk, depth: int) -> Bound:
         return _value_range(producer.operands[0], walk, depth + 1)
     if name == "torch.prim.If":
         return _if_range(producer, value.result_number, walk, depth)
-    combine = _INTERVAL_ARITHMETIC.get(name)
-    if combine is None:
+    if name not in _BOUNDED:
         return ANY
-    return combine(*(_value_range(v, walk, depth + 1) for v in producer.operands))
+    return MEANINGS[name].bounds(*(_value_range(v, walk, depth + 1) for v in producer.operands))
 
 
 def _if_range(if_op, index: int, walk: _Walk, depth: int) -> Bound:
@@ -132,31 +135,4 @@ def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -
 
 
 def _meet(a: Bound, b: Bound) -> Bound:
-    return _maximum(a, b)[0], _minimum(a, b)[1]
-
-
-def _add(a: Bound, b: Bound) -> Bound:
-    return (None if None in (a[0], b[0]) else a[0] + b[0]), (None if None in (a[1], b[1]) else a[1] + b[1])
-
-
-def _negate(a: Bound) -> Bound:
-    return (None if a[1] is None else -a[1]), (None if a[0] is None else -a[0])
-
-
-def _maximum(a: Bound, b: Bound) -> Bound:
-    least = a[0] if b[0] is None else b[0] if a[0] is None else max(a[0], b[0])
-    return least, None if None in (a[1], b[1]) else max(a[1], b[1])
-
-
-def _minimum(a: Bound, b: Bound) -> Bound:
-    greatest = a[1] if b[1] is None else b[1] if a[1] is None else min(a[1], b[1])
-    return (None if None in (a[0], b[0]) else min(a[0], b[0])), greatest
-
-
-_INTERVAL_ARITHMETIC = {
-    "torch.aten.add.int": _add,
-    "torch.aten.sub.int": lambda a, b: _add(a, _negate(b)),
-    "torch.aten.neg.int": _negate,
-    "torch.prim.max.int": _maximum,
-    "torch.prim.min.int": _minimum,
-}
+    return maximum_bounds(a, b)[0], minimum_bounds(a, b)[1]
