@@ -10,8 +10,6 @@ rest at clean-up). torch-mlir's linalg conversion has no lowering for most of th
 
 from __future__ import annotations
 
-import operator
-
 from torch_mlir import ir
 
 from torch_refine.calculations import contents, dim_facts, facts
@@ -32,6 +30,7 @@ from torch_refine.ir.constants import (
 from torch_refine.ir.polynomial import is_computed
 from torch_refine.patterns.symbolic import Sizes
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.semantics import MEANINGS
 
 TENSOR_READS = ("torch.aten.item", "torch.aten.Int.Tensor", "torch.aten.IntImplicit")
 _BOOL_CONDITION = "!torch.vtensor<[],i1>"
@@ -207,14 +206,10 @@ def _known_tensor_op(op, cache: dict) -> bool:
     return reader.contents(op.operation.results[0]) is not None
 
 
-_INT_ARITHMETIC = {"torch.aten.add.int": operator.add, "torch.aten.sub.int": operator.sub,
-                   "torch.aten.mul.int": operator.mul}
-_COMPARISONS = {f"torch.aten.{name}.{kind}": test
-                for name, test in (("eq", operator.eq), ("ne", operator.ne), ("lt", operator.lt),
-                                   ("le", operator.le), ("gt", operator.gt), ("ge", operator.ge))
-                for kind in ("int", "bool", "float")}
+# The ops of ints, bools and floats computed here, with their meanings in symbolic/semantics.py.
+_COMPUTED = frozenset(name for name, meaning in MEANINGS.items()
+                      if {*meaning.operands, meaning.result} <= {"int", "bool", "float"})
 _CONNECTIVES = ("torch.aten.__and__.bool", "torch.aten.__or__.bool")
-_UNARY = {"torch.aten.__not__": operator.not_, "torch.aten.Int.bool": int}
 _MAX_DEPTH = 64
 
 
@@ -286,8 +281,12 @@ def _decide(value: ir.Value, cache: dict, depth: int):
         return deciding if deciding in arguments else (not deciding if None not in arguments else None)
     if None in arguments:
         return None
-    compute = _INT_ARITHMETIC.get(op.name) or _COMPARISONS.get(op.name) or _UNARY.get(op.name)
-    return compute(*arguments) if compute is not None else None
+    if op.name not in _COMPUTED:
+        return None
+    try:
+        return MEANINGS[op.name].compute(*arguments)
+    except (ArithmeticError, ValueError):
+        return None  # a division by zero, a zero step: the op raises where it runs
 
 
 def _reads_no_size(value: ir.Value, depth: int) -> bool:

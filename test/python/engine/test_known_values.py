@@ -54,6 +54,28 @@ def test_checks_the_types_decide_are_erased(parse):
     assert _messages(program) == ["dynamic", "fails"]
 
 
+def test_every_int_op_of_the_semantics_registry_decides(parse):
+    """`bool(w // 2)` and `len(range(0, w, 1)) == 4` hold where the type says w is 4
+    (symbolic/semantics.py's meanings; no polynomial reads either); a division by zero or
+    a zero step decides nothing."""
+    program = parse(_function(f"""
+  %0 = torch.aten.floordiv.int %w, %int2 : {I2} -> !torch.int
+  %1 = torch.aten.Bool.int %0 : !torch.int -> !torch.bool
+  torch.runtime.assert %1, "quotient"
+  %2 = torch.aten.__range_length %int0, %w, %int1 : !torch.int, {I2} -> !torch.int
+  %3 = torch.aten.eq.int %2, %int4 : {I2} -> !torch.bool
+  torch.runtime.assert %3, "range length"
+  %4 = torch.aten.floordiv.int %w, %int0 : {I2} -> !torch.int
+  %5 = torch.aten.Bool.int %4 : !torch.int -> !torch.bool
+  torch.runtime.assert %5, "by zero"
+  %6 = torch.aten.__range_length %int0, %w, %int0 : !torch.int, {I2} -> !torch.int
+  %7 = torch.aten.eq.int %6, %int4 : {I2} -> !torch.bool
+  torch.runtime.assert %7, "zero step"
+"""))
+    known_values.erase_decided_checks(program.module.operation)
+    assert _messages(program) == ["by zero", "zero step"]
+
+
 def test_checks_the_entry_facts_decide_are_erased(parse):
     """After the entry assert `h >= 4`, a later `h >= 2` cannot fail; the fact itself stays."""
     program = parse(_function(f"""
