@@ -14,6 +14,7 @@ A `Contents` is row-major: `shape` (a tuple of ints) and `elements` (a list).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from torch_refine.calculations.lists import reads_list
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
-from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.semantics import MEANINGS
 
 MAX_ELEMENTS = 64
 _INTEGRAL = ("si64", "si32", "si16", "si8", "ui8", "i1")
@@ -375,7 +376,7 @@ def _truncated_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
         return Polynomial.constant(quotient if (dividend < 0) == (divisor < 0) else -quotient)
     if divisor < 0 or any(coefficient < 0 for coefficient in a.terms.values()):
         return a.exact_divide(b)
-    return facts.quotient(a, b)
+    return ranges.SIZES.quotient(a, b)  # floor division, as symbolic/semantics.py means it
 
 
 def _divide(op, reader) -> Contents | None:
@@ -384,17 +385,12 @@ def _divide(op, reader) -> Contents | None:
     return _binary(_truncated_quotient if integral else _exact_quotient)(op, reader)
 
 
-def _compare(name: str):
-    """A comparison of two elements as 0 or 1: decided by the range of their difference
-    over sizes (ONNX Expand's `shape == -1` of a shape read off a tensor is false), else
-    `facts.truth_of`."""
-    test = INT_COMPARISONS[name]
-
-    def combine(a: Polynomial, b: Polynomial) -> Polynomial | None:
-        decided = ranges.decide(test, *ranges.polynomial_range(a - b, None))
-        return facts.truth_of((name, a, b)) if decided is None else Polynomial.constant(int(decided))
-
-    return combine
+def _elementwise(name: str):
+    """The int op `name`'s meaning over polynomials (symbolic/semantics.py), element by
+    element: a comparison is 0 or 1 where the range of its sides' difference decides it
+    (ONNX Expand's `shape == -1` of a shape read off a tensor is false), else the truth
+    symbol (`ranges.SizesAlgebra`)."""
+    return _binary(functools.partial(MEANINGS[name].symbolic, ranges.SIZES))
 
 
 def _where(op, reader) -> Contents | None:
@@ -498,25 +494,25 @@ _HANDLERS = {
     "torch.aten.flatten.using_ints": lambda op, reader: _reshaped(op, reader, _result_shape),
     "torch.tensor_static_info_cast": lambda op, reader: _reshaped(op, reader, _same_shape),
     "torch.aten.clone": lambda op, reader: _reshaped(op, reader, _same_shape),
-    "torch.aten.add.Tensor": _binary(lambda a, b: a + b),
-    "torch.aten.add.Scalar": _binary(lambda a, b: a + b),
-    "torch.aten.sub.Tensor": _binary(lambda a, b: a - b),
-    "torch.aten.sub.Scalar": _binary(lambda a, b: a - b),
-    "torch.aten.mul.Tensor": _binary(lambda a, b: a * b),
-    "torch.aten.mul.Scalar": _binary(lambda a, b: a * b),
+    "torch.aten.add.Tensor": _elementwise("torch.aten.add.int"),
+    "torch.aten.add.Scalar": _elementwise("torch.aten.add.int"),
+    "torch.aten.sub.Tensor": _elementwise("torch.aten.sub.int"),
+    "torch.aten.sub.Scalar": _elementwise("torch.aten.sub.int"),
+    "torch.aten.mul.Tensor": _elementwise("torch.aten.mul.int"),
+    "torch.aten.mul.Scalar": _elementwise("torch.aten.mul.int"),
     "torch.aten.div.Tensor": _divide,
-    "torch.aten.floor_divide": _binary(facts.quotient),
-    "torch.aten.floor_divide.Scalar": _binary(facts.quotient),
-    "torch.aten.remainder.Tensor": _binary(facts.modulo),  # ONNX Mod: Python's %
-    "torch.aten.remainder.Scalar": _binary(facts.modulo),
-    "torch.aten.eq.Tensor": _binary(_compare("torch.aten.eq.int")),
-    "torch.aten.eq.Scalar": _binary(_compare("torch.aten.eq.int")),
-    "torch.aten.ne.Tensor": _binary(_compare("torch.aten.ne.int")),
-    "torch.aten.ne.Scalar": _binary(_compare("torch.aten.ne.int")),
-    "torch.aten.lt.Tensor": _binary(_compare("torch.aten.lt.int")),
-    "torch.aten.lt.Scalar": _binary(_compare("torch.aten.lt.int")),
-    "torch.aten.gt.Tensor": _binary(_compare("torch.aten.gt.int")),
-    "torch.aten.gt.Scalar": _binary(_compare("torch.aten.gt.int")),
+    "torch.aten.floor_divide": _elementwise("torch.aten.floordiv.int"),
+    "torch.aten.floor_divide.Scalar": _elementwise("torch.aten.floordiv.int"),
+    "torch.aten.remainder.Tensor": _elementwise("torch.aten.remainder.int"),  # ONNX Mod: Python's %
+    "torch.aten.remainder.Scalar": _elementwise("torch.aten.remainder.int"),
+    "torch.aten.eq.Tensor": _elementwise("torch.aten.eq.int"),
+    "torch.aten.eq.Scalar": _elementwise("torch.aten.eq.int"),
+    "torch.aten.ne.Tensor": _elementwise("torch.aten.ne.int"),
+    "torch.aten.ne.Scalar": _elementwise("torch.aten.ne.int"),
+    "torch.aten.lt.Tensor": _elementwise("torch.aten.lt.int"),
+    "torch.aten.lt.Scalar": _elementwise("torch.aten.lt.int"),
+    "torch.aten.gt.Tensor": _elementwise("torch.aten.gt.int"),
+    "torch.aten.gt.Scalar": _elementwise("torch.aten.gt.int"),
     "torch.aten.where.self": _where,
     "torch.aten.to.dtype": _converted,
     "torch.aten._to_copy": _converted,
