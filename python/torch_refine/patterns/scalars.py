@@ -10,7 +10,7 @@ from torch_refine.calculations.dim_facts import (
     is_divisor_marker,
     through_divisor_marker,
 )
-from torch_refine.calculations.ranges import entry_block_of, polynomial_range
+from torch_refine.calculations.ranges import decide, entry_block_of, polynomial_range
 from torch_refine.calculations.value_ranges import difference_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
@@ -24,38 +24,19 @@ from torch_refine.ir.constants import (
 from torch_refine.ir.module import ops_in
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.ir.retype import accepts, cast
-from torch_refine.symbolic.comparisons import MIRRORED, NEGATED
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, NEGATED
+from torch_refine.symbolic.semantics import MEANINGS
 
 
-def _format(fmt, *args):
-    return fmt.format(*[_torchscript_str(a) for a in args])
-
-
-def _torchscript_str(value):
-    return value if isinstance(value, str) else str(value)
-
-
-# Evaluated when every operand is a constant. Only ops without a C++ folder need to be here.
-_EVALUATORS = {
-    "torch.aten.__and__.bool": lambda a, b: a and b,
-    "torch.aten.__or__.bool": lambda a, b: a or b,
-    "torch.aten.ne.bool": lambda a, b: a != b,
-    "torch.aten.add.str": lambda a, b: a + b,
-    "torch.aten.eq.str": lambda a, b: a == b,
-    "torch.aten.ne.str": lambda a, b: a != b,
-    "torch.aten.str": _torchscript_str,
-    "torch.aten.format": _format,
-    "torch.aten.Bool.int": bool,
-    "torch.aten.Int.bool": int,
-    "torch.aten.eq.bool": lambda a, b: a == b,
-    # torch-mlir's folder takes positive steps only (`range(n - 1, -1, -1)` is common).
-    "torch.aten.__range_length": lambda lo, hi, step: len(range(lo, hi, step)),
-    # Mixed comparisons compare in double, as the kernels do (an int converts to float).
-    "torch.aten.ne.float_int": lambda a, b: a != float(b),
-    "torch.aten.lt.float_int": lambda a, b: a < float(b),
-    "torch.aten.gt.float_int": lambda a, b: a > float(b),
-    "torch.aten.ge.float_int": lambda a, b: a >= float(b),
-}
+# Evaluated by their meanings (symbolic/semantics.py) when every operand is a constant.
+# Only ops without a C++ folder need to be here.
+_FOLDED_BY_MEANING = (
+    "torch.aten.__and__.bool", "torch.aten.__or__.bool", "torch.aten.ne.bool", "torch.aten.eq.bool",
+    "torch.aten.add.str", "torch.aten.eq.str", "torch.aten.ne.str", "torch.aten.str", "torch.aten.format",
+    "torch.aten.Bool.int", "torch.aten.Int.bool",
+    "torch.aten.__range_length",  # torch-mlir's folder takes positive steps only (`range(n - 1, -1, -1)`)
+    "torch.aten.ne.float_int", "torch.aten.lt.float_int", "torch.aten.gt.float_int", "torch.aten.ge.float_int",
+)
 
 
 def fold_constant_operands(op, rewriter):
@@ -64,7 +45,7 @@ def fold_constant_operands(op, rewriter):
     except NotConstant:
         return True
     try:
-        result = _EVALUATORS[op.operation.name](*args)
+        result = MEANINGS[op.operation.name].compute(*args)
     except (ValueError, TypeError, IndexError, KeyError):
         return True
     with rewriter.ip, op.location:
@@ -264,15 +245,6 @@ def is_non_negative(value: ir.Value, depth: int = 0) -> bool:
     return False
 
 
-# For `x <op> c` with x >= 0: the constants c for which the answer is known, and the answer.
-_SIGN_DECIDED = {
-    "torch.aten.eq.int": lambda c: False if c < 0 else None,
-    "torch.aten.ne.int": lambda c: True if c < 0 else None,
-    "torch.aten.lt.int": lambda c: False if c <= 0 else None,
-    "torch.aten.le.int": lambda c: False if c < 0 else None,
-    "torch.aten.gt.int": lambda c: True if c < 0 else None,
-    "torch.aten.ge.int": lambda c: True if c <= 0 else None,
-}
 def fold_sign_comparison(op, rewriter):
     """Compare a non-negative int with a constant: `size == -1` is false, `size >= 0` true;
     else compare two sizes by the range of their difference (calculations/ranges.py).
@@ -305,27 +277,8 @@ def _sign_answer(op) -> bool | None:
             return None
     if not isinstance(constant, int) or isinstance(constant, bool):
         return None
-    answer = _SIGN_DECIDED[name](constant)
+    answer = decide(INT_COMPARISONS[name], -constant, None)  # other - constant is at least -constant
     return answer if answer is not None and is_non_negative(other) else None
-
-
-# `lhs <op> rhs` from (least, greatest) of lhs - rhs (None: unbounded that way).
-_RANGE_DECIDED = {
-    "torch.aten.eq.int": lambda lo, hi: False if _above(lo, 0) or _below(hi, 0) else True if lo == hi == 0 else None,
-    "torch.aten.ne.int": lambda lo, hi: True if _above(lo, 0) or _below(hi, 0) else False if lo == hi == 0 else None,
-    "torch.aten.lt.int": lambda lo, hi: True if _below(hi, 0) else False if _above(lo, -1) else None,
-    "torch.aten.le.int": lambda lo, hi: True if _below(hi, 1) else False if _above(lo, 0) else None,
-    "torch.aten.gt.int": lambda lo, hi: True if _above(lo, 0) else False if _below(hi, 1) else None,
-    "torch.aten.ge.int": lambda lo, hi: True if _above(lo, -1) else False if _below(hi, 0) else None,
-}
-
-
-def _above(bound: int | None, limit: int) -> bool:
-    return bound is not None and bound > limit
-
-
-def _below(bound: int | None, limit: int) -> bool:
-    return bound is not None and bound < limit
 
 
 def _range_answer(op) -> bool | None:
@@ -336,22 +289,21 @@ def _range_answer(op) -> bool | None:
     if difference.constant_value() is not None:
         return None  # the C++ folder's case
     entry = entry_block_of(op)
-    return _RANGE_DECIDED[op.operation.name](*polynomial_range(difference, entry))
+    return decide(INT_COMPARISONS[op.operation.name], *polynomial_range(difference, entry))
 
 
 def _interval_answer(op) -> bool | None:
     """Compare by the ranges of both sides' values (`value_ranges.difference_range`), for ints
     without a polynomial: ranks, lengths, and selects of them."""
     difference = difference_range(*op.operands, entry_block_of(op))
-    return None if difference is None else _RANGE_DECIDED[op.operation.name](*difference)
+    return None if difference is None else decide(INT_COMPARISONS[op.operation.name], *difference)
 
 
 # A size converted to float (`aten.Float.Scalar`, what reification passes for a `Scalar`
 # argument such as arange's `end`) is finite and integral, so the float arithmetic of
 # `math.ceil((end - 0.0) / 1.0)` gives the size back; folding it keeps the size symbolic.
 # Sizes are below 2**53, where the conversion is exact.
-_IDENTITY_OPERAND = {"torch.aten.sub.float": 0.0, "torch.aten.add.float": 0.0,
-                     "torch.aten.div.float": 1.0, "torch.aten.mul.float": 1.0}
+_IDENTITIES = tuple(name for name, meaning in MEANINGS.items() if meaning.identity is not None)
 
 
 def _converted_size(value: ir.Value) -> ir.Value | None:
@@ -368,7 +320,7 @@ def _converted_size(value: ir.Value) -> ir.Value | None:
 def fold_float_identity(op, rewriter):
     """`x - 0.0`, `x + 0.0`, `x / 1.0`, `x * 1.0` of a converted size: the conversion."""
     lhs, rhs = op.operands
-    if typed_constant(rhs, float) != _IDENTITY_OPERAND[op.operation.name] or _converted_size(lhs) is None:
+    if typed_constant(rhs, float) != MEANINGS[op.operation.name].identity or _converted_size(lhs) is None:
         return True
     rewriter.replace_op(op, [lhs])
     return None
@@ -412,9 +364,8 @@ def _converted_size_answer(name: str, value: ir.Value, constant: float) -> bool 
 
 
 _EXACT_FLOAT_INTEGERS = 2**53
-_FLOAT_ARITHMETIC = {"torch.aten.mul.float": lambda a, b: a * b,
-                     "torch.aten.add.float": lambda a, b: a + b,
-                     "torch.aten.sub.float": lambda a, b: a - b}
+# Float arithmetic exact on integers below 2**53: its meaning's operator on polynomials.
+_EXACT_ON_INTEGERS = ("torch.aten.mul.float", "torch.aten.add.float", "torch.aten.sub.float")
 _FLOAT_DECIDED = {
     "torch.aten.lt.float": lambda lo, hi, c: True if hi < c else False if lo >= c else None,
     "torch.aten.le.float": lambda lo, hi, c: True if hi <= c else False if lo > c else None,
@@ -438,9 +389,9 @@ def _float_polynomial(value: ir.Value, entry, depth: int = 0) -> Polynomial | No
     name = producer.operation.name
     if name == "torch.aten.Float.Scalar" and str(producer.operands[0].type) == "!torch.int":
         polynomial = express(producer.operands[0])
-    elif (combine := _FLOAT_ARITHMETIC.get(name)) is not None:
+    elif name in _EXACT_ON_INTEGERS:
         operands = [_float_polynomial(v, entry, depth + 1) for v in producer.operands]
-        polynomial = None if None in operands else combine(*operands)
+        polynomial = None if None in operands else MEANINGS[name].test(*operands)
     else:
         return None
     if polynomial is None:
@@ -555,8 +506,8 @@ def unmark_divisors(region) -> None:
 
 
 def patterns(options) -> list:
-    found = [(name, fold_constant_operands) for name in _EVALUATORS]
-    found += [(name, fold_sign_comparison) for name in _SIGN_DECIDED]
+    found = [(name, fold_constant_operands) for name in _FOLDED_BY_MEANING]
+    found += [(name, fold_sign_comparison) for name in INT_COMPARISONS]
     return [
         *found,
         ("torch.aten.size.int", fold_size_int),
@@ -568,7 +519,7 @@ def patterns(options) -> list:
         ("torch.aten.__not__", lower_not),
         ("torch.operator", unmark_divisor),
         (FLOORDIV, fold_floordiv),
-        *[(name, fold_float_identity) for name in _IDENTITY_OPERAND],
+        *[(name, fold_float_identity) for name in _IDENTITIES],
         ("torch.aten.ceil.float", fold_ceil_of_size),
         *[(name, fold_float_comparison) for name in _FLOAT_DECIDED],
     ]

@@ -44,12 +44,13 @@ class Meaning:
     test: Callable | None = None  # the `operator` a comparison or arithmetic op is
     symbolic: Callable | None = None  # (algebra, *polynomials) -> polynomial | None
     bounds: Callable | None = None  # (*bounds) -> bound
+    identity: float | None = None  # the right operand that gives the left back (`x * 1.0`)
 
 
 MEANINGS: dict[str, Meaning] = {}
 
 
-def meaning(name: str, signature: str, test=None, symbolic=None, bounds=None):
+def meaning(name: str, signature: str, test=None, symbolic=None, bounds=None, identity=None):
     """Declare `name`'s meaning: the decorated function is its `compute`; `signature`
     reads "int, int -> int"."""
     operands, result = (part.strip() for part in signature.split("->"))
@@ -57,7 +58,7 @@ def meaning(name: str, signature: str, test=None, symbolic=None, bounds=None):
 
     def register(compute: Callable) -> Callable:
         assert name not in MEANINGS, name
-        MEANINGS[name] = Meaning(name, operand_types, result, compute, test, symbolic, bounds)
+        MEANINGS[name] = Meaning(name, operand_types, result, compute, test, symbolic, bounds, identity)
         return compute
 
     return register
@@ -154,10 +155,10 @@ meaning("torch.aten.Bool.int", "int -> bool")(bool)
 
 # -- float -----------------------------------------------------------------------------
 
-meaning("torch.aten.add.float", "float, float -> float", operator.add)(operator.add)
-meaning("torch.aten.sub.float", "float, float -> float", operator.sub)(operator.sub)
-meaning("torch.aten.mul.float", "float, float -> float", operator.mul)(operator.mul)
-meaning("torch.aten.div.float", "float, float -> float", operator.truediv)(operator.truediv)
+meaning("torch.aten.add.float", "float, float -> float", operator.add, identity=0.0)(operator.add)
+meaning("torch.aten.sub.float", "float, float -> float", operator.sub, identity=0.0)(operator.sub)
+meaning("torch.aten.mul.float", "float, float -> float", operator.mul, identity=1.0)(operator.mul)
+meaning("torch.aten.div.float", "float, float -> float", operator.truediv, identity=1.0)(operator.truediv)
 meaning("torch.aten.div", "number, number -> float", operator.truediv)(operator.truediv)
 _declare_tests("float", "float, float -> bool", "eq lt gt ge")  # the dialect has no le.float, ne.float
 
