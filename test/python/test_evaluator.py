@@ -79,3 +79,15 @@ def test_undecided_min_max_is_a_select_of_its_operands(name, chooses_first):
     (chosen,) = step(run, [BATCH, one], payload, [])
     (select,) = chosen.symbols()
     assert facts.definition(select) == (facts.SELECT, (chooses_first, BATCH, one), BATCH, one)
+
+
+@pytest.mark.parametrize("name", ["torch.aten.ne.float_int", "torch.aten.lt.float_int"])
+def test_float_compared_with_an_int_runs_its_meaning(name):
+    """A float against an int compares in double (symbolic/semantics.py): 2**53 + 1 is
+    2**53 there; against a size it is no Python comparison (`2.0 != size` was True for
+    every size, by polynomial equality) but a give-up."""
+    step, payload = evaluator._METHOD_STEPS[name]
+    run = evaluator.Evaluator(loader.load(create_context()))
+    assert step(run, [2.0**53, 2**53 + 1], payload, []) == [False]
+    with pytest.raises(TypeError):
+        step(run, [2.0, BATCH], payload, [])

@@ -40,7 +40,6 @@ from torch_refine.engine.evaluator_ops import (
     _FLOAT_ARITHMETIC,
     _FLOAT_COMPARISONS,
     _FLOAT_CONDITION_OPS,
-    _IDENTITY_OPERAND,
     _PURE,
     _compare_opaque,
     _give_up,
@@ -76,6 +75,7 @@ from torch_refine.ir.constants import CONSTANT_OPS, op_key
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library.plans import IF, LOOP, function_plan
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED_TESTS
+from torch_refine.symbolic.semantics import MEANINGS, Meaning
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over
 # an odd huge size costs the greedy way's unroll cap, not an unbounded Python loop.
@@ -403,15 +403,16 @@ class Evaluator:
             return test(a, b)
         return _decide(test, *polynomial_range(_symbolic(a) - _symbolic(b), self._entry))
 
-    def _float_arithmetic(self, values: list, combine, environment: list) -> list:
+    def _float_arithmetic(self, values: list, meaning: Meaning, environment: list) -> list:
         a, b = values
+        combine = meaning.test
         if isinstance(a, _OpaqueFloat) or isinstance(b, _OpaqueFloat):
             return [_opaque(combine, b)]
         if not isinstance(a, _SizeFloat) and not isinstance(b, _SizeFloat):
             if combine is operator.truediv and b == 0:
                 raise GiveUp
-            return [combine(a, b)]
-        if isinstance(a, _SizeFloat) and b == _IDENTITY_OPERAND[combine]:
+            return [meaning.compute(a, b)]
+        if isinstance(a, _SizeFloat) and b == meaning.identity:
             return [a]
         if combine is operator.truediv:
             return [_opaque(combine, b)]
@@ -437,12 +438,13 @@ class Evaluator:
             raise GiveUp
         return Polynomial.constant(int(value))
 
-    def _compare_floats(self, values: list, test, environment: list) -> list:
+    def _compare_floats(self, values: list, meaning: Meaning, environment: list) -> list:
         a, b = values
+        test = meaning.test
         if isinstance(a, _OpaqueFloat) or isinstance(b, _OpaqueFloat):
             return [_compare_opaque(a, b, test)]
         if not isinstance(a, _SizeFloat) and not isinstance(b, _SizeFloat):
-            return [test(a, b)]
+            return [meaning.compute(a, b)]
         if not isinstance(a, _SizeFloat):
             a, b, test = b, a, MIRRORED_TESTS[test]
         if isinstance(b, _SizeFloat):
@@ -505,8 +507,8 @@ class Evaluator:
 # method, and what it is passed.
 _METHOD_STEPS = {
     **{name: (Evaluator._compare, name) for name in INT_COMPARISONS},
-    **{name: (Evaluator._compare_floats, test) for name, test in _FLOAT_COMPARISONS.items()},
-    **{name: (Evaluator._float_arithmetic, combine) for name, combine in _FLOAT_ARITHMETIC.items()},
+    **{name: (Evaluator._compare_floats, MEANINGS[name]) for name in _FLOAT_COMPARISONS},
+    **{name: (Evaluator._float_arithmetic, MEANINGS[name]) for name in _FLOAT_ARITHMETIC},
     "torch.prim.min.int": (Evaluator._extreme, "torch.aten.le.int"),
     "torch.prim.max.int": (Evaluator._extreme, "torch.aten.ge.int"),
     "torch.aten.eq.int_list": (Evaluator._lists_equal, True),

@@ -1,6 +1,8 @@
 """What each op the evaluator runs computes, on the values of engine/evaluator_values.py:
-the pure int, float, bool, string and list ops (`_PURE`), float comparisons and arithmetic
-on sizes."""
+the pure ops (`_PURE`): int, float and bool ops by their meanings in symbolic/semantics.py
+(the evaluator's own where its values are more than Python's: conditions, floats of sizes,
+divisors to guard), string, list and tuple ops; the float comparisons and arithmetic the
+evaluator runs on sizes."""
 
 from __future__ import annotations
 
@@ -14,10 +16,10 @@ from torch_refine.engine.evaluator_values import (
     _TEXT,
     _UNINITIALIZED,
     GiveUp,
-    _arithmetic,
     _connect,
     _floor_divide,
     _int,
+    _int_op,
     _not,
     _OpaqueFloat,
     _remainder,
@@ -27,12 +29,9 @@ from torch_refine.engine.evaluator_values import (
 )
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library.promotion import promote_dtypes
+from torch_refine.symbolic.semantics import MEANINGS, names
 
 _EXACT_FLOAT_INTEGERS = 2**53
-
-
-# `x - 0.0`, `x + 0.0`, `x / 1.0`, `x * 1.0`: x.
-_IDENTITY_OPERAND = {operator.sub: 0.0, operator.add: 0.0, operator.truediv: 1.0, operator.mul: 1.0}
 
 
 def _to_float(value):
@@ -119,14 +118,6 @@ def _slice(values: list, start, end, step: int) -> list:
     return values[start:end:step]
 
 
-def _range_length(low: int, high: int, step: int) -> int:
-    if step == 0:
-        raise GiveUp
-    if step > 0:
-        return 0 if low >= high else 1 + (high - 1 - low) // step
-    return 0 if low <= high else 1 + (low - 1 - high) // -step
-
-
 def _unchecked_cast(value):
     if value is None or value is _UNINITIALIZED:
         raise GiveUp  # the cast of None raises at run time
@@ -146,10 +137,18 @@ def _dtype(value) -> int:
     return value.dtype
 
 
-def _divide(a, b) -> float:
-    if b == 0:
-        raise GiveUp
-    return a / b
+def _by_meaning(name: str):
+    """The op's Python meaning (symbolic/semantics.py); where it raises (a zero divisor, a
+    zero step), the evaluator gives up."""
+    compute = MEANINGS[name].compute
+
+    def run(*values):
+        try:
+            return compute(*values)
+        except (ArithmeticError, ValueError):
+            raise GiveUp from None
+
+    return run
 
 
 def _to_int(value) -> int:
@@ -179,19 +178,15 @@ def _give_up(*_):
     raise GiveUp
 
 
+_DIVISIONS = ("torch.aten.floordiv.int", "torch.aten.remainder.int")
+
+
 # Ops of one result computed from their operands' values.
 _PURE = {
-    "torch.aten.add.int": _arithmetic(operator.add),
-    "torch.aten.sub.int": _arithmetic(operator.sub),
-    "torch.aten.mul.int": _arithmetic(operator.mul),
-    "torch.aten.neg.int": lambda a: _arithmetic(operator.sub)(0, a),
+    **{name: _int_op(MEANINGS[name]) for name in names(result="int", symbolic=True) if name not in _DIVISIONS},
     "torch.aten.floordiv.int": _floor_divide,
     "torch.aten.remainder.int": _remainder,
-    "torch.aten.__derive_index": lambda index, start, step: _arithmetic(operator.add)(
-        start, _arithmetic(operator.mul)(index, step)),
-    "torch.aten.__range_length": _range_length,
-    "torch.aten.eq.bool": operator.eq,
-    "torch.aten.div": _divide,
+    **{name: _by_meaning(name) for name in ("torch.aten.__range_length", "torch.aten.eq.bool", "torch.aten.div")},
     "torch.aten.ceil.float": _ceil,
     "torch.aten.Int.float": _to_int,
     "torch.aten.Int.Scalar": _to_int,
@@ -227,26 +222,11 @@ _PURE = {
 }
 
 
-_FLOAT_COMPARISONS = {
-    "torch.aten.eq.float": operator.eq,
-    "torch.aten.ne.float_int": operator.ne,
-    "torch.aten.lt.float_int": operator.lt,
-    "torch.aten.gt.float_int": operator.gt,
-    "torch.aten.ge.float_int": operator.ge,
-    "torch.aten.lt.float": operator.lt,
-    "torch.aten.gt.float": operator.gt,
-    "torch.aten.ge.float": operator.ge,
-}
+# The float comparisons and arithmetic `Evaluator` runs on floats of sizes, by their meanings.
+_FLOAT_COMPARISONS = tuple(name for name, meaning in MEANINGS.items()
+                           if meaning.result == "bool" and "float" in meaning.operands)
+_FLOAT_ARITHMETIC = names(operands=("float", "float"), result="float")
 
 
-# The float comparisons of the Torch dialect (it has no `le.float`, no `ne.float`).
-_FLOAT_CONDITION_OPS = {operator.eq: "torch.aten.eq.float", operator.lt: "torch.aten.lt.float",
-                        operator.gt: "torch.aten.gt.float", operator.ge: "torch.aten.ge.float"}
-
-
-_FLOAT_ARITHMETIC = {
-    "torch.aten.add.float": operator.add,
-    "torch.aten.sub.float": operator.sub,
-    "torch.aten.mul.float": operator.mul,
-    "torch.aten.div.float": operator.truediv,
-}
+# The comparison a float condition is built as, by its test (the dialect has no `le.float`).
+_FLOAT_CONDITION_OPS = {MEANINGS[name].test: name for name in names(operands=("float", "float"), result="bool")}

@@ -15,6 +15,7 @@ from torch_refine.calculations.ranges import (
 from torch_refine.engine import guards
 from torch_refine.ir.polynomial import Polynomial, is_computed
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.semantics import MEANINGS
 
 _INT64 = (-(2**63), 2**63 - 1)
 
@@ -78,11 +79,14 @@ def _symbolic(value) -> Polynomial:
     return Polynomial.constant(_int(value))
 
 
-def _arithmetic(combine):
-    def run(a, b):
-        if isinstance(a, Polynomial) or isinstance(b, Polynomial):
-            return _settle(combine(_symbolic(a), _symbolic(b)))
-        return _int(combine(a, b))
+def _int_op(meaning):
+    """An int op by its meaning (symbolic/semantics.py): Python's on ints, within int64;
+    over polynomials on sizes, settled."""
+
+    def run(*values):
+        if any(isinstance(v, Polynomial) for v in values):
+            return _settle(meaning.symbolic(_GUARDED_SIZES, *(_symbolic(v) for v in values)))
+        return _int(meaning.compute(*values))
 
     return run
 
@@ -103,7 +107,7 @@ def _floor_divide(a, b):
         return a // b
     if isinstance(b, Polynomial) and (whole := quotient_by_ranges(_symbolic(a), _symbolic(b), _entry)) is not None:
         return whole  # the divisor is positive there
-    return _settle(_by_symbols(facts.quotient, a, b))
+    return _settle(_by_symbols("torch.aten.floordiv.int", a, b))
 
 
 def _remainder(a, b):
@@ -112,19 +116,40 @@ def _remainder(a, b):
         if b == 0:
             raise GiveUp
         return a % b
-    return _settle(_by_symbols(facts.modulo, a, b))
+    return _settle(_by_symbols("torch.aten.remainder.int", a, b))
 
 
-def _by_symbols(meaning, a, b) -> Polynomial:
+def _by_symbols(name: str, a, b) -> Polynomial:
     if isinstance(b, Polynomial):
         _divisors.append(b)
     elif b == 0:
         raise GiveUp
     divisor = b if isinstance(b, Polynomial) else Polynomial.constant(b)
-    result = meaning(_symbolic(a), divisor, guarded=True)
+    result = MEANINGS[name].symbolic(_GUARDED_SIZES, _symbolic(a), divisor)
     if result is None:
         raise GiveUp
     return result
+
+
+class _GuardedSizes:
+    """The algebra the evaluation's meanings take: floor division and modulo as the fact
+    store means them, a symbolic divisor guarded nonzero where the op runs (`_divisors`);
+    comparisons are `Evaluator._compare`'s."""
+
+    @staticmethod
+    def quotient(dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
+        return facts.quotient(dividend, divisor, guarded=True)
+
+    @staticmethod
+    def modulo(dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
+        return facts.modulo(dividend, divisor, guarded=True)
+
+    @staticmethod
+    def truth(comparison: str, a: Polynomial, b: Polynomial):
+        raise GiveUp
+
+
+_GUARDED_SIZES = _GuardedSizes()
 
 
 def _decide(test, low, high) -> bool:
