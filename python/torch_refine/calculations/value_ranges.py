@@ -107,14 +107,6 @@ def _is_none(value: ir.Value) -> bool:
         return False
 
 
-# `value <op> c` holding: the range it leaves value, from c.
-_HOLDS = {
-    "torch.aten.eq.int": lambda c: (c, c),
-    "torch.aten.lt.int": lambda c: (None, c - 1),
-    "torch.aten.le.int": lambda c: (None, c),
-    "torch.aten.gt.int": lambda c: (c + 1, None),
-    "torch.aten.ge.int": lambda c: (c, None),
-}
 def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -> Bound:
     """`bound` of `value` in the branch where `condition` is `holds`, when the condition
     compares that very value with a constant."""
@@ -130,8 +122,8 @@ def _narrowed(bound: Bound, value: ir.Value, condition: ir.Value, holds: bool) -
         return bound
     if not holds:
         name = NEGATED.get(name)
-    implied = _HOLDS.get(name)
-    return bound if implied is None else _meet(bound, implied(constant))
+    implied = MEANINGS[name].holds if name in MEANINGS else None  # of value - constant
+    return bound if implied is None else _meet(bound, add_bounds(implied, (constant, constant)))
 
 
 def _meet(a: Bound, b: Bound) -> Bound:

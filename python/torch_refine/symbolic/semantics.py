@@ -45,12 +45,13 @@ class Meaning:
     symbolic: Callable | None = None  # (algebra, *polynomials) -> polynomial | None
     bounds: Callable | None = None  # (*bounds) -> bound
     identity: float | None = None  # the right operand that gives the left back (`x * 1.0`)
+    holds: Bound | None = None  # a comparison's: the interval of `lhs - rhs` where it holds
 
 
 MEANINGS: dict[str, Meaning] = {}
 
 
-def meaning(name: str, signature: str, test=None, symbolic=None, bounds=None, identity=None):
+def meaning(name: str, signature: str, test=None, symbolic=None, bounds=None, identity=None, holds=None):
     """Declare `name`'s meaning: the decorated function is its `compute`; `signature`
     reads "int, int -> int"."""
     operands, result = (part.strip() for part in signature.split("->"))
@@ -58,7 +59,7 @@ def meaning(name: str, signature: str, test=None, symbolic=None, bounds=None, id
 
     def register(compute: Callable) -> Callable:
         assert name not in MEANINGS, name
-        MEANINGS[name] = Meaning(name, operand_types, result, compute, test, symbolic, bounds, identity)
+        MEANINGS[name] = Meaning(name, operand_types, result, compute, test, symbolic, bounds, identity, holds)
         return compute
 
     return register
@@ -122,12 +123,19 @@ def _truth_of(name: str):
     return lambda algebra, a, b: algebra.truth(name, a, b)
 
 
+# Where an int comparison holds, the interval of the difference of its sides.
+_HOLDS = {"eq": (0, 0), "ne": None, "lt": (None, -1), "le": (None, 0), "gt": (1, None), "ge": (0, None)}
+
+
 def _declare_tests(suffix: str, signature: str, tests: str, compute=lambda test: test) -> None:
     """The comparisons `torch.aten.<test>.<suffix>` for each of `tests`."""
     for kind in tests.split():
         test = getattr(operator, kind)
         name = f"torch.aten.{kind}.{suffix}"
-        meaning(name, signature, test, _truth_of(name) if name in INT_COMPARISONS else None)(compute(test))
+        if name in INT_COMPARISONS:
+            meaning(name, signature, test, _truth_of(name), holds=_HOLDS[kind])(compute(test))
+        else:
+            meaning(name, signature, test)(compute(test))
 
 
 _declare_tests("int", "int, int -> bool", "eq ne lt le gt ge")

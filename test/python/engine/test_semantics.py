@@ -115,3 +115,10 @@ def test_int_ops_agree_with_torch(name):
             continue
         expected = aten[op](*[torch.tensor(v) for v in values])
         assert meaning.compute(*values) == int(expected), (name, values)
+
+
+@pytest.mark.parametrize("name", [n for n in MEANINGS if MEANINGS[n].holds is not None])
+def test_a_comparison_holds_exactly_where_the_difference_is_in_its_interval(name):
+    meaning = MEANINGS[name]
+    for a, b in itertools.product(SAMPLES, SAMPLES):
+        assert meaning.compute(a, b) == _within(a - b, meaning.holds), (name, a, b)
