@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from torch_refine.calculations import facts, ranges
-from torch_refine.calculations.lists import reads_list
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
@@ -143,7 +143,7 @@ def _full(op, reader) -> Contents | None:
 def _fill(op, value: Polynomial, dtype_operand: ir.Value, int_fill: bool, reader) -> Contents | None:
     """A new tensor of `value`s: sizes known as constants (a size read out of a shape
     tensor too: ONNX's ConstantOfShape), an integer dtype."""
-    listed = _read_only_literal(op.operands[0])
+    listed = literal_elements(op.operands[0])
     if listed is None:
         return None
     sizes = [reader.express(v) for v in listed]
@@ -248,7 +248,7 @@ def _transpose(op, reader) -> Contents | None:
 
 
 def _permute(op, reader) -> Contents | None:
-    source, listed = reader.contents(op.operands[0]), _read_only_literal(op.operands[1])
+    source, listed = reader.contents(op.operands[0]), literal_elements(op.operands[1])
     if source is None or listed is None or len(listed) != len(source.shape):
         return None
     return _permuted(source, [_dim(_constant(v), len(listed)) for v in listed])
@@ -265,18 +265,8 @@ def _permuted(source: Contents, order: list[int]) -> Contents | None:
     return Contents(shape, elements)
 
 
-def _read_only_literal(value: ir.Value) -> list | None:
-    """The elements of a list literal that nothing mutates, or None."""
-    listed = defining_op(value)
-    if listed is None or listed.operation.name != "torch.prim.ListConstruct":
-        return None
-    if not all(reads_list(use.owner.operation.name) for use in value.uses):
-        return None
-    return list(listed.operands)
-
-
 def _cat(op, reader) -> Contents | None:
-    listed = _read_only_literal(op.operands[0])
+    listed = literal_elements(op.operands[0])
     if listed is None:
         return None
     parts = [reader.contents(v) for v in listed]

@@ -17,7 +17,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations import contents, facts, ranges
 from torch_refine.calculations.binds import BIND, bound_expression, function_argument
-from torch_refine.calculations.lists import READ_ONLY_USERS
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
 from torch_refine.ir.module import completing_yields
@@ -521,12 +521,8 @@ def restore(wrapped, memo: dict, key) -> None:
 def _yielded_dims(value: ir.Value, cache: dict) -> list[Polynomial | None]:
     """The yielded list literal's elements as polynomials; [] when the literal is
     changed after it is built (then it does not state the sizes)."""
-    producer = defining_op(value)
-    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
-        return []
-    if any(use.owner.operation.name not in READ_ONLY_USERS for use in value.uses):
-        return []
-    return [_as_size(express(element, cache)) for element in producer.operands]
+    elements = literal_elements(value)
+    return [] if elements is None else [_as_size(express(element, cache)) for element in elements]
 
 
 def _as_size(polynomial: Polynomial | None) -> Polynomial | None:

@@ -10,11 +10,12 @@ import dataclasses
 
 from torch_mlir import ir
 
-from torch_refine.ir.constants import op_key
+from torch_refine.ir.constants import defining_op, op_key
 
 # Ops that change a list in place: a list with one of these users cannot be read
 # through its `torch.prim.ListConstruct` operands, nor rebuilt elsewhere. These are all the
-# aten schemas with a written `t[](a!)` list argument; every other aten op only reads lists.
+# aten schemas with a written `t[](a!)` list argument; every other aten op, and every prims
+# op, only reads lists.
 LIST_MUTATING_OPS = frozenset(
     {
         "torch.aten.Delete.t",
@@ -75,7 +76,7 @@ ELEMENT_ACCESSORS = frozenset(
 def reads_list(op_name: str) -> bool:
     if op_name in READ_ONLY_USERS:
         return True
-    return op_name.startswith("torch.aten.") and op_name not in LIST_MUTATING_OPS
+    return op_name.startswith(("torch.aten.", "torch.prims.")) and op_name not in LIST_MUTATING_OPS
 
 
 def may_hold_list(value: ir.Value) -> bool:
@@ -97,7 +98,8 @@ def only_read(value: ir.Value) -> bool:
     """True when no user of the list `value`, nor of any alias of it, may change it.
 
     Aliases are derefine/unchecked_cast results, `prim.If` results yielding it, and every
-    element read back out of a container it is stored in. A worklist of (value, whether it
+    element read back out of a container it is stored in; reading the list's own elements
+    out (`__getitem__.t`, `prim.ListUnpack`) changes nothing. A worklist of (value, whether it
     is a container holding the list): alias chains can be longer than the recursion limit.
     In a greedy run, containers already found to hand out only read elements are not
     walked again (the elements of one container would each walk all its reads).
@@ -116,11 +118,22 @@ def only_read(value: ir.Value) -> bool:
                     pending.append((use.owner.result, True))
             elif is_container and name in ELEMENT_ACCESSORS:
                 pending.extend((r, False) for r in use.owner.results if may_hold_list(r))
-            elif not reads_list(name):
+            elif name in ELEMENT_ACCESSORS:
+                continue  # the list's own elements read out: no change to the list
+            elif not reads_list(_stands_for(use.owner)):
                 return False
     if _memo is not None:
         _memo.containers.update(op_key(c) for c in containers)
     return True
+
+
+def _stands_for(op) -> str:
+    """The op's name; of a `torch.operator`, the name of the op it stands for (torch-mlir
+    imports an aten op it has no definition of so: `torch.aten.squeeze.dims`)."""
+    name = op.operation.name
+    if name == "torch.operator" and "name" in op.attributes:
+        return ir.StringAttr(op.attributes["name"]).value
+    return name
 
 
 def _known_to_hand_out_read_elements(container) -> bool:
@@ -194,6 +207,21 @@ def unmutated(literal, value: ir.Value) -> bool:
         return False
     _memo.literals.add(key)
     return True
+
+
+def literal_elements(value: ir.Value) -> list[ir.Value] | None:
+    """The elements of the list literal making `value` when nothing changes the list
+    (`unmutated`: through every alias), else None: the one reader of list literals."""
+    literal = unmutated_literal(value)
+    return None if literal is None else list(literal.operands)
+
+
+def unmutated_literal(value: ir.Value):
+    """The `prim.ListConstruct` making `value` when the list is not mutated, else None."""
+    producer = defining_op(value)
+    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
+        return None
+    return producer if unmutated(producer, value) else None
 
 
 # Mutations that never raise and only add to, reorder or empty a list: a list nothing

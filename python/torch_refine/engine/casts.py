@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations.lists import ELEMENT_ACCESSORS, reads_list
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.errors import PassFailure
 from torch_refine.ir import types
@@ -90,20 +90,12 @@ def _element(container: ir.Value, index: int | None, count: int | None) -> ir.Va
         return None
     derefined = _made_by(container, _DEREFINE)
     literal = _made_by(derefined.operands[0] if derefined else container, "torch.prim.TupleConstruct")
-    if literal is None and (listed := _made_by(container, "torch.prim.ListConstruct")) is not None:
-        literal = listed if _elements_unchanged(container) else None
-    if literal is None:
+    elements = list(literal.operands) if literal is not None else literal_elements(container)
+    if elements is None:
         return None
-    elements = list(literal.operands)
     if (count is not None and count != len(elements)) or not -len(elements) <= index < len(elements):
         return None
     return elements[index]
-
-
-def _elements_unchanged(listed: ir.Value) -> bool:
-    """Whether every user of the list only reads it or takes its elements (no alias that
-    could be changed elsewhere)."""
-    return all(reads_list(use.owner.name) or use.owner.name in ELEMENT_ACCESSORS for use in listed.uses)
 
 
 def _made_by(value: ir.Value, name: str):

@@ -8,9 +8,10 @@ from torch_mlir import ir
 
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.engine.evaluator_ops import _to_float
 from torch_refine.engine.evaluator_values import _DEVICE, _UNKNOWN_RANK, _UNKNOWN_SIZE, GiveUp, _is_size, _settle
-from torch_refine.engine.reify import _constructed_elements, _inner_type
+from torch_refine.engine.reify import _inner_type
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
@@ -96,7 +97,7 @@ def _size(static, polynomial_text: str):
 
 def _literal_elements(value: ir.Value) -> list:
     """The elements of an unmutated `prim.ListConstruct` (reify copies only those)."""
-    elements = _constructed_elements(value)
+    elements = literal_elements(value)
     if elements is None:
         raise GiveUp
     return elements

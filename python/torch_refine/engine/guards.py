@@ -22,10 +22,10 @@ from torch_mlir import ir
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import RAISE
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.purity import is_pure
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.symbols import user_functions
-from torch_refine.engine.reify import _constructed_elements
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key, string_text, typed_constant
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
@@ -241,7 +241,7 @@ def carried_sizes(op) -> dict:
         elif text == "!torch.int":
             _note(carried, express(value), (value, None))
         elif text == "!torch.list<int>":
-            for element in _constructed_elements(value) or []:
+            for element in literal_elements(value) or []:
                 _note(carried, express(element), (element, None))
     return carried
 

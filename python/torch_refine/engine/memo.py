@@ -13,11 +13,11 @@ from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts
 from torch_refine.calculations.kind import RANK_DTYPE, SIZES, UNREAD
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value
 from torch_refine.ir.polynomial import format_polynomial
 from torch_refine.ir.retype import most_precise_alias
-from torch_refine.patterns.lists import literal_elements
 
 
 def memo_key(wrapped, result_count: int, describe=None, views: tuple = (),

@@ -34,7 +34,7 @@ from torch_refine.calculations.kind import (
     UNREAD,
     CalculationKind,
 )
-from torch_refine.calculations.lists import LIST_MUTATING_OPS
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.symbols import is_library_symbol, library_key, user_functions
 from torch_refine.errors import PassFailure
 from torch_refine.ir.module import callees, functions, symbol_name
@@ -444,7 +444,7 @@ class _Builder:
     def copy_literal(self, value: ir.Value) -> ir.Value:
         """A copy, inside the calculation, of an unmutated list literal: reads of the copy
         are folded by looking at its own few users, not at every op sharing the literal."""
-        elements = _constructed_elements(value)
+        elements = literal_elements(value)
         if elements is None:
             return value
         return self.create("torch.prim.ListConstruct", elements, [value.type]).result
@@ -486,7 +486,7 @@ class _Builder:
 
     def adapt_list(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
         element_type = self.type(_inner_type(str(param_type)))
-        elements = _constructed_elements(value)
+        elements = literal_elements(value)
         if elements is not None:
             adapted = [self.adapt(e, element_type, index) for e in elements]
             return self.create("torch.prim.ListConstruct", adapted, [param_type]).result
@@ -554,12 +554,3 @@ def _verifies(op) -> bool:
 def _inner_type(text: str) -> str:
     """`!torch.optional<list<int>>` -> `!torch.list<int>` (also for list<...>)."""
     return "!torch." + text[text.index("<") + 1 : -1]
-
-
-def _constructed_elements(value: ir.Value):
-    """The elements of a list built by `torch.prim.ListConstruct` and never mutated."""
-    if not isinstance(value, ir.OpResult) or value.owner.operation.name != "torch.prim.ListConstruct":
-        return None
-    if any(use.owner.operation.name in LIST_MUTATING_OPS for use in value.uses):
-        return None
-    return list(value.owner.operation.operands)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import itertools
 
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant
 from torch_refine.ir.retype import refine_value
 from torch_refine.library.promotion import promote_dtypes
-from torch_refine.patterns.lists import constant_elements, literal_elements
+from torch_refine.patterns.lists import constant_elements
 from torch_refine.patterns.scalars import scalar_dtype_code
 
 # A tensor of unknown rank promotes either as a zero-rank tensor or as a dim tensor; with

@@ -30,8 +30,9 @@ from torch_refine.calculations.kind import RAISE
 from torch_refine.calculations.lists import (
     forget_all,
     forget_new_literals,
+    literal_elements,
     reads_list,
-    unmutated,
+    unmutated_literal,
 )
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
@@ -48,20 +49,6 @@ from torch_refine.patterns.scalars import negation
 MODELLED_MUTATIONS = frozenset({"torch.aten.append.t", "torch.aten.insert.t", "torch.aten._set_item.t"})
 MAX_CHECKED_RANK = 64  # PyTorch's tensors have at most 64 dims: no longer list of sizes
 _SIZE_PRODUCT_BODY = ["torch.aten.__getitem__.t", "torch.aten.mul.int", "torch.prim.Loop.condition"]
-
-
-def literal_elements(value: ir.Value) -> list[ir.Value] | None:
-    """The elements of an unmutated list literal, else None."""
-    literal = _unmutated_literal(value)
-    return None if literal is None else list(literal.operands)
-
-
-def _unmutated_literal(value: ir.Value):
-    """The `prim.ListConstruct` producing `value` when the list is not mutated, else None."""
-    producer = defining_op(value)
-    if producer is None or producer.operation.name != "torch.prim.ListConstruct":
-        return None
-    return producer if unmutated(producer, value) else None
 
 
 def constant_elements(value: ir.Value) -> list | None:
@@ -212,7 +199,7 @@ def fold_len(op, rewriter):
 
 
 def fold_getitem(op, rewriter):
-    literal = _unmutated_literal(op.operands[0])
+    literal = unmutated_literal(op.operands[0])
     # The operand list itself, not a copy: reading one element of a long literal is O(1).
     return replace_by_element(op, rewriter, None if literal is None else literal.operands)
 

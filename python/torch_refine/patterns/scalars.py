@@ -27,7 +27,6 @@ from torch_refine.ir.retype import accepts, cast
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, NEGATED
 from torch_refine.symbolic.semantics import MEANINGS
 
-
 # Evaluated by their meanings (symbolic/semantics.py) when every operand is a constant.
 # Only ops without a C++ folder need to be here.
 _FOLDED_BY_MEANING = (
