@@ -9,9 +9,9 @@ from torch_mlir import ir
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import SHAPE, CalculationKind
 from torch_refine.calculations.lists import literal_elements
+from torch_refine.engine.convention import Step, inner_type, passing
 from torch_refine.engine.evaluator_ops import _to_float
 from torch_refine.engine.evaluator_values import _DEVICE, _UNKNOWN_RANK, _UNKNOWN_SIZE, GiveUp, _is_size, _settle
-from torch_refine.engine.reify import _inner_type
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
@@ -19,34 +19,39 @@ from torch_refine.ir.retype import most_precise_alias
 
 
 def _argument(value: ir.Value, parameter: str, kind: CalculationKind):
-    """What the calculation passes for `value` as a `parameter` (reify's `_Builder.adapt`)."""
+    """What the calculation passes for `value` as a `parameter`: each step of the calling
+    convention (engine/convention.py, which reify builds in IR) computed on values."""
     value_text = str(value.type)
-    if parameter.startswith("!torch.optional<") and value_text != parameter:
-        if value_text == "!torch.none":
-            return None
-        if value_text.startswith("!torch.optional<"):
-            raise GiveUp
-        return _argument(value, _inner_type(parameter), kind)
+    step = passing(value_text, parameter, kind.name)
+    if step is Step.NONE:
+        return None
+    if step is Step.OPTIONAL:
+        return _argument(value, inner_type(parameter), kind)
+    if step is Step.UNWRAP:
+        raise GiveUp
     if types.is_tensor_type_text(value_text):
-        return _tensor_argument(value, parameter, kind)
-    if value_text.startswith("!torch.list<") and parameter.startswith("!torch.list<"):
-        elements = _literal_elements(value)
-        inner = _inner_type(parameter)
-        return [_argument(e, inner, kind) for e in elements]
+        return _tensor_argument(value, step, kind)
+    if step is Step.ELEMENTS or (step is Step.SAME and value_text.startswith("!torch.list<")):
+        inner = inner_type(parameter)
+        return [_argument(e, inner, kind) for e in _literal_elements(value)]
+    return _scalar_argument(value, value_text, parameter, step)
+
+
+def _scalar_argument(value: ir.Value, value_text: str, parameter: str, step: Step):
     try:
         constant = constant_value(value)
     except NotConstant:
-        if value_text == parameter == "!torch.Device":
+        if step is Step.SAME and value_text == "!torch.Device":
             return _DEVICE  # opaque: an op that reads it gives up
         return _symbolic_int(value, value_text, parameter)
-    if value_text == parameter:
+    if step is Step.BOOL_AS_INT:
+        constant, value_text = int(constant), "!torch.int"
+        step = passing(value_text, parameter, "")
+    if step is Step.SAME:
         return constant
-    if value_text == "!torch.bool" and parameter in ("!torch.float", "!torch.number"):
-        constant = int(constant)  # a bool Scalar arrives as the int 0/1
-        value_text = "!torch.int"
-    if parameter == "!torch.float" and value_text in ("!torch.int", "!torch.number"):
+    if step is Step.TO_FLOAT:
         return float(constant)
-    if parameter == "!torch.number" and value_text in ("!torch.int", "!torch.float"):
+    if step is Step.DEREFINE and parameter == "!torch.number" and value_text in ("!torch.int", "!torch.float"):
         return constant
     raise GiveUp
 
@@ -64,13 +69,13 @@ def _symbolic_int(value: ir.Value, value_text: str, parameter: str):
     return _settle(polynomial)
 
 
-def _tensor_argument(value: ir.Value, parameter: str, kind: CalculationKind):
+def _tensor_argument(value: ir.Value, step: Step, kind: CalculationKind):
     info = types.parse(most_precise_alias(value).type)
     if info is None or (info.sizes is None and kind is SHAPE):
         raise GiveUp
-    if kind is SHAPE and parameter == "!torch.list<int>":
+    if step is Step.SIZES:
         return _sizes(most_precise_alias(value), info.sizes)
-    if kind is not SHAPE and parameter == "!torch.tuple<int, int>":
+    if step is Step.RANK_DTYPE:
         code = types.ELEMENT_TO_DTYPE.get(info.dtype) if info.dtype is not None else None
         if code is None:
             raise GiveUp

@@ -36,6 +36,7 @@ from torch_refine.calculations.kind import (
 )
 from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.symbols import is_library_symbol, library_key, user_functions
+from torch_refine.engine.convention import Step, inner_type, passing
 from torch_refine.errors import PassFailure
 from torch_refine.ir.module import callees, functions, symbol_name
 from torch_refine.ir.retype import most_precise_alias
@@ -420,23 +421,22 @@ class _Builder:
             return self.create("torch.prim.ListConstruct", results=[self.type("!torch.list<int>")]).result
         return self.constant_int(-1)
 
-    # Operand adaptation: returns `value` converted to `param_type`.
+    # Operand adaptation: returns `value` converted to `param_type`, each step of the calling
+    # convention (engine/convention.py) built in IR.
     def adapt(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
-        value_text, param_text = str(value.type), str(param_type)
-        if value_text == param_text and value_text.startswith("!torch.list<"):
-            return self.copy_literal(value)
-        if value_text == param_text:
-            return value
-        if param_text.startswith("!torch.optional<"):
-            return self.adapt_to_optional(value, param_type, index)
+        value_text = str(value.type)
+        step = passing(value_text, str(param_type), self.kind.name)
+        if step is Step.SAME:
+            return self.copy_literal(value) if value_text.startswith("!torch.list<") else value
+        if step in (Step.NONE, Step.OPTIONAL, Step.UNWRAP):
+            return self.adapt_to_optional(value, param_type, index, step)
         if is_tensor_type_text(value_text):
-            return self.adapt_tensor(value, param_type, index)
-        if value_text.startswith("!torch.list<") and param_text.startswith("!torch.list<"):
+            return self.adapt_tensor(value, param_type, index, step)
+        if step is Step.ELEMENTS:
             return self.adapt_list(value, param_type, index)
-        if param_text == "!torch.float" and value_text in ("!torch.int", "!torch.number"):
+        if step is Step.TO_FLOAT:
             return self.create("torch.aten.Float.Scalar", [value], [param_type]).result
-        if value_text == "!torch.bool" and param_text in ("!torch.float", "!torch.number"):
-            # A bool Scalar (torch.operator only: a registered op's Scalar is a number).
+        if step is Step.BOOL_AS_INT:
             as_int = self.create("torch.aten.Int.bool", [value], [self.type("!torch.int")]).result
             return self.adapt(as_int, param_type, index)
         return self.derefine(value, param_type, index)
@@ -449,12 +449,11 @@ class _Builder:
             return value
         return self.create("torch.prim.ListConstruct", elements, [value.type]).result
 
-    def adapt_to_optional(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
-        value_text = str(value.type)
-        if value_text == "!torch.none":
+    def adapt_to_optional(self, value: ir.Value, param_type: ir.Type, index: int, step: Step) -> ir.Value:
+        if step is Step.NONE:
             return self.derefine(value, param_type, index)
-        inner = self.type(_inner_type(str(param_type)))
-        if not value_text.startswith("!torch.optional<"):
+        inner = self.type(inner_type(str(param_type)))
+        if step is Step.OPTIONAL:
             return self.derefine(self.adapt(value, inner, index), param_type, index)
         none = self.create("torch.constant.none", results=[self.type("!torch.none")]).result
         is_none = self.create("torch.aten.__is__", [value, none], [self.type("!torch.bool")]).result
@@ -464,7 +463,7 @@ class _Builder:
             self.ip = ir.InsertionPoint(ir.Block.create_at_start(branch.regions[0]))
             self.create("torch.prim.If.yield", [self.derefine(none, param_type, index)])
             self.ip = ir.InsertionPoint(ir.Block.create_at_start(branch.regions[1]))
-            present = self.type(_inner_type(value_text))
+            present = self.type(inner_type(str(value.type)))
             cast = self.create("torch.prim.unchecked_cast", [value], [present]).result
             adapted = self.derefine(self.adapt(cast, inner, index), param_type, index)
             self.create("torch.prim.If.yield", [adapted])
@@ -472,12 +471,11 @@ class _Builder:
             self.ip = outer_ip
         return branch.result
 
-    def adapt_tensor(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
-        param_text = str(param_type)
+    def adapt_tensor(self, value: ir.Value, param_type: ir.Type, index: int, step: Step) -> ir.Value:
         value = most_precise_alias(value)  # memo keys read the same value (memo.memo_key)
-        if self.kind.name == "shape" and param_text == "!torch.list<int>":
+        if step is Step.SIZES:
             return self.create("torch.aten.size", [value], [param_type]).result
-        if self.kind.name == "dtype" and param_text == "!torch.tuple<int, int>":
+        if step is Step.RANK_DTYPE:
             int_type = self.type("!torch.int")
             rank = self.create("torch.aten.dim", [value], [int_type]).result
             dtype = self.create("torch.prim.dtype", [value], [int_type]).result
@@ -485,7 +483,7 @@ class _Builder:
         return self.derefine(value, param_type, index)
 
     def adapt_list(self, value: ir.Value, param_type: ir.Type, index: int) -> ir.Value:
-        element_type = self.type(_inner_type(str(param_type)))
+        element_type = self.type(inner_type(str(param_type)))
         elements = literal_elements(value)
         if elements is not None:
             adapted = [self.adapt(e, element_type, index) for e in elements]
@@ -504,7 +502,7 @@ class _Builder:
         outer_ip = self.ip
         try:
             self.ip = ir.InsertionPoint(body)
-            value_element = self.type(_inner_type(str(value.type)))
+            value_element = self.type(inner_type(str(value.type)))
             element = self.create("torch.aten.__getitem__.t", [value, body.arguments[0]], [value_element]).result
             adapted = self.adapt(element, element_type, index)
             self.create("torch.aten.append.t", [adapted_list, adapted], [param_type])
@@ -549,8 +547,3 @@ def _verifies(op) -> bool:
     except ir.MLIRError:
         return False
     return True
-
-
-def _inner_type(text: str) -> str:
-    """`!torch.optional<list<int>>` -> `!torch.list<int>` (also for list<...>)."""
-    return "!torch." + text[text.index("<") + 1 : -1]

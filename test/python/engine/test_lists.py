@@ -50,7 +50,8 @@ CHANGED = {
 def test_a_literal_only_read_is_its_operands(parse, uses):
     program = parse(_program(uses))
     elements = literal_elements(program.value("list"))
-    assert elements is not None and len(elements) == 2
+    assert elements is not None
+    assert len(elements) == 2
 
 
 @pytest.mark.parametrize("uses", list(CHANGED.values()), ids=list(CHANGED))

@@ -42,7 +42,7 @@ def test_conversions_and_range_length():
     assert MEANINGS["torch.aten.ceil.float"].compute(2.5) == 3
     assert MEANINGS["torch.aten.Int.float"].compute(-2.5) == -2  # toward zero, as int() in TorchScript
     assert MEANINGS["torch.aten.__range_length"].compute(5, -1, -2) == 3
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="must not be zero"):
         MEANINGS["torch.aten.__range_length"].compute(0, 4, 0)
 
 
@@ -77,7 +77,8 @@ def _value_at(polynomial: Polynomial, x: Polynomial, size: int) -> int:
     values = {symbol: size}
     for other in polynomial.symbols() - {symbol}:
         definition = facts.definition(other)
-        assert definition is not None and definition[0] == facts.FLOOR_DIVIDE, definition
+        assert definition is not None
+        assert definition[0] == facts.FLOOR_DIVIDE, definition
         values[other] = _value_at(definition[1], x, size) // definition[2]
     total = 0
     for monomial, coefficient in polynomial.terms.items():
