@@ -76,6 +76,23 @@ def test_every_int_op_of_the_semantics_registry_decides(parse):
     assert _messages(program) == ["by zero", "zero step"]
 
 
+def test_float_arithmetic_of_constants_decides(parse):
+    """`2.5 * 2.5 < 17.0` holds; `2.5 / 0.0` decides nothing (the op raises)."""
+    program = parse(_function("""
+  %zero = torch.constant.float 0.000000e+00
+  %half = torch.constant.float 2.500000e+00
+  %limit = torch.constant.float 1.700000e+01
+  %1 = torch.aten.mul.float %half, %half : !torch.float, !torch.float -> !torch.float
+  %2 = torch.aten.lt.float %1, %limit : !torch.float, !torch.float -> !torch.bool
+  torch.runtime.assert %2, "square"
+  %3 = torch.aten.div.float %half, %zero : !torch.float, !torch.float -> !torch.float
+  %4 = torch.aten.lt.float %3, %limit : !torch.float, !torch.float -> !torch.bool
+  torch.runtime.assert %4, "by zero"
+"""))
+    known_values.erase_decided_checks(program.module.operation)
+    assert _messages(program) == ["by zero"]
+
+
 def test_checks_the_entry_facts_decide_are_erased(parse):
     """After the entry assert `h >= 4`, a later `h >= 2` cannot fail; the fact itself stays."""
     program = parse(_function(f"""
