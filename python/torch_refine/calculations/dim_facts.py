@@ -340,8 +340,9 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
 
 
 def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
-    """A bool as 0 or 1: a constant, an int comparison whose sides differ by a constant,
-    or any other int comparison of polynomials as the select of 1 and 0 on it."""
+    """A bool as 0 or 1: a constant, or an int comparison by its meaning over polynomials
+    (symbolic/semantics.py: decided by the range of its sides' difference, else the select
+    of 1 and 0 on it)."""
     try:
         return Polynomial.constant(int(constant_value(value)))
     except NotConstant:
@@ -349,16 +350,12 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
     producer = defining_op(value)
     if producer is not None and producer.operation.name in _TRUTH_OF_INT:
         return _express_truth_of_int(producer, cache, depth)
-    test = INT_COMPARISONS.get(producer.operation.name) if producer is not None else None
-    if test is None:
+    if producer is None or producer.operation.name not in INT_COMPARISONS:
         return None
     lhs, rhs = (express(v, cache, depth + 1) for v in producer.operands)
     if lhs is None or rhs is None:
         return None
-    difference = (lhs - rhs).constant_value()
-    if difference is None:
-        return facts.truth_of((producer.operation.name, lhs, rhs))
-    return Polynomial.constant(int(test(difference, 0)))
+    return MEANINGS[producer.operation.name].symbolic(ranges.SIZES, lhs, rhs)
 
 
 _TRUTH_OF_INT = ("torch.aten.Bool.int", "torch.aten.__not__")

@@ -150,3 +150,20 @@ def test_an_element_read_out_of_a_literal_is_its_value(parse):
 def test_what_is_no_polynomial_over_sizes_is_none(parse, body):
     program = parse(_function(body, arguments=f"%arg0: {T}, %arg1: !torch.int"))
     assert express(program.value("x")) is None
+
+
+def test_a_comparison_the_sizes_decide_is_a_constant(parse):
+    """`int(h >= 0)` is 1 and `int(h * w < 0)` is 0 for every size (the comparison's meaning
+    in symbolic/semantics.py decides by range); `int(h == w)` stays the truth symbol."""
+    program = parse(_function(f"""
+  %0 = torch.aten.ge.int %h, %int0 : {I2} -> !torch.bool
+  %1 = torch.aten.Int.bool %0 : !torch.bool -> !torch.int loc("nonnegative")
+  %2 = torch.aten.mul.int %h, %w : {I2} -> !torch.int
+  %3 = torch.aten.lt.int %2, %int0 : {I2} -> !torch.bool
+  %4 = torch.aten.Int.bool %3 : !torch.bool -> !torch.int loc("negative")
+  %5 = torch.aten.eq.int %h, %w : {I2} -> !torch.bool
+  %6 = torch.aten.Int.bool %5 : !torch.bool -> !torch.int loc("equal")
+"""))
+    assert express(program.value("nonnegative")) == Polynomial.constant(1)
+    assert express(program.value("negative")) == Polynomial.constant(0)
+    assert express(program.value("equal")).constant_value() is None
