@@ -328,8 +328,18 @@ def _key_symbols(key: tuple) -> set:
 
 
 def _substituted(key: tuple, replacements: dict) -> tuple:
-    return (key[0], *(_substituted(o, replacements) if isinstance(o, tuple) else
-                      facts.resolved(facts.rebuilt(o, replacements), replacements) if isinstance(o, Polynomial)
+    return _substituted_by(key, tuple(sorted(replacements.items())))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _substituted_by(key: tuple, replacements: tuple) -> tuple:
+    """`key` with `replacements` (sorted items) made in it, remembered: a case split makes
+    the same substitutions in the same keys over and over, and rebuilding the quotients and
+    selects they read was half of a plain Llama's refinement. A function of the key, the
+    replacements and the symbol table, whose definitions never change."""
+    known = dict(replacements)
+    return (key[0], *(_substituted_by(o, replacements) if isinstance(o, tuple) else
+                      facts.resolved(facts.rebuilt(o, known), known) if isinstance(o, Polynomial)
                       else o for o in key[1:]))
 
 
