@@ -345,11 +345,30 @@ def fold_float_comparison(op, rewriter):
     answer = _converted_size_answer(op.operation.name, lhs, constant)
     if answer is None:
         answer = _float_range_answer(op, lhs, constant)
-    if answer is None:
+    if answer is not None:
+        with rewriter.ip, op.location:
+            rewriter.replace_op(op, [make_constant(answer)])
+        return None
+    return _compare_as_ints(op, rewriter, lhs, constant)
+
+
+def _compare_as_ints(op, rewriter, lhs: ir.Value, constant: float):
+    """`float(i) < c` for an int `i` and an integral `c` below 2**53 is `i < int(c)`: where
+    `i` rounds, it is past 2**53 on the same side of `c` (arange's `float(n - 1) >= 0.0`
+    is `n - 1 >= 0`, which the int rules read)."""
+    producer = defining_op(lhs)
+    if producer is None or producer.operation.name != "torch.aten.Float.Scalar" \
+            or str(producer.operands[0].type) != "!torch.int" or not constant.is_integer() \
+            or abs(constant) >= _EXACT_FLOAT_INTEGERS or op.operation.name not in _AS_INT_COMPARISON:
         return True
     with rewriter.ip, op.location:
-        rewriter.replace_op(op, [make_constant(answer)])
+        compared = ir.Operation.create(_AS_INT_COMPARISON[op.operation.name], results=[op.results[0].type],
+                                       operands=[producer.operands[0], make_constant(int(constant))]).result
+        rewriter.replace_op(op, [compared])
     return None
+
+
+_AS_INT_COMPARISON = {f"torch.aten.{name}.float": f"torch.aten.{name}.int" for name in ("lt", "gt", "ge", "eq")}
 
 
 def _converted_size_answer(name: str, value: ir.Value, constant: float) -> bool | None:
@@ -404,11 +423,27 @@ def _float_polynomial(value: ir.Value, entry, depth: int = 0) -> Polynomial | No
 def _float_range_answer(op, value: ir.Value, constant: float) -> bool | None:
     if constant != constant:  # NaN: every comparison is false, but say nothing
         return None
-    entry = entry_block_of(op)
+    bounds = _float_bounds(value, entry_block_of(op))
+    return None if bounds is None else _FLOAT_DECIDED[op.operation.name](*bounds, constant)
+
+
+_INT64_ENDS = (-(2**63), 2**63 - 1)
+
+
+def _float_bounds(value: ir.Value, entry) -> tuple | None:
+    """The least and greatest a float is: exact integer arithmetic within 2**53
+    (`_float_polynomial`), or one int converted, whatever its range: the conversion is
+    monotone and an int64 is never inf or NaN (arange's check that an int end is finite
+    holds for every size)."""
     polynomial = _float_polynomial(value, entry)
-    if polynomial is None:
+    if polynomial is not None:
+        return polynomial_range(polynomial, entry)
+    producer = defining_op(value)
+    if producer is None or producer.operation.name != "torch.aten.Float.Scalar" \
+            or str(producer.operands[0].type) != "!torch.int" or (converted := express(producer.operands[0])) is None:
         return None
-    return _FLOAT_DECIDED[op.operation.name](*polynomial_range(polynomial, entry), constant)
+    least, greatest = polynomial_range(converted, entry)
+    return (float(_INT64_ENDS[0] if least is None else least), float(_INT64_ENDS[1] if greatest is None else greatest))
 
 
 # Int division by zero raises, but torch-mlir's folders fold it anyway (`floordiv.int` to

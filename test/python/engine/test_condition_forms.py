@@ -141,3 +141,32 @@ def test_kept_checks_use_few_ops():
     assert "torch.aten.floordiv.int" not in names, refined
     assert re.search(r"= torch\.aten\.gt\.int %\d+, %int2 ", refined), refined  # x > 2, the size read once
     assert "requires (%arg0[2] + 1) // 2 - 1 >= 1" in refined  # the message keeps the op's own terms
+
+
+_ARANGE_TO_SIZE = """
+func.func @main(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %none = torch.constant.none
+  %0 = torch.aten.size.int %arg0, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+  %1 = torch.aten.sub.int %0, %int1 : !torch.int, !torch.int -> !torch.int
+  %2 = torch.aten.arange.start_step %int0, %1, %int1, %none, %none, %none, %none : !torch.int, !torch.int, !torch.int, !torch.none, !torch.none, !torch.none, !torch.none -> !torch.vtensor
+  return %2 : !torch.vtensor
+}
+"""
+
+
+def test_an_int_converted_to_float_is_compared_as_an_int():
+    """arange's checks of an int end: `isinf(float(n - 1))` never holds (an int64 is never
+    inf), and `float(n - 1) >= 0.0` is `n - 1 >= 0`; the one that can fail still does."""
+    import torch
+
+    import torch_refine
+    from torch_refine.executor import RaisedError
+
+    refined = str(torch_refine.refine(_ARANGE_TO_SIZE).module)
+    assert "unsupported range" not in refined and "torch.aten.Float.Scalar" not in refined, refined
+    assert refined.count("torch.runtime.assert") == 1 and "(requires %arg0[0] - 1 >= 0)" in refined, refined
+    assert torch_refine.execute(refined, torch.zeros(5), check_types=True).tolist() == [0, 1, 2, 3]
+    with pytest.raises(RaisedError, match="inconsistent with step sign"):
+        torch_refine.execute(refined, torch.zeros(0))
