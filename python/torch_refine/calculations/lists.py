@@ -60,6 +60,7 @@ READ_ONLY_USERS = frozenset(
         "torch.aten.sum.int",
         "torch.shape.calculate.yield.shapes",
         "torch.promote_dtypes",
+        "func.return",  # the function's last op: a caller's change comes after every read here
     }
 )
 
@@ -132,7 +133,7 @@ def _stands_for(op) -> str:
     imports an aten op it has no definition of so: `torch.aten.squeeze.dims`)."""
     name = op.operation.name
     if name == "torch.operator" and "name" in op.attributes:
-        return ir.StringAttr(op.attributes["name"]).value
+        return "torch." + ir.StringAttr(op.attributes["name"]).value  # its name has no dialect prefix
     return name
 
 

@@ -30,7 +30,7 @@ func.func @main(%arg0: {T}) -> !torch.vtensor {{
 
 READ = {
     "an op torch-mlir imports as torch.operator": f"""
-  %0 = torch.operator "torch.aten.squeeze.dims"(%arg0, %list) : ({T}, {L}) -> !torch.vtensor""",
+  %0 = torch.operator "aten.squeeze.dims"(%arg0, %list) : ({T}, {L}) -> !torch.vtensor""",
     "a prims op": f"""
   %0 = torch.prims.squeeze %arg0, %list : {T}, {L} -> !torch.vtensor""",
     "an unpack": f"""
