@@ -125,6 +125,9 @@ CYCLE_EXCEPTIONS = {
     # facts' normal form of a quotient asks the relaxation of quotients (`constant_quotient`,
     # 96ebf03), which reads facts' definitions: to move below facts, taking them as data.
     ("torch_refine.calculations.facts", "torch_refine.calculations.ranges"),
+    # the store's range of a remainder asks ranges (`remainder_bounds`), which reads the
+    # run's store through `store.current()` until it is passed the store (issue 41, item 1).
+    ("torch_refine.calculations.store", "torch_refine.calculations.ranges"),
 }
 
 
@@ -242,10 +245,9 @@ def test_docs_name_modules_and_functions_that_exist(doc):
 
 MAX_MODULE_LINES, MAX_FUNCTION_LINES = 600, 60
 SIZE_LIMITED = ("symbolic", "calculations", "engine")
-# Not yet split: `refine` (its per-op steps are to become a class of their own), facts.py (to
-# become the one fact store object of issue 41, item 1).
+# Not yet split: `refine` (its per-op steps are to become a class of their own).
 OVER_THE_LIMIT = {
-    "calculations/facts.py", "engine/refine.py::refine",
+    "engine/refine.py::refine",
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import store
 from torch_refine.ir.constants import op_key
 
 
@@ -29,7 +29,7 @@ def bound_expression(argument: ir.BlockArgument, dim: int):
     """(bind, affine expression) a `torch.bind_symbolic_shape` of `argument` gives dim
     `dim`, or None. (Remembered per refinement: finding it scans every use of the
     argument, and ranges ask for every argument dim they meet.)"""
-    cache = facts.refinement_cache()
+    cache = store.current().refinement_cache()
     if cache is None:
         return _find_bound_expression(argument, dim)
     key = ("bound", op_key(argument.owner.owner), argument.arg_number, dim)

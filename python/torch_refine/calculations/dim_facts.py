@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import contents, facts, ranges
+from torch_refine.calculations import contents, facts, ranges, store
 from torch_refine.calculations.binds import BIND, bound_expression, function_argument
 from torch_refine.calculations.lists import literal_elements
 from torch_refine.ir import types
@@ -528,14 +528,14 @@ def _as_size(polynomial: Polynomial | None) -> Polynomial | None:
     return None if value is not None and value < 0 else polynomial
 
 
-def strip(module: ir.Operation, names: tuple = (ATTRIBUTE, *facts.MARKS)) -> None:
+def strip(module: ir.Operation, names: tuple = (ATTRIBUTE, *store.MARKS)) -> None:
     """Remove every symbolic dims attribute and guard mark (or the attributes `names`),
     and start the fact store afresh: at a pass run's start and end."""
     global _facts_set
     _REPRESENTATIVES.clear()
     _ARGUMENT_DIMS.clear()
     _facts_set = False
-    facts.forget_asserted()
+    store.forget_asserted()
     remove_attributes(module, names)
 
 
@@ -555,7 +555,7 @@ def remove_attributes(module: ir.Operation, names: tuple = (ATTRIBUTE,)) -> None
 def strip_derived(module: ir.Operation) -> None:
     """Remove the attributes put on ops since the last `strip` (which removed those of the
     input): without a walk when there are none, as on a module whose sizes are constants."""
-    if _facts_set or facts.any_marked():
+    if _facts_set or store.current().any_marked():
         strip(module)
     else:
         _REPRESENTATIVES.clear()

@@ -1,4 +1,5 @@
-"""The fact store: names for sizes the program computes, and the conditions asserted so far.
+"""Names for sizes the program computes, and the algebra over them (floor division,
+remainder, selects); the facts a run asserts are its `store.FactStore`'s.
 
 **Computed sizes.** A dim that is no polynomial in the function's argument dims still has
 one value wherever its tensor exists: it gets a symbol of its own (`%sI`,
@@ -18,25 +19,19 @@ an argument dim. Two kinds:
 Symbols of either kind are function-relative like argument dims: `%s3` in two functions
 names the same expression of each function's own arguments.
 
-**Asserted conditions.** A guard asserted at a function's entry block holds for every op
-after it (`asserted`, `assume`): a later op needing the same condition does not assert it
-again, and an evaluation reading it takes it as decided. An equality solved for a symbol
-replaces it (`add_equality`); a comparison of one symbol with a constant narrows its range
-(`add_range`: `%arg0[1] <= 512` decides `%arg0[1] <= 1024` and `%arg0[1] >= 600`).
-
-The store is process-wide; `forget_asserted` starts a pass run's conditions afresh (the
-symbols stay: memo entries may name them).
+**A symbol table, shared.** Symbols outlive a run (dims attributes kept on ops, the meta
+fallback's answers cached by signatures reading them), so the same definition is the same
+symbol in every run and every thread: the table is process-wide and grows under a lock.
+It holds no fact: what a run asserts of its symbols is its own `FactStore`
+(calculations/store.py, docs/facts.md).
 """
 
 from __future__ import annotations
 
-import contextlib
 import math
-import re
+import threading
 
-from torch_mlir import ir
-
-from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed, symbol_name
+from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
 from torch_refine.ir.quasi_affine import one_quotient_form, value_key
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
 
@@ -44,118 +39,16 @@ from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
 _DEFINED: dict[tuple, Symbol] = {}
 _DEFINITIONS: dict[int, tuple] = {}
 _counter = 0
-
-# (function key, condition key) -> the truth asserted at the function's entry block.
-_ASSERTED: dict[tuple, bool] = {}
-
-# Marks the asserts (not their conditions) asserted at a function's entry, so the next one
-# goes after them; dim_facts.strip removes them with the dim facts.
-ENTRY_GUARD = "torch_refine.entry_guard"
-# A check kept in front of one op (an assert, or a raising If) carries the op's guard id
-# (`GUARD_ID` on the op): refined again under new facts, the op's old checks go.
-GUARD_OF = "torch_refine.guard_of"
-GUARD_ID = "torch_refine.guard_id"
-MARKS = (ENTRY_GUARD, GUARD_OF, GUARD_ID)
-_guard_ids = 0
-_marking = False  # only a pipeline that strips the marks again marks checks
-_guards_marked = False  # whether mark_guard marked a check since forget_asserted
-
-
-@contextlib.contextmanager
-def marking_guards():
-    global _marking
-    _marking = True
-    try:
-        yield
-    finally:
-        _marking = False
-
-
-_ENTRY_GUARDS: list[tuple[tuple, bool]] = []  # by id: the condition key and its truth
-
-
-def entry_guard_id(key: tuple, holds: bool) -> int:
-    """The id an entry guard's mark carries (`ENTRY_GUARD`): it names its condition."""
-    _ENTRY_GUARDS.append((key, holds))
-    return len(_ENTRY_GUARDS) - 1
-
-
-def entry_guard(identifier: int) -> tuple[tuple, bool]:
-    return _ENTRY_GUARDS[identifier]
-
-
-# function key -> the entry guard asserted last: the next goes after it.
-_LAST_ENTRY_GUARDS: dict[int, ir.Operation] = {}
-# What was derived from the store as it stood (decisions by cases, keyed by the count of
-# ranges they read).
-_RUN_CACHE: dict = {}
-
-
-@contextlib.contextmanager
-def refining():
-    """One refinement of a module, which erases no entry guard: within it the handle of
-    the last one and the derived decisions hold. Both are keyed by function keys, which a
-    later module's functions may reuse: they start empty and end empty."""
-    global _REFINING
-    _LAST_ENTRY_GUARDS.clear()
-    _RUN_CACHE.clear()
-    _REFINING = True
-    try:
-        yield
-    finally:
-        _REFINING = False
-        _LAST_ENTRY_GUARDS.clear()
-        _RUN_CACHE.clear()
-
-
-_REFINING = False
-
-
-def run_cache() -> dict:
-    return _RUN_CACHE
-
-
-def refinement_cache() -> dict | None:
-    """The run cache while a refinement runs (which erases no op it may hold), else None."""
-    return _RUN_CACHE if _REFINING else None
-
-
-def last_entry_guard(function_key: int) -> ir.Operation | None:
-    return _LAST_ENTRY_GUARDS.get(function_key)
-
-
-def set_last_entry_guard(function_key: int, assertion: ir.Operation) -> None:
-    _LAST_ENTRY_GUARDS[function_key] = assertion
-
-
-def mark_guard(check, op) -> None:
-    """Mark `check` as kept for `op` (ir operations), inside `marking_guards`."""
-    global _guard_ids, _guards_marked
-    if not _marking:
-        return
-    _guards_marked = True
-    attributes = op.operation.attributes
-    if GUARD_ID not in attributes:
-        _guard_ids += 1
-        attributes[GUARD_ID] = _int_attribute(_guard_ids)
-    check.operation.attributes[GUARD_OF] = attributes[GUARD_ID]
-
-
-def take_guard_id(op) -> object | None:
-    """The op's guard id (an attribute), removed: checks kept from now on get a new one."""
-    attributes = op.operation.attributes
-    if GUARD_ID not in attributes:
-        return None
-    found = attributes[GUARD_ID]
-    del attributes[GUARD_ID]
-    return found
-
-
-def _int_attribute(value: int):
-    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+_INTERNING = threading.Lock()  # two runs in two threads may define symbols at once
 
 
 def _next_symbol() -> Symbol:
+    with _INTERNING:
+        return _numbered()
+
+
+def _numbered() -> Symbol:
+    """The next symbol; the caller holds `_INTERNING`."""
     global _counter
     _counter += 1
     return (-_counter, 0, 1)
@@ -169,8 +62,11 @@ def fresh() -> Polynomial:
 def _defined(definition: tuple) -> Polynomial:
     symbol = _DEFINED.get(definition)
     if symbol is None:
-        symbol = _DEFINED[definition] = _next_symbol()
-        _DEFINITIONS[-symbol[0]] = definition
+        with _INTERNING:  # one symbol per definition, whichever thread defines it first
+            symbol = _DEFINED.get(definition)
+            if symbol is None:
+                symbol = _DEFINED[definition] = _numbered()
+                _DEFINITIONS[-symbol[0]] = definition
     return Polynomial({(symbol,): 1})
 
 
@@ -459,75 +355,6 @@ def definition(symbol: Symbol) -> tuple | None:
     return _DEFINITIONS.get(-symbol[0])
 
 
-def asserted(function_key: int, condition_key: tuple) -> bool | None:
-    """The truth of a condition asserted at the function's entry, or None."""
-    return _ASSERTED.get((function_key, condition_key))
-
-
-def assume(function_key: int, condition_key: tuple, holds: bool) -> None:
-    """Record a condition asserted at the function's entry block (before every op that
-    relies on it)."""
-    _ASSERTED[(function_key, condition_key)] = holds
-    if condition_key[0] in ("not", "and", "or"):
-        _COMPOUND.setdefault(function_key, []).append((condition_key, holds))
-
-
-# function key -> the asserted conditions of several comparisons (a broadcast kept open,
-# `a == b or a == 1 or b == 1`), with their truth: what a case split takes as given.
-_COMPOUND: dict[int, list[tuple[tuple, bool]]] = {}
-
-
-def compound_assumptions(function_key: int | None) -> list[tuple[tuple, bool]]:
-    return _COMPOUND.get(function_key, [])
-
-
-def any_marked() -> bool:
-    """Whether a fact was asserted or a guard marked since `forget_asserted`: attributes
-    to strip."""
-    return bool(_ASSERTED) or _guards_marked
-
-
-# function key -> symbol -> the polynomial it equals (over symbols not replaced).
-_REPLACEMENTS: dict[int, dict[Symbol, Polynomial]] = {}
-_REPLACING: set[tuple] = set()  # (function key, lhs, rhs) of each equality that replaced a symbol
-
-
-def replacements(function_key: int | None) -> dict[Symbol, Polynomial]:
-    return _REPLACEMENTS.get(function_key, {})
-
-
-def replacement_count() -> int:
-    """How many symbols are replaced, in all functions (grows when an equality is
-    asserted)."""
-    return sum(len(known) for known in _REPLACEMENTS.values())
-
-
-def replacement_signature(function_key: int | None, mentioned: str) -> tuple:
-    """The function's replacements of the symbols `mentioned` names (a memo key's text) as
-    data: part of memo keys, since a calculation reading a replaced symbol may decide what
-    it could not before. A replacement of a symbol the key does not name cannot change the
-    calculation, so an op whose operands hold none keeps its memo entry. (A name that is a
-    prefix of another, `%s1` of `%s12`, only costs a miss.)"""
-    known = _REPLACEMENTS.get(function_key)
-    if not known:
-        return ()
-    found = [item for item in known.items() if symbol_name(item[0]) in mentioned]
-    for number in {int(n) for n in _COMPUTED_NAME.findall(mentioned)} & _DEFINITIONS.keys():
-        symbol = Polynomial({((-number, 0, 1),): 1})  # a select or quotient they may decide
-        value = resolved(symbol, known)
-        if value != symbol:
-            found.append(((-number, 0, 1), value))
-    return tuple(sorted(found, key=lambda item: item[0]))
-
-
-_COMPUTED_NAME = re.compile(r"%s(\d+)")
-
-
-# function key -> symbol -> (least, greatest or None): what asserted comparisons of one
-# symbol with a constant say of it.
-_RANGES: dict[int, dict[Symbol, tuple[int, int | None]]] = {}
-_RANGING: set[tuple] = set()  # (function key, condition key, truth) of each that narrowed a range
-_range_updates = 0
 # A comparison `c*s + k OP 0` as bounds on `c*s + k`: op -> (least, greatest).
 _BOUNDS = {
     "torch.aten.ge.int": (0, None),
@@ -536,49 +363,6 @@ _BOUNDS = {
     "torch.aten.lt.int": (None, -1),
     "torch.aten.eq.int": (0, 0),
 }
-
-
-def has_ranges() -> bool:
-    return bool(_RANGES)
-
-
-def fact_count() -> int:
-    """Grows with each replacement or range the store gains: what an op refined before
-    may now refine further with."""
-    return replacement_count() + _range_updates
-
-
-def range_count() -> int:
-    """How many asserted ranges there are (grows, or narrows one, with each `add_range`)."""
-    return _range_updates
-
-
-def asserted_range(function_key: int, symbol: Symbol) -> tuple[int, int | None] | None:
-    """The range asserted comparisons give `symbol` in the function, or None."""
-    return _RANGES.get(function_key, {}).get(symbol)
-
-
-def range_items(function_key: int | None) -> tuple:
-    """The function's asserted ranges as data (part of memo keys, with the ranges its
-    binds state)."""
-    return tuple(sorted(_RANGES.get(function_key, {}).items()))
-
-
-def add_range(function_key: int, key: tuple, holds: bool) -> bool:
-    """Rely on a condition (a calculation's key) that compares one size symbol with a
-    constant from now on; False, with nothing recorded, for any other condition. A size
-    unequal to its least (`s != 0`) is above it."""
-    known = _RANGES.get(function_key, {})
-    bounds = condition_bounds(key, holds, _REPLACEMENTS.get(function_key, {}),
-                              lambda symbol: known.get(symbol, (0, None)))
-    if bounds is None:  # of a remainder (`7 > 6 * (h % 7)`), under ranges.remainder_key
-        from torch_refine.calculations.ranges import remainder_bounds  # ranges imports this module
-        bounds = remainder_bounds(key, holds, known.get)
-    if bounds is None:
-        return False
-    _narrow(function_key, *bounds)
-    _RANGING.add((function_key, key, holds))
-    return True
 
 
 def condition_bounds(key: tuple, holds: bool, replacements: dict,
@@ -611,40 +395,6 @@ def _excluded_value(key: tuple, holds: bool, replacements: dict) -> tuple[Symbol
     return symbol, -offset // coefficient
 
 
-def _narrow(function_key: int, symbol: Symbol, low: int, high: int | None) -> None:
-    global _range_updates
-    known = _RANGES.setdefault(function_key, {})
-    old_low, old_high = known.get(symbol, (0, None))
-    narrowed = (max(low, old_low), high if old_high is None else old_high if high is None else min(high, old_high))
-    if known.get(symbol) != narrowed:
-        known[symbol] = narrowed
-        _range_updates += 1
-        _narrow_dividend(function_key, symbol, *narrowed)
-
-
-def _narrow_dividend(function_key: int, symbol: Symbol, low: int, high: int | None) -> None:
-    """A quotient `(c*y + d) // k` in [low, high] puts `c*y + d` in [low*k, high*k + k - 1]:
-    the normal form names `x // 8` where the program asserted `(x // 4 - 2) // 2 >= 1`,
-    and the range must reach `x` for `x // 4` to be decided by it."""
-    found = definition(symbol)
-    if found is None or found[0] != FLOOR_DIVIDE or not isinstance(found[2], int):
-        return
-    _, dividend, divisor = found
-    linear = [(m, c) for m, c in dividend.terms.items() if m]
-    if len(linear) != 1 or len(linear[0][0]) != 1 or linear[0][1] <= 0:
-        return
-    ((inner,), coefficient), offset = linear[0], dividend.terms.get((), 0)
-    least = -(-(low * divisor - offset) // coefficient)
-    greatest = None if high is None else (high * divisor + divisor - 1 - offset) // coefficient
-    _narrow(function_key, inner, max(0, least), greatest)
-
-
-def defines_range(function_key: int, key: tuple, holds: bool) -> bool:
-    """Whether `add_range` recorded something for the condition (its own range would
-    decide it: it is not implied by the others)."""
-    return (function_key, key, holds) in _RANGING
-
-
 def _symbol_bounds(replacements: dict, key: tuple, holds: bool) -> tuple[Symbol, int, int | None] | None:
     """(symbol, least, greatest or None) a condition comparing `c*symbol + k` with 0 says,
     or None."""
@@ -671,10 +421,6 @@ def _symbol_bounds(replacements: dict, key: tuple, holds: bool) -> tuple[Symbol,
     return symbol, low, high
 
 
-def substitute(function_key: int | None, polynomial: Polynomial) -> Polynomial:
-    return polynomial.substitute(_REPLACEMENTS.get(function_key, {}))
-
-
 def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symbol, Polynomial] | None:
     """`difference == 0` solved for one symbol that appears only in a term `±symbol`:
     (symbol, what it equals); None when there is none."""
@@ -696,44 +442,6 @@ def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symb
     return symbol, rest * Polynomial.constant(-coefficient)
 
 
-def add_equality(function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
-    """Rely on `lhs == rhs` (asserted at the function's entry) from now on; a replaced
-    symbol's range goes to the symbol that replaces it. An equality that replaces a
-    symbol is remembered (`replaces`)."""
-    known = _REPLACEMENTS.setdefault(function_key, {})
-    reduced = _without_nonzero_factors(function_key, (lhs - rhs).substitute(known))
-    if extend(known, lhs, rhs) or (reduced is not None and extend(known, reduced, Polynomial())):
-        _REPLACING.add((function_key, lhs, rhs))
-    ranged = _RANGES.get(function_key, {})
-    for symbol in [s for s in ranged if s in known]:
-        low, high = ranged.pop(symbol)
-        # `c*t + d` in [low, high] bounds t: `x >= 1` with `x == 2*(x + 1) // 2` (x even)
-        # makes the quotient at least 1
-        bounds = [("torch.aten.ge.int", low), *([("torch.aten.le.int", high)] if high is not None else [])]
-        for comparison, bound in bounds:
-            found = _symbol_bounds({}, (comparison, known[symbol], Polynomial.constant(bound)), True)
-            if found is not None:
-                _narrow(function_key, *found)
-
-
-def _without_nonzero_factors(function_key: int, difference: Polynomial) -> Polynomial | None:
-    """`difference` divided by the symbols every term reads whose asserted range excludes 0
-    (`2*h*p - p*p` with `p >= 2` asserted is `2*h - p`: a view's `p*p*n == 2*h*p*n`), or
-    None where there is none."""
-    if not difference.terms:
-        return None
-    common = set.intersection(*(set(monomial) for monomial in difference.terms))
-    ranged = _RANGES.get(function_key, {})
-    factors = tuple(sorted(s for s in common if ranged.get(s, (0, None))[0] >= 1))
-    return difference.exact_divide(Polynomial({factors: 1})) if factors else None
-
-
-def replaces(function_key: int, lhs: Polynomial, rhs: Polynomial) -> bool:
-    """Whether the asserted `lhs == rhs` replaced a symbol (its own replacement would
-    decide it: it is not implied by the others)."""
-    return (function_key, lhs, rhs) in _REPLACING
-
-
 def extend(known: dict[Symbol, Polynomial], lhs: Polynomial, rhs: Polynomial) -> bool:
     """Replacements `known` extended by `lhs == rhs` solved for one symbol; False when it
     solves for none."""
@@ -745,34 +453,3 @@ def extend(known: dict[Symbol, Polynomial], lhs: Polynomial, rhs: Polynomial) ->
         known[other] = replacement.substitute({symbol: value})
     known[symbol] = value
     return True
-
-
-_broadcast_equal = False
-
-
-@contextlib.contextmanager
-def broadcasting(equal: bool):
-    """Within: whether a broadcast of two sizes neither known to be 1 is asserted as their
-    equality (torch.export's rule), or as `equal, or one of them 1`."""
-    global _broadcast_equal
-    before, _broadcast_equal = _broadcast_equal, equal
-    try:
-        yield
-    finally:
-        _broadcast_equal = before
-
-
-def broadcast_equal() -> bool:
-    return _broadcast_equal
-
-
-def forget_asserted() -> None:
-    global _guards_marked
-    _guards_marked = False
-    _ASSERTED.clear()
-    _COMPOUND.clear()
-    _REPLACEMENTS.clear()
-    _REPLACING.clear()
-    _RANGING.clear()
-    _RANGES.clear()  # `_range_updates` goes on: signatures cached under a count stay apart
-    _ENTRY_GUARDS.clear()

@@ -22,7 +22,7 @@ from fractions import Fraction
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import facts, store
 from torch_refine.calculations.binds import bound_expression, function_argument
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key
@@ -56,10 +56,10 @@ def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     comparisons asserted at the function's entry (`facts.add_range`). Within a refinement
     it is remembered until a range changes: a defined symbol's range is its definition's,
     which a case split asks for thousands of times."""
-    cache = facts.refinement_cache()
+    cache = store.current().refinement_cache()
     if cache is None:
         return _narrowed_range(entry_block, symbol)
-    key = ("symbol range", op_key(entry_block.owner), symbol, facts.range_count())
+    key = ("symbol range", op_key(entry_block.owner), symbol, store.current().range_count())
     if key not in cache:
         cache[key] = _narrowed_range(entry_block, symbol)
     return cache[key]
@@ -67,9 +67,9 @@ def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
 
 def _narrowed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     least, greatest = _stated_range(entry_block, symbol)
-    if not facts.has_ranges():
+    if not store.current().has_ranges():
         return least, greatest
-    asserted = facts.asserted_range(op_key(entry_block.owner), symbol)
+    asserted = store.current().asserted_range(op_key(entry_block.owner), symbol)
     if asserted is None:
         return least, greatest
     low, high = asserted
@@ -134,9 +134,9 @@ def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None
 
 
 def _asserted_range(entry_block: ir.Block | None, symbol: Symbol) -> Range | None:
-    if entry_block is None or not facts.has_ranges():
+    if entry_block is None or not store.current().has_ranges():
         return None
-    return facts.asserted_range(op_key(entry_block.owner), symbol)
+    return store.current().asserted_range(op_key(entry_block.owner), symbol)
 
 
 def quotient_by_ranges(dividend: Polynomial, divisor: Polynomial, entry_block: ir.Block | None) -> int | None:
@@ -276,7 +276,7 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
         key = remainder_key(quotient)
         if within is not None and key in within:
             return within[key]
-        known = None if entry_block is None or not facts.has_ranges() else facts.asserted_range(
+        known = None if entry_block is None or not store.current().has_ranges() else store.current().asserted_range(
             op_key(entry_block.owner), key)
         return known or (0, divisor - 1)
 
@@ -452,7 +452,7 @@ def range_signature(function) -> tuple:
     if function is None:
         return ()
     entry = function.regions[0].blocks[0]
-    found: list = [facts.range_items(op_key(function))] if facts.has_ranges() else []
+    found: list = [store.current().range_items(op_key(function))] if store.current().has_ranges() else []
     for argument in entry.arguments:
         for use in argument.uses:
             if use.owner.name == "torch.bind_symbolic_shape" and use.operand_number == 0:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import itertools
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import facts, store
 from torch_refine.calculations.ranges import (
     ANY,
     polynomial_range,
@@ -160,9 +160,9 @@ def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: 
     split by their equalities where that decides it (`_decide_by_disjuncts`)."""
     if assumptions is None:
         function_key = None if entry is None else op_key(entry.owner)
-        assumptions = _relevant(key, facts.compound_assumptions(function_key))
-    cache = facts.run_cache()
-    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts.range_count(),
+        assumptions = _relevant(key, store.current().compound_assumptions(function_key))
+    cache = store.current().run_cache()
+    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), store.current().range_count(),
                  tuple(sorted((within or {}).items())), assumptions, splits)
     if cache_key not in cache:
         cache[cache_key] = _decided(key, entry, within, assumptions, splits)
@@ -355,14 +355,14 @@ def prune_implied_guards(module) -> None:
     set_aside: set = set()  # the selects whose range guards went: no later decision reads them
     erased: set = set()  # the facts of the guards that went: no later decision assumes them
     for function_key, entry, assertion, key, holds in guards.entry_guards(module):
-        replacements = facts.replacements(function_key)
-        if guards.defines_replacement(key, holds) and facts.replaces(function_key, key[1], key[2]):
+        replacements = store.current().replacements(function_key)
+        if guards.defines_replacement(key, holds) and store.current().replaces(function_key, key[1], key[2]):
             own = {s for p in key[1:] if isinstance(p, Polynomial) for m in p.terms for s in m}
             others = {s: p for s, p in replacements.items() if s not in own}
             if decide_by_cases(_substituted(key, others), entry, assumptions=()) is holds:
                 assertion.erase()
             continue
-        if facts.defines_range(function_key, key, holds):
+        if store.current().defines_range(function_key, key, holds):
             if _implied_but_for_its_range(_substituted(key, replacements), holds, entry, set_aside):
                 assertion.erase()
             continue  # what the store relies on; its own range would decide it
@@ -380,10 +380,10 @@ def _others(function_key: int, key: tuple, holds: bool, erased: set) -> tuple:
     """The function's asserted conditions of several comparisons that share a size with
     the guard, but its own and those of guards erased before: each erased guard follows from
     the ones kept when it went, so none is erased on the word of one erased after it."""
-    replacements = facts.replacements(function_key)
+    replacements = store.current().replacements(function_key)
     own = _fact(key, holds)
     found = []
-    for assumed, truth in facts.compound_assumptions(function_key):
+    for assumed, truth in store.current().compound_assumptions(function_key):
         assumed = _substituted(assumed, replacements)
         if _fact(assumed, truth) != own and _fact(assumed, truth) not in erased:
             found.append((assumed, truth))

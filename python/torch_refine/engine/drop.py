@@ -48,7 +48,7 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import store
 from torch_refine.calculations.dim_facts import ATTRIBUTE
 from torch_refine.calculations.kind import CALCULATE_OPS, RAISE, is_overflow_check
 from torch_refine.calculations.purity import erase_if_dead
@@ -377,7 +377,7 @@ def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, reach: Reach
             message += f" (requires {described})"
         assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
                                         attributes={"message": ir.StringAttr.get(message)})
-    facts.mark_guard(assertion, wrapped_op)
+    store.current().mark_guard(assertion, wrapped_op)
     return True
 
 

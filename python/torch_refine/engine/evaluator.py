@@ -27,7 +27,7 @@ import math
 import operator
 import weakref
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import facts, store
 from torch_refine.calculations.kind import SHAPE, CalculationKind, is_overflow_check
 from torch_refine.calculations.ranges import (
     enclosing_function,
@@ -162,7 +162,7 @@ class Evaluator:
         function_op = enclosing_function(op)
         self._entry = function_op.regions[0].blocks[0] if function_op is not None else None
         self._function_key = op_key(function_op) if function_op is not None else None
-        start_evaluation(self._entry, facts.replacements(self._function_key))
+        start_evaluation(self._entry, store.current().replacements(self._function_key))
         try:
             if len(operands) != len(parameters):
                 raise GiveUp
@@ -245,7 +245,7 @@ class Evaluator:
         broadcast check `n == 7 or n == 1` is 7."""
         if not (_is_size(then) and _is_size(otherwise)) or then is _UNKNOWN_SIZE or otherwise is _UNKNOWN_SIZE:
             return _choose(condition, then, otherwise)
-        assumed = [*facts.compound_assumptions(self._function_key),
+        assumed = [*store.current().compound_assumptions(self._function_key),
                    *((g.condition.key(), g.holds) for g in self._guards if isinstance(g.condition, _Condition))]
         if not assumed:
             return _choose(condition, then, otherwise)
@@ -295,7 +295,7 @@ class Evaluator:
             return False
         key = guard.condition.key()
         own = {_canonical(key), _canonical(("not", key))}
-        assumptions = _relevant(key, [(a, h) for a, h in facts.compound_assumptions(self._function_key)
+        assumptions = _relevant(key, [(a, h) for a, h in store.current().compound_assumptions(self._function_key)
                                       if _canonical(a) not in own])
         return decide_by_cases(key, self._entry, assumptions=assumptions) is guard.holds
 
@@ -338,7 +338,7 @@ class Evaluator:
         (`broadcast-equal`) wherever both can be 2 or more (a computed size at most 1, a
         slice of a dim of 1, broadcasts as PyTorch says)."""
         ranges = [polynomial_range(size, self._entry) for size in (a, b)]
-        if facts.broadcast_equal():
+        if store.current().broadcast_equal:
             return all(greatest is None or greatest >= 2 for _, greatest in ranges)
         return all(least is not None and least >= 2 for least, _ in ranges)
 
@@ -392,11 +392,11 @@ class Evaluator:
         relies on it is not remembered for other functions."""
         if not isinstance(condition, _Condition):
             return condition
-        holds = facts.asserted(self._function_key, condition.key())
-        if holds is None:
+        decision = store.current().decided(self._function_key, condition.key())
+        if decision is None or not decision.by_assertion:
             return condition
-        self._guards.append(Guard(condition, holds, None))
-        return holds
+        self._guards.append(Guard(condition, decision.holds, None))
+        return decision.holds
 
     def _test(self, test, a, b) -> bool:
         if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):

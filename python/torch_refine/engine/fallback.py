@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import dim_facts, facts
+from torch_refine.calculations import dim_facts, store
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.symbols import library_key
 from torch_refine.engine import guards
@@ -130,7 +130,7 @@ class Fallback:
         carries, or, with `broadcast-equal=false` (PyTorch's meaning at every size), a
         guard that is a branch the kernel took at the example sizes (squeeze's `s != 1`,
         a broadcast's `a == b`), not a check it raises without."""
-        if not facts.broadcast_equal() and any(key not in answer.checks for key in answer.guards):
+        if not store.current().broadcast_equal and any(key not in answer.checks for key in answer.guards):
             return False
         return guards.assert_guards(op, [_Guard(key) for key in answer.guards])
 

@@ -19,7 +19,7 @@ import re
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import facts, store
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import RAISE
 from torch_refine.calculations.lists import literal_elements
@@ -33,7 +33,7 @@ from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
 
-ENTRY_GUARD = facts.ENTRY_GUARD
+ENTRY_GUARD = store.ENTRY_GUARD
 
 
 def assert_guards(op, guards: list) -> bool:
@@ -55,7 +55,8 @@ def assert_guards(op, guards: list) -> bool:
         else:
             return False
     for guard, key, hoisted in plans:
-        if facts.asserted(function_key, key) == guard.holds:
+        decision = store.current().decided(function_key, key)
+        if decision is not None and decision.by_assertion and decision.holds == guard.holds:
             continue  # asserted at the entry, before every op that needs it
         point = _after_entry_guards(entry, function_key) if hoisted else ir.InsertionPoint(op)
         with point, op.location:
@@ -68,12 +69,12 @@ def assert_guards(op, guards: list) -> bool:
             assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
                                             attributes={"message": ir.StringAttr.get(message)})
         if not hoisted:
-            facts.mark_guard(assertion, op)
+            store.current().mark_guard(assertion, op)
             continue
         assertion.attributes[ENTRY_GUARD] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                                facts.entry_guard_id(key, guard.holds))
-        facts.set_last_entry_guard(function_key, assertion)
-        _rely_on(function_key, key, guard.holds)
+                                                                store.current().entry_guard_id(key, guard.holds))
+        store.current().set_last_entry_guard(function_key, assertion)
+        _rely_on(function_key, key, guard.holds, f"entry guard of {op.operation.name} at {op.location}")
     return True
 
 
@@ -95,7 +96,7 @@ def adopt_entry_asserts(module: ir.Operation) -> None:
             if len(operation.regions) or any(types.is_tensor_type_text(str(r.type)) for r in operation.results):
                 break
             if operation.name == "torch.runtime.assert" and (key := _comparison_key(operation.operands[0])):
-                _rely_on(function_key, key, True)
+                _rely_on(function_key, key, True, f"the program's entry assert at {operation.location}")
 
 
 def hoist_program_asserts(module: ir.Operation) -> bool:
@@ -114,21 +115,26 @@ def hoist_program_asserts(module: ir.Operation) -> bool:
             operation = op.operation
             if operation.name == "torch.prim.Loop":
                 break  # the sizes after it may rest on dims its carried tensors are assumed to keep
-            if operation.name != "torch.runtime.assert" or any(mark in operation.attributes for mark in facts.MARKS):
+            if operation.name != "torch.runtime.assert" or any(mark in operation.attributes for mark in store.MARKS):
                 continue  # not the program's: a check kept this run, marked
             key = _comparison_key(operation.operands[0])
-            if key is None or facts.asserted(function_key, key) or not sizes.condition_available(key):
+            if key is None or _asserted_true(function_key, key) or not sizes.condition_available(key):
                 continue
             with _after_entry_guards(entry, function_key), operation.location:
                 assertion = ir.Operation.create("torch.runtime.assert", operands=[sizes.condition(key)],
                                                 attributes={"message": operation.attributes["message"]})
             assertion.attributes[ENTRY_GUARD] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                                    facts.entry_guard_id(key, True))
-            facts.set_last_entry_guard(function_key, assertion)
-            _rely_on(function_key, key, True)
+                                                                    store.current().entry_guard_id(key, True))
+            store.current().set_last_entry_guard(function_key, assertion)
+            _rely_on(function_key, key, True, f"the program's assert at {operation.location}, hoisted to the entry")
             operation.erase()
             moved = True
     return moved
+
+
+def _asserted_true(function_key: int, key: tuple) -> bool:
+    decision = store.current().decided(function_key, key)
+    return decision is not None and decision.by_assertion and decision.holds
 
 
 def _comparison_key(condition: ir.Value) -> tuple | None:
@@ -142,15 +148,16 @@ def _comparison_key(condition: ir.Value) -> tuple | None:
 
 
 
-def _rely_on(function_key: int, key: tuple, holds: bool) -> None:
-    """Record a condition asserted at the function's entry in the fact store (a negated
-    condition also as the condition itself, whose equality may replace a symbol)."""
-    facts.assume(function_key, key, holds)
+def _rely_on(function_key: int, key: tuple, holds: bool, source: str) -> None:
+    """Record a condition asserted at the function's entry, and where it came from, in the
+    fact store (a negated condition also as the condition itself, whose equality may
+    replace a symbol)."""
+    store.current().assume(function_key, key, holds, source)
     key, holds = positive(key, holds)
-    facts.assume(function_key, key, holds)
+    store.current().assume(function_key, key, holds, source)
     if defines_replacement(key, holds):
-        facts.add_equality(function_key, key[1], key[2])
-    facts.add_range(function_key, key, holds)
+        store.current().add_equality(function_key, key[1], key[2])
+    store.current().add_range(function_key, key, holds)
 
 
 def reduced(key: tuple) -> tuple:
@@ -190,7 +197,7 @@ def entry_guards(module: ir.Operation) -> list:
         entry = function.regions[0].blocks[0]
         for op in entry.operations:
             if ENTRY_GUARD in op.attributes:
-                key, holds = positive(*facts.entry_guard(ir.IntegerAttr(op.attributes[ENTRY_GUARD]).value))
+                key, holds = positive(*store.current().entry_guard(ir.IntegerAttr(op.attributes[ENTRY_GUARD]).value))
                 found.append((op_key(function), entry, op, key, holds))
     return found
 
@@ -199,7 +206,7 @@ def _after_entry_guards(entry: ir.Block, function_key: int) -> ir.InsertionPoint
     """After the last entry guard: the one this run asserted last, or, the first time,
     the last marked one before the entry block's first tensor op; else after the
     arguments' binds (`after_argument_binds`), each next one after the last."""
-    last = facts.last_entry_guard(function_key)
+    last = store.current().last_entry_guard(function_key)
     if last is not None:
         return ir.InsertionPoint.after(last)
     following = None  # the op after the last guard seen

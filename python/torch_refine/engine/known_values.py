@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import contents, dim_facts, facts
-from torch_refine.calculations.facts import ENTRY_GUARD
+from torch_refine.calculations import contents, dim_facts, facts, store
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.ranges import decide, enclosing_function, polynomial_range
+from torch_refine.calculations.store import ENTRY_GUARD
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
@@ -313,9 +313,10 @@ def _decided_by_facts(condition: ir.Value) -> bool | None:
     if None in sides or function is None:
         return None
     function_key = op_key(function)
-    if facts.asserted(function_key, (op.name, *sides)) is not None:
-        return None
-    difference = facts.resolved(sides[0] - sides[1], facts.replacements(function_key))
+    decision = store.current().decided(function_key, (op.name, *sides))
+    if decision is not None:
+        return None if decision.by_assertion else decision.holds
+    difference = facts.resolved(sides[0] - sides[1], store.current().replacements(function_key))
     return decide(INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0]))
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
-from torch_refine.calculations import dim_facts, facts
+from torch_refine.calculations import dim_facts, store
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.lists import erase_write_only_lists, only_read
 from torch_refine.calculations.purity import erase_if_dead, is_pure_if, is_unused
@@ -75,7 +75,7 @@ def refine_shapes_once(module, extra_library: str, runtime_asserts: bool, keep_s
     with module.context:
         adopt_entry_asserts(module)
     library = load_library(module, extra_library)
-    with facts.broadcasting(broadcast_equal):
+    with store.broadcasting(broadcast_equal):
         refine(module, SHAPE, library, runtime_asserts, evaluate_constants=evaluate)
     with module.context:
         check_casts(module)
@@ -116,12 +116,12 @@ def refine_to_fixed_point(module, options: PipelineOptions) -> None:
         adopt_entry_asserts(module)
         type_bool_conditions(module)
         fold_tensor_reads(module)  # sizes read off literals are constants for every calculation
-    with facts.marking_guards(), facts.broadcasting(options.broadcast_equal):
+    with store.marking_guards(), store.broadcasting(options.broadcast_equal):
         _refine_rounds(module, options)
     if not options.keep_symbolic_dims:
         dim_facts.strip_derived(module)
     else:
-        dim_facts.strip(module, facts.MARKS)
+        dim_facts.strip(module, store.MARKS)
 
 
 def _refine_rounds(module, options: PipelineOptions) -> None:
@@ -190,7 +190,7 @@ def _hoisted_program_asserts(module) -> bool:
 
 
 def erase_checks_of(module, guard_ids: set) -> None:
-    """Erase the checks kept for ops since refined again (`facts.GUARD_OF`): asserts, and
+    """Erase the checks kept for ops since refined again (`store.GUARD_OF`): asserts, and
     raising Ifs whose results nothing uses; what only they used goes at clean-up."""
     if not guard_ids:
         return
@@ -198,7 +198,7 @@ def erase_checks_of(module, guard_ids: set) -> None:
 
     def visit(op):
         attributes = op.attributes
-        if facts.GUARD_OF in attributes and attributes[facts.GUARD_OF] in guard_ids:
+        if store.GUARD_OF in attributes and attributes[store.GUARD_OF] in guard_ids:
             found.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -302,7 +302,7 @@ def refine(
     `meta_fallback` types ops without a function of `kind` from PyTorch's meta kernels
     (engine/fallback.py).
     """
-    with module.context, instrumentation.stage(kind.name), facts.refining():
+    with module.context, instrumentation.stage(kind.name), store.current().refining():
         cloner = LibraryCloner(module, library)
         simplifier = Simplifier(
             kind,
@@ -326,7 +326,7 @@ def refine(
         wrapped = 0
         run = RefineRun()
         obsolete: set = set()  # guard ids of ops refined again
-        known_facts = facts.fact_count()
+        known_facts = store.current().fact_count()
 
         fallback = Fallback.for_step(meta_fallback, kind, library.has_function, explain)
 
@@ -341,11 +341,11 @@ def refine(
             use_evaluator = evaluate_op is not None and not only_checks
             evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if use_evaluator else None
             if revisit_dynamic:
-                old_guards = facts.take_guard_id(op)
+                old_guards = store.take_guard_id(op)
                 if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
                     obsolete.add(old_guards)
                 elif old_guards is not None:
-                    op.operation.attributes[facts.GUARD_ID] = old_guards
+                    op.operation.attributes[store.GUARD_ID] = old_guards
                 return  # the evaluator or nothing: the op's calculation ran before
             if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
                 return
@@ -360,10 +360,10 @@ def refine(
             if key in settled or (revisit_dynamic and _only_renamed(op, unpack, kind)):
                 continue
             refiners.get(symbol, refine_one)(op, unpack, symbol)
-            if facts.fact_count() == known_facts:
+            if store.current().fact_count() == known_facts:
                 run.settled.add(key)
                 continue
-            known_facts = facts.fact_count()
+            known_facts = store.current().fact_count()
             run.added_facts = True
             run.settled.clear()
         simplifier.finish()
@@ -387,13 +387,14 @@ def _only_renamed(op, unpack, kind: CalculationKind) -> bool:
     checks (a fact may imply them), and each dim of its results is a polynomial in the
     arguments' dims (not a fresh symbol, a select or a quotient, which a fact may decide)
     that the facts do not make a constant."""
-    if kind is not SHAPE or facts.GUARD_ID in op.operation.attributes or checks_only(op, unpack):
+    if kind is not SHAPE or store.GUARD_ID in op.operation.attributes or checks_only(op, unpack):
         return False
     producer = op if unpack is None else unpack
     if not all(dim_facts.only_argument_dims(producer, value.result_number) for value in producer.operation.results):
         return False
     function = enclosing_function(op)
-    return not dim_facts.substitute(producer, facts.replacements(None if function is None else op_key(function)))
+    replacements = store.current().replacements(None if function is None else op_key(function))
+    return not dim_facts.substitute(producer, replacements)
 
 
 def _claims(op, results: list, kind: CalculationKind) -> bool:
@@ -488,7 +489,7 @@ def _merge_duplicates(module) -> None:
             if key is None:
                 continue
             if op.operation.name == "torch.runtime.assert":
-                if key in seen and facts.GUARD_OF in op.operation.attributes:
+                if key in seen and store.GUARD_OF in op.operation.attributes:
                     op.operation.erase()  # a check of ours; the program's own asserts stay
                 seen.setdefault(key, None)
                 continue

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir, rewrite
 
-from torch_refine.calculations import dim_facts, facts, ranges
+from torch_refine.calculations import dim_facts, ranges, store
 from torch_refine.calculations.kind import (
     BODY_YIELD_OPS,
     DTYPE,
@@ -264,14 +264,14 @@ class Simplifier:
         calculations/facts.py)."""
         function = ranges.enclosing_function(place)
         function_key = op_key(function) if function is not None else None
-        signature_key = (function_key, facts.range_count())  # asserted ranges narrow as it runs
+        signature_key = (function_key, store.current().range_count())  # asserted ranges narrow as it runs
         if function is not None and signature_key not in self._range_signatures:
             self._range_signatures[signature_key] = ranges.range_signature(function)
         key = memo_key(op, result_count, self._operand_fact, views,
                        self._range_signatures.get(signature_key, ()), self._types.text)
-        if key is None or not facts.replacements(function_key):
+        if key is None or not store.current().replacements(function_key):
             return key
-        replaced = facts.replacement_signature(function_key, str(key))
+        replaced = store.current().replacement_signature(function_key, str(key))
         return (*key, replaced) if replaced else key
 
     def _operand_fact(self, value: ir.Value) -> tuple | None:

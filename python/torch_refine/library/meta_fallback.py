@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import store
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.ranges import enclosing_function, symbol_range
@@ -165,7 +165,7 @@ def _operand(value: ir.Value, function_key, opaque: list):
 
 
 def _named(function_key, polynomial: Polynomial):
-    polynomial = facts.substitute(function_key, polynomial)
+    polynomial = store.current().substitute(function_key, polynomial)
     value = polynomial.constant_value()
     return polynomial if value is None else value
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import store
 from torch_refine.ir.context import create_context
 
 
@@ -59,8 +59,8 @@ class Program:
 
 @pytest.fixture
 def parse():
-    facts.forget_asserted()
+    store.forget_asserted()
     context = create_context()
     with context, ir.Location.unknown():
         yield lambda text: Program(text, context)
-    facts.forget_asserted()
+    store.forget_asserted()

@@ -3,7 +3,7 @@ asserts a function starts with adopted as facts, and raising branches turned int
 
 from __future__ import annotations
 
-from torch_refine.calculations import facts, ranges
+from torch_refine.calculations import facts, ranges, store
 from torch_refine.engine import guards
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial
@@ -100,13 +100,13 @@ def test_entry_asserts_comparing_sizes_become_facts(parse):
 """))
     guards.adopt_entry_asserts(program.module.operation)
     function_key = op_key(program.function)
-    assert facts.asserted(function_key, (EQ, H, W)) is True
-    assert facts.asserted(function_key, (GE, H, Polynomial.constant(4))) is True
-    assert facts.asserted(function_key, (NE, W, Polynomial.constant(1))) is None
-    replaced = facts.resolved(H - W, facts.replacements(function_key))
+    assert store.current().asserted(function_key, (EQ, H, W)) is True
+    assert store.current().asserted(function_key, (GE, H, Polynomial.constant(4))) is True
+    assert store.current().asserted(function_key, (NE, W, Polynomial.constant(1))) is None
+    replaced = facts.resolved(H - W, store.current().replacements(function_key))
     assert replaced == Polynomial()
-    symbol = H_SYMBOL if H_SYMBOL not in facts.replacements(function_key) else W_SYMBOL
-    assert facts.asserted_range(function_key, symbol)[0] == 4
+    symbol = H_SYMBOL if H_SYMBOL not in store.current().replacements(function_key) else W_SYMBOL
+    assert store.current().asserted_range(function_key, symbol)[0] == 4
 
 
 def test_a_branch_that_only_raises_becomes_an_assert(parse):
@@ -161,9 +161,9 @@ def test_a_programs_assert_after_a_tensor_op_moves_to_the_entry_as_a_fact(parse)
         '"only support cases with fixed stride size"', '"a size of an erased type"', '"ours"']
     remainder = facts.remainder(H, 7)
     function_key = op_key(program.function)
-    assert facts.asserted(function_key, (GT, Polynomial.constant(7), remainder * Polynomial.constant(6))) is True
+    assert store.current().asserted(function_key, (GT, Polynomial.constant(7), remainder * Polynomial.constant(6))) is True
     (quotient,) = facts.floor_divide(H, 7).symbols()
-    assert facts.asserted_range(function_key, ranges.remainder_key(quotient)) == (0, 1)
+    assert store.current().asserted_range(function_key, ranges.remainder_key(quotient)) == (0, 1)
 
 
 def test_a_programs_assert_after_a_loop_stays(parse):
@@ -180,7 +180,7 @@ def test_a_programs_assert_after_a_loop_stays(parse):
 """))
     with program.module.context:
         assert not guards.hoist_program_asserts(program.module.operation)
-    assert facts.asserted(op_key(program.function), (GE, H, Polynomial.constant(4))) is None
+    assert store.current().asserted(op_key(program.function), (GE, H, Polynomial.constant(4))) is None
 
 
 def test_binds_come_first_in_the_entry_block(parse):
