@@ -6,6 +6,7 @@ import pytest
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
+from torch_refine.calculations.store import FactStore, Scope
 from torch_refine.engine import evaluator, evaluator_ops, evaluator_values
 from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
@@ -19,10 +20,11 @@ SEQUENCE = Polynomial.symbol(1, 0)
 @pytest.mark.parametrize("convert", [evaluator_ops._to_int, evaluator_ops._ceil], ids=["Int.float", "ceil"])
 def test_size_float_to_int(convert):
     """An exact size float is its size; an inexact product (rounded past 2**53) is no int
-    the evaluator may claim."""
-    assert convert(evaluator_values._SizeFloat(BATCH)) == BATCH
-    with pytest.raises(evaluator_values.GiveUp):
-        convert(evaluator_values._SizeFloat(BATCH * SEQUENCE, exact=False))
+    the evaluator may claim (in an evaluation of a function without facts)."""
+    with evaluator_values.start_evaluation(Scope(FactStore(), None, None)):
+        assert convert(evaluator_values._SizeFloat(BATCH)) == BATCH
+        with pytest.raises(evaluator_values.GiveUp):
+            convert(evaluator_values._SizeFloat(BATCH * SEQUENCE, exact=False))
 
 
 MM_SHAPE = "__torch_refine_shape_fn.aten.mm"
@@ -30,7 +32,7 @@ MM_SHAPE = "__torch_refine_shape_fn.aten.mm"
 
 def test_embedded_functions_run_from_their_stored_plans_without_parsing():
     library = loader.load(create_context())
-    assert evaluator.evaluator_for(library)._function(MM_SHAPE) is not None
+    assert evaluator.evaluator_for(library, FactStore())._function(MM_SHAPE) is not None
     assert MM_SHAPE not in library._functions  # never parsed
 
 
@@ -46,7 +48,7 @@ def test_extra_library_function_is_compiled_from_its_ir_not_the_stored_plan():
         "  return %a : !torch.list<int>\n}", context)
     library = loader.Library(context, [extra.operation])
     assert library.plan(MM_SHAPE) is None
-    compiled = evaluator.Evaluator(library)._function(MM_SHAPE)
+    compiled = evaluator.evaluator_for(library, FactStore())._function(MM_SHAPE)
     assert compiled.body.yielded == compiled.body.arguments[:1]  # returns its first argument
 
 
@@ -60,7 +62,7 @@ def test_plans_of_another_python_are_ignored(tmp_path, monkeypatch):
     try:
         library = loader.load(create_context())
         assert library.plan(MM_SHAPE) is None
-        assert evaluator.evaluator_for(library)._function(MM_SHAPE) is not None
+        assert evaluator.evaluator_for(library, FactStore())._function(MM_SHAPE) is not None
     finally:
         monkeypatch.undo()
         storage.read_plans.cache_clear()
@@ -72,11 +74,12 @@ def test_undecided_min_max_is_a_select_of_its_operands(name, chooses_first):
     """`max(s, 1)` of a size that may be 0 (a new tensor's stride check) is the select of
     the two, not a give-up that sends the op to the IR way; a decided one is its side."""
     step, payload = evaluator._METHOD_STEPS[name]
-    run = evaluator.Evaluator(loader.load(create_context()))
+    run = evaluator.evaluator_for(loader.load(create_context()), FactStore())
     one = Polynomial.constant(1)
-    (decided,) = step(run, [BATCH + one, one], payload, [])
+    with evaluator_values.start_evaluation(Scope(FactStore(), None, None)):
+        (decided,) = step(run, [BATCH + one, one], payload, [])
+        (chosen,) = step(run, [BATCH, one], payload, [])
     assert decided == (BATCH + one if name.endswith("max.int") else 1)
-    (chosen,) = step(run, [BATCH, one], payload, [])
     (select,) = chosen.symbols()
     assert facts.definition(select) == (facts.SELECT, (chooses_first, BATCH, one), BATCH, one)
 
@@ -87,7 +90,8 @@ def test_float_compared_with_an_int_runs_its_meaning(name):
     2**53 there; against a size it is no Python comparison (`2.0 != size` was True for
     every size, by polynomial equality) but a give-up."""
     step, payload = evaluator._METHOD_STEPS[name]
-    run = evaluator.Evaluator(loader.load(create_context()))
-    assert step(run, [2.0**53, 2**53 + 1], payload, []) == [False]
-    with pytest.raises(TypeError):
-        step(run, [2.0, BATCH], payload, [])
+    run = evaluator.evaluator_for(loader.load(create_context()), FactStore())
+    with evaluator_values.start_evaluation(Scope(FactStore(), None, None)):
+        assert step(run, [2.0**53, 2**53 + 1], payload, []) == [False]
+        with pytest.raises(TypeError):
+            step(run, [2.0, BATCH], payload, [])

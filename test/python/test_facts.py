@@ -4,7 +4,8 @@ defined symbols decided by replacements."""
 
 from __future__ import annotations
 
-from torch_refine.calculations import facts, store
+from torch_refine.calculations import facts
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.polynomial import Polynomial
 
 A = Polynomial.symbol(0, 0)
@@ -113,14 +114,12 @@ def test_a_quotients_range_reaches_its_dividend():
     x = Polynomial.symbol(7, 2)
     (symbol,) = x.symbols()
     function_key = 987654
-    try:
-        assert store.current().add_range(function_key, ("torch.aten.ge.int", facts.floor_divide(x, 8), ONE), True)
-        assert store.current().asserted_range(function_key, symbol) == (8, None)
-        assert store.current().add_range(function_key, ("torch.aten.le.int", facts.floor_divide(x, 4), Polynomial.constant(3)),
-                               True)
-        assert store.current().asserted_range(function_key, symbol) == (8, 15)
-    finally:
-        store.forget_asserted()
+    store = FactStore()
+    assert store.add_range(function_key, ("torch.aten.ge.int", facts.floor_divide(x, 8), ONE), True)
+    assert store.asserted_range(function_key, symbol) == (8, None)
+    assert store.add_range(function_key, ("torch.aten.le.int", facts.floor_divide(x, 4), Polynomial.constant(3)),
+                           True)
+    assert store.asserted_range(function_key, symbol) == (8, 15)
 
 
 def test_a_replaced_sizes_range_bounds_what_replaces_it():
@@ -131,14 +130,11 @@ def test_a_replaced_sizes_range_bounds_what_replaces_it():
     (x_symbol,) = A.symbols()
     half = facts.floor_divide(A + ONE, 2)
     (q_symbol,) = half.symbols()
-    store.forget_asserted()
-    try:
-        store.current().add_range(function_key, ("torch.aten.ge.int", A, ONE), True)
-        store.current().add_equality(function_key, Polynomial.constant(2) * half, A)
-        assert store.current().replacements(function_key) == {x_symbol: Polynomial.constant(2) * half}
-        assert store.current().asserted_range(function_key, q_symbol) == (1, None)
-    finally:
-        store.forget_asserted()
+    store = FactStore()
+    store.add_range(function_key, ("torch.aten.ge.int", A, ONE), True)
+    store.add_equality(function_key, Polynomial.constant(2) * half, A)
+    assert store.replacements(function_key) == {x_symbol: Polynomial.constant(2) * half}
+    assert store.asserted_range(function_key, q_symbol) == (1, None)
 
 
 def test_an_equality_with_a_common_nonzero_factor_replaces_a_symbol():
@@ -150,15 +146,12 @@ def test_an_equality_with_a_common_nonzero_factor_replaces_a_symbol():
     x, y, n = Polynomial.symbol(0, 2), Polynomial.symbol(0, 3), Polynomial.symbol(0, 0)
     w, h = facts.floor_divide(x + Polynomial.constant(3), 4), facts.floor_divide(y + Polynomial.constant(3), 4)
     (w_symbol,), (n_symbol,) = w.symbols(), n.symbols()
-    store.forget_asserted()
-    try:
-        store.current().add_range(function_key, ("torch.aten.ge.int", w, Polynomial.constant(2)), True)
-        store.current().add_range(function_key, ("torch.aten.ne.int", n, ZERO), True)
-        store.current().add_equality(function_key, h * w * n, w * w * n)
-        replacements = store.current().replacements(function_key)
-        assert facts.resolved(w, replacements) == facts.resolved(h, replacements)
-        eighth_x = facts.floor_divide(x + Polynomial.constant(7), 8)
-        eighth_y = facts.floor_divide(y + Polynomial.constant(7), 8)
-        assert facts.resolved(eighth_x, replacements) == facts.resolved(eighth_y, replacements)
-    finally:
-        store.forget_asserted()
+    store = FactStore()
+    store.add_range(function_key, ("torch.aten.ge.int", w, Polynomial.constant(2)), True)
+    store.add_range(function_key, ("torch.aten.ne.int", n, ZERO), True)
+    store.add_equality(function_key, h * w * n, w * w * n)
+    replacements = store.replacements(function_key)
+    assert facts.resolved(w, replacements) == facts.resolved(h, replacements)
+    eighth_x = facts.floor_divide(x + Polynomial.constant(7), 8)
+    eighth_y = facts.floor_divide(y + Polynomial.constant(7), 8)
+    assert facts.resolved(eighth_x, replacements) == facts.resolved(eighth_y, replacements)

@@ -126,7 +126,8 @@ CYCLE_EXCEPTIONS = {
     # 96ebf03), which reads facts' definitions: to move below facts, taking them as data.
     ("torch_refine.calculations.facts", "torch_refine.calculations.ranges"),
     # the store's range of a remainder asks ranges (`remainder_bounds`), which reads the
-    # run's store through `store.current()` until it is passed the store (issue 41, item 1).
+    # asserted ranges of the run's active store (`store.active`): to move below the store
+    # with the remainder keys it reads.
     ("torch_refine.calculations.store", "torch_refine.calculations.ranges"),
 }
 

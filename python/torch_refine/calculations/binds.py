@@ -29,7 +29,8 @@ def bound_expression(argument: ir.BlockArgument, dim: int):
     """(bind, affine expression) a `torch.bind_symbolic_shape` of `argument` gives dim
     `dim`, or None. (Remembered per refinement: finding it scans every use of the
     argument, and ranges ask for every argument dim they meet.)"""
-    cache = store.current().refinement_cache()
+    facts_store = store.active()
+    cache = None if facts_store is None else facts_store.refinement_cache()
     if cache is None:
         return _find_bound_expression(argument, dim)
     key = ("bound", op_key(argument.owner.owner), argument.arg_number, dim)

@@ -18,6 +18,7 @@ from torch_mlir import ir
 from torch_refine.calculations import contents, facts, ranges, store
 from torch_refine.calculations.binds import BIND, bound_expression, function_argument
 from torch_refine.calculations.lists import literal_elements
+from torch_refine.calculations.store import MARKS, FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
 from torch_refine.ir.module import completing_yields
@@ -96,9 +97,11 @@ def substitute(op, replacements: dict) -> bool:
 
 
 def _set_facts(op, dims: list[list[str]]) -> None:
-    """Put the dims on `op`; an unknown one ("") gets a fresh symbol of its own."""
-    global _facts_set
-    _facts_set = True
+    """Put the dims on `op` (noted in the run's store, to strip); an unknown one ("") gets
+    a fresh symbol of its own."""
+    run = store.active()
+    if run is not None:
+        run.dims_set = True
     results = [ir.ArrayAttr.get([ir.StringAttr.get(d or format_polynomial(facts.fresh())) for d in result])
                for result in dims]
     op.operation.attributes[ATTRIBUTE] = ir.ArrayAttr.get(results)
@@ -190,10 +193,13 @@ def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     argument, then dim) divided by its multiple there, and the dim is its own multiple
     of that symbol; a symbol whose range holds one value is that value. (Remembered per
     pass run: finding the bind scans every use of the argument.)"""
+    run = store.active()
+    if run is None:
+        return _bound_argument_dim(argument, dim)
     key = (op_key(argument.owner.owner), argument.arg_number, dim)
-    if key not in _ARGUMENT_DIMS:
-        _ARGUMENT_DIMS[key] = _bound_argument_dim(argument, dim)
-    return _ARGUMENT_DIMS[key]
+    if key not in run.argument_dims:
+        run.argument_dims[key] = _bound_argument_dim(argument, dim)
+    return run.argument_dims[key]
 
 
 def _bound_argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
@@ -211,10 +217,12 @@ def _bound_argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     value = _single_value(symbol)
     if value is not None:
         return Polynomial.constant(multiple * value)
+    run = store.active()
+    representatives = {} if run is None else run.representatives
     key = op_key(symbol.owner)
-    if key not in _REPRESENTATIVES:
-        _REPRESENTATIVES[key] = _first_bound_dim(symbol, argument.owner)
-    return Polynomial.constant(multiple) * Polynomial.symbol(*_REPRESENTATIVES[key])
+    if key not in representatives:
+        representatives[key] = _first_bound_dim(symbol, argument.owner)
+    return Polynomial.constant(multiple) * Polynomial.symbol(*representatives[key])
 
 
 def _single_value(symbol: ir.Value) -> int | None:
@@ -226,15 +234,9 @@ def _single_value(symbol: ir.Value) -> int | None:
     return least if least == greatest else None
 
 
-# `torch.symbolic_int` op -> (argument, dim, multiple) of the first argument dim bound to
-# it. A symbol has a use per bound value (hundreds in a model), so each is scanned once
-# per pass run (`strip` clears the cache, as it clears the facts).
-_REPRESENTATIVES: dict[int, tuple[int, int, int]] = {}
-_ARGUMENT_DIMS: dict[tuple[int, int, int], Polynomial] = {}  # (function, argument, dim)
-_facts_set = False  # whether `_set_facts` ran since the last `strip`
-
-
 def _first_bound_dim(symbol: ir.Value, entry_block: ir.Block) -> tuple[int, int, int]:
+    """(argument, dim, multiple) of the first argument dim bound to a `torch.symbolic_int`:
+    a symbol has a use per bound value (hundreds in a model), so the run's store keeps it."""
     bound = []
     for use in symbol.uses:
         bind = use.owner
@@ -528,14 +530,9 @@ def _as_size(polynomial: Polynomial | None) -> Polynomial | None:
     return None if value is not None and value < 0 else polynomial
 
 
-def strip(module: ir.Operation, names: tuple = (ATTRIBUTE, *store.MARKS)) -> None:
-    """Remove every symbolic dims attribute and guard mark (or the attributes `names`),
-    and start the fact store afresh: at a pass run's start and end."""
-    global _facts_set
-    _REPRESENTATIVES.clear()
-    _ARGUMENT_DIMS.clear()
-    _facts_set = False
-    store.forget_asserted()
+def strip(module: ir.Operation, names: tuple = (ATTRIBUTE, *MARKS)) -> None:
+    """Remove every symbolic dims attribute and guard mark (or the attributes `names`): at
+    a pass run's start and end (each run has a fact store of its own)."""
     remove_attributes(module, names)
 
 
@@ -552,11 +549,9 @@ def remove_attributes(module: ir.Operation, names: tuple = (ATTRIBUTE,)) -> None
     module.walk(visit)
 
 
-def strip_derived(module: ir.Operation) -> None:
+def strip_derived(module: ir.Operation, facts_store: FactStore) -> None:
     """Remove the attributes put on ops since the last `strip` (which removed those of the
-    input): without a walk when there are none, as on a module whose sizes are constants."""
-    if _facts_set or store.current().any_marked():
+    input; `facts_store`, the run's, marked asserts): without a walk when there are none,
+    as on a module whose sizes are constants."""
+    if facts_store.dims_set or facts_store.any_marked():
         strip(module)
-    else:
-        _REPRESENTATIVES.clear()
-        _ARGUMENT_DIMS.clear()

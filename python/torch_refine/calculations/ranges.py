@@ -53,13 +53,14 @@ def entry_block_of(op) -> ir.Block | None:
 
 def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     """A symbol's range as the program states it (`_stated_range`), narrowed by the
-    comparisons asserted at the function's entry (`facts.add_range`). Within a refinement
-    it is remembered until a range changes: a defined symbol's range is its definition's,
-    which a case split asks for thousands of times."""
-    cache = store.current().refinement_cache()
+    comparisons asserted at the function's entry (`FactStore.add_range` of the run's store,
+    `store.active`). Within a refinement it is remembered until a range changes: a defined
+    symbol's range is its definition's, which a case split asks for thousands of times."""
+    facts_store = store.active()
+    cache = None if facts_store is None else facts_store.refinement_cache()
     if cache is None:
         return _narrowed_range(entry_block, symbol)
-    key = ("symbol range", op_key(entry_block.owner), symbol, store.current().range_count())
+    key = ("symbol range", op_key(entry_block.owner), symbol, facts_store.range_count())
     if key not in cache:
         cache[key] = _narrowed_range(entry_block, symbol)
     return cache[key]
@@ -67,9 +68,7 @@ def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
 
 def _narrowed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     least, greatest = _stated_range(entry_block, symbol)
-    if not store.current().has_ranges():
-        return least, greatest
-    asserted = store.current().asserted_range(op_key(entry_block.owner), symbol)
+    asserted = _asserted_range(entry_block, symbol)
     if asserted is None:
         return least, greatest
     low, high = asserted
@@ -134,9 +133,11 @@ def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None
 
 
 def _asserted_range(entry_block: ir.Block | None, symbol: Symbol) -> Range | None:
-    if entry_block is None or not store.current().has_ranges():
+    """What the run's asserted comparisons say of `symbol` (`store.active`), or None."""
+    facts_store = store.active()
+    if entry_block is None or facts_store is None or not facts_store.has_ranges():
         return None
-    return store.current().asserted_range(op_key(entry_block.owner), symbol)
+    return facts_store.asserted_range(op_key(entry_block.owner), symbol)
 
 
 def quotient_by_ranges(dividend: Polynomial, divisor: Polynomial, entry_block: ir.Block | None) -> int | None:
@@ -276,9 +277,7 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
         key = remainder_key(quotient)
         if within is not None and key in within:
             return within[key]
-        known = None if entry_block is None or not store.current().has_ranges() else store.current().asserted_range(
-            op_key(entry_block.owner), key)
-        return known or (0, divisor - 1)
+        return _asserted_range(entry_block, key) or (0, divisor - 1)
 
     least, greatest = 0, 0
     for monomial, coefficient in polynomial.terms.items():
@@ -452,7 +451,9 @@ def range_signature(function) -> tuple:
     if function is None:
         return ()
     entry = function.regions[0].blocks[0]
-    found: list = [store.current().range_items(op_key(function))] if store.current().has_ranges() else []
+    facts_store = store.active()
+    has_ranges = facts_store is not None and facts_store.has_ranges()
+    found: list = [facts_store.range_items(op_key(function))] if has_ranges else []
     for argument in entry.arguments:
         for use in argument.uses:
             if use.owner.name == "torch.bind_symbolic_shape" and use.operand_number == 0:

@@ -11,6 +11,7 @@ shared by every run (docs/facts.md says why).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import math
 import re
 from dataclasses import dataclass
@@ -95,6 +96,12 @@ class FactStore:
         # What was derived from the facts as they stood (decisions by cases, keyed by the
         # range count they read); within one `refine` call (`refining`).
         self._run_cache: dict = {}
+        # Whether dims attributes (`dim_facts.ATTRIBUTE`) were put on ops: to strip at the end.
+        self.dims_set = False
+        # What the binds say, scanned once per run (dim_facts): (function, argument, dim) ->
+        # that dim's polynomial, and `torch.symbolic_int` op -> the first argument dim bound to it.
+        self.argument_dims: dict = {}
+        self.representatives: dict = {}
         self._refining = False  # inside `refining`
         self._guard_ids = 0  # the last guard id given an op (`mark_guard`)
         self._guards_marked = False  # whether `mark_guard` marked a check
@@ -374,34 +381,51 @@ def take_guard_id(op) -> object | None:
     return found
 
 
-# The run's store until each part is passed its own (issue 41, item 1, step 2).
-_CURRENT = [FactStore()]
+
+class Scope:
+    """A function's facts as one evaluation reads them (engine/evaluator.py): the store's
+    replacements and those the evaluation's own guards add (a broadcast's equality, not
+    yet asserted), the symbolic divisors it met, and the function's entry block, whose
+    binds state the ranges. A branch of a select runs in `branch`: what it adds is gone
+    after it."""
+
+    def __init__(self, store: FactStore, function_key: int | None, entry) -> None:
+        self.store = store
+        self.function_key = function_key
+        self.entry = entry
+        self.replacements = dict(store.replacements(function_key))
+        self.divisors: list = []
+
+    def extend(self, lhs: Polynomial, rhs: Polynomial) -> None:
+        facts.extend(self.replacements, lhs, rhs)
+
+    @contextlib.contextmanager
+    def branch(self):
+        before = dict(self.replacements)
+        try:
+            yield
+        finally:
+            self.replacements.clear()
+            self.replacements.update(before)
 
 
-def current() -> FactStore:
-    return _CURRENT[0]
-
-
-def forget_asserted() -> None:
-    """A fresh store, with the run's options and counters."""
-    old = _CURRENT[0]
-    new = _CURRENT[0] = FactStore(old.broadcast_equal, old.marking)
-    new._range_updates, new._guard_ids = old._range_updates, old._guard_ids
+_ACTIVE: contextvars.ContextVar[FactStore | None] = contextvars.ContextVar("torch_refine_fact_store", default=None)
 
 
 @contextlib.contextmanager
-def marking_guards():
-    current().marking = True
+def activated(store: FactStore):
+    """Within: `store` is the one the readers of sizes below the engine consult
+    (`active`), in this thread (a context variable: another thread's run has its own)."""
+    token = _ACTIVE.set(store)
     try:
-        yield
+        yield store
     finally:
-        current().marking = False
+        _ACTIVE.reset(token)
 
 
-@contextlib.contextmanager
-def broadcasting(equal: bool):
-    before, current().broadcast_equal = current().broadcast_equal, equal
-    try:
-        yield
-    finally:
-        current().broadcast_equal = before
+def active() -> FactStore | None:
+    """The store of the run this thread executes (`activated`), or None outside a run:
+    the ranges of sizes (calculations/ranges.py) and the binds' cache read it where no
+    engine object reaches them (through `dim_facts.express` and the simplifier's
+    patterns)."""
+    return _ACTIVE.get()

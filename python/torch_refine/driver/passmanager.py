@@ -7,9 +7,9 @@ Binding traps handled here (docs/design.md, "Rules the bindings impose"):
   pass failure, and `run` re-raises it as `InternalPassError` once MLIR has returned; a
   `KeyboardInterrupt` (Ctrl-C) is re-raised as itself: an interrupt, not a bug.
 
-Python passes run one at a time in the process (`_PASS_LOCK`): their fact tables and
-memos live in module globals, and the bindings hold the GIL while a pass runs, so threads
-would not refine in parallel anyway (docs/python-api.md).
+Python passes run one at a time in the process (`_PASS_LOCK`): the bindings hold the GIL
+while a pass runs, so threads would not refine in parallel anyway (docs/python-api.md).
+Each run's facts are its own (`calculations/store.py`) whether or not the lock is held.
 """
 
 from __future__ import annotations

@@ -7,12 +7,13 @@ from __future__ import annotations
 import functools
 import itertools
 
-from torch_refine.calculations import facts, store
+from torch_refine.calculations import facts
 from torch_refine.calculations.ranges import (
     ANY,
     polynomial_range,
     within_condition,
 )
+from torch_refine.calculations.store import FactStore, active
 from torch_refine.engine import guards
 from torch_refine.engine.evaluator_values import GiveUp, _decide
 from torch_refine.ir.constants import op_key
@@ -158,15 +159,23 @@ def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: 
     conditions of several comparisons asserted at the function's entry that share a size
     with it (a broadcast kept open), taken as given in every case, and (`splits` deep)
     split by their equalities where that decides it (`_decide_by_disjuncts`)."""
+    facts_store = _run_store()
     if assumptions is None:
         function_key = None if entry is None else op_key(entry.owner)
-        assumptions = _relevant(key, store.current().compound_assumptions(function_key))
-    cache = store.current().run_cache()
-    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), store.current().range_count(),
+        assumptions = _relevant(key, facts_store.compound_assumptions(function_key))
+    cache = facts_store.run_cache()
+    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts_store.range_count(),
                  tuple(sorted((within or {}).items())), assumptions, splits)
     if cache_key not in cache:
         cache[cache_key] = _decided(key, entry, within, assumptions, splits)
     return cache[cache_key]
+
+
+def _run_store() -> FactStore:
+    """The store of the run deciding (`store.active`, as the ranges read it); outside a
+    run, one with no facts that remembers nothing past the call."""
+    found = active()
+    return FactStore() if found is None else found
 
 
 def _decided(key: tuple, entry, within: dict | None, assumptions: tuple, splits: int) -> bool | None:
@@ -343,47 +352,47 @@ def _substituted_by(key: tuple, replacements: tuple) -> tuple:
                       else o for o in key[1:]))
 
 
-def prune_implied_guards(module) -> None:
+def prune_implied_guards(module, store: FactStore) -> None:
     """Erase the guards asserted at a function's entry that the function's equalities,
     asserted since, imply (`96*a*b == 96*c*d` once `c == a` and `d == b` are): each was
     needed by an op refined before those equalities, or the same as one kept (`b != 0`
     once `b` is `a` and `a != 0` is asserted). The equalities that replaced a symbol stay
     (their own replacement is no evidence), but one that the others imply through a
     quotient (`(16*a*b) // (8*c*d) == 2` once `c == a` and `d == b` are): every entry
-    assert holds before the first op runs."""
+    assert holds before the first op runs. `store` holds the run's facts."""
     kept = set()
     set_aside: set = set()  # the selects whose range guards went: no later decision reads them
     erased: set = set()  # the facts of the guards that went: no later decision assumes them
-    for function_key, entry, assertion, key, holds in guards.entry_guards(module):
-        replacements = store.current().replacements(function_key)
-        if guards.defines_replacement(key, holds) and store.current().replaces(function_key, key[1], key[2]):
+    for function_key, entry, assertion, key, holds in guards.entry_guards(module, store):
+        replacements = store.replacements(function_key)
+        if guards.defines_replacement(key, holds) and store.replaces(function_key, key[1], key[2]):
             own = {s for p in key[1:] if isinstance(p, Polynomial) for m in p.terms for s in m}
             others = {s: p for s, p in replacements.items() if s not in own}
             if decide_by_cases(_substituted(key, others), entry, assumptions=()) is holds:
                 assertion.erase()
             continue
-        if store.current().defines_range(function_key, key, holds):
+        if store.defines_range(function_key, key, holds):
             if _implied_but_for_its_range(_substituted(key, replacements), holds, entry, set_aside):
                 assertion.erase()
             continue  # what the store relies on; its own range would decide it
         key = _substituted(key, replacements)
         within = {select: ANY for select in set_aside}
         if (function_key, key, holds) in kept or decide_by_cases(
-                key, entry, within, _others(function_key, key, holds, erased)) is holds:
+                key, entry, within, _others(store, function_key, key, holds, erased)) is holds:
             assertion.erase()
             erased.add(_fact(key, holds))
         else:
             kept.add((function_key, key, holds))
 
 
-def _others(function_key: int, key: tuple, holds: bool, erased: set) -> tuple:
+def _others(store: FactStore, function_key: int, key: tuple, holds: bool, erased: set) -> tuple:
     """The function's asserted conditions of several comparisons that share a size with
     the guard, but its own and those of guards erased before: each erased guard follows from
     the ones kept when it went, so none is erased on the word of one erased after it."""
-    replacements = store.current().replacements(function_key)
+    replacements = store.replacements(function_key)
     own = _fact(key, holds)
     found = []
-    for assumed, truth in store.current().compound_assumptions(function_key):
+    for assumed, truth in store.compound_assumptions(function_key):
         assumed = _substituted(assumed, replacements)
         if _fact(assumed, truth) != own and _fact(assumed, truth) not in erased:
             found.append((assumed, truth))

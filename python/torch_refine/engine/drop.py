@@ -48,11 +48,11 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine.calculations import store
 from torch_refine.calculations.dim_facts import ATTRIBUTE
 from torch_refine.calculations.kind import CALCULATE_OPS, RAISE, is_overflow_check
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.engine.check_slices import Reach, movable_slice
 from torch_refine.engine.guards import check_message, described_condition
@@ -66,11 +66,11 @@ from torch_refine.ir.module import enclosing_ops, symbol_name
 from torch_refine.patterns.scalars import negation
 
 
-def drop_all(module, runtime_asserts: bool) -> None:
-    """Drop every calculate op of the module's user functions."""
+def drop_all(module, runtime_asserts: bool, store: FactStore) -> None:
+    """Drop every calculate op of the module's user functions (a run of its own, `store`)."""
     with module.context:
         for calculate in _calculate_ops(module):
-            drop(calculate, runtime_asserts)
+            drop(calculate, runtime_asserts, store)
 
 
 def _calculate_ops(module) -> list:
@@ -95,8 +95,9 @@ class _Guard:
     certain_block: ir.Block | None  # the non-raising branch of a guard nothing else conditions
 
 
-def drop(calculate, runtime_asserts: bool) -> None:
-    """Replace one calculate op by the op it wraps, keeping its undecided checks as asserts."""
+def drop(calculate, runtime_asserts: bool, store: FactStore) -> None:
+    """Replace one calculate op by the op it wraps, keeping its undecided checks as asserts
+    (marked as the op's where the run's `store` marks checks)."""
     body = calculate.regions[0].blocks[0]
     wrapped = list(body.operations)
     terminator = wrapped.pop()
@@ -116,7 +117,8 @@ def drop(calculate, runtime_asserts: bool) -> None:
     kept_every_check = True
     # An undecided overflow check is no guard (is_overflow_check): dropped as if asserted.
     for guard in guards if runtime_asserts else []:
-        asserted = is_overflow_check(guard.message) or _materialize(guard, calculate, anchor, inside, reach, cleanup)
+        asserted = is_overflow_check(guard.message) or _materialize(guard, calculate, anchor, inside, reach, cleanup,
+                                                                    store)
         kept_every_check &= asserted
         if not asserted:
             continue
@@ -356,7 +358,8 @@ def _outside_definers(region, inside: set) -> list:
     return definers
 
 
-def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, reach: Reach, cleanup: list) -> bool:
+def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, reach: Reach, cleanup: list,
+                 store: FactStore) -> bool:
     """Assert the guard in front of `calculate` (marked as `wrapped_op`'s); False when a
     condition on the way to its raise cannot be computed there."""
     if guard.path is None:
@@ -377,7 +380,7 @@ def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, reach: Reach
             message += f" (requires {described})"
         assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
                                         attributes={"message": ir.StringAttr.get(message)})
-    store.current().mark_guard(assertion, wrapped_op)
+    store.mark_guard(assertion, wrapped_op)
     return True
 
 

@@ -27,12 +27,12 @@ import math
 import operator
 import weakref
 
-from torch_refine.calculations import facts, store
 from torch_refine.calculations.kind import SHAPE, CalculationKind, is_overflow_check
 from torch_refine.calculations.ranges import (
     enclosing_function,
     polynomial_range,
 )
+from torch_refine.calculations.store import FactStore, Scope
 from torch_refine.engine.cases import _canonical, _relevant, decide_by_cases
 from torch_refine.engine.evaluator_arguments import _argument, _split
 from torch_refine.engine.evaluator_ops import (
@@ -58,13 +58,11 @@ from torch_refine.engine.evaluator_values import (
     _connect,
     _copied,
     _decide,
-    _divisors,
     _is_size,
     _never_one_when_clamped,
     _nonzero_parts,
     _not,
     _OpaqueFloat,
-    _replacements,
     _SizeFloat,
     _symbolic,
     start_evaluation,
@@ -88,7 +86,7 @@ MAX_UNROLL = Options.max_unroll
 _NOT_SPECULATIVE = frozenset({"func.call", "torch.aten._set_item.t", "torch.aten.append.t",
                               "torch.aten.insert.t"})
 
-_EVALUATORS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_COMPILED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # library -> symbol -> its compiled function
 
 
 class _Raise:
@@ -129,23 +127,26 @@ class _Function:
         self.parameter_texts = parameter_texts
 
 
-def evaluator_for(library) -> Evaluator:
-    """The evaluator of `library`: one per library, so a function compiles once."""
-    if library not in _EVALUATORS:
-        _EVALUATORS[library] = Evaluator(library)
-    return _EVALUATORS[library]
+def evaluator_for(library, store: FactStore) -> Evaluator:
+    """An evaluator of `library` for one run (`store`, its facts); the functions it
+    compiles are kept per library, so a function compiles once."""
+    if library not in _COMPILED:
+        _COMPILED[library] = {}
+    return Evaluator(library, store, _COMPILED[library])
 
 
 class Evaluator:
     """Runs library functions (`library.plan(symbol)`, else `library.get(symbol)`), each
     compiled on first use."""
 
-    def __init__(self, library) -> None:
+    def __init__(self, library, store: FactStore, compiled: dict) -> None:
         self._library = library
-        self._compiled: dict[str, _Function | None] = {}
+        self._store = store  # the run's facts
+        self._compiled: dict[str, _Function | None] = compiled
         self._steps = 0
         self._entry = None  # the entry block of the evaluated op's function: its ranges
         self._function_key = None  # and its asserted facts
+        self._scope: Scope | None = None  # the evaluation's view of them
         self._guards: list[Guard] = []
 
     def evaluate(self, op, unpack, kind: CalculationKind, symbol: str) -> Evaluation | None:
@@ -154,7 +155,6 @@ class Evaluator:
         function = self._function(symbol)
         if function is None:
             return None
-        parameters = function.parameter_texts
         operands = list(op.operation.operands)
         outer = list((unpack if unpack is not None else op).operation.results)
         self._steps = 0
@@ -162,7 +162,13 @@ class Evaluator:
         function_op = enclosing_function(op)
         self._entry = function_op.regions[0].blocks[0] if function_op is not None else None
         self._function_key = op_key(function_op) if function_op is not None else None
-        start_evaluation(self._entry, store.current().replacements(self._function_key))
+        self._scope = Scope(self._store, self._function_key, self._entry)
+        with start_evaluation(self._scope):
+            return self._evaluate(kind, function, operands, outer, unpack is not None)
+
+    def _evaluate(self, kind: CalculationKind, function: _Function, operands: list, outer: list,
+                  unpacked: bool) -> Evaluation | None:
+        parameters = function.parameter_texts
         try:
             if len(operands) != len(parameters):
                 raise GiveUp
@@ -170,7 +176,7 @@ class Evaluator:
                 raise GiveUp  # reify passes no dtype then
             arguments = [_argument(v, p, kind) for v, p in zip(operands, parameters, strict=True)]
             (result,) = self._call(function, arguments)
-            values = _split(result, outer, kind, unpack is not None)
+            values = _split(result, outer, kind, unpacked)
             self._guard_divisors()
             return Evaluation(values, [g for g in self._guards if not self._holds_already(g)])
         except GiveUp:
@@ -245,7 +251,7 @@ class Evaluator:
         broadcast check `n == 7 or n == 1` is 7."""
         if not (_is_size(then) and _is_size(otherwise)) or then is _UNKNOWN_SIZE or otherwise is _UNKNOWN_SIZE:
             return _choose(condition, then, otherwise)
-        assumed = [*store.current().compound_assumptions(self._function_key),
+        assumed = [*self._store.compound_assumptions(self._function_key),
                    *((g.condition.key(), g.holds) for g in self._guards if isinstance(g.condition, _Condition))]
         if not assumed:
             return _choose(condition, then, otherwise)
@@ -272,18 +278,17 @@ class Evaluator:
         of the lists it may change; where one changed a list that exists outside it, give up.
         A guard of a branch holds only where the branch runs: `not condition or guard`; an
         equality it asserts replaces symbols only inside it."""
-        original, replacements, guards = list(environment), dict(_replacements), self._guards
+        original, guards = list(environment), self._guards
         results = []
         for block, taken in ((then, condition), (otherwise, _not(condition))):
             environment[:] = [_copied(v) for v in original]
             self._guards = []
-            results.append(self._run(block, environment, []))
+            with self._scope.branch():
+                results.append(self._run(block, environment, []))
             if any(isinstance(v, list) and v != environment[i] for i, v in enumerate(original)):
                 raise GiveUp  # the branch changed a list the code after the If may read
             guards.extend(Guard(_connect("or", _not(taken), g.condition if g.holds else _not(g.condition)),
                                 True, g.message) for g in self._guards)
-            _replacements.clear()
-            _replacements.update(replacements)
         environment[:] = original
         self._guards = guards
         return [_choose(condition, a, b) for a, b in zip(*results, strict=True)]
@@ -295,14 +300,14 @@ class Evaluator:
             return False
         key = guard.condition.key()
         own = {_canonical(key), _canonical(("not", key))}
-        assumptions = _relevant(key, [(a, h) for a, h in store.current().compound_assumptions(self._function_key)
+        assumptions = _relevant(key, [(a, h) for a, h in self._store.compound_assumptions(self._function_key)
                                       if _canonical(a) not in own])
         return decide_by_cases(key, self._entry, assumptions=assumptions) is guard.holds
 
     def _guard_divisors(self) -> None:
         """A quotient by a symbolic size holds where the size is not 0: where the ranges
         do not say so, that is a guard (TorchScript raises on it; so does PyTorch's op)."""
-        for divisor in {p for d in _divisors for p in _nonzero_parts(_symbolic(d))}:
+        for divisor in {p for d in self._scope.divisors for p in _nonzero_parts(_symbolic(d))}:
             try:
                 if _decide(operator.ne, *polynomial_range(_symbolic(divisor), self._entry)):
                     continue
@@ -329,7 +334,7 @@ class Evaluator:
             return Guard(bound, True, message)
         if not self._equal_when_broadcast(a, b):
             return Guard(condition, not raises_on, message)
-        facts.extend(_replacements, a, b)
+        self._scope.extend(a, b)
         return Guard(_Condition("torch.aten.eq.int", a, b) if bound is None else bound, True, message)
 
     def _equal_when_broadcast(self, a: Polynomial, b: Polynomial) -> bool:
@@ -338,7 +343,7 @@ class Evaluator:
         (`broadcast-equal`) wherever both can be 2 or more (a computed size at most 1, a
         slice of a dim of 1, broadcasts as PyTorch says)."""
         ranges = [polynomial_range(size, self._entry) for size in (a, b)]
-        if store.current().broadcast_equal:
+        if self._store.broadcast_equal:
             return all(greatest is None or greatest >= 2 for _, greatest in ranges)
         return all(least is not None and least >= 2 for least, _ in ranges)
 
@@ -392,7 +397,7 @@ class Evaluator:
         relies on it is not remembered for other functions."""
         if not isinstance(condition, _Condition):
             return condition
-        decision = store.current().decided(self._function_key, condition.key())
+        decision = self._store.decided(self._function_key, condition.key())
         if decision is None or not decision.by_assertion:
             return condition
         self._guards.append(Guard(condition, decision.holds, None))

@@ -5,6 +5,8 @@ evaluation's answer with the guards it needs (`Evaluation`)."""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 
 from torch_refine.calculations import facts
@@ -12,6 +14,7 @@ from torch_refine.calculations.ranges import (
     decide,
     quotient_by_ranges,
 )
+from torch_refine.calculations.store import Scope
 from torch_refine.engine import guards
 from torch_refine.ir.polynomial import Polynomial, is_computed
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
@@ -60,22 +63,24 @@ def _int(value) -> int:
     return value
 
 
-# The replacements of the evaluated op's function (calculations/facts.py) and those the
-# evaluation's own guards add: every polynomial is read through them.
-_replacements: dict = {}
+# The evaluation running in this thread (`start_evaluation`): its function's facts
+# (`store.Scope`: the replacements every polynomial is read through, those the evaluation's
+# own guards add, the symbolic divisors it met, the entry block whose binds state ranges).
+# The op meanings (evaluator_ops) are plain functions of their operands: they read it here.
+_SCOPE: contextvars.ContextVar[Scope] = contextvars.ContextVar("torch_refine_evaluation")
 
 
 def _settle(polynomial: Polynomial):
     """A polynomial that is a constant as that int; any other stays symbolic (in the
     symbols the replacements leave, and the defined symbols they do not decide)."""
-    polynomial = facts.resolved(polynomial, _replacements)
+    polynomial = facts.resolved(polynomial, _SCOPE.get().replacements)
     constant = polynomial.constant_value()
     return polynomial if constant is None else _int(constant)
 
 
 def _symbolic(value) -> Polynomial:
     if isinstance(value, Polynomial):
-        return value.substitute(_replacements)
+        return value.substitute(_SCOPE.get().replacements)
     return Polynomial.constant(_int(value))
 
 
@@ -91,13 +96,6 @@ def _int_op(meaning):
     return run
 
 
-# Symbolic divisors of the current evaluation: each must not be 0 where the op runs.
-_divisors: list = []
-
-
-_entry = None  # the entry block of the evaluated op's function: its ranges
-
-
 def _floor_divide(a, b):
     """Python's `//` (aten.floordiv.int): on ints, else `facts.quotient`'s meaning, a
     symbolic divisor guarded nonzero where the op runs."""
@@ -105,7 +103,8 @@ def _floor_divide(a, b):
         if b == 0:
             raise GiveUp
         return a // b
-    if isinstance(b, Polynomial) and (whole := quotient_by_ranges(_symbolic(a), _symbolic(b), _entry)) is not None:
+    entry = _SCOPE.get().entry
+    if isinstance(b, Polynomial) and (whole := quotient_by_ranges(_symbolic(a), _symbolic(b), entry)) is not None:
         return whole  # the divisor is positive there
     return _settle(_by_symbols("torch.aten.floordiv.int", a, b))
 
@@ -121,7 +120,7 @@ def _remainder(a, b):
 
 def _by_symbols(name: str, a, b) -> Polynomial:
     if isinstance(b, Polynomial):
-        _divisors.append(b)
+        _SCOPE.get().divisors.append(b)  # each must not be 0 where the op runs
     elif b == 0:
         raise GiveUp
     divisor = b if isinstance(b, Polynomial) else Polynomial.constant(b)
@@ -133,7 +132,7 @@ def _by_symbols(name: str, a, b) -> Polynomial:
 
 class _GuardedSizes:
     """The algebra the evaluation's meanings take: floor division and modulo as the fact
-    store means them, a symbolic divisor guarded nonzero where the op runs (`_divisors`);
+    store means them, a symbolic divisor guarded nonzero where the op runs (`Scope.divisors`);
     comparisons are `Evaluator._compare`'s."""
 
     @staticmethod
@@ -261,10 +260,11 @@ class Evaluation:
         self.values = values
         self.guards = guards
 
-    def assert_guards(self, op) -> bool:
-        """Assert the guards for `op` (engine/guards.py); False, with nothing built, when
-        one reads a size nothing in reach carries."""
-        return guards.assert_guards(op, self.guards)
+    def assert_guards(self, op, store) -> bool:
+        """Assert the guards for `op` (engine/guards.py), those at the entry recorded in the
+        run's `store`; False, with nothing built, when one reads a size nothing in reach
+        carries."""
+        return guards.assert_guards(op, self.guards, store)
 
 
 def _copied(value):
@@ -373,10 +373,11 @@ def _is_size(value) -> bool:
     return isinstance(value, (Polynomial, _UnknownSize)) or (isinstance(value, int) and not isinstance(value, bool))
 
 
-def start_evaluation(entry, replacements: dict) -> None:
-    """Start an evaluation in the function of `entry` (its ranges) under `replacements`."""
-    global _entry
-    _entry = entry
-    _replacements.clear()
-    _replacements.update(replacements)
-    _divisors.clear()
+@contextlib.contextmanager
+def start_evaluation(scope: Scope):
+    """Within: an evaluation reading its function's facts through `scope`."""
+    token = _SCOPE.set(scope)
+    try:
+        yield scope
+    finally:
+        _SCOPE.reset(token)

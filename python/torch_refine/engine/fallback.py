@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import dim_facts, store
+from torch_refine.calculations import dim_facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
+from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.symbols import library_key
 from torch_refine.engine import guards
 from torch_refine.engine.drop import guard_certain_failure
@@ -57,18 +58,21 @@ class _Guard:
 
 
 class Fallback:
-    """The fallback for one kind's step; `has_function(key, kinds)` is the library's."""
+    """The fallback for one kind's step; `has_function(key, kinds)` is the library's;
+    `store` holds the run's facts."""
 
-    def __init__(self, kind: CalculationKind, has_function, explain: bool) -> None:
+    def __init__(self, kind: CalculationKind, has_function, explain: bool, store: FactStore) -> None:
         self.kind = kind
+        self.store = store
         self.has_function = has_function
         self.explain = explain
         self.late = False  # the dtype step gave sizes the shape step could not
         self.deferred = 0  # ops marked to keep their checks when the next round refines them
 
     @classmethod
-    def for_step(cls, enabled: bool, kind: CalculationKind, has_function, explain: bool) -> Fallback | None:
-        return cls(kind, has_function, explain) if enabled else None
+    def for_step(cls, enabled: bool, kind: CalculationKind, has_function, explain: bool,
+                 store: FactStore) -> Fallback | None:
+        return cls(kind, has_function, explain, store) if enabled else None
 
     @staticmethod
     def gave_late_sizes(fallback: Fallback | None) -> bool:
@@ -95,7 +99,7 @@ class Fallback:
         if not result_allows_refinement(producer.operation.name):
             return
         try:
-            signature = meta_fallback.describe(op, results)
+            signature = meta_fallback.describe(op, results, self.store)
         except meta_fallback.Undescribable as error:
             self._mark(producer, f"meta fallback: {error}")
             return
@@ -130,9 +134,9 @@ class Fallback:
         carries, or, with `broadcast-equal=false` (PyTorch's meaning at every size), a
         guard that is a branch the kernel took at the example sizes (squeeze's `s != 1`,
         a broadcast's `a == b`), not a check it raises without."""
-        if not store.current().broadcast_equal and any(key not in answer.checks for key in answer.guards):
+        if not self.store.broadcast_equal and any(key not in answer.checks for key in answer.guards):
             return False
-        return guards.assert_guards(op, [_Guard(key) for key in answer.guards])
+        return guards.assert_guards(op, [_Guard(key) for key in answer.guards], self.store)
 
     def _refine_result(self, result: ir.Value, fact: types.TensorInfo, producer) -> None:
         stated = types.parse(result.type)

@@ -19,12 +19,13 @@ import re
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts, store
+from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.kind import RAISE
 from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.purity import is_pure
 from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.calculations.store import ENTRY_GUARD, MARKS, FactStore
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key, string_text, typed_constant
@@ -33,12 +34,11 @@ from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
 
-ENTRY_GUARD = store.ENTRY_GUARD
 
-
-def assert_guards(op, guards: list) -> bool:
-    """Assert `guards` (evaluator_values.Guard) for `op`; False, with nothing built, when a
-    guard reads a computed size that neither the entry nor `op`'s operands carry."""
+def assert_guards(op, guards: list, store: FactStore) -> bool:
+    """Assert `guards` (evaluator_values.Guard) for `op`, those at the entry recorded in
+    `store`; False, with nothing built, when a guard reads a computed size that neither
+    the entry nor `op`'s operands carry."""
     function_op = enclosing_function(op)
     entry = function_op.regions[0].blocks[0]
     function_key = op_key(function_op)
@@ -55,10 +55,10 @@ def assert_guards(op, guards: list) -> bool:
         else:
             return False
     for guard, key, hoisted in plans:
-        decision = store.current().decided(function_key, key)
+        decision = store.decided(function_key, key)
         if decision is not None and decision.by_assertion and decision.holds == guard.holds:
             continue  # asserted at the entry, before every op that needs it
-        point = _after_entry_guards(entry, function_key) if hoisted else ir.InsertionPoint(op)
+        point = _after_entry_guards(entry, function_key, store) if hoisted else ir.InsertionPoint(op)
         with point, op.location:
             sizes = entry_sizes if hoisted else local_sizes
             stated = reduced(key)
@@ -69,16 +69,16 @@ def assert_guards(op, guards: list) -> bool:
             assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
                                             attributes={"message": ir.StringAttr.get(message)})
         if not hoisted:
-            store.current().mark_guard(assertion, op)
+            store.mark_guard(assertion, op)
             continue
         assertion.attributes[ENTRY_GUARD] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                                store.current().entry_guard_id(key, guard.holds))
-        store.current().set_last_entry_guard(function_key, assertion)
-        _rely_on(function_key, key, guard.holds, f"entry guard of {op.operation.name} at {op.location}")
+                                                                store.entry_guard_id(key, guard.holds))
+        store.set_last_entry_guard(function_key, assertion)
+        _rely_on(store, function_key, key, guard.holds, f"entry guard of {op.operation.name} at {op.location}")
     return True
 
 
-def adopt_entry_asserts(module: ir.Operation) -> None:
+def adopt_entry_asserts(module: ir.Operation, store: FactStore) -> None:
     """The asserts a function's entry block starts with (the input checks of
     `torch_refine.import_program`, a front end's, a user's) that compare sizes of its
     arguments are facts from the start, as if refinement had asserted them: equalities
@@ -96,10 +96,10 @@ def adopt_entry_asserts(module: ir.Operation) -> None:
             if len(operation.regions) or any(types.is_tensor_type_text(str(r.type)) for r in operation.results):
                 break
             if operation.name == "torch.runtime.assert" and (key := _comparison_key(operation.operands[0])):
-                _rely_on(function_key, key, True, f"the program's entry assert at {operation.location}")
+                _rely_on(store, function_key, key, True, f"the program's entry assert at {operation.location}")
 
 
-def hoist_program_asserts(module: ir.Operation) -> bool:
+def hoist_program_asserts(module: ir.Operation, store: FactStore) -> bool:
     """A program's own assert in a function's entry block, after an op `adopt_entry_asserts`
     stops at, that compares sizes the entry has (argument dims, quotients and selects of
     them) goes to the entry, as a guard of ours does, and is a fact from then on: the
@@ -115,25 +115,25 @@ def hoist_program_asserts(module: ir.Operation) -> bool:
             operation = op.operation
             if operation.name == "torch.prim.Loop":
                 break  # the sizes after it may rest on dims its carried tensors are assumed to keep
-            if operation.name != "torch.runtime.assert" or any(mark in operation.attributes for mark in store.MARKS):
+            if operation.name != "torch.runtime.assert" or any(mark in operation.attributes for mark in MARKS):
                 continue  # not the program's: a check kept this run, marked
             key = _comparison_key(operation.operands[0])
-            if key is None or _asserted_true(function_key, key) or not sizes.condition_available(key):
+            if key is None or _asserted_true(store, function_key, key) or not sizes.condition_available(key):
                 continue
-            with _after_entry_guards(entry, function_key), operation.location:
+            with _after_entry_guards(entry, function_key, store), operation.location:
                 assertion = ir.Operation.create("torch.runtime.assert", operands=[sizes.condition(key)],
                                                 attributes={"message": operation.attributes["message"]})
             assertion.attributes[ENTRY_GUARD] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64),
-                                                                    store.current().entry_guard_id(key, True))
-            store.current().set_last_entry_guard(function_key, assertion)
-            _rely_on(function_key, key, True, f"the program's assert at {operation.location}, hoisted to the entry")
+                                                                    store.entry_guard_id(key, True))
+            store.set_last_entry_guard(function_key, assertion)
+            _rely_on(store, function_key, key, True, f"the program's assert at {operation.location}, hoisted")
             operation.erase()
             moved = True
     return moved
 
 
-def _asserted_true(function_key: int, key: tuple) -> bool:
-    decision = store.current().decided(function_key, key)
+def _asserted_true(store: FactStore, function_key: int, key: tuple) -> bool:
+    decision = store.decided(function_key, key)
     return decision is not None and decision.by_assertion and decision.holds
 
 
@@ -148,16 +148,16 @@ def _comparison_key(condition: ir.Value) -> tuple | None:
 
 
 
-def _rely_on(function_key: int, key: tuple, holds: bool, source: str) -> None:
+def _rely_on(store: FactStore, function_key: int, key: tuple, holds: bool, source: str) -> None:
     """Record a condition asserted at the function's entry, and where it came from, in the
     fact store (a negated condition also as the condition itself, whose equality may
     replace a symbol)."""
-    store.current().assume(function_key, key, holds, source)
+    store.assume(function_key, key, holds, source)
     key, holds = positive(key, holds)
-    store.current().assume(function_key, key, holds, source)
+    store.assume(function_key, key, holds, source)
     if defines_replacement(key, holds):
-        store.current().add_equality(function_key, key[1], key[2])
-    store.current().add_range(function_key, key, holds)
+        store.add_equality(function_key, key[1], key[2])
+    store.add_range(function_key, key, holds)
 
 
 def reduced(key: tuple) -> tuple:
@@ -189,7 +189,7 @@ def defines_replacement(key: tuple, holds: bool) -> bool:
     return key[0] == ("torch.aten.eq.int" if holds else "torch.aten.ne.int")
 
 
-def entry_guards(module: ir.Operation) -> list:
+def entry_guards(module: ir.Operation, store: FactStore) -> list:
     """(function key, entry block, assert op, condition key, truth) of each guard asserted
     at a function's entry in this run."""
     found = []
@@ -197,16 +197,16 @@ def entry_guards(module: ir.Operation) -> list:
         entry = function.regions[0].blocks[0]
         for op in entry.operations:
             if ENTRY_GUARD in op.attributes:
-                key, holds = positive(*store.current().entry_guard(ir.IntegerAttr(op.attributes[ENTRY_GUARD]).value))
+                key, holds = positive(*store.entry_guard(ir.IntegerAttr(op.attributes[ENTRY_GUARD]).value))
                 found.append((op_key(function), entry, op, key, holds))
     return found
 
 
-def _after_entry_guards(entry: ir.Block, function_key: int) -> ir.InsertionPoint:
+def _after_entry_guards(entry: ir.Block, function_key: int, store: FactStore) -> ir.InsertionPoint:
     """After the last entry guard: the one this run asserted last, or, the first time,
     the last marked one before the entry block's first tensor op; else after the
     arguments' binds (`after_argument_binds`), each next one after the last."""
-    last = store.current().last_entry_guard(function_key)
+    last = store.last_entry_guard(function_key)
     if last is not None:
         return ir.InsertionPoint.after(last)
     following = None  # the op after the last guard seen

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import contents, dim_facts, facts, store
+from torch_refine.calculations import contents, dim_facts, facts
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.ranges import decide, enclosing_function, polynomial_range
-from torch_refine.calculations.store import ENTRY_GUARD
+from torch_refine.calculations.store import ENTRY_GUARD, FactStore
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
@@ -213,7 +213,7 @@ _CONNECTIVES = ("torch.aten.__and__.bool", "torch.aten.__or__.bool")
 _MAX_DEPTH = 64
 
 
-def erase_decided_checks(module: ir.Operation) -> None:
+def erase_decided_checks(module: ir.Operation, store: FactStore) -> None:
     """Erase the checks the final types decide: an assert whose condition holds, and a
     result-less If whose branch taken does nothing. A check kept while an operand's type
     was still unknown (a shape behind a loop's barrier) may read sizes that a later round
@@ -236,7 +236,7 @@ def erase_decided_checks(module: ir.Operation) -> None:
     for op in found:
         decided = _decided(op.operands[0], cache, 0)
         if decided is None:
-            decided = _decided_by_facts(op.operands[0])
+            decided = _decided_by_facts(op.operands[0], store)
         if decided is None:
             continue
         if op.name == "torch.runtime.assert":
@@ -299,7 +299,7 @@ def _reads_no_size(value: ir.Value, depth: int) -> bool:
     return all(_reads_no_size(operand, depth + 1) for operand in op.operands)
 
 
-def _decided_by_facts(condition: ir.Value) -> bool | None:
+def _decided_by_facts(condition: ir.Value, store: FactStore) -> bool | None:
     """An int comparison of sizes decided by the range of their difference under the
     function's facts (its entry asserts hold before any op runs): the `onnx.Expand` checks
     of torch-mlir's ONNX conversion compare a size with itself read off a shape tensor. Not
@@ -313,10 +313,10 @@ def _decided_by_facts(condition: ir.Value) -> bool | None:
     if None in sides or function is None:
         return None
     function_key = op_key(function)
-    decision = store.current().decided(function_key, (op.name, *sides))
+    decision = store.decided(function_key, (op.name, *sides))
     if decision is not None:
         return None if decision.by_assertion else decision.holds
-    difference = facts.resolved(sides[0] - sides[1], store.current().replacements(function_key))
+    difference = facts.resolved(sides[0] - sides[1], store.replacements(function_key))
     return decide(INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0]))
 
 

@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
-from torch_refine.calculations import dim_facts, store
+from torch_refine.calculations import dim_facts
 from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.lists import erase_write_only_lists, only_read
 from torch_refine.calculations.purity import erase_if_dead, is_pure_if, is_unused
 from torch_refine.calculations.ranges import enclosing_function
+from torch_refine.calculations.store import GUARD_ID, GUARD_OF, MARKS, FactStore, activated, take_guard_id
 from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.engine import instrumentation
 from torch_refine.engine.cases import prune_implied_guards
@@ -72,25 +73,28 @@ def refine_shapes_once(module, extra_library: str, runtime_asserts: bool, keep_s
                        evaluate: bool, broadcast_equal: bool) -> None:
     """`torch-refine-shape-pipeline`: every op's sizes refined once, in program order."""
     dim_facts.strip(module)  # only facts this run derives are trusted
-    with module.context:
-        adopt_entry_asserts(module)
-    library = load_library(module, extra_library)
-    with store.broadcasting(broadcast_equal):
-        refine(module, SHAPE, library, runtime_asserts, evaluate_constants=evaluate)
-    with module.context:
-        check_casts(module)
-    erase_unused_library_functions(module)
-    if not keep_symbolic_dims:
-        dim_facts.strip_derived(module)
+    facts = FactStore(broadcast_equal=broadcast_equal)
+    with activated(facts):
+        with module.context:
+            adopt_entry_asserts(module, facts)
+        library = load_library(module, extra_library)
+        refine(module, SHAPE, library, runtime_asserts, facts, evaluate_constants=evaluate)
+        with module.context:
+            check_casts(module)
+        erase_unused_library_functions(module)
+        if not keep_symbolic_dims:
+            dim_facts.strip_derived(module, facts)
 
 
 def refine_dtypes_once(module, extra_library: str, runtime_asserts: bool, evaluate: bool) -> None:
     """`torch-refine-dtype-pipeline`: every op's dtypes refined once, in program order."""
-    library = load_library(module, extra_library)
-    refine(module, DTYPE, library, runtime_asserts, evaluate_constants=evaluate)
-    with module.context:
-        check_casts(module)
-    erase_unused_library_functions(module)
+    facts = FactStore()
+    with activated(facts):
+        library = load_library(module, extra_library)
+        refine(module, DTYPE, library, runtime_asserts, facts, evaluate_constants=evaluate)
+        with module.context:
+            check_casts(module)
+        erase_unused_library_functions(module)
 
 
 @dataclass(frozen=True)
@@ -112,19 +116,20 @@ def refine_to_fixed_point(module, options: PipelineOptions) -> None:
     """`torch-refine-pipeline`: rounds of shape and dtype refinement and propagation
     through control flow until no type changes, then clean-up."""
     dim_facts.strip(module)  # only facts this run derives are trusted
-    with module.context:
-        adopt_entry_asserts(module)
-        type_bool_conditions(module)
-        fold_tensor_reads(module)  # sizes read off literals are constants for every calculation
-    with store.marking_guards(), store.broadcasting(options.broadcast_equal):
-        _refine_rounds(module, options)
-    if not options.keep_symbolic_dims:
-        dim_facts.strip_derived(module)
-    else:
-        dim_facts.strip(module, store.MARKS)
+    facts = FactStore(broadcast_equal=options.broadcast_equal, marking=True)
+    with activated(facts):
+        with module.context:
+            adopt_entry_asserts(module, facts)
+            type_bool_conditions(module)
+            fold_tensor_reads(module)  # sizes read off literals are constants for every calculation
+        _refine_rounds(module, options, facts)
+        if not options.keep_symbolic_dims:
+            dim_facts.strip_derived(module, facts)
+        else:
+            dim_facts.strip(module, MARKS)
 
 
-def _refine_rounds(module, options: PipelineOptions) -> None:
+def _refine_rounds(module, options: PipelineOptions, facts: FactStore) -> None:
     with instrumentation.stage("load library"):
         library = load_library(module, options.extra_library)
     memos: dict[str, dict] = {SHAPE.name: {}, DTYPE.name: {}}  # kept across rounds
@@ -134,16 +139,16 @@ def _refine_rounds(module, options: PipelineOptions) -> None:
         with instrumentation.stage(round_name):
             late = False
             for kind in (SHAPE, DTYPE):
-                run = refine(module, kind, library, options.runtime_asserts, memos[kind.name],
+                run = refine(module, kind, library, options.runtime_asserts, facts, memos[kind.name],
                              options.explain, options.evaluate, LoopRounds(round_index == 0),
                              meta_fallback=options.meta_fallback)
                 deferred += run.deferred
                 late |= run.late
-                if kind is SHAPE and round_index == 0 and _hoisted_program_asserts(module):
+                if kind is SHAPE and round_index == 0 and _hoisted_program_asserts(module, facts):
                     run.added_facts = True
                     run.settled.clear()  # no op saw them
                 if kind is SHAPE:
-                    refine_under_new_facts(module, library, options.runtime_asserts, memos[kind.name],
+                    refine_under_new_facts(module, library, options.runtime_asserts, facts, memos[kind.name],
                                            options.explain, options.evaluate, run)
                 with module.context:
                     narrow_casts(module)  # their users read through them: no round more
@@ -164,17 +169,17 @@ def _refine_rounds(module, options: PipelineOptions) -> None:
             while widened:  # no assumption is left unchecked, no deferred check unkept
                 widened = widen_unconfirmed(module)
                 for kind in (SHAPE, DTYPE):
-                    refine(module, kind, library, options.runtime_asserts, memos[kind.name],
+                    refine(module, kind, library, options.runtime_asserts, facts, memos[kind.name],
                            options.explain, options.evaluate, LoopRounds(False), meta_fallback=options.meta_fallback)
     if deferred and _deferral_marks_left(module):  # no round came after their loop settled
         for kind in (SHAPE, DTYPE):
-            refine(module, kind, library, options.runtime_asserts, memos[kind.name],
+            refine(module, kind, library, options.runtime_asserts, facts, memos[kind.name],
                    options.explain, options.evaluate, LoopRounds(False), meta_fallback=options.meta_fallback)
     with instrumentation.stage("cleanup"):
         with module.context:
             remove_barriers(module)
-            prune_implied_guards(module)
-        _cleanup(module)
+            prune_implied_guards(module, facts)
+        _cleanup(module, facts)
         _merge_duplicates(module)
         erase_repeated_asserts(module)  # merged, two ops' checks may be one condition
     if options.explain:
@@ -184,13 +189,13 @@ def _refine_rounds(module, options: PipelineOptions) -> None:
         dim_facts.remove_attributes(module, _DEFERRAL_MARKS)
 
 
-def _hoisted_program_asserts(module) -> bool:
+def _hoisted_program_asserts(module, facts: FactStore) -> bool:
     with module.context:
-        return hoist_program_asserts(module)
+        return hoist_program_asserts(module, facts)
 
 
 def erase_checks_of(module, guard_ids: set) -> None:
-    """Erase the checks kept for ops since refined again (`store.GUARD_OF`): asserts, and
+    """Erase the checks kept for ops since refined again (`GUARD_OF`): asserts, and
     raising Ifs whose results nothing uses; what only they used goes at clean-up."""
     if not guard_ids:
         return
@@ -198,7 +203,7 @@ def erase_checks_of(module, guard_ids: set) -> None:
 
     def visit(op):
         attributes = op.attributes
-        if store.GUARD_OF in attributes and attributes[store.GUARD_OF] in guard_ids:
+        if GUARD_OF in attributes and attributes[GUARD_OF] in guard_ids:
             found.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -208,7 +213,7 @@ def erase_checks_of(module, guard_ids: set) -> None:
             op.erase()
 
 
-def refine_under_new_facts(module, library: Library, runtime_asserts: bool, memo: dict,
+def refine_under_new_facts(module, library: Library, runtime_asserts: bool, facts: FactStore, memo: dict,
                            explain: bool, evaluate: bool, last_run: RefineRun) -> None:
     """Shapes again while facts asserted during the last refinement replace symbols or
     narrow ranges: an op before the op whose check asserted `%arg1[0] == %arg0[0]` was
@@ -216,7 +221,7 @@ def refine_under_new_facts(module, library: Library, runtime_asserts: bool, memo
     may now be known. The ops refined after the last new fact saw every fact and are not
     visited again (in a 24-layer model, all but the first few)."""
     while last_run.added_facts:
-        last_run = refine(module, SHAPE, library, runtime_asserts, memo, explain, evaluate,
+        last_run = refine(module, SHAPE, library, runtime_asserts, facts, memo, explain, evaluate,
                           LoopRounds(False), revisit_dynamic=True, settled=last_run.settled)
 
 
@@ -274,6 +279,7 @@ def refine(
     kind: CalculationKind,
     library: Library,
     runtime_asserts: bool,
+    facts: FactStore,
     memo: dict | None = None,
     explain: bool = False,
     evaluate_constants: bool = True,
@@ -283,7 +289,8 @@ def refine(
     meta_fallback: bool = False,
 ) -> RefineRun:
     """Reify, inline, simplify and drop the calculation of each op of one kind, one op at
-    a time in program order.
+    a time in program order, under the run's facts (`facts`: read, and added to by the
+    checks asserted at a function's entry).
 
     What the separate passes do over the whole module, done per op: an op's operand
     types are final once the ops before it are refined, so its memo key is too. An op the
@@ -302,7 +309,7 @@ def refine(
     `meta_fallback` types ops without a function of `kind` from PyTorch's meta kernels
     (engine/fallback.py).
     """
-    with module.context, instrumentation.stage(kind.name), store.current().refining():
+    with module.context, instrumentation.stage(kind.name), facts.refining(), activated(facts):
         cloner = LibraryCloner(module, library)
         simplifier = Simplifier(
             kind,
@@ -310,8 +317,9 @@ def refine(
             {} if memo is None else memo,
             memoize_undecided=not runtime_asserts,
             record_blockers=explain,
+            store=facts,
         )
-        evaluator = evaluator_for(library) if evaluate_constants else None
+        evaluator = evaluator_for(library, facts) if evaluate_constants else None
         evaluate_op = instrumentation.timed("evaluate", evaluator.evaluate) if evaluator else None
         reify = instrumentation.timed("reify", wrap)
         inline_in = instrumentation.timed("inline", inline_library_calls_in)
@@ -326,9 +334,9 @@ def refine(
         wrapped = 0
         run = RefineRun()
         obsolete: set = set()  # guard ids of ops refined again
-        known_facts = store.current().fact_count()
+        known_facts = facts.fact_count()
 
-        fallback = Fallback.for_step(meta_fallback, kind, library.has_function, explain)
+        fallback = Fallback.for_step(meta_fallback, kind, library.has_function, explain, facts)
 
         def refine_one(op, unpack, symbol) -> None:
             nonlocal wrapped
@@ -341,29 +349,29 @@ def refine(
             use_evaluator = evaluate_op is not None and not only_checks
             evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if use_evaluator else None
             if revisit_dynamic:
-                old_guards = store.take_guard_id(op)
+                old_guards = take_guard_id(op)
                 if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
                     obsolete.add(old_guards)
                 elif old_guards is not None:
-                    op.operation.attributes[store.GUARD_ID] = old_guards
+                    op.operation.attributes[GUARD_ID] = old_guards
                 return  # the evaluator or nothing: the op's calculation ran before
             if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
                 return
             calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
             wrapped += 1
             if simplify(calculate, prepare=inline, views=views[symbol]):
-                drop_calculation(calculate, keep and (only_checks or _claims(op, list(calculate.results), kind)))
+                drop_calculation(calculate, keep and (only_checks or _claims(op, list(calculate.results), kind)), facts)
 
         refiners = {FALLBACK_SYMBOL: functools.partial(_refine_by_fallback, fallback, runtime_asserts, rounds, kind)}
         for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic, fallback=fallback):
             key = op_key(op)
-            if key in settled or (revisit_dynamic and _only_renamed(op, unpack, kind)):
+            if key in settled or (revisit_dynamic and _only_renamed(op, unpack, kind, facts)):
                 continue
             refiners.get(symbol, refine_one)(op, unpack, symbol)
-            if store.current().fact_count() == known_facts:
+            if facts.fact_count() == known_facts:
                 run.settled.add(key)
                 continue
-            known_facts = store.current().fact_count()
+            known_facts = facts.fact_count()
             run.added_facts = True
             run.settled.clear()
         simplifier.finish()
@@ -381,19 +389,19 @@ def _refine_by_fallback(fallback: Fallback, runtime_asserts: bool, rounds: LoopR
     fallback.refine(op, unpack, runtime_asserts and (rounds is None or rounds.keeps_checks(op, kind)))
 
 
-def _only_renamed(op, unpack, kind: CalculationKind) -> bool:
+def _only_renamed(op, unpack, kind: CalculationKind, facts: FactStore) -> bool:
     """Whether new facts can only rename the symbols of `op`'s dims, which are then
     substituted (`dim_facts.substitute`) instead of refining the op again: it kept no
     checks (a fact may imply them), and each dim of its results is a polynomial in the
     arguments' dims (not a fresh symbol, a select or a quotient, which a fact may decide)
     that the facts do not make a constant."""
-    if kind is not SHAPE or store.GUARD_ID in op.operation.attributes or checks_only(op, unpack):
+    if kind is not SHAPE or GUARD_ID in op.operation.attributes or checks_only(op, unpack):
         return False
     producer = op if unpack is None else unpack
     if not all(dim_facts.only_argument_dims(producer, value.result_number) for value in producer.operation.results):
         return False
     function = enclosing_function(op)
-    replacements = store.current().replacements(None if function is None else op_key(function))
+    replacements = facts.replacements(None if function is None else op_key(function))
     return not dim_facts.substitute(producer, replacements)
 
 
@@ -489,7 +497,7 @@ def _merge_duplicates(module) -> None:
             if key is None:
                 continue
             if op.operation.name == "torch.runtime.assert":
-                if key in seen and store.GUARD_OF in op.operation.attributes:
+                if key in seen and GUARD_OF in op.operation.attributes:
                     op.operation.erase()  # a check of ours; the program's own asserts stay
                 seen.setdefault(key, None)
                 continue
@@ -553,12 +561,12 @@ def _value_key(value: ir.Value) -> tuple:
     return (op_key(value.owner), value.result_number)  # operands are merged before their users
 
 
-def _cleanup(module) -> None:
-    erase_decided_checks(module)
+def _cleanup(module, facts: FactStore) -> None:
+    erase_decided_checks(module, facts)
     raising_branches_to_asserts(module)
     erase_identity_casts(module)
     fold_tensor_reads(module, selects=True)
-    erase_decided_checks(module)  # again: a check reading ints the reads folded to constants (a pad's)
+    erase_decided_checks(module, facts)  # again: a check reading ints the reads folded to constants (a pad's)
     for fn in user_functions(module):
         erase_write_only_lists(fn.operation)
     unused = []

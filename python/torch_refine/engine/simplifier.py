@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir, rewrite
 
-from torch_refine.calculations import dim_facts, ranges, store
+from torch_refine.calculations import dim_facts, ranges
 from torch_refine.calculations.kind import (
     BODY_YIELD_OPS,
     DTYPE,
@@ -33,6 +33,7 @@ from torch_refine.calculations.kind import (
     CalculationKind,
 )
 from torch_refine.calculations.lists import unmutated_literals_memo
+from torch_refine.calculations.store import FactStore, activated
 from torch_refine.calculations.symbols import library_key
 from torch_refine.engine import guards
 from torch_refine.engine.drop import guard_certain_failure
@@ -87,6 +88,9 @@ class Simplifier:
     # Record why a calculation left something unknown (`blocker`): off by default,
     # since it walks every calculation that did not fold completely.
     record_blockers: bool = False
+    # The run's facts: the asserted ranges and replacements memo keys carry, where the
+    # guards of evaluated answers are recorded.
+    store: FactStore = field(default_factory=FactStore)
     statistics: Statistics = field(default_factory=Statistics)
     failed: bool = False
 
@@ -177,7 +181,9 @@ class Simplifier:
         key = self._memo_key(op, len(results), views, op)
         known = self.memo.get(key) if key is not None else None
         remembered_guards = self.memo.get((_GUARDS, key)) if known is not None else None
-        if remembered_guards is not None and keep_guards and not guards.assert_guards(op, remembered_guards):
+        guards_built = remembered_guards is None or not keep_guards or guards.assert_guards(
+            op, remembered_guards, self.store)
+        if not guards_built:
             known = None  # a guard reads a size this op's operands do not carry: evaluate
         remembered = known is not None
         producer = defining_op(results[0]) if results else op  # one op produces them all
@@ -211,7 +217,7 @@ class Simplifier:
         known = self._evaluated(evaluation, results)
         if known is None:
             return None
-        if evaluation.guards and keep_guards and not evaluation.assert_guards(op):
+        if evaluation.guards and keep_guards and not evaluation.assert_guards(op, self.store):
             return None  # a guard reads a size nothing in reach carries
         self.statistics.evaluated += 1
         self.memo[key] = known
@@ -264,14 +270,14 @@ class Simplifier:
         calculations/facts.py)."""
         function = ranges.enclosing_function(place)
         function_key = op_key(function) if function is not None else None
-        signature_key = (function_key, store.current().range_count())  # asserted ranges narrow as it runs
+        signature_key = (function_key, self.store.range_count())  # asserted ranges narrow as it runs
         if function is not None and signature_key not in self._range_signatures:
             self._range_signatures[signature_key] = ranges.range_signature(function)
         key = memo_key(op, result_count, self._operand_fact, views,
                        self._range_signatures.get(signature_key, ()), self._types.text)
-        if key is None or not store.current().replacements(function_key):
+        if key is None or not self.store.replacements(function_key):
             return key
-        replaced = store.current().replacement_signature(function_key, str(key))
+        replaced = self.store.replacement_signature(function_key, str(key))
         return (*key, replaced) if replaced else key
 
     def _operand_fact(self, value: ir.Value) -> tuple | None:
@@ -563,7 +569,9 @@ def _cast_into_body_yield(chain: list, new_type: ir.Type) -> None:
         body_yield.operands[position] = cast(chain[-1], new_type)
 
 
-def simplify(module: ir.Operation, kind: CalculationKind, options: Options) -> Statistics:
-    simplifier = Simplifier(kind, options)
-    simplifier.run(module)
+def simplify(module: ir.Operation, kind: CalculationKind, options: Options, store: FactStore) -> Statistics:
+    """Every calculate op of `kind` simplified, a run of its own with the fact store `store`."""
+    simplifier = Simplifier(kind, options, store=store)
+    with activated(store):
+        simplifier.run(module)
     return simplifier.statistics

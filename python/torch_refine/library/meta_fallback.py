@@ -35,10 +35,10 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine.calculations import store
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.lists import LIST_MUTATING_OPS
 from torch_refine.calculations.ranges import enclosing_function, symbol_range
+from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.symbols import library_key
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
@@ -111,13 +111,13 @@ def serves(op, kind_has_function) -> bool:
     return bool(len(op.operation.results))
 
 
-def describe(op, results: list) -> Signature:
-    """The signature `infer` answers for `op`, whose typed results are `results`; raises
-    Undescribable."""
+def describe(op, results: list, store: FactStore) -> Signature:
+    """The signature `infer` answers for `op`, whose typed results are `results`, its
+    sizes read through the run's replacements (`store`); raises Undescribable."""
     function = enclosing_function(op)
-    function_key = op_key(function) if function is not None else None
+    replacements = store.replacements(op_key(function) if function is not None else None)
     opaque: list = []
-    operands = tuple(_operand(v, function_key, opaque) for v in op.operation.operands)
+    operands = tuple(_operand(v, replacements, opaque) for v in op.operation.operands)
     entry = function.regions[0].blocks[0] if function is not None else None
     symbols = sorted({s for p in _polynomials(operands) for m in p.terms for s in m})
     ranges = tuple((s, *_range(entry, s)) for s in symbols)
@@ -141,15 +141,15 @@ def _polynomials(operands) -> list[Polynomial]:
     return found
 
 
-def _operand(value: ir.Value, function_key, opaque: list):
+def _operand(value: ir.Value, replacements: dict, opaque: list):
     producer = defining_op(value)
     if producer is not None and producer.operation.name == "torch.derefine":  # an Optional's value
-        return _operand(producer.operands[0], function_key, opaque)
+        return _operand(producer.operands[0], replacements, opaque)
     text = str(value.type)
     if types.is_tensor_type_text(text):
-        return _tensor(value, function_key, opaque)
+        return _tensor(value, replacements, opaque)
     if text.startswith("!torch.list<"):
-        return tuple(_operand(e, function_key, opaque) for e in _literal(value))
+        return tuple(_operand(e, replacements, opaque) for e in _literal(value))
     if text == "!torch.Device":
         return "cpu"  # sizes do not depend on the device; fake tensors live on the CPU
     try:
@@ -161,11 +161,11 @@ def _operand(value: ir.Value, function_key, opaque: list):
     polynomial = express(value)
     if polynomial is None:
         return _opaque(opaque)
-    return _named(function_key, polynomial)
+    return _named(replacements, polynomial)
 
 
-def _named(function_key, polynomial: Polynomial):
-    polynomial = store.current().substitute(function_key, polynomial)
+def _named(replacements: dict, polynomial: Polynomial):
+    polynomial = polynomial.substitute(replacements)
     value = polynomial.constant_value()
     return polynomial if value is None else value
 
@@ -186,7 +186,7 @@ def _literal(value: ir.Value) -> list:
     return list(producer.operation.operands)
 
 
-def _tensor(value: ir.Value, function_key, opaque: list) -> TensorOperand:
+def _tensor(value: ir.Value, replacements: dict, opaque: list) -> TensorOperand:
     value = most_precise_alias(value)
     info = types.parse(value.type)
     if info is None or not info.value_semantics:
@@ -202,7 +202,7 @@ def _tensor(value: ir.Value, function_key, opaque: list) -> TensorOperand:
             sizes.append(size)
             continue
         polynomial = parse_polynomial(named[dim]) if named is not None and named[dim] else None
-        sizes.append(_opaque(opaque) if polynomial is None else _named(function_key, polynomial))
+        sizes.append(_opaque(opaque) if polynomial is None else _named(replacements, polynomial))
     return TensorOperand(tuple(sizes), types.ELEMENT_TO_DTYPE[info.dtype])
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine.drop import drop_all
 from torch_refine.passes.base import ModulePass, option
 
@@ -20,4 +21,4 @@ class DropCalculations(ModulePass):
     runtime_asserts: bool = option(True, "keep undecided library checks as torch.runtime.assert")
 
     def run(self, module) -> None:
-        drop_all(module, self.runtime_asserts)
+        drop_all(module, self.runtime_asserts, FactStore())  # no fact is asserted, no check marked

@@ -6,6 +6,7 @@ import dataclasses
 from typing import ClassVar
 
 from torch_refine.calculations.kind import DTYPE
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine.simplifier import Options, Statistics, simplify
 from torch_refine.passes.base import ModulePass, option
 
@@ -21,4 +22,5 @@ class SimplifyDtypeCalculations(ModulePass):
     max_unroll_ops: int = option(200_000, "the most ops one calculation may grow to by unrolling")
 
     def run(self, module) -> None:
-        self.statistics: Statistics = simplify(module, DTYPE, Options(self.max_unroll, self.max_unroll_ops))
+        store = FactStore()  # this run's: nothing asserted
+        self.statistics: Statistics = simplify(module, DTYPE, Options(self.max_unroll, self.max_unroll_ops), store)

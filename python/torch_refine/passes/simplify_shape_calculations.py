@@ -7,6 +7,7 @@ from typing import ClassVar
 
 from torch_refine.calculations import dim_facts
 from torch_refine.calculations.kind import SHAPE
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine.simplifier import Options, Statistics, simplify
 from torch_refine.passes.base import ModulePass, option
 
@@ -23,7 +24,8 @@ class SimplifyShapeCalculations(ModulePass):
     keep_symbolic_dims: bool = option(False, "keep the torch_refine.dims attributes (docs/symbolic-dims.md)")
 
     def run(self, module) -> None:
+        store = FactStore()  # this run's: nothing asserted
         dim_facts.strip(module)  # only facts this run derives are trusted
-        self.statistics: Statistics = simplify(module, SHAPE, Options(self.max_unroll, self.max_unroll_ops))
+        self.statistics: Statistics = simplify(module, SHAPE, Options(self.max_unroll, self.max_unroll_ops), store)
         if not self.keep_symbolic_dims:
-            dim_facts.strip_derived(module)
+            dim_facts.strip_derived(module, store)

@@ -2,8 +2,8 @@
 
 `parse(text)` gives a `Program`: its module, its first function's entry block, and each op
 by the name its location gives it (`%h = torch.aten.size.int ... loc("h")`: the printer
-renumbers SSA names, a name location survives). The fact store is process-wide: every test
-starts and ends with its asserted conditions forgotten.
+renumbers SSA names, a name location survives). `facts_store` is a fact store of a run of
+its own, active (`store.activated`) for the test: what the ranges read.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from torch_mlir import ir
 
-from torch_refine.calculations import store
+from torch_refine.calculations.store import FactStore, activated
 from torch_refine.ir.context import create_context
 
 
@@ -59,8 +59,12 @@ class Program:
 
 @pytest.fixture
 def parse():
-    store.forget_asserted()
     context = create_context()
     with context, ir.Location.unknown():
         yield lambda text: Program(text, context)
-    store.forget_asserted()
+
+
+@pytest.fixture
+def facts_store():
+    with activated(FactStore()) as found:
+        yield found

@@ -3,7 +3,8 @@ asserts a function starts with adopted as facts, and raising branches turned int
 
 from __future__ import annotations
 
-from torch_refine.calculations import facts, ranges, store
+from torch_refine.calculations import facts, ranges
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine import guards
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial
@@ -86,7 +87,7 @@ def test_a_kept_conditions_text(parse):
     assert guards.described_condition(program.value("read")) is None
 
 
-def test_entry_asserts_comparing_sizes_become_facts(parse):
+def test_entry_asserts_comparing_sizes_become_facts(parse, facts_store):
     """`h == w` replaces one by the other; `h >= 4` narrows h's range; an assert after the
     first op that makes a tensor is no fact (that op runs whether or not it holds)."""
     program = parse(_function(f"""
@@ -98,15 +99,15 @@ def test_entry_asserts_comparing_sizes_become_facts(parse):
   %3 = torch.aten.ne.int %w, %int1 : {I2} -> !torch.bool
   torch.runtime.assert %3, "after a tensor op"
 """))
-    guards.adopt_entry_asserts(program.module.operation)
+    guards.adopt_entry_asserts(program.module.operation, facts_store)
     function_key = op_key(program.function)
-    assert store.current().asserted(function_key, (EQ, H, W)) is True
-    assert store.current().asserted(function_key, (GE, H, Polynomial.constant(4))) is True
-    assert store.current().asserted(function_key, (NE, W, Polynomial.constant(1))) is None
-    replaced = facts.resolved(H - W, store.current().replacements(function_key))
+    assert facts_store.asserted(function_key, (EQ, H, W)) is True
+    assert facts_store.asserted(function_key, (GE, H, Polynomial.constant(4))) is True
+    assert facts_store.asserted(function_key, (NE, W, Polynomial.constant(1))) is None
+    replaced = facts.resolved(H - W, facts_store.replacements(function_key))
     assert replaced == Polynomial()
-    symbol = H_SYMBOL if H_SYMBOL not in store.current().replacements(function_key) else W_SYMBOL
-    assert store.current().asserted_range(function_key, symbol)[0] == 4
+    symbol = H_SYMBOL if H_SYMBOL not in facts_store.replacements(function_key) else W_SYMBOL
+    assert facts_store.asserted_range(function_key, symbol)[0] == 4
 
 
 def test_a_branch_that_only_raises_becomes_an_assert(parse):
@@ -135,7 +136,7 @@ def test_a_branch_that_only_raises_becomes_an_assert(parse):
     program.module.operation.verify()
 
 
-def test_a_programs_assert_after_a_tensor_op_moves_to_the_entry_as_a_fact(parse):
+def test_a_programs_assert_after_a_tensor_op_moves_to_the_entry_as_a_fact(parse, facts_store):
     """torch-mlir's adaptive pool asserts `7 > 6 * (h % 7)` after the op giving h: it goes
     to the entry (the program raises there instead), and `h % 7` is in [0, 1] from then
     on. One reading a size the entry does not name, and a check of ours (marked), stay."""
@@ -153,7 +154,7 @@ def test_a_programs_assert_after_a_tensor_op_moves_to_the_entry_as_a_fact(parse)
   torch.runtime.assert %5, "ours" {{torch_refine.guard_of = 1 : i64}}
 """))
     with program.module.context:
-        assert guards.hoist_program_asserts(program.module.operation)
+        assert guards.hoist_program_asserts(program.module.operation, facts_store)
     names = [op.operation.name for op in program.entry.operations]
     assert names.index("torch.runtime.assert") < names.index("torch.aten.relu")
     asserts = [op for op in program.entry.operations if op.operation.name == "torch.runtime.assert"]
@@ -161,12 +162,12 @@ def test_a_programs_assert_after_a_tensor_op_moves_to_the_entry_as_a_fact(parse)
         '"only support cases with fixed stride size"', '"a size of an erased type"', '"ours"']
     remainder = facts.remainder(H, 7)
     function_key = op_key(program.function)
-    assert store.current().asserted(function_key, (GT, Polynomial.constant(7), remainder * Polynomial.constant(6))) is True
+    assert facts_store.asserted(function_key, (GT, Polynomial.constant(7), remainder * Polynomial.constant(6))) is True
     (quotient,) = facts.floor_divide(H, 7).symbols()
-    assert store.current().asserted_range(function_key, ranges.remainder_key(quotient)) == (0, 1)
+    assert facts_store.asserted_range(function_key, ranges.remainder_key(quotient)) == (0, 1)
 
 
-def test_a_programs_assert_after_a_loop_stays(parse):
+def test_a_programs_assert_after_a_loop_stays(parse, facts_store):
     """The first round assumes a loop's carried tensors keep their dims: a size read after
     the loop may rest on that assumption, so no assert past it moves."""
     program = parse(_function(f"""
@@ -179,8 +180,8 @@ def test_a_programs_assert_after_a_loop_stays(parse):
   torch.runtime.assert %1, "after a loop"
 """))
     with program.module.context:
-        assert not guards.hoist_program_asserts(program.module.operation)
-    assert store.current().asserted(op_key(program.function), (GE, H, Polynomial.constant(4))) is None
+        assert not guards.hoist_program_asserts(program.module.operation, facts_store)
+    assert facts_store.asserted(op_key(program.function), (GE, H, Polynomial.constant(4))) is None
 
 
 def test_binds_come_first_in_the_entry_block(parse):
@@ -198,7 +199,7 @@ func.func @main(%arg0: {T}) -> {T} {{
         program.op("first").operation.clone()
     operations = [op.operation.name for op in program.entry.operations]
     assert operations.index("torch.bind_symbolic_shape") + 1 == operations.index("torch.constant.int")
-    assert guards.entry_guards(program.module.operation) == []
+    assert guards.entry_guards(program.module.operation, FactStore()) == []
 
 
 def test_an_assert_of_a_condition_asserted_before_it_goes(parse):

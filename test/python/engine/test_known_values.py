@@ -39,7 +39,7 @@ def _messages(program) -> list[str]:
     return [str(op.attributes["message"]).strip('"') for op in program.ops_named("torch.runtime.assert")]
 
 
-def test_checks_the_types_decide_are_erased(parse):
+def test_checks_the_types_decide_are_erased(parse, facts_store):
     """`w == 4` holds where the type says w is 4; `h == 4` is undecided; `w == 2` fails
     and stays (the program raises there)."""
     program = parse(_function(f"""
@@ -50,11 +50,11 @@ def test_checks_the_types_decide_are_erased(parse):
   %2 = torch.aten.eq.int %w, %int2 : {I2} -> !torch.bool
   torch.runtime.assert %2, "fails"
 """))
-    known_values.erase_decided_checks(program.module.operation)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == ["dynamic", "fails"]
 
 
-def test_every_int_op_of_the_semantics_registry_decides(parse):
+def test_every_int_op_of_the_semantics_registry_decides(parse, facts_store):
     """`bool(w // 2)` and `len(range(0, w, 1)) == 4` hold where the type says w is 4
     (symbolic/semantics.py's meanings; no polynomial reads either); a division by zero or
     a zero step decides nothing."""
@@ -72,11 +72,11 @@ def test_every_int_op_of_the_semantics_registry_decides(parse):
   %7 = torch.aten.eq.int %6, %int4 : {I2} -> !torch.bool
   torch.runtime.assert %7, "zero step"
 """))
-    known_values.erase_decided_checks(program.module.operation)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == ["by zero", "zero step"]
 
 
-def test_float_arithmetic_of_constants_decides(parse):
+def test_float_arithmetic_of_constants_decides(parse, facts_store):
     """`2.5 * 2.5 < 17.0` holds; `2.5 / 0.0` decides nothing (the op raises)."""
     program = parse(_function("""
   %zero = torch.constant.float 0.000000e+00
@@ -89,11 +89,11 @@ def test_float_arithmetic_of_constants_decides(parse):
   %4 = torch.aten.lt.float %3, %limit : !torch.float, !torch.float -> !torch.bool
   torch.runtime.assert %4, "by zero"
 """))
-    known_values.erase_decided_checks(program.module.operation)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == ["by zero"]
 
 
-def test_checks_the_entry_facts_decide_are_erased(parse):
+def test_checks_the_entry_facts_decide_are_erased(parse, facts_store):
     """After the entry assert `h >= 4`, a later `h >= 2` cannot fail; the fact itself stays."""
     program = parse(_function(f"""
   %0 = torch.aten.ge.int %h, %int4 : {I2} -> !torch.bool
@@ -102,12 +102,12 @@ def test_checks_the_entry_facts_decide_are_erased(parse):
   %2 = torch.aten.ge.int %h, %int2 : {I2} -> !torch.bool
   torch.runtime.assert %2, "implied"
 """))
-    guards.adopt_entry_asserts(program.module.operation)
-    known_values.erase_decided_checks(program.module.operation)
+    guards.adopt_entry_asserts(program.module.operation, facts_store)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == ["fact"]
 
 
-def test_checks_constants_alone_decide_are_erased_entry_guards_too(parse):
+def test_checks_constants_alone_decide_are_erased_entry_guards_too(parse, facts_store):
     """An entry guard whose condition constants alone decide holds whatever the types say
     (a pad's `0 != 0`, its sizes folded to constants after it was asserted), and so does a
     float comparison of constants (ONNX Resize's scale `1.0 == 1.0`). A guard reading a
@@ -124,11 +124,11 @@ def test_checks_constants_alone_decide_are_erased_entry_guards_too(parse):
   %4 = torch.aten.eq.float %one, %one : !torch.float, !torch.float -> !torch.bool
   torch.runtime.assert %4, "scale"
 """))
-    known_values.erase_decided_checks(program.module.operation)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == ["size"]
 
 
-def test_a_result_less_if_whose_taken_branch_does_nothing_is_erased(parse):
+def test_a_result_less_if_whose_taken_branch_does_nothing_is_erased(parse, facts_store):
     program = parse(_function(f"""
   %str = torch.constant.str "w must be 4"
   %none = torch.constant.none
@@ -140,7 +140,7 @@ def test_a_result_less_if_whose_taken_branch_does_nothing_is_erased(parse):
     torch.prim.If.yield
   }}
 """))
-    known_values.erase_decided_checks(program.module.operation)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
     assert program.ops_named("torch.prim.If") == []
 
 
@@ -200,22 +200,22 @@ func.func @main() -> !torch.vtensor {
     assert known_values.negative_size_note(program.op("ones")) == ""
 
 
-def test_a_check_the_facts_decide_after_a_tensor_op_is_erased(parse):
+def test_a_check_the_facts_decide_after_a_tensor_op_is_erased(parse, facts_store):
     """`(h - 4) // 4 + 1 == h // 4` (issue 41's first tautology) holds for every h."""
     program = parse(_function(f"""
   %relu = torch.aten.relu %arg0 : {T} -> {T}
 {STEM}"""))
-    guards.adopt_entry_asserts(program.module.operation)
-    known_values.erase_decided_checks(program.module.operation)
+    guards.adopt_entry_asserts(program.module.operation, facts_store)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == []
 
 
 @pytest.mark.xfail(strict=True, reason=(
     "issue 41: an entry assert (before any tensor op) is adopted as a fact, and a fact is "
     "never decided by its own range: a tautology at the entry stays (torch-refine-opt keeps it)"))
-def test_a_tautology_at_the_entry_is_erased(parse):
+def test_a_tautology_at_the_entry_is_erased(parse, facts_store):
     program = parse(_function(STEM))
-    guards.adopt_entry_asserts(program.module.operation)
-    known_values.erase_decided_checks(program.module.operation)
+    guards.adopt_entry_asserts(program.module.operation, facts_store)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == []
 

@@ -8,7 +8,7 @@ import operator
 
 import pytest
 
-from torch_refine.calculations import ranges, store, value_ranges
+from torch_refine.calculations import ranges, value_ranges
 from torch_refine.ir.polynomial import Polynomial
 
 T = "!torch.vtensor<[?,?],f32>"
@@ -189,7 +189,7 @@ def test_a_comparison_of_one_remainder_bounds_it():
     assert ranges.remainder_bounds((GT, X, Polynomial.constant(6) * remainder), True, lambda _: None) is None
 
 
-def test_the_rows_of_an_adaptive_pool_are_decided_by_the_programs_asserts(parse):
+def test_the_rows_of_an_adaptive_pool_are_decided_by_the_programs_asserts(parse, facts_store):
     """`(h - kernel) // stride` is 6 (7 rows pooled) where `h % 7` is 0 or 1 and the
     stride at least 1; not where `h % 7` may be 2 (h = 9: kernel 2, stride 1, 8 rows)."""
     from torch_refine.ir.constants import op_key
@@ -197,15 +197,15 @@ def test_the_rows_of_an_adaptive_pool_are_decided_by_the_programs_asserts(parse)
     program = parse(PLAIN)
     remainder, stride, rows = _adaptive_pool(7)
     function_key = op_key(program.function)
-    assert store.current().add_range(function_key, (GE, stride, Polynomial.constant(1)), True)
+    assert facts_store.add_range(function_key, (GE, stride, Polynomial.constant(1)), True)
     assert ranges.quotient_by_ranges(rows, stride, program.entry) is None
-    assert store.current().add_range(function_key, (GT, Polynomial.constant(7), Polynomial.constant(6) * remainder), True)
+    assert facts_store.add_range(function_key, (GT, Polynomial.constant(7), Polynomial.constant(6) * remainder), True)
     assert ranges.quotient_by_ranges(rows, stride, program.entry) == 6
 
 
 @pytest.mark.parametrize("out", [2, 3, 5, 7, 9])
 @pytest.mark.parametrize("greatest", [0, 1, 2, 4])
-def test_a_quotient_by_ranges_is_pythons_at_every_size_the_facts_allow(parse, out, greatest):
+def test_a_quotient_by_ranges_is_pythons_at_every_size_the_facts_allow(parse, out, greatest, facts_store):
     """Whatever `quotient_by_ranges` decides for the adaptive pool's rows holds at every h
     with `h // out >= 1` and `h % out <= greatest`."""
     from torch_refine.ir.constants import op_key
@@ -213,8 +213,8 @@ def test_a_quotient_by_ranges_is_pythons_at_every_size_the_facts_allow(parse, ou
     program = parse(PLAIN)
     remainder, stride, rows = _adaptive_pool(out)
     function_key = op_key(program.function)
-    store.current().add_range(function_key, (GE, stride, Polynomial.constant(1)), True)
-    store.current().add_range(function_key, (GE, Polynomial.constant(greatest), remainder), True)
+    facts_store.add_range(function_key, (GE, stride, Polynomial.constant(1)), True)
+    facts_store.add_range(function_key, (GE, Polynomial.constant(greatest), remainder), True)
     decided = ranges.quotient_by_ranges(rows, stride, program.entry)
     allowed = [h for h in range(out, 400) if h % out <= greatest]
     truths = {(h - (h // out + (h % out != 0))) // (h // out) for h in allowed}

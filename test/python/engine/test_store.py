@@ -19,7 +19,8 @@ def test_an_asserted_condition_is_decided_by_itself_with_its_source():
     store = FactStore()
     store.assume(FUNCTION, (EQ, A, B), True, "entry guard of aten.add.Tensor")
     decision = store.decided(FUNCTION, (EQ, A, B))
-    assert decision.holds is True and decision.by_assertion
+    assert decision.holds is True
+    assert decision.by_assertion
     assert decision.facts == (Fact("asserted", (EQ, A, B), True, "entry guard of aten.add.Tensor"),)
     assert store.decided(FUNCTION + 1, (EQ, A, B)) is None  # another function's facts
 
@@ -30,9 +31,11 @@ def test_a_comparison_the_replacements_make_constant_is_decided_by_them():
     store = FactStore()
     store.add_equality(FUNCTION, A, B)
     decision = store.decided(FUNCTION, ("torch.aten.gt.int", A + _constant(1), B))
-    assert decision.holds is True and not decision.by_assertion
+    assert decision.holds is True
+    assert not decision.by_assertion
     ((fact),) = decision.facts
-    assert fact.kind == "replacement" and {fact.key} <= {A_SYMBOL, B_SYMBOL}
+    assert fact.kind == "replacement"
+    assert fact.key in (A_SYMBOL, B_SYMBOL)
     assert store.decided(FUNCTION, (EQ, A, A * B)) is None  # `a == a*b` stays open
 
 
@@ -52,4 +55,5 @@ def test_two_stores_do_not_share_facts():
     first.assume(FUNCTION, (EQ, A, B), True, "first")
     first.add_equality(FUNCTION, A, B)
     assert second.decided(FUNCTION, (EQ, A, B)) is None
-    assert second.replacements(FUNCTION) == {} and second.fact_count() == 0
+    assert second.replacements(FUNCTION) == {}
+    assert second.fact_count() == 0
