@@ -80,6 +80,9 @@ class FactStore:
         self._replacements: dict[int, dict[Symbol, Polynomial]] = {}
         # (function key, lhs, rhs) of each asserted equality that replaced a symbol.
         self._replacing: set[tuple] = set()
+        # (function key, symbol) -> where the equality replacing it, or the comparison
+        # bounding it, came from: what `decided` names.
+        self._sources: dict[tuple, str] = {}
         # function key -> symbol -> (least, greatest or None): from asserted comparisons of
         # one symbol (or one remainder) with a constant (`add_range`).
         self._ranges: dict[int, dict[Symbol, tuple[int, int | None]]] = {}
@@ -195,7 +198,7 @@ class FactStore:
             return None
         difference = condition_key[1] - condition_key[2]
         known = self._replacements.get(function_key, {})
-        used = tuple(Fact("replacement", s, known[s], "asserted equality")
+        used = tuple(Fact("replacement", s, known[s], self._sources.get((function_key, s), "asserted equality"))
                      for s in sorted(difference.symbols()) if s in known) if by_replacements else ()
         if used:
             difference = facts.resolved(difference, known)
@@ -218,7 +221,8 @@ class FactStore:
         truths = {test(low, 0), test(high, 0)}
         if len(truths) != 1 or not _monotone_truth(test, low, high):
             return None
-        return Decision(truths.pop(), (*used, Fact("range", symbol, bounds, "asserted comparison")))
+        source = self._sources.get((function_key, symbol), "asserted comparison")
+        return Decision(truths.pop(), (*used, Fact("range", symbol, bounds, source)))
 
     # -- replacements ----------------------------------------------------------------------
 
@@ -252,14 +256,16 @@ class FactStore:
                 found.append(((-number, 0, 1), value))
         return tuple(sorted(found, key=lambda item: item[0]))
 
-    def add_equality(self, function_key: int, lhs: Polynomial, rhs: Polynomial) -> None:
-        """Rely on `lhs == rhs` (asserted at the function's entry) from now on; a replaced
-        symbol's range goes to the symbol that replaces it. An equality that replaces a
-        symbol is remembered (`replaces`)."""
+    def add_equality(self, function_key: int, lhs: Polynomial, rhs: Polynomial, source: str = "") -> None:
+        """Rely on `lhs == rhs` (asserted at the function's entry, from `source`) from now
+        on; a replaced symbol's range goes to the symbol that replaces it. An equality that
+        replaces a symbol is remembered (`replaces`)."""
         known = self._replacements.setdefault(function_key, {})
         reduced = self._without_nonzero_factors(function_key, (lhs - rhs).substitute(known))
+        before = set(known)
         if facts.extend(known, lhs, rhs) or (reduced is not None and facts.extend(known, reduced, Polynomial())):
             self._replacing.add((function_key, lhs, rhs))
+            self._sources.update({(function_key, symbol): source for symbol in set(known) - before if source})
         ranged = self._ranges.get(function_key, {})
         for symbol in [s for s in ranged if s in known]:
             low, high = ranged.pop(symbol)
@@ -311,10 +317,10 @@ class FactStore:
         binds state)."""
         return tuple(sorted(self._ranges.get(function_key, {}).items()))
 
-    def add_range(self, function_key: int, key: tuple, holds: bool) -> bool:
-        """Rely on a condition (a calculation's key) that compares one size symbol with a
-        constant from now on; False, with nothing recorded, for any other condition. A size
-        unequal to its least (`s != 0`) is above it."""
+    def add_range(self, function_key: int, key: tuple, holds: bool, source: str = "") -> bool:
+        """Rely on a condition (a calculation's key, asserted from `source`) that compares
+        one size symbol with a constant from now on; False, with nothing recorded, for any
+        other condition. A size unequal to its least (`s != 0`) is above it."""
         known = self._ranges.get(function_key, {})
         bounds = facts.condition_bounds(key, holds, self._replacements.get(function_key, {}),
                                         lambda symbol: known.get(symbol, (0, None)))
@@ -325,6 +331,8 @@ class FactStore:
             return False
         self._narrow(function_key, *bounds)
         self._ranging.add((function_key, key, holds))
+        if source:
+            self._sources[(function_key, bounds[0])] = source
         return True
 
     def defines_range(self, function_key: int, key: tuple, holds: bool) -> bool:

@@ -156,8 +156,8 @@ def _rely_on(store: FactStore, function_key: int, key: tuple, holds: bool, sourc
     key, holds = positive(key, holds)
     store.assume(function_key, key, holds, source)
     if defines_replacement(key, holds):
-        store.add_equality(function_key, key[1], key[2])
-    store.add_range(function_key, key, holds)
+        store.add_equality(function_key, key[1], key[2], source)
+    store.add_range(function_key, key, holds, source)
 
 
 def reduced(key: tuple) -> tuple:

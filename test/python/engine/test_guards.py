@@ -108,6 +108,9 @@ def test_entry_asserts_comparing_sizes_become_facts(parse, facts_store):
     assert replaced == Polynomial()
     symbol = H_SYMBOL if H_SYMBOL not in facts_store.replacements(function_key) else W_SYMBOL
     assert facts_store.asserted_range(function_key, symbol)[0] == 4
+    decision = facts_store.decided(function_key, (EQ, H, W))  # decided by itself, and from where
+    assert decision.by_assertion
+    assert decision.facts[0].source.startswith("the program's entry assert at loc(")
 
 
 def test_a_branch_that_only_raises_becomes_an_assert(parse):

@@ -1,8 +1,15 @@
-"""The fact store of one run (calculations/store.py): which facts decide a condition."""
+"""The fact store of one run (calculations/store.py): which facts decide a condition, and
+runs in two threads that keep their facts apart."""
 
 from __future__ import annotations
 
-from torch_refine.calculations.store import Fact, FactStore
+import threading
+
+from torch_mlir import ir
+
+from torch_refine.calculations.store import Fact, FactStore, activated, active
+from torch_refine.engine.refine import PipelineOptions, refine_to_fixed_point
+from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
 
 A, B = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
@@ -29,22 +36,23 @@ def test_a_comparison_the_replacements_make_constant_is_decided_by_them():
     """`a == b` asserted replaces one symbol by the other: `a + 1 > b` then holds, and
     the decision names the replacement, not an assertion."""
     store = FactStore()
-    store.add_equality(FUNCTION, A, B)
+    store.add_equality(FUNCTION, A, B, "entry guard of aten.add.Tensor")
     decision = store.decided(FUNCTION, ("torch.aten.gt.int", A + _constant(1), B))
     assert decision.holds is True
     assert not decision.by_assertion
     ((fact),) = decision.facts
     assert fact.kind == "replacement"
     assert fact.key in (A_SYMBOL, B_SYMBOL)
+    assert fact.source == "entry guard of aten.add.Tensor"
     assert store.decided(FUNCTION, (EQ, A, A * B)) is None  # `a == a*b` stays open
 
 
 def test_a_comparison_of_one_symbol_is_decided_by_its_asserted_range():
     store = FactStore()
-    assert store.add_range(FUNCTION, (GE, A, _constant(4)), True)
+    assert store.add_range(FUNCTION, (GE, A, _constant(4)), True, "export input check")
     decision = store.decided(FUNCTION, (LT, _constant(2) * A, _constant(7)))
     assert decision.holds is False
-    assert decision.facts == (Fact("range", A_SYMBOL, (4, None), "asserted comparison"),)
+    assert decision.facts == (Fact("range", A_SYMBOL, (4, None), "export input check"),)
     assert store.decided(FUNCTION, (NE, A, _constant(9))) is None  # 9 is in a's range
     assert store.decided(FUNCTION, (NE, A, _constant(3))).holds is True
     assert store.decided(FUNCTION, (GE, B, _constant(1))) is None  # nothing asserted of b
@@ -57,3 +65,81 @@ def test_two_stores_do_not_share_facts():
     assert second.decided(FUNCTION, (EQ, A, B)) is None
     assert second.replacements(FUNCTION) == {}
     assert second.fact_count() == 0
+
+
+def test_two_stores_active_in_two_threads_each_see_their_own():
+    """A run's store is active in its own thread only (`store.activated`): two threads,
+    each in a run of its own at the same time, read their own asserted ranges."""
+    barrier = threading.Barrier(2)
+    seen: dict[int, object] = {}
+
+    def run(least: int) -> None:
+        own = FactStore()
+        own.add_range(FUNCTION, (GE, A, _constant(least)), True)
+        with activated(own):
+            barrier.wait()  # both runs active at once
+            seen[least] = active().asserted_range(FUNCTION, A_SYMBOL)
+            barrier.wait()
+
+    threads = [threading.Thread(target=run, args=(least,)) for least in (3, 5)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {3: (3, None), 5: (5, None)}
+    assert active() is None  # this thread runs nothing
+
+
+# Equal batches asserted at the entry (a fact the add relies on) in one program, not in the
+# other (the add keeps PyTorch's broadcast check of the batches).
+_PROGRAM = """
+func.func @main(%x: !torch.vtensor<[?,4],f32>, %y: !torch.vtensor<[?,4],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %a = torch.aten.size.int %x, %int0 : !torch.vtensor<[?,4],f32>, !torch.int -> !torch.int
+  %b = torch.aten.size.int %y, %int0 : !torch.vtensor<[?,4],f32>, !torch.int -> !torch.int
+  ASSERT
+  %r = torch.aten.add.Tensor %x, %y, %int1 : !torch.vtensor<[?,4],f32>, !torch.vtensor<[?,4],f32>, !torch.int -> !torch.vtensor
+  return %r : !torch.vtensor
+}
+"""
+_EQUAL = """%eq = torch.aten.eq.int %a, %b : !torch.int, !torch.int -> !torch.bool
+  torch.runtime.assert %eq, "equal batches\""""
+
+
+def _refined(text: str) -> str:
+    context = create_context()
+    module = ir.Module.parse(text, context)
+    refine_to_fixed_point(module.operation, PipelineOptions())
+    return str(module)
+
+
+def test_two_refinements_in_two_threads_do_not_see_each_others_facts():
+    """Two refinements run at once in two threads (the engine called directly, without
+    the pass manager's lock): each output is what a lone run gives, the asserted equality
+    of one program's batches never reaching the other's add."""
+    programs = {"equal": _PROGRAM.replace("ASSERT", _EQUAL), "open": _PROGRAM.replace("ASSERT", "")}
+    expected = {name: _refined(text) for name, text in programs.items()}
+    assert expected["equal"] != expected["open"]
+    barrier = threading.Barrier(2)
+    results: dict[tuple[str, int], str] = {}
+    errors: list[BaseException] = []
+
+    def work(name: str) -> None:
+        try:
+            for call in range(4):
+                barrier.wait()
+                results[name, call] = _refined(programs[name])
+        except BaseException as error:  # reported below
+            errors.append(error)
+            barrier.abort()
+
+    threads = [threading.Thread(target=work, args=(name,)) for name in programs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert len(results) == 8
+    for (name, _), text in results.items():
+        assert text == expected[name]
