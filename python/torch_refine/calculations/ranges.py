@@ -447,7 +447,7 @@ def _interval_product(low, high, other_low: int | None, other_high: int | None) 
 
 def range_signature(function) -> tuple:
     """Every argument dim's range that is not a plain size's, in argument order, and the
-    ranges asserted comparisons give (`facts.range_items`)."""
+    ranges asserted comparisons give (`FactStore.range_items`)."""
     if function is None:
         return ()
     entry = function.regions[0].blocks[0]

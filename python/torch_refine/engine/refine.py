@@ -228,7 +228,7 @@ def refine_under_new_facts(module, library: Library, runtime_asserts: bool, fact
 @dataclass
 class RefineRun:
     """What one `refine` did: how many ops it deferred (`LoopRounds`), whether checks it
-    asserted added facts (`facts.fact_count`: replacements, ranges), and the ops
+    asserted added facts (`FactStore.fact_count`: replacements, ranges), and the ops
     (`op_key`) it refined after the last of them, under every fact."""
 
     deferred: int = 0
