@@ -145,7 +145,6 @@ def test_an_equality_with_a_common_nonzero_factor_replaces_a_symbol():
     function_key = -42
     x, y, n = Polynomial.symbol(0, 2), Polynomial.symbol(0, 3), Polynomial.symbol(0, 0)
     w, h = facts.floor_divide(x + Polynomial.constant(3), 4), facts.floor_divide(y + Polynomial.constant(3), 4)
-    (w_symbol,), (n_symbol,) = w.symbols(), n.symbols()
     store = FactStore()
     store.add_range(function_key, ("torch.aten.ge.int", w, Polynomial.constant(2)), True)
     store.add_range(function_key, ("torch.aten.ne.int", n, ZERO), True)

@@ -132,9 +132,10 @@ def _stands_for(op) -> str:
     """The op's name; of a `torch.operator`, the name of the op it stands for (torch-mlir
     imports an aten op it has no definition of so: `torch.aten.squeeze.dims`)."""
     name = op.operation.name
-    if name == "torch.operator" and "name" in op.attributes:
-        return "torch." + ir.StringAttr(op.attributes["name"]).value  # its name has no dialect prefix
-    return name
+    if name != "torch.operator" or "name" not in op.attributes:
+        return name
+    stands_for = ir.StringAttr(op.attributes["name"]).value  # `torch.aten.x` (FX importer) or `aten.x`
+    return stands_for if stands_for.startswith("torch.") else f"torch.{stands_for}"
 
 
 def _known_to_hand_out_read_elements(container) -> bool:

@@ -349,16 +349,18 @@ def input_checks(program: torch.export.ExportedProgram) -> list[tuple[str, Term,
                 checks.append((f"{where} must be {which} of {multiple} (torch.export traced it as {expression})",
                                remainder, "eq", 0))
             least, greatest = _integer_bounds(program.range_constraints.get(symbol))
-            if least is not None and multiple * least + offset > 0:
-                checks.append((f"{where} must be at least {multiple * least + offset}", size, "ge", multiple * least + offset))
+            if least is not None and (lowest := multiple * least + offset) > 0:
+                checks.append((f"{where} must be at least {lowest}", size, "ge", lowest))
             if greatest is not None:
-                checks.append((f"{where} must be at most {multiple * greatest + offset}", size, "le", multiple * greatest + offset))
+                highest = multiple * greatest + offset
+                checks.append((f"{where} must be at most {highest}", size, "le", highest))
     for index, name, dim, expression in dims:
         size, where = ("size", index, dim), f"input {name} (%arg{index}) dim {dim}"
         if expression in definers:  # the dim defining it, or one equal to that dim
             definer, shape = definers[expression]
             if definer != size:
-                checks.append((f"{where} must be {shape} (torch.export traced both as {expression})", size, "eq", definer))
+                message = f"{where} must be {shape} (torch.export traced both as {expression})"
+                checks.append((message, size, "eq", definer))
         elif (term := _term(expression, defined)) is not None:
             checks.append((f"{where} must be {expression.subs(spelled)} (torch.export traced it as {expression})",
                            size, "eq", term))

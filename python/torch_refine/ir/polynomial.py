@@ -23,7 +23,7 @@ Monomial = tuple[Symbol, ...]
 class Polynomial:
     """Immutable once built: nothing writes `terms` after `__init__`, so the hash is kept."""
 
-    __slots__ = ("terms", "_hash")
+    __slots__ = ("_hash", "terms")
 
     def __init__(self, terms: dict[Monomial, int] | None = None) -> None:
         self.terms = {m: c for m, c in (terms or {}).items() if c != 0}

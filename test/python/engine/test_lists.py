@@ -31,6 +31,8 @@ func.func @main(%arg0: {T}) -> !torch.vtensor {{
 READ = {
     "an op torch-mlir imports as torch.operator": f"""
   %0 = torch.operator "aten.squeeze.dims"(%arg0, %list) : ({T}, {L}) -> !torch.vtensor""",
+    "a torch.operator as the FX importer names it": f"""
+  %0 = torch.operator "torch.aten.squeeze.dims"(%arg0, %list) : ({T}, {L}) -> !torch.vtensor""",
     "a prims op": f"""
   %0 = torch.prims.squeeze %arg0, %list : {T}, {L} -> !torch.vtensor""",
     "an unpack": f"""
