@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import threading
 
-from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
+from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed, solved_range
 from torch_refine.ir.quasi_affine import one_quotient_form, value_key
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
 
@@ -385,11 +385,10 @@ def _excluded_value(key: tuple, holds: bool, replacements: dict) -> tuple[Symbol
     name = key[0] if holds else NEGATED.get(key[0])
     if name != "torch.aten.ne.int" or len(key) != 3 or not all(isinstance(o, Polynomial) for o in key[1:]):
         return None
-    difference = (key[1] - key[2]).substitute(replacements)
-    linear = [(m, c) for m, c in difference.terms.items() if m]
-    if len(linear) != 1 or len(linear[0][0]) != 1:
+    linear = (key[1] - key[2]).substitute(replacements).linear_in_one_symbol()
+    if linear is None:
         return None
-    ((symbol,), coefficient), offset = linear[0], difference.terms.get((), 0)
+    symbol, coefficient, offset = linear
     if offset % coefficient:
         return None  # never equal: nothing excluded
     return symbol, -offset // coefficient
@@ -405,20 +404,12 @@ def _symbol_bounds(replacements: dict, key: tuple, holds: bool) -> tuple[Symbol,
         name = NEGATED.get(name)
     if name not in _BOUNDS:
         return None
-    difference = (key[1] - key[2]).substitute(replacements)
-    linear = [(m, c) for m, c in difference.terms.items() if m]
-    if len(linear) != 1 or len(linear[0][0]) != 1:
+    linear = (key[1] - key[2]).substitute(replacements).linear_in_one_symbol()
+    if linear is None:
         return None
-    ((symbol,), coefficient), offset = linear[0], difference.terms.get((), 0)
-    least, greatest = _BOUNDS[name]
-    # least <= coefficient*symbol + offset <= greatest, solved for the symbol
-    bounds = [None if b is None else b - offset for b in (least, greatest)]
-    if coefficient < 0:
-        bounds = [None if b is None else -b for b in reversed(bounds)]
-        coefficient = -coefficient
-    low = 0 if bounds[0] is None else max(0, -(-bounds[0] // coefficient))
-    high = None if bounds[1] is None else bounds[1] // coefficient
-    return symbol, low, high
+    symbol, coefficient, offset = linear
+    low, high = solved_range(coefficient, offset, *_BOUNDS[name])  # a size: at least 0
+    return symbol, 0 if low is None else max(0, low), high
 
 
 def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symbol, Polynomial] | None:

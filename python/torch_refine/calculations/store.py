@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
-from torch_refine.ir.polynomial import Polynomial, Symbol, symbol_name
+from torch_refine.ir.polynomial import Polynomial, Symbol, solved_range, symbol_name
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
 
 # Marks the asserts (not their conditions) asserted at a function's entry, so the next one
@@ -208,10 +208,10 @@ class FactStore:
         return self._decided_by_range(function_key, test, difference, used)
 
     def _decided_by_range(self, function_key, test, difference: Polynomial, used: tuple) -> Decision | None:
-        linear = [(m, c) for m, c in difference.terms.items() if m]
-        if len(linear) != 1 or len(linear[0][0]) != 1:
+        linear = difference.linear_in_one_symbol()
+        if linear is None:
             return None
-        ((symbol,), coefficient), offset = linear[0], difference.terms.get((), 0)
+        symbol, coefficient, offset = linear
         bounds = self.asserted_range(function_key, symbol)
         if bounds is None:
             return None
@@ -357,12 +357,12 @@ class FactStore:
         if found is None or found[0] != facts.FLOOR_DIVIDE or not isinstance(found[2], int):
             return
         _, dividend, divisor = found
-        linear = [(m, c) for m, c in dividend.terms.items() if m]
-        if len(linear) != 1 or len(linear[0][0]) != 1 or linear[0][1] <= 0:
+        linear = dividend.linear_in_one_symbol()
+        if linear is None or linear[1] <= 0:
             return
-        ((inner,), coefficient), offset = linear[0], dividend.terms.get((), 0)
-        least = -(-(low * divisor - offset) // coefficient)
-        greatest = None if high is None else (high * divisor + divisor - 1 - offset) // coefficient
+        inner, coefficient, offset = linear
+        least, greatest = solved_range(coefficient, offset, low * divisor,
+                                       None if high is None else high * divisor + divisor - 1)
         self._narrow(function_key, inner, max(0, least), greatest)
 
 

@@ -65,6 +65,14 @@ class Polynomial:
                 terms[monomial] = terms.get(monomial, 0) + c1 * c2
         return Polynomial(terms)
 
+    def linear_in_one_symbol(self) -> tuple[Symbol, int, int] | None:
+        """(symbol, coefficient, constant) of `coefficient*symbol + constant`, else None."""
+        linear = [(monomial, coefficient) for monomial, coefficient in self.terms.items() if monomial]
+        if len(linear) != 1 or len(linear[0][0]) != 1:
+            return None
+        ((symbol,), coefficient) = linear[0]
+        return symbol, coefficient, self.terms.get((), 0)
+
     def symbols(self) -> set[Symbol]:
         return {s for monomial in self.terms for s in monomial}
 
@@ -235,3 +243,14 @@ def _parse_term(text: str) -> Polynomial | None:
         else:
             term = term * Polynomial.symbol(*(int(match.group(g)) for g in (3, 4, 5)))
     return term
+
+
+def solved_range(coefficient: int, offset: int, low: int | None, high: int | None) -> tuple:
+    """The integers y with `coefficient*y + offset` in [low, high] (None: unbounded), for a
+    nonzero coefficient: (least, greatest), None for an unbounded side."""
+    if coefficient < 0:
+        coefficient, offset = -coefficient, -offset
+        low, high = (None if high is None else -high), (None if low is None else -low)
+    least = None if low is None else -((offset - low) // coefficient)
+    greatest = None if high is None else (high - offset) // coefficient
+    return least, greatest

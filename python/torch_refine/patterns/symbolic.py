@@ -15,7 +15,7 @@ from torch_refine.calculations import facts
 from torch_refine.calculations.binds import function_argument
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.ir.constants import fits_int64, is_constant, make_constant
-from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
+from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial, solved_range
 from torch_refine.patterns.scalars import negation, size_int_dim
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
 
@@ -175,20 +175,20 @@ def argument_bound(key: tuple) -> tuple | None:
     else, and where both ends bind (two comparisons are no shorter)."""
     if key[0] not in _ADMITTED or not all(isinstance(side, Polynomial) for side in key[1:]):
         return None
-    linear = _one_symbol(key[1] - key[2])
+    linear = (key[1] - key[2]).linear_in_one_symbol()
     if linear is None:
         return None
     symbol, coefficient, offset = linear
-    bounds = _solved(coefficient, offset, *_ADMITTED[key[0]])
+    bounds = solved_range(coefficient, offset, *_ADMITTED[key[0]])
     while is_computed(symbol):
         definition = facts.definition(symbol)
         if definition is None or definition[0] != facts.FLOOR_DIVIDE or not isinstance(definition[2], int) \
-                or definition[2] <= 0 or (linear := _one_symbol(definition[1])) is None:
+                or definition[2] <= 0 or (linear := definition[1].linear_in_one_symbol()) is None:
             return None
         # (c*y + k) // d in [low, high] exactly where c*y + k is in [low*d, high*d + d - 1]
         divisor, (low, high) = definition[2], bounds
         symbol, coefficient, offset = linear
-        bounds = _solved(coefficient, offset, None if low is None else low * divisor,
+        bounds = solved_range(coefficient, offset, None if low is None else low * divisor,
                          None if high is None else high * divisor + divisor - 1)
     low, high = bounds
     size = Polynomial({(symbol,): 1})
@@ -197,25 +197,6 @@ def argument_bound(key: tuple) -> tuple | None:
     if high is not None and (low is None or low <= 0) and high >= 0:
         return ("torch.aten.le.int", size, Polynomial.constant(high))  # a size is at least 0
     return None
-
-
-def _one_symbol(polynomial: Polynomial) -> tuple | None:
-    """(symbol, coefficient, constant) of `coefficient*symbol + constant`, else None."""
-    linear = [(monomial, coefficient) for monomial, coefficient in polynomial.terms.items() if monomial]
-    if len(linear) != 1 or len(linear[0][0]) != 1:
-        return None
-    ((symbol,), coefficient) = linear[0]
-    return symbol, coefficient, polynomial.terms.get((), 0)
-
-
-def _solved(coefficient: int, offset: int, low: int | None, high: int | None) -> tuple:
-    """The integers y with `coefficient*y + offset` in [low, high] (None: unbounded)."""
-    if coefficient < 0:
-        coefficient, offset = -coefficient, -offset
-        low, high = (None if high is None else -high), (None if low is None else -low)
-    least = None if low is None else -((offset - low) // coefficient)
-    greatest = None if high is None else (high - offset) // coefficient
-    return least, greatest
 
 
 def materialize(polynomial: Polynomial, arguments) -> ir.Value:
