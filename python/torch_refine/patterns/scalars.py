@@ -305,15 +305,19 @@ def _interval_answer(op) -> bool | None:
 _IDENTITIES = tuple(name for name, meaning in MEANINGS.items() if meaning.identity is not None)
 
 
-def _converted_size(value: ir.Value) -> ir.Value | None:
-    """The non-negative int `value` is `aten.Float.Scalar` of, if it is one."""
+def _converted_int(value: ir.Value) -> ir.Value | None:
+    """The int `value` is `aten.Float.Scalar` of, if it is one."""
     producer = defining_op(value)
     if producer is None or producer.operation.name != "torch.aten.Float.Scalar":
         return None
     source = producer.operands[0]
-    if str(source.type) != "!torch.int" or not is_non_negative(source):
-        return None
-    return source
+    return source if str(source.type) == "!torch.int" else None
+
+
+def _converted_size(value: ir.Value) -> ir.Value | None:
+    """The non-negative int `value` is `aten.Float.Scalar` of, if it is one."""
+    source = _converted_int(value)
+    return source if source is not None and is_non_negative(source) else None
 
 
 def fold_float_identity(op, rewriter):
@@ -356,14 +360,13 @@ def _compare_as_ints(op, rewriter, lhs: ir.Value, constant: float):
     """`float(i) < c` for an int `i` and an integral `c` below 2**53 is `i < int(c)`: where
     `i` rounds, it is past 2**53 on the same side of `c` (arange's `float(n - 1) >= 0.0`
     is `n - 1 >= 0`, which the int rules read)."""
-    producer = defining_op(lhs)
-    if producer is None or producer.operation.name != "torch.aten.Float.Scalar" \
-            or str(producer.operands[0].type) != "!torch.int" or not constant.is_integer() \
-            or abs(constant) >= _EXACT_FLOAT_INTEGERS or op.operation.name not in _AS_INT_COMPARISON:
+    source = _converted_int(lhs)
+    if source is None or not constant.is_integer() or abs(constant) >= _EXACT_FLOAT_INTEGERS \
+            or op.operation.name not in _AS_INT_COMPARISON:
         return True
     with rewriter.ip, op.location:
         compared = ir.Operation.create(_AS_INT_COMPARISON[op.operation.name], results=[op.results[0].type],
-                                       operands=[producer.operands[0], make_constant(int(constant))]).result
+                                       operands=[source, make_constant(int(constant))]).result
         rewriter.replace_op(op, [compared])
     return None
 
@@ -405,8 +408,8 @@ def _float_polynomial(value: ir.Value, entry, depth: int = 0) -> Polynomial | No
     if producer is None or depth > _MAX_DEPTH:
         return None
     name = producer.operation.name
-    if name == "torch.aten.Float.Scalar" and str(producer.operands[0].type) == "!torch.int":
-        polynomial = express(producer.operands[0])
+    if (source := _converted_int(value)) is not None:
+        polynomial = express(source)
     elif name in _EXACT_ON_INTEGERS:
         operands = [_float_polynomial(v, entry, depth + 1) for v in producer.operands]
         polynomial = None if None in operands else MEANINGS[name].test(*operands)
@@ -438,9 +441,8 @@ def _float_bounds(value: ir.Value, entry) -> tuple | None:
     polynomial = _float_polynomial(value, entry)
     if polynomial is not None:
         return polynomial_range(polynomial, entry)
-    producer = defining_op(value)
-    if producer is None or producer.operation.name != "torch.aten.Float.Scalar" \
-            or str(producer.operands[0].type) != "!torch.int" or (converted := express(producer.operands[0])) is None:
+    source = _converted_int(value)
+    if source is None or (converted := express(source)) is None:
         return None
     least, greatest = polynomial_range(converted, entry)
     return (float(_INT64_ENDS[0] if least is None else least), float(_INT64_ENDS[1] if greatest is None else greatest))
