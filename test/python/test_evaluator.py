@@ -21,10 +21,10 @@ SEQUENCE = Polynomial.symbol(1, 0)
 def test_size_float_to_int(convert):
     """An exact size float is its size; an inexact product (rounded past 2**53) is no int
     the evaluator may claim (in an evaluation of a function without facts)."""
-    with evaluator_values.start_evaluation(Scope(FactStore(), None, None)):
-        assert convert(evaluator_values._SizeFloat(BATCH)) == BATCH
-        with pytest.raises(evaluator_values.GiveUp):
-            convert(evaluator_values._SizeFloat(BATCH * SEQUENCE, exact=False))
+    scope = Scope(FactStore(), None, None)
+    assert convert(scope, evaluator_values._SizeFloat(BATCH)) == BATCH
+    with pytest.raises(evaluator_values.GiveUp):
+        convert(scope, evaluator_values._SizeFloat(BATCH * SEQUENCE, exact=False))
 
 
 MM_SHAPE = "__torch_refine_shape_fn.aten.mm"
@@ -76,9 +76,8 @@ def test_undecided_min_max_is_a_select_of_its_operands(name, chooses_first):
     step, payload = evaluator._METHOD_STEPS[name]
     run = evaluator.evaluator_for(loader.load(create_context()), FactStore())
     one = Polynomial.constant(1)
-    with evaluator_values.start_evaluation(Scope(FactStore(), None, None)):
-        (decided,) = step(run, [BATCH + one, one], payload, [])
-        (chosen,) = step(run, [BATCH, one], payload, [])
+    (decided,) = step(run, [BATCH + one, one], payload, [])  # an evaluator's scope before any op: no facts
+    (chosen,) = step(run, [BATCH, one], payload, [])
     assert decided == (BATCH + one if name.endswith("max.int") else 1)
     (select,) = chosen.symbols()
     assert facts.definition(select) == (facts.SELECT, (chooses_first, BATCH, one), BATCH, one)
@@ -91,7 +90,6 @@ def test_float_compared_with_an_int_runs_its_meaning(name):
     every size, by polynomial equality) but a give-up."""
     step, payload = evaluator._METHOD_STEPS[name]
     run = evaluator.evaluator_for(loader.load(create_context()), FactStore())
-    with evaluator_values.start_evaluation(Scope(FactStore(), None, None)):
-        assert step(run, [2.0**53, 2**53 + 1], payload, []) == [False]
-        with pytest.raises(TypeError):
-            step(run, [2.0, BATCH], payload, [])
+    assert step(run, [2.0**53, 2**53 + 1], payload, []) == [False]
+    with pytest.raises(TypeError):
+        step(run, [2.0, BATCH], payload, [])

@@ -125,9 +125,9 @@ CYCLE_EXCEPTIONS = {
     # facts' normal form of a quotient asks the relaxation of quotients (`constant_quotient`,
     # 96ebf03), which reads facts' definitions: to move below facts, taking them as data.
     ("torch_refine.calculations.facts", "torch_refine.calculations.ranges"),
-    # the store's range of a remainder asks ranges (`remainder_bounds`), which reads the
-    # asserted ranges of the run's active store (`store.active`): to move below the store
-    # with the remainder keys it reads.
+    # the store's range of a remainder asks ranges (`remainder_bounds`), which read the
+    # asserted ranges of the run's store they are given (`run: FactStore`): to move below
+    # the store with the remainder keys it reads.
     ("torch_refine.calculations.store", "torch_refine.calculations.ranges"),
 }
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import store
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.constants import op_key
 
 
@@ -25,12 +25,11 @@ def function_argument(value: ir.Value) -> int | None:
 BIND = "torch.bind_symbolic_shape"
 
 
-def bound_expression(argument: ir.BlockArgument, dim: int):
+def bound_expression(argument: ir.BlockArgument, dim: int, run: FactStore | None):
     """(bind, affine expression) a `torch.bind_symbolic_shape` of `argument` gives dim
-    `dim`, or None. (Remembered per refinement: finding it scans every use of the
+    `dim`, or None. (Remembered per refinement of `run`: finding it scans every use of the
     argument, and ranges ask for every argument dim they meet.)"""
-    facts_store = store.active()
-    cache = None if facts_store is None else facts_store.refinement_cache()
+    cache = None if run is None else run.refinement_cache()
     if cache is None:
         return _find_bound_expression(argument, dim)
     key = ("bound", op_key(argument.owner.owner), argument.arg_number, dim)

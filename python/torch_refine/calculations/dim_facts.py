@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
-from torch_refine.calculations import contents, facts, ranges, store
+from torch_refine.calculations import contents, facts, ranges
 from torch_refine.calculations.binds import BIND, bound_expression, function_argument
 from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.store import MARKS, FactStore
@@ -72,7 +72,7 @@ def _every_symbol(op, result_index: int, test) -> bool:
     return True
 
 
-def substitute(op, replacements: dict) -> bool:
+def substitute(op, replacements: dict, run: FactStore) -> bool:
     """Rewrite the dims on `op` with `replacements` (symbol: polynomial) substituted: an
     op not refined again under new equalities still names each size canonically. True
     when a dim became a constant (`L == 5` asserted after the op): its type is to be
@@ -92,25 +92,23 @@ def substitute(op, replacements: dict) -> bool:
             dims.append(text if substituted is None else format_polynomial(substituted))
         rewritten.append(dims)
     if rewritten != known:
-        _set_facts(op, rewritten)
+        _set_facts(op, rewritten, run)
     return constant
 
 
-def _set_facts(op, dims: list[list[str]]) -> None:
-    """Put the dims on `op` (noted in the run's store, to strip); an unknown one ("") gets
-    a fresh symbol of its own."""
-    run = store.active()
-    if run is not None:
-        run.dims_set = True
+def _set_facts(op, dims: list[list[str]], run: FactStore) -> None:
+    """Put the dims on `op` (noted in the run's store `run`, to strip); an unknown one ("")
+    gets a fresh symbol of its own."""
+    run.dims_set = True
     results = [ir.ArrayAttr.get([ir.StringAttr.get(d or format_polynomial(facts.fresh())) for d in result])
                for result in dims]
     op.operation.attributes[ATTRIBUTE] = ir.ArrayAttr.get(results)
 
 
-def tensor_dims(value: ir.Value) -> list[str] | None:
+def tensor_dims(value: ir.Value, run: FactStore) -> list[str] | None:
     """Per dim of the tensor `value`: its polynomial text, "" when unknown; None when
     nothing is known (unranked, no fact, or a tensor without value semantics, whose sizes
-    in-place ops may change)."""
+    in-place ops may change). `run`: the run's store, which keeps what the binds say."""
     if not _is_value_tensor(value):
         return None
     while True:
@@ -120,7 +118,7 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
             if info is None or info.sizes is None:
                 return None
             return [
-                format_polynomial(_argument_dim(value, dim)) if size is None else str(size)
+                format_polynomial(_argument_dim(value, dim, run)) if size is None else str(size)
                 for dim, size in enumerate(info.sizes)
             ]
         producer = defining_op(value)
@@ -137,7 +135,7 @@ def tensor_dims(value: ir.Value) -> list[str] | None:
         else:
             known = _facts(producer)
             if known is None:
-                known = _name_dims(producer)
+                known = _name_dims(producer, run)
             if known is None or value.result_number >= len(known):
                 return None
             return known[value.result_number]
@@ -169,7 +167,7 @@ def _assumed_carried_dims(value: ir.Value) -> list[str] | None:
     return assumed_result_dims(loop, value.arg_number - 1)  # a carried value has its result's index
 
 
-def _name_dims(producer) -> list[list[str]] | None:
+def _name_dims(producer, run: FactStore) -> list[list[str]] | None:
     """Dims for the results of an op no calculation described: a static size is itself,
     a dynamic one gets a fresh symbol (kept on the op, so every reader sees the same)."""
     dims = []
@@ -179,11 +177,11 @@ def _name_dims(producer) -> list[list[str]] | None:
                     ["" if size is None else str(size) for size in info.sizes])
     if not any("" in result for result in dims):
         return None
-    _set_facts(producer, dims)
+    _set_facts(producer, dims, run)
     return _facts(producer)
 
 
-def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
+def _argument_dim(argument: ir.BlockArgument, dim: int, run: FactStore) -> Polynomial:
     """The symbol of a function argument's dynamic dim. torch.export gives one symbol to
     dims it knows equal (the batch of every input); imported with symbolic shape
     expressions, `torch.bind_symbolic_shape` binds each argument dim to an expression of
@@ -191,19 +189,16 @@ def _argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     say `?`), usually a symbol, or a multiple of one (`8 * s0` for an image size exported
     as a multiple of 8). That symbol is the first argument dim bound to it (lowest
     argument, then dim) divided by its multiple there, and the dim is its own multiple
-    of that symbol; a symbol whose range holds one value is that value. (Remembered per
-    pass run: finding the bind scans every use of the argument.)"""
-    run = store.active()
-    if run is None:
-        return _bound_argument_dim(argument, dim)
+    of that symbol; a symbol whose range holds one value is that value. (Remembered in
+    the run's store: finding the bind scans every use of the argument.)"""
     key = (op_key(argument.owner.owner), argument.arg_number, dim)
     if key not in run.argument_dims:
-        run.argument_dims[key] = _bound_argument_dim(argument, dim)
+        run.argument_dims[key] = _bound_argument_dim(argument, dim, run)
     return run.argument_dims[key]
 
 
-def _bound_argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
-    bound = bound_expression(argument, dim)
+def _bound_argument_dim(argument: ir.BlockArgument, dim: int, run: FactStore) -> Polynomial:
+    bound = bound_expression(argument, dim, run)
     if bound is None:
         return Polynomial.symbol(argument.arg_number, dim)
     bind, expression = bound
@@ -217,8 +212,7 @@ def _bound_argument_dim(argument: ir.BlockArgument, dim: int) -> Polynomial:
     value = _single_value(symbol)
     if value is not None:
         return Polynomial.constant(multiple * value)
-    run = store.active()
-    representatives = {} if run is None else run.representatives
+    representatives = run.representatives
     key = op_key(symbol.owner)
     if key not in representatives:
         representatives[key] = _first_bound_dim(symbol, argument.owner)
@@ -274,24 +268,25 @@ def _is_value_tensor(value: ir.Value) -> bool:
     return str(value.type).startswith("!torch.vtensor")
 
 
-def dims_key(value: ir.Value) -> tuple:
+def dims_key(value: ir.Value, run: FactStore) -> tuple:
     """What a memo key needs beyond the type: the known dims of a dynamic tensor."""
     if "?" not in str(value.type):
         return ()
-    dims = tensor_dims(value)
+    dims = tensor_dims(value, run)
     return () if dims is None else tuple(dims)
 
 
 # -- expressing ints as polynomials -------------------------------------------------
 
 
-def express(value: ir.Value, cache: dict | None = None, depth: int = 0) -> Polynomial | None:
-    """`value` (an int) as a polynomial over function argument dims, or None."""
+def express(value: ir.Value, run: FactStore, cache: dict | None = None, depth: int = 0) -> Polynomial | None:
+    """`value` (an int) as a polynomial over function argument dims, or None; `run` is the
+    run's store (its asserted ranges decide comparisons and extremes)."""
     if cache is None:
         cache = {}
     if value in cache:
         return cache[value]
-    result = None if depth > _MAX_DEPTH else _express(value, cache, depth)
+    result = None if depth > _MAX_DEPTH else _express(value, run, cache, depth)
     cache[value] = result
     return result
 
@@ -313,7 +308,13 @@ def through_divisor_marker(value: ir.Value) -> ir.Value:
     return producer.operands[0] if producer is not None and is_divisor_marker(producer) else value
 
 
-def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
+def contents_reader(run: FactStore, cache: dict) -> contents.Reader:
+    """The reader of small int tensors' contents through `express` and `tensor_dims`."""
+    return contents.Reader(lambda value, known: express(value, run, known), lambda value: tensor_dims(value, run),
+                           cache)
+
+
+def _express(value: ir.Value, run: FactStore, cache: dict, depth: int) -> Polynomial | None:
     value = through_divisor_marker(value)
     producer = defining_op(value)
     if producer is None:
@@ -322,26 +323,26 @@ def _express(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
     if name == "torch.constant.int":
         return Polynomial.constant(constant_value(value))
     if name == "torch.aten.Int.bool":
-        return _express_bool(producer.operands[0], cache, depth)
+        return _express_bool(producer.operands[0], run, cache, depth)
     if name in _ELEMENT_READS:
-        return _express_element(producer.operands[0], cache)
+        return _express_element(producer.operands[0], run, cache)
     if name == "torch.aten.size.int":
-        return _express_size(producer, cache)
+        return _express_size(producer, run, cache)
     if name in ("torch.aten.dim", "torch.aten.numel"):
-        return _express_rank_or_numel(producer, cache)
+        return _express_rank_or_numel(producer, run, cache)
     if name == "torch.prim.If":
-        return _express_if(producer, value.result_number, cache, depth)
+        return _express_if(producer, value.result_number, run, cache, depth)
     if name not in _EXTREMES and name not in _INT_OPS:
         return None
-    operands = [express(v, cache, depth + 1) for v in producer.operands]
+    operands = [express(v, run, cache, depth + 1) for v in producer.operands]
     if any(p is None for p in operands):
         return None
     if name in _EXTREMES:
-        return _express_extreme(producer, *operands)
+        return _express_extreme(producer, run, *operands)
     return MEANINGS[name].symbolic(ranges.SIZES, *operands)
 
 
-def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None:
+def _express_bool(value: ir.Value, run: FactStore, cache: dict, depth: int) -> Polynomial | None:
     """A bool as 0 or 1: a constant, or an int comparison by its meaning over polynomials
     (symbolic/semantics.py: decided by the range of its sides' difference, else the select
     of 1 and 0 on it)."""
@@ -351,10 +352,10 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
         pass
     producer = defining_op(value)
     if producer is not None and producer.operation.name in _TRUTH_OF_INT:
-        return _express_truth_of_int(producer, cache, depth)
+        return _express_truth_of_int(producer, run, cache, depth)
     if producer is None or producer.operation.name not in INT_COMPARISONS:
         return None
-    lhs, rhs = (express(v, cache, depth + 1) for v in producer.operands)
+    lhs, rhs = (express(v, run, cache, depth + 1) for v in producer.operands)
     if lhs is None or rhs is None:
         return None
     return MEANINGS[producer.operation.name].symbolic(ranges.SIZES, lhs, rhs)
@@ -363,13 +364,13 @@ def _express_bool(value: ir.Value, cache: dict, depth: int) -> Polynomial | None
 _TRUTH_OF_INT = ("torch.aten.Bool.int", "torch.aten.__not__")
 
 
-def _express_truth_of_int(producer, cache: dict, depth: int) -> Polynomial | None:
+def _express_truth_of_int(producer, run: FactStore, cache: dict, depth: int) -> Polynomial | None:
     """`Bool.int(x)` as `x != 0` and `__not__(b)` as `1 - b`: torch-mlir's decomposition
     of an adaptive pool makes its kernel `h // 7 + int(bool(h % 7))`."""
     if producer.operation.name == "torch.aten.__not__":
-        inner = _express_bool(producer.operands[0], cache, depth + 1)
+        inner = _express_bool(producer.operands[0], run, cache, depth + 1)
         return None if inner is None else Polynomial.constant(1) - inner
-    operand = express(producer.operands[0], cache, depth + 1)
+    operand = express(producer.operands[0], run, cache, depth + 1)
     if operand is None:
         return None
     constant = operand.constant_value()
@@ -382,48 +383,48 @@ def _express_truth_of_int(producer, cache: dict, depth: int) -> Polynomial | Non
 _ELEMENT_READS = ("torch.aten.item", "torch.aten.Int.Tensor", "torch.aten.IntImplicit")
 
 
-def _express_element(tensor: ir.Value, cache: dict) -> Polynomial | None:
-    known = contents.Reader(express, tensor_dims, cache).contents(tensor)
+def _express_element(tensor: ir.Value, run: FactStore, cache: dict) -> Polynomial | None:
+    known = contents_reader(run, cache).contents(tensor)
     if known is None or len(known.elements) != 1:
         return None
     return known.elements[0]
 
 
-def _express_size(size_op, cache: dict) -> Polynomial | None:
+def _express_size(size_op, run: FactStore, cache: dict) -> Polynomial | None:
     try:
         dim = constant_value(size_op.operands[1])
     except NotConstant:
         return None
-    info = _shape_info(size_op.operands[0], cache)
+    info = _shape_info(size_op.operands[0], run, cache)
     if info is None or info.sizes is None or not isinstance(dim, int) or not -info.rank <= dim < info.rank:
         return None
     if info.sizes[dim] is not None:
         return Polynomial.constant(info.sizes[dim])
-    dims = tensor_dims(size_op.operands[0])
+    dims = tensor_dims(size_op.operands[0], run)
     if dims is None or len(dims) != info.rank:
         return None
     return parse_polynomial(dims[dim])
 
 
-def _shape_info(tensor: ir.Value, cache: dict) -> types.TensorInfo | None:
+def _shape_info(tensor: ir.Value, run: FactStore, cache: dict) -> types.TensorInfo | None:
     """The tensor's type, or, where it has no sizes, the shape of its known contents (a
     shape tensor whose type was erased)."""
     info = types.parse(tensor.type)
     if info is not None and info.sizes is not None:
         return info
-    known = contents.Reader(express, tensor_dims, cache).contents(tensor)
+    known = contents_reader(run, cache).contents(tensor)
     return None if known is None else types.TensorInfo(known.shape, None)
 
 
-def _express_rank_or_numel(op, cache: dict) -> Polynomial | None:
+def _express_rank_or_numel(op, run: FactStore, cache: dict) -> Polynomial | None:
     """`aten.dim` or `aten.numel` of a tensor whose type (refined or stated) has a rank:
     the rank, or the product of its dims' polynomials."""
-    info = _shape_info(op.operands[0], cache)
+    info = _shape_info(op.operands[0], run, cache)
     if info is None or info.sizes is None:
         return None
     if op.operation.name == "torch.aten.dim":
         return Polynomial.constant(info.rank)
-    dims = tensor_dims(op.operands[0]) if None in info.sizes else [str(s) for s in info.sizes]
+    dims = tensor_dims(op.operands[0], run) if None in info.sizes else [str(s) for s in info.sizes]
     if dims is None or len(dims) != info.rank or "" in dims:
         return None
     product = Polynomial.constant(1)
@@ -432,11 +433,11 @@ def _express_rank_or_numel(op, cache: dict) -> Polynomial | None:
     return product
 
 
-def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None:
+def _express_if(if_op, index: int, run: FactStore, cache: dict, depth: int) -> Polynomial | None:
     """An If result: the polynomial all its completing branches yield, or, where both
     branches complete on an int comparison, the select of the two (the fact store's:
     `1 if h == 1 else h`, a broadcast's size, is `h`)."""
-    yielded = [express(t.operands[index], cache, depth + 1) for t in completing_yields(if_op)]
+    yielded = [express(t.operands[index], run, cache, depth + 1) for t in completing_yields(if_op)]
     if not yielded or None in yielded:
         return None
     if all(polynomial == yielded[0] for polynomial in yielded):
@@ -444,13 +445,13 @@ def _express_if(if_op, index: int, cache: dict, depth: int) -> Polynomial | None
     condition = defining_op(if_op.operands[0])
     if len(yielded) != 2 or condition is None or condition.operation.name not in INT_COMPARISONS:
         return None
-    sides = [express(v, cache, depth + 1) for v in condition.operands]
+    sides = [express(v, run, cache, depth + 1) for v in condition.operands]
     if None in sides:
         return None
     return facts.select((condition.operation.name, *sides), *yielded)
 
 
-def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | None:
+def _express_extreme(producer, run: FactStore, a: Polynomial, b: Polynomial) -> Polynomial | None:
     """`prim.max.int` (`a >= b` picks a) or `prim.min.int` (`a <= b`): the side the range
     of the difference picks (a constant, or the function's ranges: MPT's position bias row
     `1 - max(0, 1 - seq)` is 1 where seq >= 2); else the symbol of `a if a <test> b else b`
@@ -458,7 +459,7 @@ def _express_extreme(producer, a: Polynomial, b: Polynomial) -> Polynomial | Non
     function = ranges.enclosing_function(producer)
     entry = None if function is None else function.regions[0].blocks[0]
     is_max = producer.operation.name == "torch.prim.max.int"
-    least, greatest = ranges.polynomial_range(a - b if is_max else b - a, entry)  # a is picked where >= 0
+    least, greatest = ranges.polynomial_range(a - b if is_max else b - a, entry, run)  # a is picked where >= 0
     if least is not None and least >= 0:
         return a
     if greatest is not None and greatest < 0:
@@ -473,21 +474,22 @@ _INT_OPS = frozenset(names(result="int", symbolic=True))  # their meanings: symb
 # -- recording ----------------------------------------------------------------------
 
 
-def record(wrapped, yield_shapes, memo: dict, key) -> list[list[Polynomial | None]] | None:
+def record(wrapped, yield_shapes, memo: dict, key, run: FactStore) -> list[list[Polynomial | None]] | None:
     """Put on `wrapped` the dims its calculation yields as polynomials (and remember
-    them under the memo key, for ops that reuse the calculation). Returns them per
-    result ([] for a literal changed after it is built), None when nothing is recorded."""
+    them under the memo key, for ops that reuse the calculation; `run` is the run's
+    store). Returns them per result ([] for a literal changed after it is built), None
+    when nothing is recorded."""
     yielded = list(yield_shapes.operands)
     results = list(wrapped.operation.results)
     if len(yielded) != len(results) or not all(_is_value_tensor(r) for r in results):
         return None
     cache: dict = {}
-    polynomials = [_yielded_dims(v, cache) for v in yielded]
+    polynomials = [_yielded_dims(v, run, cache) for v in yielded]
     found = _facts_of(polynomials)
     if key is not None:
         memo[(ATTRIBUTE, key)] = found
     if found is not None:
-        _set_facts(wrapped, found)
+        _set_facts(wrapped, found, run)
     return polynomials
 
 
@@ -510,18 +512,18 @@ def _facts_of(polynomials: list[list[Polynomial | None]]) -> list[list[str]] | N
     return [["" if p is None else format_polynomial(p) for p in result] for result in polynomials]
 
 
-def restore(wrapped, memo: dict, key) -> None:
+def restore(wrapped, memo: dict, key, run: FactStore) -> None:
     """On a memo hit, the dims the first op's calculation found."""
     found = memo.get((ATTRIBUTE, key)) if key is not None else None
     if found is not None and len(found) == len(wrapped.operation.results):
-        _set_facts(wrapped, found)
+        _set_facts(wrapped, found, run)
 
 
-def _yielded_dims(value: ir.Value, cache: dict) -> list[Polynomial | None]:
+def _yielded_dims(value: ir.Value, run: FactStore, cache: dict) -> list[Polynomial | None]:
     """The yielded list literal's elements as polynomials; [] when the literal is
     changed after it is built (then it does not state the sizes)."""
     elements = literal_elements(value)
-    return [] if elements is None else [_as_size(express(element, cache)) for element in elements]
+    return [] if elements is None else [_as_size(express(element, run, cache)) for element in elements]
 
 
 def _as_size(polynomial: Polynomial | None) -> Polynomial | None:

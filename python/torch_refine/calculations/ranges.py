@@ -22,8 +22,9 @@ from fractions import Fraction
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts, store
+from torch_refine.calculations import facts
 from torch_refine.calculations.binds import bound_expression, function_argument
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
@@ -51,40 +52,40 @@ def entry_block_of(op) -> ir.Block | None:
     return function.regions[0].blocks[0] if function is not None else None
 
 
-def symbol_range(entry_block: ir.Block, symbol: Symbol) -> Range:
+def symbol_range(entry_block: ir.Block, symbol: Symbol, run: FactStore | None) -> Range:
     """A symbol's range as the program states it (`_stated_range`), narrowed by the
-    comparisons asserted at the function's entry (`FactStore.add_range` of the run's store,
-    `store.active`). Within a refinement it is remembered until a range changes: a defined
-    symbol's range is its definition's, which a case split asks for thousands of times."""
-    facts_store = store.active()
-    cache = None if facts_store is None else facts_store.refinement_cache()
+    comparisons asserted at the function's entry (`FactStore.add_range` of the run's store
+    `run`; None: no run, the stated range alone). Within a refinement it is remembered
+    until a range changes: a defined symbol's range is its definition's, which a case
+    split asks for thousands of times."""
+    cache = None if run is None else run.refinement_cache()
     if cache is None:
-        return _narrowed_range(entry_block, symbol)
-    key = ("symbol range", op_key(entry_block.owner), symbol, facts_store.range_count())
+        return _narrowed_range(entry_block, symbol, run)
+    key = ("symbol range", op_key(entry_block.owner), symbol, run.range_count())
     if key not in cache:
-        cache[key] = _narrowed_range(entry_block, symbol)
+        cache[key] = _narrowed_range(entry_block, symbol, run)
     return cache[key]
 
 
-def _narrowed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
-    least, greatest = _stated_range(entry_block, symbol)
-    asserted = _asserted_range(entry_block, symbol)
+def _narrowed_range(entry_block: ir.Block, symbol: Symbol, run: FactStore | None) -> Range:
+    least, greatest = _stated_range(entry_block, symbol, run)
+    asserted = _asserted_range(entry_block, symbol, run)
     if asserted is None:
         return least, greatest
     low, high = asserted
     return max(least, low), high if greatest is None else greatest if high is None else min(greatest, high)
 
 
-def _stated_range(entry_block: ir.Block, symbol: Symbol) -> Range:
+def _stated_range(entry_block: ir.Block, symbol: Symbol, run: FactStore | None) -> Range:
     """The range of an argument dim over its divisor (polynomial.Symbol): its bind's
     expression over `torch.symbolic_int`s (a symbol, or sums and products of symbols and
     constants, as `s0 * 8` for an image size exported as a multiple of 8) divided."""
     argument_number, dim, divisor = symbol
     if is_computed(symbol):
-        return _computed_range(entry_block, symbol)
+        return _computed_range(entry_block, symbol, run)
     if argument_number >= len(entry_block.arguments):
         return _SIZE
-    bound = bound_expression(entry_block.arguments[argument_number], dim)
+    bound = bound_expression(entry_block.arguments[argument_number], dim, run)
     if bound is None:
         return _SIZE
     bind, expression = bound
@@ -93,7 +94,7 @@ def _stated_range(entry_block: ir.Block, symbol: Symbol) -> Range:
     return least, None if greatest is None else greatest // divisor
 
 
-def _computed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
+def _computed_range(entry_block: ir.Block, symbol: Symbol, run: FactStore | None) -> Range:
     """A fresh symbol is a size; a select is within its sides' ranges, each where the
     select's condition picks it (`min(x, 0)` of a program's number may be negative); a
     floor division within its dividend's divided."""
@@ -102,28 +103,29 @@ def _computed_range(entry_block: ir.Block, symbol: Symbol) -> Range:
         return _SIZE
     if definition[0] == facts.FLOOR_DIVIDE:
         _, dividend, divisor = definition
-        low, high = polynomial_range(dividend, entry_block)
+        low, high = polynomial_range(dividend, entry_block, run)
         if isinstance(divisor, Polynomial):
-            return _quotient_range(low, high, polynomial_range(divisor, entry_block)[0])
+            return _quotient_range(low, high, polynomial_range(divisor, entry_block, run)[0])
         return (0 if low is None else max(0, low // divisor)), None if high is None else high // divisor
     _, condition, then, otherwise = definition
-    low_a, high_a = polynomial_range(then, entry_block, within_condition(condition, True, entry_block))
-    low_b, high_b = polynomial_range(otherwise, entry_block, within_condition(condition, False, entry_block))
+    low_a, high_a = polynomial_range(then, entry_block, run, within_condition(condition, True, entry_block, run))
+    low_b, high_b = polynomial_range(otherwise, entry_block, run, within_condition(condition, False, entry_block, run))
     least = None if low_a is None or low_b is None else min(low_a, low_b)
     greatest = None if high_a is None or high_b is None else max(high_a, high_b)
     return least, greatest
 
 
-def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None) -> dict | None:
+def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None,
+                     run: FactStore | None) -> dict | None:
     """The range of the symbol a condition bounds where it holds (`holds`) or fails, for
     `polynomial_range`'s `within`: `s >= 1` where `s == 0` fails, for the side of a select
     (ONNX Reshape's `6 if s == 0 else s` is at least 1)."""
     def own_range(symbol: Symbol) -> Range:
-        return polynomial_range(Polynomial({(symbol,): 1}), entry_block)
+        return polynomial_range(Polynomial({(symbol,): 1}), entry_block, run)
 
     bounds = facts.condition_bounds(condition, holds, {}, own_range)
     if bounds is None:  # of a remainder; no value at all is the empty range (1, 0)
-        found = _remainder_values(condition, holds, lambda key: _asserted_range(entry_block, key))
+        found = _remainder_values(condition, holds, lambda key: _asserted_range(entry_block, key, run))
         return None if found is None else {found[0]: (min(found[1]), max(found[1])) if found[1] else (1, 0)}
     symbol, low, high = bounds
     own_low, own_high = own_range(symbol)
@@ -132,15 +134,15 @@ def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None
     return {symbol: (low, high)}
 
 
-def _asserted_range(entry_block: ir.Block | None, symbol: Symbol) -> Range | None:
-    """What the run's asserted comparisons say of `symbol` (`store.active`), or None."""
-    facts_store = store.active()
-    if entry_block is None or facts_store is None or not facts_store.has_ranges():
+def _asserted_range(entry_block: ir.Block | None, symbol: Symbol, run: FactStore | None) -> Range | None:
+    """What the asserted comparisons of the run `run` say of `symbol`, or None."""
+    if entry_block is None or run is None or not run.has_ranges():
         return None
-    return facts_store.asserted_range(op_key(entry_block.owner), symbol)
+    return run.asserted_range(op_key(entry_block.owner), symbol)
 
 
-def quotient_by_ranges(dividend: Polynomial, divisor: Polynomial, entry_block: ir.Block | None) -> int | None:
+def quotient_by_ranges(dividend: Polynomial, divisor: Polynomial, entry_block: ir.Block | None,
+                       run: FactStore | None) -> int | None:
     """`dividend // divisor` (a polynomial) where the ranges decide it: the dividend is
     `m * divisor + rest`, m the ratio of their linear forms, with rest in [0, divisor)
     wherever each select it reads is split by its condition. torch-mlir's adaptive pool
@@ -151,8 +153,8 @@ def quotient_by_ranges(dividend: Polynomial, divisor: Polynomial, entry_block: i
     multiple = _ratio(dividend, divisor)
     if multiple is None:
         return None
-    low, high = _range_by_selects(dividend - Polynomial.constant(multiple) * divisor, entry_block, {}, 0)
-    divisor_low = polynomial_range(divisor, entry_block)[0]
+    low, high = _range_by_selects(dividend - Polynomial.constant(multiple) * divisor, entry_block, run, {}, 0)
+    divisor_low = polynomial_range(divisor, entry_block, run)[0]
     if low is None or high is None or divisor_low is None or low < 0 or divisor_low <= high:
         return None
     return multiple
@@ -174,20 +176,21 @@ def _ratio(dividend: Polynomial, divisor: Polynomial) -> int | None:
 _SELECT_SPLITS = 2
 
 
-def _range_by_selects(polynomial: Polynomial, entry_block: ir.Block, within: dict, depth: int) -> Range:
+def _range_by_selects(polynomial: Polynomial, entry_block: ir.Block, run: FactStore | None, within: dict,
+                      depth: int) -> Range:
     """`polynomial_range` joined over the two sides of a select it reads, each where the
     select's condition picks it (narrowing the size or remainder the condition bounds)."""
     selects = [s for s in polynomial.symbols() if (facts.definition(s) or (None,))[0] == facts.SELECT]
     if not selects or depth >= _SELECT_SPLITS:
-        return polynomial_range(polynomial, entry_block, within)
+        return polynomial_range(polynomial, entry_block, run, within)
     _, condition, then, otherwise = facts.definition(selects[0])
     joined = None
     for holds, side in ((True, then), (False, otherwise)):
-        narrowed = within_condition(condition, holds, entry_block) or {}
+        narrowed = within_condition(condition, holds, entry_block, run) or {}
         if any(_is_remainder_key(key) and low > high for key, (low, high) in narrowed.items()):
             continue  # no remainder makes the condition `holds`
-        bound = _range_by_selects(polynomial.substitute({selects[0]: side}), entry_block, {**within, **narrowed},
-                                  depth + 1)
+        bound = _range_by_selects(polynomial.substitute({selects[0]: side}), entry_block, run,
+                                  {**within, **narrowed}, depth + 1)
         joined = bound if joined is None else join(joined, bound)
     return ANY if joined is None else joined
 
@@ -245,10 +248,12 @@ class SizesAlgebra:
     """The algebra symbolic/semantics.py's meanings take, over sizes: floor division and
     modulo as the fact store means them (`facts.quotient`, `facts.modulo`); a comparison
     as 0 or 1 where the range of its sides' difference decides it (`entry_block`'s
-    ranges, else plain sizes), else as the truth symbol (`facts.truth_of`)."""
+    ranges under the run's store `run`, else plain sizes), else as the truth symbol
+    (`facts.truth_of`)."""
 
-    def __init__(self, entry_block: ir.Block | None = None) -> None:
+    def __init__(self, entry_block: ir.Block | None = None, run: FactStore | None = None) -> None:
         self.entry_block = entry_block
+        self.run = run
 
     def quotient(self, dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
         return facts.quotient(dividend, divisor)
@@ -257,27 +262,30 @@ class SizesAlgebra:
         return facts.modulo(dividend, divisor)
 
     def truth(self, comparison: str, a: Polynomial, b: Polynomial) -> Polynomial:
-        decided = decide(INT_COMPARISONS[comparison], *polynomial_range(a - b, self.entry_block))
+        decided = decide(INT_COMPARISONS[comparison], *polynomial_range(a - b, self.entry_block, self.run))
         return facts.truth_of((comparison, a, b)) if decided is None else Polynomial.constant(int(decided))
 
 
 SIZES = SizesAlgebra()
 
 
-def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, within: dict | None = None) -> tuple:
+def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: FactStore | None,
+                     within: dict | None = None) -> tuple:
     """(least, greatest) of a polynomial over sizes, None for an unbounded side; without
-    an entry block every symbol is a plain size; `within` narrows some symbols' ranges. A
-    symbol may be unbounded below too (a select of a program's number, `min(x, 0)`)."""
+    an entry block every symbol is a plain size; the run's store `run` narrows the ranges
+    the entry block's binds state by its asserted comparisons (`symbol_range`); `within`
+    narrows some symbols' ranges. A symbol may be unbounded below too (a select of a
+    program's number, `min(x, 0)`)."""
     def own_range(symbol: Symbol) -> Range:
         if within is not None and symbol in within:
             return within[symbol]
-        return _SIZE if entry_block is None else symbol_range(entry_block, symbol)
+        return _SIZE if entry_block is None else symbol_range(entry_block, symbol, run)
 
     def remainder_range(quotient: Symbol, divisor: int) -> Range:
         key = remainder_key(quotient)
         if within is not None and key in within:
             return within[key]
-        return _asserted_range(entry_block, key) or (0, divisor - 1)
+        return _asserted_range(entry_block, key, run) or (0, divisor - 1)
 
     least, greatest = 0, 0
     for monomial, coefficient in polynomial.terms.items():
@@ -288,13 +296,14 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, withi
         least += low
         greatest += high
     for narrower in (_relaxed_range(polynomial, own_range, remainder_range),
-                     _factored_range(polynomial, entry_block, within)):
+                     _factored_range(polynomial, entry_block, run, within)):
         if narrower is not None:  # the tighter on each side
             least, greatest = max(least, narrower[0]), min(greatest, narrower[1])
     return (None if least == -math.inf else least), (None if greatest == math.inf else greatest)
 
 
-def _factored_range(polynomial: Polynomial, entry_block: ir.Block | None, within: dict | None) -> tuple | None:
+def _factored_range(polynomial: Polynomial, entry_block: ir.Block | None, run: FactStore | None,
+                    within: dict | None) -> tuple | None:
     """The range of `s * q` for a symbol `s` every term reads, as the product of the two
     ranges: `b*(x // 10) - b` is at least 1 where `b >= 1` and `x // 10 >= 2`, which the
     terms' own ranges (one up, one down) do not say. None where no symbol is common."""
@@ -304,9 +313,9 @@ def _factored_range(polynomial: Polynomial, entry_block: ir.Block | None, within
     if not common:
         return None
     factor = Polynomial({(min(common),): 1})
-    low, high = polynomial_range(factor, entry_block, within)
+    low, high = polynomial_range(factor, entry_block, run, within)
     low, high = -math.inf if low is None else low, math.inf if high is None else high
-    return _interval_product(low, high, *polynomial_range(polynomial.exact_divide(factor), entry_block, within))
+    return _interval_product(low, high, *polynomial_range(polynomial.exact_divide(factor), entry_block, run, within))
 
 
 _RELAXATION_DEPTH = 4
@@ -445,27 +454,26 @@ def _interval_product(low, high, other_low: int | None, other_high: int | None) 
     return min(products), max(products)
 
 
-def range_signature(function) -> tuple:
+def range_signature(function, run: FactStore | None) -> tuple:
     """Every argument dim's range that is not a plain size's, in argument order, and the
-    ranges asserted comparisons give (`FactStore.range_items`)."""
+    ranges asserted comparisons give (`FactStore.range_items` of the run's store `run`)."""
     if function is None:
         return ()
     entry = function.regions[0].blocks[0]
-    facts_store = store.active()
-    has_ranges = facts_store is not None and facts_store.has_ranges()
-    found: list = [facts_store.range_items(op_key(function))] if has_ranges else []
+    has_ranges = run is not None and run.has_ranges()
+    found: list = [run.range_items(op_key(function))] if has_ranges else []
     for argument in entry.arguments:
         for use in argument.uses:
             if use.owner.name == "torch.bind_symbolic_shape" and use.operand_number == 0:
-                found.append((function_argument(argument), _bound_ranges(entry, argument)))
+                found.append((function_argument(argument), _bound_ranges(entry, argument, run)))
                 break
     return tuple(found)
 
 
-def _bound_ranges(entry: ir.Block, argument: ir.BlockArgument) -> tuple:
+def _bound_ranges(entry: ir.Block, argument: ir.BlockArgument, run: FactStore | None) -> tuple:
     info = types.parse(argument.type)
     rank = 0 if info is None or info.rank is None else info.rank
-    return tuple(symbol_range(entry, (argument.arg_number, dim, 1)) for dim in range(rank))
+    return tuple(symbol_range(entry, (argument.arg_number, dim, 1), run) for dim in range(rank))
 
 
 def join(a: Bound, b: Bound) -> Bound:

@@ -11,7 +11,6 @@ shared by every run (docs/facts.md says why).
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import math
 import re
 from dataclasses import dataclass
@@ -415,25 +414,3 @@ class Scope:
         finally:
             self.replacements.clear()
             self.replacements.update(before)
-
-
-_ACTIVE: contextvars.ContextVar[FactStore | None] = contextvars.ContextVar("torch_refine_fact_store", default=None)
-
-
-@contextlib.contextmanager
-def activated(store: FactStore):
-    """Within: `store` is the one the readers of sizes below the engine consult
-    (`active`), in this thread (a context variable: another thread's run has its own)."""
-    token = _ACTIVE.set(store)
-    try:
-        yield store
-    finally:
-        _ACTIVE.reset(token)
-
-
-def active() -> FactStore | None:
-    """The store of the run this thread executes (`activated`), or None outside a run:
-    the ranges of sizes (calculations/ranges.py) and the binds' cache read it where no
-    engine object reaches them (through `dim_facts.express` and the simplifier's
-    patterns)."""
-    return _ACTIVE.get()

@@ -9,6 +9,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations.dim_facts import express
 from torch_refine.calculations.ranges import ANY, Bound, join, polynomial_range
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, typed_constant
 from torch_refine.symbolic.comparisons import MIRRORED, NEGATED
 from torch_refine.symbolic.semantics import MEANINGS, add_bounds, maximum_bounds, minimum_bounds, negate_bounds
@@ -22,23 +23,24 @@ _PASS_THROUGH = frozenset({"torch.derefine", "torch.prim.unchecked_cast"})
 _VALUE_DEPTH = 12
 
 
-def value_range(value: ir.Value, entry_block: ir.Block | None) -> Bound:
+def value_range(value: ir.Value, entry_block: ir.Block | None, run: FactStore | None) -> Bound:
     """(least, greatest) of an int value, None for an unbounded side, by interval
     arithmetic over its producers (a comparison of two polynomials over sizes is decided
     by `polynomial_range` of their difference before this): a size is within the range
     its polynomial has, a rank or length is at least 0, and an If yields within its
     branches' ranges, each narrowed by the comparison of the yielded value its condition
     makes (`if n <= 0: n = 1` gives n >= 1), which decides the dim wrapping of a tensor
-    of unknown rank."""
-    return _value_range(value, _Walk(entry_block), 0)
+    of unknown rank. `run`: the run's store, whose asserted ranges narrow the stated ones."""
+    return _value_range(value, _Walk(entry_block, run), 0)
 
 
-def difference_range(lhs: ir.Value, rhs: ir.Value, entry_block: ir.Block | None) -> Bound | None:
+def difference_range(lhs: ir.Value, rhs: ir.Value, entry_block: ir.Block | None,
+                     run: FactStore | None) -> Bound | None:
     """`value_range` of `lhs - rhs`; None where a side is made by no op the walk reads (a
     cheap test before the walk)."""
     if not (_may_bound(lhs) and _may_bound(rhs)):
         return None
-    return add_bounds(value_range(lhs, entry_block), negate_bounds(value_range(rhs, entry_block)))
+    return add_bounds(value_range(lhs, entry_block, run), negate_bounds(value_range(rhs, entry_block, run)))
 
 
 def _may_bound(value: ir.Value) -> bool:
@@ -53,6 +55,7 @@ def _may_bound(value: ir.Value) -> bool:
 @dataclasses.dataclass
 class _Walk:
     entry_block: ir.Block | None
+    run: FactStore | None
     found: dict = dataclasses.field(default_factory=dict)
     expressed: dict = dataclasses.field(default_factory=dict)  # express's own cache
 
@@ -75,8 +78,8 @@ def _producer_range(value: ir.Value, walk: _Walk, depth: int) -> Bound:
         return ANY
     name = producer.operation.name
     if name in _COUNTS:
-        polynomial = express(value, walk.expressed)  # a size the program bounds
-        return _SIZE if polynomial is None else polynomial_range(polynomial, walk.entry_block)
+        polynomial = express(value, walk.run, walk.expressed)  # a size the program bounds
+        return _SIZE if polynomial is None else polynomial_range(polynomial, walk.entry_block, walk.run)
     if name in _PASS_THROUGH:
         return _value_range(producer.operands[0], walk, depth + 1)
     if name == "torch.prim.If":

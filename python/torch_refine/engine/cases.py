@@ -13,7 +13,7 @@ from torch_refine.calculations.ranges import (
     polynomial_range,
     within_condition,
 )
-from torch_refine.calculations.store import FactStore, active
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine import guards
 from torch_refine.engine.evaluator_values import GiveUp, _decide
 from torch_refine.ir.constants import op_key
@@ -149,8 +149,8 @@ def _value(key, values: dict) -> bool:
     return values[key]
 
 
-def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: tuple | None = None,
-                    splits: int = 1) -> bool | None:
+def decide_by_cases(key: tuple, entry, run: FactStore, within: dict | None = None,
+                    assumptions: tuple | None = None, splits: int = 1) -> bool | None:
     """A condition over at most `_CASE_SYMBOLS` sizes that is the same in every case: each
     size is split into its least few values, one by one, and the rest of its range
     (`256*s == 64*s or 64*s > 0`, a view's check, holds at s = 0 and for s >= 1). A
@@ -158,41 +158,35 @@ def decide_by_cases(key: tuple, entry, within: dict | None = None, assumptions: 
     (`_decide_by_select`). `within` narrows some symbols' ranges; `assumptions` are the
     conditions of several comparisons asserted at the function's entry that share a size
     with it (a broadcast kept open), taken as given in every case, and (`splits` deep)
-    split by their equalities where that decides it (`_decide_by_disjuncts`)."""
-    facts_store = _run_store()
+    split by their equalities where that decides it (`_decide_by_disjuncts`). `run` is the
+    run's store: its asserted ranges and conditions, and its cache of decisions."""
     if assumptions is None:
         function_key = None if entry is None else op_key(entry.owner)
-        assumptions = _relevant(key, facts_store.compound_assumptions(function_key))
-    cache = facts_store.run_cache()
-    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), facts_store.range_count(),
+        assumptions = _relevant(key, run.compound_assumptions(function_key))
+    cache = run.run_cache()
+    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), run.range_count(),
                  tuple(sorted((within or {}).items())), assumptions, splits)
     if cache_key not in cache:
-        cache[cache_key] = _decided(key, entry, within, assumptions, splits)
+        cache[cache_key] = _decided(key, entry, run, within, assumptions, splits)
     return cache[cache_key]
 
 
-def _run_store() -> FactStore:
-    """The store of the run deciding (`store.active`, as the ranges read it); outside a
-    run, one with no facts that remembers nothing past the call."""
-    found = active()
-    return FactStore() if found is None else found
-
-
-def _decided(key: tuple, entry, within: dict | None, assumptions: tuple, splits: int) -> bool | None:
+def _decided(key: tuple, entry, run: FactStore, within: dict | None, assumptions: tuple,
+             splits: int) -> bool | None:
     symbols = sorted(_key_symbols(key))
     selects = [s for s in symbols if _is_select(s)] or sorted(  # else one a quotient reads
         s for s in _with_select_sides(set(symbols), quotients=True) if _is_select(s))
     if selects:
-        answer = _decide_by_select(key, selects[0], entry, within, assumptions, splits)
+        answer = _decide_by_select(key, selects[0], entry, run, within, assumptions, splits)
     elif not symbols or len(symbols) > _CASE_SYMBOLS:
         # constants (a quotient the asserted equalities made exact), or too many sizes to
         # split: decided, if at all, by the ranges and the asserted conditions as they are
-        answer = _truth(key, lambda p: polynomial_range(p, entry, within), assumptions)
+        answer = _truth(key, lambda p: polynomial_range(p, entry, run, within), assumptions)
         answer = None if answer is _EXCLUDED else answer
     else:
-        answer = _decide_by_cases(key, symbols, entry, within or {}, assumptions)
+        answer = _decide_by_cases(key, symbols, entry, run, within or {}, assumptions)
     if answer is None and splits > 0 and symbols:
-        answer = _decide_by_disjuncts(key, entry, within, assumptions, splits - 1)
+        answer = _decide_by_disjuncts(key, entry, run, within, assumptions, splits - 1)
     return answer
 
 
@@ -200,12 +194,13 @@ def _is_select(symbol) -> bool:
     return (facts.definition(symbol) or (None,))[0] == facts.SELECT
 
 
-def _decide_by_disjuncts(key: tuple, entry, within: dict | None, assumptions: tuple, splits: int) -> bool | None:
+def _decide_by_disjuncts(key: tuple, entry, run: FactStore, within: dict | None, assumptions: tuple,
+                         splits: int) -> bool | None:
     """A condition the same under each equality of an asserted condition that one of them
     holds (a broadcast's `a == b or a == 1 or b == 1`), each solved in (the one the ranges
     exclude skipped): ConvNeXt's `(y // 2) // 2 == x // 4` once `y // 2 == x // 2`."""
     def range_of(polynomial):
-        return polynomial_range(polynomial, entry, within)
+        return polynomial_range(polynomial, entry, run, within)
 
     for index, (assumption, holds) in enumerate(assumptions):
         equalities = _one_of(_canonical(assumption) if holds else ("not", _canonical(assumption)))
@@ -219,7 +214,7 @@ def _decide_by_disjuncts(key: tuple, entry, within: dict | None, assumptions: tu
             solved = facts.solve(equality[1] - equality[2], {})
             substitution = None if solved is None else dict([solved])
             answers.add(None if substitution is None else decide_by_cases(
-                _substituted(key, substitution), entry, within,
+                _substituted(key, substitution), entry, run, within,
                 tuple((_substituted(a, substitution), h) for a, h in rest), splits))
             if None in answers or len(answers) > 1:
                 break
@@ -283,7 +278,7 @@ def _with_select_sides(symbols: set, quotients: bool = False) -> set:
     return found
 
 
-def _decide_by_select(key: tuple, select, entry, within: dict | None, assumptions: tuple = (),
+def _decide_by_select(key: tuple, select, entry, run: FactStore, within: dict | None, assumptions: tuple = (),
                       splits: int = 1) -> bool | None:
     """A condition reading `select` (`then if c else otherwise`), the same where `c` holds,
     with the select its `then` (and `c`'s equality solved in: `s == 0` makes `s` 0), and
@@ -293,7 +288,7 @@ def _decide_by_select(key: tuple, select, entry, within: dict | None, assumption
     _, condition, then, otherwise = facts.definition(select)
     answers = set()
     comparison = len(condition) == 3 and all(isinstance(o, Polynomial) for o in condition[1:])
-    ranged = _atom_truth(condition, lambda p: polynomial_range(p, entry, within)) if comparison else None
+    ranged = _atom_truth(condition, lambda p: polynomial_range(p, entry, run, within)) if comparison else None
     for holds, side in ((True, then), (False, otherwise)):
         if ranged is not None and ranged is not holds:
             continue  # a case the ranges exclude (`(y + 3) // 4 == 0` where y >= 1)
@@ -302,9 +297,10 @@ def _decide_by_select(key: tuple, select, entry, within: dict | None, assumption
             solved = facts.solve(condition[1] - condition[2], {})
             if solved is not None:
                 substitution = {select: side.substitute(dict([solved])), solved[0]: solved[1]}
-        narrowed = within_condition(condition, holds, entry)
+        narrowed = within_condition(condition, holds, entry, run)
         case_assumptions = tuple((_substituted(a, substitution), h) for a, h in assumptions)
-        answer = decide_by_cases(_substituted(key, substitution), entry, {**(within or {}), **(narrowed or {})},
+        answer = decide_by_cases(_substituted(key, substitution), entry, run,
+                                 {**(within or {}), **(narrowed or {})},
                                  (*case_assumptions, (_canonical(condition), holds)), splits)
         if answer is None:
             return None
@@ -312,16 +308,17 @@ def _decide_by_select(key: tuple, select, entry, within: dict | None, assumption
     return answers.pop() if len(answers) == 1 else None
 
 
-def _decide_by_cases(key: tuple, symbols: list, entry, within: dict, assumptions: tuple = ()) -> bool | None:
+def _decide_by_cases(key: tuple, symbols: list, entry, run: FactStore, within: dict,
+                     assumptions: tuple = ()) -> bool | None:
     cases = [{}]
     for symbol in symbols:
-        low, high = polynomial_range(Polynomial({(symbol,): 1}), entry, within)
+        low, high = polynomial_range(Polynomial({(symbol,): 1}), entry, run, within)
         low = 0 if low is None else low
         pieces = [(v, v) for v in range(low, low + _CASE_VALUES) if high is None or v <= high]
         if high is None or low + _CASE_VALUES <= high:
             pieces.append((low + _CASE_VALUES, high))
         cases = [{**case, symbol: piece} for case in cases for piece in pieces]
-    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, {**within, **case}), assumptions)
+    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, run, {**within, **case}), assumptions)
                for case in cases} - {_EXCLUDED}
     return answers.pop() if len(answers) == 1 and None not in answers else None
 
@@ -368,17 +365,17 @@ def prune_implied_guards(module, store: FactStore) -> None:
         if guards.defines_replacement(key, holds) and store.replaces(function_key, key[1], key[2]):
             own = {s for p in key[1:] if isinstance(p, Polynomial) for m in p.terms for s in m}
             others = {s: p for s, p in replacements.items() if s not in own}
-            if decide_by_cases(_substituted(key, others), entry, assumptions=()) is holds:
+            if decide_by_cases(_substituted(key, others), entry, store, assumptions=()) is holds:
                 assertion.erase()
             continue
         if store.defines_range(function_key, key, holds):
-            if _implied_but_for_its_range(_substituted(key, replacements), holds, entry, set_aside):
+            if _implied_but_for_its_range(_substituted(key, replacements), holds, entry, store, set_aside):
                 assertion.erase()
             continue  # what the store relies on; its own range would decide it
         key = _substituted(key, replacements)
         within = {select: ANY for select in set_aside}
         if (function_key, key, holds) in kept or decide_by_cases(
-                key, entry, within, _others(store, function_key, key, holds, erased)) is holds:
+                key, entry, store, within, _others(store, function_key, key, holds, erased)) is holds:
             assertion.erase()
             erased.add(_fact(key, holds))
         else:
@@ -407,7 +404,7 @@ def _fact(key: tuple, holds: bool) -> tuple:
     return fact
 
 
-def _implied_but_for_its_range(key: tuple, holds: bool, entry, set_aside: set) -> bool:
+def _implied_but_for_its_range(key: tuple, holds: bool, entry, run: FactStore, set_aside: set) -> bool:
     """Whether a guard giving a select its range is implied by the other facts: decided by
     the select's cases (`(x if y == 1 else y) >= 2` where `x >= 2` is asserted and `y >= 1`),
     its own range and those of the selects whose guards went before (`set_aside`, which it
@@ -419,7 +416,7 @@ def _implied_but_for_its_range(key: tuple, holds: bool, entry, set_aside: set) -
     if (facts.definition(symbol) or (None,))[0] != facts.SELECT:
         return False
     within = {select: ANY for select in set_aside | {symbol}}
-    if decide_by_cases(key, entry, within, assumptions=()) is not holds:
+    if decide_by_cases(key, entry, run, within, assumptions=()) is not holds:
         return False
     set_aside.add(symbol)
     return True

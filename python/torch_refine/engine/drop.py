@@ -376,7 +376,7 @@ def _materialize(guard: _Guard, calculate, wrapped_op, inside: set, reach: Reach
         cleanup.extend(v.owner for v in on_path if isinstance(v, ir.OpResult))  # a negation may build anew
         condition = functools.reduce(functools.partial(_bool_op, "torch.aten.__or__.bool"), avoided)
         message = check_message(wrapped_op, guard.message)
-        if (described := described_condition(condition)) is not None:
+        if (described := described_condition(condition, store)) is not None:
             message += f" (requires {described})"
         assertion = ir.Operation.create("torch.runtime.assert", operands=[condition],
                                         attributes={"message": ir.StringAttr.get(message)})

@@ -41,6 +41,7 @@ from torch_refine.engine.evaluator_ops import (
     _FLOAT_COMPARISONS,
     _FLOAT_CONDITION_OPS,
     _PURE,
+    _SCOPED,
     _compare_opaque,
     _give_up,
     _opaque,
@@ -65,7 +66,6 @@ from torch_refine.engine.evaluator_values import (
     _OpaqueFloat,
     _SizeFloat,
     _symbolic,
-    start_evaluation,
 )
 from torch_refine.engine.reify import bool_scalar_changes_promotion
 from torch_refine.engine.simplifier import Options
@@ -146,7 +146,7 @@ class Evaluator:
         self._steps = 0
         self._entry = None  # the entry block of the evaluated op's function: its ranges
         self._function_key = None  # and its asserted facts
-        self._scope: Scope | None = None  # the evaluation's view of them
+        self._scope = Scope(store, None, None)  # the evaluation's view of them (of no function before one)
         self._guards: list[Guard] = []
 
     def evaluate(self, op, unpack, kind: CalculationKind, symbol: str) -> Evaluation | None:
@@ -163,8 +163,7 @@ class Evaluator:
         self._entry = function_op.regions[0].blocks[0] if function_op is not None else None
         self._function_key = op_key(function_op) if function_op is not None else None
         self._scope = Scope(self._store, self._function_key, self._entry)
-        with start_evaluation(self._scope):
-            return self._evaluate(kind, function, operands, outer, unpack is not None)
+        return self._evaluate(kind, function, operands, outer, unpack is not None)
 
     def _evaluate(self, kind: CalculationKind, function: _Function, operands: list, outer: list,
                   unpacked: bool) -> Evaluation | None:
@@ -174,9 +173,9 @@ class Evaluator:
                 raise GiveUp
             if kind is not SHAPE and bool_scalar_changes_promotion(operands, function.parameter_texts):
                 raise GiveUp  # reify passes no dtype then
-            arguments = [_argument(v, p, kind) for v, p in zip(operands, parameters, strict=True)]
+            arguments = [_argument(v, p, kind, self._scope) for v, p in zip(operands, parameters, strict=True)]
             (result,) = self._call(function, arguments)
-            values = _split(result, outer, kind, unpacked)
+            values = _split(result, outer, kind, unpacked, self._scope)
             self._guard_divisors()
             return Evaluation(values, [g for g in self._guards if not self._holds_already(g)])
         except GiveUp:
@@ -213,6 +212,9 @@ class Evaluator:
             if kind is _PURE_STEP:
                 environment[results[0]] = payload(*values)
                 continue
+            if kind is _SCOPED_STEP:
+                environment[results[0]] = payload(self._scope, *values)
+                continue
             outputs = kind(self, values, payload, environment)
             for slot, value in zip(results, outputs, strict=True):
                 environment[slot] = value
@@ -230,7 +232,7 @@ class Evaluator:
         if then.raises is not None and otherwise.raises is not None:
             raise GiveUp  # raises either way: the greedy way reports it
         if then.raises is not None or otherwise.raises is not None:
-            decided = decide_by_cases(condition.key(), self._entry)
+            decided = decide_by_cases(condition.key(), self._entry, self._store)
             if decided is not None:
                 return self._run(then if decided else otherwise, environment, [])
             raises_on = then.raises is not None
@@ -250,16 +252,16 @@ class Evaluator:
         guards make one side the value in every case: `7 if n == 1 else n` after the
         broadcast check `n == 7 or n == 1` is 7."""
         if not (_is_size(then) and _is_size(otherwise)) or then is _UNKNOWN_SIZE or otherwise is _UNKNOWN_SIZE:
-            return _choose(condition, then, otherwise)
+            return _choose(condition, then, otherwise, self._scope)
         assumed = [*self._store.compound_assumptions(self._function_key),
                    *((g.condition.key(), g.holds) for g in self._guards if isinstance(g.condition, _Condition))]
         if not assumed:
-            return _choose(condition, then, otherwise)
-        same = ("torch.aten.eq.int", _symbolic(then), _symbolic(otherwise))
+            return _choose(condition, then, otherwise, self._scope)
+        same = ("torch.aten.eq.int", _symbolic(then, self._scope), _symbolic(otherwise, self._scope))
         for key, side in (((("or", condition.key(), same)), then), (("or", ("not", condition.key()), same), otherwise)):
-            if decide_by_cases(key, self._entry, assumptions=_relevant(key, assumed)) is True:
+            if decide_by_cases(key, self._entry, self._store, assumptions=_relevant(key, assumed)) is True:
                 return side
-        return _choose(condition, then, otherwise)
+        return _choose(condition, then, otherwise, self._scope)
 
     def _equality_at_bound(self, condition: _Condition) -> _Condition:
         """`a >= b` where the ranges say `a <= b` holds only at `a == b` (and `a <= b`
@@ -268,7 +270,7 @@ class Evaluator:
         if condition.op not in ("torch.aten.ge.int", "torch.aten.le.int"):
             return condition
         a, b = condition.operands
-        least, greatest = polynomial_range(a - b, self._entry)
+        least, greatest = polynomial_range(a - b, self._entry, self._store)
         if (greatest if condition.op == "torch.aten.ge.int" else least) != 0:
             return condition
         return _Condition("torch.aten.eq.int", a, b)
@@ -291,7 +293,7 @@ class Evaluator:
                                 True, g.message) for g in self._guards)
         environment[:] = original
         self._guards = guards
-        return [_choose(condition, a, b) for a, b in zip(*results, strict=True)]
+        return [_choose(condition, a, b, self._scope) for a, b in zip(*results, strict=True)]
 
     def _holds_already(self, guard: Guard) -> bool:
         """A guard whose whole condition the ranges and the asserted conditions decide as it
@@ -302,18 +304,20 @@ class Evaluator:
         own = {_canonical(key), _canonical(("not", key))}
         assumptions = _relevant(key, [(a, h) for a, h in self._store.compound_assumptions(self._function_key)
                                       if _canonical(a) not in own])
-        return decide_by_cases(key, self._entry, assumptions=assumptions) is guard.holds
+        return decide_by_cases(key, self._entry, self._store, assumptions=assumptions) is guard.holds
 
     def _guard_divisors(self) -> None:
         """A quotient by a symbolic size holds where the size is not 0: where the ranges
         do not say so, that is a guard (TorchScript raises on it; so does PyTorch's op)."""
-        for divisor in {p for d in self._scope.divisors for p in _nonzero_parts(_symbolic(d))}:
+        scope = self._scope
+        for divisor in {p for d in scope.divisors for p in _nonzero_parts(_symbolic(d, scope))}:
             try:
-                if _decide(operator.ne, *polynomial_range(_symbolic(divisor), self._entry)):
+                if _decide(operator.ne, *polynomial_range(_symbolic(divisor, scope), self._entry, self._store)):
                     continue
             except GiveUp:
                 pass
-            condition = self._assumed(_Condition("torch.aten.ne.int", _symbolic(divisor), Polynomial.constant(0)))
+            nonzero = _Condition("torch.aten.ne.int", _symbolic(divisor, scope), Polynomial.constant(0))
+            condition = self._assumed(nonzero)
             if isinstance(condition, _Condition):
                 self._guards.append(Guard(condition, True, "division by zero in the shape calculation"))
 
@@ -342,7 +346,7 @@ class Evaluator:
         (PyTorch's check then says no more), and under torch.export's rule
         (`broadcast-equal`) wherever both can be 2 or more (a computed size at most 1, a
         slice of a dim of 1, broadcasts as PyTorch says)."""
-        ranges = [polynomial_range(size, self._entry) for size in (a, b)]
+        ranges = [polynomial_range(size, self._entry, self._store) for size in (a, b)]
         if self._store.broadcast_equal:
             return all(greatest is None or greatest >= 2 for _, greatest in ranges)
         return all(least is not None and least >= 2 for least, _ in ranges)
@@ -385,9 +389,9 @@ class Evaluator:
         test = INT_COMPARISONS[name]
         if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
             return [test(a, b)]
-        a, b = _symbolic(a), _symbolic(b)
+        a, b = _symbolic(a, self._scope), _symbolic(b, self._scope)
         try:
-            return [_decide(test, *polynomial_range(a - b, self._entry))]
+            return [_decide(test, *polynomial_range(a - b, self._entry, self._store))]
         except GiveUp:
             return [self._assumed(_Condition(name, a, b))]
 
@@ -406,7 +410,8 @@ class Evaluator:
     def _test(self, test, a, b) -> bool:
         if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
             return test(a, b)
-        return _decide(test, *polynomial_range(_symbolic(a) - _symbolic(b), self._entry))
+        difference = _symbolic(a, self._scope) - _symbolic(b, self._scope)
+        return _decide(test, *polynomial_range(difference, self._entry, self._store))
 
     def _float_arithmetic(self, values: list, meaning: Meaning, environment: list) -> list:
         a, b = values
@@ -435,7 +440,7 @@ class Evaluator:
         if isinstance(value, _SizeFloat):
             if not value.exact:
                 raise GiveUp
-            least, greatest = polynomial_range(value.polynomial, self._entry)
+            least, greatest = polynomial_range(value.polynomial, self._entry, self._store)
             if least is None or greatest is None or max(-least, greatest) > _EXACT_FLOAT_INTEGERS:
                 raise GiveUp
             return value.polynomial
@@ -456,7 +461,7 @@ class Evaluator:
             if a is b or (a.exact and b.exact and a.polynomial == b.polynomial):
                 return [test(0, 0)]  # one exact value (`x == x`: a size is not NaN)
             difference = self._exact_polynomial(a) - self._exact_polynomial(b)
-            return [_decide(test, *polynomial_range(difference, self._entry))]
+            return [_decide(test, *polynomial_range(difference, self._entry, self._store))]
         if math.isnan(b):
             raise GiveUp
         if b == math.inf or b == -math.inf:
@@ -475,7 +480,7 @@ class Evaluator:
         """Bounds of the float: its polynomial's range (rounding a size to a float is
         monotonic), widened for an inexact product by more than its rounding (2**-46 over
         64 factors)."""
-        least, greatest = polynomial_range(value.polynomial, self._entry)
+        least, greatest = polynomial_range(value.polynomial, self._entry, self._store)
         low = -math.inf if least is None else float(least)
         high = math.inf if greatest is None else float(greatest)
         if value.exact:
@@ -488,7 +493,7 @@ class Evaluator:
         a, b = values
         (chosen,) = self._compare(values, name, environment)
         if isinstance(chosen, _Condition):
-            return [_choose(self._equality_at_bound(chosen), a, b)]
+            return [_choose(self._equality_at_bound(chosen), a, b, self._scope)]
         return [a if chosen else b]
 
     def _lists_equal(self, values: list, equal: bool, environment: list) -> list:
@@ -522,6 +527,7 @@ _METHOD_STEPS = {
     "torch.prim.TupleUnpack": (Evaluator._tuple_unpack, None),
 }
 _PURE_STEP = object()  # the marker of a step run inline by `_run`
+_SCOPED_STEP = object()  # and of one run inline given the evaluation's scope too
 
 
 def _link_function(plan: tuple) -> _Function:
@@ -548,6 +554,9 @@ def _link_step(name: str, operands: list, results: list, extra) -> tuple:
     method = _METHOD_STEPS.get(name)
     if method is not None:
         return (method[0], operands, results, method[1])
+    scoped = _SCOPED.get(name)
+    if scoped is not None and len(results) <= 1:
+        return (_SCOPED_STEP, operands, results or (0,), scoped)
     pure = _PURE.get(name)
     if pure is None or len(results) > 1:
         return (_PURE_STEP, operands, (0,), _give_up)  # given up only if run

@@ -1,14 +1,16 @@
 """What each op the evaluator runs computes, on the values of engine/evaluator_values.py:
-the pure ops (`_PURE`): int, float and bool ops by their meanings in symbolic/semantics.py
-(the evaluator's own where its values are more than Python's: conditions, floats of sizes,
-divisors to guard), string, list and tuple ops; the float comparisons and arithmetic the
-evaluator runs on sizes."""
+the pure ops (`_PURE`): float and bool ops by their meanings in symbolic/semantics.py
+(the evaluator's own where its values are more than Python's: conditions, floats of sizes),
+string, list and tuple ops; the ops that read sizes through the evaluation's scope
+(`_SCOPED`: int ops, divisors to guard, floats of sizes made ints); the float comparisons
+and arithmetic the evaluator runs on sizes."""
 
 from __future__ import annotations
 
 import math
 import operator
 
+from torch_refine.calculations.store import Scope
 from torch_refine.engine import guards
 from torch_refine.engine.evaluator_values import (
     _INT64_SCALE,
@@ -151,27 +153,27 @@ def _by_meaning(name: str):
     return run
 
 
-def _to_int(value) -> int:
+def _to_int(scope: Scope, value) -> int:
     if isinstance(value, _SizeFloat):
-        return _integral(value)
+        return _integral(value, scope)
     if not math.isfinite(value):
         raise GiveUp
     return _int(int(value))
 
 
-def _ceil(value: float) -> int:
+def _ceil(scope: Scope, value: float) -> int:
     if isinstance(value, _SizeFloat):
-        return _integral(value)
+        return _integral(value, scope)
     if not math.isfinite(value):
         raise GiveUp
     return _int(math.ceil(value))
 
 
-def _integral(value: _SizeFloat):
+def _integral(value: _SizeFloat, scope: Scope):
     """The int an exact size float is; an inexact one was rounded, so give up."""
     if not value.exact:
         raise GiveUp
-    return _settle(value.polynomial)
+    return _settle(value.polynomial, scope)
 
 
 def _give_up(*_):
@@ -181,15 +183,21 @@ def _give_up(*_):
 _DIVISIONS = ("torch.aten.floordiv.int", "torch.aten.remainder.int")
 
 
-# Ops of one result computed from their operands' values.
-_PURE = {
+# Ops of one result computed from their operands' values and the evaluation's scope (the
+# replacements their sizes are read through, the divisors to guard): `fn(scope, *values)`.
+_SCOPED = {
     **{name: _int_op(MEANINGS[name]) for name in names(result="int", symbolic=True) if name not in _DIVISIONS},
     "torch.aten.floordiv.int": _floor_divide,
     "torch.aten.remainder.int": _remainder,
-    **{name: _by_meaning(name) for name in ("torch.aten.__range_length", "torch.aten.eq.bool", "torch.aten.div")},
     "torch.aten.ceil.float": _ceil,
     "torch.aten.Int.float": _to_int,
     "torch.aten.Int.Scalar": _to_int,
+}
+
+
+# Ops of one result computed from their operands' values alone.
+_PURE = {
+    **{name: _by_meaning(name) for name in ("torch.aten.__range_length", "torch.aten.eq.bool", "torch.aten.div")},
     "torch.aten.Float.Scalar": _to_float,
     "torch.aten.__not__": _not,
     "torch.aten.__and__.bool": lambda a, b: _connect("and", a, b),

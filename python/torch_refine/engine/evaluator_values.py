@@ -1,12 +1,11 @@
 """The values an evaluation computes with (engine/evaluator.py): ints and polynomials over sizes,
-read through the evaluation's replacements; bools known only at run time (`_Condition`); floats
-over sizes; what reading such a value as a Python value gives up on (`GiveUp`); and an
-evaluation's answer with the guards it needs (`Evaluation`)."""
+read through the evaluation's replacements (its `store.Scope`, passed to each reader); bools
+known only at run time (`_Condition`); floats over sizes; what reading such a value as a
+Python value gives up on (`GiveUp`); and an evaluation's answer with the guards it needs
+(`Evaluation`)."""
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import math
 
 from torch_refine.calculations import facts
@@ -56,75 +55,67 @@ class _ScalarTensor:
 
 
 def _int(value) -> int:
-    if isinstance(value, Polynomial):
-        return _settle(value)
     if isinstance(value, bool) or not isinstance(value, int) or not _INT64[0] <= value <= _INT64[1]:
         raise GiveUp  # TorchScript ints wrap at 64 bits; Python's do not
     return value
 
 
-# The evaluation running in this thread (`start_evaluation`): its function's facts
-# (`store.Scope`: the replacements every polynomial is read through, those the evaluation's
-# own guards add, the symbolic divisors it met, the entry block whose binds state ranges).
-# The op meanings (evaluator_ops) are plain functions of their operands: they read it here.
-_SCOPE: contextvars.ContextVar[Scope] = contextvars.ContextVar("torch_refine_evaluation")
-
-
-def _settle(polynomial: Polynomial):
+def _settle(polynomial: Polynomial, scope: Scope):
     """A polynomial that is a constant as that int; any other stays symbolic (in the
-    symbols the replacements leave, and the defined symbols they do not decide)."""
-    polynomial = facts.resolved(polynomial, _SCOPE.get().replacements)
+    symbols the replacements of the evaluation's `scope` leave, and the defined symbols
+    they do not decide)."""
+    polynomial = facts.resolved(polynomial, scope.replacements)
     constant = polynomial.constant_value()
     return polynomial if constant is None else _int(constant)
 
 
-def _symbolic(value) -> Polynomial:
+def _symbolic(value, scope: Scope) -> Polynomial:
     if isinstance(value, Polynomial):
-        return value.substitute(_SCOPE.get().replacements)
+        return value.substitute(scope.replacements)
     return Polynomial.constant(_int(value))
 
 
 def _int_op(meaning):
     """An int op by its meaning (symbolic/semantics.py): Python's on ints, within int64;
-    over polynomials on sizes, settled."""
+    over polynomials on sizes, settled in the evaluation's `scope`."""
 
-    def run(*values):
+    def run(scope: Scope, *values):
         if any(isinstance(v, Polynomial) for v in values):
-            return _settle(meaning.symbolic(_GUARDED_SIZES, *(_symbolic(v) for v in values)))
+            return _settle(meaning.symbolic(_GUARDED_SIZES, *(_symbolic(v, scope) for v in values)), scope)
         return _int(meaning.compute(*values))
 
     return run
 
 
-def _floor_divide(a, b):
+def _floor_divide(scope: Scope, a, b):
     """Python's `//` (aten.floordiv.int): on ints, else `facts.quotient`'s meaning, a
     symbolic divisor guarded nonzero where the op runs."""
     if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
         if b == 0:
             raise GiveUp
         return a // b
-    entry = _SCOPE.get().entry
-    if isinstance(b, Polynomial) and (whole := quotient_by_ranges(_symbolic(a), _symbolic(b), entry)) is not None:
+    if isinstance(b, Polynomial) and (whole := quotient_by_ranges(_symbolic(a, scope), _symbolic(b, scope),
+                                                                  scope.entry, scope.store)) is not None:
         return whole  # the divisor is positive there
-    return _settle(_by_symbols("torch.aten.floordiv.int", a, b))
+    return _settle(_by_symbols(scope, "torch.aten.floordiv.int", a, b), scope)
 
 
-def _remainder(a, b):
+def _remainder(scope: Scope, a, b):
     """Python's `%` (aten.remainder.int): on ints, else `facts.modulo`'s meaning."""
     if not isinstance(a, Polynomial) and not isinstance(b, Polynomial):
         if b == 0:
             raise GiveUp
         return a % b
-    return _settle(_by_symbols("torch.aten.remainder.int", a, b))
+    return _settle(_by_symbols(scope, "torch.aten.remainder.int", a, b), scope)
 
 
-def _by_symbols(name: str, a, b) -> Polynomial:
+def _by_symbols(scope: Scope, name: str, a, b) -> Polynomial:
     if isinstance(b, Polynomial):
-        _SCOPE.get().divisors.append(b)  # each must not be 0 where the op runs
+        scope.divisors.append(b)  # each must not be 0 where the op runs
     elif b == 0:
         raise GiveUp
     divisor = b if isinstance(b, Polynomial) else Polynomial.constant(b)
-    result = MEANINGS[name].symbolic(_GUARDED_SIZES, _symbolic(a), divisor)
+    result = MEANINGS[name].symbolic(_GUARDED_SIZES, _symbolic(a, scope), divisor)
     if result is None:
         raise GiveUp
     return result
@@ -288,21 +279,23 @@ def _connect(op: str, a, b):
     return _Condition(op, a, b)
 
 
-def _choose(condition: _Condition, then, otherwise):
-    """`then if condition else otherwise` for an undecided condition."""
+def _choose(condition: _Condition, then, otherwise, scope: Scope):
+    """`then if condition else otherwise` for an undecided condition (sizes read in the
+    evaluation's `scope`)."""
     if then is otherwise:
         return then
     if isinstance(then, (bool, _Condition)) and isinstance(otherwise, (bool, _Condition)):
         return _connect("or", _connect("and", condition, then), _connect("and", _not(condition), otherwise))
     if isinstance(then, list) and isinstance(otherwise, list) and len(then) == len(otherwise):
-        return [_choose(condition, a, b) for a, b in zip(then, otherwise, strict=True)]
+        return [_choose(condition, a, b, scope) for a, b in zip(then, otherwise, strict=True)]
     if not (_is_size(then) and _is_size(otherwise)):
         raise GiveUp
-    if then is not _UNKNOWN_SIZE and otherwise is not _UNKNOWN_SIZE and _symbolic(then) == _symbolic(otherwise):
-        return _settle(_symbolic(then))
+    known = then is not _UNKNOWN_SIZE and otherwise is not _UNKNOWN_SIZE
+    if known and _symbolic(then, scope) == _symbolic(otherwise, scope):
+        return _settle(_symbolic(then, scope), scope)
     if then is _UNKNOWN_SIZE or otherwise is _UNKNOWN_SIZE:
         return _UNKNOWN_SIZE
-    return _settle(facts.select(condition.key(), _symbolic(then), _symbolic(otherwise)))
+    return _settle(facts.select(condition.key(), _symbolic(then, scope), _symbolic(otherwise, scope)), scope)
 
 
 _BOUND_OF_CLAMP = {"torch.aten.ge.int": "torch.aten.le.int", "torch.aten.le.int": "torch.aten.ge.int"}
@@ -372,12 +365,3 @@ def _conjuncts(condition: _Condition) -> list | None:
 def _is_size(value) -> bool:
     return isinstance(value, (Polynomial, _UnknownSize)) or (isinstance(value, int) and not isinstance(value, bool))
 
-
-@contextlib.contextmanager
-def start_evaluation(scope: Scope):
-    """Within: an evaluation reading its function's facts through `scope`."""
-    token = _SCOPE.set(scope)
-    try:
-        yield scope
-    finally:
-        _SCOPE.reset(token)

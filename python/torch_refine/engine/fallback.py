@@ -111,7 +111,7 @@ class Fallback:
             raise PassFailure
         key = library_key(op)
         static = [None if entry is None else _static(entry[0]) for entry in answer.results]
-        given = _stated(results, static) and _dims_recorded(results, answer.results)
+        given = _stated(results, static) and _dims_recorded(results, answer.results, self.store)
         give_sizes = not (self.has_function(key, (SHAPE.name,)) or given)
         reason = answer.reason
         if give_sizes and answer.guards and not (keep_guards and self._assert(op, answer)):
@@ -154,7 +154,7 @@ class Fallback:
         sizes = [[] if e is None or e[0] is None else list(e[0]) for e in entries]
         memo: dict = {}
         dim_facts.remember(producer, sizes, memo, SERVED)
-        dim_facts.restore(producer, memo, SERVED)
+        dim_facts.restore(producer, memo, SERVED, self.store)
 
     def _mark(self, producer, reason: str) -> None:
         """With `explain`, the op whose results the fallback typed (a tensor list's unpack)
@@ -185,13 +185,13 @@ def _defer_checks_of_users(results: list) -> int:
     return marked
 
 
-def _dims_recorded(results: list, entries: tuple) -> bool:
+def _dims_recorded(results: list, entries: tuple, run: FactStore) -> bool:
     """Whether the results carry the answer's symbolic dims (an earlier step recorded them;
     a program's own types may state the sizes without them)."""
     for result, entry in zip(results, entries, strict=True):
         if entry is None or entry[0] is None:
             continue
-        known = dim_facts.tensor_dims(result)
+        known = dim_facts.tensor_dims(result, run)
         symbolic = [(size, text) for size, text in zip(entry[0], known or [], strict=False)
                     if isinstance(size, Polynomial)]
         if known is None or any(text != format_polynomial(size) for size, text in symbolic):

@@ -44,7 +44,7 @@ def assert_guards(op, guards: list, store: FactStore) -> bool:
     function_key = op_key(function_op)
     at_entry_block = op.operation.block == entry
     entry_sizes = Sizes(entry.arguments)
-    local_sizes = Sizes(entry.arguments, carried_sizes(op))
+    local_sizes = Sizes(entry.arguments, carried_sizes(op, store))
     plans = []
     for guard in guards:
         key = guard.condition.key()
@@ -95,7 +95,7 @@ def adopt_entry_asserts(module: ir.Operation, store: FactStore) -> None:
                 continue
             if len(operation.regions) or any(types.is_tensor_type_text(str(r.type)) for r in operation.results):
                 break
-            if operation.name == "torch.runtime.assert" and (key := _comparison_key(operation.operands[0])):
+            if operation.name == "torch.runtime.assert" and (key := _comparison_key(operation.operands[0], store)):
                 _rely_on(store, function_key, key, True, f"the program's entry assert at {operation.location}")
 
 
@@ -117,7 +117,7 @@ def hoist_program_asserts(module: ir.Operation, store: FactStore) -> bool:
                 break  # the sizes after it may rest on dims its carried tensors are assumed to keep
             if operation.name != "torch.runtime.assert" or any(mark in operation.attributes for mark in MARKS):
                 continue  # not the program's: a check kept this run, marked
-            key = _comparison_key(operation.operands[0])
+            key = _comparison_key(operation.operands[0], store)
             if key is None or _asserted_true(store, function_key, key) or not sizes.condition_available(key):
                 continue
             with _after_entry_guards(entry, function_key, store), operation.location:
@@ -137,12 +137,12 @@ def _asserted_true(store: FactStore, function_key: int, key: tuple) -> bool:
     return decision is not None and decision.by_assertion and decision.holds
 
 
-def _comparison_key(condition: ir.Value) -> tuple | None:
+def _comparison_key(condition: ir.Value, run: FactStore) -> tuple | None:
     """A condition key (the evaluator's) of an int comparison of sizes, or None."""
     producer = condition.owner if isinstance(condition, ir.OpResult) else None
     if producer is None or producer.name not in INT_COMPARISONS:
         return None
-    operands = [express(operand) for operand in producer.operands]
+    operands = [express(operand, run) for operand in producer.operands]
     return None if None in operands else (producer.name, *operands)
 
 
@@ -236,20 +236,20 @@ def after_argument_binds(entry: ir.Block) -> ir.InsertionPoint:
     return ir.InsertionPoint.at_block_begin(entry) if last is None else ir.InsertionPoint.after(last)
 
 
-def carried_sizes(op) -> dict:
+def carried_sizes(op, run: FactStore) -> dict:
     """The computed sizes `op`'s operands carry: symbol -> (tensor, dim) for a tensor's
     dim, (int, None) for an int operand or list literal element that is that size."""
     carried: dict = {}
     for value in op.operation.operands:
         text = str(value.type)
         if types.is_tensor_type_text(text):
-            for dim, dim_text in enumerate(tensor_dims(value) or []):
+            for dim, dim_text in enumerate(tensor_dims(value, run) or []):
                 _note(carried, parse_polynomial(dim_text) if dim_text else None, (value, dim))
         elif text == "!torch.int":
-            _note(carried, express(value), (value, None))
+            _note(carried, express(value, run), (value, None))
         elif text == "!torch.list<int>":
             for element in literal_elements(value) or []:
-                _note(carried, express(element), (element, None))
+                _note(carried, express(element, run), (element, None))
     return carried
 
 
@@ -342,15 +342,15 @@ def _describe_part(key: tuple, parent: str) -> str:
     return f"({text})" if key[0] in ("and", "or") and key[0] != parent else text
 
 
-def described_condition(condition: ir.Value) -> str | None:
+def described_condition(condition: ir.Value, run: FactStore) -> str | None:
     """`condition` (a kept check's) as text over the function's argument dims and
     computed sizes (`%arg0[0] == %arg1[0] or %arg1[0] == 1`), or None where a size it
     reads has no such name."""
-    key = _condition_key(condition, 0)
+    key = _condition_key(condition, run, 0)
     return None if key is None else describe(key)
 
 
-def _condition_key(value: ir.Value, depth: int) -> tuple | None:
+def _condition_key(value: ir.Value, run: FactStore, depth: int) -> tuple | None:
     """An evaluator-style condition key of a bool computed by comparisons, `not`, `and`,
     `or` and the Ifs TorchScript makes of short-circuits."""
     producer = value.owner if isinstance(value, ir.OpResult) else None
@@ -358,32 +358,32 @@ def _condition_key(value: ir.Value, depth: int) -> tuple | None:
         return None
     name, operands = producer.name, list(producer.operands)
     if name in INT_COMPARISONS:
-        return _comparison_key(value)
+        return _comparison_key(value, run)
     if name == "torch.aten.__not__":
-        inner = _condition_key(operands[0], depth + 1)
+        inner = _condition_key(operands[0], run, depth + 1)
         return None if inner is None else ("not", inner)
     if name in ("torch.aten.eq.bool", "torch.aten.ne.bool") and (side := typed_constant(operands[1], bool)) is not None:
-        inner = _condition_key(operands[0], depth + 1)
+        inner = _condition_key(operands[0], run, depth + 1)
         negated = side != (name == "torch.aten.eq.bool")  # ne(x, true), eq(x, false)
         return None if inner is None else (("not", inner) if negated else inner)
     if name in ("torch.aten.__and__.bool", "torch.aten.__or__.bool"):
-        parts = [_condition_key(v, depth + 1) for v in operands]
+        parts = [_condition_key(v, run, depth + 1) for v in operands]
         return None if None in parts else (name.split("__")[1], *parts)
     if name == "torch.prim.If" and len(producer.results) == 1:
-        return _short_circuit_key(producer, depth)
+        return _short_circuit_key(producer, run, depth)
     return None
 
 
-def _short_circuit_key(if_op, depth: int) -> tuple | None:
+def _short_circuit_key(if_op, run: FactStore, depth: int) -> tuple | None:
     """`c and t` for `If c then t else false`, `c or e` for `If c then true else e`."""
     then, otherwise = (list(r.blocks[0].operations)[-1].operands[0] for r in if_op.regions)
-    condition = _condition_key(if_op.operands[0], depth + 1)
+    condition = _condition_key(if_op.operands[0], run, depth + 1)
     if condition is None:
         return None
     for connective, constant, other in (("and", False, then), ("or", True, otherwise)):
         decided = otherwise if connective == "and" else then
         if typed_constant(decided, bool) is constant:
-            part = _condition_key(other, depth + 1)
+            part = _condition_key(other, run, depth + 1)
             return None if part is None else (connective, condition, part)
     return None
 

@@ -95,11 +95,11 @@ def _bool_used_as_condition(op) -> bool:
                               for use in uses)
 
 
-def fold_tensor_reads(module: ir.Operation, selects: bool = False) -> None:
+def fold_tensor_reads(module: ir.Operation, run: FactStore, selects: bool = False) -> None:
     """Replace each int read out of a tensor whose value is known (a constant or sizes of
     the function's arguments, and with `selects`, at clean-up, selects of them: before
     refinement a select is one a later fact may still decide), and each `prim.tolist` of
-    such a vector, by that value."""
+    such a vector, by that value. `run`: the run's fact store."""
     found, floats = [], []
 
     def visit(op):
@@ -115,7 +115,7 @@ def fold_tensor_reads(module: ir.Operation, selects: bool = False) -> None:
     cache: dict = {}
     folded = []
     for op in found:
-        polynomials = _known_ints(op, cache)
+        polynomials = _known_ints(op, cache, run)
         if polynomials is None or not all(_materializes_safely(p, selects) for p in polynomials):
             continue
         sizes = Sizes(enclosing_function(op).regions[0].blocks[0].arguments)
@@ -134,7 +134,7 @@ def fold_tensor_reads(module: ir.Operation, selects: bool = False) -> None:
         with ir.InsertionPoint(op), op.location:
             op.results[0].replace_all_uses_with(make_constant(value))
         folded.append(op)
-    erase_if_dead(folded, lambda op: _known_tensor_op(op, cache) or _is_float_read(op))
+    erase_if_dead(folded, lambda op: _known_tensor_op(op, cache, run) or _is_float_read(op))
 
 
 def _is_float_read(op) -> bool:
@@ -185,24 +185,24 @@ def _materializes_safely(polynomial, selects: bool) -> bool:
     return True
 
 
-def _known_ints(op, cache: dict) -> list | None:
+def _known_ints(op, cache: dict, run: FactStore) -> list | None:
     """The polynomial an int read gives, or those of the elements `prim.tolist` lists."""
     if op.name != "torch.prim.tolist":
-        polynomial = dim_facts.express(op.results[0], cache)
+        polynomial = dim_facts.express(op.results[0], run, cache)
         return None if polynomial is None else [polynomial]
     if len(op.operands) != 1:
         return None
-    known = contents.Reader(dim_facts.express, dim_facts.tensor_dims, cache).contents(op.operands[0])
+    known = dim_facts.contents_reader(run, cache).contents(op.operands[0])
     if known is None or len(known.shape) != 1 or None in known.elements:
         return None
     return list(known.elements)
 
 
-def _known_tensor_op(op, cache: dict) -> bool:
+def _known_tensor_op(op, cache: dict, run: FactStore) -> bool:
     """A tensor op on small int tensors whose contents are known (so it cannot fail)."""
     if op.operation.name not in contents.HANDLED or len(op.operation.results) != 1:
         return False
-    reader = contents.Reader(dim_facts.express, dim_facts.tensor_dims, cache)
+    reader = dim_facts.contents_reader(run, cache)
     return reader.contents(op.operation.results[0]) is not None
 
 
@@ -308,7 +308,7 @@ def _decided_by_facts(condition: ir.Value, store: FactStore) -> bool | None:
     op = defining_op(condition)
     if op is None or op.name not in INT_COMPARISONS:
         return None
-    sides = [dim_facts.express(v) for v in op.operands]
+    sides = [dim_facts.express(v, store) for v in op.operands]
     function = enclosing_function(op)
     if None in sides or function is None:
         return None
@@ -317,7 +317,7 @@ def _decided_by_facts(condition: ir.Value, store: FactStore) -> bool | None:
     if decision is not None:
         return None if decision.by_assertion else decision.holds
     difference = facts.resolved(sides[0] - sides[1], store.replacements(function_key))
-    return decide(INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0]))
+    return decide(INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0], store))
 
 
 def _stated_size(op, cache: dict, depth: int) -> int | None:

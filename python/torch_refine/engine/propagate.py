@@ -33,6 +33,7 @@ from __future__ import annotations
 from torch_mlir import ir
 
 from torch_refine.calculations import dim_facts
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine.barriers import (
     BARRIER,
     behind_barriers,
@@ -66,9 +67,10 @@ _LOOP_DIMS = dim_facts.LOOP_DIMS  # on a loop whose body assumes its carried val
 _DIMS_WIDENED = "torch_refine.loop_dims_widened"  # on a loop whose back edge did not keep them
 
 
-def propagate(module: ir.Operation) -> bool:
+def propagate(module: ir.Operation, run: FactStore) -> bool:
     """One propagation step over the module; True when another round is needed (a type
     changed, a check is still to come, or a loop settled and its deferred checks wait).
+    `run`: the run's fact store, which keeps what the binds say of argument dims.
 
     Loops first make their assumptions outermost first (an inner loop's init is often an
     outer loop's carried value); then Ifs are joined and loops checked innermost first (an
@@ -89,7 +91,7 @@ def propagate(module: ir.Operation) -> bool:
         if op.name != "torch.prim.Loop":
             continue
         ancestors = _ancestor_keys(op)
-        if _assume(op.opview, body_reset=any(key in stale for key in ancestors)):
+        if _assume(op.opview, run, body_reset=any(key in stale for key in ancestors)):
             changed = True
             stale.add(op_key(op))
             stale.update(ancestors)
@@ -97,7 +99,7 @@ def propagate(module: ir.Operation) -> bool:
         if op.name == "torch.prim.If":
             types_changed = another_round = _join_if(op.opview)
         else:
-            types_changed, another_round = _step_loop(op.opview, check=op_key(op) not in stale, hidden=hidden)
+            types_changed, another_round = _step_loop(op.opview, run, check=op_key(op) not in stale, hidden=hidden)
         changed |= another_round
         if types_changed:
             _mark_ancestors_stale(op, stale)
@@ -200,7 +202,7 @@ def _retype_yielded(terminator, index: int, new_type: ir.Type) -> None:
     erase_unused_casts(value)
 
 
-def in_unsettled_loop(op, first_round: bool, cache: dict) -> bool:
+def in_unsettled_loop(op, first_round: bool, cache: dict, run: FactStore) -> bool:
     """Whether `op` is in the body of a loop whose carried types may still change: one
     whose assumption is unchecked, or in the first round one that the next step will
     assume (a carried tensor still unknown, its init's type known). `cache` holds the
@@ -210,16 +212,16 @@ def in_unsettled_loop(op, first_round: bool, cache: dict) -> bool:
             continue
         key = op_key(parent)
         if key not in cache:
-            cache[key] = _ASSUMING in parent.attributes or (first_round and _will_assume(parent.opview))
+            cache[key] = _ASSUMING in parent.attributes or (first_round and _will_assume(parent.opview, run))
         if cache[key]:
             return True
     return False
 
 
-def _will_assume(loop) -> bool:
+def _will_assume(loop, run: FactStore) -> bool:
     if _WIDENED in loop.attributes:
         return False
-    if _dims_to_assume(loop) is not None:
+    if _dims_to_assume(loop, run) is not None:
         return True
     for index, result in enumerate(loop.results):
         carried = types.parse(result.type)
@@ -239,7 +241,7 @@ def _end_narrowing(loop) -> None:
         del loop.attributes[_NARROWING]
 
 
-def _assume(loop, body_reset: bool) -> bool:
+def _assume(loop, run: FactStore, body_reset: bool) -> bool:
     """Give each carried value still unknown its init value's type; True when any.
     `body_reset`: an enclosing loop's reset of this step already erased the body."""
     if _WIDENED in loop.attributes:
@@ -256,9 +258,9 @@ def _assume(loop, body_reset: bool) -> bool:
         install_barrier(loop, result)
         _set_carried_type(loop, index, types.to_type(init))
         assumed = True
-    dims = _dims_to_assume(loop)
+    dims = _dims_to_assume(loop, run)
     if dims is None:
-        dims = _renamed_init_dims(loop)
+        dims = _renamed_init_dims(loop, run)
     if dims is not None:
         if not assumed and not body_reset:
             _reset_body(loop)
@@ -269,7 +271,7 @@ def _assume(loop, body_reset: bool) -> bool:
     return assumed or _narrow(loop)
 
 
-def _dims_to_assume(loop) -> list | None:
+def _dims_to_assume(loop, run: FactStore) -> list | None:
     """Induction over loop-carried sizes: per carried tensor, its init's dims where they
     name every dynamic size of its type (else []), when any does and the loop has not
     assumed (or refuted) them yet. The body is refined under them; the back edge must give
@@ -277,11 +279,11 @@ def _dims_to_assume(loop) -> list | None:
     is the input's in every step, checked once instead of per step."""
     if any(name in loop.attributes for name in (_LOOP_DIMS, _DIMS_WIDENED, _WIDENED)):
         return None
-    found = _init_dims(loop)
+    found = _init_dims(loop, run)
     return found if any(found) else None
 
 
-def _renamed_init_dims(loop) -> list | None:
+def _renamed_init_dims(loop, run: FactStore) -> list | None:
     """The dims to assume anew while the loop still assumes: an init computed after an
     earlier loop was first named by that loop's fresh sizes, and once the earlier loop's
     induction names them by the arguments', so does this one's (a second LSTM layer's
@@ -289,11 +291,12 @@ def _renamed_init_dims(loop) -> list | None:
     if _ASSUMING not in loop.attributes or _LOOP_DIMS not in loop.attributes:
         return None
     assumed = dim_facts.assumed_loop_dims(loop)
-    renamed = [current if dims and current else dims for dims, current in zip(assumed, _init_dims(loop), strict=True)]
+    current_dims = _init_dims(loop, run)
+    renamed = [current if dims and current else dims for dims, current in zip(assumed, current_dims, strict=True)]
     return renamed if renamed != assumed else None
 
 
-def _init_dims(loop) -> list:
+def _init_dims(loop, run: FactStore) -> list:
     """Per carried value, its init's dims where they name every dynamic size of its type,
     else []."""
     found = []
@@ -301,16 +304,16 @@ def _init_dims(loop) -> list:
         carried = types.parse(result.type)
         dims = None
         if carried is not None and carried.sizes is not None and None in carried.sizes:
-            dims = dim_facts.tensor_dims(loop.operands[index + 2])
+            dims = dim_facts.tensor_dims(loop.operands[index + 2], run)
         usable = (dims is not None and len(dims) == len(carried.sizes) and all(dims)
                   and all(size is None or d == str(size) for d, size in zip(dims, carried.sizes, strict=True)))
         found.append(dims if usable else [])
     return found
 
 
-def _dims_hold(loop, condition) -> bool:
+def _dims_hold(loop, condition, run: FactStore) -> bool:
     """Whether each back edge gives the dims its carried value was assumed to keep."""
-    return all(not dims or dim_facts.tensor_dims(condition.operands[index + 1]) == dims
+    return all(not dims or dim_facts.tensor_dims(condition.operands[index + 1], run) == dims
                for index, dims in enumerate(dim_facts.assumed_loop_dims(loop)))
 
 
@@ -342,7 +345,7 @@ def _narrow(loop) -> bool:
     return narrowed
 
 
-def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
+def _step_loop(loop, run: FactStore, check: bool, hidden: set) -> tuple[bool, bool]:
     """Check each assumed carried value, widening it when the back edge disagrees. Returns
     whether types in or after the loop changed, and whether another round is needed (they
     changed, a check is still to come, or the loop settled and its body's deferred checks
@@ -378,7 +381,7 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
         reset_users(result)
         _set_carried_type(loop, index, types.to_type(target))
         changed = unchecked = True
-    if check and not unchecked and _LOOP_DIMS in loop.attributes and not _dims_hold(loop, condition):
+    if check and not unchecked and _LOOP_DIMS in loop.attributes and not _dims_hold(loop, condition, run):
         assumed = _results_with_assumed_dims(loop)
         del loop.attributes[_LOOP_DIMS]  # the body is refined anew, each iteration's sizes its own
         loop.attributes[_DIMS_WIDENED] = ir.UnitAttr.get()
@@ -399,7 +402,7 @@ def _step_loop(loop, check: bool, hidden: set) -> tuple[bool, bool]:
     return changed, changed
 
 
-def after_unsettled_loops(function, first_round: bool) -> set:
+def after_unsettled_loops(function, first_round: bool, run: FactStore) -> set:
     """The values computed from what a loop gives before its carried types settle: behind
     a barrier, and in the first round from the results of a loop carrying a tensor of
     unknown type (their types come later). Their ops' checks wait for the types, as the
@@ -412,19 +415,19 @@ def after_unsettled_loops(function, first_round: bool) -> set:
         elif op.name == "torch.prim.Loop" and first_round and _carries_unknown(op):
             pending.extend(op.results)
         elif op.name == "torch.prim.Loop":
-            pending.extend(_results_under_unchecked_dims(op, first_round))
+            pending.extend(_results_under_unchecked_dims(op, first_round, run))
         return ir.WalkResult.ADVANCE
 
     function.walk(collect)
     return computed_from(pending)
 
 
-def _results_under_unchecked_dims(loop, first_round: bool) -> list:
+def _results_under_unchecked_dims(loop, first_round: bool, run: FactStore) -> list:
     """The results whose dims are the loop's induction (`dim_facts.assumed_result_dims`)
     before a back edge has confirmed them; in the first round, those it will assume."""
     if _ASSUMING in loop.attributes:
         return _results_with_assumed_dims(loop)
-    dims = _dims_to_assume(loop) if first_round else None
+    dims = _dims_to_assume(loop, run) if first_round else None
     return [loop.results[index] for index, value_dims in enumerate(dims or []) if value_dims]
 
 

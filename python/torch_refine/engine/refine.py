@@ -34,7 +34,7 @@ from torch_refine.calculations.kind import DTYPE, SHAPE, CalculationKind
 from torch_refine.calculations.lists import erase_write_only_lists, only_read
 from torch_refine.calculations.purity import erase_if_dead, is_pure_if, is_unused
 from torch_refine.calculations.ranges import enclosing_function
-from torch_refine.calculations.store import GUARD_ID, GUARD_OF, MARKS, FactStore, activated, take_guard_id
+from torch_refine.calculations.store import GUARD_ID, GUARD_OF, MARKS, FactStore, take_guard_id
 from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.engine import instrumentation
 from torch_refine.engine.cases import prune_implied_guards
@@ -74,27 +74,25 @@ def refine_shapes_once(module, extra_library: str, runtime_asserts: bool, keep_s
     """`torch-refine-shape-pipeline`: every op's sizes refined once, in program order."""
     dim_facts.strip(module)  # only facts this run derives are trusted
     facts = FactStore(broadcast_equal=broadcast_equal)
-    with activated(facts):
-        with module.context:
-            adopt_entry_asserts(module, facts)
-        library = load_library(module, extra_library)
-        refine(module, SHAPE, library, runtime_asserts, facts, evaluate_constants=evaluate)
-        with module.context:
-            check_casts(module)
-        erase_unused_library_functions(module)
-        if not keep_symbolic_dims:
-            dim_facts.strip_derived(module, facts)
+    with module.context:
+        adopt_entry_asserts(module, facts)
+    library = load_library(module, extra_library)
+    refine(module, SHAPE, library, runtime_asserts, facts, evaluate_constants=evaluate)
+    with module.context:
+        check_casts(module)
+    erase_unused_library_functions(module)
+    if not keep_symbolic_dims:
+        dim_facts.strip_derived(module, facts)
 
 
 def refine_dtypes_once(module, extra_library: str, runtime_asserts: bool, evaluate: bool) -> None:
     """`torch-refine-dtype-pipeline`: every op's dtypes refined once, in program order."""
     facts = FactStore()
-    with activated(facts):
-        library = load_library(module, extra_library)
-        refine(module, DTYPE, library, runtime_asserts, facts, evaluate_constants=evaluate)
-        with module.context:
-            check_casts(module)
-        erase_unused_library_functions(module)
+    library = load_library(module, extra_library)
+    refine(module, DTYPE, library, runtime_asserts, facts, evaluate_constants=evaluate)
+    with module.context:
+        check_casts(module)
+    erase_unused_library_functions(module)
 
 
 @dataclass(frozen=True)
@@ -117,16 +115,15 @@ def refine_to_fixed_point(module, options: PipelineOptions) -> None:
     through control flow until no type changes, then clean-up."""
     dim_facts.strip(module)  # only facts this run derives are trusted
     facts = FactStore(broadcast_equal=options.broadcast_equal, marking=True)
-    with activated(facts):
-        with module.context:
-            adopt_entry_asserts(module, facts)
-            type_bool_conditions(module)
-            fold_tensor_reads(module)  # sizes read off literals are constants for every calculation
-        _refine_rounds(module, options, facts)
-        if not options.keep_symbolic_dims:
-            dim_facts.strip_derived(module, facts)
-        else:
-            dim_facts.strip(module, MARKS)
+    with module.context:
+        adopt_entry_asserts(module, facts)
+        type_bool_conditions(module)
+        fold_tensor_reads(module, facts)  # sizes read off literals are constants for every calculation
+    _refine_rounds(module, options, facts)
+    if not options.keep_symbolic_dims:
+        dim_facts.strip_derived(module, facts)
+    else:
+        dim_facts.strip(module, MARKS)
 
 
 def _refine_rounds(module, options: PipelineOptions, facts: FactStore) -> None:
@@ -140,7 +137,7 @@ def _refine_rounds(module, options: PipelineOptions, facts: FactStore) -> None:
             late = False
             for kind in (SHAPE, DTYPE):
                 run = refine(module, kind, library, options.runtime_asserts, facts, memos[kind.name],
-                             options.explain, options.evaluate, LoopRounds(round_index == 0),
+                             options.explain, options.evaluate, LoopRounds(round_index == 0, facts),
                              meta_fallback=options.meta_fallback)
                 deferred += run.deferred
                 late |= run.late
@@ -154,7 +151,7 @@ def _refine_rounds(module, options: PipelineOptions, facts: FactStore) -> None:
                     narrow_casts(module)  # their users read through them: no round more
                 instrumentation.after_stage(f"{round_name}/{kind.name}", module)
             with module.context, instrumentation.stage("propagate"):
-                changed = propagate(module)
+                changed = propagate(module, facts)
             instrumentation.after_stage(f"{round_name}/propagate", module)
         if not (changed or late):
             break
@@ -170,11 +167,12 @@ def _refine_rounds(module, options: PipelineOptions, facts: FactStore) -> None:
                 widened = widen_unconfirmed(module)
                 for kind in (SHAPE, DTYPE):
                     refine(module, kind, library, options.runtime_asserts, facts, memos[kind.name],
-                           options.explain, options.evaluate, LoopRounds(False), meta_fallback=options.meta_fallback)
+                           options.explain, options.evaluate, LoopRounds(False, facts),
+                           meta_fallback=options.meta_fallback)
     if deferred and _deferral_marks_left(module):  # no round came after their loop settled
         for kind in (SHAPE, DTYPE):
             refine(module, kind, library, options.runtime_asserts, facts, memos[kind.name],
-                   options.explain, options.evaluate, LoopRounds(False), meta_fallback=options.meta_fallback)
+                   options.explain, options.evaluate, LoopRounds(False, facts), meta_fallback=options.meta_fallback)
     with instrumentation.stage("cleanup"):
         with module.context:
             remove_barriers(module)
@@ -222,7 +220,7 @@ def refine_under_new_facts(module, library: Library, runtime_asserts: bool, fact
     visited again (in a 24-layer model, all but the first few)."""
     while last_run.added_facts:
         last_run = refine(module, SHAPE, library, runtime_asserts, facts, memo, explain, evaluate,
-                          LoopRounds(False), revisit_dynamic=True, settled=last_run.settled)
+                          LoopRounds(False, facts), revisit_dynamic=True, settled=last_run.settled)
 
 
 @dataclass
@@ -249,12 +247,13 @@ class LoopRounds:
     shape and dtype pipelines) every op keeps its checks."""
 
     first_round: bool
+    run: FactStore  # the run's facts (the binds' scans the loops' dims read)
     _unsettled: dict = field(default_factory=dict)  # loop key -> unsettled, per call
     _waiting: dict = field(default_factory=dict)  # function key -> after_unsettled_loops
 
     def keeps_checks(self, op, kind: CalculationKind) -> bool:
         marked = kind.deferred_checks in op.operation.attributes
-        if in_unsettled_loop(op, self.first_round, self._unsettled) or self._after_unsettled_loop(op):
+        if in_unsettled_loop(op, self.first_round, self._unsettled, self.run) or self._after_unsettled_loop(op):
             if not marked:
                 op.operation.attributes[kind.deferred_checks] = ir.UnitAttr.get()
             return False
@@ -269,7 +268,7 @@ class LoopRounds:
             return False
         key = op_key(function)
         if key not in self._waiting:
-            self._waiting[key] = after_unsettled_loops(function, self.first_round)
+            self._waiting[key] = after_unsettled_loops(function, self.first_round, self.run)
         waiting = self._waiting[key]
         return bool(waiting) and any(operand in waiting for operand in op.operation.operands)
 
@@ -309,7 +308,7 @@ def refine(
     `meta_fallback` types ops without a function of `kind` from PyTorch's meta kernels
     (engine/fallback.py).
     """
-    with module.context, instrumentation.stage(kind.name), facts.refining(), activated(facts):
+    with module.context, instrumentation.stage(kind.name), facts.refining():
         cloner = LibraryCloner(module, library)
         simplifier = Simplifier(
             kind,
@@ -402,7 +401,7 @@ def _only_renamed(op, unpack, kind: CalculationKind, facts: FactStore) -> bool:
         return False
     function = enclosing_function(op)
     replacements = facts.replacements(None if function is None else op_key(function))
-    return not dim_facts.substitute(producer, replacements)
+    return not dim_facts.substitute(producer, replacements, facts)
 
 
 def _claims(op, results: list, kind: CalculationKind) -> bool:
@@ -565,7 +564,7 @@ def _cleanup(module, facts: FactStore) -> None:
     erase_decided_checks(module, facts)
     raising_branches_to_asserts(module)
     erase_identity_casts(module)
-    fold_tensor_reads(module, selects=True)
+    fold_tensor_reads(module, facts, selects=True)
     erase_decided_checks(module, facts)  # again: a check reading ints the reads folded to constants (a pad's)
     for fn in user_functions(module):
         erase_write_only_lists(fn.operation)

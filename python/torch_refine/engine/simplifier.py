@@ -33,7 +33,7 @@ from torch_refine.calculations.kind import (
     CalculationKind,
 )
 from torch_refine.calculations.lists import unmutated_literals_memo
-from torch_refine.calculations.store import FactStore, activated
+from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.symbols import library_key
 from torch_refine.engine import guards
 from torch_refine.engine.drop import guard_certain_failure
@@ -110,7 +110,7 @@ class Simplifier:
         pattern_set = rewrite.RewritePatternSet()
         self._unrollers = []
         for family in (scalars, lists, control_flow, dtypes, einsum, symbolic):
-            for root, fn in family.patterns(self.options):
+            for root, fn in family.patterns(self.options, self.store):
                 pattern_set.add(root, fn)
                 if isinstance(fn, control_flow.Unroller):
                     self._unrollers.append(fn)
@@ -145,7 +145,7 @@ class Simplifier:
             self._replace_calculation(calc, known)
             self._refine(calc, known)
             if self.kind is SHAPE:
-                dim_facts.restore(_described_op(calc), self.memo, key)
+                dim_facts.restore(_described_op(calc), self.memo, key, self.store)
             self._restore_blocker(_wrapped_op(calc), key)
             return True
         if prepare is not None:
@@ -161,7 +161,7 @@ class Simplifier:
             return self._guard_or_report(calc, failure)  # nothing refined, nothing memoized
         calculated = self._calculated(calc)
         if self.kind is SHAPE:
-            yielded_dims = dim_facts.record(_described_op(calc), self._yield(calc), self.memo, key)
+            yielded_dims = dim_facts.record(_described_op(calc), self._yield(calc), self.memo, key, self.store)
             calculated = with_constant_dims(calculated, yielded_dims)
         self._refine(calc, calculated)
         if self.record_blockers and not _complete(calculated, self.kind):
@@ -195,7 +195,7 @@ class Simplifier:
             return False
         self.statistics.memo_hits += remembered
         if self.kind is SHAPE:
-            dim_facts.restore(producer, self.memo, key)
+            dim_facts.restore(producer, self.memo, key, self.store)
         self._restore_blocker(op, key)
         for value, fact in zip(results, known, strict=True):
             if fact is None:
@@ -272,8 +272,8 @@ class Simplifier:
         function_key = op_key(function) if function is not None else None
         signature_key = (function_key, self.store.range_count())  # asserted ranges narrow as it runs
         if function is not None and signature_key not in self._range_signatures:
-            self._range_signatures[signature_key] = ranges.range_signature(function)
-        key = memo_key(op, result_count, self._operand_fact, views,
+            self._range_signatures[signature_key] = ranges.range_signature(function, self.store)
+        key = memo_key(op, result_count, self.store, self._operand_fact, views,
                        self._range_signatures.get(signature_key, ()), self._types.text)
         if key is None or not self.store.replacements(function_key):
             return key
@@ -286,7 +286,7 @@ class Simplifier:
             return None
         key = (op_key(producer), value.result_number)  # an If yields several ints
         if key not in self._operand_facts:
-            self._operand_facts[key] = operand_fact(value, self._expressed)
+            self._operand_facts[key] = operand_fact(value, self.store, self._expressed)
         return self._operand_facts[key]
 
     def finish(self) -> None:
@@ -572,6 +572,5 @@ def _cast_into_body_yield(chain: list, new_type: ir.Type) -> None:
 def simplify(module: ir.Operation, kind: CalculationKind, options: Options, store: FactStore) -> Statistics:
     """Every calculate op of `kind` simplified, a run of its own with the fact store `store`."""
     simplifier = Simplifier(kind, options, store=store)
-    with activated(store):
-        simplifier.run(module)
+    simplifier.run(module)
     return simplifier.statistics

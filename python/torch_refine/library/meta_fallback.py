@@ -117,16 +117,16 @@ def describe(op, results: list, store: FactStore) -> Signature:
     function = enclosing_function(op)
     replacements = store.replacements(op_key(function) if function is not None else None)
     opaque: list = []
-    operands = tuple(_operand(v, replacements, opaque) for v in op.operation.operands)
+    operands = tuple(_operand(v, replacements, opaque, store) for v in op.operation.operands)
     entry = function.regions[0].blocks[0] if function is not None else None
     symbols = sorted({s for p in _polynomials(operands) for m in p.terms for s in m})
-    ranges = tuple((s, *_range(entry, s)) for s in symbols)
+    ranges = tuple((s, *_range(entry, s, store)) for s in symbols)
     kinds = tuple(types.parse(r.type) is not None for r in results)
     return Signature(library_key(op), operands, ranges, kinds)
 
 
-def _range(entry, symbol) -> tuple:
-    return (0, None) if entry is None else symbol_range(entry, symbol)
+def _range(entry, symbol, run: FactStore) -> tuple:
+    return (0, None) if entry is None else symbol_range(entry, symbol, run)
 
 
 def _polynomials(operands) -> list[Polynomial]:
@@ -141,15 +141,15 @@ def _polynomials(operands) -> list[Polynomial]:
     return found
 
 
-def _operand(value: ir.Value, replacements: dict, opaque: list):
+def _operand(value: ir.Value, replacements: dict, opaque: list, run: FactStore):
     producer = defining_op(value)
     if producer is not None and producer.operation.name == "torch.derefine":  # an Optional's value
-        return _operand(producer.operands[0], replacements, opaque)
+        return _operand(producer.operands[0], replacements, opaque, run)
     text = str(value.type)
     if types.is_tensor_type_text(text):
-        return _tensor(value, replacements, opaque)
+        return _tensor(value, replacements, opaque, run)
     if text.startswith("!torch.list<"):
-        return tuple(_operand(e, replacements, opaque) for e in _literal(value))
+        return tuple(_operand(e, replacements, opaque, run) for e in _literal(value))
     if text == "!torch.Device":
         return "cpu"  # sizes do not depend on the device; fake tensors live on the CPU
     try:
@@ -158,7 +158,7 @@ def _operand(value: ir.Value, replacements: dict, opaque: list):
         pass
     if text != "!torch.int":
         raise Undescribable(f"an operand of type {text} that is not a constant")
-    polynomial = express(value)
+    polynomial = express(value, run)
     if polynomial is None:
         return _opaque(opaque)
     return _named(replacements, polynomial)
@@ -186,7 +186,7 @@ def _literal(value: ir.Value) -> list:
     return list(producer.operation.operands)
 
 
-def _tensor(value: ir.Value, replacements: dict, opaque: list) -> TensorOperand:
+def _tensor(value: ir.Value, replacements: dict, opaque: list, run: FactStore) -> TensorOperand:
     value = most_precise_alias(value)
     info = types.parse(value.type)
     if info is None or not info.value_semantics:
@@ -195,7 +195,7 @@ def _tensor(value: ir.Value, replacements: dict, opaque: list) -> TensorOperand:
         raise Undescribable("a tensor operand of unknown rank")
     if info.dtype not in types.ELEMENT_TO_DTYPE:
         raise Undescribable("a tensor operand of unknown dtype")
-    named = tensor_dims(value) if None in info.sizes else None
+    named = tensor_dims(value, run) if None in info.sizes else None
     sizes = []
     for dim, size in enumerate(info.sizes):
         if size is not None:

@@ -38,6 +38,7 @@ from torch_mlir.passmanager import PassManager
 
 from torch_refine.calculations import dim_facts
 from torch_refine.calculations.purity import erase_if_dead, is_unused
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine.refine import PipelineOptions, refine_to_fixed_point
 from torch_refine.errors import PassFailure, RefinementWarning
 from torch_refine.ir import types
@@ -362,15 +363,16 @@ def sizes_for_tosa(module_op: ir.Operation) -> None:
     What remains reading a dynamic size (a broadcast that grows a dynamic dim, an
     `arange` of a dynamic length) is rejected by the conversion, at its op."""
     replaced = []  # size lists no longer read, with the size reads computing them
+    run = FactStore()  # reads the dims refinement left; asserts nothing
     for op in ops_in(module_op.regions[0], lambda op: op.operation.name in _VIEWS):
         sizes = defining_op(op.operands[1])
         if _constant_view_sizes(op):
             replaced.append(sizes)
     for op in ops_in(module_op.regions[0], lambda op: op.operation.name in _BROADCASTS):
-        if _is_identity_broadcast(op):
+        if _is_identity_broadcast(op, run):
             op.results[0].replace_all_uses_with(op.operands[0])
         else:
-            _absorb_broadcast(op)
+            _absorb_broadcast(op, run)
         if is_unused(op):
             replaced.append(defining_op(op.operands[1]))
             op.erase()
@@ -407,7 +409,7 @@ def _constant_or_none(value: ir.Value) -> int | None:
         return None
 
 
-def _is_identity_broadcast(op) -> bool:
+def _is_identity_broadcast(op, run: FactStore) -> bool:
     source, result = op.operands[0], op.results[0]
     sizes = defining_op(op.operands[1])
     if source.type != result.type or sizes is None or sizes.operation.name != "torch.prim.ListConstruct":
@@ -415,7 +417,7 @@ def _is_identity_broadcast(op) -> bool:
     info = types.parse(source.type)
     if info is None or info.sizes is None or len(info.sizes) != len(sizes.operands):
         return False
-    source_dims, result_dims = _symbolic_dims(source), _symbolic_dims(result)
+    source_dims, result_dims = _symbolic_dims(source, run), _symbolic_dims(result, run)
     for dim, (element, static) in enumerate(zip(sizes.operands, info.sizes, strict=True)):
         size = _constant_or_none(element)
         if size == -1 or (static is not None and size == static):
@@ -433,7 +435,7 @@ _ELEMENTWISE = {"torch.aten.where.self": 1, "torch.aten.add.Tensor": 0, "torch.a
                 "torch.aten.mul.Tensor": 0, "torch.aten.div.Tensor": 0}
 
 
-def _absorb_broadcast(broadcast) -> None:
+def _absorb_broadcast(broadcast, run: FactStore) -> None:
     """Give `broadcast`'s input instead of it to each elementwise user whose other operands
     make every dim of its result, where the result's dtype cannot change: the operands
     promoted all have the input's dtype (a 0-d tensor promotes as a lesser category)."""
@@ -451,7 +453,7 @@ def _absorb_broadcast(broadcast) -> None:
         promoted = [v for i, v in others if i >= first_promoted]
         if use.operand_number >= first_promoted and any(_dtype(v) != info.dtype for v in promoted):
             continue
-        if _others_make_result(user.results[0], [v for _, v in others]):
+        if _others_make_result(user.results[0], [v for _, v in others], run):
             user.operands[use.operand_number] = source
 
 
@@ -460,11 +462,11 @@ def _dtype(value: ir.Value) -> str | None:
     return None if info is None else info.dtype
 
 
-def _others_make_result(result: ir.Value, others: list) -> bool:
+def _others_make_result(result: ir.Value, others: list, run: FactStore) -> bool:
     """Whether `others` broadcast to every dim of `result` by themselves: per dim, the
     result's size is 1 or some operand's same symbolic dim (right-aligned)."""
-    result_dims = _symbolic_dims(result)
-    other_dims = [_symbolic_dims(v) for v in others]
+    result_dims = _symbolic_dims(result, run)
+    other_dims = [_symbolic_dims(v, run) for v in others]
     if not result_dims or any(d is None for d in other_dims):
         return False
     rank = len(result_dims)
@@ -479,10 +481,10 @@ def _others_make_result(result: ir.Value, others: list) -> bool:
     return True
 
 
-def _symbolic_dims(value: ir.Value) -> list[str] | None:
+def _symbolic_dims(value: ir.Value, run: FactStore) -> list[str] | None:
     """Per dim, its symbolic size as refinement found it ("" when unknown), or the static
     sizes of a value no calculation described (a literal)."""
-    dims = dim_facts.tensor_dims(value)
+    dims = dim_facts.tensor_dims(value, run)
     if dims is not None:
         return dims
     info = types.parse(value.type)

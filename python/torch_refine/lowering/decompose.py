@@ -25,6 +25,7 @@ import math
 from torch_mlir import ir, rewrite
 
 from torch_refine.calculations.purity import erase_if_dead
+from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.symbols import DECOMPOSITION_FN_PREFIX, library_key, user_functions
 from torch_refine.engine.inline import (
     erase_unused_library_functions,
@@ -306,8 +307,9 @@ def _bypass(cast_op) -> None:
 
 def _simplifier():
     pattern_set = rewrite.RewritePatternSet()
+    run = FactStore()  # a lowering asserts no facts: sizes have only the ranges the binds state
     for family in (scalars, lists, control_flow):
-        for root, fn in family.patterns(Options()):
+        for root, fn in family.patterns(Options(), run):
             pattern_set.add(root, fn)
     frozen = pattern_set.freeze()
     config = rewrite.GreedyRewriteConfig()

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import dataclass, field
 
@@ -10,6 +11,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations.lists import forget_new_literals
 from torch_refine.calculations.ranges import entry_block_of
+from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.value_ranges import value_range
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant, op_key, typed_constant
 from torch_refine.ir.diagnostics import position_of
@@ -63,14 +65,14 @@ def forward_identical_yields(op, rewriter):
 _DIFFERENT = object()
 
 
-def forward_single_valued_results(op, rewriter):
+def forward_single_valued_results(op, rewriter, run: FactStore):
     """An int result whose range is one value (`value_ranges.value_range`: a wrapped dim of a
     tensor of unknown rank, `0 if d is None else d` with d = 0) is that constant."""
     changed = False
     for result in op.results:
         if str(result.type) != "!torch.int" or not len(list(result.uses)):
             continue
-        least, greatest = value_range(result, entry_block_of(op))
+        least, greatest = value_range(result, entry_block_of(op), run)
         if least is None or least != greatest:
             continue
         with rewriter.ip, op.location:
@@ -291,14 +293,14 @@ def fold_tuple_unpack(op, rewriter):
     return None
 
 
-def patterns(options) -> list:
+def patterns(options, run: FactStore) -> list:
     unroller = Unroller(options.max_unroll, options.max_unroll_ops)
     return [
         ("torch.prim.If", inline_constant_if),
         ("torch.prim.If", forward_identical_yields),
         ("torch.prim.If", forward_select_of_equals),
         ("torch.prim.If", forward_condition_yields),
-        ("torch.prim.If", forward_single_valued_results),
+        ("torch.prim.If", functools.partial(forward_single_valued_results, run=run)),
         ("torch.prim.Loop", unroller),
         ("torch.prim.TupleIndex", fold_tuple_index),
         ("torch.prim.TupleUnpack", fold_tuple_unpack),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 from torch_refine.calculations.lists import literal_elements
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant
 from torch_refine.ir.retype import refine_value
@@ -91,7 +92,7 @@ def refine_num_to_tensor(op, rewriter):
     return None
 
 
-def patterns(options) -> list:
+def patterns(options, run: FactStore) -> list:
     return [
         ("torch.promote_dtypes", fold_promote_dtypes),
         ("torch.prim.NumToTensor.Scalar", refine_num_to_tensor),

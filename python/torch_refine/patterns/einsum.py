@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from torch_mlir import ir
 
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant
 from torch_refine.library.einsum_equation import EINSUM_PLAN_OPERATOR, einsum_plan
 
@@ -47,5 +48,5 @@ def fold_einsum_plan(op, rewriter):
     return None
 
 
-def patterns(options) -> list:
+def patterns(options, run: FactStore) -> list:
     return [("torch.operator", fold_einsum_plan)]

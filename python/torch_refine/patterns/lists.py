@@ -34,6 +34,7 @@ from torch_refine.calculations.lists import (
     reads_list,
     unmutated_literal,
 )
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
     NotConstant,
@@ -419,7 +420,7 @@ def _continue_from(literal, stop, state: list) -> None:
             use.owner.operands[use.operand_number] = fresh
 
 
-def patterns(options) -> list:
+def patterns(options, run: FactStore) -> list:
     return [
         ("torch.aten.size", decompose_size),
         ("torch.aten.len.t", fold_len),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from torch_mlir import ir
 
 from torch_refine.calculations.dim_facts import (
@@ -11,6 +13,7 @@ from torch_refine.calculations.dim_facts import (
     through_divisor_marker,
 )
 from torch_refine.calculations.ranges import decide, entry_block_of, polynomial_range
+from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.value_ranges import difference_range
 from torch_refine.ir import types
 from torch_refine.ir.constants import (
@@ -244,7 +247,7 @@ def is_non_negative(value: ir.Value, depth: int = 0) -> bool:
     return False
 
 
-def fold_sign_comparison(op, rewriter):
+def fold_sign_comparison(op, rewriter, run: FactStore):
     """Compare a non-negative int with a constant: `size == -1` is false, `size >= 0` true;
     else compare two sizes by the range of their difference (calculations/ranges.py).
 
@@ -254,9 +257,9 @@ def fold_sign_comparison(op, rewriter):
     """
     answer = _sign_answer(op)
     if answer is None:
-        answer = _range_answer(op)
+        answer = _range_answer(op, run)
     if answer is None:
-        answer = _interval_answer(op)
+        answer = _interval_answer(op, run)
     if answer is None:
         return True
     with rewriter.ip, op.location:
@@ -280,21 +283,21 @@ def _sign_answer(op) -> bool | None:
     return answer if answer is not None and is_non_negative(other) else None
 
 
-def _range_answer(op) -> bool | None:
-    lhs, rhs = (express(v) for v in op.operands)
+def _range_answer(op, run: FactStore) -> bool | None:
+    lhs, rhs = (express(v, run) for v in op.operands)
     if lhs is None or rhs is None:
         return None
     difference = lhs - rhs
     if difference.constant_value() is not None:
         return None  # the C++ folder's case
     entry = entry_block_of(op)
-    return decide(INT_COMPARISONS[op.operation.name], *polynomial_range(difference, entry))
+    return decide(INT_COMPARISONS[op.operation.name], *polynomial_range(difference, entry, run))
 
 
-def _interval_answer(op) -> bool | None:
+def _interval_answer(op, run: FactStore) -> bool | None:
     """Compare by the ranges of both sides' values (`value_ranges.difference_range`), for ints
     without a polynomial: ranks, lengths, and selects of them."""
-    difference = difference_range(*op.operands, entry_block_of(op))
+    difference = difference_range(*op.operands, entry_block_of(op), run)
     return None if difference is None else decide(INT_COMPARISONS[op.operation.name], *difference)
 
 
@@ -337,7 +340,7 @@ def fold_ceil_of_size(op, rewriter):
     return None
 
 
-def fold_float_comparison(op, rewriter):
+def fold_float_comparison(op, rewriter, run: FactStore):
     """A float computed from sizes against a constant: a converted size is never an
     infinity and never below 0.0; a product of sizes (the storage-size overflow check)
     compares by its range where the ranges torch.export gave the sizes bound it below
@@ -348,7 +351,7 @@ def fold_float_comparison(op, rewriter):
         return True
     answer = _converted_size_answer(op.operation.name, lhs, constant)
     if answer is None:
-        answer = _float_range_answer(op, lhs, constant)
+        answer = _float_range_answer(op, lhs, constant, run)
     if answer is not None:
         with rewriter.ip, op.location:
             rewriter.replace_op(op, [make_constant(answer)])
@@ -396,7 +399,7 @@ _FLOAT_DECIDED = {
 }
 
 
-def _float_polynomial(value: ir.Value, entry, depth: int = 0) -> Polynomial | None:
+def _float_polynomial(value: ir.Value, entry, run: FactStore, depth: int = 0) -> Polynomial | None:
     """A float that is integer arithmetic on converted ints and integral constants, as a
     polynomial over sizes; None unless every step's range (given the function's entry
     block, `ranges.polynomial_range`) stays within 2**53, where each float step is exact."""
@@ -409,42 +412,42 @@ def _float_polynomial(value: ir.Value, entry, depth: int = 0) -> Polynomial | No
         return None
     name = producer.operation.name
     if (source := _converted_int(value)) is not None:
-        polynomial = express(source)
+        polynomial = express(source, run)
     elif name in _EXACT_ON_INTEGERS:
-        operands = [_float_polynomial(v, entry, depth + 1) for v in producer.operands]
+        operands = [_float_polynomial(v, entry, run, depth + 1) for v in producer.operands]
         polynomial = None if None in operands else MEANINGS[name].test(*operands)
     else:
         return None
     if polynomial is None:
         return None
-    least, greatest = polynomial_range(polynomial, entry)
+    least, greatest = polynomial_range(polynomial, entry, run)
     if least is None or greatest is None:
         return None
     return polynomial if max(-least, greatest) <= _EXACT_FLOAT_INTEGERS else None
 
 
-def _float_range_answer(op, value: ir.Value, constant: float) -> bool | None:
+def _float_range_answer(op, value: ir.Value, constant: float, run: FactStore) -> bool | None:
     if constant != constant:  # NaN: every comparison is false, but say nothing
         return None
-    bounds = _float_bounds(value, entry_block_of(op))
+    bounds = _float_bounds(value, entry_block_of(op), run)
     return None if bounds is None else _FLOAT_DECIDED[op.operation.name](*bounds, constant)
 
 
 _INT64_ENDS = (-(2**63), 2**63 - 1)
 
 
-def _float_bounds(value: ir.Value, entry) -> tuple | None:
+def _float_bounds(value: ir.Value, entry, run: FactStore) -> tuple | None:
     """The least and greatest a float is: exact integer arithmetic within 2**53
     (`_float_polynomial`), or one int converted, whatever its range: the conversion is
     monotone and an int64 is never inf or NaN (arange's check that an int end is finite
     holds for every size)."""
-    polynomial = _float_polynomial(value, entry)
+    polynomial = _float_polynomial(value, entry, run)
     if polynomial is not None:
-        return polynomial_range(polynomial, entry)
+        return polynomial_range(polynomial, entry, run)
     source = _converted_int(value)
-    if source is None or (converted := express(source)) is None:
+    if source is None or (converted := express(source, run)) is None:
         return None
-    least, greatest = polynomial_range(converted, entry)
+    least, greatest = polynomial_range(converted, entry, run)
     return (float(_INT64_ENDS[0] if least is None else least), float(_INT64_ENDS[1] if greatest is None else greatest))
 
 
@@ -505,14 +508,14 @@ def fold_floordiv(op, rewriter):
     return None
 
 
-def unmark_divisor(op, rewriter):
+def unmark_divisor(op, rewriter, run: FactStore):
     if not is_divisor_marker(op):
         return True
     divisor = op.operands[0]
     try:
         zero = constant_value(divisor) == 0
     except NotConstant:
-        polynomial = express(divisor)
+        polynomial = express(divisor, run)
         if polynomial is None or polynomial.constant_value() is not None:
             return True
         zero = False
@@ -541,9 +544,9 @@ def unmark_divisors(region) -> None:
         marker.erase()
 
 
-def patterns(options) -> list:
+def patterns(options, run: FactStore) -> list:
     found = [(name, fold_constant_operands) for name in _FOLDED_BY_MEANING]
-    found += [(name, fold_sign_comparison) for name in INT_COMPARISONS]
+    found += [(name, functools.partial(fold_sign_comparison, run=run)) for name in INT_COMPARISONS]
     return [
         *found,
         ("torch.aten.size.int", fold_size_int),
@@ -553,9 +556,9 @@ def patterns(options) -> list:
         ("torch.prim.unchecked_cast", fold_unchecked_cast),
         ("torch.prim.dtype", fold_prim_dtype),
         ("torch.aten.__not__", lower_not),
-        ("torch.operator", unmark_divisor),
+        ("torch.operator", functools.partial(unmark_divisor, run=run)),
         (FLOORDIV, fold_floordiv),
         *[(name, fold_float_identity) for name in _IDENTITIES],
         ("torch.aten.ceil.float", fold_ceil_of_size),
-        *[(name, fold_float_comparison) for name in _FLOAT_DECIDED],
+        *[(name, functools.partial(fold_float_comparison, run=run)) for name in _FLOAT_DECIDED],
     ]

@@ -9,18 +9,21 @@ time.
 
 from __future__ import annotations
 
+import functools
+
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
 from torch_refine.calculations.binds import function_argument
 from torch_refine.calculations.dim_facts import express, tensor_dims
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.constants import fits_int64, is_constant, make_constant
 from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial, solved_range
 from torch_refine.patterns.scalars import negation, size_int_dim
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
 
 
-def size_from_symbols(op, rewriter):
+def size_from_symbols(op, rewriter, run: FactStore):
     """`aten.size.int(x, d)` where the op producing `x` recorded dim d as a polynomial:
     that polynomial, computed from `aten.size.int` of function arguments; of an argument
     whose bind makes the dim a constant (export specialized it): that constant."""
@@ -29,7 +32,7 @@ def size_from_symbols(op, rewriter):
     if found is None or found[0].sizes[found[1]] is not None:
         return True  # static: fold_size_int's
     info, dim = found
-    dims = tensor_dims(tensor)
+    dims = tensor_dims(tensor, run)
     if dims is None or len(dims) != info.rank or not dims[dim]:
         return True
     polynomial = parse_polynomial(dims[dim])
@@ -224,11 +227,11 @@ _ARITHMETIC = (
 _SUMS = ("torch.aten.add.int", "torch.aten.sub.int")
 
 
-def fold_arithmetic(op, rewriter):
+def fold_arithmetic(op, rewriter, run: FactStore):
     """Int arithmetic whose symbolic result is a constant."""
     if op.operation.name in _SUMS and any(is_constant(v) for v in op.operands):
         return True  # a constant and a non-constant polynomial sum to a non-constant
-    polynomial = express(op.result)
+    polynomial = express(op.result, run)
     value = None if polynomial is None else polynomial.constant_value()
     if value is None or not fits_int64(value):
         return True
@@ -237,12 +240,12 @@ def fold_arithmetic(op, rewriter):
     return None
 
 
-def fold_comparison(op, rewriter):
+def fold_comparison(op, rewriter, run: FactStore):
     """Int comparison of two polynomials differing by a constant."""
     if any(is_constant(v) for v in op.operands):
         return True  # the C++ folders' and fold_sign_comparison's case
     cache: dict = {}
-    lhs, rhs = (express(v, cache) for v in op.operands)
+    lhs, rhs = (express(v, run, cache) for v in op.operands)
     if lhs is None or rhs is None:
         return True
     difference = (lhs - rhs).constant_value()
@@ -253,7 +256,7 @@ def fold_comparison(op, rewriter):
     return None
 
 
-def patterns(options) -> list:
-    found = [(name, fold_arithmetic) for name in _ARITHMETIC]
-    found += [(name, fold_comparison) for name in INT_COMPARISONS]
-    return [*found, ("torch.aten.size.int", size_from_symbols)]
+def patterns(options, run: FactStore) -> list:
+    found = [(name, functools.partial(fold_arithmetic, run=run)) for name in _ARITHMETIC]
+    found += [(name, functools.partial(fold_comparison, run=run)) for name in INT_COMPARISONS]
+    return [*found, ("torch.aten.size.int", functools.partial(size_from_symbols, run=run))]

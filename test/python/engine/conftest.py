@@ -3,7 +3,7 @@
 `parse(text)` gives a `Program`: its module, its first function's entry block, and each op
 by the name its location gives it (`%h = torch.aten.size.int ... loc("h")`: the printer
 renumbers SSA names, a name location survives). `facts_store` is a fact store of a run of
-its own, active (`store.activated`) for the test: what the ranges read.
+its own, for the test to pass where a run's store goes.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from torch_mlir import ir
 
-from torch_refine.calculations.store import FactStore, activated
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.context import create_context
 
 
@@ -66,5 +66,4 @@ def parse():
 
 @pytest.fixture
 def facts_store():
-    with activated(FactStore()) as found:
-        yield found
+    return FactStore()

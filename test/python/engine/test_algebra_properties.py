@@ -164,7 +164,7 @@ def test_the_range_of_a_remainder_is_within_its_divisor(tree, divisor):
     2) - 4*((x + 1) // 4)`, its quotients relaxed apart, in [-1, 3].)"""
     from torch_refine.calculations.ranges import polynomial_range
 
-    least, greatest = polynomial_range(facts.remainder(polynomial_of(tree), divisor), None)
+    least, greatest = polynomial_range(facts.remainder(polynomial_of(tree), divisor), None, None)
     assert least is not None
     assert greatest is not None
     assert 0 <= least <= greatest <= divisor - 1
@@ -180,9 +180,9 @@ def test_the_range_of_a_quotient_is_its_dividends_divided(low, width, offset, di
     within = {X_SYMBOL: (low, low + width)}
     dividend = X + Polynomial.constant(offset)
     expected = ((low + offset) // divisor, (low + width + offset) // divisor)
-    assert polynomial_range(facts.floor_divide(dividend, divisor), None, within) == expected
+    assert polynomial_range(facts.floor_divide(dividend, divisor), None, None, within) == expected
     shifted = facts.floor_divide(dividend - Polynomial.constant(multiple * divisor), divisor)
-    assert polynomial_range(shifted, None, within) == (expected[0] - multiple, expected[1] - multiple)
+    assert polynomial_range(shifted, None, None, within) == (expected[0] - multiple, expected[1] - multiple)
 
 
 # -- the polynomial ring alone (ir/polynomial.py) -------------------------------------------
@@ -258,7 +258,7 @@ def test_the_range_of_quotients_of_one_size_holds_at_every_size(terms, slope, at
         dividend = Polynomial.constant(a) * X + Polynomial.constant(b)
         polynomial = polynomial + Polynomial.constant(coefficient) * facts.floor_divide(dividend, k)
         truth += coefficient * ((a * at + b) // k)
-    least, greatest = polynomial_range(polynomial, None)
+    least, greatest = polynomial_range(polynomial, None, None)
     assert least is None or least <= truth
     assert greatest is None or truth <= greatest
 
@@ -271,7 +271,7 @@ def test_quotients_of_one_size_are_related_by_their_ranges():
     def quotient(a: int, b: int, k: int) -> Polynomial:
         return facts.floor_divide(Polynomial.constant(a) * X + Polynomial.constant(b), k)
 
-    assert polynomial_range(quotient(1, 0, 4) - quotient(3, 0, 16), None) == (0, None)
-    assert polynomial_range(quotient(1, 3, 4) - quotient(1, 0, 4), None) == (0, 1)
-    assert polynomial_range(X - Polynomial.constant(4) * quotient(1, 0, 4), None) == (0, 3)
-    assert polynomial_range(Polynomial.constant(2) * quotient(1, 7, 8) - quotient(1, 3, 4), None) == (0, 1)
+    assert polynomial_range(quotient(1, 0, 4) - quotient(3, 0, 16), None, None) == (0, None)
+    assert polynomial_range(quotient(1, 3, 4) - quotient(1, 0, 4), None, None) == (0, 1)
+    assert polynomial_range(X - Polynomial.constant(4) * quotient(1, 0, 4), None, None) == (0, 3)
+    assert polynomial_range(Polynomial.constant(2) * quotient(1, 7, 8) - quotient(1, 3, 4), None, None) == (0, 1)

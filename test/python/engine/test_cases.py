@@ -4,6 +4,7 @@ asserted conditions, without IR (every symbol a plain size)."""
 from __future__ import annotations
 
 from torch_refine.calculations import facts
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine import cases
 from torch_refine.ir.polynomial import Polynomial
 
@@ -27,7 +28,7 @@ def test_a_quotient_of_a_select_is_decided_by_an_assert_on_its_side():
     key = ("or", (EQ, quotient, _constant(2)), (EQ, quotient, _constant(1)))
     assumptions = cases._relevant(key, [(asserted, True)])
     assert assumptions == ((asserted, True),)
-    assert cases.decide_by_cases(key, None, {(1, 0, 1): (1, None)}, assumptions) is True
+    assert cases.decide_by_cases(key, None, FactStore(), {(1, 0, 1): (1, None)}, assumptions) is True
 
 
 def test_a_broadcasts_equality_decides_by_its_cases():
@@ -39,11 +40,11 @@ def test_a_broadcasts_equality_decides_by_its_cases():
     asserted = ("or", (EQ, half_y, half_x), ("or", (EQ, half_y, _constant(1)), (EQ, half_x, _constant(1))))
     (x_symbol,) = A.symbols()
     within = {x_symbol: (4, None)}
-    assert cases.decide_by_cases(key, None, within, ()) is None
-    assert cases.decide_by_cases(key, None, within, ((asserted, True),)) is None  # y // 2 == 1 is left
+    assert cases.decide_by_cases(key, None, FactStore(), within, ()) is None
+    assert cases.decide_by_cases(key, None, FactStore(), within, ((asserted, True),)) is None  # y // 2 == 1 is left
     (y_symbol,) = B.symbols()
     within[y_symbol] = (4, None)
-    assert cases.decide_by_cases(key, None, within, ((asserted, True),)) is True
+    assert cases.decide_by_cases(key, None, FactStore(), within, ((asserted, True),)) is True
 
 
 def test_a_select_case_the_ranges_exclude_is_skipped():
@@ -54,5 +55,5 @@ def test_a_select_case_the_ranges_exclude_is_skipped():
     chosen = facts.select((EQ, quarter, _constant(0)), A, quarter)
     (y_symbol,) = B.symbols()
     key = (EQ, chosen, quarter)
-    assert cases.decide_by_cases(key, None, {}, ()) is None  # y == 0 makes it `x`
-    assert cases.decide_by_cases(key, None, {y_symbol: (1, None)}, ()) is True
+    assert cases.decide_by_cases(key, None, FactStore(), {}, ()) is None  # y == 0 makes it `x`
+    assert cases.decide_by_cases(key, None, FactStore(), {y_symbol: (1, None)}, ()) is True

@@ -4,7 +4,8 @@ exports compute sizes with them (`Shape`, literals, `Gather`, `Concat`, arithmet
 from __future__ import annotations
 
 from torch_refine.calculations import contents, facts
-from torch_refine.calculations.dim_facts import express, tensor_dims
+from torch_refine.calculations.dim_facts import contents_reader
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.polynomial import Polynomial
 
 T = "!torch.vtensor<[?,?,8],f32>"
@@ -13,7 +14,7 @@ V3 = "!torch.vtensor<[3],si64>"
 
 
 def _read(program, name: str) -> contents.Contents | None:
-    return contents.Reader(express, tensor_dims, {}).contents(program.value(name))
+    return contents_reader(FactStore(), {}).contents(program.value(name))
 
 
 def _constants(*values: int) -> tuple:

@@ -7,6 +7,7 @@ import pytest
 
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.polynomial import Polynomial
 
 H, W = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
@@ -34,10 +35,10 @@ def test_sizes_of_arguments_are_symbols_and_static_sizes_constants(parse):
   %minus = torch.constant.int -1
   %last = torch.aten.size.int %arg0, %minus : {T}, !torch.int -> !torch.int loc("last")
 """))
-    assert express(program.value("h")) == H
-    assert express(program.value("w")) == W
-    assert express(program.value("c")) == Polynomial.constant(3)
-    assert express(program.value("last")) == Polynomial.constant(3)
+    assert express(program.value("h"), FactStore()) == H
+    assert express(program.value("w"), FactStore()) == W
+    assert express(program.value("c"), FactStore()) == Polynomial.constant(3)
+    assert express(program.value("last"), FactStore()) == Polynomial.constant(3)
 
 
 def test_arithmetic_is_polynomial_arithmetic(parse):
@@ -46,9 +47,9 @@ def test_arithmetic_is_polynomial_arithmetic(parse):
   %1 = torch.aten.sub.int %0, %int4 : {I2} -> !torch.int loc("hw4")
   %2 = torch.aten.neg.int %1 : !torch.int -> !torch.int loc("negated")
 """))
-    assert express(program.value("hw")) == H * W
-    assert express(program.value("hw4")) == H * W - Polynomial.constant(4)
-    assert express(program.value("negated")) == Polynomial.constant(4) - H * W
+    assert express(program.value("hw"), FactStore()) == H * W
+    assert express(program.value("hw4"), FactStore()) == H * W - Polynomial.constant(4)
+    assert express(program.value("negated"), FactStore()) == Polynomial.constant(4) - H * W
 
 
 def test_a_stride_four_stem_and_its_residual_are_one_polynomial(parse):
@@ -62,16 +63,16 @@ def test_a_stride_four_stem_and_its_residual_are_one_polynomial(parse):
   %int8 = torch.constant.int 8
   %5 = torch.aten.floordiv.int %h, %int8 : {I2} -> !torch.int loc("eighth")
 """))
-    assert express(program.value("stem")) == express(program.value("quarter"))
-    assert express(program.value("quarter")) == facts.floor_divide(H, 4)
-    assert express(program.value("eighth_of_quarter")) == express(program.value("eighth"))
+    assert express(program.value("stem"), FactStore()) == express(program.value("quarter"), FactStore())
+    assert express(program.value("quarter"), FactStore()) == facts.floor_divide(H, 4)
+    assert express(program.value("eighth_of_quarter"), FactStore()) == express(program.value("eighth"), FactStore())
 
 
 def test_a_remainder_is_what_the_quotient_leaves(parse):
     program = parse(_function(f"""
   %0 = torch.aten.remainder.int %h, %int4 : {I2} -> !torch.int loc("remainder")
 """))
-    assert express(program.value("remainder")) == H - Polynomial.constant(4) * facts.floor_divide(H, 4)
+    assert express(program.value("remainder"), FactStore()) == H - Polynomial.constant(4) * facts.floor_divide(H, 4)
 
 
 def test_truth_of_an_int_and_its_negation_are_selects_of_one_and_zero(parse):
@@ -90,9 +91,9 @@ def test_truth_of_an_int_and_its_negation_are_selects_of_one_and_zero(parse):
 """))
     remainder = facts.remainder(H, 7)
     nonzero = facts.truth_of(("torch.aten.ne.int", remainder, Polynomial.constant(0)))
-    assert express(program.value("nonzero")) == nonzero
-    assert express(program.value("zero")) == Polynomial.constant(1) - nonzero
-    assert express(program.value("never")) == Polynomial.constant(0)
+    assert express(program.value("nonzero"), FactStore()) == nonzero
+    assert express(program.value("zero"), FactStore()) == Polynomial.constant(1) - nonzero
+    assert express(program.value("never"), FactStore()) == Polynomial.constant(0)
 
 
 def test_an_if_whose_branches_yield_one_polynomial_is_that_polynomial(parse):
@@ -106,7 +107,7 @@ def test_an_if_whose_branches_yield_one_polynomial_is_that_polynomial(parse):
     torch.prim.If.yield %3 : !torch.int
   }} loc("same")
 """))
-    assert express(program.value("same")) == H + W
+    assert express(program.value("same"), FactStore()) == H + W
 
 
 def test_a_broadcast_select_of_a_size_is_the_size(parse):
@@ -119,7 +120,7 @@ def test_a_broadcast_select_of_a_size_is_the_size(parse):
     torch.prim.If.yield %h : !torch.int
   }} loc("broadcast")
 """))
-    assert express(program.value("broadcast")) == H
+    assert express(program.value("broadcast"), FactStore()) == H
 
 
 def test_a_comparison_read_as_an_int_is_its_truth(parse):
@@ -127,7 +128,7 @@ def test_a_comparison_read_as_an_int_is_its_truth(parse):
   %0 = torch.aten.eq.int %h, %w : {I2} -> !torch.bool
   %1 = torch.aten.Int.bool %0 : !torch.bool -> !torch.int loc("truth")
 """))
-    assert express(program.value("truth")) == facts.truth_of(("torch.aten.eq.int", H, W))
+    assert express(program.value("truth"), FactStore()) == facts.truth_of(("torch.aten.eq.int", H, W))
 
 
 def test_an_element_read_out_of_a_literal_is_its_value(parse):
@@ -137,7 +138,7 @@ def test_an_element_read_out_of_a_literal_is_its_value(parse):
   %1 = torch.aten.select.int %0, %int0, %int1 : !torch.vtensor<[3],si64>, !torch.int, !torch.int -> !torch.vtensor<[],si64>
   %2 = torch.aten.item %1 : !torch.vtensor<[],si64> -> !torch.int loc("element")
 """))
-    assert express(program.value("element")) == Polynomial.constant(4)
+    assert express(program.value("element"), FactStore()) == Polynomial.constant(4)
 
 
 @pytest.mark.parametrize("body", [
@@ -149,7 +150,7 @@ def test_an_element_read_out_of_a_literal_is_its_value(parse):
 ], ids=["int argument", "float"])
 def test_what_is_no_polynomial_over_sizes_is_none(parse, body):
     program = parse(_function(body, arguments=f"%arg0: {T}, %arg1: !torch.int"))
-    assert express(program.value("x")) is None
+    assert express(program.value("x"), FactStore()) is None
 
 
 def test_a_comparison_the_sizes_decide_is_a_constant(parse):
@@ -164,6 +165,6 @@ def test_a_comparison_the_sizes_decide_is_a_constant(parse):
   %5 = torch.aten.eq.int %h, %w : {I2} -> !torch.bool
   %6 = torch.aten.Int.bool %5 : !torch.bool -> !torch.int loc("equal")
 """))
-    assert express(program.value("nonnegative")) == Polynomial.constant(1)
-    assert express(program.value("negative")) == Polynomial.constant(0)
-    assert express(program.value("equal")).constant_value() is None
+    assert express(program.value("nonnegative"), FactStore()) == Polynomial.constant(1)
+    assert express(program.value("negative"), FactStore()) == Polynomial.constant(0)
+    assert express(program.value("equal"), FactStore()).constant_value() is None

@@ -82,9 +82,9 @@ def test_a_kept_conditions_text(parse):
   %4 = torch.aten.Int.Tensor %arg1 : !torch.vtensor<[],si64> -> !torch.int
   %5 = torch.aten.eq.int %4, %int1 : {I2} -> !torch.bool loc("read")
 """).replace(f"%arg0: {T})", f"%arg0: {T}, %arg1: !torch.vtensor<[],si64>)"))
-    assert guards.described_condition(program.value("either")) == "%arg0[0] == %arg0[1] or %arg0[0] == 1"
-    assert guards.described_condition(program.value("neither")) == "%arg0[0] != %arg0[1] and %arg0[0] != 1"
-    assert guards.described_condition(program.value("read")) is None
+    assert guards.described_condition(program.value("either"), FactStore()) == "%arg0[0] == %arg0[1] or %arg0[0] == 1"
+    assert guards.described_condition(program.value("neither"), FactStore()) == "%arg0[0] != %arg0[1] and %arg0[0] != 1"
+    assert guards.described_condition(program.value("read"), FactStore()) is None
 
 
 def test_entry_asserts_comparing_sizes_become_facts(parse, facts_store):
@@ -133,7 +133,7 @@ def test_a_branch_that_only_raises_becomes_an_assert(parse):
     assert "prim.RaiseException" not in text
     (assertion,) = program.ops_named("torch.runtime.assert")
     assert str(assertion.attributes["message"]) == '"h must be w"'
-    assert guards.described_condition(assertion.operands[0]) == "%arg0[0] == %arg0[1]"
+    assert guards.described_condition(assertion.operands[0], FactStore()) == "%arg0[0] == %arg0[1]"
     user = program.op("user")
     assert user.operands[0].owner.name == "torch.aten.add.int"
     program.module.operation.verify()

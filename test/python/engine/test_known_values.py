@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from torch_refine.calculations.store import FactStore
 from torch_refine.engine import guards, known_values
 
 T = "!torch.vtensor<[?,4],f32>"
@@ -155,7 +156,7 @@ def test_ints_read_out_of_known_tensors_are_folded(parse):
   %3 = torch.aten.item %2 : !torch.vtensor<[],si64> -> !torch.int
   %4 = torch.aten.add.int %1, %3 : !torch.int, !torch.int -> !torch.int loc("sum")
 """))
-    known_values.fold_tensor_reads(program.module.operation)
+    known_values.fold_tensor_reads(program.module.operation, FactStore())
     total = program.op("sum")
     first, second = (operand.owner for operand in total.operands)
     assert first.name == "torch.aten.size.int"

@@ -9,6 +9,7 @@ import operator
 import pytest
 
 from torch_refine.calculations import ranges, value_ranges
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.polynomial import Polynomial
 
 T = "!torch.vtensor<[?,?],f32>"
@@ -50,7 +51,7 @@ def test_decide_compares_a_whole_range_with_zero(test, low, high, decided):
 ])
 def test_a_polynomial_over_plain_sizes(polynomial, expected):
     """Without an entry block every symbol is a size: 0 or more, unbounded above."""
-    assert ranges.polynomial_range(polynomial, None) == expected
+    assert ranges.polynomial_range(polynomial, None, None) == expected
 
 
 def test_a_common_factor_multiplies_ranges(parse):
@@ -61,37 +62,37 @@ def test_a_common_factor_multiplies_ranges(parse):
     program = parse(BOUND)
     batch, width = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1, 8)  # b in [2, 64]; w/8 >= 0
     product = batch * width - batch
-    assert ranges.polynomial_range(product, program.entry) == (-64, None)  # w/8 may be 0
+    assert ranges.polynomial_range(product, program.entry, FactStore()) == (-64, None)  # w/8 may be 0
     quotient = facts.floor_divide(Polynomial.symbol(0, 1), 8)
     (w,) = Polynomial.symbol(0, 1).symbols()
-    narrowed = ranges.polynomial_range(batch * quotient - batch, program.entry, within={w: (16, 40)})
+    narrowed = ranges.polynomial_range(batch * quotient - batch, program.entry, FactStore(), within={w: (16, 40)})
     assert narrowed == (2, 256)
     assert all(narrowed[0] <= b * (x // 8) - b <= narrowed[1] for b in range(2, 65) for x in range(16, 41))
 
 
 def test_binds_state_the_ranges_of_argument_dims(parse):
     program = parse(BOUND)
-    entry = program.entry
-    assert ranges.symbol_range(entry, (0, 0, 1)) == (2, 64)
-    assert ranges.symbol_range(entry, (0, 1, 1)) == (0, None)  # int_oo is unbounded
-    assert ranges.symbol_range(entry, (0, 1, 8)) == (0, None)
-    assert ranges.polynomial_range(X - Polynomial.constant(2), entry) == (0, 62)
-    assert ranges.polynomial_range(X * X, entry) == (4, 4096)
+    entry, run = program.entry, FactStore()
+    assert ranges.symbol_range(entry, (0, 0, 1), run) == (2, 64)
+    assert ranges.symbol_range(entry, (0, 1, 1), run) == (0, None)  # int_oo is unbounded
+    assert ranges.symbol_range(entry, (0, 1, 8), run) == (0, None)
+    assert ranges.polynomial_range(X - Polynomial.constant(2), entry, run) == (0, 62)
+    assert ranges.polynomial_range(X * X, entry, run) == (4, 4096)
 
 
 def test_within_narrows_a_symbols_range(parse):
     (symbol,) = X.symbols()
-    assert ranges.polynomial_range(X - FOUR, None, within={symbol: (4, 10)}) == (0, 6)
+    assert ranges.polynomial_range(X - FOUR, None, None, within={symbol: (4, 10)}) == (0, 6)
 
 
 def test_the_range_signature_tells_functions_apart_by_their_binds(parse):
-    bound, plain = parse(BOUND), parse(BOUND.replace("max_val = 64", "max_val = 32"))
-    assert ranges.range_signature(bound.function) != ranges.range_signature(plain.function)
-    assert ranges.range_signature(bound.function) == ranges.range_signature(parse(BOUND).function)
+    bound, plain, run = parse(BOUND), parse(BOUND.replace("max_val = 64", "max_val = 32")), FactStore()
+    assert ranges.range_signature(bound.function, run) != ranges.range_signature(plain.function, run)
+    assert ranges.range_signature(bound.function, run) == ranges.range_signature(parse(BOUND).function, run)
     unbound = parse(f"func.func @main(%arg0: {T}) -> !torch.vtensor<[?,?],f32> {{\n"
                     f"  return %arg0 : {T}\n}}")
-    assert ranges.range_signature(unbound.function) == ()
-    assert ranges.range_signature(None) == ()
+    assert ranges.range_signature(unbound.function, run) == ()
+    assert ranges.range_signature(None, run) == ()
 
 
 def test_the_enclosing_function_of_a_nested_op(parse):
@@ -127,13 +128,13 @@ def test_value_ranges_by_interval_arithmetic(parse):
     torch.prim.If.yield %int1 : !torch.int
   }} loc("clamped")
   return %h"""))
-    entry = program.entry
-    assert value_ranges.value_range(program.value("h"), entry) == (2, 64)
-    assert value_ranges.value_range(program.value("n"), entry) == (-3, 59)
-    assert value_ranges.value_range(program.value("big"), entry) == (1, 59)
-    assert value_ranges.value_range(program.value("small"), entry) == (-3, 1)
-    assert value_ranges.value_range(program.value("clamped"), entry) == (1, 59)
-    assert value_ranges.difference_range(program.value("big"), program.value("small"), entry) == (0, 62)
+    entry, run = program.entry, FactStore()
+    assert value_ranges.value_range(program.value("h"), entry, run) == (2, 64)
+    assert value_ranges.value_range(program.value("n"), entry, run) == (-3, 59)
+    assert value_ranges.value_range(program.value("big"), entry, run) == (1, 59)
+    assert value_ranges.value_range(program.value("small"), entry, run) == (-3, 1)
+    assert value_ranges.value_range(program.value("clamped"), entry, run) == (1, 59)
+    assert value_ranges.difference_range(program.value("big"), program.value("small"), entry, run) == (0, 62)
 
 
 def test_a_difference_of_values_no_op_bounds_is_unknown(parse):
@@ -142,7 +143,7 @@ func.func @main(%arg0: !torch.int, %arg1: !torch.int) -> !torch.int {
   return %arg0 : !torch.int
 }""")
     first, second = program.entry.arguments
-    assert value_ranges.difference_range(first, second, program.entry) is None
+    assert value_ranges.difference_range(first, second, program.entry, FactStore()) is None
 
 
 def test_a_symbol_unbounded_below_bounds_products_by_interval_arithmetic():
@@ -150,10 +151,10 @@ def test_a_symbol_unbounded_below_bounds_products_by_interval_arithmetic():
     products and sums are ranged, not a crash (a Swin exported by the legacy ONNX exporter)."""
     negative = (0, 1, 1)  # the second dim, ranged only through `within`
     y = Polynomial({(negative,): 1})
-    assert ranges.polynomial_range(X * y, None, {negative: (None, 0)}) == (None, 0)
-    assert ranges.polynomial_range(X * y + FOUR, None, {negative: (-3, -1)}) == (None, 4)
-    assert ranges.polynomial_range(y * y, None, {negative: (-3, 2)}) == (-6, 9)
-    assert ranges.polynomial_range(X * y, None, {negative: (0, 0)}) == (0, 0)
+    assert ranges.polynomial_range(X * y, None, None, {negative: (None, 0)}) == (None, 0)
+    assert ranges.polynomial_range(X * y + FOUR, None, None, {negative: (-3, -1)}) == (None, 4)
+    assert ranges.polynomial_range(y * y, None, None, {negative: (-3, 2)}) == (-6, 9)
+    assert ranges.polynomial_range(X * y, None, None, {negative: (0, 0)}) == (0, 0)
 
 
 # -- remainders and quotients by a size (issue 41: torch-mlir's adaptive pools) -----------
@@ -198,9 +199,9 @@ def test_the_rows_of_an_adaptive_pool_are_decided_by_the_programs_asserts(parse,
     remainder, stride, rows = _adaptive_pool(7)
     function_key = op_key(program.function)
     assert facts_store.add_range(function_key, (GE, stride, Polynomial.constant(1)), True)
-    assert ranges.quotient_by_ranges(rows, stride, program.entry) is None
+    assert ranges.quotient_by_ranges(rows, stride, program.entry, facts_store) is None
     assert facts_store.add_range(function_key, (GT, Polynomial.constant(7), Polynomial.constant(6) * remainder), True)
-    assert ranges.quotient_by_ranges(rows, stride, program.entry) == 6
+    assert ranges.quotient_by_ranges(rows, stride, program.entry, facts_store) == 6
 
 
 @pytest.mark.parametrize("out", [2, 3, 5, 7, 9])
@@ -215,7 +216,7 @@ def test_a_quotient_by_ranges_is_pythons_at_every_size_the_facts_allow(parse, ou
     function_key = op_key(program.function)
     facts_store.add_range(function_key, (GE, stride, Polynomial.constant(1)), True)
     facts_store.add_range(function_key, (GE, Polynomial.constant(greatest), remainder), True)
-    decided = ranges.quotient_by_ranges(rows, stride, program.entry)
+    decided = ranges.quotient_by_ranges(rows, stride, program.entry, facts_store)
     allowed = [h for h in range(out, 400) if h % out <= greatest]
     truths = {(h - (h // out + (h % out != 0))) // (h // out) for h in allowed}
     if decided is not None:

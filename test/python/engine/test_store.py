@@ -7,8 +7,10 @@ import threading
 
 from torch_mlir import ir
 
-from torch_refine.calculations.store import Fact, FactStore, activated, active
+from torch_refine.calculations.ranges import polynomial_range
+from torch_refine.calculations.store import Fact, FactStore
 from torch_refine.engine.refine import PipelineOptions, refine_to_fixed_point
+from torch_refine.ir.constants import op_key
 from torch_refine.ir.context import create_context
 from torch_refine.ir.polynomial import Polynomial
 
@@ -67,19 +69,22 @@ def test_two_stores_do_not_share_facts():
     assert second.fact_count() == 0
 
 
-def test_two_stores_active_in_two_threads_each_see_their_own():
-    """A run's store is active in its own thread only (`store.activated`): two threads,
-    each in a run of its own at the same time, read their own asserted ranges."""
+def test_two_stores_in_two_threads_each_narrow_the_ranges_they_are_given(parse):
+    """The ranges read the store they are passed, no store current anywhere: two threads
+    reading one function's ranges at once, each with its own asserted range of the same
+    dim, see their own; without a store the dim is a plain size."""
+    program = parse("func.func @main(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],f32> {\n"
+                    "  return %arg0 : !torch.vtensor<[?],f32>\n}")
+    function_key = op_key(program.function)
     barrier = threading.Barrier(2)
     seen: dict[int, object] = {}
 
     def run(least: int) -> None:
         own = FactStore()
-        own.add_range(FUNCTION, (GE, A, _constant(least)), True)
-        with activated(own):
-            barrier.wait()  # both runs active at once
-            seen[least] = active().asserted_range(FUNCTION, A_SYMBOL)
-            barrier.wait()
+        own.add_range(function_key, (GE, A, _constant(least)), True)
+        barrier.wait()  # both runs at once
+        seen[least] = polynomial_range(A, program.entry, own)
+        barrier.wait()
 
     threads = [threading.Thread(target=run, args=(least,)) for least in (3, 5)]
     for thread in threads:
@@ -87,7 +92,7 @@ def test_two_stores_active_in_two_threads_each_see_their_own():
     for thread in threads:
         thread.join()
     assert seen == {3: (3, None), 5: (5, None)}
-    assert active() is None  # this thread runs nothing
+    assert polynomial_range(A, program.entry, FactStore()) == (0, None)
 
 
 # Equal batches asserted at the entry (a fact the add relies on) in one program, not in the

@@ -3,6 +3,7 @@
 from torch_mlir import ir
 
 from torch_refine.calculations.kind import RANK_DTYPE, SHAPE, SIZES, UNREAD
+from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.symbols import DTYPE_FN_PREFIX, SHAPE_FN_PREFIX
 from torch_refine.engine.memo import memo_key
 from torch_refine.engine.propagate import propagate
@@ -147,21 +148,21 @@ def test_erase_of_a_typed_list_stays_valid():
 
 def test_erase_then_propagate_reaches_a_fixed_point():
     with create_context():
-        module = ir.Module.parse(_CONTROL_FLOW)
+        module, run = ir.Module.parse(_CONTROL_FLOW), FactStore()
         erase_tensor_types(module.operation)
         # Step 1: the carried value assumes its init's type (the argument's).
-        assert propagate(module.operation)
+        assert propagate(module.operation, run)
         assert module.operation.verify()
         assert "^bb0(%arg2: !torch.int, %arg3: !torch.vtensor<[2],f32>)" in str(module)
         # The loop's users see its result through a barrier until the assumption holds.
         assert "torch_refine.loop_assumption" in str(module)
         # Step 2: the back edge (a call result, typed by the callee) agrees: the barrier
         # goes, and the users see the result (a change for the next round to refine).
-        assert propagate(module.operation)
+        assert propagate(module.operation, run)
         assert module.operation.verify()
         assert "torch_refine.loop" not in str(module)
         # Step 3: fixed point.
-        assert not propagate(module.operation)
+        assert not propagate(module.operation, run)
 
 
 _VIEWS = """
@@ -194,7 +195,7 @@ def _views(module):
 def test_memo_key_knows_non_constant_sizes_as_polynomials():
     with create_context():
         module = ir.Module.parse(_VIEWS)
-        same_batch, same_batch_again, twice_batch, unknown = (memo_key(v, 1) for v in _views(module))
+        same_batch, same_batch_again, twice_batch, unknown = (memo_key(v, 1, FactStore()) for v in _views(module))
         assert same_batch is not None
         assert same_batch == same_batch_again  # another SSA value, the same number
         assert twice_batch is not None
@@ -210,7 +211,7 @@ def test_memo_key_keeps_only_what_the_function_sees():
         dtype_views = importer.parameter_views(DTYPE_FN_PREFIX + "aten.view")
         assert dtype_views == (RANK_DTYPE, UNREAD)  # a view's dtype does not depend on its sizes
         assert importer.parameter_views(SHAPE_FN_PREFIX + "aten.view")[0] == SIZES
-        assert memo_key(unknown, 1, views=dtype_views) is not None
+        assert memo_key(unknown, 1, FactStore(), views=dtype_views) is not None
 
 
 def test_views_sharing_a_memo_entry_refine_like_separate_calculations():
@@ -238,12 +239,13 @@ def test_dtype_keys_see_rank_and_dtype_and_shape_keys_see_sizes():
         module = ir.Module.parse(_TANH_AND_SUM)
         importer = LibraryCloner(module.operation, load_library(module.operation, ""))
         a, b, c = list(module.body.operations[0].regions[0].blocks[0].operations)[:3]
+        run = FactStore()
         dtype_views = importer.parameter_views(DTYPE_FN_PREFIX + "aten.tanh")
         shape_views = importer.parameter_views(SHAPE_FN_PREFIX + "aten.tanh")
-        assert memo_key(a, 1, views=dtype_views) == memo_key(b, 1, views=dtype_views)
-        assert memo_key(a, 1, views=dtype_views) != memo_key(c, 1, views=dtype_views)
-        assert memo_key(a, 1, views=shape_views) == memo_key(c, 1, views=shape_views)
-        assert memo_key(a, 1, views=shape_views) != memo_key(b, 1, views=shape_views)
+        assert memo_key(a, 1, run, views=dtype_views) == memo_key(b, 1, run, views=dtype_views)
+        assert memo_key(a, 1, run, views=dtype_views) != memo_key(c, 1, run, views=dtype_views)
+        assert memo_key(a, 1, run, views=shape_views) == memo_key(c, 1, run, views=shape_views)
+        assert memo_key(a, 1, run, views=shape_views) != memo_key(b, 1, run, views=shape_views)
         RefinePipeline().run(module.operation)
         block = module.body.operations[0].regions[0].blocks[0]
         refined = [str(op.result.type) for op in list(block.operations)[:3]]
@@ -276,7 +278,7 @@ def test_memo_key_tells_results_of_one_producer_apart():
         driver = Simplifier(SHAPE, Options())
         selects = [op for op in module.body.operations[0].regions[0].blocks[0].operations
                    if op.operation.name == "torch.aten.select.int"]
-        first, second = (memo_key(op, 1, driver._operand_fact) for op in selects)
+        first, second = (memo_key(op, 1, driver.store, driver._operand_fact) for op in selects)
         assert first is not None
         assert second is not None
         assert first != second  # %r#0 is the first dim, %r#1 the second
