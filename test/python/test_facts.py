@@ -8,6 +8,9 @@ from torch_refine.calculations import facts
 from torch_refine.calculations.store import FactStore
 from torch_refine.ir.polynomial import Polynomial
 
+# The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
+FORMS: dict = {}
+
 A = Polynomial.symbol(0, 0)
 B = Polynomial.symbol(0, 1)
 ZERO, ONE = Polynomial.constant(0), Polynomial.constant(1)
@@ -45,8 +48,8 @@ def test_replacements_decide_a_select_through_its_sides():
     copied = facts.select((EQ, B, ZERO), rows, B)
     assert _defines_select(copied)
     (rows_symbol,) = rows.symbols()
-    assert facts.resolved(copied, {rows_symbol: A * B}) == B
-    assert facts.resolved(copied, {}) == copied
+    assert facts.resolved(copied, {rows_symbol: A * B}, forms=FORMS) == B
+    assert facts.resolved(copied, {}, forms=FORMS) == copied
 
 
 def test_condition_of_a_comparison_read_as_an_int():
@@ -74,12 +77,12 @@ def test_quotients_by_constants_have_one_normal_form():
     other), `(x // 4 - 2) // 2` is `x // 8 - 1`, and `x - d*(x // d)` is `x % d`."""
     x = A
     four, two = Polynomial.constant(4), Polynomial.constant(2)
-    assert facts.floor_divide(x - four, 4) + ONE == facts.floor_divide(x, 4)
-    assert facts.floor_divide(facts.floor_divide(x, 4) - two, 2) + ONE == facts.floor_divide(x, 8)
-    assert facts.floor_divide(facts.floor_divide(x, 4), 2) == facts.floor_divide(x, 8)
-    assert x - four * facts.floor_divide(x, 4) == facts.remainder(x, 4)
-    assert facts.floor_divide(four * x + Polynomial.constant(7), 4) == x + ONE
-    assert facts.remainder(four * x + Polynomial.constant(7), 4) == Polynomial.constant(3)
+    assert facts.floor_divide(x - four, 4, forms=FORMS) + ONE == facts.floor_divide(x, 4, forms=FORMS)
+    assert facts.floor_divide(facts.floor_divide(x, 4, forms=FORMS) - two, 2, forms=FORMS) + ONE == facts.floor_divide(x, 8, forms=FORMS)
+    assert facts.floor_divide(facts.floor_divide(x, 4, forms=FORMS), 2, forms=FORMS) == facts.floor_divide(x, 8, forms=FORMS)
+    assert x - four * facts.floor_divide(x, 4, forms=FORMS) == facts.remainder(x, 4, forms=FORMS)
+    assert facts.floor_divide(four * x + Polynomial.constant(7), 4, forms=FORMS) == x + ONE
+    assert facts.remainder(four * x + Polynomial.constant(7), 4, forms=FORMS) == Polynomial.constant(3)
 
 
 def test_quotients_and_remainders_agree_with_python_ints():
@@ -96,11 +99,11 @@ def test_quotients_and_remainders_agree_with_python_ints():
         truth = lambda sizes, e=expression: _value(e, sizes)  # noqa: E731
         for _ in range(generator.randint(1, 3)):
             divisor, offset = generator.randint(1, 9), generator.randint(-9, 9)
-            quotient = facts.floor_divide(expression, divisor) + Polynomial.constant(offset)
+            quotient = facts.floor_divide(expression, divisor, forms=FORMS) + Polynomial.constant(offset)
             truth = lambda sizes, t=truth, k=divisor, c=offset: t(sizes) // k + c  # noqa: E731
             expression = quotient
         modulus = generator.randint(1, 9)
-        remainder = facts.remainder(expression, modulus)
+        remainder = facts.remainder(expression, modulus, forms=FORMS)
         for _ in range(20):
             sizes = {a: generator.randint(0, 200), b: generator.randint(0, 200)}
             assert _value(expression, sizes) == truth(sizes)
@@ -115,9 +118,9 @@ def test_a_quotients_range_reaches_its_dividend():
     (symbol,) = x.symbols()
     function_key = 987654
     store = FactStore()
-    assert store.add_range(function_key, ("torch.aten.ge.int", facts.floor_divide(x, 8), ONE), True)
+    assert store.add_range(function_key, ("torch.aten.ge.int", facts.floor_divide(x, 8, forms=FORMS), ONE), True)
     assert store.asserted_range(function_key, symbol) == (8, None)
-    assert store.add_range(function_key, ("torch.aten.le.int", facts.floor_divide(x, 4), Polynomial.constant(3)),
+    assert store.add_range(function_key, ("torch.aten.le.int", facts.floor_divide(x, 4, forms=FORMS), Polynomial.constant(3)),
                            True)
     assert store.asserted_range(function_key, symbol) == (8, 15)
 
@@ -128,7 +131,7 @@ def test_a_replaced_sizes_range_bounds_what_replaces_it():
     a later `2*q >= 1` (a U-Net's convolution check)."""
     function_key = -41
     (x_symbol,) = A.symbols()
-    half = facts.floor_divide(A + ONE, 2)
+    half = facts.floor_divide(A + ONE, 2, forms=FORMS)
     (q_symbol,) = half.symbols()
     store = FactStore()
     store.add_range(function_key, ("torch.aten.ge.int", A, ONE), True)
@@ -144,13 +147,13 @@ def test_an_equality_with_a_common_nonzero_factor_replaces_a_symbol():
     8` once `w` is `(y + 3) // 4`)."""
     function_key = -42
     x, y, n = Polynomial.symbol(0, 2), Polynomial.symbol(0, 3), Polynomial.symbol(0, 0)
-    w, h = facts.floor_divide(x + Polynomial.constant(3), 4), facts.floor_divide(y + Polynomial.constant(3), 4)
+    w, h = facts.floor_divide(x + Polynomial.constant(3), 4, forms=FORMS), facts.floor_divide(y + Polynomial.constant(3), 4, forms=FORMS)
     store = FactStore()
     store.add_range(function_key, ("torch.aten.ge.int", w, Polynomial.constant(2)), True)
     store.add_range(function_key, ("torch.aten.ne.int", n, ZERO), True)
     store.add_equality(function_key, h * w * n, w * w * n)
     replacements = store.replacements(function_key)
-    assert facts.resolved(w, replacements) == facts.resolved(h, replacements)
-    eighth_x = facts.floor_divide(x + Polynomial.constant(7), 8)
-    eighth_y = facts.floor_divide(y + Polynomial.constant(7), 8)
-    assert facts.resolved(eighth_x, replacements) == facts.resolved(eighth_y, replacements)
+    assert facts.resolved(w, replacements, forms=FORMS) == facts.resolved(h, replacements, forms=FORMS)
+    eighth_x = facts.floor_divide(x + Polynomial.constant(7), 8, forms=FORMS)
+    eighth_y = facts.floor_divide(y + Polynomial.constant(7), 8, forms=FORMS)
+    assert facts.resolved(eighth_x, replacements, forms=FORMS) == facts.resolved(eighth_y, replacements, forms=FORMS)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts, ranges
+from torch_refine.calculations import facts
 from torch_refine.calculations.lists import literal_elements
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op
@@ -41,12 +41,14 @@ class Contents:
 class Reader:
     """What the handlers read an op's operands with: their contents, an int operand as a
     polynomial (`express(value, cache)`), a tensor's dims (`dims(value)`: texts as
-    dim_facts.tensor_dims gives them)."""
+    dim_facts.tensor_dims gives them), and the algebra the int ops' meanings take
+    (`ranges.SizesAlgebra` of the run)."""
 
-    def __init__(self, express, dims, cache: dict) -> None:
+    def __init__(self, express, dims, cache: dict, algebra) -> None:
         self._express = express
         self.dims = dims
         self._cache = cache
+        self.algebra = algebra
 
     def express(self, value: ir.Value) -> Polynomial | None:
         return self._express(value, self._cache)
@@ -325,7 +327,7 @@ def _binary(combine):
             return None
         if len(op.operands) > 2 and str(op.operands[2].type) == "!torch.int" and _constant(op.operands[2]) != 1:
             return None  # an alpha other than 1
-        return _broadcast(lhs, rhs, combine)
+        return _broadcast(lhs, rhs, functools.partial(combine, reader.algebra))
 
     return handler
 
@@ -346,14 +348,14 @@ def _expanded(known: Contents, shape: tuple) -> tuple | None:
     return known.elements * math.prod(shape) if len(known.elements) == 1 else None
 
 
-def _exact_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
+def _exact_quotient(_algebra, a: Polynomial, b: Polynomial) -> Polynomial | None:
     """True division where a nonzero constant divides exactly: its float is that int, which
     a later cast to int keeps (ONNX's `Div` of a head size by 2, converted to `div.Tensor`)."""
     divisor = b.constant_value()
     return None if divisor is None or divisor == 0 else a.exact_divide(b)
 
 
-def _truncated_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
+def _truncated_quotient(algebra, a: Polynomial, b: Polynomial) -> Polynomial | None:
     """`div.Tensor` typed as an integer tensor: torch-mlir lowers it to a division rounding
     toward zero (`arith.divsi`), as ONNX's integer `Div` means (a WavLM export's conv output
     length, `(L - 10) / 5 + 1`). It is floor division where the dividend cannot be negative
@@ -366,7 +368,7 @@ def _truncated_quotient(a: Polynomial, b: Polynomial) -> Polynomial | None:
         return Polynomial.constant(quotient if (dividend < 0) == (divisor < 0) else -quotient)
     if divisor < 0 or any(coefficient < 0 for coefficient in a.terms.values()):
         return a.exact_divide(b)
-    return ranges.SIZES.quotient(a, b)  # floor division, as symbolic/semantics.py means it
+    return algebra.quotient(a, b)  # floor division, as symbolic/semantics.py means it
 
 
 def _divide(op, reader) -> Contents | None:
@@ -380,7 +382,7 @@ def _elementwise(name: str):
     element: a comparison is 0 or 1 where the range of its sides' difference decides it
     (ONNX Expand's `shape == -1` of a shape read off a tensor is false), else the truth
     symbol (`ranges.SizesAlgebra`)."""
-    return _binary(functools.partial(MEANINGS[name].symbolic, ranges.SIZES))
+    return _binary(MEANINGS[name].symbolic)
 
 
 def _where(op, reader) -> Contents | None:

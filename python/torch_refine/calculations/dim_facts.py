@@ -311,7 +311,7 @@ def through_divisor_marker(value: ir.Value) -> ir.Value:
 def contents_reader(run: FactStore, cache: dict) -> contents.Reader:
     """The reader of small int tensors' contents through `express` and `tensor_dims`."""
     return contents.Reader(lambda value, known: express(value, run, known), lambda value: tensor_dims(value, run),
-                           cache)
+                           cache, ranges.SizesAlgebra(run))
 
 
 def _express(value: ir.Value, run: FactStore, cache: dict, depth: int) -> Polynomial | None:
@@ -339,7 +339,7 @@ def _express(value: ir.Value, run: FactStore, cache: dict, depth: int) -> Polyno
         return None
     if name in _EXTREMES:
         return _express_extreme(producer, run, *operands)
-    return MEANINGS[name].symbolic(ranges.SIZES, *operands)
+    return MEANINGS[name].symbolic(ranges.SizesAlgebra(run), *operands)
 
 
 def _express_bool(value: ir.Value, run: FactStore, cache: dict, depth: int) -> Polynomial | None:
@@ -358,7 +358,7 @@ def _express_bool(value: ir.Value, run: FactStore, cache: dict, depth: int) -> P
     lhs, rhs = (express(v, run, cache, depth + 1) for v in producer.operands)
     if lhs is None or rhs is None:
         return None
-    return MEANINGS[producer.operation.name].symbolic(ranges.SIZES, lhs, rhs)
+    return MEANINGS[producer.operation.name].symbolic(ranges.SizesAlgebra(run), lhs, rhs)
 
 
 _TRUTH_OF_INT = ("torch.aten.Bool.int", "torch.aten.__not__")

@@ -23,7 +23,9 @@ names the same expression of each function's own arguments.
 fallback's answers cached by signatures reading them), so the same definition is the same
 symbol in every run and every thread: the table is process-wide and grows under a lock.
 It holds no fact: what a run asserts of its symbols is its own `FactStore`
-(calculations/store.py, docs/facts.md).
+(calculations/store.py, docs/facts.md). Nor does it choose among forms: where a value has
+several normal forms, the form a run uses is the first that run made, in the run's own
+table (`forms`, the store's `quotient_forms`), which the algebra is given.
 """
 
 from __future__ import annotations
@@ -114,59 +116,57 @@ def _equal_where_equal(sides: tuple, then: Polynomial, otherwise: Polynomial) ->
     return (then - otherwise).exact_divide(sides[0] - sides[1]) is not None
 
 
-def quotient(dividend: Polynomial, divisor: Polynomial, guarded: bool = False) -> Polynomial | None:
+def quotient(dividend: Polynomial, divisor: Polynomial, forms: dict, guarded: bool = False) -> Polynomial | None:
     """`dividend // divisor`, floor division's one meaning over sizes: by a positive
-    constant in normal form (`floor_divide`), by another nonzero constant where it divides,
-    by a polynomial where it divides exactly, and else, where the caller guards the divisor
-    nonzero (`guarded`), as a symbol of its own; None where none of these holds."""
+    constant in normal form (`floor_divide`; `forms`: the run's forms by value), by another
+    nonzero constant where it divides, by a polynomial where it divides exactly, and else,
+    where the caller guards the divisor nonzero (`guarded`), as a symbol of its own; None
+    where none of these holds."""
     constant = divisor.constant_value()
     if constant is not None:
-        return _by_constant(dividend, constant) if constant > 0 else dividend.floor_divide(constant)
+        return _by_constant(dividend, constant, forms) if constant > 0 else dividend.floor_divide(constant)
     exact = dividend.exact_divide(divisor)
     if exact is not None or not guarded:
         return exact
-    return floor_divide(dividend, divisor)
+    return floor_divide(dividend, divisor, forms)
 
 
-def modulo(dividend: Polynomial, divisor: Polynomial, guarded: bool = False) -> Polynomial | None:
+def modulo(dividend: Polynomial, divisor: Polynomial, forms: dict, guarded: bool = False) -> Polynomial | None:
     """`dividend % divisor` as Python defines it, `dividend - divisor * (dividend // divisor)`
     over `quotient`'s meaning (by a constant: `remainder`)."""
     constant = divisor.constant_value()
     if constant is not None:
-        return remainder(dividend, constant) if constant > 0 else dividend.floor_remainder(constant)
-    whole = quotient(dividend, divisor, guarded)
+        return remainder(dividend, constant, forms) if constant > 0 else dividend.floor_remainder(constant)
+    whole = quotient(dividend, divisor, forms, guarded)
     return None if whole is None else dividend - divisor * whole
 
 
-def floor_divide(dividend: Polynomial, divisor: int | Polynomial) -> Polynomial:
+def floor_divide(dividend: Polynomial, divisor: int | Polynomial, forms: dict) -> Polynomial:
     """`dividend // divisor` (a positive constant, or a polynomial) as a defined symbol;
     by a constant in normal form (`_by_constant`), so equal quotients are one symbol."""
     if isinstance(divisor, int) and divisor > 0:
-        return _by_constant(dividend, divisor)
+        return _by_constant(dividend, divisor, forms)
     return _defined((FLOOR_DIVIDE, dividend, divisor))
 
 
-def _by_constant(dividend: Polynomial, divisor: int) -> Polynomial:
+def _by_constant(dividend: Polynomial, divisor: int, forms: dict) -> Polynomial:
     """`dividend // divisor` in normal form (`_normal_quotient`), one per value. A normal form
     reading no quotient of a quotient is the only one of its value; one that reads one may be
     one of several (`(x % 5) // 2 // 2` and `(x % 5) // 4`), so its value as a function
     (`quasi_affine.value_key`, exact) names its form: one quotient of one size where one is
-    it (`quasi_affine.one_quotient_form`), else the first form made of that value. (So does
-    a form reading several quotients.)"""
-    normal = _normal_quotient(dividend, divisor)
+    it (`quasi_affine.one_quotient_form`), else the first form of that value the run made
+    (`forms`: value key -> that form and its value at 0, the run's `quotient_forms`). (So
+    does a form reading several quotients.)"""
+    normal = _normal_quotient(dividend, divisor, forms)
     found = value_key(normal, _quotient_of) if _several(normal) else None
     if found is None:
         return normal
     key, origin = found
-    single = one_quotient_form(key, origin, _normal_quotient)
+    single = one_quotient_form(key, origin, lambda p, k: _normal_quotient(p, k, forms))
     if single is not None:
         return single
-    known = _BY_VALUE.setdefault(key, (normal, origin))
+    known = forms.setdefault(key, (normal, origin))
     return known[0] + Polynomial.constant(origin - known[1])
-
-
-# A quotient's value as a function (`quasi_affine.value_key`) -> its form and its value at 0.
-_BY_VALUE: dict[tuple, tuple[Polynomial, int]] = {}
 
 
 def _quotient_of(symbol: Symbol) -> tuple[Polynomial, int] | None:
@@ -183,7 +183,7 @@ def _several(polynomial: Polynomial) -> bool:
     return len(quotients) > 1 or any(_quotient_of(s) for found in quotients for s in found[0].symbols())
 
 
-def _normal_quotient(dividend: Polynomial, divisor: int) -> Polynomial:
+def _normal_quotient(dividend: Polynomial, divisor: int, forms: dict) -> Polynomial:
     """`dividend // divisor` in normal form: `(k*q + r) // k` is `q + r // k` for every
     integer polynomial `q`, so the symbol divides only what is left with coefficients in
     [0, k) (`(x - 4) // 4` is `x // 4 - 1`); a constant left divides to 0; a quotient of a
@@ -200,12 +200,13 @@ def _normal_quotient(dividend: Polynomial, divisor: int) -> Polynomial:
     nested = _quotient_plus(rest)
     if nested is not None:
         inner, inner_divisor, others = nested
-        return whole + _by_constant(inner + Polynomial.constant(inner_divisor) * others, inner_divisor * divisor)
+        return whole + _by_constant(inner + Polynomial.constant(inner_divisor) * others, inner_divisor * divisor,
+                                    forms)
     common = math.gcd(divisor, *(c for monomial, c in rest.terms.items() if monomial))
     if common > 1:  # (g*q + g*c + r) // (g*k) is (q + c) // k for 0 <= r < g: `(2*x) // 4` is `x // 2`
         constant = rest.terms.get((), 0)
         scaled = (rest - Polynomial.constant(constant)).exact_divide(Polynomial.constant(common))
-        return whole + _by_constant(scaled + Polynomial.constant(constant // common), divisor // common)
+        return whole + _by_constant(scaled + Polynomial.constant(constant // common), divisor // common, forms)
     return whole + _defined((FLOOR_DIVIDE, rest, divisor))
 
 
@@ -249,47 +250,50 @@ def _symbols_read(polynomial: Polynomial) -> set[Symbol]:
     return read
 
 
-def remainder(dividend: Polynomial, divisor: int) -> Polynomial:
+def remainder(dividend: Polynomial, divisor: int, forms: dict) -> Polynomial:
     """`dividend % divisor` by a positive constant, as Python defines it: `a - k*(a // k)`
     over the normal form of the quotient."""
-    return dividend - Polynomial.constant(divisor) * _by_constant(dividend, divisor)
+    return dividend - Polynomial.constant(divisor) * _by_constant(dividend, divisor, forms)
 
 
 SELECT, FLOOR_DIVIDE = "select", "floordiv"
 
 
-def resolved(polynomial: Polynomial, replacements: dict[Symbol, Polynomial]) -> Polynomial:
+def resolved(polynomial: Polynomial, replacements: dict[Symbol, Polynomial], forms: dict) -> Polynomial:
     """`polynomial` with `replacements` made, and each defined symbol they decide replaced
     by its value: a quotient by a polynomial that they make divide exactly (`(32*a*b) //
     (8*c*d)` is 4 once `c == a` and `d == b` are asserted), a select whose sides they
     make equal where its condition decides (`a*b if a == 0 else a` once the first is
-    known to be `a*b`), or whose condition they make a constant."""
-    return _resolved(polynomial, replacements, frozenset())
+    known to be `a*b`), or whose condition they make a constant. (`forms`: the run's forms
+    of quotients by value.)"""
+    return _resolved(polynomial, replacements, forms, frozenset())
 
 
-def _resolved(polynomial: Polynomial, replacements: dict[Symbol, Polynomial], active: frozenset) -> Polynomial:
+def _resolved(polynomial: Polynomial, replacements: dict[Symbol, Polynomial], forms: dict,
+              active: frozenset) -> Polynomial:
     """`resolved`, not deciding the symbols in `active` again (a replacement may name a
     symbol defined from the one being decided)."""
     polynomial = polynomial.substitute(replacements)
     decided = {}
     for symbol in polynomial.symbols():
         definition = _DEFINITIONS.get(-symbol[0]) if is_computed(symbol) and symbol not in active else None
-        value = None if definition is None else _decided(definition, replacements, active | {symbol})
+        value = None if definition is None else _decided(definition, replacements, forms, active | {symbol})
         if value is not None:
             decided[symbol] = value
     return polynomial.substitute(decided) if decided else polynomial
 
 
-def _decided(definition: tuple, replacements: dict[Symbol, Polynomial], active: frozenset) -> Polynomial | None:
+def _decided(definition: tuple, replacements: dict[Symbol, Polynomial], forms: dict,
+             active: frozenset) -> Polynomial | None:
     """The value of a defined symbol under `replacements`, where they decide it."""
     if definition[0] == FLOOR_DIVIDE:
         if not isinstance(definition[2], Polynomial):
-            return _through_replaced_quotient(definition, replacements)
-        dividend, divisor = (_resolved(part, replacements, active) for part in definition[1:])
+            return _through_replaced_quotient(definition, replacements, forms)
+        dividend, divisor = (_resolved(part, replacements, forms, active) for part in definition[1:])
         return dividend.exact_divide(divisor)
     _, key, then, otherwise = definition
-    sides = tuple(_resolved(o, replacements, active) if isinstance(o, Polynomial) else o for o in key[1:])
-    then, otherwise = _resolved(then, replacements, active), _resolved(otherwise, replacements, active)
+    sides = tuple(_resolved(o, replacements, forms, active) if isinstance(o, Polynomial) else o for o in key[1:])
+    then, otherwise = _resolved(then, replacements, forms, active), _resolved(otherwise, replacements, forms, active)
     test = INT_COMPARISONS.get(key[0])
     if test is not None and all(isinstance(side, Polynomial) for side in sides):
         difference = (sides[0] - sides[1]).constant_value()
@@ -298,7 +302,7 @@ def _decided(definition: tuple, replacements: dict[Symbol, Polynomial], active: 
     return _select_side((key[0], *sides), then, otherwise)
 
 
-def rebuilt(polynomial: Polynomial, replacements: dict[Symbol, Polynomial]) -> Polynomial:
+def rebuilt(polynomial: Polynomial, replacements: dict[Symbol, Polynomial], forms: dict) -> Polynomial:
     """`polynomial` with `replacements` made in it and in the definitions of the defined
     symbols it reads: a quotient or select reading a replaced symbol is the quotient or
     select of what it reads then (`(256*s) // (64*b)`, `s` replaced by `a`, is `(256*a) //
@@ -309,15 +313,15 @@ def rebuilt(polynomial: Polynomial, replacements: dict[Symbol, Polynomial]) -> P
         if found is None:
             continue
         if (_symbols_read(Polynomial({(symbol,): 1})) - {symbol}) & replacements.keys():
-            value = _rebuilt_definition(found, replacements)
+            value = _rebuilt_definition(found, replacements, forms)
         else:
-            value = _through_replaced_quotient(found, replacements)
+            value = _through_replaced_quotient(found, replacements, forms)
         if value is not None:
             changed[symbol] = value
     return polynomial.substitute({**replacements, **changed})
 
 
-def _through_replaced_quotient(found: tuple, replacements: dict[Symbol, Polynomial]) -> Polynomial | None:
+def _through_replaced_quotient(found: tuple, replacements: dict[Symbol, Polynomial], forms: dict) -> Polynomial | None:
     """`(p + a*k) // c` where `p // a` is replaced by `v` and `a` divides `c`: `(v + k) // (c /
     a)` (`y // 4` is `(y // 2) // 2`, so `x // 4` once `y // 2` is `x // 2`)."""
     if found[0] != FLOOR_DIVIDE or not isinstance(found[2], int) or found[2] <= 0:
@@ -329,18 +333,18 @@ def _through_replaced_quotient(found: tuple, replacements: dict[Symbol, Polynomi
             continue
         offset = (dividend - inner[0]).constant_value()
         if offset is not None and offset % inner[1] == 0:
-            return _by_constant(value + Polynomial.constant(offset // inner[1]), divisor // inner[1])
+            return _by_constant(value + Polynomial.constant(offset // inner[1]), divisor // inner[1], forms)
     return None
 
 
-def _rebuilt_definition(found: tuple, replacements: dict[Symbol, Polynomial]) -> Polynomial | None:
+def _rebuilt_definition(found: tuple, replacements: dict[Symbol, Polynomial], forms: dict) -> Polynomial | None:
     if found[0] == FLOOR_DIVIDE:
         _, dividend, divisor = found
-        divisor = rebuilt(divisor, replacements) if isinstance(divisor, Polynomial) else Polynomial.constant(divisor)
-        return quotient(rebuilt(dividend, replacements), divisor, guarded=True)
+        divisor = Polynomial.constant(divisor) if isinstance(divisor, int) else rebuilt(divisor, replacements, forms)
+        return quotient(rebuilt(dividend, replacements, forms), divisor, forms, guarded=True)
     _, key, then, otherwise = found
-    sides = tuple(rebuilt(o, replacements) if isinstance(o, Polynomial) else o for o in key[1:])
-    then, otherwise = rebuilt(then, replacements), rebuilt(otherwise, replacements)
+    sides = tuple(rebuilt(o, replacements, forms) if isinstance(o, Polynomial) else o for o in key[1:])
+    then, otherwise = rebuilt(then, replacements, forms), rebuilt(otherwise, replacements, forms)
     test = INT_COMPARISONS.get(key[0])
     if test is not None and len(sides) == 2 and all(isinstance(side, Polynomial) for side in sides):
         difference = (sides[0] - sides[1]).constant_value()

@@ -246,27 +246,24 @@ def decide(test, low: int | None, high: int | None) -> bool | None:
 
 class SizesAlgebra:
     """The algebra symbolic/semantics.py's meanings take, over sizes: floor division and
-    modulo as the fact store means them (`facts.quotient`, `facts.modulo`); a comparison
-    as 0 or 1 where the range of its sides' difference decides it (`entry_block`'s
-    ranges under the run's store `run`, else plain sizes), else as the truth symbol
-    (`facts.truth_of`)."""
+    modulo as the fact store means them (`facts.quotient`, `facts.modulo`, in the forms of
+    the run `run`); a comparison as 0 or 1 where the range of its sides' difference
+    decides it (`entry_block`'s ranges under the run's store, else plain sizes), else as
+    the truth symbol (`facts.truth_of`)."""
 
-    def __init__(self, entry_block: ir.Block | None = None, run: FactStore | None = None) -> None:
-        self.entry_block = entry_block
+    def __init__(self, run: FactStore, entry_block: ir.Block | None = None) -> None:
         self.run = run
+        self.entry_block = entry_block
 
     def quotient(self, dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
-        return facts.quotient(dividend, divisor)
+        return facts.quotient(dividend, divisor, self.run.quotient_forms)
 
     def modulo(self, dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
-        return facts.modulo(dividend, divisor)
+        return facts.modulo(dividend, divisor, self.run.quotient_forms)
 
     def truth(self, comparison: str, a: Polynomial, b: Polynomial) -> Polynomial:
         decided = decide(INT_COMPARISONS[comparison], *polynomial_range(a - b, self.entry_block, self.run))
         return facts.truth_of((comparison, a, b)) if decided is None else Polynomial.constant(int(decided))
-
-
-SIZES = SizesAlgebra()
 
 
 def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: FactStore | None,

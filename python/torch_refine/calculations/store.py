@@ -104,6 +104,15 @@ class FactStore:
         # that dim's polynomial, and `torch.symbolic_int` op -> the first argument dim bound to it.
         self.argument_dims: dict = {}
         self.representatives: dict = {}
+        # A quotient's value as a function (`quasi_affine.value_key`) -> the form of it this
+        # run made first, and that form's value at 0: where a value has several normal forms
+        # (`(x % 5) // 2 // 2` and `(x % 5) // 4`), every later one is that one
+        # (`facts._by_constant`). The run's own, so no other run's forms decide its output.
+        self.quotient_forms: dict = {}
+        # (condition key, sorted replacements) -> the key with them made in it (cases'
+        # `_substituted`): a case split makes the same substitutions over and over. Of the
+        # run, since what it makes is in the run's quotient forms.
+        self.substituted: dict = {}
         self._refining = False  # inside `refining`
         self._guard_ids = 0  # the last guard id given an op (`mark_guard`)
         self._guards_marked = False  # whether `mark_guard` marked a check
@@ -200,7 +209,7 @@ class FactStore:
         used = tuple(Fact("replacement", s, known[s], self._sources.get((function_key, s), "asserted equality"))
                      for s in sorted(difference.symbols()) if s in known) if by_replacements else ()
         if used:
-            difference = facts.resolved(difference, known)
+            difference = facts.resolved(difference, known, self.quotient_forms)
         constant = difference.constant_value()
         if constant is not None:
             return Decision(test(constant, 0), used) if used else None
@@ -250,7 +259,7 @@ class FactStore:
             if facts.definition((-number, 0, 1)) is None:
                 continue
             symbol = Polynomial({((-number, 0, 1),): 1})  # a select or quotient they may decide
-            value = facts.resolved(symbol, known)
+            value = facts.resolved(symbol, known, self.quotient_forms)
             if value != symbol:
                 found.append(((-number, 0, 1), value))
         return tuple(sorted(found, key=lambda item: item[0]))

@@ -214,8 +214,8 @@ def _decide_by_disjuncts(key: tuple, entry, run: FactStore, within: dict | None,
             solved = facts.solve(equality[1] - equality[2], {})
             substitution = None if solved is None else dict([solved])
             answers.add(None if substitution is None else decide_by_cases(
-                _substituted(key, substitution), entry, run, within,
-                tuple((_substituted(a, substitution), h) for a, h in rest), splits))
+                _substituted(key, substitution, run), entry, run, within,
+                tuple((_substituted(a, substitution, run), h) for a, h in rest), splits))
             if None in answers or len(answers) > 1:
                 break
         if len(answers) == 1 and None not in answers:
@@ -298,8 +298,8 @@ def _decide_by_select(key: tuple, select, entry, run: FactStore, within: dict | 
             if solved is not None:
                 substitution = {select: side.substitute(dict([solved])), solved[0]: solved[1]}
         narrowed = within_condition(condition, holds, entry, run)
-        case_assumptions = tuple((_substituted(a, substitution), h) for a, h in assumptions)
-        answer = decide_by_cases(_substituted(key, substitution), entry, run,
+        case_assumptions = tuple((_substituted(a, substitution, run), h) for a, h in assumptions)
+        answer = decide_by_cases(_substituted(key, substitution, run), entry, run,
                                  {**(within or {}), **(narrowed or {})},
                                  (*case_assumptions, (_canonical(condition), holds)), splits)
         if answer is None:
@@ -333,20 +333,25 @@ def _key_symbols(key: tuple) -> set:
     return found
 
 
-def _substituted(key: tuple, replacements: dict) -> tuple:
-    return _substituted_by(key, tuple(sorted(replacements.items())))
+def _substituted(key: tuple, replacements: dict, run: FactStore) -> tuple:
+    return _substituted_by(key, tuple(sorted(replacements.items())), run)
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _substituted_by(key: tuple, replacements: tuple) -> tuple:
-    """`key` with `replacements` (sorted items) made in it, remembered: a case split makes
-    the same substitutions in the same keys over and over, and rebuilding the quotients and
-    selects they read was half of a plain Llama's refinement. A function of the key, the
-    replacements and the symbol table, whose definitions never change."""
-    known = dict(replacements)
-    return (key[0], *(_substituted_by(o, replacements) if isinstance(o, tuple) else
-                      facts.resolved(facts.rebuilt(o, known), known) if isinstance(o, Polynomial)
-                      else o for o in key[1:]))
+def _substituted_by(key: tuple, replacements: tuple, run: FactStore) -> tuple:
+    """`key` with `replacements` (sorted items) made in it, remembered in the run
+    (`FactStore.substituted`): a case split makes the same substitutions in the same keys
+    over and over, and rebuilding the quotients and selects they read was half of a plain
+    Llama's refinement. A function of the key, the replacements, the symbol table, whose
+    definitions never change, and the run's quotient forms, which only grow."""
+    remembered = run.substituted.get((key, replacements))
+    if remembered is not None:
+        return remembered
+    known, forms = dict(replacements), run.quotient_forms
+    found = (key[0], *(_substituted_by(o, replacements, run) if isinstance(o, tuple) else
+                       facts.resolved(facts.rebuilt(o, known, forms), known, forms) if isinstance(o, Polynomial)
+                       else o for o in key[1:]))
+    run.substituted[(key, replacements)] = found
+    return found
 
 
 def prune_implied_guards(module, store: FactStore) -> None:
@@ -365,14 +370,14 @@ def prune_implied_guards(module, store: FactStore) -> None:
         if guards.defines_replacement(key, holds) and store.replaces(function_key, key[1], key[2]):
             own = {s for p in key[1:] if isinstance(p, Polynomial) for m in p.terms for s in m}
             others = {s: p for s, p in replacements.items() if s not in own}
-            if decide_by_cases(_substituted(key, others), entry, store, assumptions=()) is holds:
+            if decide_by_cases(_substituted(key, others, store), entry, store, assumptions=()) is holds:
                 assertion.erase()
             continue
         if store.defines_range(function_key, key, holds):
-            if _implied_but_for_its_range(_substituted(key, replacements), holds, entry, store, set_aside):
+            if _implied_but_for_its_range(_substituted(key, replacements, store), holds, entry, store, set_aside):
                 assertion.erase()
             continue  # what the store relies on; its own range would decide it
-        key = _substituted(key, replacements)
+        key = _substituted(key, replacements, store)
         within = {select: ANY for select in set_aside}
         if (function_key, key, holds) in kept or decide_by_cases(
                 key, entry, store, within, _others(store, function_key, key, holds, erased)) is holds:
@@ -390,7 +395,7 @@ def _others(store: FactStore, function_key: int, key: tuple, holds: bool, erased
     own = _fact(key, holds)
     found = []
     for assumed, truth in store.compound_assumptions(function_key):
-        assumed = _substituted(assumed, replacements)
+        assumed = _substituted(assumed, replacements, store)
         if _fact(assumed, truth) != own and _fact(assumed, truth) not in erased:
             found.append((assumed, truth))
     return _relevant(key, found)

@@ -64,7 +64,7 @@ def _settle(polynomial: Polynomial, scope: Scope):
     """A polynomial that is a constant as that int; any other stays symbolic (in the
     symbols the replacements of the evaluation's `scope` leave, and the defined symbols
     they do not decide)."""
-    polynomial = facts.resolved(polynomial, scope.replacements)
+    polynomial = facts.resolved(polynomial, scope.replacements, scope.store.quotient_forms)
     constant = polynomial.constant_value()
     return polynomial if constant is None else _int(constant)
 
@@ -81,7 +81,7 @@ def _int_op(meaning):
 
     def run(scope: Scope, *values):
         if any(isinstance(v, Polynomial) for v in values):
-            return _settle(meaning.symbolic(_GUARDED_SIZES, *(_symbolic(v, scope) for v in values)), scope)
+            return _settle(meaning.symbolic(_GuardedSizes(scope), *(_symbolic(v, scope) for v in values)), scope)
         return _int(meaning.compute(*values))
 
     return run
@@ -115,7 +115,7 @@ def _by_symbols(scope: Scope, name: str, a, b) -> Polynomial:
     elif b == 0:
         raise GiveUp
     divisor = b if isinstance(b, Polynomial) else Polynomial.constant(b)
-    result = MEANINGS[name].symbolic(_GUARDED_SIZES, _symbolic(a, scope), divisor)
+    result = MEANINGS[name].symbolic(_GuardedSizes(scope), _symbolic(a, scope), divisor)
     if result is None:
         raise GiveUp
     return result
@@ -123,23 +123,23 @@ def _by_symbols(scope: Scope, name: str, a, b) -> Polynomial:
 
 class _GuardedSizes:
     """The algebra the evaluation's meanings take: floor division and modulo as the fact
-    store means them, a symbolic divisor guarded nonzero where the op runs (`Scope.divisors`);
-    comparisons are `Evaluator._compare`'s."""
+    store means them (in the forms of the run of `scope`), a symbolic divisor guarded
+    nonzero where the op runs (`Scope.divisors`); comparisons are `Evaluator._compare`'s."""
 
-    @staticmethod
-    def quotient(dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
-        return facts.quotient(dividend, divisor, guarded=True)
+    __slots__ = ("forms",)
 
-    @staticmethod
-    def modulo(dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
-        return facts.modulo(dividend, divisor, guarded=True)
+    def __init__(self, scope: Scope) -> None:
+        self.forms = scope.store.quotient_forms
+
+    def quotient(self, dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
+        return facts.quotient(dividend, divisor, self.forms, guarded=True)
+
+    def modulo(self, dividend: Polynomial, divisor: Polynomial) -> Polynomial | None:
+        return facts.modulo(dividend, divisor, self.forms, guarded=True)
 
     @staticmethod
     def truth(comparison: str, a: Polynomial, b: Polynomial):
         raise GiveUp
-
-
-_GUARDED_SIZES = _GuardedSizes()
 
 
 def _decide(test, low, high) -> bool:

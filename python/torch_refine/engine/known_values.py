@@ -316,7 +316,7 @@ def _decided_by_facts(condition: ir.Value, store: FactStore) -> bool | None:
     decision = store.decided(function_key, (op.name, *sides))
     if decision is not None:
         return None if decision.by_assertion else decision.holds
-    difference = facts.resolved(sides[0] - sides[1], store.replacements(function_key))
+    difference = facts.resolved(sides[0] - sides[1], store.replacements(function_key), store.quotient_forms)
     return decide(INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0], store))
 
 

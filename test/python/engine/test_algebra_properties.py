@@ -15,6 +15,9 @@ from hypothesis import strategies as st
 from torch_refine.calculations import facts
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
 
+# The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
+FORMS: dict = {}
+
 X, Y = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
 (X_SYMBOL,), (Y_SYMBOL,) = X.symbols(), Y.symbols()
 PROPERTIES = settings(max_examples=100, deadline=None, derandomize=True, database=None)
@@ -77,9 +80,9 @@ def polynomial_of(tree) -> Polynomial:
         return Polynomial.constant(tree[1])
     lhs = polynomial_of(tree[1])
     if kind == "floordiv":
-        return facts.floor_divide(lhs, tree[2])
+        return facts.floor_divide(lhs, tree[2], forms=FORMS)
     if kind == "remainder":
-        return facts.remainder(lhs, tree[2])
+        return facts.remainder(lhs, tree[2], forms=FORMS)
     rhs = polynomial_of(tree[2])
     return {"add": lhs + rhs, "sub": lhs - rhs, "mul": lhs * rhs}[kind]
 
@@ -96,7 +99,7 @@ def test_a_multiple_of_the_divisor_leaves_the_quotient(tree, divisor, multiple):
     """`(x - k*d) // d == x // d - k`, as one normal form."""
     x = polynomial_of(tree)
     shifted = x - Polynomial.constant(multiple * divisor)
-    assert facts.floor_divide(shifted, divisor) == facts.floor_divide(x, divisor) - Polynomial.constant(multiple)
+    assert facts.floor_divide(shifted, divisor, forms=FORMS) == facts.floor_divide(x, divisor, forms=FORMS) - Polynomial.constant(multiple)
 
 
 @PROPERTIES
@@ -104,7 +107,7 @@ def test_a_multiple_of_the_divisor_leaves_the_quotient(tree, divisor, multiple):
 def test_a_quotient_of_a_quotient_of_a_size_is_one_quotient(offset, inner, outer):
     """`(x + c) // a // b == (x + c) // (a*b)`: ConvNeXt's stages (issue 41's second tautology)."""
     x = X + Polynomial.constant(offset)
-    assert facts.floor_divide(facts.floor_divide(x, inner), outer) == facts.floor_divide(x, inner * outer)
+    assert facts.floor_divide(facts.floor_divide(x, inner, forms=FORMS), outer, forms=FORMS) == facts.floor_divide(x, inner * outer, forms=FORMS)
 
 
 polynomials = st.recursive(leaves, lambda children: st.tuples(st.sampled_from(["add", "sub", "mul"]), children, children),
@@ -117,7 +120,7 @@ def test_a_quotient_of_a_quotient_of_a_polynomial_is_one_quotient(tree, inner, o
     """`(p // a) // b == p // (a*b)` for every integer polynomial and positive constants,
     common factors included (`(2*x) // 4` is `x // 2`)."""
     x = polynomial_of(tree)
-    assert facts.floor_divide(facts.floor_divide(x, inner), outer) == facts.floor_divide(x, inner * outer)
+    assert facts.floor_divide(facts.floor_divide(x, inner, forms=FORMS), outer, forms=FORMS) == facts.floor_divide(x, inner * outer, forms=FORMS)
 
 
 @PROPERTIES
@@ -126,7 +129,7 @@ def test_a_quotient_of_a_quotient_of_a_polynomial_is_one_quotient(tree, inner, o
 def test_a_quotient_of_a_quotient_is_one_quotient(tree, inner, outer):
     """`(x // a) // b == x // (a*b)` for positive constants, as one normal form."""
     x = polynomial_of(tree)
-    assert facts.floor_divide(facts.floor_divide(x, inner), outer) == facts.floor_divide(x, inner * outer)
+    assert facts.floor_divide(facts.floor_divide(x, inner, forms=FORMS), outer, forms=FORMS) == facts.floor_divide(x, inner * outer, forms=FORMS)
 
 
 @PROPERTIES
@@ -136,7 +139,7 @@ def test_a_quotient_of_a_remainder_within_one_multiple_is_a_constant(tree, modul
     and `d - 1 + c` divide to it: `(x % 2) // 4` is 0, at every size, negative ones too.
     (Over p reading remainders itself the relaxation may lose the relation: `(x + x % 2)
     % 4` is `4*t2 - 2*t1`, two quotients of x relaxed apart.)"""
-    quotient = facts.floor_divide(facts.remainder(polynomial_of(tree), modulus) + Polynomial.constant(offset), divisor)
+    quotient = facts.floor_divide(facts.remainder(polynomial_of(tree), modulus, forms=FORMS) + Polynomial.constant(offset), divisor, forms=FORMS)
     if offset // divisor == (modulus - 1 + offset) // divisor:
         assert quotient == Polynomial.constant(offset // divisor)
 
@@ -146,13 +149,13 @@ def test_a_quotient_of_a_remainder_within_one_multiple_is_a_constant(tree, modul
 def test_the_remainder_is_what_the_quotient_leaves(tree, divisor):
     """`x - d*(x // d) == x % d`, as one normal form."""
     x = polynomial_of(tree)
-    assert x - Polynomial.constant(divisor) * facts.floor_divide(x, divisor) == facts.remainder(x, divisor)
+    assert x - Polynomial.constant(divisor) * facts.floor_divide(x, divisor, forms=FORMS) == facts.remainder(x, divisor, forms=FORMS)
 
 
 @PROPERTIES
 @given(expressions, positive, sizes)
 def test_a_remainder_is_within_its_divisor(tree, divisor, at):
-    assert 0 <= value(facts.remainder(polynomial_of(tree), divisor), at) < divisor
+    assert 0 <= value(facts.remainder(polynomial_of(tree), divisor, forms=FORMS), at) < divisor
 
 
 @PROPERTIES
@@ -164,7 +167,7 @@ def test_the_range_of_a_remainder_is_within_its_divisor(tree, divisor):
     2) - 4*((x + 1) // 4)`, its quotients relaxed apart, in [-1, 3].)"""
     from torch_refine.calculations.ranges import polynomial_range
 
-    least, greatest = polynomial_range(facts.remainder(polynomial_of(tree), divisor), None, None)
+    least, greatest = polynomial_range(facts.remainder(polynomial_of(tree), divisor, forms=FORMS), None, None)
     assert least is not None
     assert greatest is not None
     assert 0 <= least <= greatest <= divisor - 1
@@ -180,8 +183,8 @@ def test_the_range_of_a_quotient_is_its_dividends_divided(low, width, offset, di
     within = {X_SYMBOL: (low, low + width)}
     dividend = X + Polynomial.constant(offset)
     expected = ((low + offset) // divisor, (low + width + offset) // divisor)
-    assert polynomial_range(facts.floor_divide(dividend, divisor), None, None, within) == expected
-    shifted = facts.floor_divide(dividend - Polynomial.constant(multiple * divisor), divisor)
+    assert polynomial_range(facts.floor_divide(dividend, divisor, forms=FORMS), None, None, within) == expected
+    shifted = facts.floor_divide(dividend - Polynomial.constant(multiple * divisor), divisor, forms=FORMS)
     assert polynomial_range(shifted, None, None, within) == (expected[0] - multiple, expected[1] - multiple)
 
 
@@ -256,7 +259,7 @@ def test_the_range_of_quotients_of_one_size_holds_at_every_size(terms, slope, at
     truth = slope * at
     for coefficient, a, b, k in terms:
         dividend = Polynomial.constant(a) * X + Polynomial.constant(b)
-        polynomial = polynomial + Polynomial.constant(coefficient) * facts.floor_divide(dividend, k)
+        polynomial = polynomial + Polynomial.constant(coefficient) * facts.floor_divide(dividend, k, forms=FORMS)
         truth += coefficient * ((a * at + b) // k)
     least, greatest = polynomial_range(polynomial, None, None)
     assert least is None or least <= truth
@@ -269,7 +272,7 @@ def test_quotients_of_one_size_are_related_by_their_ranges():
     from torch_refine.calculations.ranges import polynomial_range
 
     def quotient(a: int, b: int, k: int) -> Polynomial:
-        return facts.floor_divide(Polynomial.constant(a) * X + Polynomial.constant(b), k)
+        return facts.floor_divide(Polynomial.constant(a) * X + Polynomial.constant(b), k, forms=FORMS)
 
     assert polynomial_range(quotient(1, 0, 4) - quotient(3, 0, 16), None, None) == (0, None)
     assert polynomial_range(quotient(1, 3, 4) - quotient(1, 0, 4), None, None) == (0, 1)

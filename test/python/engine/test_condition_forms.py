@@ -23,6 +23,9 @@ from torch_refine.ir.polynomial import Polynomial
 from torch_refine.patterns.symbolic import argument_bound
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
 
+# The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
+FORMS: dict = {}
+
 X = Polynomial.symbol(0, 2)
 ORDERINGS = ["torch.aten.ge.int", "torch.aten.gt.int", "torch.aten.le.int", "torch.aten.lt.int"]
 SIZES = range(0, 201)
@@ -34,7 +37,7 @@ def _floor_chain(steps) -> tuple[Polynomial, callable]:
     polynomial, compute = X, (lambda x: x)
     for coefficient, offset, divisor in steps:
         polynomial = facts.floor_divide(Polynomial.constant(coefficient) * polynomial + Polynomial.constant(offset),
-                                        divisor)
+                                        divisor, forms=FORMS)
         compute = (lambda inner, c, k, d: lambda x: (c * inner(x) + k) // d)(compute, coefficient, offset, divisor)
     return polynomial, compute
 
@@ -58,7 +61,7 @@ def test_an_argument_bound_holds_exactly_where_the_comparison_does(steps, compar
 
 def test_a_pool_output_check_is_a_bound_of_the_input_size():
     """avg_pool1d's `(x + 1) // 2 - 1 >= 1` (kernel 3, stride 2, padding 0 with ceil mode)."""
-    quotient = facts.floor_divide(X + Polynomial.constant(1), 2)
+    quotient = facts.floor_divide(X + Polynomial.constant(1), 2, forms=FORMS)
     bound = argument_bound(("torch.aten.ge.int", quotient - Polynomial.constant(1), Polynomial.constant(1)))
     assert bound == ("torch.aten.ge.int", X, Polynomial.constant(3))
 

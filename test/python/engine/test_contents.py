@@ -8,6 +8,9 @@ from torch_refine.calculations.dim_facts import contents_reader
 from torch_refine.calculations.store import FactStore
 from torch_refine.ir.polynomial import Polynomial
 
+# The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
+FORMS: dict = {}
+
 T = "!torch.vtensor<[?,?,8],f32>"
 H, W = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
 V3 = "!torch.vtensor<[3],si64>"
@@ -70,7 +73,7 @@ def test_a_size_divided_by_a_constant_is_the_quotient_express_gives(parse):
     program = parse(_program(f"""
   %0 = torch.aten.floor_divide.Scalar %shape, %int2 : {V3}, !torch.int -> {V3} loc("halves")
 """))
-    assert _read(program, "halves").elements[0] == facts.floor_divide(H, 2)
+    assert _read(program, "halves").elements[0] == facts.floor_divide(H, 2, forms=FORMS)
 
 
 def test_a_float_tensor_or_a_large_one_is_not_read(parse):
@@ -131,7 +134,7 @@ def test_remainders_slices_by_item_bounds_and_scalar_broadcasts(parse):
     assert _read(program, "mod") == contents.Contents((3,), _constants(*(torch.tensor([2, 4, 6]) % 4).tolist()))
     assert _read(program, "tail") == contents.Contents((2,), _constants(4, 6))
     assert _read(program, "seven") == contents.Contents((1,), _constants(7))
-    assert _read(program, "dims_mod") == contents.Contents((3,), (facts.remainder(H, 4), facts.remainder(W, 4),
+    assert _read(program, "dims_mod") == contents.Contents((3,), (facts.remainder(H, 4, forms=FORMS), facts.remainder(W, 4, forms=FORMS),
                                                                   Polynomial.constant(0)))
 
 
@@ -150,6 +153,6 @@ def test_an_integer_div_tensor_rounds_toward_zero_as_torch_mlir_lowers_it(parse)
   %2 = torch.aten.div.Tensor %minus7, %two : !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],si64> loc("minus_3")
   %3 = torch.aten.div.Tensor %0, %five : !torch.vtensor<[],si64>, !torch.vtensor<[],si64> -> !torch.vtensor<[],f32> loc("float_quotient")
 """))
-    assert _read(program, "w_by_5") == contents.Contents((), (facts.floor_divide(W, 5),))
+    assert _read(program, "w_by_5") == contents.Contents((), (facts.floor_divide(W, 5, forms=FORMS),))
     assert _read(program, "minus_3") == contents.Contents((), _constants(-3))
     assert _read(program, "float_quotient") is None

@@ -9,6 +9,9 @@ from torch_refine.engine import guards
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial
 
+# The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
+FORMS: dict = {}
+
 H, W = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
 (H_SYMBOL,), (W_SYMBOL,) = H.symbols(), W.symbols()
 EQ, NE, GE, GT = "torch.aten.eq.int", "torch.aten.ne.int", "torch.aten.ge.int", "torch.aten.gt.int"
@@ -49,7 +52,7 @@ def test_an_asserted_equality_defines_a_replacement():
 
 
 def test_a_condition_reads_as_python_over_argument_dims():
-    quarter = facts.floor_divide(H, 4)
+    quarter = facts.floor_divide(H, 4, forms=FORMS)
     one = Polynomial.constant(1)
     assert guards.describe((EQ, quarter, W)) == "(%arg0[0]) // 4 == %arg0[1]"
     assert guards.describe(("or", (EQ, H, W), ("and", (EQ, H, one), (GE, W, one)))) == (
@@ -104,7 +107,7 @@ def test_entry_asserts_comparing_sizes_become_facts(parse, facts_store):
     assert facts_store.asserted(function_key, (EQ, H, W)) is True
     assert facts_store.asserted(function_key, (GE, H, Polynomial.constant(4))) is True
     assert facts_store.asserted(function_key, (NE, W, Polynomial.constant(1))) is None
-    replaced = facts.resolved(H - W, facts_store.replacements(function_key))
+    replaced = facts.resolved(H - W, facts_store.replacements(function_key), forms=FORMS)
     assert replaced == Polynomial()
     symbol = H_SYMBOL if H_SYMBOL not in facts_store.replacements(function_key) else W_SYMBOL
     assert facts_store.asserted_range(function_key, symbol)[0] == 4
@@ -163,10 +166,10 @@ def test_a_programs_assert_after_a_tensor_op_moves_to_the_entry_as_a_fact(parse,
     asserts = [op for op in program.entry.operations if op.operation.name == "torch.runtime.assert"]
     assert [str(op.attributes["message"]) for op in asserts] == [
         '"only support cases with fixed stride size"', '"a size of an erased type"', '"ours"']
-    remainder = facts.remainder(H, 7)
+    remainder = facts.remainder(H, 7, forms=FORMS)
     function_key = op_key(program.function)
     assert facts_store.asserted(function_key, (GT, Polynomial.constant(7), remainder * Polynomial.constant(6))) is True
-    (quotient,) = facts.floor_divide(H, 7).symbols()
+    (quotient,) = facts.floor_divide(H, 7, forms=FORMS).symbols()
     assert facts_store.asserted_range(function_key, ranges.remainder_key(quotient)) == (0, 1)
 
 

@@ -12,6 +12,9 @@ from torch_refine.calculations import ranges, value_ranges
 from torch_refine.calculations.store import FactStore
 from torch_refine.ir.polynomial import Polynomial
 
+# The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
+FORMS: dict = {}
+
 T = "!torch.vtensor<[?,?],f32>"
 I2 = "!torch.int, !torch.int"
 X = Polynomial.symbol(0, 0)
@@ -63,7 +66,7 @@ def test_a_common_factor_multiplies_ranges(parse):
     batch, width = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1, 8)  # b in [2, 64]; w/8 >= 0
     product = batch * width - batch
     assert ranges.polynomial_range(product, program.entry, FactStore()) == (-64, None)  # w/8 may be 0
-    quotient = facts.floor_divide(Polynomial.symbol(0, 1), 8)
+    quotient = facts.floor_divide(Polynomial.symbol(0, 1), 8, forms=FORMS)
     (w,) = Polynomial.symbol(0, 1).symbols()
     narrowed = ranges.polynomial_range(batch * quotient - batch, program.entry, FactStore(), within={w: (16, 40)})
     assert narrowed == (2, 256)
@@ -173,8 +176,8 @@ def _adaptive_pool(out: int) -> tuple[Polynomial, Polynomial, Polynomial]:
     torch-mlir's adaptive pool of `out` on h: kernel `h // out + (h % out != 0)`."""
     from torch_refine.calculations import facts
 
-    remainder = facts.remainder(X, out)
-    stride = facts.floor_divide(X, out)
+    remainder = facts.remainder(X, out, forms=FORMS)
+    stride = facts.floor_divide(X, out, forms=FORMS)
     kernel = stride + facts.truth_of((NE, remainder, Polynomial.constant(0)))
     return remainder, stride, X - kernel
 

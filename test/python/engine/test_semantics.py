@@ -47,8 +47,15 @@ def test_conversions_and_range_length():
 
 
 class _Facts:
-    quotient = staticmethod(facts.quotient)
-    modulo = staticmethod(facts.modulo)
+    forms: dict = {}  # the quotient forms of one run (`FactStore.quotient_forms`)
+
+    @staticmethod
+    def quotient(dividend, divisor):
+        return facts.quotient(dividend, divisor, _Facts.forms)
+
+    @staticmethod
+    def modulo(dividend, divisor):
+        return facts.modulo(dividend, divisor, _Facts.forms)
 
     @staticmethod
     def truth(comparison, a, b):

@@ -3,6 +3,9 @@ runs in two threads that keep their facts apart."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import threading
 
 from torch_mlir import ir
@@ -148,3 +151,62 @@ def test_two_refinements_in_two_threads_do_not_see_each_others_facts():
     assert len(results) == 8
     for (name, _), text in results.items():
         assert text == expected[name]
+
+
+# A size whose quotient has two normal forms (`(x % 5) // 2 // 2` and `(x % 5) // 4`, one
+# value): the form a run uses is the first the run made, so a program refined after another
+# that made the other form must come out as it does alone.
+_QUARTER_OF_REMAINDER = """
+func.func @main(%x: !torch.vtensor<[?],f32>, %y: !torch.vtensor<[?],f32>) -> !torch.vtensor {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int2 = torch.constant.int 2
+  %int4 = torch.constant.int 4
+  %int5 = torch.constant.int 5
+  %none = torch.constant.none
+  %false = torch.constant.bool false
+  %n = torch.aten.size.int %x, %int0 : !torch.vtensor<[?],f32>, !torch.int -> !torch.int
+  %r = torch.aten.remainder.int %n, %int5 : !torch.int, !torch.int -> !torch.int
+  QUARTER
+  %sizes = torch.prim.ListConstruct %q : (!torch.int) -> !torch.list<int>
+  %t = torch.aten.ones %sizes, %none, %none, %none, %false : !torch.list<int>, !torch.none, !torch.none, !torch.none, !torch.bool -> !torch.vtensor
+  %s = torch.aten.add.Tensor %t, %y, %int1 : !torch.vtensor, !torch.vtensor<[?],f32>, !torch.int -> !torch.vtensor
+  return %s : !torch.vtensor
+}
+"""
+_HALVED_TWICE = _QUARTER_OF_REMAINDER.replace("QUARTER", """%h = torch.aten.floordiv.int %r, %int2 : !torch.int, !torch.int -> !torch.int
+  %q = torch.aten.floordiv.int %h, %int2 : !torch.int, !torch.int -> !torch.int""")
+_QUARTERED = _QUARTER_OF_REMAINDER.replace(
+    "QUARTER", "%q = torch.aten.floordiv.int %r, %int4 : !torch.int, !torch.int -> !torch.int")
+_REFINE_EACH = """
+import json, sys
+from torch_mlir import ir
+from torch_refine.engine.refine import PipelineOptions, refine_to_fixed_point
+from torch_refine.ir.context import create_context
+outputs = []
+for text in json.load(sys.stdin):
+    module = ir.Module.parse(text, create_context())
+    refine_to_fixed_point(module.operation, PipelineOptions())
+    outputs.append(str(module))
+print(json.dumps(outputs))
+"""
+
+
+def _refined_in_a_new_process(*texts: str) -> list[str]:
+    """Each program refined in turn by one fresh process (nothing made before the first)."""
+    found = subprocess.run([sys.executable, "-c", _REFINE_EACH], input=json.dumps(texts), capture_output=True,
+                           text=True, check=True)
+    return json.loads(found.stdout)
+
+
+def test_a_program_refined_after_another_comes_out_as_alone():
+    """History independence: refined after a program that made the other normal form of
+    its quotient first, a program's output is its output alone (until issue 41 moved the
+    forms into the run's store, the first program's form was the second's too, and a
+    nonnegative-size assert of the program alone went missing)."""
+    (alone,) = _refined_in_a_new_process(_HALVED_TWICE)
+    (quartered_alone,) = _refined_in_a_new_process(_QUARTERED)
+    quartered, after = _refined_in_a_new_process(_QUARTERED, _HALVED_TWICE)
+    assert quartered == quartered_alone
+    assert after == alone
+    assert alone != quartered_alone  # the two forms do differ: each program keeps its own
