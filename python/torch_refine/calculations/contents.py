@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from torch_mlir import ir
 
-from torch_refine.calculations import facts
+from torch_refine.calculations import facts, ranges
 from torch_refine.calculations.lists import literal_elements
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op
 from torch_refine.ir.polynomial import Polynomial, parse_polynomial
@@ -41,14 +42,16 @@ class Contents:
 class Reader:
     """What the handlers read an op's operands with: their contents, an int operand as a
     polynomial (`express(value, cache)`), a tensor's dims (`dims(value)`: texts as
-    dim_facts.tensor_dims gives them), and the algebra the int ops' meanings take
-    (`ranges.SizesAlgebra` of the run)."""
+    dim_facts.tensor_dims gives them), in the run `run`: the algebra the int ops' meanings
+    take (`ranges.SizesAlgebra`), and list literals read with its greedy rewrite's memo
+    (`FactStore.unmutated_literals`, None outside one)."""
 
-    def __init__(self, express, dims, cache: dict, algebra) -> None:
+    def __init__(self, express, dims, cache: dict, run: FactStore) -> None:
         self._express = express
         self.dims = dims
         self._cache = cache
-        self.algebra = algebra
+        self.algebra = ranges.SizesAlgebra(run)
+        self.literals = run.unmutated_literals
 
     def express(self, value: ir.Value) -> Polynomial | None:
         return self._express(value, self._cache)
@@ -145,7 +148,7 @@ def _full(op, reader) -> Contents | None:
 def _fill(op, value: Polynomial, dtype_operand: ir.Value, int_fill: bool, reader) -> Contents | None:
     """A new tensor of `value`s: sizes known as constants (a size read out of a shape
     tensor too: ONNX's ConstantOfShape), an integer dtype."""
-    listed = literal_elements(op.operands[0])
+    listed = literal_elements(op.operands[0], reader.literals)
     if listed is None:
         return None
     sizes = [reader.express(v) for v in listed]
@@ -250,7 +253,7 @@ def _transpose(op, reader) -> Contents | None:
 
 
 def _permute(op, reader) -> Contents | None:
-    source, listed = reader.contents(op.operands[0]), literal_elements(op.operands[1])
+    source, listed = reader.contents(op.operands[0]), literal_elements(op.operands[1], reader.literals)
     if source is None or listed is None or len(listed) != len(source.shape):
         return None
     return _permuted(source, [_dim(_constant(v), len(listed)) for v in listed])
@@ -268,7 +271,7 @@ def _permuted(source: Contents, order: list[int]) -> Contents | None:
 
 
 def _cat(op, reader) -> Contents | None:
-    listed = literal_elements(op.operands[0])
+    listed = literal_elements(op.operands[0], reader.literals)
     if listed is None:
         return None
     parts = [reader.contents(v) for v in listed]

@@ -311,7 +311,7 @@ def through_divisor_marker(value: ir.Value) -> ir.Value:
 def contents_reader(run: FactStore, cache: dict) -> contents.Reader:
     """The reader of small int tensors' contents through `express` and `tensor_dims`."""
     return contents.Reader(lambda value, known: express(value, run, known), lambda value: tensor_dims(value, run),
-                           cache, ranges.SizesAlgebra(run))
+                           cache, run)
 
 
 def _express(value: ir.Value, run: FactStore, cache: dict, depth: int) -> Polynomial | None:

@@ -10,6 +10,7 @@ import dataclasses
 
 from torch_mlir import ir
 
+from torch_refine.calculations.store import FactStore
 from torch_refine.ir.constants import defining_op, op_key
 
 # Ops that change a list in place: a list with one of these users cannot be read
@@ -95,15 +96,16 @@ def _alias_result(use) -> ir.Value | None:
     return None
 
 
-def only_read(value: ir.Value) -> bool:
+def only_read(value: ir.Value, memo: LiteralsMemo | None = None) -> bool:
     """True when no user of the list `value`, nor of any alias of it, may change it.
 
     Aliases are derefine/unchecked_cast results, `prim.If` results yielding it, and every
     element read back out of a container it is stored in; reading the list's own elements
     out (`__getitem__.t`, `prim.ListUnpack`) changes nothing. A worklist of (value, whether it
     is a container holding the list): alias chains can be longer than the recursion limit.
-    In a greedy run, containers already found to hand out only read elements are not
-    walked again (the elements of one container would each walk all its reads).
+    In a greedy run (`memo`, its `LiteralsMemo`), containers already found to hand out only
+    read elements are not walked again (the elements of one container would each walk all
+    its reads).
     """
     containers = []
     pending = [(value, False)]
@@ -114,7 +116,7 @@ def only_read(value: ir.Value) -> bool:
             if (alias := _alias_result(use)) is not None:
                 pending.append((alias, is_container))
             elif name in CONTAINER_BUILDERS:
-                if not _known_to_hand_out_read_elements(use.owner):
+                if not _known_to_hand_out_read_elements(use.owner, memo):
                     containers.append(use.owner)
                     pending.append((use.owner.result, True))
             elif is_container and name in ELEMENT_ACCESSORS:
@@ -123,8 +125,8 @@ def only_read(value: ir.Value) -> bool:
                 continue  # the list's own elements read out: no change to the list
             elif not reads_list(_stands_for(use.owner)):
                 return False
-    if _memo is not None:
-        _memo.containers.update(op_key(c) for c in containers)
+    if memo is not None:
+        memo.containers.update(op_key(c) for c in containers)
     return True
 
 
@@ -138,12 +140,12 @@ def _stands_for(op) -> str:
     return stands_for if stands_for.startswith("torch.") else f"torch.{stands_for}"
 
 
-def _known_to_hand_out_read_elements(container) -> bool:
-    return _memo is not None and op_key(container) in _memo.containers
+def _known_to_hand_out_read_elements(container, memo: LiteralsMemo | None) -> bool:
+    return memo is not None and op_key(container) in memo.containers
 
 
 @dataclasses.dataclass
-class _Memo:
+class LiteralsMemo:
     """By op_key: literals found unmutated, and containers (literals, tuples) found to hand
     out only elements that are not mutated."""
 
@@ -151,13 +153,10 @@ class _Memo:
     containers: set = dataclasses.field(default_factory=set)
 
 
-# The memo of the current greedy run (see `unmutated_literals_memo`); None outside a run.
-_memo: _Memo | None = None
-
-
 @contextlib.contextmanager
-def unmutated_literals_memo():
-    """Remember, for one greedy run, the literals found unmutated: each read of a literal
+def unmutated_literals_memo(run: FactStore):
+    """Remember, for one greedy run, the literals found unmutated (`run.unmutated_literals`,
+    None outside a greedy run, which the readers in it are given): each read of a literal
     would otherwise rescan all its uses, quadratic in the reads of an unrolled loop.
 
     Within a run a literal stays unmutated: patterns fold reads, move ops, forward aliases
@@ -167,63 +166,64 @@ def unmutated_literals_memo():
     (`forget_new_literals`), and list concatenation and slicing, which put elements in new
     containers, forget all.
     """
-    global _memo
-    _memo = _Memo()
+    run.unmutated_literals = LiteralsMemo()
     try:
         yield
     finally:
-        _memo = None
+        run.unmutated_literals = None
 
 
-def forget_new_literals(op) -> None:
-    """`op` and the ops nested in it are new: no key of theirs may be remembered."""
-    if _memo is None or not (_memo.literals or _memo.containers):
+def forget_new_literals(op, memo: LiteralsMemo | None) -> None:
+    """`op` and the ops nested in it are new: no key of theirs may be remembered (in the
+    greedy run's `memo`)."""
+    if memo is None or not (memo.literals or memo.containers):
         return
 
     def forget(nested):
         if nested.name in CONTAINER_BUILDERS:
             key = op_key(nested)
-            _memo.literals.discard(key)
-            _memo.containers.discard(key)
+            memo.literals.discard(key)
+            memo.containers.discard(key)
         return ir.WalkResult.ADVANCE
 
     op.operation.walk(forget)
 
 
-def forget_all() -> None:
+def forget_all(memo: LiteralsMemo | None) -> None:
     """The elements of the literal being built are shared with another container now."""
-    if _memo is not None:
-        _memo.literals.clear()
-        _memo.containers.clear()
+    if memo is not None:
+        memo.literals.clear()
+        memo.containers.clear()
 
 
-def unmutated(literal, value: ir.Value) -> bool:
+def unmutated(literal, value: ir.Value, memo: LiteralsMemo | None = None) -> bool:
     """Whether the list `value` that `literal` builds is never changed; within a greedy run
-    (`unmutated_literals_memo`) an answer of yes is remembered."""
-    if _memo is None:
+    (its `memo`, `unmutated_literals_memo`) an answer of yes is remembered."""
+    if memo is None:
         return only_read(value)
     key = op_key(literal)
-    if key in _memo.literals:
+    if key in memo.literals:
         return True
-    if not only_read(value):
+    if not only_read(value, memo):
         return False
-    _memo.literals.add(key)
+    memo.literals.add(key)
     return True
 
 
-def literal_elements(value: ir.Value) -> list[ir.Value] | None:
+def literal_elements(value: ir.Value, memo: LiteralsMemo | None = None) -> list[ir.Value] | None:
     """The elements of the list literal making `value` when nothing changes the list
-    (`unmutated`: through every alias), else None: the one reader of list literals."""
-    literal = unmutated_literal(value)
+    (`unmutated`: through every alias), else None: the one reader of list literals. In a
+    greedy run, given its `memo` (`FactStore.unmutated_literals`)."""
+    literal = unmutated_literal(value, memo)
     return None if literal is None else list(literal.operands)
 
 
-def unmutated_literal(value: ir.Value):
+def unmutated_literal(value: ir.Value, memo: LiteralsMemo | None = None):
     """The `prim.ListConstruct` making `value` when the list is not mutated, else None."""
     producer = defining_op(value)
     if producer is None or producer.operation.name != "torch.prim.ListConstruct":
         return None
-    return producer if unmutated(producer, value) else None
+    return producer if unmutated(producer, value, memo) else None
 
 
 # Mutations that never raise and only add to, reorder or empty a list: a list nothing

@@ -113,6 +113,9 @@ class FactStore:
         # `_substituted`): a case split makes the same substitutions over and over. Of the
         # run, since what it makes is in the run's quotient forms.
         self.substituted: dict = {}
+        # The literals and containers found unmutated in the greedy rewrite running
+        # (`lists.unmutated_literals_memo`: a `lists.LiteralsMemo`), None outside one.
+        self.unmutated_literals = None
         self._refining = False  # inside `refining`
         self._guard_ids = 0  # the last guard id given an op (`mark_guard`)
         self._guards_marked = False  # whether `mark_guard` marked a check

@@ -153,7 +153,7 @@ class Simplifier:
         scalars.mark_divisors(calc.regions[1])  # or the folders fold divisions by zero
         lists.negate_list_equalities(calc.regions[1])  # or the folders compare mutated lists
         with _wrapped_ops_detached(calc):
-            with unmutated_literals_memo():
+            with unmutated_literals_memo(self.store):
                 rewrite.apply_patterns_and_fold_greedily(calc, self._patterns, self._config)
         scalars.unmark_divisors(calc.regions[1])
         failure = self._failed_check(calc)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from torch_mlir import ir
 
-from torch_refine.calculations.lists import forget_new_literals
+from torch_refine.calculations.lists import LiteralsMemo, forget_new_literals
 from torch_refine.calculations.ranges import entry_block_of
 from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.value_ranges import value_range
@@ -160,6 +160,7 @@ class Unroller:
 
     max_unroll: int
     max_unroll_ops: int
+    run: FactStore  # the run's store: the greedy rewrite's memo of unmutated literals
     warned: set = field(default_factory=set)
     cap_hits: list = field(default_factory=list)
     unrolled: int = 0
@@ -187,7 +188,7 @@ class Unroller:
         carried = list(op.operands[2:])
         with rewriter.ip, op.location:
             for iteration in range(trip_count):
-                carried = _copy_iteration(op, iteration, carried)[1]
+                carried = _copy_iteration(op, iteration, carried, self.run.unmutated_literals)[1]
         self.unrolled += 1
         return _replace_loop(op, rewriter, carried)
 
@@ -200,11 +201,11 @@ class Unroller:
             self._warn(op, peeled + 1, body_ops)
             return True
         with rewriter.ip, op.location:
-            condition, carried = _copy_iteration(op, 0, list(op.operands[2:]))
+            condition, carried = _copy_iteration(op, 0, list(op.operands[2:]), self.run.unmutated_literals)
             remaining = make_constant(trip_count - 1)  # before the clone, which uses it
             rest = op.operation.clone(ip=rewriter.ip)
             rest.operands[0] = remaining
-        forget_new_literals(rest)
+        forget_new_literals(rest, self.run.unmutated_literals)
         rest.operands[1] = condition
         for index, value in enumerate(carried):
             rest.operands[2 + index] = value
@@ -241,11 +242,11 @@ def _peeled_count(op) -> int:
     return ir.IntegerAttr(attributes[PEELED]).value if PEELED in attributes else 0
 
 
-def _copy_iteration(loop, iteration: int, carried: list):
+def _copy_iteration(loop, iteration: int, carried: list, memo: LiteralsMemo | None):
     """Copy one iteration of a loop body in front of the loop: (condition, carried)."""
     copied, (condition, *yielded) = copy_body_before(loop, [make_constant(iteration), *carried], loop)
     for op in copied:
-        forget_new_literals(op)
+        forget_new_literals(op, memo)
     return condition, yielded
 
 
@@ -294,7 +295,7 @@ def fold_tuple_unpack(op, rewriter):
 
 
 def patterns(options, run: FactStore) -> list:
-    unroller = Unroller(options.max_unroll, options.max_unroll_ops)
+    unroller = Unroller(options.max_unroll, options.max_unroll_ops, run)
     return [
         ("torch.prim.If", inline_constant_if),
         ("torch.prim.If", forward_identical_yields),

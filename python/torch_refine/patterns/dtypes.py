@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 
-from torch_refine.calculations.lists import literal_elements
+from torch_refine.calculations.lists import LiteralsMemo, literal_elements
 from torch_refine.calculations.store import FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, make_constant
@@ -22,7 +23,7 @@ class PromotionError(Exception):
     pass
 
 
-def evaluate_promotion(op) -> int | None:
+def evaluate_promotion(op, memo: LiteralsMemo | None = None) -> int | None:
     """The promoted dtype code once the dtypes are constants and the ranks known enough.
 
     A rank that is not a constant belongs to a tensor of unknown rank: the result is known
@@ -31,8 +32,8 @@ def evaluate_promotion(op) -> int | None:
     Raises PromotionError when promotion is undefined for these dtypes (the library's
     RaiseException): the caller reports it at the op.
     """
-    rank_choices = _rank_choices(op.operands[0])
-    dtypes = constant_elements(op.operands[1])
+    rank_choices = _rank_choices(op.operands[0], memo)
+    dtypes = constant_elements(op.operands[1], memo)
     if rank_choices is None or dtypes is None or len(rank_choices) != len(dtypes):
         return None
     outcomes = {_promote_or_error(list(ranks), dtypes) for ranks in itertools.product(*rank_choices)}
@@ -44,9 +45,9 @@ def evaluate_promotion(op) -> int | None:
     return outcome
 
 
-def _rank_choices(ranks_list) -> list[tuple] | None:
+def _rank_choices(ranks_list, memo: LiteralsMemo | None) -> list[tuple] | None:
     """Per operand, the ranks it may have: a constant (None for a scalar), or 0 and 1."""
-    elements = literal_elements(ranks_list)
+    elements = literal_elements(ranks_list, memo)
     if elements is None:
         return None
     choices = []
@@ -67,9 +68,9 @@ def _promote_or_error(ranks: list, dtypes: list) -> int | str:
         return str(error)
 
 
-def fold_promote_dtypes(op, rewriter):
+def fold_promote_dtypes(op, rewriter, run: FactStore):
     try:
-        code = evaluate_promotion(op)
+        code = evaluate_promotion(op, run.unmutated_literals)
     except PromotionError:
         return True  # left for the driver to report
     if code is None:
@@ -94,6 +95,6 @@ def refine_num_to_tensor(op, rewriter):
 
 def patterns(options, run: FactStore) -> list:
     return [
-        ("torch.promote_dtypes", fold_promote_dtypes),
+        ("torch.promote_dtypes", functools.partial(fold_promote_dtypes, run=run)),
         ("torch.prim.NumToTensor.Scalar", refine_num_to_tensor),
     ]

@@ -28,6 +28,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations.kind import RAISE
 from torch_refine.calculations.lists import (
+    LiteralsMemo,
     forget_all,
     forget_new_literals,
     literal_elements,
@@ -52,9 +53,10 @@ MAX_CHECKED_RANK = 64  # PyTorch's tensors have at most 64 dims: no longer list 
 _SIZE_PRODUCT_BODY = ["torch.aten.__getitem__.t", "torch.aten.mul.int", "torch.prim.Loop.condition"]
 
 
-def constant_elements(value: ir.Value) -> list | None:
-    """The Python values of an unmutated literal of constants (None allowed), else None."""
-    elements = literal_elements(value)
+def constant_elements(value: ir.Value, memo: LiteralsMemo | None = None) -> list | None:
+    """The Python values of an unmutated literal of constants (None allowed), else None (in
+    a greedy run, given its `memo`)."""
+    elements = literal_elements(value, memo)
     if elements is None:
         return None
     try:
@@ -63,32 +65,32 @@ def constant_elements(value: ir.Value) -> list | None:
         return None
 
 
-def _list_construct(elements: list[ir.Value], list_type: ir.Type) -> ir.Value:
+def _list_construct(elements: list[ir.Value], list_type: ir.Type, memo: LiteralsMemo | None) -> ir.Value:
     op = ir.Operation.create("torch.prim.ListConstruct", results=[list_type], operands=elements)
-    forget_new_literals(op)
+    forget_new_literals(op, memo)
     return op.result
 
 
-def decompose_size(op, rewriter):
+def decompose_size(op, rewriter, run: FactStore):
     """`aten.size(t)` of a ranked tensor -> `[size.int(t, 0), ...]`."""
     tensor = op.operands[0]
     info = types.parse(tensor.type)
     if info is None or info.rank is None:
         return True
     with rewriter.ip, op.location:
-        rewriter.replace_op(op, [_sizes_literal(tensor, info.rank, op.result.type)])
+        rewriter.replace_op(op, [_sizes_literal(tensor, info.rank, op.result.type, run.unmutated_literals)])
     return None
 
 
-def _sizes_literal(tensor: ir.Value, rank: int, list_type: ir.Type) -> ir.Value:
+def _sizes_literal(tensor: ir.Value, rank: int, list_type: ir.Type, memo: LiteralsMemo | None) -> ir.Value:
     """`[size.int(tensor, 0), ..., size.int(tensor, rank - 1)]`, at the current insertion point."""
     int_type = ir.Type.parse("!torch.int")
     sizes = [ir.Operation.create("torch.aten.size.int", results=[int_type],
                                  operands=[tensor, make_constant(dim)]).result for dim in range(rank)]
-    return _list_construct(sizes, list_type)
+    return _list_construct(sizes, list_type, memo)
 
 
-def specialize_checked_rank(check, rewriter):
+def specialize_checked_rank(check, rewriter, run: FactStore):
     """After a check raising unless an unranked tensor `t` has rank r (`len(aten.size(t))
     == r`: `permute`, `mm`, `bmm`...), the calculation's later reads of that rank are r
     and of those sizes `[size.int(t, 0), ...]`: its other checks of `t` shrink to what
@@ -105,7 +107,8 @@ def specialize_checked_rank(check, rewriter):
     first = min((ancestor_in(use.owner, block) for use in later), key=_position_in(block))
     tensor = defining_op(sizes).operation.operands[0]
     with ir.InsertionPoint(first), check.location:
-        replacements = {rank_read: make_constant(rank), sizes: _sizes_literal(tensor, rank, sizes.type)}
+        replacements = {rank_read: make_constant(rank),
+                        sizes: _sizes_literal(tensor, rank, sizes.type, run.unmutated_literals)}
     for use in later:
         owner, number = use.owner, use.operand_number
         owner.operands[number] = replacements[owner.operands[number]]
@@ -190,8 +193,8 @@ def _raises(block: ir.Block) -> bool:
     return any(op.operation.name == RAISE for op in block.operations)
 
 
-def fold_len(op, rewriter):
-    elements = literal_elements(op.operands[0])
+def fold_len(op, rewriter, run: FactStore):
+    elements = literal_elements(op.operands[0], run.unmutated_literals)
     if elements is None:
         return True
     with rewriter.ip, op.location:
@@ -199,8 +202,8 @@ def fold_len(op, rewriter):
     return None
 
 
-def fold_getitem(op, rewriter):
-    literal = unmutated_literal(op.operands[0])
+def fold_getitem(op, rewriter, run: FactStore):
+    literal = unmutated_literal(op.operands[0], run.unmutated_literals)
     # The operand list itself, not a copy: reading one element of a long literal is O(1).
     return replace_by_element(op, rewriter, None if literal is None else literal.operands)
 
@@ -229,18 +232,20 @@ def replace_by_element(op, rewriter, elements):
     return None
 
 
-def fold_add(op, rewriter):
-    lhs, rhs = (literal_elements(v) for v in op.operands)
+def fold_add(op, rewriter, run: FactStore):
+    memo = run.unmutated_literals
+    lhs, rhs = (literal_elements(v, memo) for v in op.operands)
     if lhs is None or rhs is None:
         return True
-    forget_all()
+    forget_all(memo)
     with rewriter.ip, op.location:
-        rewriter.replace_op(op, [_list_construct(lhs + rhs, op.result.type)])
+        rewriter.replace_op(op, [_list_construct(lhs + rhs, op.result.type, memo)])
     return None
 
 
-def fold_slice(op, rewriter):
-    elements = literal_elements(op.operands[0])
+def fold_slice(op, rewriter, run: FactStore):
+    memo = run.unmutated_literals
+    elements = literal_elements(op.operands[0], memo)
     if elements is None:
         return True
     try:
@@ -249,9 +254,9 @@ def fold_slice(op, rewriter):
         return True
     if step == 0:
         return True
-    forget_all()
+    forget_all(memo)
     with rewriter.ip, op.location:
-        rewriter.replace_op(op, [_list_construct(elements[start:end:step], op.result.type)])
+        rewriter.replace_op(op, [_list_construct(elements[start:end:step], op.result.type, memo)])
     return None
 
 
@@ -266,8 +271,8 @@ def negate_list_equalities(region) -> None:
         equality.erase()
 
 
-def fold_ne_int_list(op, rewriter):
-    lhs, rhs = (literal_elements(v) for v in op.operands)
+def fold_ne_int_list(op, rewriter, run: FactStore):
+    lhs, rhs = (literal_elements(v, run.unmutated_literals) for v in op.operands)
     if lhs is None or rhs is None:
         return True
     differ = _lists_differ(lhs, rhs)
@@ -361,7 +366,7 @@ def _apply(state: list, mutation) -> bool:
     return True
 
 
-def interpret_mutations(op, rewriter):
+def interpret_mutations(op, rewriter, run: FactStore):
     """Abstractly interpret the mutations of a list literal (see module doc)."""
     if not any(use.owner.operation.name in MODELLED_MUTATIONS for use in op.result.uses):
         return True  # most literals are only read
@@ -378,11 +383,11 @@ def interpret_mutations(op, rewriter):
     list_type = op.result.type
     for reader, uses, elements in plan:
         with ir.InsertionPoint(reader), reader.location:
-            fresh = _list_construct(elements, list_type)
+            fresh = _list_construct(elements, list_type, run.unmutated_literals)
         for use in uses:
             use.owner.operands[use.operand_number] = fresh
     if stop is not None:
-        _continue_from(op, stop, state)
+        _continue_from(op, stop, state, run.unmutated_literals)
     for mutation in applied:
         rewriter.erase_op(mutation)
     return None
@@ -407,12 +412,12 @@ def _plan_mutations(op, mutations: dict, readers: dict, barriers: dict):
     return plan, applied, stop, state
 
 
-def _continue_from(literal, stop, state: list) -> None:
+def _continue_from(literal, stop, state: list, memo: LiteralsMemo | None) -> None:
     """Every user of `literal` at or after `stop` (in its block) uses a fresh literal of
     `state`, built just before `stop`."""
     block = literal.operation.block
     with ir.InsertionPoint(stop), stop.location:
-        fresh = _list_construct(state, literal.result.type)
+        fresh = _list_construct(state, literal.result.type, memo)
     stop_key = op_key(stop)
     for use in list(literal.result.uses):
         ancestor = ancestor_in(use.owner, block)
@@ -421,14 +426,17 @@ def _continue_from(literal, stop, state: list) -> None:
 
 
 def patterns(options, run: FactStore) -> list:
+    def bound(pattern):
+        return functools.partial(pattern, run=run)
+
     return [
-        ("torch.aten.size", decompose_size),
-        ("torch.aten.len.t", fold_len),
-        ("torch.aten.__getitem__.t", fold_getitem),
-        ("torch.aten.add.t", fold_add),
-        ("torch.aten.slice.t", fold_slice),
-        ("torch.aten.ne.int_list", fold_ne_int_list),
-        ("torch.prim.ListConstruct", interpret_mutations),
-        ("torch.prim.If", specialize_checked_rank),
+        ("torch.aten.size", bound(decompose_size)),
+        ("torch.aten.len.t", bound(fold_len)),
+        ("torch.aten.__getitem__.t", bound(fold_getitem)),
+        ("torch.aten.add.t", bound(fold_add)),
+        ("torch.aten.slice.t", bound(fold_slice)),
+        ("torch.aten.ne.int_list", bound(fold_ne_int_list)),
+        ("torch.prim.ListConstruct", bound(interpret_mutations)),
+        ("torch.prim.If", bound(specialize_checked_rank)),
         ("torch.prim.Loop", numel_of_size_product),
     ]

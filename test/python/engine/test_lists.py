@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from torch_refine.calculations.lists import literal_elements
+from torch_refine.calculations.lists import literal_elements, unmutated_literals_memo
+from torch_refine.calculations.store import FactStore
 
 T = "!torch.vtensor<[3,1,8],f32>"
 L = "!torch.list<int>"
@@ -61,3 +62,17 @@ def test_a_literal_that_may_change_is_not_read(parse, uses):
     """reify copied the first (its own test was that no direct user is a mutation)."""
     program = parse(_program(uses))
     assert literal_elements(program.value("list")) is None
+
+
+def test_the_memo_of_unmutated_literals_is_one_greedy_rewrite_of_one_run(parse):
+    """The literals found unmutated are remembered in the run's store for the length of its
+    greedy rewrite only (`FactStore.unmutated_literals`), read by the readers it is given
+    to; another run's store, at the same time, has none."""
+    program = parse(_program(READ["an unpack"]))
+    run, other = FactStore(), FactStore()
+    with unmutated_literals_memo(run):
+        memo = run.unmutated_literals
+        assert literal_elements(program.value("list"), memo) is not None
+        assert memo.literals  # remembered for the next read in this rewrite
+        assert other.unmutated_literals is None
+    assert run.unmutated_literals is None

@@ -46,16 +46,17 @@ def test_conversions_and_range_length():
         MEANINGS["torch.aten.__range_length"].compute(0, 4, 0)
 
 
-class _Facts:
-    forms: dict = {}  # the quotient forms of one run (`FactStore.quotient_forms`)
+FORMS: dict = {}  # the quotient forms of one run (`FactStore.quotient_forms`)
 
+
+class _Facts:
     @staticmethod
     def quotient(dividend, divisor):
-        return facts.quotient(dividend, divisor, _Facts.forms)
+        return facts.quotient(dividend, divisor, FORMS)
 
     @staticmethod
     def modulo(dividend, divisor):
-        return facts.modulo(dividend, divisor, _Facts.forms)
+        return facts.modulo(dividend, divisor, FORMS)
 
     @staticmethod
     def truth(comparison, a, b):
