@@ -246,10 +246,6 @@ def test_docs_name_modules_and_functions_that_exist(doc):
 
 MAX_MODULE_LINES, MAX_FUNCTION_LINES = 600, 60
 SIZE_LIMITED = ("symbolic", "calculations", "engine")
-# Not yet split: `refine` (its per-op steps are to become a class of their own).
-OVER_THE_LIMIT = {
-    "engine/refine.py::refine",
-}
 
 
 def _sizes(module_path: Path):
@@ -266,12 +262,5 @@ def _sizes(module_path: Path):
                          ids=lambda p: str(p.relative_to(PACKAGE_ROOT)))
 def test_engine_modules_and_functions_stay_small(module_path):
     over = [f"{name}: {lines} lines (at most {limit})" for name, lines, limit in _sizes(module_path)
-            if lines > limit and name not in OVER_THE_LIMIT]
+            if lines > limit]
     assert not over, over
-
-
-def test_the_exceptions_are_still_over_the_limit():
-    sizes = {name: (lines, limit) for path in _modules() if _part(path) in SIZE_LIMITED
-             for name, lines, limit in _sizes(path)}
-    fixed = [name for name in OVER_THE_LIMIT if name not in sizes or sizes[name][0] <= sizes[name][1]]
-    assert not fixed, f"remove from OVER_THE_LIMIT: {fixed}"

@@ -309,83 +309,90 @@ def refine(
     (engine/fallback.py).
     """
     with module.context, instrumentation.stage(kind.name), facts.refining():
-        cloner = LibraryCloner(module, library)
-        simplifier = Simplifier(
-            kind,
-            Options(),
-            {} if memo is None else memo,
-            memoize_undecided=not runtime_asserts,
-            record_blockers=explain,
-            store=facts,
-        )
-        evaluator = evaluator_for(library, facts) if evaluate_constants else None
-        evaluate_op = instrumentation.timed("evaluate", evaluator.evaluate) if evaluator else None
-        reify = instrumentation.timed("reify", wrap)
-        inline_in = instrumentation.timed("inline", inline_library_calls_in)
-        simplify = instrumentation.timed("simplify", simplifier.simplify)
-        drop_calculation = instrumentation.timed("drop", drop)
-        guards_before = _count_guards(module)
-
-        def inline(calculate) -> None:
-            inline_in(calculate, cloner.functions)
-
-        views: dict[str, tuple] = {}
-        wrapped = 0
+        per_op = _PerOp(module, kind, library, facts, runtime_asserts, rounds, {} if memo is None else memo,
+                        explain, evaluate_constants, revisit_dynamic, meta_fallback)
         run = RefineRun()
-        obsolete: set = set()  # guard ids of ops refined again
         known_facts = facts.fact_count()
-
-        fallback = Fallback.for_step(meta_fallback, kind, library.has_function, explain, facts)
-
-        def refine_one(op, unpack, symbol) -> None:
-            nonlocal wrapped
-            only_checks = checks_only(op, unpack)  # no result to type: no evaluator, no facts
-            described = [] if only_checks else list((op if unpack is None else unpack).operation.results)
-            if symbol not in views:
-                views[symbol] = cloner.parameter_views(symbol)
-            keep = runtime_asserts and (rounds is None or rounds.keeps_checks(op, kind))
-            run.deferred += runtime_asserts and not keep and kind.deferred_checks in op.operation.attributes
-            use_evaluator = evaluate_op is not None and not only_checks
-            evaluate = functools.partial(evaluate_op, op, unpack, kind, symbol) if use_evaluator else None
-            if revisit_dynamic:
-                old_guards = take_guard_id(op)
-                if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
-                    obsolete.add(old_guards)
-                elif old_guards is not None:
-                    op.operation.attributes[GUARD_ID] = old_guards
-                return  # the evaluator or nothing: the op's calculation ran before
-            if simplifier.refine_known(op, described, views[symbol], evaluate, keep):
-                return
-            calculate = reify(op, unpack, kind, cloner.import_function(symbol, op))
-            wrapped += 1
-            if simplify(calculate, prepare=inline, views=views[symbol]):
-                drop_calculation(calculate, keep and (only_checks or _claims(op, list(calculate.results), kind)), facts)
-
-        refiners = {FALLBACK_SYMBOL: functools.partial(_refine_by_fallback, fallback, runtime_asserts, rounds, kind)}
-        for op, unpack, symbol in targets(module, kind, cloner, revisit_dynamic=revisit_dynamic, fallback=fallback):
+        for op, unpack, symbol in targets(module, kind, per_op.cloner, revisit_dynamic=revisit_dynamic,
+                                          fallback=per_op.fallback):
             key = op_key(op)
             if key in settled or (revisit_dynamic and _only_renamed(op, unpack, kind, facts)):
                 continue
-            refiners.get(symbol, refine_one)(op, unpack, symbol)
+            per_op.refine(op, unpack, symbol, run)
             if facts.fact_count() == known_facts:
                 run.settled.add(key)
                 continue
             known_facts = facts.fact_count()
             run.added_facts = True
             run.settled.clear()
-        simplifier.finish()
-        run.late = Fallback.gave_late_sizes(fallback)
-        run.deferred += Fallback.deferred_marks(fallback)
-        erase_checks_of(module, obsolete - {None})
-        _count_statistics(simplifier, wrapped, _count_guards(module) - guards_before)
+        per_op.finish(module, run)
     return run
 
 
-def _refine_by_fallback(fallback: Fallback, runtime_asserts: bool, rounds: LoopRounds | None,
-                        kind: CalculationKind, op, unpack, _symbol: str) -> None:
-    """An op without a function of `kind`, from PyTorch's meta kernels; its guards kept as
-    a library function's checks would be."""
-    fallback.refine(op, unpack, runtime_asserts and (rounds is None or rounds.keeps_checks(op, kind)))
+class _PerOp:
+    """`refine`'s stages for one op (timed when instrumentation is on) and what they share
+    across ops: the library's cloned functions and their parameter views, the simplifier
+    and its memo, the evaluator, the meta fallback, and the guards of ops refined again."""
+
+    def __init__(self, module, kind: CalculationKind, library: Library, facts: FactStore, runtime_asserts: bool,
+                 rounds: LoopRounds | None, memo: dict, explain: bool, evaluate_constants: bool,
+                 revisit_dynamic: bool, meta_fallback: bool):
+        self.kind, self.facts, self.runtime_asserts, self.rounds = kind, facts, runtime_asserts, rounds
+        self.revisit_dynamic = revisit_dynamic
+        self.cloner = LibraryCloner(module, library)
+        self.simplifier = Simplifier(kind, Options(), memo, memoize_undecided=not runtime_asserts,
+                                     record_blockers=explain, store=facts)
+        evaluator = evaluator_for(library, facts) if evaluate_constants else None
+        self.evaluate_op = instrumentation.timed("evaluate", evaluator.evaluate) if evaluator else None
+        self.reify = instrumentation.timed("reify", wrap)
+        self.inline_in = instrumentation.timed("inline", inline_library_calls_in)
+        self.simplify = instrumentation.timed("simplify", self.simplifier.simplify)
+        self.drop = instrumentation.timed("drop", drop)
+        self.fallback = Fallback.for_step(meta_fallback, kind, library.has_function, explain, facts)
+        self.views: dict[str, tuple] = {}
+        self.wrapped = 0
+        self.obsolete: set = set()  # guard ids of ops refined again
+        self.guards_before = _count_guards(module)
+
+    def refine(self, op, unpack, symbol: str, run: RefineRun) -> None:
+        keep = self.runtime_asserts and (self.rounds is None or self.rounds.keeps_checks(op, self.kind))
+        if symbol == FALLBACK_SYMBOL:
+            self.fallback.refine(op, unpack, keep)
+            return
+        only_checks = checks_only(op, unpack)  # no result to type: no evaluator, no facts
+        described = [] if only_checks else list((op if unpack is None else unpack).operation.results)
+        if symbol not in self.views:
+            self.views[symbol] = self.cloner.parameter_views(symbol)
+        run.deferred += self.runtime_asserts and not keep and self.kind.deferred_checks in op.operation.attributes
+        use_evaluator = self.evaluate_op is not None and not only_checks
+        evaluate = functools.partial(self.evaluate_op, op, unpack, self.kind, symbol) if use_evaluator else None
+        if self.revisit_dynamic:
+            self._refine_again(op, described, evaluate, keep, symbol)
+            return  # the evaluator or nothing: the op's calculation ran before
+        if self.simplifier.refine_known(op, described, self.views[symbol], evaluate, keep):
+            return
+        calculate = self.reify(op, unpack, self.kind, self.cloner.import_function(symbol, op))
+        self.wrapped += 1
+        if self.simplify(calculate, prepare=self._inline, views=self.views[symbol]):
+            claims = only_checks or _claims(op, list(calculate.results), self.kind)
+            self.drop(calculate, keep and claims, self.facts)
+
+    def _refine_again(self, op, described: list, evaluate, keep: bool, symbol: str) -> None:
+        old_guards = take_guard_id(op)
+        if self.simplifier.refine_known(op, described, self.views[symbol], evaluate, keep):
+            self.obsolete.add(old_guards)
+        elif old_guards is not None:
+            op.operation.attributes[GUARD_ID] = old_guards
+
+    def _inline(self, calculate) -> None:
+        self.inline_in(calculate, self.cloner.functions)
+
+    def finish(self, module, run: RefineRun) -> None:
+        self.simplifier.finish()
+        run.late = Fallback.gave_late_sizes(self.fallback)
+        run.deferred += Fallback.deferred_marks(self.fallback)
+        erase_checks_of(module, self.obsolete - {None})
+        _count_statistics(self.simplifier, self.wrapped, _count_guards(module) - self.guards_before)
 
 
 def _only_renamed(op, unpack, kind: CalculationKind, facts: FactStore) -> bool:
