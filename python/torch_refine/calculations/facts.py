@@ -36,6 +36,7 @@ import threading
 from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed, solved_range
 from torch_refine.ir.quasi_affine import one_quotient_form, value_key
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
+from torch_refine.symbolic.semantics import MEANINGS
 
 # Defined symbols by definition, and each one's definition.
 _DEFINED: dict[tuple, Symbol] = {}
@@ -359,16 +360,6 @@ def definition(symbol: Symbol) -> tuple | None:
     return _DEFINITIONS.get(-symbol[0])
 
 
-# A comparison `c*s + k OP 0` as bounds on `c*s + k`: op -> (least, greatest).
-_BOUNDS = {
-    "torch.aten.ge.int": (0, None),
-    "torch.aten.gt.int": (1, None),
-    "torch.aten.le.int": (None, 0),
-    "torch.aten.lt.int": (None, -1),
-    "torch.aten.eq.int": (0, 0),
-}
-
-
 def condition_bounds(key: tuple, holds: bool, replacements: dict,
                      range_of) -> tuple[Symbol, int, int | None] | None:
     """(symbol, least, greatest or None) a condition comparing `c*symbol + k` with 0 says,
@@ -406,13 +397,14 @@ def _symbol_bounds(replacements: dict, key: tuple, holds: bool) -> tuple[Symbol,
     name = key[0]
     if not holds:
         name = NEGATED.get(name)
-    if name not in _BOUNDS:
+    interval = MEANINGS[name].holds if name in MEANINGS else None  # of `c*s + k`, where it holds
+    if interval is None:
         return None
     linear = (key[1] - key[2]).substitute(replacements).linear_in_one_symbol()
     if linear is None:
         return None
     symbol, coefficient, offset = linear
-    low, high = solved_range(coefficient, offset, *_BOUNDS[name])  # a size: at least 0
+    low, high = solved_range(coefficient, offset, *interval)  # a size: at least 0
     return symbol, 0 if low is None else max(0, low), high
 
 

@@ -28,7 +28,7 @@ from torch_refine.ir.module import ops_in
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.ir.retype import accepts, cast
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, NEGATED
-from torch_refine.symbolic.semantics import MEANINGS
+from torch_refine.symbolic.semantics import MEANINGS, names
 
 # Evaluated by their meanings (symbolic/semantics.py) when every operand is a constant.
 # Only ops without a C++ folder need to be here.
@@ -390,13 +390,8 @@ def _converted_size_answer(name: str, value: ir.Value, constant: float) -> bool 
 _EXACT_FLOAT_INTEGERS = 2**53
 # Float arithmetic exact on integers below 2**53: its meaning's operator on polynomials.
 _EXACT_ON_INTEGERS = ("torch.aten.mul.float", "torch.aten.add.float", "torch.aten.sub.float")
-_FLOAT_DECIDED = {
-    "torch.aten.lt.float": lambda lo, hi, c: True if hi < c else False if lo >= c else None,
-    "torch.aten.le.float": lambda lo, hi, c: True if hi <= c else False if lo > c else None,
-    "torch.aten.gt.float": lambda lo, hi, c: True if lo > c else False if hi <= c else None,
-    "torch.aten.ge.float": lambda lo, hi, c: True if lo >= c else False if hi < c else None,
-    "torch.aten.eq.float": lambda lo, hi, c: False if hi < c or lo > c else None,
-}
+# The float comparisons a range decides against a constant.
+_FLOAT_DECIDED = names(operands=("float", "float"), result="bool")
 
 
 def _float_polynomial(value: ir.Value, entry, run: FactStore, depth: int = 0) -> Polynomial | None:
@@ -430,7 +425,10 @@ def _float_range_answer(op, value: ir.Value, constant: float, run: FactStore) ->
     if constant != constant:  # NaN: every comparison is false, but say nothing
         return None
     bounds = _float_bounds(value, entry_block_of(op), run)
-    return None if bounds is None else _FLOAT_DECIDED[op.operation.name](*bounds, constant)
+    if bounds is None:
+        return None
+    least, greatest = MEANINGS[op.operation.name].bounds(bounds, (constant, constant))
+    return least if least == greatest else None
 
 
 _INT64_ENDS = (-(2**63), 2**63 - 1)

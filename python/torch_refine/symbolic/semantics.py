@@ -127,15 +127,44 @@ def _truth_of(name: str):
 _HOLDS = {"eq": (0, 0), "ne": None, "lt": (None, -1), "le": (None, 0), "gt": (1, None), "ge": (0, None)}
 
 
+def _always_less(a: Bound, b: Bound, or_equal: bool) -> bool:
+    """Whether every value of `a` is below (or at most) every value of `b`."""
+    if a[1] is None or b[0] is None:
+        return False
+    return a[1] <= b[0] if or_equal else a[1] < b[0]
+
+
+# A comparison on intervals: (always holds, never holds) of `a OP b`.
+_DECIDED_ON_BOUNDS = {
+    "lt": lambda a, b: (_always_less(a, b, False), _always_less(b, a, True)),
+    "le": lambda a, b: (_always_less(a, b, True), _always_less(b, a, False)),
+    "gt": lambda a, b: (_always_less(b, a, False), _always_less(a, b, True)),
+    "ge": lambda a, b: (_always_less(b, a, True), _always_less(a, b, False)),
+    "eq": lambda a, b: (None not in (*a, *b) and len({*a, *b}) == 1, _always_less(a, b, False) or _always_less(b, a, False)),
+}
+_DECIDED_ON_BOUNDS["ne"] = lambda a, b: _DECIDED_ON_BOUNDS["eq"](a, b)[::-1]
+
+
+def _comparison_bounds(kind: str):
+    """A comparison's result on intervals: (True, True) where it always holds, (False,
+    False) where it never does, (False, True) otherwise."""
+    def bounds(a: Bound, b: Bound) -> Bound:
+        always, never = _DECIDED_ON_BOUNDS[kind](a, b)
+        return (True, True) if always else (False, False) if never else (False, True)
+
+    return bounds
+
+
 def _declare_tests(suffix: str, signature: str, tests: str, compute=lambda test: test) -> None:
     """The comparisons `torch.aten.<test>.<suffix>` for each of `tests`."""
     for kind in tests.split():
         test = getattr(operator, kind)
         name = f"torch.aten.{kind}.{suffix}"
+        bounds = _comparison_bounds(kind)
         if name in INT_COMPARISONS:
-            meaning(name, signature, test, _truth_of(name), holds=_HOLDS[kind])(compute(test))
+            meaning(name, signature, test, _truth_of(name), bounds, holds=_HOLDS[kind])(compute(test))
         else:
-            meaning(name, signature, test)(compute(test))
+            meaning(name, signature, test, bounds=bounds)(compute(test))
 
 
 _declare_tests("int", "int, int -> bool", "eq ne lt le gt ge")

@@ -131,3 +131,16 @@ def test_a_comparison_holds_exactly_where_the_difference_is_in_its_interval(name
     meaning = MEANINGS[name]
     for a, b in itertools.product(SAMPLES, SAMPLES):
         assert meaning.compute(a, b) == _within(a - b, meaning.holds), (name, a, b)
+
+
+@pytest.mark.parametrize("name", [n for n in MEANINGS if MEANINGS[n].result == "bool" and MEANINGS[n].bounds])
+def test_a_comparison_on_intervals_is_decided_where_every_member_agrees(name):
+    """Comparisons' interval meaning (what the float folds decide a range by) is exact:
+    wherever every pair of members gives one answer, it gives that answer."""
+    meaning = MEANINGS[name]
+    for a, b in itertools.product(INTERVALS, repeat=2):
+        answers = {meaning.compute(x, y) for x in range(-12, 13) if _within(x, a)
+                   for y in range(-12, 13) if _within(y, b)}
+        least, greatest = meaning.bounds(a, b)
+        assert (least == greatest) == (len(answers) == 1), (name, a, b, answers)
+        assert least == greatest or (least, greatest) == (False, True), (name, a, b)
