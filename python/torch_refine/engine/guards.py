@@ -27,6 +27,7 @@ from torch_refine.calculations.purity import is_pure
 from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.store import ENTRY_GUARD, MARKS, FactStore
 from torch_refine.calculations.symbols import user_functions
+from torch_refine.engine.known_values import decided_in
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key, string_text, typed_constant
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
@@ -86,16 +87,22 @@ def adopt_entry_asserts(module: ir.Operation, store: FactStore) -> None:
     first op that makes a tensor or holds a region: an op before an assert runs whether
     or not the assert would fail. A literal tensor computes nothing (canonicalization
     hoists the weights above the asserts: they would be erased as decided by the very
-    ranges they check)."""
+    ranges they check). An assert that holds for every size is no fact but a check the
+    facts decide (`known_values.erase_decided_checks` erases it), unless the function binds
+    its arguments: a bind may make two dims one symbol whose equality the assert checks."""
     for function in user_functions(module):
         function_key = op_key(function)
-        for op in function.regions[0].blocks[0].operations:
+        entry = function.regions[0].blocks[0]
+        binds = any(binds_argument(op.operation) for op in entry.operations)
+        for op in entry.operations:
             operation = op.operation
             if operation.name == "torch.vtensor.literal":
                 continue
             if len(operation.regions) or any(types.is_tensor_type_text(str(r.type)) for r in operation.results):
                 break
-            if operation.name == "torch.runtime.assert" and (key := _comparison_key(operation.operands[0], store)):
+            if operation.name != "torch.runtime.assert" or not (key := _comparison_key(operation.operands[0], store)):
+                continue
+            if binds or decided_in(function, key, store) is not True:
                 _rely_on(store, function_key, key, True, f"the program's entry assert at {operation.location}")
 
 

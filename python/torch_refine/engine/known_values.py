@@ -312,12 +312,18 @@ def _decided_by_facts(condition: ir.Value, store: FactStore) -> bool | None:
     function = enclosing_function(op)
     if None in sides or function is None:
         return None
+    return decided_in(function, (op.name, *sides), store)
+
+
+def decided_in(function, key: tuple, store: FactStore) -> bool | None:
+    """A comparison of sizes (a condition key) decided in `function` by its facts (not by
+    asserting it: None then) or by the range of the difference of its sides."""
     function_key = op_key(function)
-    decision = store.decided(function_key, (op.name, *sides))
+    decision = store.decided(function_key, key)
     if decision is not None:
         return None if decision.by_assertion else decision.holds
-    difference = facts.resolved(sides[0] - sides[1], store.replacements(function_key), store.quotient_forms)
-    return decide(INT_COMPARISONS[op.name], *polynomial_range(difference, function.regions[0].blocks[0], store))
+    difference = facts.resolved(key[1] - key[2], store.replacements(function_key), store.quotient_forms)
+    return decide(INT_COMPARISONS[key[0]], *polynomial_range(difference, function.regions[0].blocks[0], store))
 
 
 def _stated_size(op, cache: dict, depth: int) -> int | None:

@@ -211,12 +211,32 @@ def test_a_check_the_facts_decide_after_a_tensor_op_is_erased(parse, facts_store
     assert _messages(program) == []
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 41: an entry assert (before any tensor op) is adopted as a fact, and a fact is "
-    "never decided by its own range: a tautology at the entry stays (torch-refine-opt keeps it)"))
 def test_a_tautology_at_the_entry_is_erased(parse, facts_store):
     program = parse(_function(STEM))
     guards.adopt_entry_asserts(program.module.operation, facts_store)
     known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == []
 
+
+
+SQUARE = "!torch.vtensor<[?,?],f32>"
+
+
+def test_an_entry_check_of_what_a_bind_claims_stays(parse, facts_store):
+    """Both dims bound to one symbol express the same, but the bind only claims it: the
+    entry assert is what checks it at run time."""
+    program = parse(f"""
+func.func @main(%arg0: {SQUARE}) -> !torch.int {{
+  %s0 = torch.symbolic_int "s0" {{min_val = 2, max_val = 64}} : !torch.int
+  torch.bind_symbolic_shape %arg0, [%s0], affine_map<()[s0] -> (s0, s0)> : {SQUARE}
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %h = torch.aten.size.int %arg0, %int0 : {SQUARE}, !torch.int -> !torch.int
+  %w = torch.aten.size.int %arg0, %int1 : {SQUARE}, !torch.int -> !torch.int
+  %eq = torch.aten.eq.int %h, %w : !torch.int, !torch.int -> !torch.bool
+  torch.runtime.assert %eq, "square"
+  return %h : !torch.int
+}}""")
+    guards.adopt_entry_asserts(program.module.operation, facts_store)
+    known_values.erase_decided_checks(program.module.operation, facts_store)
+    assert _messages(program) == ["square"]
