@@ -55,12 +55,12 @@ from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.engine.check_slices import Reach, movable_slice
-from torch_refine.engine.guards import check_message, described_condition
+from torch_refine.engine.guards import check_message, described_condition, message_text
 from torch_refine.engine.known_values import negative_size_note
 from torch_refine.engine.propagate import under_assumption
 from torch_refine.engine.reify import STATED_TYPES
 from torch_refine.errors import PassFailure, RefinementWarning
-from torch_refine.ir.constants import make_constant, string_text, typed_constant
+from torch_refine.ir.constants import make_constant, typed_constant
 from torch_refine.ir.diagnostics import position_of
 from torch_refine.ir.module import enclosing_ops, symbol_name
 from torch_refine.patterns.scalars import negation
@@ -232,7 +232,7 @@ def _raise_in(block):
 
 
 def _message(raise_op, wrapped_op) -> str:
-    text = string_text(raise_op.operation.operands[0])
+    text = message_text(raise_op.operation.operands[0])
     return text if text is not None else f"a check of '{wrapped_op.operation.name}' failed"
 
 

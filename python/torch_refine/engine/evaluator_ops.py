@@ -87,10 +87,8 @@ def _text_equal(a, b) -> bool:
 def _format(template, values: tuple):
     """`aten.format` of a message: sizes PyTorch prints by value are named by their
     expressions (`%arg0[0]`), so a kept check says which dims it compares."""
-    if not isinstance(template, str) or template.count("{}") != len(values):
-        return _TEXT
-    pieces = template.split("{}")
-    return pieces[0] + "".join(guards.value_text(value) + piece for value, piece in zip(values, pieces[1:]))
+    text = guards.format_message(template, values) if isinstance(template, str) else None
+    return _TEXT if text is None else text
 
 
 def _add_text(a, b):

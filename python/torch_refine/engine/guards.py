@@ -29,7 +29,7 @@ from torch_refine.calculations.store import ENTRY_GUARD, MARKS, FactStore
 from torch_refine.calculations.symbols import user_functions
 from torch_refine.engine.known_values import decided_in
 from torch_refine.ir import types
-from torch_refine.ir.constants import op_key, string_text, typed_constant
+from torch_refine.ir.constants import NotConstant, constant_value, op_key, string_text, typed_constant
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
@@ -307,6 +307,51 @@ def describe(key: tuple) -> str:
         return f" {op} ".join(_describe_part(c, op) for c in operands)
     lhs, rhs = (_describe_polynomial(o) if isinstance(o, Polynomial) else repr(o) for o in operands)
     return f"{lhs} {_SYMBOLS.get(op, op)} {rhs}"
+
+
+def format_message(template: str, values) -> str | None:
+    """A check's `aten.format` message, each value as `value_text` prints it; None unless
+    there is one value per placeholder."""
+    if template.count("{}") != len(values):
+        return None
+    pieces = template.split("{}")
+    return pieces[0] + "".join(value_text(value) + piece for value, piece in zip(values, pieces[1:]))
+
+
+def message_text(message: ir.Value) -> str | None:
+    """A library raise's message where it is known: each format's constants as Python
+    prints them and its sizes by their expressions (`%arg0[2]`), anything else `?`; the
+    rest as `string_text` reads it (concatenations walked with a stack, as there)."""
+    parts = []
+    pending = [message]
+    while pending:
+        value = pending.pop()
+        producer = value.owner if isinstance(value, ir.OpResult) else None
+        name = None if producer is None else producer.name
+        if name == "torch.aten.add.str":
+            pending.extend(reversed(list(producer.operands)))
+            continue
+        text = _formatted(producer) if name == "torch.aten.format" else string_text(value)
+        if text is None:
+            return None
+        parts.append(text)
+    return "".join(parts)
+
+
+def _formatted(producer) -> str | None:
+    template = string_text(producer.operands[0])
+    if template is None:
+        return None
+    text = format_message(template, [_known_value(value) for value in list(producer.operands)[1:]])
+    return template if text is None else text
+
+
+def _known_value(value: ir.Value):
+    """What a message's value is at compile time: a constant, a size's polynomial, or None."""
+    try:
+        return constant_value(value)
+    except NotConstant:
+        return express(value) if str(value.type) == "!torch.int" else None
 
 
 def value_text(value) -> str:

@@ -180,7 +180,7 @@ func.func @negated_and_nested_guards(%arg0: !torch.vtensor, %arg1: !torch.int) -
 // CHECK:         %[[IS1:.*]] = torch.aten.eq.int %[[N]]
 // CHECK-NOT:     torch.prim.If
 // CHECK:         %[[OK:.*]] = torch.aten.__or__.bool %[[IS3]], %[[IS1]]
-// CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: size ? must be 1 or 3 (requires %arg0[0] == 3 or %arg0[0] == 1)"
+// CHECK:         torch.runtime.assert %[[OK]], "aten.tanh: size %arg0[0] must be 1 or 3 (requires %arg0[0] == 3 or %arg0[0] == 1)"
 // CHECK-NEXT:    torch.aten.tanh
 func.func @short_circuit_guard(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor {
   %0 = torch.shape.calculate {

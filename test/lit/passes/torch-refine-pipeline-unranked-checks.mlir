@@ -16,7 +16,7 @@
 // CHECK-NOT:     out of range
 // CHECK:         %[[EMPTY:.*]] = torch.aten.__and__.bool
 // CHECK:         %[[OK:.*]] = torch.aten.__or__.bool %[[EMPTY]], %{{.*}}
-// CHECK-NEXT:    torch.runtime.assert %[[OK]], "aten.cat: Tensors must have same number of dimensions, got ? and ?"
+// CHECK-NEXT:    torch.runtime.assert %[[OK]], "aten.cat: Tensors must have same number of dimensions, got 2 and ?"
 // CHECK-NEXT:    torch.aten.cat {{.*}} -> !torch.vtensor<*,f32>
 // CHECK-NOT:     torch.prim.If
 // CHECK-NOT:     torch.prim.Loop
