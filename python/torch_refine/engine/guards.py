@@ -33,7 +33,7 @@ from torch_refine.ir.constants import NotConstant, constant_value, op_key, strin
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
-from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated, spelled
 
 
 def assert_guards(op, guards: list, store: FactStore) -> bool:
@@ -288,15 +288,6 @@ def check_message(op, check: str | None) -> str:
     return f"{name}: {text.removeprefix('AssertionError: ')}"
 
 
-_SYMBOLS = {
-    "torch.aten.eq.int": "==", "torch.aten.ne.int": "!=", "torch.aten.lt.int": "<",
-    "torch.aten.le.int": "<=", "torch.aten.gt.int": ">", "torch.aten.ge.int": ">=",
-    "torch.aten.eq.float": "==", "torch.aten.ne.float_int": "!=", "torch.aten.lt.float_int": "<",
-    "torch.aten.gt.float_int": ">", "torch.aten.ge.float_int": ">=", "torch.aten.lt.float": "<",
-    "torch.aten.gt.float": ">", "torch.aten.ge.float": ">=",
-}
-
-
 def describe(key: tuple) -> str:
     """A condition key as text: `%arg0[0] == %arg1[0] or %arg0[0] == 1`."""
     op, operands = key[0], key[1:]
@@ -306,7 +297,7 @@ def describe(key: tuple) -> str:
     if op in ("and", "or"):
         return f" {op} ".join(_describe_part(c, op) for c in operands)
     lhs, rhs = (_describe_polynomial(o) if isinstance(o, Polynomial) else repr(o) for o in operands)
-    return f"{lhs} {_SYMBOLS.get(op, op)} {rhs}"
+    return f"{lhs} {spelled(op) or op} {rhs}"
 
 
 def format_message(template: str, values) -> str | None:

@@ -44,7 +44,7 @@ from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
-from torch_refine.symbolic.comparisons import NEGATED
+from torch_refine.symbolic.comparisons import NEGATED, spelled
 
 SYMBOL = "meta_fallback"  # what `reify.targets` gives an op the fallback serves
 HINT = 31  # the example value of every dynamic dim: prime, above the usual small constants
@@ -394,8 +394,7 @@ def _unknown(signature: Signature, reason: str) -> Answer:
 
 def _text(guard: tuple) -> str:
     name, lhs, rhs = guard
-    operator = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}[name.split(".")[2]]
-    return f"{format_polynomial(lhs)} {operator} {format_polynomial(rhs)}"
+    return f"{format_polynomial(lhs)} {spelled(name)} {format_polynomial(rhs)}"
 
 
 def _pins(guard: tuple) -> bool:

@@ -24,6 +24,16 @@ MIRRORED = {
     "torch.aten.lt.int": "torch.aten.gt.int", "torch.aten.gt.int": "torch.aten.lt.int",
     "torch.aten.le.int": "torch.aten.ge.int", "torch.aten.ge.int": "torch.aten.le.int",
 }
+# How Python spells each test, by the op's base name.
+_SPELLINGS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+def spelled(name: str) -> str | None:
+    """`<` for a comparison named `torch.aten.lt.<overload>` (int, float, float_int), else None."""
+    parts = name.split(".")
+    return _SPELLINGS.get(parts[2]) if len(parts) == 4 and parts[:2] == ["torch", "aten"] else None
+
+
 # The same for the tests themselves: `a < b` is `b > a`.
 MIRRORED_TESTS = {INT_COMPARISONS[name]: INT_COMPARISONS[mirror] for name, mirror in MIRRORED.items()}
 
