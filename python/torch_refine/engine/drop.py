@@ -105,7 +105,7 @@ def drop(calculate, runtime_asserts: bool, store: FactStore) -> None:
     calculation = calculate.regions[1].blocks[0]
     guards: list[_Guard] = []
     try:
-        _find_guards(calculation, anchor, guards)
+        _find_guards(calculation, anchor, guards, store)
     except _CertainFailure as failure:
         if not guard_certain_failure(anchor, failure.message, calculate):
             raise PassFailure from None
@@ -151,7 +151,7 @@ def _withdraw_claims(calculate, wrapped: list, terminator) -> None:
             del op.operation.attributes[ATTRIBUTE]
 
 
-def _find_guards(block, wrapped_op, guards: list[_Guard]) -> None:
+def _find_guards(block, wrapped_op, guards: list[_Guard], store: FactStore) -> None:
     """Collect the guards of the raises in `block`, in program order (a check reading what
     an If computes comes after the checks in its branches); fail on a certain raise.
 
@@ -166,25 +166,25 @@ def _find_guards(block, wrapped_op, guards: list[_Guard]) -> None:
         if op is None:
             stack.pop()
             continue
-        nested, stops = _guards_at(op, current, path, wrapped_op, guards)
+        nested, stops = _guards_at(op, current, path, wrapped_op, guards, store)
         if stops:
             stack.pop()  # nothing after a raise runs
         stack.extend((iter(b.operations), b, p) for b, p in reversed(nested))
 
 
-def _guards_at(op, block, path: tuple, wrapped_op, guards: list[_Guard]) -> tuple[list, bool]:
+def _guards_at(op, block, path: tuple, wrapped_op, guards: list[_Guard], store: FactStore) -> tuple[list, bool]:
     """The guards `op` (in `block`, reached on `path`) raises by, its blocks to read
     next with their paths, and whether it always raises."""
     name = op.operation.name
     if name == RAISE:
         if not path:
-            _fail_always(wrapped_op, op)
-        guards.append(_Guard(path, _message(op, wrapped_op), block, None))
+            _fail_always(wrapped_op, op, store)
+        guards.append(_Guard(path, _message(op, wrapped_op, store), block, None))
         return [], True
     if name != "torch.prim.If":
         if len(op.operation.regions) and (raise_op := _first_raise(op)) is not None:
             # A check in a loop reads its induction variable: a guard no assert can state.
-            guards.append(_Guard(None, _message(raise_op, wrapped_op), block, None))
+            guards.append(_Guard(None, _message(raise_op, wrapped_op, store), block, None))
         return [], False
     branches = [op.operation.regions[i].blocks[0] for i in (0, 1)]
     condition = op.operation.operands[0]
@@ -194,8 +194,8 @@ def _guards_at(op, block, path: tuple, wrapped_op, guards: list[_Guard]) -> tupl
     raising = [_raise_in(b) for b in branches]
     if raising[0] is not None and raising[1] is not None:
         if not path:
-            _fail_always(wrapped_op, raising[0])
-        guards.append(_Guard(path, _message(raising[0], wrapped_op), block, None))
+            _fail_always(wrapped_op, raising[0], store)
+        guards.append(_Guard(path, _message(raising[0], wrapped_op, store), block, None))
         return [], True
     if raising[0] is None and raising[1] is None:
         # An If computing values: a check nested in a branch raises where its condition takes it.
@@ -204,7 +204,7 @@ def _guards_at(op, block, path: tuple, wrapped_op, guards: list[_Guard]) -> tupl
     raises_when = raising[0] is not None
     raise_op = raising[0] if raises_when else raising[1]
     kept = branches[1 if raises_when else 0]
-    guards.append(_Guard((*path, (condition, raises_when)), _message(raise_op, wrapped_op),
+    guards.append(_Guard((*path, (condition, raises_when)), _message(raise_op, wrapped_op, store),
                          branches[0 if raises_when else 1], None if path else kept))
     return [(kept, path)], False
 
@@ -231,8 +231,8 @@ def _raise_in(block):
     return next((op for op in block.operations if op.operation.name == RAISE), None)
 
 
-def _message(raise_op, wrapped_op) -> str:
-    text = message_text(raise_op.operation.operands[0])
+def _message(raise_op, wrapped_op, store: FactStore) -> str:
+    text = message_text(raise_op.operation.operands[0], store)
     return text if text is not None else f"a check of '{wrapped_op.operation.name}' failed"
 
 
@@ -242,8 +242,8 @@ class _CertainFailure(Exception):
         self.message = message
 
 
-def _fail_always(wrapped_op, raise_op):
-    raise _CertainFailure(f"always fails its check: {_message(raise_op, wrapped_op)}")
+def _fail_always(wrapped_op, raise_op, store: FactStore):
+    raise _CertainFailure(f"always fails its check: {_message(raise_op, wrapped_op, store)}")
 
 
 def guard_certain_failure(wrapped_op, message: str, before) -> bool:

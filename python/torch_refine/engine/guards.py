@@ -309,7 +309,7 @@ def format_message(template: str, values) -> str | None:
     return pieces[0] + "".join(value_text(value) + piece for value, piece in zip(values, pieces[1:]))
 
 
-def message_text(message: ir.Value) -> str | None:
+def message_text(message: ir.Value, run: FactStore) -> str | None:
     """A library raise's message where it is known: each format's constants as Python
     prints them and its sizes by their expressions (`%arg0[2]`), anything else `?`; the
     rest as `string_text` reads it (concatenations walked with a stack, as there)."""
@@ -322,27 +322,27 @@ def message_text(message: ir.Value) -> str | None:
         if name == "torch.aten.add.str":
             pending.extend(reversed(list(producer.operands)))
             continue
-        text = _formatted(producer) if name == "torch.aten.format" else string_text(value)
+        text = _formatted(producer, run) if name == "torch.aten.format" else string_text(value)
         if text is None:
             return None
         parts.append(text)
     return "".join(parts)
 
 
-def _formatted(producer) -> str | None:
+def _formatted(producer, run: FactStore) -> str | None:
     template = string_text(producer.operands[0])
     if template is None:
         return None
-    text = format_message(template, [_known_value(value) for value in list(producer.operands)[1:]])
+    text = format_message(template, [_known_value(value, run) for value in list(producer.operands)[1:]])
     return template if text is None else text
 
 
-def _known_value(value: ir.Value):
+def _known_value(value: ir.Value, run: FactStore):
     """What a message's value is at compile time: a constant, a size's polynomial, or None."""
     try:
         return constant_value(value)
     except NotConstant:
-        return express(value) if str(value.type) == "!torch.int" else None
+        return express(value, run) if str(value.type) == "!torch.int" else None
 
 
 def value_text(value) -> str:
