@@ -33,7 +33,7 @@ def _refined(path: Path, flags: list[str], seed: str) -> str:
     return done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("path,flags", INVOCATIONS, ids=lambda value: value.name if isinstance(value, Path) else None)
+@pytest.mark.parametrize(("path", "flags"), INVOCATIONS, ids=lambda value: value.name if isinstance(value, Path) else None)
 def test_the_output_is_the_same_under_every_hash_seed(path, flags):
     outputs = {seed: _refined(path, flags, seed) for seed in SEEDS}
     assert "func.func" in outputs["0"], outputs["0"][-2000:]  # a refined program, not an error

@@ -140,7 +140,8 @@ _DECIDED_ON_BOUNDS = {
     "le": lambda a, b: (_always_less(a, b, True), _always_less(b, a, False)),
     "gt": lambda a, b: (_always_less(b, a, False), _always_less(a, b, True)),
     "ge": lambda a, b: (_always_less(b, a, True), _always_less(a, b, False)),
-    "eq": lambda a, b: (None not in (*a, *b) and len({*a, *b}) == 1, _always_less(a, b, False) or _always_less(b, a, False)),
+    "eq": lambda a, b: (None not in (*a, *b) and len({*a, *b}) == 1,
+                        _always_less(a, b, False) or _always_less(b, a, False)),
 }
 _DECIDED_ON_BOUNDS["ne"] = lambda a, b: _DECIDED_ON_BOUNDS["eq"](a, b)[::-1]
 

@@ -3,8 +3,6 @@ erased, ints read out of tensors folded where they are known, bool conditions ty
 
 from __future__ import annotations
 
-import pytest
-
 from torch_refine.calculations.store import FactStore
 from torch_refine.engine import guards, known_values
 
