@@ -272,7 +272,21 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: 
     an entry block every symbol is a plain size; the run's store `run` narrows the ranges
     the entry block's binds state by its asserted comparisons (`symbol_range`); `within`
     narrows some symbols' ranges. A symbol may be unbounded below too (a select of a
-    program's number, `min(x, 0)`)."""
+    program's number, `min(x, 0)`). Within a refinement it is remembered until a range
+    changes, as `symbol_range` is: a case split asks for the same ranges in case after case."""
+    cache = None if run is None else run.refinement_cache()
+    if cache is None:
+        return _polynomial_range(polynomial, entry_block, run, within)
+    key = ("polynomial range", polynomial, None if entry_block is None else op_key(entry_block.owner),
+           tuple(sorted(within.items())) if within else (), run.range_count())
+    found = cache.get(key)
+    if found is None:
+        found = cache[key] = _polynomial_range(polynomial, entry_block, run, within)
+    return found
+
+
+def _polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: FactStore | None,
+                      within: dict | None) -> tuple:
     def own_range(symbol: Symbol) -> Range:
         if within is not None and symbol in within:
             return within[symbol]

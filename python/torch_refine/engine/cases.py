@@ -318,9 +318,14 @@ def _decide_by_cases(key: tuple, symbols: list, entry, run: FactStore, within: d
         if high is None or low + _CASE_VALUES <= high:
             pieces.append((low + _CASE_VALUES, high))
         cases = [{**case, symbol: piece} for case in cases for piece in pieces]
-    answers = {_truth(key, lambda p, case=case: polynomial_range(p, entry, run, {**within, **case}), assumptions)
-               for case in cases} - {_EXCLUDED}
-    return answers.pop() if len(answers) == 1 and None not in answers else None
+    answers = set()
+    for case in cases:
+        answers.add(_truth(key, lambda p, case=case: polynomial_range(p, entry, run, {**within, **case}),
+                           assumptions))
+        answers.discard(_EXCLUDED)
+        if None in answers or len(answers) > 1:
+            return None  # open in some case, or different in two: the rest cannot decide it
+    return answers.pop() if answers else None
 
 
 def _key_symbols(key: tuple) -> set:
