@@ -339,15 +339,16 @@ def _relaxed_range(polynomial: Polynomial, own_range, remainder_range=None) -> t
     their own ranges do not (`x // 4 - (3*x) // 16` is `x / 16 - t1 + t2`, at least -3/4,
     so at least 0; `x % 4`, `x - 4*(x // 4)`, is `4*t`). A product of symbols is one
     variable. None where no quotient by a constant is read."""
-    if not any(_linear_quotient(symbol) for monomial in polynomial.terms for symbol in monomial):
+    form = _integral_linear_form(polynomial)
+    if form is None:
         return None
-    terms, constant = _linear_form(polynomial, _RELAXATION_DEPTH)
+    scale, terms, constant = form
     remainder_range = remainder_range or _any_remainder
     low = high = constant
-    for variable, coefficient in terms.items():
+    for variable, coefficient in terms:
         if isinstance(variable, _Share):
             least, greatest = remainder_range(variable.quotient, variable.divisor)
-            ends = (coefficient * Fraction(least, variable.divisor), coefficient * Fraction(greatest, variable.divisor))
+            ends = (coefficient * least, coefficient * greatest)
             low, high = low + min(ends), high + max(ends)
             continue
         product = 1, 1
@@ -355,7 +356,21 @@ def _relaxed_range(polynomial: Polynomial, own_range, remainder_range=None) -> t
             product = _interval_product(*product, *own_range(symbol))
         product = _interval_product(*product, coefficient, coefficient)
         low, high = low + product[0], high + product[1]
-    return (math.ceil(low) if low != -math.inf else low), (math.floor(high) if high != math.inf else high)
+    return (-(-low // scale) if low != -math.inf else low), (high // scale if high != math.inf else high)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _integral_linear_form(polynomial: Polynomial) -> tuple | None:
+    """`_linear_form` times its least common denominator, as (that scale, ((variable,
+    int coefficient), ...), int constant), a share's coefficient taken over its divisor
+    (`c * t` is `c/k * (p % k)`): `_relaxed_range` sums ints, not Fractions, and divides
+    once. None where no quotient by a constant is read. Pure, as `_linear_form` is."""
+    if not any(_linear_quotient(symbol) for monomial in polynomial.terms for symbol in monomial):
+        return None
+    terms, constant = _linear_form(polynomial, _RELAXATION_DEPTH)
+    exact = {v: Fraction(c) / v.divisor if isinstance(v, _Share) else Fraction(c) for v, c in terms.items()}
+    scale = math.lcm(constant.denominator, *(c.denominator for c in exact.values()))
+    return scale, tuple((v, int(c * scale)) for v, c in exact.items()), int(constant * scale)
 
 
 @dataclasses.dataclass(frozen=True)

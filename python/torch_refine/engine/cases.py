@@ -35,6 +35,14 @@ def _truth(key: tuple, range_of, assumptions: tuple = ()) -> bool | None:
     `_FREE_ATOMS`): `a or (not a and b)` with b decided true holds whatever a is, and
     `not (a != b and a != 1 and b != 1)` holds where it was asserted. Float comparisons are
     always free."""
+    key, atoms, relevant = _truth_question(key, assumptions)
+    return _truth_of_atoms(key, atoms, relevant, tuple(_atom_truth(atom, range_of) for atom in atoms))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # pure, and asked again in every case of a split
+def _truth_question(key: tuple, assumptions: tuple) -> tuple:
+    """The canonical key, the comparisons it and the assumptions that speak of it read
+    (at most `_FREE_ATOMS` unless its own are more), and those assumptions."""
     key = _canonical(key)
     atoms = _atoms(key)
     relevant = []
@@ -43,7 +51,13 @@ def _truth(key: tuple, range_of, assumptions: tuple = ()) -> bool | None:
         if more & atoms and len(atoms | more) <= _FREE_ATOMS:  # it speaks of this condition
             relevant.append((assumed, holds))
             atoms = atoms | more
-    known = {atom: _atom_truth(atom, range_of) for atom in atoms}
+    return key, tuple(atoms), tuple(relevant)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # pure: cases often decide the same atoms alike
+def _truth_of_atoms(key: tuple, atoms: tuple, relevant: tuple, decided: tuple) -> bool | None:
+    """`_truth` once the ranges decided some atoms (`decided`, None where open)."""
+    known = dict(zip(atoms, decided, strict=True))
     free = [atom for atom, value in known.items() if value is None]
     if len(free) > _FREE_ATOMS:
         return None
@@ -129,11 +143,15 @@ def _atom_truth(atom: tuple, range_of) -> bool | None:
     test = INT_COMPARISONS.get(atom[0])
     if test is None:
         return None
-    a, b = atom[1:]
     try:
-        return _decide(test, *range_of(a - b))
+        return _decide(test, *range_of(_difference(atom)))
     except GiveUp:
         return None
+
+
+@functools.lru_cache(maxsize=1 << 16)  # pure, and asked in every case of a split
+def _difference(comparison: tuple) -> Polynomial:
+    return comparison[1] - comparison[2]
 
 
 def _value(key, values: dict) -> bool:
@@ -175,7 +193,7 @@ def _decided(key: tuple, entry, run: FactStore, within: dict | None, assumptions
              splits: int) -> bool | None:
     symbols = sorted(_key_symbols(key))
     selects = [s for s in symbols if _is_select(s)] or sorted(  # else one a quotient reads
-        s for s in _with_select_sides(set(symbols), quotients=True) if _is_select(s))
+        s for s in _with_select_sides(frozenset(symbols), quotients=True) if _is_select(s))
     if selects:
         answer = _decide_by_select(key, selects[0], entry, run, within, assumptions, splits)
     elif not symbols or len(symbols) > _CASE_SYMBOLS:
@@ -260,7 +278,8 @@ def _relevant(key: tuple, assumptions: list) -> tuple:
     return tuple(item[2] for item in found[:_MAX_ASSUMPTIONS])
 
 
-def _with_select_sides(symbols: set, quotients: bool = False) -> set:
+@functools.lru_cache(maxsize=1 << 16)  # pure: definitions never change
+def _with_select_sides(symbols: frozenset, quotients: bool = False) -> frozenset:
     """The symbols and those the selects among them read (their sides and conditions), and
     where `quotients`, those a quotient's dividend reads too (`(x if c else y) // 2`)."""
     found, pending = set(), list(symbols)
@@ -275,7 +294,7 @@ def _with_select_sides(symbols: set, quotients: bool = False) -> set:
             pending += [s for side in definition[1][1:] if isinstance(side, Polynomial) for s in side.symbols()]
         elif definition is not None and quotients:
             pending += [s for part in definition[1:] if isinstance(part, Polynomial) for s in part.symbols()]
-    return found
+    return frozenset(found)
 
 
 def _decide_by_select(key: tuple, select, entry, run: FactStore, within: dict | None, assumptions: tuple = (),
@@ -320,22 +339,23 @@ def _decide_by_cases(key: tuple, symbols: list, entry, run: FactStore, within: d
         cases = [{**case, symbol: piece} for case in cases for piece in pieces]
     answers = set()
     for case in cases:
-        answers.add(_truth(key, lambda p, case=case: polynomial_range(p, entry, run, {**within, **case}),
-                           assumptions))
+        narrowed = {**within, **case}
+        answers.add(_truth(key, lambda p, narrowed=narrowed: polynomial_range(p, entry, run, narrowed), assumptions))
         answers.discard(_EXCLUDED)
         if None in answers or len(answers) > 1:
             return None  # open in some case, or different in two: the rest cannot decide it
     return answers.pop() if answers else None
 
 
-def _key_symbols(key: tuple) -> set:
+@functools.lru_cache(maxsize=1 << 16)  # pure: a split asks it of each assumption again
+def _key_symbols(key: tuple) -> frozenset:
     found = set()
     for operand in key[1:]:
         if isinstance(operand, tuple):
             found |= _key_symbols(operand)
         elif isinstance(operand, Polynomial):
             found |= operand.symbols()
-    return found
+    return frozenset(found)
 
 
 def _substituted(key: tuple, replacements: dict, run: FactStore) -> tuple:
