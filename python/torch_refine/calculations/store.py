@@ -136,6 +136,18 @@ class FactStore:
             self._last_entry_guards.clear()
             self._run_cache.clear()
 
+    @contextlib.contextmanager
+    def pruning(self):
+        """The clean-up's pruning of implied guards, which erases only asserts: within it,
+        as within a refinement, ranges and binds are remembered (`refinement_cache`)."""
+        self._run_cache.clear()
+        self._refining = True
+        try:
+            yield
+        finally:
+            self._refining = False
+            self._run_cache.clear()
+
     def run_cache(self) -> dict:
         return self._run_cache
 

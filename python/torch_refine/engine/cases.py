@@ -28,35 +28,50 @@ _CASE_SYMBOLS = 2
 _CASE_VALUES = 3
 
 
-def _truth(key: tuple, range_of, assumptions: tuple = ()) -> bool | None:
-    """A condition's truth (its key, `_Condition.key`) where each polynomial ranges over
-    `range_of(p)` and the `assumptions` ((key, truth) asserted before) hold; None when that
-    leaves it open. Comparisons the ranges do not decide are free bools (at most
-    `_FREE_ATOMS`): `a or (not a and b)` with b decided true holds whatever a is, and
-    `not (a != b and a != 1 and b != 1)` holds where it was asserted. Float comparisons are
-    always free."""
-    key, atoms, relevant = _truth_question(key, assumptions)
-    return _truth_of_atoms(key, atoms, relevant, tuple(_atom_truth(atom, range_of) for atom in atoms))
+def _truth(question: _Question, range_of) -> bool | None:
+    """A condition's truth (`question`) where each polynomial ranges over `range_of(p)`
+    and the assumptions (asserted before) hold; None when that leaves it open.
+    Comparisons the ranges do not decide are free bools (at most `_FREE_ATOMS`): `a or
+    (not a and b)` with b decided true holds whatever a is, and `not (a != b and a != 1
+    and b != 1)` holds where it was asserted. Float comparisons are always free."""
+    decided = tuple(_atom_truth(atom, range_of) for atom in question.atoms)
+    answer = question.answers.get(decided, _UNASKED)
+    if answer is _UNASKED:
+        answer = question.answers[decided] = _truth_of_atoms(question, decided)
+    return answer
 
 
-@functools.lru_cache(maxsize=1 << 16)  # pure, and asked again in every case of a split
-def _truth_question(key: tuple, assumptions: tuple) -> tuple:
-    """The canonical key, the comparisons it and the assumptions that speak of it read
-    (at most `_FREE_ATOMS` unless its own are more), and those assumptions."""
-    key = _canonical(key)
-    atoms = _atoms(key)
-    relevant = []
-    for assumed, holds in ((_canonical(k), holds) for k, holds in assumptions):
-        more = _atoms(assumed)
-        if more & atoms and len(atoms | more) <= _FREE_ATOMS:  # it speaks of this condition
-            relevant.append((assumed, holds))
-            atoms = atoms | more
-    return key, tuple(atoms), tuple(relevant)
+class _Question:
+    """What `_truth` asks of a condition (a key, `_Condition.key`) under assumptions
+    ((key, truth) pairs): the canonical key, the comparisons it and the assumptions that
+    speak of it read (at most `_FREE_ATOMS` unless its own are more), those assumptions,
+    and the answers so far by the atoms the ranges decide (pure: cases of a split, and
+    splits of other sizes, often decide the same atoms alike)."""
+
+    __slots__ = ("answers", "atoms", "key", "relevant")
+
+    def __init__(self, key: tuple, assumptions: tuple) -> None:
+        self.key = _canonical(key)
+        atoms = _atoms(self.key)
+        relevant = []
+        for assumed, holds in ((_canonical(k), holds) for k, holds in assumptions):
+            more = _atoms(assumed)
+            if more & atoms and len(atoms | more) <= _FREE_ATOMS:  # it speaks of this condition
+                relevant.append((assumed, holds))
+                atoms = atoms | more
+        self.atoms = tuple(atoms)
+        self.relevant = tuple(relevant)
+        self.answers: dict[tuple, object] = {}
 
 
-@functools.lru_cache(maxsize=1 << 16)  # pure: cases often decide the same atoms alike
-def _truth_of_atoms(key: tuple, atoms: tuple, relevant: tuple, decided: tuple) -> bool | None:
+_question = functools.lru_cache(maxsize=1 << 16)(_Question)  # one per condition and assumptions
+
+_UNASKED = object()
+
+
+def _truth_of_atoms(question: _Question, decided: tuple) -> bool | None:
     """`_truth` once the ranges decided some atoms (`decided`, None where open)."""
+    atoms, relevant, key = question.atoms, question.relevant, question.key
     known = dict(zip(atoms, decided, strict=True))
     free = [atom for atom, value in known.items() if value is None]
     if len(free) > _FREE_ATOMS:
@@ -184,9 +199,10 @@ def decide_by_cases(key: tuple, entry, run: FactStore, within: dict | None = Non
     cache = run.run_cache()
     cache_key = ("cases", key, None if entry is None else op_key(entry.owner), run.range_count(),
                  tuple(sorted((within or {}).items())), assumptions, splits)
-    if cache_key not in cache:
-        cache[cache_key] = _decided(key, entry, run, within, assumptions, splits)
-    return cache[cache_key]
+    answer = cache.get(cache_key, _UNASKED)
+    if answer is _UNASKED:
+        answer = cache[cache_key] = _decided(key, entry, run, within, assumptions, splits)
+    return answer
 
 
 def _decided(key: tuple, entry, run: FactStore, within: dict | None, assumptions: tuple,
@@ -199,7 +215,7 @@ def _decided(key: tuple, entry, run: FactStore, within: dict | None, assumptions
     elif not symbols or len(symbols) > _CASE_SYMBOLS:
         # constants (a quotient the asserted equalities made exact), or too many sizes to
         # split: decided, if at all, by the ranges and the asserted conditions as they are
-        answer = _truth(key, lambda p: polynomial_range(p, entry, run, within), assumptions)
+        answer = _truth(_question(key, assumptions), lambda p: polynomial_range(p, entry, run, within))
         answer = None if answer is _EXCLUDED else answer
     else:
         answer = _decide_by_cases(key, symbols, entry, run, within or {}, assumptions)
@@ -337,10 +353,11 @@ def _decide_by_cases(key: tuple, symbols: list, entry, run: FactStore, within: d
         if high is None or low + _CASE_VALUES <= high:
             pieces.append((low + _CASE_VALUES, high))
         cases = [{**case, symbol: piece} for case in cases for piece in pieces]
+    question = _question(key, assumptions)
     answers = set()
     for case in cases:
         narrowed = {**within, **case}
-        answers.add(_truth(key, lambda p, narrowed=narrowed: polynomial_range(p, entry, run, narrowed), assumptions))
+        answers.add(_truth(question, lambda p, narrowed=narrowed: polynomial_range(p, entry, run, narrowed)))
         answers.discard(_EXCLUDED)
         if None in answers or len(answers) > 1:
             return None  # open in some case, or different in two: the rest cannot decide it

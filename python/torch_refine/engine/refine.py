@@ -176,7 +176,8 @@ def _refine_rounds(module, options: PipelineOptions, facts: FactStore) -> None:
     with instrumentation.stage("cleanup"):
         with module.context:
             remove_barriers(module)
-            prune_implied_guards(module, facts)
+            with facts.pruning():
+                prune_implied_guards(module, facts)
         _cleanup(module, facts)
         _merge_duplicates(module)
         erase_repeated_asserts(module)  # merged, two ops' checks may be one condition
