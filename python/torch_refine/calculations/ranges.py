@@ -61,7 +61,7 @@ def symbol_range(entry_block: ir.Block, symbol: Symbol, run: FactStore | None) -
     cache = None if run is None else run.refinement_cache()
     if cache is None:
         return _narrowed_range(entry_block, symbol, run)
-    key = ("symbol range", op_key(entry_block.owner), symbol, run.range_count())
+    key = ("symbol range", entry_block, symbol, run.range_count())  # a block hashes as its pointer
     if key not in cache:
         cache[key] = _narrowed_range(entry_block, symbol, run)
     return cache[key]
@@ -275,10 +275,11 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: 
     program's number, `min(x, 0)`). Within a refinement it is remembered until a range
     changes, as `symbol_range` is: a case split asks for the same ranges in case after case."""
     cache = None if run is None else run.refinement_cache()
-    if cache is None:
+    if cache is None or entry_block is None:
         return _polynomial_range(polynomial, entry_block, run, within)
-    key = ("polynomial range", polynomial, None if entry_block is None else op_key(entry_block.owner),
-           tuple(sorted(within.items())) if within else (), run.range_count())
+    # A block hashes and compares as its pointer (cheaper than `op_key`; never to None: it raises).
+    key = ("polynomial range", polynomial, entry_block, tuple(sorted(within.items())) if within else (),
+           run.range_count())
     found = cache.get(key)
     if found is None:
         found = cache[key] = _polynomial_range(polynomial, entry_block, run, within)

@@ -197,7 +197,8 @@ def decide_by_cases(key: tuple, entry, run: FactStore, within: dict | None = Non
         function_key = None if entry is None else op_key(entry.owner)
         assumptions = _relevant(key, run.compound_assumptions(function_key))
     cache = run.run_cache()
-    cache_key = ("cases", key, None if entry is None else op_key(entry.owner), run.range_count(),
+    # A block hashes and compares as its pointer (cheaper than `op_key`; never to None: it raises).
+    cache_key = ("cases", key, () if entry is None else entry, run.range_count(),
                  tuple(sorted((within or {}).items())), assumptions, splits)
     answer = cache.get(cache_key, _UNASKED)
     if answer is _UNASKED:
