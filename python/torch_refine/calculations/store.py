@@ -148,6 +148,17 @@ class FactStore:
             self._refining = False
             self._run_cache.clear()
 
+    def resolved(self, polynomial: Polynomial, replacements: dict) -> Polynomial:
+        """`facts.resolved` under the run's quotient forms, remembered (in the run cache): a
+        function of the polynomial, the replacements (in their order, which
+        `_through_replaced_quotient` reads), the symbol table and the forms, which only
+        grow. The evaluator settles the same sizes again and again."""
+        key = ("resolved", polynomial, tuple(replacements.items()))
+        found = self._run_cache.get(key)
+        if found is None:
+            found = self._run_cache[key] = facts.resolved(polynomial, replacements, self.quotient_forms)
+        return found
+
     def run_cache(self) -> dict:
         return self._run_cache
 

@@ -391,7 +391,7 @@ def _substituted_by(key: tuple, replacements: tuple, run: FactStore) -> tuple:
         return remembered
     known, forms = dict(replacements), run.quotient_forms
     found = (key[0], *(_substituted_by(o, replacements, run) if isinstance(o, tuple) else
-                       facts.resolved(facts.rebuilt(o, known, forms), known, forms) if isinstance(o, Polynomial)
+                       run.resolved(facts.rebuilt(o, known, forms), known) if isinstance(o, Polynomial)
                        else o for o in key[1:]))
     run.substituted[(key, replacements)] = found
     return found

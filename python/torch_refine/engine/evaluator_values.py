@@ -64,7 +64,7 @@ def _settle(polynomial: Polynomial, scope: Scope):
     """A polynomial that is a constant as that int; any other stays symbolic (in the
     symbols the replacements of the evaluation's `scope` leave, and the defined symbols
     they do not decide)."""
-    polynomial = facts.resolved(polynomial, scope.replacements, scope.store.quotient_forms)
+    polynomial = scope.store.resolved(polynomial, scope.replacements)
     constant = polynomial.constant_value()
     return polynomial if constant is None else _int(constant)
 
