@@ -19,7 +19,7 @@ from torch_mlir import ir
 
 from torch_refine.calculations import facts
 from torch_refine.ir.polynomial import Polynomial, Symbol, solved_range, symbol_name
-from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, HashedKey
 
 # Marks the asserts (not their conditions) asserted at a function's entry, so the next one
 # goes after them; dim_facts.strip removes them with the dim facts.
@@ -204,7 +204,7 @@ class FactStore:
         relies on it), and where it came from."""
         self._asserted[(function_key, condition_key)] = (holds, source)
         if condition_key[0] in ("not", "and", "or"):
-            self._compound.setdefault(function_key, []).append((condition_key, holds))
+            self._compound.setdefault(function_key, []).append((HashedKey(condition_key), holds))
 
     def asserted(self, function_key: int | None, condition_key: tuple) -> bool | None:
         """The truth of a condition asserted at the function's entry, or None."""

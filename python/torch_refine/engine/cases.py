@@ -18,7 +18,7 @@ from torch_refine.engine import guards
 from torch_refine.engine.evaluator_values import GiveUp, _decide
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial
-from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, HashedKey
 
 # Conditions over at most this many sizes are decided case by case; each size's least
 # values, one by one, then the rest of its range.
@@ -131,15 +131,15 @@ def _canonical(key):
     if isinstance(key, bool):
         return key
     if key[0] in ("not", "and", "or"):
-        return (key[0], *(_canonical(part) for part in key[1:]))
+        return HashedKey((key[0], *(_canonical(part) for part in key[1:])))
     if key[0] not in MIRRORED or not all(isinstance(side, Polynomial) for side in key[1:]):
-        return key
+        return HashedKey(key)
     if key[0] == "torch.aten.ne.int":
-        return ("not", _canonical(("torch.aten.eq.int", *key[1:])))
+        return HashedKey(("not", _canonical(("torch.aten.eq.int", *key[1:]))))
     lhs, rhs = key[1:]
     if sorted(lhs.terms.items()) <= sorted(rhs.terms.items()):
-        return key
-    return (MIRRORED[key[0]], rhs, lhs)
+        return HashedKey(key)
+    return HashedKey((MIRRORED[key[0]], rhs, lhs))
 
 
 _FREE_ATOMS = 6
@@ -193,6 +193,7 @@ def decide_by_cases(key: tuple, entry, run: FactStore, within: dict | None = Non
     with it (a broadcast kept open), taken as given in every case, and (`splits` deep)
     split by their equalities where that decides it (`_decide_by_disjuncts`). `run` is the
     run's store: its asserted ranges and conditions, and its cache of decisions."""
+    key = key if isinstance(key, HashedKey) else HashedKey(key)  # hashed again in every cache below
     if assumptions is None:
         function_key = None if entry is None else op_key(entry.owner)
         assumptions = _relevant(key, run.compound_assumptions(function_key))
@@ -390,9 +391,9 @@ def _substituted_by(key: tuple, replacements: tuple, run: FactStore) -> tuple:
     if remembered is not None:
         return remembered
     known, forms = dict(replacements), run.quotient_forms
-    found = (key[0], *(_substituted_by(o, replacements, run) if isinstance(o, tuple) else
-                       run.resolved(facts.rebuilt(o, known, forms), known) if isinstance(o, Polynomial)
-                       else o for o in key[1:]))
+    found = HashedKey((key[0], *(_substituted_by(o, replacements, run) if isinstance(o, tuple) else
+                                 run.resolved(facts.rebuilt(o, known, forms), known) if isinstance(o, Polynomial)
+                                 else o for o in key[1:])))
     run.substituted[(key, replacements)] = found
     return found
 

@@ -50,3 +50,17 @@ def negated(key: tuple) -> tuple:
     if op in NEGATED:
         return (NEGATED[op], *operands)
     return ("not", key)
+
+
+class HashedKey(tuple):
+    """A condition key (a comparison's or a connective's tuple) that remembers its hash:
+    equal to, and hashing as, the plain tuple. A case split looks the same keys up in a
+    dozen caches, and a tuple hashes every polynomial it holds again each time."""
+
+    def __hash__(self) -> int:
+        try:
+            return self._hash
+        except AttributeError:
+            self._hash = tuple.__hash__(self)
+            return self._hash
+

@@ -7,6 +7,7 @@ from torch_refine.calculations import facts
 from torch_refine.calculations.store import FactStore
 from torch_refine.engine import cases
 from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.comparisons import HashedKey
 
 # The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
 FORMS: dict = {}
@@ -60,3 +61,15 @@ def test_a_select_case_the_ranges_exclude_is_skipped():
     key = (EQ, chosen, quarter)
     assert cases.decide_by_cases(key, None, FactStore(), {}, ()) is None  # y == 0 makes it `x`
     assert cases.decide_by_cases(key, None, FactStore(), {y_symbol: (1, None)}, ()) is True
+
+
+def test_a_hashed_key_is_the_plain_tuple_in_every_cache():
+    """The case split's keys remember their hash (symbolic.comparisons.HashedKey): each
+    equals, and hashes as, the plain tuple, so a cache filled with either finds the other."""
+    plain = ("or", (EQ, A, _constant(1)), ("not", (EQ, B, A)))
+    hashed = HashedKey(plain)
+    assert hashed == plain
+    assert hash(hashed) == hash(plain) == hash(hashed)
+    assert {plain: True}[hashed]
+    assert {hashed: True}[plain]
+    assert cases._canonical(plain) == cases._canonical(hashed)
