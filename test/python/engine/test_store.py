@@ -10,6 +10,7 @@ import threading
 
 from torch_mlir import ir
 
+from torch_refine.calculations import facts
 from torch_refine.calculations.ranges import polynomial_range
 from torch_refine.calculations.store import Fact, FactStore
 from torch_refine.engine.refine import PipelineOptions, refine_to_fixed_point
@@ -210,3 +211,26 @@ def test_a_program_refined_after_another_comes_out_as_alone():
     assert quartered == quartered_alone
     assert after == alone
     assert alone != quartered_alone  # the two forms do differ: each program keeps its own
+
+
+def test_the_pruning_remembers_as_a_refinement_does_and_forgets_after():
+    """`FactStore.pruning`: the clean-up's pruning of implied guards reads ranges and binds
+    through the refinement cache, as a refinement does; none is kept past it."""
+    store = FactStore()
+    assert store.refinement_cache() is None
+    with store.pruning():
+        store.refinement_cache()["remembered"] = True
+        assert store.refinement_cache() == {"remembered": True}
+    assert store.refinement_cache() is None
+    assert store.run_cache() == {}
+
+
+def test_a_resolved_polynomial_is_remembered_as_facts_resolves_it():
+    """`FactStore.resolved`: `facts.resolved` under the run's quotient forms, the same
+    value when asked again, and another for other replacements."""
+    store = FactStore()
+    quotient = facts.quotient(_constant(32) * A, _constant(8) * B, store.quotient_forms, guarded=True)
+    replaced = {B_SYMBOL: A}
+    assert store.resolved(quotient, replaced) == _constant(4) == facts.resolved(quotient, replaced, {})
+    assert store.resolved(quotient, replaced) is store.resolved(quotient, replaced)
+    assert store.resolved(quotient, {}) == facts.resolved(quotient, {}, store.quotient_forms)
