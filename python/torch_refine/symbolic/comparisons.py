@@ -1,5 +1,6 @@
 """The Torch dialect's int comparisons as data, in one place: what each tests, the one that
-holds where it does not (`NEGATED`), and the one of the operands swapped (`MIRRORED`).
+holds where it does not (`NEGATED`), and the one of the operands swapped (`MIRRORED`); and
+a condition key that remembers its hash (`HashedKey`), for the caches that look keys up.
 
 Int comparisons only: for floats `not a < b` is not `a >= b` when one is NaN.
 """
