@@ -354,6 +354,22 @@ def _rebuilt_definition(found: tuple, replacements: dict[Symbol, Polynomial], fo
     return select((key[0], *sides), then, otherwise)
 
 
+def dividend_bounds(symbol: Symbol, low: int, high: int | None) -> tuple[Symbol, int, int | None] | None:
+    """(y, least, greatest or None) where a quotient `(c*y + d) // k` (c > 0, k a positive
+    constant) in [low, high] puts `c*y + d` in [low*k, high*k + k - 1]; None for any other
+    symbol. `(y + 7) // 8 == 1` is y in [1, 8]."""
+    found = definition(symbol)
+    if found is None or found[0] != FLOOR_DIVIDE or not isinstance(found[2], int) or found[2] <= 0:
+        return None
+    _, dividend, divisor = found
+    linear = dividend.linear_in_one_symbol()
+    if linear is None or linear[1] <= 0:
+        return None
+    inner, coefficient, offset = linear
+    greatest = None if high is None else high * divisor + divisor - 1
+    return inner, *solved_range(coefficient, offset, low * divisor, greatest)
+
+
 def definition(symbol: Symbol) -> tuple | None:
     """`(SELECT, condition key, then, otherwise)` or `(FLOOR_DIVIDE, dividend, divisor)`
     of a defined symbol; None for a fresh one."""
@@ -427,6 +443,41 @@ def solve(difference: Polynomial, known: dict[Symbol, Polynomial]) -> tuple[Symb
     _, symbol, coefficient = max(candidates)
     rest = difference - Polynomial({(symbol,): coefficient})
     return symbol, rest * Polynomial.constant(-coefficient)
+
+
+def solve_powers(difference: Polynomial, least) -> tuple[Symbol, Polynomial] | None:
+    """`difference == 0` solved where it says `u**k == v**k` or `u**k == r**k` (times a
+    constant; r an integer) for symbols u, v not negative where k is even (`least(symbol)`,
+    None where unbounded): `u == v`, `u == r`. A view after broadcasting two squared sizes
+    checks `(h // 8)**2 == (w // 8)**2`. None where it says no such thing."""
+    if len(difference.terms) != 2:
+        return None
+    (first, a), (second, b) = sorted(difference.terms.items())  # a constant sorts first
+    powers = [power for power in (_power(first), _power(second)) if power is not None]
+    if len(powers) != (1 if not first else 2) or len({k for _, k in powers}) != 1:
+        return None
+    exponent = powers[0][1]
+    if exponent % 2 == 0 and any(least(symbol) is None or least(symbol) < 0 for symbol, _ in powers):
+        return None  # (-2)**2 == 2**2
+    if first:
+        return solve(Polynomial({(powers[0][0],): 1, (powers[1][0],): -1}), {}) if a == -b else None
+    root = _integer_root(-a // b, exponent) if a % b == 0 else None
+    return None if root is None else (powers[0][0], Polynomial.constant(root))
+
+
+def _power(monomial: tuple) -> tuple[Symbol, int] | None:
+    """(u, k) of a monomial `u**k`, else None."""
+    return (monomial[0], len(monomial)) if monomial and len(set(monomial)) == 1 else None
+
+
+def _integer_root(value: int, exponent: int) -> int | None:
+    """The integer r with `r**exponent == value` (the one not negative, for an even
+    exponent), or None."""
+    if value < 0:
+        root = None if exponent % 2 == 0 else _integer_root(-value, exponent)
+        return None if root is None else -root
+    guess = round(value ** (1 / exponent))
+    return next((r for r in (guess - 1, guess, guess + 1) if r >= 0 and r**exponent == value), None)
 
 
 def extend(known: dict[Symbol, Polynomial], lhs: Polynomial, rhs: Polynomial) -> bool:

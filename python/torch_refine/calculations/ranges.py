@@ -128,10 +128,11 @@ def within_condition(condition: tuple, holds: bool, entry_block: ir.Block | None
         found = _remainder_values(condition, holds, lambda key: _asserted_range(entry_block, key, run))
         return None if found is None else {found[0]: (min(found[1]), max(found[1])) if found[1] else (1, 0)}
     symbol, low, high = bounds
-    own_low, own_high = own_range(symbol)
-    low = low if own_low is None else max(low, own_low)
-    high = own_high if high is None else high if own_high is None else min(high, own_high)
-    return {symbol: (low, high)}
+    narrowed = {symbol: meet((low, high), own_range(symbol))}
+    through = facts.dividend_bounds(symbol, *narrowed[symbol])  # `(y + 7) // 8 == 1`: y in [1, 8]
+    if through is not None:
+        narrowed[through[0]] = meet(through[1:], own_range(through[0]))
+    return narrowed
 
 
 def _asserted_range(entry_block: ir.Block | None, symbol: Symbol, run: FactStore | None) -> Range | None:
@@ -501,6 +502,13 @@ def _bound_ranges(entry: ir.Block, argument: ir.BlockArgument, run: FactStore | 
     info = types.parse(argument.type)
     rank = 0 if info is None or info.rank is None else info.rank
     return tuple(symbol_range(entry, (argument.arg_number, dim, 1), run) for dim in range(rank))
+
+
+def meet(a: Bound, b: Bound) -> Bound:
+    """The range both hold (least above greatest where none)."""
+    least = b[0] if a[0] is None else a[0] if b[0] is None else max(a[0], b[0])
+    greatest = b[1] if a[1] is None else a[1] if b[1] is None else min(a[1], b[1])
+    return least, greatest
 
 
 def join(a: Bound, b: Bound) -> Bound:

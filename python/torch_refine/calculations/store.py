@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
-from torch_refine.ir.polynomial import Polynomial, Symbol, solved_range, symbol_name
+from torch_refine.ir.polynomial import Polynomial, Symbol, symbol_name
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, HashedKey
 
 # Marks the asserts (not their conditions) asserted at a function's entry, so the next one
@@ -384,20 +384,12 @@ class FactStore:
             self._narrow_dividend(function_key, symbol, *narrowed)
 
     def _narrow_dividend(self, function_key: int, symbol: Symbol, low: int, high: int | None) -> None:
-        """A quotient `(c*y + d) // k` in [low, high] puts `c*y + d` in [low*k, high*k + k - 1]:
-        the normal form names `x // 8` where the program asserted `(x // 4 - 2) // 2 >= 1`,
-        and the range must reach `x` for `x // 4` to be decided by it."""
-        found = facts.definition(symbol)
-        if found is None or found[0] != facts.FLOOR_DIVIDE or not isinstance(found[2], int):
-            return
-        _, dividend, divisor = found
-        linear = dividend.linear_in_one_symbol()
-        if linear is None or linear[1] <= 0:
-            return
-        inner, coefficient, offset = linear
-        least, greatest = solved_range(coefficient, offset, low * divisor,
-                                       None if high is None else high * divisor + divisor - 1)
-        self._narrow(function_key, inner, max(0, least), greatest)
+        """The normal form names `x // 8` where the program asserted `(x // 4 - 2) // 2 >= 1`,
+        and the range must reach `x` for `x // 4` to be decided by it (`facts.dividend_bounds`)."""
+        found = facts.dividend_bounds(symbol, low, high)
+        if found is not None:
+            inner, least, greatest = found
+            self._narrow(function_key, inner, max(0, least), greatest)
 
 
 _COMPUTED_NAME = re.compile(r"%s(\d+)")

@@ -10,11 +10,12 @@ import itertools
 from torch_refine.calculations import facts
 from torch_refine.calculations.ranges import (
     ANY,
+    meet,
     polynomial_range,
     within_condition,
 )
 from torch_refine.calculations.store import FactStore
-from torch_refine.engine import guards
+from torch_refine.engine import comparison_groups, guards
 from torch_refine.engine.evaluator_values import GiveUp, _decide
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.polynomial import Polynomial
@@ -34,10 +35,13 @@ def _truth(question: _Question, range_of) -> bool | None:
     Comparisons the ranges do not decide are free bools (at most `_FREE_ATOMS`): `a or
     (not a and b)` with b decided true holds whatever a is, and `not (a != b and a != 1
     and b != 1)` holds where it was asserted. Float comparisons are always free."""
+    if question.excluded:
+        return _EXCLUDED  # an assumption its case's sizes, solved in, make false
     decided = tuple(_atom_truth(atom, range_of) for atom in question.atoms)
-    answer = question.answers.get(decided, _UNASKED)
+    ranges = tuple(range_of(difference) for difference in question.groups)
+    answer = question.answers.get((decided, ranges), _UNASKED)
     if answer is _UNASKED:
-        answer = question.answers[decided] = _truth_of_atoms(question, decided)
+        answer = question.answers[decided, ranges] = _truth_of_atoms(question, decided, ranges)
     return answer
 
 
@@ -45,22 +49,28 @@ class _Question:
     """What `_truth` asks of a condition (a key, `_Condition.key`) under assumptions
     ((key, truth) pairs): the canonical key, the comparisons it and the assumptions that
     speak of it read (at most `_FREE_ATOMS` unless its own are more), those assumptions,
-    and the answers so far by the atoms the ranges decide (pure: cases of a split, and
-    splits of other sizes, often decide the same atoms alike)."""
+    whether one of them is of constants and false (`excluded`), the comparisons of one
+    polynomial with constants by that polynomial (`groups`, `_difference_groups`), and the
+    answers so far by the atoms the ranges decide and those polynomials' ranges (pure:
+    cases of a split, and splits of other sizes, often decide the same atoms alike)."""
 
-    __slots__ = ("answers", "atoms", "key", "relevant")
+    __slots__ = ("answers", "atoms", "excluded", "groups", "key", "relevant")
 
     def __init__(self, key: tuple, assumptions: tuple) -> None:
         self.key = _canonical(key)
         atoms = _atoms(self.key)
         relevant = []
+        self.excluded = False
         for assumed, holds in ((_canonical(k), holds) for k, holds in assumptions):
+            if _of_constants(assumed) and _constant_truth(assumed) is (not holds):
+                self.excluded = True
             more = _atoms(assumed)
             if more & atoms and len(atoms | more) <= _FREE_ATOMS:  # it speaks of this condition
                 relevant.append((assumed, holds))
                 atoms = atoms | more
         self.atoms = tuple(atoms)
         self.relevant = tuple(relevant)
+        self.groups = comparison_groups.by_polynomial(self.atoms)
         self.answers: dict[tuple, object] = {}
 
 
@@ -69,18 +79,23 @@ _question = functools.lru_cache(maxsize=1 << 16)(_Question)  # one per condition
 _UNASKED = object()
 
 
-def _truth_of_atoms(question: _Question, decided: tuple) -> bool | None:
-    """`_truth` once the ranges decided some atoms (`decided`, None where open)."""
+def _truth_of_atoms(question: _Question, decided: tuple, ranges: tuple) -> bool | None:
+    """`_truth` once the ranges decided some atoms (`decided`, None where open) and put
+    each group's polynomial in `ranges`."""
     atoms, relevant, key = question.atoms, question.relevant, question.key
     known = dict(zip(atoms, decided, strict=True))
     free = [atom for atom, value in known.items() if value is None]
     if len(free) > _FREE_ATOMS:
         return None
     answers = set()
+    groups = [(comparison_groups.candidates(members, bounds), members)
+              for members, bounds in zip(question.groups.values(), ranges, strict=True)] if len(free) > 1 else []
     for values in itertools.product((False, True), repeat=len(free)):
         assignment = {**known, **dict(zip(free, values, strict=True))}
         if any(_value(assumed, assignment) is not holds for assumed, holds in relevant):
             continue  # a case the asserted conditions exclude
+        if not all(comparison_groups.satisfiable(group, assignment) for group in groups):
+            continue  # comparisons of one size that no value of it makes as assigned
         if relevant and not _consistent(assignment):
             continue  # equalities it takes contradict one another (a == b, b == c, a != c)
         answers.add(_value(key, assignment))
@@ -127,7 +142,8 @@ def _is_equality(atom: tuple, value: bool) -> bool:
 def _canonical(key):
     """A condition key with each int comparison of two polynomials in one order (the
     mirror where swapped) and `!=` as `not ==`, so that `b != a`, `a != b` and `a == b`
-    read one atom."""
+    read one atom; an equality's sides divided by their common factor (`guards.reduced`:
+    `64*x == 64*y` is `x == y`)."""
     if isinstance(key, bool):
         return key
     if key[0] in ("not", "and", "or"):
@@ -136,9 +152,9 @@ def _canonical(key):
         return HashedKey(key)
     if key[0] == "torch.aten.ne.int":
         return HashedKey(("not", _canonical(("torch.aten.eq.int", *key[1:]))))
-    lhs, rhs = key[1:]
+    lhs, rhs = guards.reduced(key)[1:]
     if sorted(lhs.terms.items()) <= sorted(rhs.terms.items()):
-        return HashedKey(key)
+        return HashedKey((key[0], lhs, rhs))
     return HashedKey((MIRRORED[key[0]], rhs, lhs))
 
 
@@ -152,6 +168,18 @@ def _atoms(key) -> frozenset:
     if key[0] in ("not", "and", "or"):
         return frozenset().union(*(_atoms(part) for part in key[1:]))
     return frozenset((key,))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # asked of every assumption in every case
+def _of_constants(key) -> bool:
+    return not _key_symbols(key)
+
+
+def _constant_truth(key) -> bool | None:
+    """The truth of a condition of constants (int comparisons of constant polynomials), or
+    None where it has another atom."""
+    values = {atom: _atom_truth(atom, lambda p: (p.constant_value(),) * 2) for atom in _atoms(key)}
+    return None if None in values.values() else _value(key, values)
 
 
 def _atom_truth(atom: tuple, range_of) -> bool | None:
@@ -197,6 +225,13 @@ def decide_by_cases(key: tuple, entry, run: FactStore, within: dict | None = Non
     if assumptions is None:
         function_key = None if entry is None else op_key(entry.owner)
         assumptions = _relevant(key, run.compound_assumptions(function_key))
+    answer = _answer(key, entry, run, within, assumptions, splits)
+    return None if answer is _EXCLUDED else answer
+
+
+def _answer(key: tuple, entry, run: FactStore, within: dict | None, assumptions: tuple, splits: int):
+    """`decide_by_cases`' answer, remembered for the run, or `_EXCLUDED` where the
+    assumptions and ranges leave no case at all (a case of a split that cannot happen)."""
     cache = run.run_cache()
     # A block hashes and compares as its pointer (cheaper than `op_key`; never to None: it raises).
     cache_key = ("cases", key, () if entry is None else entry, run.range_count(),
@@ -218,7 +253,6 @@ def _decided(key: tuple, entry, run: FactStore, within: dict | None, assumptions
         # constants (a quotient the asserted equalities made exact), or too many sizes to
         # split: decided, if at all, by the ranges and the asserted conditions as they are
         answer = _truth(_question(key, assumptions), lambda p: polynomial_range(p, entry, run, within))
-        answer = None if answer is _EXCLUDED else answer
     else:
         answer = _decide_by_cases(key, symbols, entry, run, within or {}, assumptions)
     if answer is None and splits > 0 and symbols:
@@ -247,25 +281,53 @@ def _decide_by_disjuncts(key: tuple, entry, run: FactStore, within: dict | None,
         for equality in equalities:
             if _atom_truth(equality, range_of) is False:
                 continue  # the ranges exclude it
-            solved = facts.solve(equality[1] - equality[2], {})
+            solved = _solved(equality, range_of)
             substitution = None if solved is None else dict([solved])
-            answers.add(None if substitution is None else decide_by_cases(
-                _substituted(key, substitution, run), entry, run, within,
+            answers.add(None if substitution is None else _answer(
+                _substituted(key, substitution, run), entry, run, _within_solved(solved, entry, run, within),
                 tuple((_substituted(a, substitution, run), h) for a, h in rest), splits))
+            answers.discard(_EXCLUDED)  # a case the other assumptions rule out
             if None in answers or len(answers) > 1:
                 break
         if len(answers) == 1 and None not in answers:
             return answers.pop()
+        if not answers:
+            return _EXCLUDED  # none of its equalities can hold: neither can this case
     return None
 
 
 _MAX_DISJUNCTS = 3
 
 
+def _solved(equality: tuple, range_of) -> tuple | None:
+    """An int equality solved for one symbol (symbol, what it equals): `facts.solve`, else
+    of powers of sizes (`facts.solve_powers`: `(h // 8)**2 == 1` is `h // 8 == 1`); or None."""
+    difference = equality[1] - equality[2]
+    return facts.solve(difference, {}) or facts.solve_powers(
+        difference, lambda symbol: range_of(Polynomial({(symbol,): 1}))[0])
+
+
+def _within_solved(solved: tuple, entry, run: FactStore, within: dict | None) -> dict | None:
+    """`within` narrowed by what a symbol solved to a constant says of the symbols it is
+    computed from (`ranges.within_condition`: `(y + 7) // 8 == 1` puts y in [1, 8])."""
+    symbol, value = solved
+    if value.constant_value() is None:
+        return within
+    narrowed = within_condition(("torch.aten.eq.int", Polynomial({(symbol,): 1}), value), True, entry, run) or {}
+    merged = dict(within or {})
+    for narrowed_symbol, bounds in narrowed.items():
+        merged[narrowed_symbol] = meet(bounds, merged.get(narrowed_symbol, ANY))
+    return merged
+
+
 def _one_of(key) -> list | None:
-    """The int equalities a condition holds exactly where one of them holds, or None."""
+    """Int equalities one of which holds wherever a condition holds (of a conjunction, the
+    fewest one part implies), or None."""
     if isinstance(key, bool):
         return None
+    if key[0] == "and":
+        found = [equalities for equalities in map(_one_of, key[1:]) if equalities]
+        return min(found, key=len) if found else None
     if key[0] == "torch.aten.eq.int" and len(key) == 3 and all(isinstance(o, Polynomial) for o in key[1:]):
         return [key]
     if key[0] == "or":
@@ -336,13 +398,13 @@ def _decide_by_select(key: tuple, select, entry, run: FactStore, within: dict | 
                 substitution = {select: side.substitute(dict([solved])), solved[0]: solved[1]}
         narrowed = within_condition(condition, holds, entry, run)
         case_assumptions = tuple((_substituted(a, substitution, run), h) for a, h in assumptions)
-        answer = decide_by_cases(_substituted(key, substitution, run), entry, run,
-                                 {**(within or {}), **(narrowed or {})},
-                                 (*case_assumptions, (_canonical(condition), holds)), splits)
+        answer = _answer(_substituted(key, substitution, run), entry, run, {**(within or {}), **(narrowed or {})},
+                         (*case_assumptions, (_canonical(condition), holds)), splits)
         if answer is None:
             return None
         answers.add(answer)
-    return answers.pop() if len(answers) == 1 else None
+    answers.discard(_EXCLUDED)  # a case the assumptions rule out
+    return answers.pop() if len(answers) == 1 else _EXCLUDED if not answers else None
 
 
 def _decide_by_cases(key: tuple, symbols: list, entry, run: FactStore, within: dict,
@@ -356,14 +418,15 @@ def _decide_by_cases(key: tuple, symbols: list, entry, run: FactStore, within: d
             pieces.append((low + _CASE_VALUES, high))
         cases = [{**case, symbol: piece} for case in cases for piece in pieces]
     question = _question(key, assumptions)
-    answers = set()
+    answers, excluded = set(), True
     for case in cases:
         narrowed = {**within, **case}
         answers.add(_truth(question, lambda p, narrowed=narrowed: polynomial_range(p, entry, run, narrowed)))
+        excluded = excluded and answers == {_EXCLUDED}
         answers.discard(_EXCLUDED)
         if None in answers or len(answers) > 1:
             return None  # open in some case, or different in two: the rest cannot decide it
-    return answers.pop() if answers else None
+    return answers.pop() if answers else _EXCLUDED if excluded and cases else None
 
 
 @functools.lru_cache(maxsize=1 << 16)  # pure: a split asks it of each assumption again
@@ -409,6 +472,7 @@ def prune_implied_guards(module, store: FactStore) -> None:
     kept = set()
     set_aside: set = set()  # the selects whose range guards went: no later decision reads them
     erased: set = set()  # the facts of the guards that went: no later decision assumes them
+    ranged: dict = {}  # (function key, symbol) -> the range the range guards kept give it
     for function_key, entry, assertion, key, holds in guards.entry_guards(module, store):
         replacements = store.replacements(function_key)
         if guards.defines_replacement(key, holds) and store.replaces(function_key, key[1], key[2]):
@@ -418,31 +482,64 @@ def prune_implied_guards(module, store: FactStore) -> None:
                 assertion.erase()
             continue
         if store.defines_range(function_key, key, holds):
-            if _implied_but_for_its_range(_substituted(key, replacements, store), holds, entry, store, set_aside):
+            bounds = _range_of_guard(key, holds, replacements, entry, store)
+            if _within_kept(ranged, function_key, bounds) or _implied_but_for_its_range(
+                    _substituted(key, replacements, store), holds, entry, store, set_aside):
                 assertion.erase()
+            elif bounds is not None:
+                ranged[function_key, bounds[0]] = meet(ranged.get((function_key, bounds[0]), ANY), bounds[1:])
             continue  # what the store relies on; its own range would decide it
-        key = _substituted(key, replacements, store)
+        substituted = _substituted(key, replacements, store)
         within = {select: ANY for select in set_aside}
-        if (function_key, key, holds) in kept or decide_by_cases(
-                key, entry, store, within, _others(store, function_key, key, holds, erased)) is holds:
+        others = _others(store, function_key, substituted, holds, erased)
+        if (function_key, substituted, holds) in kept or any(
+                decide_by_cases(form, entry, store, within, _relevant(form, others), _PRUNING_SPLITS) is holds
+                for form in dict.fromkeys((substituted, key))):
             assertion.erase()
-            erased.add(_fact(key, holds))
+            erased.add(_fact(substituted, holds))
         else:
-            kept.add((function_key, key, holds))
+            kept.add((function_key, substituted, holds))
 
 
-def _others(store: FactStore, function_key: int, key: tuple, holds: bool, erased: set) -> tuple:
-    """The function's asserted conditions of several comparisons that share a size with
-    the guard, but its own and those of guards erased before: each erased guard follows from
-    the ones kept when it went, so none is erased on the word of one erased after it."""
+def _range_of_guard(key: tuple, holds: bool, replacements: dict, entry, store: FactStore) -> tuple | None:
+    """(symbol, least, greatest) a guard giving one size a range says (`s + 2 >= 3`: s >= 1),
+    for a size never negative; None for any other guard."""
+    bounds = facts.condition_bounds(key, holds, replacements, lambda _symbol: (0, None))
+    least = None if bounds is None else polynomial_range(Polynomial({(bounds[0],): 1}), entry, store)[0]
+    return None if least is None or least < 0 else bounds
+
+
+def _within_kept(ranged: dict, function_key: int, bounds: tuple | None) -> bool:
+    """Whether the range guards kept before put the size within the guard's bounds (a
+    conv1d's `s > 0` after its `s + 2 >= 3`): the earlier one is the fact."""
+    if bounds is None or (function_key, bounds[0]) not in ranged:
+        return False
+    (least, greatest), (_, low, high) = ranged[function_key, bounds[0]], bounds
+    return least is not None and least >= low and (high is None or (greatest is not None and greatest <= high))
+
+
+# At clean-up, once per entry guard, a guard may be split by two asserted conditions' equalities
+# (a view after two broadcasts, one per dim).
+_PRUNING_SPLITS = 2
+
+
+def _others(store: FactStore, function_key: int, key: tuple, holds: bool, erased: set) -> list:
+    """The function's asserted conditions of several comparisons (its replacements made),
+    but the guard's own (`key` with them made) and those of guards erased before: each erased
+    guard follows from the ones kept when it went, so none is erased on the word of one
+    erased after it. A guard is decided as its sizes are replaced and as it reads them (a
+    view's check after two broadcasts, which the broadcasts imply, reads its quotient; an
+    equality asserted since makes the quotient 4, and the check one that needs it)."""
     replacements = store.replacements(function_key)
     own = _fact(key, holds)
-    found = []
+    found, seen = [], set()
     for assumed, truth in store.compound_assumptions(function_key):
         assumed = _substituted(assumed, replacements, store)
-        if _fact(assumed, truth) != own and _fact(assumed, truth) not in erased:
+        fact = _fact(assumed, truth)
+        if fact != own and fact not in erased and fact not in seen:  # `(c, True)` and `(not c, False)` are one
             found.append((assumed, truth))
-    return _relevant(key, found)
+            seen.add(fact)
+    return found
 
 
 def _fact(key: tuple, holds: bool) -> tuple:

@@ -188,6 +188,52 @@ def test_the_range_of_a_quotient_is_its_dividends_divided(low, width, offset, di
     assert polynomial_range(shifted, None, None, within) == (expected[0] - multiple, expected[1] - multiple)
 
 
+@PROPERTIES
+@given(st.integers(1, 5), small, positive, st.integers(-3, 10), st.one_of(st.none(), st.integers(0, 6)))
+def test_a_quotients_bounds_are_its_dividends_symbols(coefficient, offset, divisor, low, width):
+    """`facts.dividend_bounds`: `(c*y + d) // k` in [low, high] exactly where y is in the
+    bounds it gives (`(y + 7) // 8 == 1` is y in [1, 8]), over every y."""
+    normal = facts.floor_divide(Polynomial.constant(coefficient) * X + Polynomial.constant(offset), divisor,
+                                forms=FORMS)
+    quotients = [symbol for symbol in normal.symbols() if facts.definition(symbol)]
+    if not quotients:  # k divides it
+        return
+    (symbol,) = quotients
+    _, dividend, symbol_divisor = facts.definition(symbol)
+    high = None if width is None else low + width
+    inner, least, greatest = facts.dividend_bounds(symbol, low, high)
+    assert inner == X_SYMBOL
+    for y in range(-100, 101):
+        quotient = value(dividend, {X_SYMBOL: y}) // symbol_divisor
+        inside = low <= quotient and (high is None or quotient <= high)
+        assert inside == (least <= y and (greatest is None or y <= greatest)), y
+
+
+@PROPERTIES
+@given(st.integers(1, 4), st.integers(-5, 5).filter(bool), st.integers(-6, 6), st.booleans())
+def test_equal_powers_of_sizes_are_equal_sizes(exponent, coefficient, root, sizes_only):
+    """`facts.solve_powers`: `c*u**k == c*v**k` and `c*u**k == c*r**k` say `u == v` and `u ==
+    r` wherever they hold, u and v at least 0 (`sizes_only`) or any integer for an odd k."""
+    power = Polynomial.constant(coefficient)
+    for _ in range(exponent):
+        power = power * X
+    other = Polynomial.constant(coefficient)
+    for _ in range(exponent):
+        other = other * Y
+    low = 0 if sizes_only else -20
+    least = (lambda _symbol: 0) if sizes_only else (lambda _symbol: None)
+    for difference in (power - other, power - Polynomial.constant(coefficient * root**exponent)):
+        solved = facts.solve_powers(difference, least)
+        if solved is None:
+            continue
+        symbol, solution = solved
+        for x in range(low, 21):
+            for y in range(low, 21):
+                at = {X_SYMBOL: x, Y_SYMBOL: y}
+                if value(difference, at) == 0:
+                    assert at[symbol] == value(solution, at), (difference, at)
+
+
 # -- the polynomial ring alone (ir/polynomial.py) -------------------------------------------
 
 ring_leaves = st.one_of(st.just(X), st.just(Y), small.map(Polynomial.constant))

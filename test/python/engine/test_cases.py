@@ -3,11 +3,16 @@ asserted conditions, without IR (every symbol a plain size)."""
 
 from __future__ import annotations
 
+import itertools
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from torch_refine.calculations import facts
 from torch_refine.calculations.store import FactStore
-from torch_refine.engine import cases
+from torch_refine.engine import cases, comparison_groups
 from torch_refine.ir.polynomial import Polynomial
-from torch_refine.symbolic.comparisons import HashedKey
+from torch_refine.symbolic.comparisons import INT_COMPARISONS, HashedKey
 
 # The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
 FORMS: dict = {}
@@ -73,3 +78,220 @@ def test_a_hashed_key_is_the_plain_tuple_in_every_cache():
     assert {plain: True}[hashed]
     assert {hashed: True}[plain]
     assert cases._canonical(plain) == cases._canonical(hashed)
+
+
+# Conditions at Python ints: what the case splits below must agree with.
+
+def _value(polynomial: Polynomial, at: dict) -> int:
+    """`polynomial` at the sizes `at`, each defined symbol computed as Python computes it."""
+    total = 0
+    for monomial, coefficient in polynomial.terms.items():
+        for symbol in monomial:
+            coefficient *= at[symbol] if symbol in at else _defined_value(symbol, at)
+        total += coefficient
+    return total
+
+
+def _defined_value(symbol, at: dict) -> int:
+    kind, *operands = facts.definition(symbol)
+    if kind == facts.SELECT:
+        condition, then, otherwise = operands
+        return _value(then if _holds(condition, at) else otherwise, at)
+    dividend, divisor = operands
+    return _value(dividend, at) // (divisor if isinstance(divisor, int) else _value(divisor, at))
+
+
+def _holds(key, at: dict) -> bool:
+    if key[0] == "not":
+        return not _holds(key[1], at)
+    if key[0] in ("and", "or"):
+        parts = [_holds(part, at) for part in key[1:]]
+        return all(parts) if key[0] == "and" else any(parts)
+    return INT_COMPARISONS[key[0]](_value(key[1], at), _value(key[2], at))
+
+
+def _implied(key, assumptions, symbols, low: int = 0, high: int = 12) -> bool:
+    """Whether `key` holds at every size of `symbols` in [low, high] where the assumptions
+    hold (a division by zero is no case: the program stops before)."""
+    for values in itertools.product(range(low, high + 1), repeat=len(symbols)):
+        at = dict(zip(symbols, values, strict=True))
+        try:
+            if all(_holds(assumed, at) is holds for assumed, holds in assumptions) and not _holds(key, at):
+                return False
+        except ZeroDivisionError:
+            continue
+    return True
+
+
+def _broadcast(a: Polynomial, b: Polynomial) -> tuple:
+    """PyTorch's check of a broadcast of a and b, and its size."""
+    return ("or", (EQ, a, b), (EQ, a, _constant(1)), (EQ, b, _constant(1))), facts.select((EQ, a, _constant(1)), b, a)
+
+
+def test_a_view_after_two_broadcasts_is_decided_by_both():
+    """A plain BERT's heads: the sum of two [?, ?, 32] tensors viewed as `[b0, b1, -1, 8]`
+    checks `32*S0*S1 == 8*b0*b1 or (32*S0*S1) % (8*b0*b1) == 0` (S0, S1 the broadcast
+    sizes). Each case of one broadcast's equalities leaves the other's open: it takes both,
+    two splits deep (as clean-up splits)."""
+    a0, a1, b0, b1 = (Polynomial.symbol(argument, dim) for argument in (0, 1) for dim in (0, 1))
+    (check0, s0), (check1, s1) = _broadcast(a0, b0), _broadcast(a1, b1)
+    numel, newsize = _constant(32) * s0 * s1, _constant(8) * b0 * b1
+    remainder = numel - newsize * facts.quotient(numel, newsize, guarded=True, forms=FORMS)
+    key = ("or", (EQ, numel, newsize), ("and", ("not", (EQ, numel, newsize)), (EQ, remainder, _constant(0))))
+    assumptions = ((check0, True), (check1, True))
+    symbols = sorted(s for p in (a0, a1, b0, b1) for s in p.symbols())
+    assert _implied(key, assumptions, symbols, high=6)
+    within = {symbol: (1, None) for symbol in (*b0.symbols(), *b1.symbols())}  # the view's division guards
+    assert cases.decide_by_cases(key, None, FactStore(), within, assumptions, splits=1) is None
+    assert cases.decide_by_cases(key, None, FactStore(), within, assumptions, splits=2) is True
+
+
+def test_heads_after_two_views_make_the_batches_equal():
+    """A plain Llama's views of x ([a, 256]) and its half to [b, -1, 64]: the checks say
+    `(128*a) // (64*b)` is 2 or 1 and divides, and `(256*a) // (64*b)` is 4 or 1. Then `a ==
+    b`: split by the first (`== 2`, `== 1`), a view check's conjunction gives its equality,
+    and `b == 2*a` makes the second quotient 2, an assumption of constants that is false."""
+    half, whole = (facts.quotient(_constant(n) * A, _constant(64) * B, guarded=True, forms=FORMS) for n in (128, 256))
+    exact = ("or", (EQ, _constant(128) * A, _constant(64) * B),
+             ("and", ("not", (EQ, _constant(128) * A, _constant(64) * B)),
+              (EQ, _constant(128) * A - _constant(64) * half * B, _constant(0))))
+    heads = ("or", (EQ, half, _constant(2)), (EQ, half, _constant(1)))
+    broadcast = ("or", (EQ, whole, _constant(4)), (EQ, whole, _constant(1)))
+    key = ("or", (EQ, A, B), ("or", (EQ, A, _constant(1)), (EQ, B, _constant(1))))
+    assumptions = ((exact, True), (heads, True), (broadcast, True))
+    assert _implied((EQ, A, B), assumptions, [(0, 0, 1), (1, 0, 1)], low=1, high=40)
+    within = {(1, 0, 1): (1, None)}
+    assert cases.decide_by_cases(key, None, FactStore(), within, assumptions, splits=1) is None
+    assert cases.decide_by_cases(key, None, FactStore(), within, assumptions, splits=2) is True
+
+
+def test_equal_squares_of_quotients_decide_a_view_after_their_broadcast():
+    """SegFormer's stages: `P = ((y + 3) // 8)**2` and `Q = ((y + 7) // 8)**2` rows broadcast
+    (`P == Q or P == 1 or Q == 1` asserted) and viewed to Q rows, where y >= 5 and the batch b
+    >= 1: where `P != 1`, `P == Q` is `(y + 3) // 8 == (y + 7) // 8` (equal squares of sizes)
+    and `Q == 1` puts y in [1, 8], so in [5, 8], where P is 1: no case."""
+    y = Polynomial.symbol(0, 3)
+    low, high = facts.floor_divide(y + _constant(3), 8, FORMS), facts.floor_divide(y + _constant(7), 8, FORMS)
+    check, size = _broadcast(low * low, high * high)
+    key = (EQ, size * A, high * high * A)
+    (y_symbol,), (b_symbol,) = y.symbols(), A.symbols()
+    assert _implied(key, [(check, True), (("torch.aten.ge.int", y, _constant(5)), True)], [y_symbol, b_symbol],
+                    high=40)
+    within = {y_symbol: (5, None), b_symbol: (1, None)}
+    assert cases.decide_by_cases(key, None, FactStore(), within, ((check, True),)) is True
+    assert cases.decide_by_cases(key, None, FactStore(), {b_symbol: (1, None)}, ((check, True),)) is None  # y in [1, 4]: 0 != 1
+
+
+atoms = st.builds(lambda i, j: (EQ, _ATOM_SIDES[i], _ATOM_SIDES[j]), st.integers(0, 3), st.integers(0, 3))
+conditions = st.recursive(atoms, lambda children: st.one_of(
+    st.tuples(st.sampled_from(["and", "or"]), children, children), st.tuples(st.just("not"), children)),
+    max_leaves=6)
+_ATOM_SIDES = (A, B, _constant(1), A + B)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@given(conditions, st.integers(0, 3), st.integers(0, 3))
+def test_a_condition_implies_one_of_its_equalities(condition, a, b):
+    """Wherever a condition holds, one of the equalities `_one_of` reads off it holds (a
+    conjunction's from one part): what splitting by them relies on."""
+    equalities = cases._one_of(cases._canonical(condition))
+    at = {(0, 0, 1): a, (1, 0, 1): b}
+    if equalities is not None and _holds(condition, at):
+        assert any(_holds(equality, at) for equality in equalities)
+
+
+def test_an_assumption_of_constants_excludes_only_where_it_is_false():
+    """An assumption a split made of constants excludes its case where it is false (`2 == 4`
+    asserted), and says nothing where it is not an int comparison (a float's, whose truth
+    the cases do not compute): the condition stays open there."""
+    key = (EQ, A, B)
+    false = (("or", (EQ, _constant(2), _constant(4)), (EQ, _constant(2), _constant(1))), True)
+    opaque = (("or", ("torch.aten.lt.float", _constant(2), 4.0), ("torch.aten.lt.float", _constant(3), 1.0)), True)
+    assert cases._truth(cases._question(key, (false,)), lambda p: (None, None)) is cases._EXCLUDED
+    assert cases._truth(cases._question(key, (opaque,)), lambda p: (None, None)) is None
+
+
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
+@given(st.integers(-3, 3), st.integers(-3, 3), st.integers(-6, 6).filter(bool), st.integers(0, 4), st.integers(0, 4))
+def test_an_equality_and_its_multiple_are_one_atom(a, b, factor, x, y):
+    """`c*p == c*q` is the atom `p == q` for c > 0 (`_canonical`), and holds where it does at
+    Python ints for every c != 0: an asserted view's `32*S0*S1 == 32*b0*b1` decides a
+    broadcast's `b0*b1 == S0*S1`."""
+    p, q = _constant(a) * A * B + B, _constant(b) * A + _constant(1)
+    c = _constant(factor)
+    if factor > 0:
+        assert cases._canonical((EQ, c * p, c * q)) == cases._canonical((EQ, q, p))
+    at = {(0, 0, 1): x, (1, 0, 1): y}
+    assert _holds(cases._canonical((EQ, c * p, c * q)), at) == _holds((EQ, p, q), at)
+
+
+def test_a_broadcast_of_rows_an_asserted_multiple_decides():
+    """The rows `b0*b1` of a view and `S0*S1` of a broadcast: `b0*b1 == S0*S1 or b0*b1 == 1 or
+    S0*S1 == 1` holds where `32*S0*S1 == 32*b0*b1` is asserted (fails without the reduction)."""
+    a0, a1, b0, b1 = (Polynomial.symbol(argument, dim) for argument in (0, 1) for dim in (0, 1))
+    (_, s0), (_, s1) = _broadcast(a0, b0), _broadcast(a1, b1)
+    rows, broadcast_rows = b0 * b1, s0 * s1
+    key = ("or", (EQ, rows, broadcast_rows), ("or", (EQ, rows, _constant(1)), (EQ, broadcast_rows, _constant(1))))
+    asserted = (("not", (EQ, _constant(32) * broadcast_rows, _constant(32) * rows)), False)
+    assert cases._truth(cases._question(key, (asserted,)), lambda p: (None, None)) is True
+
+
+comparisons = st.tuples(st.sampled_from(sorted(INT_COMPARISONS)), st.integers(-4, 4).filter(bool), st.integers(-9, 9))
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.lists(comparisons, min_size=2, max_size=4), st.lists(st.booleans(), min_size=4, max_size=4),
+       st.one_of(st.none(), st.integers(-5, 5)), st.one_of(st.none(), st.integers(0, 8)))
+def test_comparisons_of_one_polynomial_are_satisfiable_where_a_value_is(members, truths, low, width):
+    """`comparison_groups`: comparisons `c*n + k OP 0` of one polynomial
+    n (here `a*b`) as assigned are satisfiable exactly where some value of n in its range
+    makes them so, checked against Python ints over the range."""
+    high = None if low is None or width is None else low + width
+    n = A * B
+    atoms = [(op, _constant(c) * n + _constant(k), _constant(0)) for op, c, k in members]
+    if len(set(atoms)) != len(atoms):
+        return
+    assignment = dict(zip(atoms, truths, strict=False))
+    groups = [(comparison_groups.candidates(members, (low, high)), members)
+              for members in comparison_groups.by_polynomial(tuple(atoms)).values()]
+    assert len(groups) == 1
+    values = range(-30 if low is None else low, 31 if high is None else high + 1)
+    expected = any(all(INT_COMPARISONS[op](c * v + k, 0) == assignment[atom]
+                       for atom, (op, c, k) in zip(atoms, members, strict=True)) for v in values)
+    assert comparison_groups.satisfiable(groups[0], assignment) == expected
+
+
+def test_a_view_of_three_sizes_holds_for_every_product():
+    """`32*n == 8*n or (32*n != 8*n and 8*n > 0)` holds for every n >= 0 (n over three sizes,
+    too many to split): the two comparisons both compare n with 0 (fails without)."""
+    n = A * B * Polynomial.symbol(2, 0) + A * B
+    numel, newsize = _constant(32) * n, _constant(8) * n
+    key = ("or", (EQ, numel, newsize), ("and", ("not", (EQ, numel, newsize)), ("torch.aten.gt.int", newsize, _constant(0))))
+    assert cases.decide_by_cases(key, None, FactStore(), {}, ()) is True
+
+
+range_guards = st.tuples(st.sampled_from(["torch.aten.ge.int", "torch.aten.gt.int", "torch.aten.le.int",
+                                          "torch.aten.lt.int", "torch.aten.ne.int"]),
+                         st.integers(1, 3), st.integers(-6, 6), st.booleans())
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(range_guards, range_guards)
+def test_a_range_guard_within_a_kept_one_is_implied_by_it(first, second):
+    """`_within_kept`: a guard giving a size a range is erased only where the range guards
+    kept before put the size within it: wherever the first holds, so does the second
+    (checked at Python ints over the sizes 0..60)."""
+    def guard(op, coefficient, offset, holds):
+        return (op, _constant(coefficient) * A + _constant(offset), _constant(0)), holds
+
+    (key, holds), (later, later_holds) = guard(*first), guard(*second)
+    bounds = cases._range_of_guard(key, holds, {}, None, FactStore())
+    if bounds is None:
+        return
+    ranged = {(0, bounds[0]): cases.meet(cases.ANY, bounds[1:])}
+    if not cases._within_kept(ranged, 0, cases._range_of_guard(later, later_holds, {}, None, FactStore())):
+        return
+    for size in range(0, 61):
+        at = {(0, 0, 1): size}
+        if _holds(key, at) is holds:
+            assert _holds(later, at) is later_holds, size
