@@ -194,3 +194,22 @@ def test_refine_checks_the_refined_program(tmp_path, capsys):
     assert assert_check.main([str(path), "--refine", "--fail-on-never-fail"]) == 0
     output = capsys.readouterr().out
     assert "stem.mlir (refined)        1           0            0" in output
+
+
+def test_a_check_failing_at_one_small_point_of_four_sizes_is_found():
+    """Four sizes have too many samples to try all; the failure at (1, 2, 2, 1) (a broadcast's
+    sizes after a transpose) is among the smallest ones, which are all tried."""
+    pair = f"%arg0: {TENSOR}, %arg1: {TENSOR}"
+    body = f"""
+  %a = torch.aten.size.int %arg1, %int0 : {TENSOR}, !torch.int -> !torch.int
+  %b = torch.aten.size.int %arg1, %int1 : {TENSOR}, !torch.int -> !torch.int
+  %0 = torch.aten.ne.int %h, %int1 : {INT2} -> !torch.bool
+  %1 = torch.aten.ne.int %w, %int2 : {INT2} -> !torch.bool
+  %2 = torch.aten.ne.int %a, %int2 : {INT2} -> !torch.bool
+  %3 = torch.aten.ne.int %b, %int1 : {INT2} -> !torch.bool
+  %4 = torch.aten.__or__.bool %0, %1 : !torch.bool, !torch.bool -> !torch.bool
+  %5 = torch.aten.__or__.bool %2, %3 : !torch.bool, !torch.bool -> !torch.bool
+  %6 = torch.aten.__or__.bool %4, %5 : !torch.bool, !torch.bool -> !torch.bool
+  torch.runtime.assert %6, "not 1, 2, 2, 1"
+"""
+    assert _verdicts(body, arguments=pair) == [("not 1, 2, 2, 1", "can fail")]
