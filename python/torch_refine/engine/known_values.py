@@ -13,6 +13,7 @@ from __future__ import annotations
 from torch_mlir import ir
 
 from torch_refine.calculations import contents, dim_facts, facts
+from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.purity import erase_if_dead
 from torch_refine.calculations.ranges import decide, enclosing_function, polynomial_range
 from torch_refine.calculations.store import ENTRY_GUARD, FactStore
@@ -234,9 +235,7 @@ def erase_decided_checks(module: ir.Operation, store: FactStore) -> None:
         function.operation.walk(visit)  # post-order: an If's checks before the If
     cache: dict = {}
     for op in found:
-        decided = _decided(op.operands[0], cache, 0)
-        if decided is None:
-            decided = _decided_by_facts(op.operands[0], store)
+        decided = _decided_check(op.operands[0], cache, store)
         if decided is None:
             continue
         if op.name == "torch.runtime.assert":
@@ -246,6 +245,28 @@ def erase_decided_checks(module: ir.Operation, store: FactStore) -> None:
         taken = op.regions[0 if decided else 1].blocks[0]
         if len(list(taken.operations)) == 1:  # its yield alone
             op.erase()
+
+
+def _decided_check(condition: ir.Value, cache: dict, store: FactStore) -> bool | None:
+    """A check's condition decided by the types and constants, else by the run's facts;
+    an `all.bool` or `any.bool` of a list literal by its elements (torch-mlir's
+    decomposition of a strided view asserts `all([4*s*s == s*s*4, s*s == s*s, True, True])`)."""
+    decided = _decided(condition, cache, 0)
+    if decided is not None:
+        return decided
+    producer = defining_op(condition)
+    if producer is not None and producer.name in _LIST_TESTS:
+        elements = literal_elements(producer.operands[0])
+        answers = None if elements is None else [_decided_check(e, cache, store) for e in elements]
+        return None if answers is None else _LIST_TESTS[producer.name](answers)
+    return _decided_by_facts(condition, store)
+
+
+# `all` and `any` of bools some of which are unknown (None): decided, or None.
+_LIST_TESTS = {
+    "torch.aten.all.bool": lambda answers: False if False in answers else (None if None in answers else True),
+    "torch.aten.any.bool": lambda answers: True if True in answers else (None if None in answers else False),
+}
 
 
 def _decided(value: ir.Value, cache: dict, depth: int):

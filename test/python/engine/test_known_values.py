@@ -238,3 +238,31 @@ func.func @main(%arg0: {SQUARE}) -> !torch.int {{
     guards.adopt_entry_asserts(program.module.operation, facts_store)
     known_values.erase_decided_checks(program.module.operation, facts_store)
     assert _messages(program) == ["square"]
+
+
+STRIDES = f"""
+  %relu = torch.aten.relu %arg0 : {T} -> {T}
+  %true = torch.constant.bool true
+  %hh = torch.aten.mul.int %h, %h : {I2} -> !torch.int
+  %hh4 = torch.aten.mul.int %hh, %int4 : {I2} -> !torch.int
+  %fourh = torch.aten.mul.int %int4, %h : {I2} -> !torch.int
+  %fourhh = torch.aten.mul.int %fourh, %h : {I2} -> !torch.int
+  %same = torch.aten.eq.int %fourhh, %hh4 : {I2} -> !torch.bool
+  %square = torch.aten.eq.int %h, %w : {I2} -> !torch.bool
+  %0 = torch.prim.ListConstruct %same, %true : (!torch.bool, !torch.bool) -> !torch.list<bool>
+  %1 = torch.aten.all.bool %0 : !torch.list<bool> -> !torch.bool
+  torch.runtime.assert %1, "strides"
+  %2 = torch.prim.ListConstruct %same, %square : (!torch.bool, !torch.bool) -> !torch.list<bool>
+  %3 = torch.aten.all.bool %2 : !torch.list<bool> -> !torch.bool
+  torch.runtime.assert %3, "square"
+  %4 = torch.aten.any.bool %2 : !torch.list<bool> -> !torch.bool
+  torch.runtime.assert %4, "either"
+"""
+
+
+def test_all_and_any_of_a_list_of_decided_conditions_are_decided(parse, facts_store):
+    """torch-mlir's decomposition of a strided view asserts `all` of comparisons that hold
+    for every size; one element that can fail keeps `all`, one that holds decides `any`."""
+    program = parse(_function(STRIDES))
+    known_values.erase_decided_checks(program.module.operation, facts_store)
+    assert _messages(program) == ["square"]
