@@ -127,14 +127,11 @@ class FactStore:
         """One refinement of a module, which erases no entry guard: within it the handle
         of the last one and the derived decisions hold. Both start empty and end empty."""
         self._last_entry_guards.clear()
-        self._run_cache.clear()
-        self._refining = True
         try:
-            yield
+            with self.pruning():
+                yield
         finally:
-            self._refining = False
             self._last_entry_guards.clear()
-            self._run_cache.clear()
 
     @contextlib.contextmanager
     def pruning(self):
