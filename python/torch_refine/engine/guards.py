@@ -310,23 +310,9 @@ def format_message(template: str, values) -> str | None:
 
 
 def message_text(message: ir.Value, run: FactStore) -> str | None:
-    """A library raise's message where it is known: each format's constants as Python
-    prints them and its sizes by their expressions (`%arg0[2]`), anything else `?`; the
-    rest as `string_text` reads it (concatenations walked with a stack, as there)."""
-    parts = []
-    pending = [message]
-    while pending:
-        value = pending.pop()
-        producer = value.owner if isinstance(value, ir.OpResult) else None
-        name = None if producer is None else producer.name
-        if name == "torch.aten.add.str":
-            pending.extend(reversed(list(producer.operands)))
-            continue
-        text = _formatted(producer, run) if name == "torch.aten.format" else string_text(value)
-        if text is None:
-            return None
-        parts.append(text)
-    return "".join(parts)
+    """A library raise's message where it is known (`string_text`), each format's constants
+    as Python prints them and its sizes by their expressions (`%arg0[2]`), anything else `?`."""
+    return string_text(message, lambda producer: _formatted(producer, run))
 
 
 def _formatted(producer, run: FactStore) -> str | None:

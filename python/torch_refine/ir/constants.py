@@ -107,10 +107,11 @@ def _create(name: str, type_text: str, attributes: dict) -> ir.Value:
     return ir.Operation.create(name, results=[ir.Type.parse(type_text)], attributes=attributes).result
 
 
-def string_text(value: ir.Value) -> str | None:
+def string_text(value: ir.Value, formatted=None) -> str | None:
     """The text of a constant string, of a concatenation, or of a format string (its
-    placeholders left as `{}`): the part of a library message known at compile time.
-    Concatenations are walked with a stack (they can chain beyond the recursion limit)."""
+    placeholders left as `{}`, or its text as `formatted(op)` gives it, None: unknown): the
+    part of a library message known at compile time. Concatenations are walked with a
+    stack (they can chain beyond the recursion limit)."""
     parts = []
     pending = [value]
     while pending:
@@ -120,6 +121,11 @@ def string_text(value: ir.Value) -> str | None:
         op = value.owner.operation
         if op.name == "torch.constant.str":
             parts.append(ir.StringAttr(op.attributes["value"]).value)
+        elif op.name == "torch.aten.format" and formatted is not None:
+            text = formatted(op)
+            if text is None:
+                return None
+            parts.append(text)
         elif op.name == "torch.aten.format":
             pending.append(op.operands[0])
         elif op.name == "torch.aten.add.str":
