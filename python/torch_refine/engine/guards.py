@@ -453,6 +453,26 @@ def erase_repeated_asserts(module: ir.Operation) -> None:
             pending += [(nested, frozenset(seen)) for region in op.regions for nested in region.blocks]
 
 
+def number_computed_sizes(module: ir.Operation) -> None:
+    """Renumber the computed sizes the asserts' messages name (`%s67`) in the order they
+    first appear: the symbol table is process-wide, so its own numbers depend on what the
+    process refined before, and the output must not."""
+    numbers: dict[str, str] = {}
+
+    def renumber(match: re.Match) -> str:
+        return numbers.setdefault(match[0], f"%s{len(numbers) + 1}")
+
+    def visit(op):
+        if op.name == "torch.runtime.assert":
+            message = ir.StringAttr(op.attributes["message"]).value
+            renumbered = _COMPUTED.sub(renumber, message)
+            if renumbered != message:
+                op.attributes["message"] = ir.StringAttr.get(renumbered, op.context)
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+
+
 def _raising_branch_to_assert(if_op) -> bool:
     raising = [index for index in (0, 1) if _only_raises(if_op.regions[index].blocks[0])]
     if len(raising) != 1:

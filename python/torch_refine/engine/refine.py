@@ -47,6 +47,7 @@ from torch_refine.engine.guards import (
     adopt_entry_asserts,
     erase_repeated_asserts,
     hoist_program_asserts,
+    number_computed_sizes,
     raising_branches_to_asserts,
 )
 from torch_refine.engine.inline import (
@@ -179,8 +180,6 @@ def _refine_rounds(module, options: PipelineOptions, facts: FactStore) -> None:
             with facts.pruning():
                 prune_implied_guards(module, facts)
         _cleanup(module, facts)
-        _merge_duplicates(module)
-        erase_repeated_asserts(module)  # merged, two ops' checks may be one condition
     if options.explain:
         with module.context:
             annotate(module, library.has_function)
@@ -587,3 +586,6 @@ def _cleanup(module, facts: FactStore) -> None:
         fn.operation.walk(visit)
     erase_if_dead(unused, is_pure_if)  # and the definers its erasures leave unused
     erase_unused_library_functions(module)
+    _merge_duplicates(module)
+    erase_repeated_asserts(module)  # merged, two ops' checks may be one condition
+    number_computed_sizes(module)
