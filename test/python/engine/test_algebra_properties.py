@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from python_ints import value
 
 from torch_refine.calculations import facts
 from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
@@ -25,25 +26,6 @@ PROPERTIES = settings(max_examples=100, deadline=None, derandomize=True, databas
 sizes = st.fixed_dictionaries({X_SYMBOL: st.integers(-50, 300), Y_SYMBOL: st.integers(-50, 300)})
 small = st.integers(-12, 12)
 positive = st.integers(1, 12)
-
-
-def value(polynomial: Polynomial, at: dict) -> int:
-    """`polynomial` at the sizes `at`, each defined quotient computed as Python computes it."""
-    total = 0
-    for monomial, coefficient in polynomial.terms.items():
-        product = coefficient
-        for symbol in monomial:
-            product *= at[symbol] if symbol in at else _defined_value(symbol, at)
-        total += product
-    return total
-
-
-def _defined_value(symbol, at: dict) -> int:
-    kind, *operands = facts.definition(symbol)
-    assert kind == facts.FLOOR_DIVIDE, f"no select is built here: {kind}"
-    dividend, divisor = operands
-    divisor_value = divisor if isinstance(divisor, int) else value(divisor, at)
-    return value(dividend, at) // divisor_value
 
 
 # An expression is a tree: ("x",) ("y",) ("int", c) ("add"|"sub"|"mul", a, b)

@@ -7,6 +7,7 @@ import itertools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from python_ints import holds_at
 
 from torch_refine.calculations import facts
 from torch_refine.calculations.store import FactStore
@@ -80,43 +81,13 @@ def test_a_hashed_key_is_the_plain_tuple_in_every_cache():
     assert cases._canonical(plain) == cases._canonical(hashed)
 
 
-# Conditions at Python ints: what the case splits below must agree with.
-
-def _value(polynomial: Polynomial, at: dict) -> int:
-    """`polynomial` at the sizes `at`, each defined symbol computed as Python computes it."""
-    total = 0
-    for monomial, coefficient in polynomial.terms.items():
-        for symbol in monomial:
-            coefficient *= at[symbol] if symbol in at else _defined_value(symbol, at)
-        total += coefficient
-    return total
-
-
-def _defined_value(symbol, at: dict) -> int:
-    kind, *operands = facts.definition(symbol)
-    if kind == facts.SELECT:
-        condition, then, otherwise = operands
-        return _value(then if _holds(condition, at) else otherwise, at)
-    dividend, divisor = operands
-    return _value(dividend, at) // (divisor if isinstance(divisor, int) else _value(divisor, at))
-
-
-def _holds(key, at: dict) -> bool:
-    if key[0] == "not":
-        return not _holds(key[1], at)
-    if key[0] in ("and", "or"):
-        parts = [_holds(part, at) for part in key[1:]]
-        return all(parts) if key[0] == "and" else any(parts)
-    return INT_COMPARISONS[key[0]](_value(key[1], at), _value(key[2], at))
-
-
 def _implied(key, assumptions, symbols, low: int = 0, high: int = 12) -> bool:
     """Whether `key` holds at every size of `symbols` in [low, high] where the assumptions
     hold (a division by zero is no case: the program stops before)."""
     for values in itertools.product(range(low, high + 1), repeat=len(symbols)):
         at = dict(zip(symbols, values, strict=True))
         try:
-            if all(_holds(assumed, at) is holds for assumed, holds in assumptions) and not _holds(key, at):
+            if all(holds_at(assumed, at) is holds for assumed, holds in assumptions) and not holds_at(key, at):
                 return False
         except ZeroDivisionError:
             continue
@@ -196,8 +167,8 @@ def test_a_condition_implies_one_of_its_equalities(condition, a, b):
     conjunction's from one part): what splitting by them relies on."""
     equalities = cases._one_of(cases._canonical(condition))
     at = {(0, 0, 1): a, (1, 0, 1): b}
-    if equalities is not None and _holds(condition, at):
-        assert any(_holds(equality, at) for equality in equalities)
+    if equalities is not None and holds_at(condition, at):
+        assert any(holds_at(equality, at) for equality in equalities)
 
 
 def test_an_assumption_of_constants_excludes_only_where_it_is_false():
@@ -222,7 +193,7 @@ def test_an_equality_and_its_multiple_are_one_atom(a, b, factor, x, y):
     if factor > 0:
         assert cases._canonical((EQ, c * p, c * q)) == cases._canonical((EQ, q, p))
     at = {(0, 0, 1): x, (1, 0, 1): y}
-    assert _holds(cases._canonical((EQ, c * p, c * q)), at) == _holds((EQ, p, q), at)
+    assert holds_at(cases._canonical((EQ, c * p, c * q)), at) == holds_at((EQ, p, q), at)
 
 
 def test_a_broadcast_of_rows_an_asserted_multiple_decides():
@@ -293,5 +264,5 @@ def test_a_range_guard_within_a_kept_one_is_implied_by_it(first, second):
         return
     for size in range(0, 61):
         at = {(0, 0, 1): size}
-        if _holds(key, at) is holds:
-            assert _holds(later, at) is later_holds, size
+        if holds_at(key, at) is holds:
+            assert holds_at(later, at) is later_holds, size
