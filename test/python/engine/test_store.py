@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from torch_mlir import ir
 
@@ -80,21 +81,18 @@ def test_two_stores_in_two_threads_each_narrow_the_ranges_they_are_given(parse):
     program = parse("func.func @main(%arg0: !torch.vtensor<[?],f32>) -> !torch.vtensor<[?],f32> {\n"
                     "  return %arg0 : !torch.vtensor<[?],f32>\n}")
     function_key = op_key(program.function)
-    barrier = threading.Barrier(2)
-    seen: dict[int, object] = {}
+    barrier = threading.Barrier(2, timeout=60)
 
-    def run(least: int) -> None:
+    def run(least: int):
         own = FactStore()
         own.add_range(function_key, (GE, A, _constant(least)), True)
         barrier.wait()  # both runs at once
-        seen[least] = polynomial_range(A, program.entry, own)
+        found = polynomial_range(A, program.entry, own)
         barrier.wait()
+        return found
 
-    threads = [threading.Thread(target=run, args=(least,)) for least in (3, 5)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    with ThreadPoolExecutor(2) as pool:
+        seen = dict(zip((3, 5), pool.map(run, (3, 5))))
     assert seen == {3: (3, None), 5: (5, None)}
     assert polynomial_range(A, program.entry, FactStore()) == (0, None)
 
@@ -130,28 +128,19 @@ def test_two_refinements_in_two_threads_do_not_see_each_others_facts():
     programs = {"equal": _PROGRAM.replace("ASSERT", _EQUAL), "open": _PROGRAM.replace("ASSERT", "")}
     expected = {name: _refined(text) for name, text in programs.items()}
     assert expected["equal"] != expected["open"]
-    barrier = threading.Barrier(2)
-    results: dict[tuple[str, int], str] = {}
-    errors: list[BaseException] = []
+    barrier = threading.Barrier(2, timeout=120)  # a failed thread breaks the other's wait
 
-    def work(name: str) -> None:
-        try:
-            for call in range(4):
-                barrier.wait()
-                results[name, call] = _refined(programs[name])
-        except BaseException as error:  # reported below
-            errors.append(error)
-            barrier.abort()
+    def work(name: str) -> list[str]:
+        outputs = []
+        for _ in range(4):
+            barrier.wait()
+            outputs.append(_refined(programs[name]))
+        return outputs
 
-    threads = [threading.Thread(target=work, args=(name,)) for name in programs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
-    assert len(results) == 8
-    for (name, _), text in results.items():
-        assert text == expected[name]
+    with ThreadPoolExecutor(len(programs)) as pool:
+        results = dict(zip(programs, pool.map(work, programs)))
+    for name, texts in results.items():
+        assert texts == [expected[name]] * 4
 
 
 # A size whose quotient has two normal forms (`(x % 5) // 2 // 2` and `(x % 5) // 4`, one

@@ -12,8 +12,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -56,25 +56,16 @@ def _program(width: int) -> str:
 def test_refine_from_many_threads_matches_lone_calls():
     widths = [8 * (k + 1) for k in range(THREADS)]
     expected = {w: str(torch_refine.refine(_program(w)).module) for w in widths}
-    results: dict[tuple[int, int], str] = {}
-    errors: list[BaseException] = []
 
-    def work(width: int) -> None:
-        try:
-            for call in range(CALLS_PER_THREAD):
-                results[width, call] = str(torch_refine.refine(_program(width)).module)
-        except BaseException as error:  # reported below, with the thread's width
-            errors.append(error)
+    def work(width: int) -> list[str]:
+        return [str(torch_refine.refine(_program(width)).module) for _ in range(CALLS_PER_THREAD)]
 
-    threads = [threading.Thread(target=work, args=(w,)) for w in widths]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
-    for (width, _), text in results.items():
-        assert "torch_refine." not in text
-        assert text == expected[width]
+    with ThreadPoolExecutor(len(widths)) as pool:
+        results = dict(zip(widths, pool.map(work, widths)))
+    for width, texts in results.items():
+        for text in texts:
+            assert "torch_refine." not in text
+            assert text == expected[width]
 
 
 def _reproducers() -> set[str]:
