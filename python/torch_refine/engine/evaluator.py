@@ -46,6 +46,7 @@ from torch_refine.engine.evaluator_ops import (
     _give_up,
     _opaque,
     _product_factor,
+    _scaled_by_power_of_two,
 )
 from torch_refine.engine.evaluator_values import (
     _UNKNOWN_SIZE,
@@ -426,6 +427,8 @@ class Evaluator:
             return [a]
         if combine is operator.truediv:
             return [_opaque(combine, b)]
+        if combine is operator.mul and (doubled := _scaled_by_power_of_two(a, b) or _scaled_by_power_of_two(b, a)):
+            return [doubled]
         try:
             polynomial = combine(self._exact_polynomial(a), self._exact_polynomial(b))
             self._exact_polynomial(_SizeFloat(polynomial))
