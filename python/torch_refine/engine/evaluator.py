@@ -73,7 +73,7 @@ from torch_refine.engine.simplifier import Options
 from torch_refine.ir.constants import CONSTANT_OPS, op_key
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library.plans import IF, LOOP, function_plan
-from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED_TESTS
+from torch_refine.symbolic.comparisons import INT_COMPARISON_OF_TEST, INT_COMPARISONS, MIRRORED_TESTS
 from torch_refine.symbolic.semantics import MEANINGS, Meaning
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over
@@ -469,6 +469,8 @@ class Evaluator:
             raise GiveUp
         if b == math.inf or b == -math.inf:
             return [test(0.0, b)]  # sizes are finite
+        if a.exact and float(b).is_integer() and abs(b) < _EXACT_FLOAT_INTEGERS:  # `float(n - 1) >= 0.0` is `n - 1 >= 0`
+            return self._compare([a.polynomial, int(b)], INT_COMPARISON_OF_TEST[test], environment)
         low, high = self._float_range(a)
         if test is operator.eq or test is operator.ne:
             if b < low or b > high:

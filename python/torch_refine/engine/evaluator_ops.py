@@ -77,9 +77,9 @@ def _scaled_by_power_of_two(size, factor) -> _SizeFloat | None:
     integral power of two: exact whatever the size's range (scaling by a power of two only
     moves the exponent; the size itself is below 2**53), so `int(float(h) * 2.0)` is
     `2*h`, as torch.export's ShapeEnv gives an upsampling by 2. None otherwise."""
-    if not isinstance(size, _SizeFloat) or not size.exact or isinstance(factor, (_SizeFloat, _OpaqueFloat)):
+    if not isinstance(size, _SizeFloat) or not size.exact or not isinstance(factor, float):
         return None
-    if not math.isfinite(factor) or factor < 1 or not factor.is_integer() or int(factor) & (int(factor) - 1):
+    if not math.isfinite(factor) or factor < 2 or not factor.is_integer() or int(factor) & (int(factor) - 1):
         return None
     return _SizeFloat(size.polynomial * Polynomial.constant(int(factor)))
 

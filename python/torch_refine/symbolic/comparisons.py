@@ -37,6 +37,8 @@ def spelled(name: str) -> str | None:
 
 # The same for the tests themselves: `a < b` is `b > a`.
 MIRRORED_TESTS = {INT_COMPARISONS[name]: INT_COMPARISONS[mirror] for name, mirror in MIRRORED.items()}
+# The int comparison of each test.
+INT_COMPARISON_OF_TEST = {test: name for name, test in INT_COMPARISONS.items()}
 
 
 def negated(key: tuple) -> tuple:
