@@ -465,11 +465,16 @@ class Evaluator:
                 return [test(0, 0)]  # one exact value (`x == x`: a size is not NaN)
             difference = self._exact_polynomial(a) - self._exact_polynomial(b)
             return [_decide(test, *polynomial_range(difference, self._entry, self._store))]
+        return self._compare_with_constant(a, b, test, environment)
+
+    def _compare_with_constant(self, a: _SizeFloat, b: float, test, environment: list) -> list:
+        """`test(a, b)` of a size float and a float constant."""
         if math.isnan(b):
             raise GiveUp
         if b == math.inf or b == -math.inf:
             return [test(0.0, b)]  # sizes are finite
-        if a.exact and float(b).is_integer() and abs(b) < _EXACT_FLOAT_INTEGERS:  # `float(n - 1) >= 0.0` is `n - 1 >= 0`
+        if a.exact and float(b).is_integer() and abs(b) < _EXACT_FLOAT_INTEGERS:
+            # `float(n - 1) >= 0.0` is `n - 1 >= 0`
             return self._compare([a.polynomial, int(b)], INT_COMPARISON_OF_TEST[test], environment)
         low, high = self._float_range(a)
         if test is operator.eq or test is operator.ne:
