@@ -278,6 +278,9 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: 
     cache = None if run is None else run.refinement_cache()
     if cache is None or entry_block is None:
         return _polynomial_range(polynomial, entry_block, run, within)
+    if within:  # only the sizes and remainders it reads: cases narrowing others share its range
+        read = _read_keys(polynomial)
+        within = {symbol: bounds for symbol, bounds in within.items() if symbol in read}
     # A block hashes and compares as its pointer (cheaper than `op_key`; never to None: it raises).
     key = ("polynomial range", polynomial, entry_block, tuple(sorted(within.items())) if within else (),
            run.range_count())
@@ -285,6 +288,22 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: 
     if found is None:
         found = cache[key] = _polynomial_range(polynomial, entry_block, run, within)
     return found
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _read_keys(polynomial: Polynomial) -> frozenset:
+    """The symbols and remainder keys whose `within` bounds `_polynomial_range` may read:
+    the polynomial's symbols and, through each quotient by a constant (which the relaxation
+    reads as its dividend), the dividend's, with the quotient's remainder key. Pure:
+    definitions never change."""
+    found = set()
+    for symbol in polynomial.symbols():
+        found.add(symbol)
+        quotient = _linear_quotient(symbol)
+        if quotient is not None:
+            found.add(remainder_key(symbol))
+            found |= _read_keys(quotient[0])
+    return frozenset(found)
 
 
 def _polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: FactStore | None,

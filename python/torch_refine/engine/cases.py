@@ -10,6 +10,7 @@ import itertools
 from torch_refine.calculations import facts
 from torch_refine.calculations.ranges import (
     ANY,
+    decide,
     meet,
     polynomial_range,
     within_condition,
@@ -37,7 +38,8 @@ def _truth(question: _Question, range_of) -> bool | None:
     and b != 1)` holds where it was asserted. Float comparisons are always free."""
     if question.excluded:
         return _EXCLUDED  # an assumption its case's sizes, solved in, make false
-    decided = tuple(_atom_truth(atom, range_of) for atom in question.atoms)
+    decided = tuple(None if comparison is None else decide(comparison[0], *range_of(comparison[1]))
+                    for comparison in question.comparisons)
     ranges = tuple(range_of(difference) for difference in question.groups)
     answer = question.answers.get((decided, ranges), _UNASKED)
     if answer is _UNASKED:
@@ -46,35 +48,53 @@ def _truth(question: _Question, range_of) -> bool | None:
 
 
 class _Question:
-    """What `_truth` asks of a condition (a key, `_Condition.key`) under assumptions
-    ((key, truth) pairs): the canonical key, the comparisons it and the assumptions that
-    speak of it read (at most `_FREE_ATOMS` unless its own are more), those assumptions,
-    whether one of them is of constants and false (`excluded`), the comparisons of one
-    polynomial with constants by that polynomial (`groups`, `_difference_groups`), and the
-    answers so far by the atoms the ranges decide and those polynomials' ranges (pure:
-    cases of a split, and splits of other sizes, often decide the same atoms alike)."""
+    """What `_truth` asks of a condition: its canonical key, the asserted conditions that
+    speak of it (`relevant`, (key, truth) pairs, `_question`), whether an assumption of
+    constants is false (`excluded`), the comparisons they read (`atoms`), the comparisons
+    of one polynomial with constants by that polynomial (`groups`, `_difference_groups`),
+    and the answers so far by the atoms the ranges decide and those polynomials' ranges
+    (pure: cases of a split, and splits of other sizes, often decide the same atoms alike)."""
 
-    __slots__ = ("answers", "atoms", "excluded", "groups", "key", "relevant")
+    __slots__ = ("answers", "atoms", "comparisons", "excluded", "groups", "key", "relevant")
 
-    def __init__(self, key: tuple, assumptions: tuple) -> None:
-        self.key = _canonical(key)
-        atoms = _atoms(self.key)
-        relevant = []
-        self.excluded = False
-        for assumed, holds in ((_canonical(k), holds) for k, holds in assumptions):
-            if _of_constants(assumed) and _constant_truth(assumed) is (not holds):
-                self.excluded = True
-            more = _atoms(assumed)
-            if more & atoms and len(atoms | more) <= _FREE_ATOMS:  # it speaks of this condition
-                relevant.append((assumed, holds))
-                atoms = atoms | more
+    def __init__(self, key: tuple, relevant: tuple, excluded: bool) -> None:
+        self.key = key
+        atoms = _atoms(key)
+        for assumed, _ in relevant:
+            atoms = atoms | _atoms(assumed)
         self.atoms = tuple(atoms)
-        self.relevant = tuple(relevant)
+        # (test, difference of sides) of each int comparison among them (`_atom_truth`)
+        self.comparisons = tuple(None if INT_COMPARISONS.get(atom[0]) is None else
+                                 (INT_COMPARISONS[atom[0]], _difference(atom)) for atom in self.atoms)
+        self.relevant = relevant
+        self.excluded = excluded
         self.groups = comparison_groups.by_polynomial(self.atoms)
         self.answers: dict[tuple, object] = {}
 
 
-_question = functools.lru_cache(maxsize=1 << 16)(_Question)  # one per condition and assumptions
+# One per canonical key, relevant assumptions and exclusion: two conditions asked under
+# assumptions that differ only where they do not speak of it share their answers.
+_question_of = functools.lru_cache(maxsize=1 << 16)(_Question)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # one per condition and assumptions
+def _question(key: tuple, assumptions: tuple) -> _Question:
+    """The question `_truth` asks of a condition (a key, `_Condition.key`) under assumptions
+    ((key, truth) pairs): those that speak of it (share a comparison with it or with one
+    taken before, at most `_FREE_ATOMS` comparisons in all unless its own are more), and
+    whether one of them is of constants and false."""
+    canonical = _canonical(key)
+    atoms = _atoms(canonical)
+    relevant = []
+    excluded = False
+    for assumed, holds in ((_canonical(k), holds) for k, holds in assumptions):
+        if _of_constants(assumed) and _constant_truth(assumed) is (not holds):
+            excluded = True
+        more = _atoms(assumed)
+        if more & atoms and len(atoms | more) <= _FREE_ATOMS:  # it speaks of this condition
+            relevant.append((assumed, holds))
+            atoms = atoms | more
+    return _question_of(canonical, tuple(relevant), excluded)
 
 _UNASKED = object()
 
@@ -225,6 +245,7 @@ def decide_by_cases(key: tuple, entry, run: FactStore, within: dict | None = Non
     if assumptions is None:
         function_key = None if entry is None else op_key(entry.owner)
         assumptions = _relevant(key, run.compound_assumptions(function_key))
+    assumptions = assumptions if isinstance(assumptions, HashedKey) else HashedKey(assumptions)
     answer = _answer(key, entry, run, within, assumptions, splits)
     return None if answer is _EXCLUDED else answer
 
@@ -285,7 +306,7 @@ def _decide_by_disjuncts(key: tuple, entry, run: FactStore, within: dict | None,
             substitution = None if solved is None else dict([solved])
             answers.add(None if substitution is None else _answer(
                 _substituted(key, substitution, run), entry, run, _within_solved(solved, entry, run, within),
-                tuple((_substituted(a, substitution, run), h) for a, h in rest), splits))
+                _substituted_assumptions(rest, substitution, run), splits))
             answers.discard(_EXCLUDED)  # a case the other assumptions rule out
             if None in answers or len(answers) > 1:
                 break
@@ -397,9 +418,9 @@ def _decide_by_select(key: tuple, select, entry, run: FactStore, within: dict | 
             if solved is not None:
                 substitution = {select: side.substitute(dict([solved])), solved[0]: solved[1]}
         narrowed = within_condition(condition, holds, entry, run)
-        case_assumptions = tuple((_substituted(a, substitution, run), h) for a, h in assumptions)
+        case_assumptions = _substituted_assumptions(assumptions, substitution, run)
         answer = _answer(_substituted(key, substitution, run), entry, run, {**(within or {}), **(narrowed or {})},
-                         (*case_assumptions, (_canonical(condition), holds)), splits)
+                         HashedKey((*case_assumptions, (_canonical(condition), holds))), splits)
         if answer is None:
             return None
         answers.add(answer)
@@ -442,6 +463,13 @@ def _key_symbols(key: tuple) -> frozenset:
 
 def _substituted(key: tuple, replacements: dict, run: FactStore) -> tuple:
     return _substituted_by(key, tuple(sorted(replacements.items())), run)
+
+
+def _substituted_assumptions(assumptions: tuple, replacements: dict, run: FactStore) -> HashedKey:
+    """Each (condition, truth) of `assumptions` with `replacements` made in the condition,
+    as a tuple that remembers its hash (a key of the case split's caches)."""
+    items = tuple(sorted(replacements.items()))
+    return HashedKey(tuple((_substituted_by(a, items, run), holds) for a, holds in assumptions))
 
 
 def _substituted_by(key: tuple, replacements: tuple, run: FactStore) -> tuple:

@@ -252,6 +252,8 @@ class Evaluator:
         """`_choose`, where the function's asserted conditions and this evaluation's own
         guards make one side the value in every case: `7 if n == 1 else n` after the
         broadcast check `n == 7 or n == 1` is 7."""
+        if then is otherwise:  # both sides computed it alike: no case to split
+            return then
         if not (_is_size(then) and _is_size(otherwise)) or then is _UNKNOWN_SIZE or otherwise is _UNKNOWN_SIZE:
             return _choose(condition, then, otherwise, self._scope)
         assumed = [*self._store.compound_assumptions(self._function_key),

@@ -56,9 +56,10 @@ def negated(key: tuple) -> tuple:
 
 
 class HashedKey(tuple):
-    """A condition key (a comparison's or a connective's tuple) that remembers its hash:
-    equal to, and hashing as, the plain tuple. A case split looks the same keys up in a
-    dozen caches, and a tuple hashes every polynomial it holds again each time."""
+    """A condition key (a comparison's or a connective's tuple), or a case split's tuple of
+    assumptions ((key, truth) pairs), that remembers its hash: equal to, and hashing as,
+    the plain tuple. A case split looks the same keys up in a dozen caches, and a tuple
+    hashes every polynomial it holds again each time."""
 
     def __hash__(self) -> int:
         try:

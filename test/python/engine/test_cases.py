@@ -182,6 +182,23 @@ def test_an_assumption_of_constants_excludes_only_where_it_is_false():
     assert cases._truth(cases._question(key, (opaque,)), lambda p: (None, None)) is None
 
 
+def test_questions_share_answers_only_under_the_same_assumptions_about_them():
+    """A condition asked under assumptions that say nothing of it is one question with the
+    condition asked alone (their answers shared); under one that speaks of it, or one of
+    constants that is false, it is another."""
+    key = ("or", (EQ, A, B), (EQ, A, _constant(1)))
+    unrelated = (("or", (EQ, B, _constant(5)), (EQ, B, _constant(7))), True)
+    speaking = ((EQ, B, A), True)
+    false = ((EQ, _constant(2), _constant(4)), True)
+    alone = cases._question(key, ())
+    assert cases._question(key, (unrelated,)) is alone
+    assert cases._question(key, (speaking,)) is not alone
+    assert cases._question(key, (false,)) is not alone
+    assert cases._truth(cases._question(key, (speaking,)), lambda p: (None, None)) is True
+    assert cases._truth(alone, lambda p: (None, None)) is None
+    assert cases._truth(cases._question(key, (false,)), lambda p: (None, None)) is cases._EXCLUDED
+
+
 @settings(max_examples=100, deadline=None, derandomize=True, database=None)
 @given(st.integers(-3, 3), st.integers(-3, 3), st.integers(-6, 6).filter(bool), st.integers(0, 4), st.integers(0, 4))
 def test_an_equality_and_its_multiple_are_one_atom(a, b, factor, x, y):

@@ -226,3 +226,23 @@ def test_a_quotient_by_ranges_is_pythons_at_every_size_the_facts_allow(parse, ou
         assert truths == {decided}
     if greatest <= 1:
         assert decided == out - 1
+
+
+def test_the_refinement_cache_keys_a_range_by_the_narrowings_it_reads(parse):
+    """Within a refinement a polynomial's range is remembered under the `within` bounds of
+    what it reads: a bound on another size shares the entry, a bound on a quotient's
+    dividend or on its remainder (read through the relaxation) does not."""
+    from torch_refine.calculations import facts
+
+    program, run = parse(BOUND), FactStore()
+    (b,), (w,) = X.symbols(), Polynomial.symbol(0, 1).symbols()
+    quotient = facts.floor_divide(Polynomial.symbol(0, 1), 8, forms=FORMS)
+    (q,) = quotient.symbols()
+    with run.refining():
+        assert ranges.polynomial_range(quotient, program.entry, run) == (0, None)
+        assert ranges.polynomial_range(quotient, program.entry, run, within={b: (3, 3)}) == (0, None)
+        assert ranges.polynomial_range(quotient, program.entry, run, within={w: (16, 40)}) == (2, 5)
+        remainder = Polynomial.symbol(0, 1) - Polynomial.constant(8) * quotient
+        assert ranges.polynomial_range(remainder, program.entry, run) == (0, 7)
+        narrowed = {ranges.remainder_key(q): (2, 3)}
+        assert ranges.polynomial_range(remainder, program.entry, run, within=narrowed) == (2, 3)
