@@ -278,15 +278,15 @@ def polynomial_range(polynomial: Polynomial, entry_block: ir.Block | None, run: 
     cache = None if run is None else run.refinement_cache()
     if cache is None or entry_block is None:
         return _polynomial_range(polynomial, entry_block, run, within)
+    narrowed = ()
     if within:  # only the sizes and remainders it reads: cases narrowing others share its range
         read = _read_keys(polynomial)
-        within = {symbol: bounds for symbol, bounds in within.items() if symbol in read}
+        narrowed = tuple(sorted(item for item in within.items() if item[0] in read))
     # A block hashes and compares as its pointer (cheaper than `op_key`; never to None: it raises).
-    key = ("polynomial range", polynomial, entry_block, tuple(sorted(within.items())) if within else (),
-           run.range_count())
+    key = ("polynomial range", polynomial, entry_block, narrowed, run.range_count())
     found = cache.get(key)
     if found is None:
-        found = cache[key] = _polynomial_range(polynomial, entry_block, run, within)
+        found = cache[key] = _polynomial_range(polynomial, entry_block, run, dict(narrowed) if narrowed else None)
     return found
 
 

@@ -109,7 +109,7 @@ class FactStore:
         # (`(x % 5) // 2 // 2` and `(x % 5) // 4`), every later one is that one
         # (`facts._by_constant`). The run's own, so no other run's forms decide its output.
         self.quotient_forms: dict = {}
-        # (condition key, sorted replacements) -> the key with them made in it (cases'
+        # (condition key or a side of one, sorted replacements) -> it with them made in it (cases'
         # `_substituted`): a case split makes the same substitutions over and over. Of the
         # run, since what it makes is in the run's quotient forms.
         self.substituted: dict = {}

@@ -25,8 +25,6 @@ from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, HashedK
 # Conditions over at most this many sizes are decided case by case; each size's least
 # values, one by one, then the rest of its range.
 _CASE_SYMBOLS = 2
-
-
 _CASE_VALUES = 3
 
 
@@ -48,12 +46,11 @@ def _truth(question: _Question, range_of) -> bool | None:
 
 
 class _Question:
-    """What `_truth` asks of a condition: its canonical key, the asserted conditions that
-    speak of it (`relevant`, (key, truth) pairs, `_question`), whether an assumption of
-    constants is false (`excluded`), the comparisons they read (`atoms`), the comparisons
-    of one polynomial with constants by that polynomial (`groups`, `_difference_groups`),
-    and the answers so far by the atoms the ranges decide and those polynomials' ranges
-    (pure: cases of a split, and splits of other sizes, often decide the same atoms alike)."""
+    """What `_truth` asks of a condition: its canonical key, the assumptions that speak of
+    it (`relevant`, `_question`), whether one of constants is false (`excluded`), the
+    comparisons they read (`atoms`), those of one polynomial with constants by it
+    (`groups`), and the answers so far by the atoms the ranges decide and those polynomials'
+    ranges (pure: cases of a split, and splits of other sizes, decide atoms alike)."""
 
     __slots__ = ("answers", "atoms", "comparisons", "excluded", "groups", "key", "relevant")
 
@@ -72,8 +69,7 @@ class _Question:
         self.answers: dict[tuple, object] = {}
 
 
-# One per canonical key, relevant assumptions and exclusion: two conditions asked under
-# assumptions that differ only where they do not speak of it share their answers.
+# One per canonical key, relevant assumptions and exclusion (shares answers).
 _question_of = functools.lru_cache(maxsize=1 << 16)(_Question)
 
 
@@ -85,8 +81,7 @@ def _question(key: tuple, assumptions: tuple) -> _Question:
     whether one of them is of constants and false."""
     canonical = _canonical(key)
     atoms = _atoms(canonical)
-    relevant = []
-    excluded = False
+    relevant, excluded = [], False
     for assumed, holds in ((_canonical(k), holds) for k, holds in assumptions):
         if _of_constants(assumed) and _constant_truth(assumed) is (not holds):
             excluded = True
@@ -466,8 +461,7 @@ def _substituted(key: tuple, replacements: dict, run: FactStore) -> tuple:
 
 
 def _substituted_assumptions(assumptions: tuple, replacements: dict, run: FactStore) -> HashedKey:
-    """Each (condition, truth) of `assumptions` with `replacements` made in the condition,
-    as a tuple that remembers its hash (a key of the case split's caches)."""
+    """`assumptions` with `replacements` made in each, as a tuple remembering its hash."""
     items = tuple(sorted(replacements.items()))
     return HashedKey(tuple((_substituted_by(a, items, run), holds) for a, holds in assumptions))
 
@@ -481,12 +475,21 @@ def _substituted_by(key: tuple, replacements: tuple, run: FactStore) -> tuple:
     remembered = run.substituted.get((key, replacements))
     if remembered is not None:
         return remembered
-    known, forms = dict(replacements), run.quotient_forms
     found = HashedKey((key[0], *(_substituted_by(o, replacements, run) if isinstance(o, tuple) else
-                                 run.resolved(facts.rebuilt(o, known, forms), known) if isinstance(o, Polynomial)
+                                 _substituted_polynomial(o, replacements, run) if isinstance(o, Polynomial)
                                  else o for o in key[1:])))
     run.substituted[(key, replacements)] = found
     return found
+
+
+def _substituted_polynomial(polynomial: Polynomial, replacements: tuple, run: FactStore) -> Polynomial:
+    """A key's side with `replacements` made in it, remembered as keys are (sides recur)."""
+    remembered = run.substituted.get((polynomial, replacements))
+    if remembered is None:
+        known = dict(replacements)
+        remembered = run.resolved(facts.rebuilt(polynomial, known, run.quotient_forms), known)
+        run.substituted[(polynomial, replacements)] = remembered
+    return remembered
 
 
 def prune_implied_guards(module, store: FactStore) -> None:
