@@ -438,6 +438,11 @@ def aten〇movedim〇intlist〡shape(self: List[int], source: List[int], destina
     return upstream._copy(upstream.movedim(self, source, destination))
 
 
+@dtype("aten.movedim.intlist", invocations=[*[Invocation(_T(2, 3, dtype=d), [0], [1]) for d in _SWEEP]])
+def aten〇movedim〇intlist〡dtype(self_rank_dtype: Tuple[int, int], source: List[int], destination: List[int]) -> int:
+    return self_rank_dtype[1]  # a view: without a dtype function the meta fallback imported torch for it
+
+
 @shape("aten.cummax", "aten.cummin", invocations=[
     Invocation(_T(2, 3), 1),
     Invocation(_T(2, 3), -2),

@@ -7096,6 +7096,11 @@ module {
     %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
     return %0 : !torch.int
   }
+  func.func @__torch_refine_dtype_fn.aten.movedim.intlist(%arg0: !torch.tuple<int, int>, %arg1: !torch.list<int>, %arg2: !torch.list<int>) -> !torch.int {
+    %int1 = torch.constant.int 1
+    %0 = torch.prim.TupleIndex %arg0, %int1 : !torch.tuple<int, int>, !torch.int -> !torch.int
+    return %0 : !torch.int
+  }
   func.func @__torch_refine_dtype_fn.aten.mse_loss(%arg0: !torch.tuple<int, int>, %arg1: !torch.tuple<int, int>, %arg2: !torch.int) -> !torch.int {
     %str = torch.constant.str "mse_loss"
     %0 = call @__torch_refine_helper.torch_refine.library.losses._difference_dtype(%str, %arg0, %arg1) : (!torch.str, !torch.tuple<int, int>, !torch.tuple<int, int>) -> !torch.int
