@@ -298,10 +298,13 @@ def _decide_by_disjuncts(key: tuple, entry, run: FactStore, within: dict | None,
             if _atom_truth(equality, range_of) is False:
                 continue  # the ranges exclude it
             solved = _solved(equality, range_of)
-            substitution = None if solved is None else dict([solved])
-            answers.add(None if substitution is None else _answer(
-                _substituted(key, substitution, run), entry, run, _within_solved(solved, entry, run, within),
-                _substituted_assumptions(rest, substitution, run), splits))
+            if solved is None:  # taken as given in its case: a view's `n - m*(n // m) == 0`
+                answers.add(_answer(key, entry, run, within, (*rest, (equality, True)), splits))
+            else:
+                substitution = dict([solved])
+                answers.add(_answer(
+                    _substituted(key, substitution, run), entry, run, _within_solved(solved, entry, run, within),
+                    _substituted_assumptions(rest, substitution, run), splits))
             answers.discard(_EXCLUDED)  # a case the other assumptions rule out
             if None in answers or len(answers) > 1:
                 break

@@ -48,6 +48,7 @@ from torch_refine.engine.evaluator_ops import (
     _product_factor,
     _scaled_by_power_of_two,
 )
+from torch_refine.engine.exact_quotients import of_dividends
 from torch_refine.engine.evaluator_values import (
     _UNKNOWN_SIZE,
     Evaluation,
@@ -239,7 +240,9 @@ class Evaluator:
             raises_on = then.raises is not None
             message = self._message(then if raises_on else otherwise, environment)
             if not is_overflow_check(message):
-                self._guards.append(self._specialized(condition, raises_on, message))
+                guard = self._specialized(condition, raises_on, message)
+                self._guards.append(Guard(of_dividends(guard.condition, self._entry, self._store), guard.holds,
+                                          guard.message))
             return self._run(otherwise if raises_on else then, environment, [])
         if not (then.pure and otherwise.pure):
             return self._both_branches(condition, then, otherwise, environment)

@@ -266,3 +266,29 @@ func.func @a_convolution_of_a_broadcast(%x: !torch.vtensor<[1,4,?],f32>, %y: !to
   %c = torch.aten.conv1d %sum, %w, %none, %stride, %stride, %stride, %int1 : !torch.vtensor, !torch.vtensor<[4,4,3],f32>, !torch.none, !torch.list<int>, !torch.list<int>, !torch.list<int>, !torch.int -> !torch.vtensor
   return %c : !torch.vtensor
 }
+
+// A view of x [?, 256] to [b, -1, 64] (b the batch of y) checks that 64*b divides 256*x0,
+// and the view of that to [b, 256] that the quotient q = (256*x0) // (64*b) is 4 (`64*b*q
+// == 256*b`). Where 64*b divides its dividend, q == 4 is 256*x0 == 4*64*b: the check is
+// asserted as x0 == b (engine/exact_quotients.py), which replaces a batch by the other, so
+// the add's broadcast check holds, and so does the first view's (a plain DistilBERT's
+// linear after a view of the other input's batch).
+// CHECK-LABEL: func.func @quotient_equality_of_its_dividend
+// CHECK-NOT: aten.view: invalid shape (requires 256
+// CHECK: aten.view: invalid shape (requires %arg0[0] == %arg1[0])
+// CHECK-NOT: torch.runtime.assert
+// CHECK: return
+func.func @quotient_equality_of_its_dividend(%x: !torch.vtensor<[?,256],f32>, %y: !torch.vtensor<[?,256],f32>) -> (!torch.vtensor, !torch.vtensor) {
+  %int0 = torch.constant.int 0
+  %int1 = torch.constant.int 1
+  %int-1 = torch.constant.int -1
+  %int64 = torch.constant.int 64
+  %int256 = torch.constant.int 256
+  %b = torch.aten.size.int %y, %int0 : !torch.vtensor<[?,256],f32>, !torch.int -> !torch.int
+  %shape = torch.prim.ListConstruct %b, %int-1, %int64 : (!torch.int, !torch.int, !torch.int) -> !torch.list<int>
+  %v1 = torch.aten.view %x, %shape : !torch.vtensor<[?,256],f32>, !torch.list<int> -> !torch.vtensor
+  %flat = torch.prim.ListConstruct %b, %int256 : (!torch.int, !torch.int) -> !torch.list<int>
+  %v2 = torch.aten.view %v1, %flat : !torch.vtensor, !torch.list<int> -> !torch.vtensor
+  %sum = torch.aten.add.Tensor %x, %y, %int1 : !torch.vtensor<[?,256],f32>, !torch.vtensor<[?,256],f32>, !torch.int -> !torch.vtensor
+  return %v2, %sum : !torch.vtensor, !torch.vtensor
+}

@@ -283,3 +283,18 @@ def test_a_range_guard_within_a_kept_one_is_implied_by_it(first, second):
         at = {(0, 0, 1): size}
         if holds_at(key, at) is holds:
             assert holds_at(later, at) is later_holds, size
+
+
+def test_an_equality_that_solves_for_no_size_is_taken_as_given_in_its_case():
+    """A view's check that `64*b` divides `256*a`: `256*a == 64*b`, or `256*a - 64*b*q == 0`
+    (q the quotient), which solves for no size. Split by the two, the first makes q 1 and
+    the remainder 0; the second, taken as given in its case, is the remainder's equality:
+    the remainder is 0 wherever the check holds (what makes a later `q == 4` an equality of
+    `a` and `b`, engine/exact_quotients.py)."""
+    dividend, divisor = _constant(256) * A, _constant(64) * B
+    quotient = facts.quotient(dividend, divisor, forms=FORMS, guarded=True)
+    remainder_zero = (EQ, dividend - divisor * quotient, _constant(0))
+    same = (EQ, dividend, divisor)
+    view = ("or", same, ("and", ("not", same), ("and", ("torch.aten.gt.int", divisor, _constant(0)), remainder_zero)))
+    (b_symbol,) = B.symbols()
+    assert cases.decide_by_cases(remainder_zero, None, FactStore(), {b_symbol: (1, None)}, ((view, True),)) is True
