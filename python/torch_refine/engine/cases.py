@@ -362,9 +362,9 @@ def _one_of(key) -> list | None:
 _MAX_ASSUMPTIONS = 6
 
 
-def _relevant(key: tuple, assumptions: list) -> tuple:
+def _relevant(key: tuple, assumptions: list, most: int = _MAX_ASSUMPTIONS) -> tuple:
     """The asserted conditions sharing a size with `key` (a select's own sides count), the
-    smallest first: what can decide it."""
+    smallest first, at most `most` of them: what can decide it."""
     wanted, read = _with_select_sides(_key_symbols(key)), _with_select_sides(_key_symbols(key), quotients=True)
     found = []
     for assumption, holds in assumptions:
@@ -374,7 +374,7 @@ def _relevant(key: tuple, assumptions: list) -> tuple:
             # sharing a size only through a quotient's dividend: after the others
             found.append((not sides & wanted, len(_atoms(assumption)), (assumption, holds)))
     found.sort(key=lambda item: item[:2])
-    return tuple(item[2] for item in found[:_MAX_ASSUMPTIONS])
+    return tuple(item[2] for item in found[:most])
 
 
 @functools.lru_cache(maxsize=1 << 16)  # pure: definitions never change
@@ -527,7 +527,8 @@ def prune_implied_guards(module, store: FactStore) -> None:
         within = {select: ANY for select in set_aside}
         others = _others(store, function_key, substituted, holds, erased)
         if (function_key, substituted, holds) in kept or any(
-                decide_by_cases(form, entry, store, within, _relevant(form, others), _PRUNING_SPLITS) is holds
+                decide_by_cases(form, entry, store, within, _relevant(form, others, _PRUNING_ASSUMPTIONS),
+                                _PRUNING_SPLITS) is holds
                 for form in dict.fromkeys((substituted, key))):
             assertion.erase()
             erased.add(_fact(substituted, holds))
@@ -553,8 +554,10 @@ def _within_kept(ranged: dict, function_key: int, bounds: tuple | None) -> bool:
 
 
 # At clean-up, once per entry guard, a guard may be split by two asserted conditions' equalities
-# (a view after two broadcasts, one per dim).
+# (a view after two broadcasts, one per dim), and read one more of them (a plain Llama's
+# attention after two broadcasts: both, two views' checks and three of their heads).
 _PRUNING_SPLITS = 2
+_PRUNING_ASSUMPTIONS = _MAX_ASSUMPTIONS + 1
 
 
 def _others(store: FactStore, function_key: int, key: tuple, holds: bool, erased: set) -> list:

@@ -298,3 +298,37 @@ def test_an_equality_that_solves_for_no_size_is_taken_as_given_in_its_case():
     view = ("or", same, ("and", ("not", same), ("and", ("torch.aten.gt.int", divisor, _constant(0)), remainder_zero)))
     (b_symbol,) = B.symbols()
     assert cases.decide_by_cases(remainder_zero, None, FactStore(), {b_symbol: (1, None)}, ((view, True),)) is True
+
+
+def test_a_check_over_two_broadcasts_reads_seven_asserted_conditions():
+    """A plain Llama's attention after broadcasting two [?, ?] inputs (P = a0*a1 the first's
+    sizes, Q = b0*b1 the second's): two views of P-sized rows by Q checked (`64*Q` divides
+    `32*P`, and `16*P`), their heads `(32*P) // (8*Q)` in {4, 1} and `(16*P) // (8*Q)` in {2,
+    1}, both broadcasts, and the expand of the broadcast rows `S = S0*S1` in {2, 1}: the
+    attention's `(32*S) // (8*Q)` in {4, 1} follows from the seven, split by both
+    broadcasts (a cross broadcast, a0 == 1 and b1 == 1, makes the expand's `2*a1` 2), as
+    the clean-up reads a guard (`prune_implied_guards`)."""
+    a0, a1, b0, b1 = (Polynomial.symbol(argument, dim) for argument in (0, 1) for dim in (0, 1))
+    rows, other = a0 * a1, b0 * b1
+
+    def heads(factor: int, sizes: Polynomial) -> Polynomial:
+        return facts.quotient(_constant(factor) * sizes, _constant(8) * other, forms=FORMS, guarded=True)
+
+    def one_of(quotient: Polynomial, value: int) -> tuple:
+        return ("or", (EQ, quotient, _constant(value)), (EQ, quotient, _constant(1)))
+
+    def view(factor: int) -> tuple:
+        dividend, divisor = _constant(factor) * rows, _constant(8) * other
+        same = (EQ, dividend, divisor)
+        return ("or", same, ("and", ("not", same), (EQ, dividend - divisor * heads(factor, rows), _constant(0))))
+
+    def broadcast(x: Polynomial, y: Polynomial) -> tuple:
+        return ("or", (EQ, x, y), ("or", (EQ, x, _constant(1)), (EQ, y, _constant(1))))
+
+    broadcast_rows = facts.select((EQ, a0, _constant(1)), b0, a0) * facts.select((EQ, a1, _constant(1)), b1, a1)
+    asserted = [view(32), view(16), one_of(heads(16, rows), 2), one_of(heads(32, rows), 4), broadcast(a0, b0),
+                broadcast(a1, b1), one_of(heads(16, broadcast_rows), 2)]
+    key = one_of(heads(32, broadcast_rows), 4)
+    within = {symbol: (1, None) for symbol in (*b0.symbols(), *b1.symbols())}
+    assumptions = cases._relevant(key, [(condition, True) for condition in asserted], cases._PRUNING_ASSUMPTIONS)
+    assert cases.decide_by_cases(key, None, FactStore(), within, assumptions, cases._PRUNING_SPLITS) is True
