@@ -526,14 +526,14 @@ def prune_implied_guards(module, store: FactStore) -> None:
         substituted = _substituted(key, replacements, store)
         within = {select: ANY for select in set_aside}
         others = _others(store, function_key, substituted, holds, erased)
-        if (function_key, substituted, holds) in kept or any(
+        if (function_key, _fact(substituted, holds)) in kept or any(
                 decide_by_cases(form, entry, store, within, _relevant(form, others, _PRUNING_ASSUMPTIONS),
                                 _PRUNING_SPLITS) is holds
                 for form in dict.fromkeys((substituted, key))):
             assertion.erase()
             erased.add(_fact(substituted, holds))
         else:
-            kept.add((function_key, substituted, holds))
+            kept.add((function_key, _fact(substituted, holds)))  # `4 == q` repeats `q == 4`
 
 
 def _range_of_guard(key: tuple, holds: bool, replacements: dict, entry, store: FactStore) -> tuple | None:

@@ -332,3 +332,31 @@ def test_a_check_over_two_broadcasts_reads_seven_asserted_conditions():
     within = {symbol: (1, None) for symbol in (*b0.symbols(), *b1.symbols())}
     assumptions = cases._relevant(key, [(condition, True) for condition in asserted], cases._PRUNING_ASSUMPTIONS)
     assert cases.decide_by_cases(key, None, FactStore(), within, assumptions, cases._PRUNING_SPLITS) is True
+
+
+class _Assertion:
+    """An entry guard's assert op, as much of it as the clean-up touches."""
+
+    def __init__(self) -> None:
+        self.erased = False
+
+    def erase(self) -> None:
+        self.erased = True
+
+
+def test_a_guard_repeating_a_kept_one_with_its_sides_swapped_goes(monkeypatch):
+    """A plain T5's attention checks its heads against 4 twice, once as `q == 4 or ...` and
+    once as `4 == q or ...`: one fact, so the second goes at clean-up (the case split,
+    which leaves a guard's own fact out of its assumptions, cannot decide it)."""
+    quotient = facts.quotient(_constant(256) * A, _constant(64) * B, forms=FORMS, guarded=True)
+    empty = (EQ, _constant(64) * quotient * B, _constant(0))
+    first = ("or", empty, ("or", (EQ, quotient, _constant(4)), (EQ, quotient, _constant(1))))
+    second = ("or", empty, ("or", (EQ, _constant(4), quotient), (EQ, quotient, _constant(1))))
+    store = FactStore()
+    assertions = [_Assertion(), _Assertion()]
+    for key in (first, second):
+        store.assume(0, key, True, "an entry guard")
+    monkeypatch.setattr(cases.guards, "entry_guards",
+                        lambda module, run: [(0, None, op, key, True) for op, key in zip(assertions, (first, second))])
+    cases.prune_implied_guards(None, store)
+    assert [op.erased for op in assertions] == [False, True]
