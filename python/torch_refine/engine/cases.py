@@ -298,8 +298,8 @@ def _decide_by_disjuncts(key: tuple, entry, run: FactStore, within: dict | None,
             if _atom_truth(equality, range_of) is False:
                 continue  # the ranges exclude it
             solved = _solved(equality, range_of)
-            if solved is None:  # taken as given in its case: a view's `n - m*(n // m) == 0`
-                answers.add(_answer(key, entry, run, within, (*rest, (equality, True)), splits))
+            if solved is None:  # taken as given in its case, split no further: a view's `n - m*(n // m) == 0`
+                answers.add(_truth(_question(key, (*rest, (equality, True))), range_of))
             else:
                 substitution = dict([solved])
                 answers.add(_answer(
@@ -527,13 +527,27 @@ def prune_implied_guards(module, store: FactStore) -> None:
         within = {select: ANY for select in set_aside}
         others = _others(store, function_key, substituted, holds, erased)
         if (function_key, _fact(substituted, holds)) in kept or any(
-                decide_by_cases(form, entry, store, within, _relevant(form, others, _PRUNING_ASSUMPTIONS),
-                                _PRUNING_SPLITS) is holds
+                decide_by_cases(form, entry, store, within, _relevant(form, others, _PRUNING_ASSUMPTIONS)
+                                + _replaced_quotients(form, replacements), _PRUNING_SPLITS) is holds
                 for form in dict.fromkeys((substituted, key))):
             assertion.erase()
             erased.add(_fact(substituted, holds))
         else:
             kept.add((function_key, _fact(substituted, holds)))  # `4 == q` repeats `q == 4`
+
+
+def _replaced_quotients(key: tuple, replacements: dict) -> tuple:
+    """The asserted equalities that replaced a quotient reading a size `key` reads, as
+    assumptions: a case of a select rebuilds the quotient from what it reads there (a plain
+    ConvBERT's view asserted `(s0*s1) // b0 == b1` of the broadcasts `si`; where `s0` is
+    `b0`, `s1 == b1`, which its matmul checks)."""
+    read = _with_select_sides(_key_symbols(key), quotients=True)
+    return tuple((("torch.aten.eq.int", Polynomial({(symbol,): 1}), value), True) for symbol, value in replacements.items()
+                 if _is_quotient(symbol) and _with_select_sides(frozenset((symbol,)), quotients=True) & read)
+
+
+def _is_quotient(symbol) -> bool:
+    return (facts.definition(symbol) or (None,))[0] == facts.FLOOR_DIVIDE
 
 
 def _range_of_guard(key: tuple, holds: bool, replacements: dict, entry, store: FactStore) -> tuple | None:

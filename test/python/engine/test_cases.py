@@ -360,3 +360,22 @@ def test_a_guard_repeating_a_kept_one_with_its_sides_swapped_goes(monkeypatch):
                         lambda module, run: [(0, None, op, key, True) for op, key in zip(assertions, (first, second))])
     cases.prune_implied_guards(None, store)
     assert [op.erased for op in assertions] == [False, True]
+
+
+def test_an_equality_that_replaced_a_quotient_is_assumed_in_each_case():
+    """A plain ConvBERT's view asserted `(s*t) // b0 == b1`, `s = b0 if a0 == 1 else a0` a
+    broadcast of the batches, and replaced the quotient by b1; its matmul then checks
+    `b0*b1 == s*t`. Split by the broadcast's check, the quotient is rebuilt from what it
+    reads in each case (`t` where s is b0, `a0*t` where b0 is 1), and the replacement, taken
+    as given there, makes the matmul's check hold."""
+    a0, b0, b1, t = (Polynomial.symbol(argument, 0) for argument in range(4))
+    broadcast = facts.select((EQ, a0, _constant(1)), b0, a0)
+    quotient = facts.quotient(broadcast * t, b0, forms=FORMS, guarded=True)
+    (quotient_symbol,) = quotient.symbols()
+    key = (EQ, b0 * b1, broadcast * t)
+    asserted = (("or", (EQ, a0, b0), ("or", (EQ, a0, _constant(1)), (EQ, b0, _constant(1)))), True)
+    within = {symbol: (1, None) for symbol in b0.symbols()}
+    replaced = cases._replaced_quotients(key, {quotient_symbol: b1})
+    assert len(replaced) == 1
+    assert cases.decide_by_cases(key, None, FactStore(), within, (asserted,), cases._PRUNING_SPLITS) is None
+    assert cases.decide_by_cases(key, None, FactStore(), within, (asserted, *replaced), cases._PRUNING_SPLITS) is True
