@@ -35,7 +35,8 @@ def dividend_equality(key: tuple, entry, run: FactStore) -> tuple | None:
     is not 0 and divides `n` wherever the function's asserted conditions hold (`A` a
     constant once the factors every term reads that ranges keep from 0 are divided out,
     `B` without `q`), as the equality `A*n + B*m == 0` it then is (both sides times `m`,
-    with `m*q` being `n`); None where that does not apply."""
+    with `m*q` being `n`), where that solves for a symbol; None where that does not apply
+    (an equality of products of broadcast sizes stays the quotient's, which replaces it)."""
     if key[0] != _EQ or not all(isinstance(side, Polynomial) for side in key[1:]):
         return None
     difference = _without_nonzero_factors(key[1] - key[2], entry, run)
