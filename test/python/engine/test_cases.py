@@ -1,5 +1,6 @@
 """engine/cases.py on its own: conditions decided case by case under the function's
-asserted conditions, without IR (every symbol a plain size)."""
+asserted conditions, without IR (every symbol a plain size); and engine/pruning.py's use of
+it at clean-up."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from python_ints import holds_at
 
 from torch_refine.calculations import facts
 from torch_refine.calculations.store import FactStore
-from torch_refine.engine import cases, comparison_groups
+from torch_refine.engine import cases, comparison_groups, pruning
 from torch_refine.ir.polynomial import Polynomial
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, HashedKey
 
@@ -273,11 +274,11 @@ def test_a_range_guard_within_a_kept_one_is_implied_by_it(first, second):
         return (op, _constant(coefficient) * A + _constant(offset), _constant(0)), holds
 
     (key, holds), (later, later_holds) = guard(*first), guard(*second)
-    bounds = cases._range_of_guard(key, holds, {}, None, FactStore())
+    bounds = pruning._range_of_guard(key, holds, {}, None, FactStore())
     if bounds is None:
         return
-    ranged = {(0, bounds[0]): cases.meet(cases.ANY, bounds[1:])}
-    if not cases._within_kept(ranged, 0, cases._range_of_guard(later, later_holds, {}, None, FactStore())):
+    ranged = {(0, bounds[0]): pruning.meet(pruning.ANY, bounds[1:])}
+    if not pruning._within_kept(ranged, 0, pruning._range_of_guard(later, later_holds, {}, None, FactStore())):
         return
     for size in range(0, 61):
         at = {(0, 0, 1): size}
@@ -330,8 +331,8 @@ def test_a_check_over_two_broadcasts_reads_seven_asserted_conditions():
                 broadcast(a1, b1), one_of(heads(16, broadcast_rows), 2)]
     key = one_of(heads(32, broadcast_rows), 4)
     within = {symbol: (1, None) for symbol in (*b0.symbols(), *b1.symbols())}
-    assumptions = cases._relevant(key, [(condition, True) for condition in asserted], cases._PRUNING_ASSUMPTIONS)
-    assert cases.decide_by_cases(key, None, FactStore(), within, assumptions, cases._PRUNING_SPLITS) is True
+    assumptions = cases._relevant(key, [(condition, True) for condition in asserted], pruning._PRUNING_ASSUMPTIONS)
+    assert cases.decide_by_cases(key, None, FactStore(), within, assumptions, pruning._PRUNING_SPLITS) is True
 
 
 class _Assertion:
@@ -356,9 +357,9 @@ def test_a_guard_repeating_a_kept_one_with_its_sides_swapped_goes(monkeypatch):
     assertions = [_Assertion(), _Assertion()]
     for key in (first, second):
         store.assume(0, key, True, "an entry guard")
-    monkeypatch.setattr(cases.guards, "entry_guards",
+    monkeypatch.setattr(pruning.guards, "entry_guards",
                         lambda module, run: [(0, None, op, key, True) for op, key in zip(assertions, (first, second))])
-    cases.prune_implied_guards(None, store)
+    pruning.prune_implied_guards(None, store)
     assert [op.erased for op in assertions] == [False, True]
 
 
@@ -375,7 +376,7 @@ def test_an_equality_that_replaced_a_quotient_is_assumed_in_each_case():
     key = (EQ, b0 * b1, broadcast * t)
     asserted = (("or", (EQ, a0, b0), ("or", (EQ, a0, _constant(1)), (EQ, b0, _constant(1)))), True)
     within = {symbol: (1, None) for symbol in b0.symbols()}
-    replaced = cases._replaced_quotients(key, {quotient_symbol: b1})
+    replaced = pruning._replaced_quotients(key, {quotient_symbol: b1})
     assert len(replaced) == 1
-    assert cases.decide_by_cases(key, None, FactStore(), within, (asserted,), cases._PRUNING_SPLITS) is None
-    assert cases.decide_by_cases(key, None, FactStore(), within, (asserted, *replaced), cases._PRUNING_SPLITS) is True
+    assert cases.decide_by_cases(key, None, FactStore(), within, (asserted,), pruning._PRUNING_SPLITS) is None
+    assert cases.decide_by_cases(key, None, FactStore(), within, (asserted, *replaced), pruning._PRUNING_SPLITS) is True
