@@ -9,9 +9,9 @@ from torch_refine.calculations import facts
 from torch_refine.calculations.store import FactStore, Scope
 from torch_refine.engine import evaluator, evaluator_ops, evaluator_values
 from torch_refine.ir.context import create_context
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library import loader, storage
 from torch_refine.library.plans import function_plan
+from torch_refine.symbolic.polynomial import Polynomial
 
 BATCH = Polynomial.symbol(0, 0)
 SEQUENCE = Polynomial.symbol(1, 0)

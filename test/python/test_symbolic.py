@@ -1,10 +1,10 @@
-"""Polynomials over function argument dims (torch_refine.ir.polynomial)."""
+"""Polynomials over function argument dims (torch_refine.symbolic.polynomial)."""
 
 from __future__ import annotations
 
 import pytest
 
-from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
+from torch_refine.symbolic.polynomial import Polynomial, format_polynomial, parse_polynomial
 
 S0 = Polynomial.symbol(0, 0)
 S1 = Polynomial.symbol(1, 2)

@@ -26,7 +26,7 @@ from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.store import FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op
-from torch_refine.ir.polynomial import Polynomial, parse_polynomial
+from torch_refine.symbolic.polynomial import Polynomial, parse_polynomial
 from torch_refine.symbolic.semantics import MEANINGS
 
 MAX_ELEMENTS = 64

@@ -22,8 +22,8 @@ from torch_refine.calculations.store import MARKS, FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
 from torch_refine.ir.module import completing_yields
-from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.symbolic.semantics import MEANINGS, names
 
 ATTRIBUTE = "torch_refine.dims"

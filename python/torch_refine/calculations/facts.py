@@ -33,9 +33,9 @@ from __future__ import annotations
 import math
 import threading
 
-from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed, solved_range
-from torch_refine.ir.quasi_affine import one_quotient_form, value_key
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
+from torch_refine.symbolic.polynomial import Polynomial, Symbol, is_computed, solved_range
+from torch_refine.symbolic.quasi_affine import one_quotient_form, value_key
 from torch_refine.symbolic.semantics import MEANINGS
 
 # Defined symbols by definition, and each one's definition.

@@ -27,8 +27,8 @@ from torch_refine.calculations.binds import bound_expression, function_argument
 from torch_refine.calculations.store import FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import op_key
-from torch_refine.ir.polynomial import Polynomial, Symbol, is_computed
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, NEGATED
+from torch_refine.symbolic.polynomial import Polynomial, Symbol, is_computed
 
 Range = tuple[int, int | None]  # (least, greatest or None when unbounded)
 Bound = tuple[int | None, int | None]  # (least, greatest), None where unbounded

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
-from torch_refine.ir.polynomial import Polynomial, Symbol, symbol_name
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, HashedKey
+from torch_refine.symbolic.polynomial import Polynomial, Symbol, symbol_name
 
 # Marks the asserts (not their conditions) asserted at a function's entry, so the next one
 # goes after them; dim_facts.strip removes them with the dim facts.

@@ -18,8 +18,8 @@ from torch_refine.calculations.store import FactStore
 from torch_refine.engine import comparison_groups, guards
 from torch_refine.engine.evaluator_values import GiveUp, _decide
 from torch_refine.ir.constants import op_key
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, HashedKey
+from torch_refine.symbolic.polynomial import Polynomial
 
 # Conditions over at most this many sizes are decided case by case; each size's least
 # values, one by one, then the rest of its range.

@@ -9,8 +9,8 @@ import functools
 import math
 from fractions import Fraction
 
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.polynomial import Polynomial
 
 
 @functools.lru_cache(maxsize=1 << 16)

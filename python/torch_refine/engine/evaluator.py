@@ -48,7 +48,6 @@ from torch_refine.engine.evaluator_ops import (
     _product_factor,
     _scaled_by_power_of_two,
 )
-from torch_refine.engine.exact_quotients import of_dividends
 from torch_refine.engine.evaluator_values import (
     _UNKNOWN_SIZE,
     Evaluation,
@@ -69,12 +68,13 @@ from torch_refine.engine.evaluator_values import (
     _SizeFloat,
     _symbolic,
 )
+from torch_refine.engine.exact_quotients import of_dividends
 from torch_refine.engine.reify import bool_scalar_changes_promotion
 from torch_refine.engine.simplifier import Options
 from torch_refine.ir.constants import CONSTANT_OPS, op_key
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library.plans import IF, LOOP, function_plan
 from torch_refine.symbolic.comparisons import INT_COMPARISON_OF_TEST, INT_COMPARISONS, MIRRORED_TESTS
+from torch_refine.symbolic.polynomial import Polynomial
 from torch_refine.symbolic.semantics import MEANINGS, Meaning
 
 # Steps one evaluation may run (loops count each iteration) before giving up: a loop over

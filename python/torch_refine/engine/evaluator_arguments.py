@@ -15,8 +15,8 @@ from torch_refine.engine.evaluator_ops import _to_float
 from torch_refine.engine.evaluator_values import _DEVICE, _UNKNOWN_RANK, _UNKNOWN_SIZE, GiveUp, _is_size, _settle
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value
-from torch_refine.ir.polynomial import Polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
+from torch_refine.symbolic.polynomial import Polynomial, parse_polynomial
 
 
 def _argument(value: ir.Value, parameter: str, kind: CalculationKind, scope: Scope):

@@ -29,8 +29,8 @@ from torch_refine.engine.evaluator_values import (
     _settle,
     _SizeFloat,
 )
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library.promotion import promote_dtypes
+from torch_refine.symbolic.polynomial import Polynomial
 from torch_refine.symbolic.semantics import MEANINGS, names
 
 _EXACT_FLOAT_INTEGERS = 2**53

@@ -15,8 +15,8 @@ from torch_refine.calculations.ranges import (
 )
 from torch_refine.calculations.store import Scope
 from torch_refine.engine import guards
-from torch_refine.ir.polynomial import Polynomial, is_computed
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.polynomial import Polynomial, is_computed
 from torch_refine.symbolic.semantics import MEANINGS
 
 _INT64 = (-(2**63), 2**63 - 1)

@@ -10,7 +10,7 @@ from torch_refine.calculations.ranges import polynomial_range
 from torch_refine.calculations.store import FactStore
 from torch_refine.engine.cases import decide_by_cases
 from torch_refine.engine.evaluator_values import _Condition
-from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.polynomial import Polynomial
 
 _EQ = "torch.aten.eq.int"
 

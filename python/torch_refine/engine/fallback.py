@@ -28,9 +28,9 @@ from torch_refine.engine import guards
 from torch_refine.engine.drop import guard_certain_failure
 from torch_refine.errors import PassFailure
 from torch_refine.ir import types
-from torch_refine.ir.polynomial import Polynomial, format_polynomial
 from torch_refine.ir.retype import refine_value, result_allows_refinement
 from torch_refine.library import meta_fallback
+from torch_refine.symbolic.polynomial import Polynomial, format_polynomial
 
 MARK = "torch_refine.meta_fallback"  # the reason, or "" when the fallback typed everything
 SERVED = "served by PyTorch's meta kernel (no library function)"

@@ -30,10 +30,10 @@ from torch_refine.calculations.symbols import user_functions
 from torch_refine.engine.known_values import decided_in
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, op_key, string_text, typed_constant
-from torch_refine.ir.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated, spelled
+from torch_refine.symbolic.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
 
 
 def assert_guards(op, guards: list, store: FactStore) -> bool:

@@ -28,9 +28,9 @@ from torch_refine.ir.constants import (
     op_key,
     typed_constant,
 )
-from torch_refine.ir.polynomial import is_computed
 from torch_refine.patterns.symbolic import Sizes
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.polynomial import is_computed
 from torch_refine.symbolic.semantics import MEANINGS
 
 TENSOR_READS = ("torch.aten.item", "torch.aten.Int.Tensor", "torch.aten.IntImplicit")

@@ -19,8 +19,8 @@ from torch_refine.calculations.lists import literal_elements
 from torch_refine.calculations.store import FactStore
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value
-from torch_refine.ir.polynomial import format_polynomial
 from torch_refine.ir.retype import most_precise_alias
+from torch_refine.symbolic.polynomial import format_polynomial
 
 
 def memo_key(wrapped, result_count: int, run: FactStore, describe=None, views: tuple = (),

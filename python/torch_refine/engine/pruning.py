@@ -11,14 +11,13 @@ from torch_refine.engine import guards
 from torch_refine.engine.cases import (
     _MAX_ASSUMPTIONS,
     _canonical,
-    _is_select,
     _key_symbols,
     _relevant,
     _substituted,
     _with_select_sides,
     decide_by_cases,
 )
-from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.polynomial import Polynomial
 
 
 def prune_implied_guards(module, store: FactStore) -> None:

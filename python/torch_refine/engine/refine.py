@@ -37,7 +37,6 @@ from torch_refine.calculations.ranges import enclosing_function
 from torch_refine.calculations.store import GUARD_ID, GUARD_OF, MARKS, FactStore, take_guard_id
 from torch_refine.calculations.symbols import library_key, user_functions
 from torch_refine.engine import instrumentation
-from torch_refine.engine.pruning import prune_implied_guards
 from torch_refine.engine.casts import check_casts, erase_identity_casts, narrow_casts
 from torch_refine.engine.drop import drop
 from torch_refine.engine.evaluator import evaluator_for
@@ -62,6 +61,7 @@ from torch_refine.engine.propagate import (
     remove_barriers,
     widen_unconfirmed,
 )
+from torch_refine.engine.pruning import prune_implied_guards
 from torch_refine.engine.reify import LibraryCloner, checks_only, load_library, targets, wrap
 from torch_refine.engine.simplifier import Options, Simplifier
 from torch_refine.ir import types

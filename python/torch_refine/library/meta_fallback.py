@@ -42,9 +42,9 @@ from torch_refine.calculations.store import FactStore
 from torch_refine.calculations.symbols import library_key
 from torch_refine.ir import types
 from torch_refine.ir.constants import NotConstant, constant_value, defining_op, op_key
-from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
 from torch_refine.ir.retype import most_precise_alias
 from torch_refine.symbolic.comparisons import NEGATED, spelled
+from torch_refine.symbolic.polynomial import Polynomial, format_polynomial, parse_polynomial
 
 SYMBOL = "meta_fallback"  # what `reify.targets` gives an op the fallback serves
 HINT = 31  # the example value of every dynamic dim: prime, above the usual small constants

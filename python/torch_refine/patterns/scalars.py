@@ -25,9 +25,9 @@ from torch_refine.ir.constants import (
     typed_constant,
 )
 from torch_refine.ir.module import ops_in
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.ir.retype import accepts, cast
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, MIRRORED, NEGATED
+from torch_refine.symbolic.polynomial import Polynomial
 from torch_refine.symbolic.semantics import MEANINGS, names
 
 # Evaluated by their meanings (symbolic/semantics.py) when every operand is a constant.

@@ -18,9 +18,9 @@ from torch_refine.calculations.binds import function_argument
 from torch_refine.calculations.dim_facts import express, tensor_dims
 from torch_refine.calculations.store import FactStore
 from torch_refine.ir.constants import fits_int64, is_constant, make_constant
-from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial, solved_range
 from torch_refine.patterns.scalars import negation, size_int_dim
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
+from torch_refine.symbolic.polynomial import Polynomial, is_computed, parse_polynomial, solved_range
 
 
 def size_from_symbols(op, rewriter, run: FactStore):

@@ -5,8 +5,8 @@ is computed from its definition, as Python computes it."""
 from __future__ import annotations
 
 from torch_refine.calculations import facts
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.symbolic.comparisons import INT_COMPARISONS
+from torch_refine.symbolic.polynomial import Polynomial
 
 
 def value(polynomial: Polynomial, at: dict) -> int:

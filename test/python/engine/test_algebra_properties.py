@@ -1,4 +1,4 @@
-"""Properties of the integer algebra (ir/polynomial.py, and calculations/facts.py's quotients
+"""Properties of the integer algebra (symbolic/polynomial.py, and calculations/facts.py's quotients
 and remainders by constants) against Python ints, over random expressions (issue 41, item 2).
 
 Each expression is built twice: as Python computes it at given sizes, and as a polynomial
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from python_ints import value
 
 from torch_refine.calculations import facts
-from torch_refine.ir.polynomial import Polynomial, format_polynomial, parse_polynomial
+from torch_refine.symbolic.polynomial import Polynomial, format_polynomial, parse_polynomial
 
 # The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
 FORMS: dict = {}
@@ -216,7 +216,7 @@ def test_equal_powers_of_sizes_are_equal_sizes(exponent, coefficient, root, size
                     assert at[symbol] == value(solution, at), (difference, at)
 
 
-# -- the polynomial ring alone (ir/polynomial.py) -------------------------------------------
+# -- the polynomial ring alone (symbolic/polynomial.py) -------------------------------------------
 
 ring_leaves = st.one_of(st.just(X), st.just(Y), small.map(Polynomial.constant))
 polynomials = st.recursive(

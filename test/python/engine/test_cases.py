@@ -13,8 +13,8 @@ from python_ints import holds_at
 from torch_refine.calculations import facts
 from torch_refine.calculations.store import FactStore
 from torch_refine.engine import cases, comparison_groups, pruning
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, HashedKey
+from torch_refine.symbolic.polynomial import Polynomial
 
 # The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
 FORMS: dict = {}

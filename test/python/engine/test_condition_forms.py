@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from torch_refine.calculations import facts
 from torch_refine.engine.guards import describe
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.patterns.symbolic import argument_bound
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated
+from torch_refine.symbolic.polynomial import Polynomial
 
 # The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
 FORMS: dict = {}

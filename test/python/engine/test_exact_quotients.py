@@ -14,7 +14,7 @@ from torch_refine.calculations.store import FactStore
 from torch_refine.engine import cases
 from torch_refine.engine.exact_quotients import dividend_equality
 from torch_refine.ir.constants import op_key
-from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.polynomial import Polynomial
 
 A, B = Polynomial.symbol(0, 0), Polynomial.symbol(1, 0)
 (A_SYMBOL,), (B_SYMBOL,) = A.symbols(), B.symbols()

@@ -8,7 +8,7 @@ import pytest
 from torch_refine.calculations import facts
 from torch_refine.calculations.dim_facts import express
 from torch_refine.calculations.store import FactStore
-from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.polynomial import Polynomial
 
 # The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
 FORMS: dict = {}

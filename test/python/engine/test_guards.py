@@ -7,7 +7,7 @@ from torch_refine.calculations import facts, ranges
 from torch_refine.calculations.store import FactStore
 from torch_refine.engine import guards
 from torch_refine.ir.constants import op_key
-from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.polynomial import Polynomial
 
 # The quotient forms of one run (`FactStore.quotient_forms`), shared by this module's tests.
 FORMS: dict = {}

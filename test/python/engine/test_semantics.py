@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from torch_refine.calculations import facts
-from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.polynomial import Polynomial
 from torch_refine.symbolic.semantics import MEANINGS, names
 
 SAMPLES = (-7, -3, -2, -1, 0, 1, 2, 3, 5, 8)

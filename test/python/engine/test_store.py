@@ -17,7 +17,7 @@ from torch_refine.calculations.store import Fact, FactStore
 from torch_refine.engine.refine import PipelineOptions, refine_to_fixed_point
 from torch_refine.ir.constants import op_key
 from torch_refine.ir.context import create_context
-from torch_refine.ir.polynomial import Polynomial
+from torch_refine.symbolic.polynomial import Polynomial
 
 A, B = Polynomial.symbol(0, 0), Polynomial.symbol(0, 1)
 (A_SYMBOL,), (B_SYMBOL,) = A.symbols(), B.symbols()

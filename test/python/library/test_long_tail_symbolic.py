@@ -35,7 +35,6 @@ from torch_refine.calculations.dim_facts import ATTRIBUTE
 from torch_refine.driver.passmanager import PassManager
 from torch_refine.ir import types
 from torch_refine.ir.context import create_context
-from torch_refine.ir.polynomial import Polynomial, is_computed, parse_polynomial
 from torch_refine.library import registry
 from torch_refine.library.testing import (
     Invocation,
@@ -46,6 +45,7 @@ from torch_refine.library.testing import (
     run_pytorch,
     scripted,
 )
+from torch_refine.symbolic.polynomial import Polynomial, is_computed, parse_polynomial
 
 SAMPLES = 40  # per OpInfo; unfold's vary kernel, dilation, padding and stride
 

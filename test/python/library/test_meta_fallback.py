@@ -35,7 +35,6 @@ import torch_refine
 from torch_refine.api import RefinementError, refine
 from torch_refine.ir import types
 from torch_refine.ir.context import create_context
-from torch_refine.ir.polynomial import Polynomial
 from torch_refine.library import loader, meta_fallback
 from torch_refine.library.testing import (
     Unbuildable,
@@ -46,6 +45,7 @@ from torch_refine.library.testing import (
     result_infos,
     tensor_type,
 )
+from torch_refine.symbolic.polynomial import Polynomial
 
 SAMPLES = 4
 SAMPLES_OTHER_DTYPES = 2  # for dtypes: sizes are float32's to check

@@ -17,7 +17,7 @@ import itertools
 import math
 from collections.abc import Callable
 
-from torch_refine.ir.polynomial import Monomial, Polynomial, Symbol
+from torch_refine.symbolic.polynomial import Monomial, Polynomial, Symbol
 
 # A symbol's (dividend, positive divisor) when it is a quotient by a constant, else None.
 QuotientOf = Callable[[Symbol], "tuple[Polynomial, int] | None"]
