@@ -67,7 +67,8 @@ def _replaced_quotients(key: tuple, replacements: dict) -> tuple:
     ConvBERT's view asserted `(s0*s1) // b0 == b1` of the broadcasts `si`; where `s0` is
     `b0`, `s1 == b1`, which its matmul checks)."""
     read = _with_select_sides(_key_symbols(key), quotients=True)
-    return tuple((("torch.aten.eq.int", Polynomial({(symbol,): 1}), value), True) for symbol, value in replacements.items()
+    return tuple((("torch.aten.eq.int", Polynomial({(symbol,): 1}), value), True)
+                 for symbol, value in replacements.items()
                  if _is_quotient(symbol) and _with_select_sides(frozenset((symbol,)), quotients=True) & read)
 
 
