@@ -376,6 +376,12 @@ def definition(symbol: Symbol) -> tuple | None:
     return _DEFINITIONS.get(-symbol[0])
 
 
+def defined_as(symbol: Symbol, kind: str) -> bool:
+    """Whether `symbol` is defined as a `kind` (SELECT or FLOOR_DIVIDE)."""
+    found = _DEFINITIONS.get(-symbol[0])
+    return found is not None and found[0] == kind
+
+
 def condition_bounds(key: tuple, holds: bool, replacements: dict,
                      range_of) -> tuple[Symbol, int, int | None] | None:
     """(symbol, least, greatest or None) a condition comparing `c*symbol + k` with 0 says,

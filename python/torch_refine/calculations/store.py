@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import math
-import re
 from dataclasses import dataclass
 
 from torch_mlir import ir
 
 from torch_refine.calculations import facts
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, HashedKey
-from torch_refine.symbolic.polynomial import Polynomial, Symbol, symbol_name
+from torch_refine.symbolic.polynomial import COMPUTED_NAME, Polynomial, Symbol, symbol_name
 
 # Marks the asserts (not their conditions) asserted at a function's entry, so the next one
 # goes after them; dim_facts.strip removes them with the dim facts.
@@ -278,7 +277,7 @@ class FactStore:
         if not known:
             return ()
         found = [item for item in known.items() if symbol_name(item[0]) in mentioned]
-        for number in {int(n) for n in _COMPUTED_NAME.findall(mentioned)}:
+        for number in {int(n) for n in COMPUTED_NAME.findall(mentioned)}:
             if facts.definition((-number, 0, 1)) is None:
                 continue
             symbol = Polynomial({((-number, 0, 1),): 1})  # a select or quotient they may decide
@@ -310,15 +309,10 @@ class FactStore:
                     self._narrow(function_key, *found)
 
     def _without_nonzero_factors(self, function_key: int, difference: Polynomial) -> Polynomial | None:
-        """`difference` divided by the symbols every term reads whose asserted range excludes 0
-        (`2*h*p - p*p` with `p >= 2` asserted is `2*h - p`: a view's `p*p*n == 2*h*p*n`), or
-        None where there is none."""
-        if not difference.terms:
-            return None
-        common = set.intersection(*(set(monomial) for monomial in difference.terms))
+        """`difference` without the factors whose asserted range excludes 0 (a view's
+        `p*p*n == 2*h*p*n` with `p >= 2` asserted is `p == 2*h`), or None where there is none."""
         ranged = self._ranges.get(function_key, {})
-        factors = tuple(sorted(s for s in common if ranged.get(s, (0, None))[0] >= 1))
-        return difference.exact_divide(Polynomial({factors: 1})) if factors else None
+        return difference.without_common_factors(lambda s: ranged.get(s, (0, None))[0] >= 1)
 
     def replaces(self, function_key: int, lhs: Polynomial, rhs: Polynomial) -> bool:
         """Whether the asserted `lhs == rhs` replaced a symbol (its own replacement would
@@ -387,9 +381,6 @@ class FactStore:
         if found is not None:
             inner, least, greatest = found
             self._narrow(function_key, inner, max(0, least), greatest)
-
-
-_COMPUTED_NAME = re.compile(r"%s(\d+)")
 
 
 def _any_size(_symbol: Symbol) -> tuple[int, None]:

@@ -260,8 +260,9 @@ def _answer(key: tuple, entry, run: FactStore, within: dict | None, assumptions:
 def _decided(key: tuple, entry, run: FactStore, within: dict | None, assumptions: tuple,
              splits: int) -> bool | None:
     symbols = sorted(_key_symbols(key))
-    selects = [s for s in symbols if _is_select(s)] or sorted(  # else one a quotient reads
-        s for s in _with_select_sides(frozenset(symbols), quotients=True) if _is_select(s))
+    selects = [s for s in symbols if facts.defined_as(s, facts.SELECT)] or sorted(  # else one a quotient reads
+        s for s in _with_select_sides(frozenset(symbols), quotients=True)
+        if facts.defined_as(s, facts.SELECT))
     if selects:
         answer = _decide_by_select(key, selects[0], entry, run, within, assumptions, splits)
     elif not symbols or len(symbols) > _CASE_SYMBOLS:
@@ -273,10 +274,6 @@ def _decided(key: tuple, entry, run: FactStore, within: dict | None, assumptions
     if answer is None and splits > 0 and symbols:
         answer = _decide_by_disjuncts(key, entry, run, within, assumptions, splits - 1)
     return answer
-
-
-def _is_select(symbol) -> bool:
-    return (facts.definition(symbol) or (None,))[0] == facts.SELECT
 
 
 def _decide_by_disjuncts(key: tuple, entry, run: FactStore, within: dict | None, assumptions: tuple,

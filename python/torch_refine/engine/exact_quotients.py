@@ -76,10 +76,8 @@ def _by_size(symbol) -> bool:
 
 
 def _without_nonzero_factors(difference: Polynomial, entry, run: FactStore) -> Polynomial:
-    """`difference` divided by the symbols every term reads whose range excludes 0 (an
+    """`difference` without the factors every term reads whose range excludes 0 (an
     `_unsafe_view`'s `q*b == 2*b` with `b >= 1` is `q == 2`)."""
-    if not difference.terms:
-        return difference
-    common = set.intersection(*(set(monomial) for monomial in difference.terms))
-    factors = tuple(sorted(s for s in common if (polynomial_range(Polynomial({(s,): 1}), entry, run)[0] or 0) >= 1))
-    return difference.exact_divide(Polynomial({factors: 1})) if factors else difference
+    found = difference.without_common_factors(
+        lambda s: (polynomial_range(Polynomial({(s,): 1}), entry, run)[0] or 0) >= 1)
+    return difference if found is None else found

@@ -33,7 +33,7 @@ from torch_refine.ir.constants import NotConstant, constant_value, op_key, strin
 from torch_refine.patterns.scalars import negation
 from torch_refine.patterns.symbolic import Sizes
 from torch_refine.symbolic.comparisons import INT_COMPARISONS, negated, spelled
-from torch_refine.symbolic.polynomial import Polynomial, format_polynomial, is_computed, parse_polynomial
+from torch_refine.symbolic.polynomial import COMPUTED_NAME, Polynomial, format_polynomial, is_computed, parse_polynomial
 
 
 def assert_guards(op, guards: list, store: FactStore) -> bool:
@@ -346,10 +346,8 @@ def value_text(value) -> str:
 
 def _describe_polynomial(polynomial: Polynomial) -> str:
     """The polynomial with each defined symbol (`%sI`) spelled out by its definition."""
-    return _COMPUTED.sub(lambda match: _describe_symbol(int(match[1])), format_polynomial(polynomial))
+    return COMPUTED_NAME.sub(lambda match: _describe_symbol(int(match[1])), format_polynomial(polynomial))
 
-
-_COMPUTED = re.compile(r"%s(\d+)")
 
 
 def _describe_symbol(number: int) -> str:
@@ -465,7 +463,7 @@ def number_computed_sizes(module: ir.Operation) -> None:
     def visit(op):
         if op.name == "torch.runtime.assert":
             message = ir.StringAttr(op.attributes["message"]).value
-            renumbered = _COMPUTED.sub(renumber, message)
+            renumbered = COMPUTED_NAME.sub(renumber, message)
             if renumbered != message:
                 op.attributes["message"] = ir.StringAttr.get(renumbered, op.context)
         return ir.WalkResult.ADVANCE

@@ -69,11 +69,8 @@ def _replaced_quotients(key: tuple, replacements: dict) -> tuple:
     read = _with_select_sides(_key_symbols(key), quotients=True)
     return tuple((("torch.aten.eq.int", Polynomial({(symbol,): 1}), value), True)
                  for symbol, value in replacements.items()
-                 if _is_quotient(symbol) and _with_select_sides(frozenset((symbol,)), quotients=True) & read)
-
-
-def _is_quotient(symbol) -> bool:
-    return (facts.definition(symbol) or (None,))[0] == facts.FLOOR_DIVIDE
+                 if facts.defined_as(symbol, facts.FLOOR_DIVIDE)
+                 and _with_select_sides(frozenset((symbol,)), quotients=True) & read)
 
 
 def _range_of_guard(key: tuple, holds: bool, replacements: dict, entry, store: FactStore) -> tuple | None:
@@ -136,7 +133,7 @@ def _implied_but_for_its_range(key: tuple, holds: bool, entry, run: FactStore, s
     if len(symbols) != 1:
         return False
     (symbol,) = symbols
-    if (facts.definition(symbol) or (None,))[0] != facts.SELECT:
+    if not facts.defined_as(symbol, facts.SELECT):
         return False
     within = {select: ANY for select in set_aside | {symbol}}
     if decide_by_cases(key, entry, run, within, assumptions=()) is not holds:

@@ -88,6 +88,16 @@ class Polynomial:
             total = total + term
         return total
 
+    def without_common_factors(self, removable) -> Polynomial | None:
+        """`self` divided by the symbols every term reads for which `removable(symbol)`
+        (sizes whose range excludes 0: `2*h*p - p*p` with `p >= 1` is `2*h - p`); None
+        where there is none."""
+        if not self.terms:
+            return None
+        common = set.intersection(*(set(monomial) for monomial in self.terms))
+        factors = tuple(sorted(s for s in common if removable(s)))
+        return self.exact_divide(Polynomial({factors: 1})) if factors else None
+
     def exact_divide(self, divisor: Polynomial) -> Polynomial | None:
         """`self / divisor` when the divisor divides `self` exactly (a polynomial with
         integer coefficients); None otherwise. Where the divisor is zero at run time the
@@ -174,6 +184,10 @@ def _remove_factors(monomial: Monomial, factors: Monomial) -> Monomial | None:
 def is_computed(symbol: Symbol) -> bool:
     """Whether `symbol` is a computed size's (`%sI`), not an argument dim's."""
     return symbol[0] < 0
+
+
+# How `symbol_name` spells a computed size: `%s12`.
+COMPUTED_NAME = re.compile(r"%s(\d+)")
 
 
 def symbol_name(symbol: Symbol) -> str:
